@@ -1,0 +1,472 @@
+"""Validation of the shipped map files (engine/maps/*.json) through engine.mapdata.load_map.
+
+Counts and spot checks are the facts recorded in docs/maps.md; section numbers refer to
+RULES.md. A failing test here means a map file was edited wrongly (or a fact was re-checked
+and the test must change with it, in the same commit).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter, deque
+from importlib import resources
+
+import pytest
+
+from engine.cards import COLORS
+from engine.mapdata import MapData, Track, available_maps, load_map
+
+SHIPPED = ["usa", "europe"]
+MAPS = [m for m in SHIPPED if m in available_maps()]
+
+
+# ----------------------------------------------------------------------------- helpers
+def raw_doc(map_id: str) -> dict:
+    return json.loads(resources.files("engine.maps").joinpath(f"{map_id}.json").read_text(encoding="utf-8"))
+
+
+def slug(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name.replace("ø", "o").replace("Ø", "O"))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+
+
+def color_name(track: Track) -> str:
+    return "gray" if track.color is None else COLORS[track.color]
+
+
+def tracks(m: MapData, a: str, b: str) -> tuple[Track, ...]:
+    ia, ib = m.city_by_id[a].index, m.city_by_id[b].index
+    return m.tracks_between.get((min(ia, ib), max(ia, ib)), ())
+
+
+def ticket_pairs(m: MapData, ticket_set: str | None = None) -> Counter:
+    return Counter(
+        (frozenset((m.cities[t.a].id, m.cities[t.b].id)), t.points)
+        for t in m.tickets
+        if ticket_set is None or t.set == ticket_set
+    )
+
+
+def find_ticket(m: MapData, a: str, b: str, ticket_set: str):
+    want = {a, b}
+    found = [t for t in m.tickets if t.set == ticket_set and {m.cities[t.a].id, m.cities[t.b].id} == want]
+    assert len(found) == 1, (a, b, ticket_set, found)
+    return found[0]
+
+
+@pytest.fixture(scope="module", params=MAPS)
+def any_map(request) -> MapData:
+    return load_map(request.param)
+
+
+@pytest.fixture(scope="module")
+def usa() -> MapData:
+    return load_map("usa")
+
+
+@pytest.fixture(scope="module")
+def europe() -> MapData:
+    return load_map("europe")
+
+
+# ============================================================ every map: structure and conventions
+def test_shipped_maps_are_available():
+    assert set(SHIPPED) <= set(available_maps())
+
+
+def test_map_id_matches_file_name(any_map):
+    assert raw_doc(any_map.id)["id"] == any_map.id
+    assert any_map.data_version >= 1
+    assert raw_doc(any_map.id)["sources"].strip()
+
+
+def test_city_ids_are_slugs_of_board_names(any_map):
+    ids = [c.id for c in any_map.cities]
+    assert len(set(ids)) == len(ids)
+    for c in any_map.cities:
+        assert c.id == slug(c.name), c
+        assert re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)*", c.id)
+
+
+def test_city_positions_are_normalized(any_map):
+    for c in any_map.cities:
+        assert 0.0 <= c.x <= 1.0 and 0.0 <= c.y <= 1.0, c
+    positions = {(c.x, c.y) for c in any_map.cities}
+    assert len(positions) == len(any_map.cities)
+
+
+def test_board_frame_is_given(any_map):
+    board = raw_doc(any_map.id)["board"]
+    assert board["width"] > 0 and board["height"] > 0
+    assert any_map.aspect == pytest.approx(board["width"] / board["height"])
+
+
+def test_track_ids_follow_the_naming_convention(any_map):
+    for t in any_map.tracks:
+        a, b = any_map.cities[t.a].id, any_map.cities[t.b].id
+        assert a < b, t.id  # a/b are the sorted city ids
+        base = f"{a}-{b}"
+        if t.double is None:
+            assert t.id == base
+        else:
+            assert t.id in (f"{base}/1", f"{base}/2")
+    assert len({t.id for t in any_map.tracks}) == len(any_map.tracks)
+
+
+def test_at_most_two_tracks_per_city_pair(any_map):
+    for pair, ts in any_map.tracks_between.items():
+        assert 1 <= len(ts) <= 2, pair
+        assert (len(ts) == 2) == all(t.double is not None for t in ts)
+
+
+def test_doubles_pair_up(any_map):
+    """§1 double routes: two distinct tracks joining the same two cities, each naming the other."""
+    for t in any_map.tracks:
+        if t.double is None:
+            continue
+        partner = any_map.tracks[t.double]
+        assert partner.index != t.index
+        assert partner.double == t.index
+        assert {partner.a, partner.b} == {t.a, t.b}
+        assert partner.length == t.length
+
+
+def test_track_fields_are_valid(any_map):
+    for t in any_map.tracks:
+        assert t.color is None or 0 <= t.color < len(COLORS)
+        assert t.length >= 1
+        assert t.length in any_map.rules.route_points, t.id
+        assert 0 <= t.ferry <= t.length
+        assert not (t.tunnel and t.ferry), t.id
+        if t.ferry:
+            assert t.color is None, "ferries are gray"
+
+
+def test_spaces_match_length_and_run_from_a_to_b(any_map):
+    with_spaces = [t for t in any_map.tracks if t.spaces]
+    assert not with_spaces or len(with_spaces) == len(any_map.tracks)
+    for t in with_spaces:
+        assert len(t.spaces) == t.length, t.id
+        for x, y, _angle in t.spaces:
+            assert 0.0 <= x <= 1.0 and 0.0 <= y <= 1.0, t.id
+        ca, cb = any_map.cities[t.a], any_map.cities[t.b]
+        first, last = t.spaces[0], t.spaces[-1]
+
+        def d2(p, c):
+            return ((p[0] - c.x) * any_map.aspect) ** 2 + (p[1] - c.y) ** 2
+
+        if t.length > 1:  # a 1-long track's only space sits midway
+            assert d2(first, ca) < d2(last, ca), t.id
+            assert d2(last, cb) < d2(first, cb), t.id
+
+
+def test_map_graph_is_connected(any_map):
+    adjacent = {c.index: set() for c in any_map.cities}
+    for t in any_map.tracks:
+        adjacent[t.a].add(t.b)
+        adjacent[t.b].add(t.a)
+    seen, todo = {0}, deque([0])
+    while todo:
+        for n in adjacent[todo.popleft()]:
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    assert len(seen) == len(any_map.cities)
+
+
+def test_tickets_are_well_formed(any_map):
+    ids = [t.id for t in any_map.tickets]
+    assert len(set(ids)) == len(ids)
+    for t in any_map.tickets:
+        assert t.a != t.b
+        assert 0 <= t.a < len(any_map.cities) and 0 <= t.b < len(any_map.cities)
+        assert t.points > 0
+
+
+def test_every_ticket_city_exists_in_the_raw_file(any_map):
+    city_ids = {c["id"] for c in raw_doc(any_map.id)["cities"]}
+    for t in raw_doc(any_map.id)["tickets"]:
+        assert t["a"] in city_ids and t["b"] in city_ids, t
+
+
+def test_decks_are_consistent(any_map):
+    rules = any_map.rules
+    assert rules.default_deck in rules.decks
+    for deck in rules.decks.values():
+        assert deck.tickets
+        assert set(deck.tickets) <= set(any_map.ticket_by_id)
+        assert 1 <= deck.start_keep <= deck.start_deal + deck.start_long
+        assert 1 <= deck.draw_keep <= deck.draw_count
+        assert deck.returned in ("box", "bottom", "discard")
+        assert deck.start_returned in ("box", "bottom", "discard")
+
+
+def test_route_points_table_of_rules_1(any_map):
+    """§1: 1→1, 2→2, 3→4, 4→7, 5→10, 6→15, 8→21."""
+    expected = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 8: 21}
+    for length, points in any_map.rules.route_points.items():
+        assert expected[length] == points
+
+
+def test_cities_can_be_found_by_typed_names(any_map):
+    for c in any_map.cities:
+        assert any_map.find_city(c.name) is c
+        assert any_map.find_city(c.id) is c
+
+
+# ============================================================ USA (RULES.md §2)
+def test_usa_board_counts(usa):
+    assert len(usa.cities) == 36
+    assert len(usa.tracks) == 100
+    assert len(usa.tracks_between) == 78
+    assert sum(1 for t in usa.tracks if t.double is not None) == 2 * 22
+    assert sum(t.length for t in usa.tracks) == 309
+    assert Counter(t.length for t in usa.tracks) == {1: 9, 2: 36, 3: 20, 4: 16, 5: 10, 6: 9}
+    assert not any(t.tunnel or t.ferry for t in usa.tracks)
+
+
+def test_usa_colour_counts(usa):
+    counts = Counter(color_name(t) for t in usa.tracks)
+    assert counts == {**{c: 7 for c in COLORS}, "gray": 44}
+    spaces = Counter()
+    for t in usa.tracks:
+        spaces[color_name(t)] += t.length
+    assert spaces == {**{c: 27 for c in COLORS}, "gray": 93}
+    gray_doubles = [p for p, ts in usa.tracks_between.items() if len(ts) == 2 and all(t.color is None for t in ts)]
+    assert len(gray_doubles) == 10
+
+
+def test_usa_board_names(usa):
+    assert usa.city_by_id["montreal"].name == "Montréal"
+    assert usa.city_by_id["sault_st_marie"].name == "Sault St. Marie"
+    assert usa.city_by_id["saint_louis"].name == "Saint Louis"
+    assert usa.find_city("Montreal") is usa.city_by_id["montreal"]
+
+
+def test_usa_resolved_route_disagreements(usa):
+    """NOTES #1–#3: Atlanta–Raleigh is a gray double of 2; Houston–New Orleans is 2; Denver–Santa Fe exists."""
+    ar = tracks(usa, "atlanta", "raleigh")
+    assert [(t.length, t.color) for t in ar] == [(2, None), (2, None)]
+    assert [(t.length, t.color) for t in tracks(usa, "nashville", "raleigh")] == [(3, COLORS.index("black"))]
+    assert [t.length for t in tracks(usa, "houston", "new_orleans")] == [2]
+    assert [t.length for t in tracks(usa, "denver", "santa_fe")] == [2]
+    assert [(t.length, color_name(t)) for t in tracks(usa, "las_vegas", "salt_lake_city")] == [(3, "orange")]
+
+
+def test_usa_ticket_sets_and_ids(usa):
+    sets = Counter(t.set for t in usa.tickets)
+    assert sets == {"base": 30, "1910": 35, "reprint": 30, "extra": 4}
+    by_set = {s: sorted(t.id for t in usa.tickets if t.set == s) for s in sets}
+    assert by_set["base"] == list(range(1, 31))
+    assert by_set["1910"] == list(range(101, 136))
+    assert by_set["extra"] == [202, 218, 230, 234]
+    assert sorted(by_set["reprint"] + by_set["extra"]) == list(range(201, 235))
+    assert not any(t.long for t in usa.tickets)
+
+
+def test_usa_deck_table_of_rules_2(usa):
+    """§2 table: base / 1910 / Big Cities / Mega Game deal, keep, draw and bonuses."""
+    decks = usa.rules.decks
+    assert usa.rules.default_deck == "base"
+    expected = {
+        # id: (tickets, start deal, start keep, draw, draw keep, longest path, globetrotter)
+        "base": (30, 3, 2, 3, 1, 10, 0),
+        "1910": (35, 3, 2, 3, 1, 0, 15),
+        "mega": (69, 5, 3, 4, 1, 10, 15),
+        "bigcities": (35, 4, 2, 4, 1, 0, 0),
+    }
+    assert set(decks) == set(expected)
+    for deck_id, row in expected.items():
+        d = decks[deck_id]
+        got = (len(d.tickets), d.start_deal, d.start_keep, d.draw_count, d.draw_keep, d.longest_path_bonus, d.globetrotter_bonus)
+        assert got == row, deck_id
+        assert d.start_long == 0
+        assert d.returned == "box" and d.start_returned == "box"
+
+
+def test_usa_big_cities_deck_touches_the_seven_big_cities(usa):
+    big = {usa.city_by_id[c].index for c in ("chicago", "dallas", "houston", "los_angeles", "miami", "new_york", "seattle")}
+    deck = usa.rules.decks["bigcities"]
+    mega = set(usa.rules.decks["mega"].tickets)
+    assert set(deck.tickets) <= mega
+    for tid in mega:
+        t = usa.ticket_by_id[tid]
+        assert (tid in deck.tickets) == (t.a in big or t.b in big)
+    assert len(raw_doc("usa")["rules"]["ticket_decks"][3]["touching"]) == 7
+
+
+def test_usa_reprinted_tickets_four_revalued(usa):
+    """The 1910 reprint of the 30 base cards changes exactly four values."""
+    base, reprint = ticket_pairs(usa, "base"), ticket_pairs(usa, "reprint")
+    changed = {
+        ("los_angeles", "miami"): (20, 19),
+        ("los_angeles", "new_york"): (21, 20),
+        ("oklahoma_city", "sault_st_marie"): (9, 8),
+        ("new_york", "seattle"): (22, 20),
+    }
+    for (a, b), (old, new) in changed.items():
+        assert find_ticket(usa, a, b, "base").points == old
+        assert find_ticket(usa, a, b, "reprint").points == new
+    assert sum((base - reprint).values()) == 4
+    assert {frozenset(p) for p, _ in base} == {frozenset(p) for p, _ in reprint}
+
+
+def test_usa_extra_and_resolved_1910_tickets(usa):
+    extra = {(frozenset(p), v) for p, v in ticket_pairs(usa, "extra")}
+    assert extra == {
+        (frozenset({"boston", "washington"}), 4),
+        (frozenset({"chicago", "montreal"}), 7),
+        (frozenset({"portland", "vancouver"}), 2),
+        (frozenset({"omaha", "winnipeg"}), 6),
+    }
+    # NOTES #4 and #5: Seattle–Las Vegas 10 (not Seattle–New York 10); Los Angeles–Oklahoma City 9.
+    assert find_ticket(usa, "seattle", "las_vegas", "1910").points == 10
+    assert find_ticket(usa, "los_angeles", "oklahoma_city", "1910").points == 9
+    assert not [t for t in usa.tickets if t.set == "1910" and {usa.cities[t.a].id, usa.cities[t.b].id} == {"seattle", "new_york"}]
+
+
+def test_usa_base_ticket_spot_checks(usa):
+    assert usa.ticket_by_id[1].set == "base"
+    assert find_ticket(usa, "boston", "miami", "base").points == 12
+    assert find_ticket(usa, "los_angeles", "new_york", "base").points == 21
+    assert find_ticket(usa, "denver", "el_paso", "base").points == 4
+    assert sorted(t.points for t in usa.tickets if t.set == "base")[-1] == 22
+
+
+def test_usa_rules_of_section_2(usa):
+    r = usa.rules
+    assert (r.trains, r.stations, r.station_points) == (45, 0, 0)
+    assert r.station_costs == ()
+    assert r.doubles_min_players == 4
+    assert r.tie_breaks == ("tickets", "longest")
+    assert r.hooks == ()
+
+
+# ============================================================ Europe (RULES.md §3)
+def test_europe_board_counts(europe):
+    assert len(europe.cities) == 47
+    assert len(europe.tracks) == 101
+    assert len(europe.tracks_between) == 90
+    assert sum(1 for t in europe.tracks if t.double is not None) == 2 * 11
+    assert sum(t.length for t in europe.tracks) == 300
+    assert Counter(t.length for t in europe.tracks) == {1: 4, 2: 35, 3: 30, 4: 29, 6: 2, 8: 1}
+
+
+def test_europe_colour_counts(europe):
+    assert Counter(color_name(t) for t in europe.tracks) == {**{c: 8 for c in COLORS}, "gray": 37}
+    spaces = Counter()
+    for t in europe.tracks:
+        spaces[color_name(t)] += t.length
+    assert spaces["gray"] == 122
+    assert spaces["blue"] == spaces["green"] == 23
+    assert all(spaces[c] in (22, 23) for c in COLORS)
+
+
+def test_europe_tunnels(europe):
+    tunnels = [t for t in europe.tracks if t.tunnel]
+    assert len(tunnels) == 18
+    assert len({(t.a, t.b) for t in tunnels}) == 17
+    named = Counter(tuple(sorted((europe.cities[t.a].name, europe.cities[t.b].name))) for t in tunnels)
+    assert named[("Madrid", "Pamplona")] == 2
+    for pair in [("Angora", "Constantinople"), ("Budapest", "Kyiv"), ("Marseille", "Roma"), ("Petrograd", "Stockholm"),
+                 ("München", "Venezia"), ("Venezia", "Zürich"), ("Erzurum", "Sochi")]:
+        assert named[pair] == 1, pair
+
+
+def test_europe_ferries(europe):
+    ferries = [t for t in europe.tracks if t.ferry]
+    assert len(ferries) == 13
+    assert len({(t.a, t.b) for t in ferries}) == 11
+    assert Counter(t.ferry for t in ferries) == {1: 9, 2: 4}
+    two = {frozenset((europe.cities[t.a].id, europe.cities[t.b].id)) for t in ferries if t.ferry == 2}
+    assert two == {
+        frozenset({"amsterdam", "london"}),
+        frozenset({"constantinople", "sevastopol"}),
+        frozenset({"erzurum", "sevastopol"}),
+        frozenset({"palermo", "smyrna"}),
+    }
+    assert all(t.color is None and not t.tunnel for t in ferries)
+    assert [t.ferry for t in tracks(europe, "dieppe", "london")] == [1, 1]
+    assert [t.ferry for t in tracks(europe, "essen", "kobenhavn")] == [1, 1]
+
+
+def test_europe_petrograd_stockholm_is_the_8_long_gray_tunnel(europe):
+    (t,) = tracks(europe, "petrograd", "stockholm")
+    assert (t.length, t.color, t.tunnel, t.ferry) == (8, None, True, 0)
+    assert europe.rules.route_points[8] == 21
+
+
+def test_europe_smyrna_palermo_is_a_6_long_ferry_with_2_locomotives(europe):
+    """§3 example: Smyrna–Palermo, 6 long, 2 locomotive symbols."""
+    (t,) = tracks(europe, "smyrna", "palermo")
+    assert (t.length, t.color, t.tunnel, t.ferry) == (6, None, False, 2)
+
+
+def test_europe_madrid_pamplona_is_a_black_and_white_double_tunnel(europe):
+    ts = tracks(europe, "madrid", "pamplona")
+    assert len(ts) == 2
+    assert {color_name(t) for t in ts} == {"black", "white"}
+    assert all(t.tunnel and t.length == 3 for t in ts)
+
+
+def test_europe_resolved_route_disagreements(europe):
+    """NOTES #7–#14: the values chosen over the outvoted sources."""
+    assert [(t.length, color_name(t)) for t in tracks(europe, "athina", "sofia")] == [(3, "pink")]
+    assert [(t.length, t.tunnel) for t in tracks(europe, "marseille", "roma")] == [(4, True)]
+    assert [(t.length, t.ferry) for t in tracks(europe, "amsterdam", "london")] == [(2, 2)]
+    assert {color_name(t) for t in tracks(europe, "frankfurt", "paris")} == {"white", "orange"}
+    assert [t.length for t in tracks(europe, "berlin", "danzig")] == [4]
+    assert [(t.length, t.tunnel) for t in tracks(europe, "bucuresti", "sofia")] == [(2, True)]
+    assert [t.length for t in tracks(europe, "rostov", "sochi")] == [2]
+
+
+def test_europe_station_example_routes_exist(europe):
+    """§3 station example: Paris–Dieppe and Brest–Paris are routes of the board."""
+    assert tracks(europe, "dieppe", "paris")
+    assert tracks(europe, "brest", "paris")
+
+
+def test_europe_board_names(europe):
+    names = {c.name for c in europe.cities}
+    for n in ["København", "München", "Zürich", "Zagrab", "Athina", "Kyiv", "Cadiz", "Sevastopol", "Constantinople",
+              "Petrograd", "Angora", "Smyrna", "Bucuresti", "Wilno", "Riga", "Brindisi", "Danzig", "Marseille"]:
+        assert n in names, n
+    assert europe.find_city("Kobenhavn").name == "København"
+    assert europe.find_city("zurich").name == "Zürich"
+
+
+def test_europe_tickets_6_long_and_40_regular(europe):
+    assert len(europe.tickets) == 46
+    assert sorted(t.id for t in europe.tickets) == list(range(1, 47))
+    assert {t.set for t in europe.tickets} == {"base"}
+    long_ = {(frozenset((europe.cities[t.a].id, europe.cities[t.b].id)), t.points) for t in europe.tickets if t.long}
+    assert long_ == {
+        (frozenset({"brest", "petrograd"}), 20),
+        (frozenset({"cadiz", "stockholm"}), 21),
+        (frozenset({"edinburgh", "athina"}), 21),
+        (frozenset({"kobenhavn", "erzurum"}), 21),
+        (frozenset({"lisboa", "danzig"}), 20),
+        (frozenset({"palermo", "moskva"}), 20),
+    }
+    regular = [t for t in europe.tickets if not t.long]
+    assert len(regular) == 40
+    assert max(t.points for t in regular) <= 13
+
+
+def test_europe_rules_of_section_3(europe):
+    r = europe.rules
+    assert (r.trains, r.stations, r.station_points) == (45, 3, 4)
+    assert r.station_costs == (1, 2, 3)
+    assert r.doubles_min_players == 4
+    assert r.tie_breaks == ("tickets", "fewer_stations", "longest")
+    assert r.hooks == ()
+    assert list(r.decks) == ["base"]
+    d = r.decks["base"]
+    assert len(d.tickets) == 46
+    assert (d.start_long, d.start_deal, d.start_keep) == (1, 3, 2)
+    assert (d.draw_count, d.draw_keep) == (3, 1)
+    assert (d.returned, d.start_returned) == ("bottom", "box")
+    assert (d.longest_path_bonus, d.globetrotter_bonus) == (10, 0)
