@@ -18,7 +18,7 @@ import pytest
 from engine.cards import COLORS
 from engine.mapdata import MapData, Track, available_maps, load_map
 
-SHIPPED = ["usa", "europe"]
+SHIPPED = ["usa", "europe", "nederland"]
 MAPS = [m for m in SHIPPED if m in available_maps()]
 
 
@@ -70,6 +70,11 @@ def usa() -> MapData:
 @pytest.fixture(scope="module")
 def europe() -> MapData:
     return load_map("europe")
+
+
+@pytest.fixture(scope="module")
+def nederland() -> MapData:
+    return load_map("nederland")
 
 
 # ============================================================ every map: structure and conventions
@@ -470,3 +475,109 @@ def test_europe_rules_of_section_3(europe):
     assert (d.draw_count, d.draw_keep) == (3, 1)
     assert (d.returned, d.start_returned) == ("bottom", "box")
     assert (d.longest_path_bonus, d.globetrotter_bonus) == (10, 0)
+
+
+# ============================================================ Nederland (RULES.md §4)
+def test_nederland_board_counts(nederland):
+    assert len(nederland.cities) == 30
+    assert len(nederland.tracks) == 97
+    assert len(nederland.tracks_between) == 53
+    doubles = [p for p, ts in nederland.tracks_between.items() if len(ts) == 2]
+    assert len(doubles) == 44
+    assert sum(t.length for t in nederland.tracks) == 306
+    assert {t.length for t in nederland.tracks} == {1, 2, 3, 4, 5, 6}
+    assert not any(t.tunnel or t.ferry for t in nederland.tracks)
+
+
+def test_nederland_has_positions_but_no_train_spaces(nederland):
+    assert raw_doc("nederland")["board"] == {"width": 882, "height": 1200}
+    assert all(t.spaces == () for t in nederland.tracks)
+
+
+def test_nederland_board_names(nederland):
+    names = {c.name for c in nederland.cities}
+    assert {"'s-Gravenhage", "'s-Hertogenbosch", "Liège", "Waddeneilanden"} <= names
+    assert nederland.find_city("s Gravenhage").id == "s_gravenhage"
+    assert nederland.find_city("Liege").id == "liege"
+    assert [t.length for t in tracks(nederland, "den_helder", "waddeneilanden")] == [5]
+
+
+def test_nederland_every_track_has_a_toll(nederland):
+    """§4 bridge tolls: every route costs 1–4; both tracks of a double route cost the same."""
+    assert Counter(t.toll for t in nederland.tracks) == {1: 26, 2: 30, 3: 25, 4: 16}
+    for ts in nederland.tracks_between.values():
+        assert len({t.toll for t in ts}) == 1
+    raw_tracks = raw_doc("nederland")["tracks"]
+    assert all(isinstance(t["toll"], int) for t in raw_tracks)
+
+
+def test_nederland_breda_rotterdam_toll_of_the_rule_book_example(nederland):
+    """§4 / seed 004: the first Breda–Rotterdam track costs 4, and so does the second."""
+    ts = tracks(nederland, "breda", "rotterdam")
+    assert len(ts) == 2 and all(t.toll == 4 for t in ts)
+
+
+def test_nederland_single_source_values_are_flagged(nederland):
+    notes = " ".join(n["about"] + " " + n["note"] for n in raw_doc("nederland")["notes"])
+    assert "duisburg-enschede" in notes
+    assert "toll_bonus" in notes
+    assert [t.toll for t in tracks(nederland, "duisburg", "enschede")] == [1, 1]
+
+
+def test_nederland_tickets(nederland):
+    """§4: 44 tickets; 6 worth 29–34 and 17 worth 17–26."""
+    tickets = nederland.tickets
+    assert len(tickets) == 44
+    assert sorted(t.id for t in tickets) == list(range(1, 45))
+    assert {t.set for t in tickets} == {"base"}
+    assert not any(t.long for t in tickets)
+    points = [t.points for t in tickets]
+    assert min(points) == 7 and max(points) == 34
+    assert sum(1 for p in points if 29 <= p <= 34) == 6
+    assert sum(1 for p in points if 17 <= p <= 26) == 17
+
+
+def test_nederland_neutral_routes(nederland):
+    """§4 neutral player: 35 tickets print a route, always a double route of the map;
+    Amsterdam–Rotterdam and Rotterdam–Antwerpen are each on two tickets."""
+    routes = [t.extra["neutral_route"] for t in nederland.tickets if "neutral_route" in t.extra]
+    assert len(routes) == 35
+    for a, b in routes:
+        assert a < b
+        assert len(tracks(nederland, a, b)) == 2, (a, b)
+    counts = Counter(tuple(r) for r in routes)
+    assert len(counts) == 33
+    assert counts[("amsterdam", "rotterdam")] == 2
+    assert counts[("antwerpen", "rotterdam")] == 2
+    assert max(counts.values()) == 2
+
+
+def test_nederland_rules_of_section_4(nederland):
+    r = nederland.rules
+    assert (r.trains, r.stations, r.station_points) == (40, 0, 0)
+    assert r.doubles_min_players == 4
+    assert r.tie_breaks == ("tickets",)
+    assert r.hooks == ("tolls",)
+    assert list(r.decks) == ["base"]
+    d = r.decks["base"]
+    assert len(d.tickets) == 44
+    assert (d.start_deal, d.start_long, d.start_keep, d.draw_count, d.draw_keep) == (5, 0, 3, 4, 1)
+    assert (d.returned, d.start_returned) == ("discard", "discard")
+    assert (d.longest_path_bonus, d.globetrotter_bonus) == (0, 0)
+
+
+def test_nederland_toll_money_loans_and_bonus_table(nederland):
+    """§4: tokens 2×4, 6×2, 10×1 = 30; Loan −5; toll bonus per number of players; staggered start."""
+    extra = nederland.rules.extra
+    tokens = {int(v): n for v, n in extra["toll_tokens"].items()}
+    assert tokens == {4: 2, 2: 6, 1: 10}
+    assert sum(v * n for v, n in tokens.items()) == extra["toll_money"] == 30
+    assert extra["loan_penalty"] == 5
+    assert extra["staggered_start"] is True
+    bonus = extra["toll_bonus"]
+    assert bonus == {"2": [35, 0], "3": [55, 35, 0], "4": [55, 35, 20, 0], "5": [55, 35, 20, 10, 0]}
+    for players, row in bonus.items():
+        assert len(row) == int(players)
+        assert row == sorted(row, reverse=True)
+    # seed 004's 4-player example: two tied first score 55 each, the next eligible player ranks 3rd and scores 20
+    assert bonus["4"][0] == 55 and bonus["4"][2] == 20
