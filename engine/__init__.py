@@ -1,0 +1,36 @@
+"""Pure Ticket to Ride rules engine: no I/O, no Discord, no database, no Pillow.
+
+    from engine import Game, parse_action, format_action
+    game = Game.new("europe", seats=3, seed=42)
+    game.apply(0, parse_action(game, 0, "tickets keep 3 17"))
+"""
+
+#: Bumped whenever a rules fix can change the outcome of a logged game (docs/engine.md).
+RULES_VERSION = 1
+
+from engine.actions import (  # noqa: E402
+    Action,
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    Remove,
+    Resign,
+    Skip,
+)
+from engine.errors import ActionError, AmbiguousActionError, IllegalActionError, InvalidActionError  # noqa: E402
+from engine.game import Game, GameOptions  # noqa: E402
+from engine.mapdata import available_maps, load_map  # noqa: E402
+from engine.notation import format_action, parse_action  # noqa: E402
+
+__all__ = [
+    "RULES_VERSION", "Action", "BuildStation", "Claim", "DeclineTunnel", "DrawDeck", "DrawMarket",
+    "DrawTickets", "KeepTickets", "Pass", "PayTunnel", "Remove", "Resign", "Skip", "ActionError",
+    "AmbiguousActionError", "IllegalActionError", "InvalidActionError", "Game", "GameOptions",
+    "available_maps", "load_map", "format_action", "parse_action",
+]

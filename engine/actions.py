@@ -1,0 +1,77 @@
+"""Actions: small immutable values, one class per kind of move.
+
+Ids are stable: tracks and cities by their map id, tickets by number, cards by index
+(engine.cards). `color` is the color of the non-locomotive cards paid; it is None only when
+the payment is all locomotives.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Union
+
+
+class DrawDeck(NamedTuple):
+    """Take the top card of the deck (blind)."""
+
+
+class DrawMarket(NamedTuple):
+    """Take face-up card `slot` (0-based; notation is 1-based)."""
+
+    slot: int
+
+
+class Claim(NamedTuple):
+    track: str
+    color: int | None
+    locos: int
+
+
+class DrawTickets(NamedTuple):
+    """Draw destination tickets; the keep choice follows as KeepTickets."""
+
+
+class KeepTickets(NamedTuple):
+    ids: tuple[int, ...]  # sorted
+
+
+class BuildStation(NamedTuple):
+    city: str
+    color: int | None
+    locos: int
+
+
+class PayTunnel(NamedTuple):
+    """Pay the tunnel surcharge with `locos` locomotives and the rest in the claim's color."""
+
+    locos: int
+
+
+class DeclineTunnel(NamedTuple):
+    pass
+
+
+class Pass(NamedTuple):
+    """Legal only when a player has no other legal action (RULES.md §1)."""
+
+
+class Skip(NamedTuple):
+    """The table skips the current turn (a timed-out player who cannot draw). Acting seat: None."""
+
+
+class Resign(NamedTuple):
+    """The acting seat leaves the game (RULES.md §1 "Leaving")."""
+
+
+class Remove(NamedTuple):
+    """The table (host or timeout; acting seat None) removes `seat` from the game."""
+
+    seat: int
+
+
+Action = Union[
+    DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
+    PayTunnel, DeclineTunnel, Pass, Skip, Resign, Remove,
+]
+
+#: Actions the table (host, timeout) applies with seat=None.
+TABLE_ACTIONS = (Skip, Remove)

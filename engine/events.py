@@ -1,0 +1,127 @@
+"""Typed events returned by Game.apply: data, not English text.
+
+Some events carry secrets (a blind card, ticket ids). `for_viewer(seat)` returns what that
+viewer may see (seat None = spectator); everything else is public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    def for_viewer(self, viewer: int | None) -> "Event":
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    seat: int
+    card: int | None  # None when hidden from this viewer (a blind draw)
+    slot: int | None  # market slot (0-based), None for the deck
+
+    def for_viewer(self, viewer: int | None) -> Event:
+        if self.slot is None and viewer != self.seat:
+            return replace(self, card=None)
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class MarketRefilled(Event):
+    slot: int
+    card: int | None  # None: the slot stays empty
+
+
+@dataclass(frozen=True, slots=True)
+class MarketReset(Event):
+    """Three or more face-up locomotives: all five discarded, five new dealt (RULES.md §1)."""
+
+    discarded: tuple[int, ...]
+    dealt: tuple[int | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReshuffled(Event):
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class RouteClaimed(Event):
+    seat: int
+    track: str
+    color: int | None
+    locos: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelRevealed(Event):
+    seat: int
+    track: str
+    revealed: tuple[int, ...]
+    surcharge: int
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelDeclined(Event):
+    seat: int
+    track: str
+
+
+@dataclass(frozen=True, slots=True)
+class TicketsOffered(Event):
+    seat: int
+    count: int
+    ids: tuple[int, ...] | None  # None when hidden from this viewer
+    keep_at_least: int
+
+    def for_viewer(self, viewer: int | None) -> Event:
+        return self if viewer == self.seat else replace(self, ids=None)
+
+
+@dataclass(frozen=True, slots=True)
+class TicketsKept(Event):
+    seat: int
+    kept: int
+    returned: int
+    ids: tuple[int, ...] | None
+
+    def for_viewer(self, viewer: int | None) -> Event:
+        return self if viewer == self.seat else replace(self, ids=None)
+
+
+@dataclass(frozen=True, slots=True)
+class StationBuilt(Event):
+    seat: int
+    city: str
+    color: int | None
+    locos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    seat: int
+    skipped: bool = False  # True when the table skipped the turn
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft(Event):
+    seat: int
+    reason: str  # "resigned" | "removed"
+
+
+@dataclass(frozen=True, slots=True)
+class LastRoundStarted(Event):
+    seat: int
+    trains: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    reason: str  # "last_round" | "all_passed" | "too_few_seats"

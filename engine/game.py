@@ -1,0 +1,879 @@
+"""The game: state, legal actions, apply, views, JSON (RULES.md is the spec).
+
+State is plain lists and ints so a random playout is fast and `to_json` is trivial. Every
+change goes through `apply(seat, action)`, which validates first (raising an ActionError and
+changing nothing) and then mutates, appends to `log` and returns typed events.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable
+
+from engine import RULES_VERSION
+from engine.actions import (
+    Action,
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    Remove,
+    Resign,
+    Skip,
+)
+from engine.cards import CARD_NAMES, LOCO, NUM_CARD_KINDS, standard_deck
+from engine.errors import IllegalActionError
+from engine.events import (
+    CardDrawn,
+    DeckReshuffled,
+    Event,
+    GameOver,
+    LastRoundStarted,
+    MarketRefilled,
+    MarketReset,
+    Passed,
+    RouteClaimed,
+    SeatLeft,
+    StationBuilt,
+    TicketsKept,
+    TicketsOffered,
+    TunnelDeclined,
+    TunnelRevealed,
+    TurnStarted,
+)
+from engine.hooks import hooks_for
+from engine.mapdata import MapData, Track, load_map
+from engine.payments import payment_error, payment_options, surcharge_options, tunnel_surcharge
+
+STATE_SCHEMA = 1
+MARKET_SIZE = 5
+START_HAND = 4
+LAST_ROUND_TRAINS = 2
+MAX_MARKET_RESETS = 3
+
+# Phases and turn stages.
+CHOOSING = "choosing"  # everyone picks starting tickets at once
+PLAYING = "playing"
+OVER = "over"
+SECOND_CARD = "second_card"
+TUNNEL = "tunnel"
+TICKETS = "tickets"
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What the host picks at `new`. Everything else comes from the map."""
+
+    deck: str | None = None  # ticket deck id; None = the map's default
+    returned_tickets: str | None = None  # "box" | "bottom"; None = the deck's rule
+    first_seat: int | None = None  # None = drawn from the seed
+    variants: dict = field(default_factory=dict)  # map-hook options (e.g. Nederland tolls)
+
+    def to_json(self) -> dict:
+        return {
+            "deck": self.deck,
+            "returned_tickets": self.returned_tickets,
+            "first_seat": self.first_seat,
+            "variants": dict(self.variants),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "GameOptions":
+        return cls(
+            deck=data.get("deck"),
+            returned_tickets=data.get("returned_tickets"),
+            first_seat=data.get("first_seat"),
+            variants=dict(data.get("variants", {})),
+        )
+
+
+def _illegal(message: str, **details: object) -> IllegalActionError:
+    return IllegalActionError(message, **details)
+
+
+class Game:
+    """One game of Ticket to Ride. Create with `Game.new(...)`, replay with `Game.replay(...)`."""
+
+    def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
+        if not 2 <= seats <= 5:
+            raise ValueError(f"a game has 2 to 5 seats, not {seats}")
+        self.map = map_data
+        self.seats = seats
+        self.seed = seed
+        self.options = options
+        deck_id = options.deck or map_data.rules.default_deck
+        if deck_id not in map_data.rules.decks:
+            raise ValueError(
+                f"map {map_data.id} has no ticket deck {deck_id!r}; choose one of {', '.join(map_data.rules.decks)}"
+            )
+        if options.returned_tickets not in (None, "box", "bottom"):
+            raise ValueError("returned_tickets is 'box' or 'bottom'")
+        if options.first_seat is not None and not 0 <= options.first_seat < seats:
+            raise ValueError(f"first seat {options.first_seat} is not a seat of this {seats}-seat game")
+        self.deck_rules = map_data.rules.decks[deck_id]
+        self.hooks = hooks_for(map_data.rules.hooks)
+        self.returned_policy = options.returned_tickets or self.deck_rules.returned
+        self.log: list[tuple[int | None, Action]] = []
+        self.shuffles = 0
+        # Cards. Lists are used as stacks: the top of a deck is its last element.
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.market: list[int] = [-1] * MARKET_SIZE
+        self.hands: list[list[int]] = [[0] * NUM_CARD_KINDS for _ in range(seats)]
+        # Tickets.
+        self.ticket_deck: list[int] = []
+        self.ticket_discard: list[int] = []  # face-up pile of maps whose returned tickets go there
+        self.tickets: list[list[int]] = [[] for _ in range(seats)]
+        self.offers: list[list[int]] = [[] for _ in range(seats)]
+        self.offer_keep: list[int] = [0] * seats
+        # Board and players.
+        self.owner: list[int] = [-1] * len(map_data.tracks)
+        self.station_owner: dict[int, int] = {}
+        self.stations: list[list[int]] = [[] for _ in range(seats)]
+        self.trains: list[int] = [map_data.rules.trains] * seats
+        self.stations_left: list[int] = [map_data.rules.stations] * seats
+        self.score: list[int] = [0] * seats
+        self.left: list[str | None] = [None] * seats  # None, "resigned" or "removed"
+        # Turn state.
+        self.phase = CHOOSING
+        self.first = 0
+        self.current = 0
+        self.stage: str | None = None
+        self.tunnel: dict | None = None
+        self.last_round: list[int] | None = None  # seats still owed their final turn
+        self.passes = 0
+        self.decisions: list[int] = [0] * seats  # log length when each seat's decision began
+        self.end_reason: str | None = None
+        self.final: list | None = None
+        self.last_action: tuple[int | None, Action] | None = None
+        self._doubles_open = self.hooks.doubles_open(self)
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls, map_id: str | MapData, seats: int, seed: int, options: GameOptions | None = None
+    ) -> "Game":
+        map_data = load_map(map_id) if isinstance(map_id, str) else map_id
+        game = cls(map_data, seats, seed, options or GameOptions())
+        game._setup()
+        return game
+
+    @classmethod
+    def replay(
+        cls,
+        map_id: str | MapData,
+        seats: int,
+        seed: int,
+        options: GameOptions | None,
+        log: list[tuple[int | None, Action]],
+    ) -> "Game":
+        """Rebuild a game from its seed and action log (raises if the log is not legal)."""
+        game = cls.new(map_id, seats, seed, options)
+        for seat, action in log:
+            game.apply(seat, action)
+        return game
+
+    def _rng(self, purpose: str) -> random.Random:
+        self.shuffles += 1
+        return random.Random(f"{self.seed}:{purpose}:{self.shuffles}")
+
+    def _setup(self) -> None:
+        """RULES.md §1 setup order: shuffle, deal 4 each, turn 5 face up, deal tickets."""
+        cards = standard_deck()
+        self._rng("cards").shuffle(cards)
+        self.deck = cards
+        for _ in range(START_HAND):
+            for hand in self.hands:
+                hand[self.deck.pop()] += 1
+        for slot in range(MARKET_SIZE):
+            self.market[slot] = self.deck.pop()
+        self._check_market([])
+        m, d = self.map, self.deck_rules
+        regular = [i for i in d.tickets if not (d.start_long and m.ticket_by_id[i].long)]
+        longs = [i for i in d.tickets if d.start_long and m.ticket_by_id[i].long]
+        self._rng("tickets").shuffle(regular)
+        self._rng("long-tickets").shuffle(longs)
+        self.ticket_deck = regular
+        for seat in range(self.seats):
+            offer = [longs.pop() for _ in range(d.start_long)]
+            offer += [self.ticket_deck.pop() for _ in range(min(d.start_deal, len(self.ticket_deck)))]
+            self.offers[seat] = offer
+            self.offer_keep[seat] = min(d.start_keep, len(offer))
+        # The long tickets not dealt go back to the box unseen (RULES.md §3).
+        self.first = (
+            self.options.first_seat
+            if self.options.first_seat is not None
+            else self._rng("first").randrange(self.seats)
+        )
+        self.current = self.first
+        self.hooks.after_setup(self)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def rules_version(self) -> int:
+        return RULES_VERSION
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.seats) if self.left[s] is None]
+
+    def to_move(self) -> list[int]:
+        """Seats whose decision the game is waiting for (several while choosing tickets)."""
+        if self.phase == OVER:
+            return []
+        if self.phase == CHOOSING:
+            return [s for s in range(self.seats) if self.offers[s] and self.left[s] is None]
+        return [self.current]
+
+    def decision_token(self, seat: int) -> int:
+        """Changes when `seat`'s pending decision is resolved or replaced, and only then."""
+        return self.decisions[seat]
+
+    def track(self, track_id: str) -> Track:
+        try:
+            return self.map.track_by_id[track_id]
+        except KeyError:
+            raise _illegal(f"there is no track {track_id!r} on the {self.map.name} map") from None
+
+    def _card_total(self) -> int:
+        """All train cards wherever they are (110 when conserved)."""
+        held = sum(sum(h) for h in self.hands)
+        market = sum(1 for c in self.market if c >= 0)
+        tunnel = 0
+        if self.tunnel:
+            tunnel = sum(self.tunnel["paid"]) + len(self.tunnel["revealed"])
+        return len(self.deck) + len(self.discard) + market + held + tunnel
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, seat: int, collapse_payments: bool = False) -> list[Action]:
+        """Every game move `seat` may make now (not Resign, which is always allowed).
+
+        With `collapse_payments`, claims and stations list one payment per color (fewest
+        locomotives), as most engines enumerate moves.
+        """
+        if self.phase == OVER or self.left[seat] is not None:
+            return []
+        if self.phase == CHOOSING:
+            return self._keep_choices(seat)
+        if seat != self.current:
+            return []
+        stage = self.stage
+        if stage is None:
+            return self._turn_start_actions(seat, collapse_payments)
+        if stage == SECOND_CARD:
+            return self._second_card_actions()
+        if stage == TICKETS:
+            return self._keep_choices(seat)
+        tunnel = self.tunnel
+        hand = self.hands[seat]
+        actions: list[Action] = [
+            PayTunnel(k) for k in surcharge_options(hand, tunnel["surcharge"], tunnel["color"])
+        ]
+        actions.append(DeclineTunnel())
+        return actions
+
+    def _keep_choices(self, seat: int) -> list[Action]:
+        offer = sorted(self.offers[seat])
+        out: list[Action] = []
+        for size in range(self.offer_keep[seat], len(offer) + 1):
+            out.extend(KeepTickets(ids) for ids in combinations(offer, size))
+        return out
+
+    def _can_draw_blind(self) -> bool:
+        return bool(self.deck or self.discard)
+
+    def _second_card_actions(self) -> list[Action]:
+        actions: list[Action] = [DrawMarket(i) for i, c in enumerate(self.market) if c >= 0 and c != LOCO]
+        if self._can_draw_blind():
+            actions.append(DrawDeck())
+        return actions
+
+    def _turn_start_actions(self, seat: int, collapse: bool) -> list[Action]:
+        actions: list[Action] = [DrawMarket(i) for i, c in enumerate(self.market) if c >= 0]
+        if self._can_draw_blind():
+            actions.append(DrawDeck())
+        if self.ticket_deck or (self.ticket_discard and self.returned_policy == "discard"):
+            actions.append(DrawTickets())
+        hand = self.hands[seat]
+        trains = self.trains[seat]
+        owner = self.owner
+        open_ = self._doubles_open
+        gray_cache: dict[tuple[int, int], list] = {}
+        for t in self.map.tracks:
+            if owner[t.index] >= 0 or t.length > trains:
+                continue
+            if t.double is not None:
+                partner = owner[t.double]
+                if partner == seat or (partner >= 0 and not open_):
+                    continue
+            if t.color is None:
+                key = (t.length, t.ferry)
+                options = gray_cache.get(key)
+                if options is None:
+                    options = gray_cache[key] = payment_options(hand, t.length, None, t.ferry, collapse)
+            else:
+                options = payment_options(hand, t.length, t.color, t.ferry, collapse)
+            tid = t.id
+            actions.extend(Claim(tid, c, k) for c, k in options)
+        if self.stations_left[seat]:
+            cost = self.map.rules.station_costs[len(self.stations[seat])]
+            options = payment_options(hand, cost, None, 0, collapse)
+            if options:
+                for city in self.map.cities:
+                    if city.index not in self.station_owner:
+                        actions.extend(BuildStation(city.id, c, k) for c, k in options)
+        if not actions:
+            actions.append(Pass())
+        return actions
+
+    def is_legal(self, seat: int | None, action: Action) -> bool:
+        try:
+            self._check(seat, action)
+        except IllegalActionError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        """Apply `action` by `seat` (None: the table). Raises IllegalActionError, changing nothing."""
+        self._check(seat, action)
+        events: list[Event] = []
+        before_current, before_phase = self.current, self.phase
+        _APPLY[type(action)](self, seat, action, events)
+        self.log.append((seat, action))
+        self.last_action = (seat, action)
+        version = len(self.log)
+        if seat is not None:
+            self.decisions[seat] = version
+        if self.phase == PLAYING and (self.current != before_current or before_phase != PLAYING or seat == self.current):
+            self.decisions[self.current] = version
+        if not isinstance(action, (Pass, Skip)) and self.stage is None:
+            self.passes = 0
+        return events
+
+    # --- validation (no mutation) ---
+
+    def _check(self, seat: int | None, action: Action) -> None:
+        checker = _CHECK.get(type(action))
+        if checker is None:
+            raise _illegal(f"{action!r} is not an action of this game")
+        if self.phase == OVER:
+            raise _illegal("the game is over")
+        if isinstance(action, (Skip, Remove)):
+            if seat is not None:
+                raise _illegal(f"only the table (host or timeout) may {type(action).__name__.lower()} a seat")
+        else:
+            if seat is None or not 0 <= seat < self.seats:
+                raise _illegal(f"seat {seat} is not a seat of this game")
+            if self.left[seat] is not None:
+                raise _illegal(f"seat {seat + 1} has left the game")
+        checker(self, seat, action)
+
+    def _check_turn(self, seat: int, stage: str | None, what: str) -> None:
+        if self.phase == CHOOSING:
+            raise _illegal(f"players are still choosing their starting tickets; {what} waits for the first turn")
+        if seat != self.current:
+            raise _illegal(f"it is seat {self.current + 1}'s turn, not yours", current=self.current)
+        if self.stage != stage:
+            raise _illegal(self._stage_message())
+
+    def _stage_message(self) -> str:
+        return {
+            None: "this is the start of your turn: draw cards, claim a route, draw tickets or build a station",
+            SECOND_CARD: "draw your second card first (a face-up locomotive is not allowed now)",
+            TUNNEL: "decide on the tunnel first: pay the extra cards or decline",
+            TICKETS: "choose which tickets to keep first",
+        }[self.stage]
+
+    def _check_draw_deck(self, seat: int, action: DrawDeck) -> None:
+        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, "drawing")
+        if not self._can_draw_blind():
+            raise _illegal("the deck and the discard pile are both empty: take a face-up card or do something else")
+
+    def _check_draw_market(self, seat: int, action: DrawMarket) -> None:
+        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, "drawing")
+        if not 0 <= action.slot < MARKET_SIZE:
+            raise _illegal(f"there is no face-up card {action.slot + 1}; the market has 1 to {MARKET_SIZE}")
+        card = self.market[action.slot]
+        if card < 0:
+            raise _illegal(f"face-up slot {action.slot + 1} is empty")
+        if self.stage == SECOND_CARD and card == LOCO:
+            raise _illegal("a face-up locomotive cannot be your second card")
+
+    def _check_claim(self, seat: int, action: Claim) -> None:
+        self._check_turn(seat, None, "claiming")
+        t = self.track(action.track)
+        name = self.map.route_name(t)
+        owner = self.owner[t.index]
+        if owner >= 0:
+            raise _illegal(f"{name} is already taken by seat {owner + 1}", owner=owner)
+        if t.double is not None:
+            partner = self.owner[t.double]
+            if partner == seat:
+                raise _illegal(f"you own the other track of {name}; one player never owns both")
+            if partner >= 0 and not self._doubles_open:
+                raise _illegal(
+                    f"the other track of {name} is taken and with {self.seats} players only one track of a double route is used"
+                )
+        if t.length > self.trains[seat]:
+            raise _illegal(f"{name} needs {t.length} trains and you have {self.trains[seat]} left")
+        error = payment_error(self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, name)
+        if error:
+            raise _illegal(error)
+
+    def _check_tickets(self, seat: int, action: DrawTickets) -> None:
+        self._check_turn(seat, None, "drawing tickets")
+        if not self.ticket_deck and not (self.ticket_discard and self.returned_policy == "discard"):
+            raise _illegal("no destination tickets are left to draw")
+
+    def _check_keep(self, seat: int, action: KeepTickets) -> None:
+        if self.phase == PLAYING:
+            self._check_turn(seat, TICKETS, "keeping tickets")
+        elif not self.offers[seat]:
+            raise _illegal("you have already chosen your starting tickets")
+        offer = self.offers[seat]
+        ids = action.ids
+        unknown = [i for i in ids if i not in offer]
+        if unknown:
+            raise _illegal(
+                f"ticket{'s' if len(unknown) > 1 else ''} {', '.join(map(str, unknown))} "
+                f"{'are' if len(unknown) > 1 else 'is'} not among the tickets offered to you ({', '.join(map(str, sorted(offer)))})"
+            )
+        if len(set(ids)) != len(ids):
+            raise _illegal("each ticket can be kept only once")
+        if len(ids) < self.offer_keep[seat]:
+            raise _illegal(f"keep at least {self.offer_keep[seat]} of the {len(offer)} tickets")
+
+    def _check_station(self, seat: int, action: BuildStation) -> None:
+        self._check_turn(seat, None, "building a station")
+        if not self.map.rules.stations:
+            raise _illegal(f"the {self.map.name} map has no stations")
+        city = self.map.city_by_id.get(action.city)
+        if city is None:
+            raise _illegal(f"there is no city {action.city!r} on the {self.map.name} map")
+        if not self.stations_left[seat]:
+            raise _illegal("you have built all your stations")
+        if city.index in self.station_owner:
+            raise _illegal(f"{city.name} already has a station (seat {self.station_owner[city.index] + 1})")
+        cost = self.map.rules.station_costs[len(self.stations[seat])]
+        what = f"your station no. {len(self.stations[seat]) + 1}"
+        error = payment_error(self.hands[seat], cost, None, 0, action.color, action.locos, what)
+        if error:
+            raise _illegal(error)
+
+    def _check_pay_tunnel(self, seat: int, action: PayTunnel) -> None:
+        self._check_turn(seat, TUNNEL, "paying")
+        tunnel = self.tunnel
+        options = surcharge_options(self.hands[seat], tunnel["surcharge"], tunnel["color"])
+        if action.locos not in options:
+            n, color = tunnel["surcharge"], tunnel["color"]
+            need = f"{n} locomotive{'s' if n > 1 else ''}" if color is None else f"{n} {CARD_NAMES[color]} or locomotive cards"
+            if not options:
+                raise _illegal(f"you cannot pay the tunnel's extra {need}: decline instead")
+            raise _illegal(f"the tunnel's extra cost is {need}; pay with {', '.join(map(str, options))} locomotives")
+
+    def _check_decline(self, seat: int, action: DeclineTunnel) -> None:
+        self._check_turn(seat, TUNNEL, "declining")
+
+    def _check_pass(self, seat: int, action: Pass) -> None:
+        self._check_turn(seat, None, "passing")
+        if any(not isinstance(a, Pass) for a in self._turn_start_actions(seat, True)):
+            raise _illegal("you can only pass when you have no other move")
+
+    def _check_skip(self, seat: None, action: Skip) -> None:
+        if self.phase != PLAYING:
+            raise _illegal("there is no turn to skip while players choose their starting tickets")
+
+    def _check_resign(self, seat: int, action: Resign) -> None:
+        pass
+
+    def _check_remove(self, seat: None, action: Remove) -> None:
+        if not 0 <= action.seat < self.seats:
+            raise _illegal(f"seat {action.seat + 1} is not a seat of this game")
+        if self.left[action.seat] is not None:
+            raise _illegal(f"seat {action.seat + 1} has already left")
+
+    # --- effects ---
+
+    def _draw_card(self, events: list[Event]) -> int | None:
+        """Top card of the deck, reshuffling the discard when the deck is empty (RULES.md §1)."""
+        if not self.deck:
+            if not self.discard:
+                return None
+            self.deck, self.discard = self.discard, []
+            self._rng("reshuffle").shuffle(self.deck)
+            events.append(DeckReshuffled(len(self.deck)))
+        return self.deck.pop()
+
+    def _refill(self, slot: int, events: list[Event]) -> None:
+        card = self._draw_card(events)
+        self.market[slot] = -1 if card is None else card
+        events.append(MarketRefilled(slot, card))
+        self._check_market(events)
+
+    def _check_market(self, events: list[Event]) -> None:
+        """3+ face-up locomotives: discard all five and deal five (at most 3 times in a row)."""
+        for _ in range(MAX_MARKET_RESETS):
+            if self.market.count(LOCO) < 3:
+                return
+            if sum(1 for c in self.deck if c != LOCO) + sum(1 for c in self.discard if c != LOCO) < 3:
+                return
+            old = tuple(c for c in self.market if c >= 0)
+            self.discard.extend(old)
+            for slot in range(MARKET_SIZE):
+                card = self._draw_card(events)
+                self.market[slot] = -1 if card is None else card
+            events.append(MarketReset(old, tuple(None if c < 0 else c for c in self.market)))
+
+    def _apply_draw_deck(self, seat: int, action: DrawDeck, events: list[Event]) -> None:
+        card = self._draw_card(events)
+        self.hands[seat][card] += 1
+        events.append(CardDrawn(seat, card, None))
+        self._after_card(seat, False, events)
+
+    def _apply_draw_market(self, seat: int, action: DrawMarket, events: list[Event]) -> None:
+        card = self.market[action.slot]
+        self.hands[seat][card] += 1
+        events.append(CardDrawn(seat, card, action.slot))
+        self._refill(action.slot, events)
+        self._after_card(seat, card == LOCO, events)
+
+    def _after_card(self, seat: int, face_up_loco: bool, events: list[Event]) -> None:
+        if self.stage == SECOND_CARD or face_up_loco:
+            self._end_turn(events)
+            return
+        self.stage = SECOND_CARD
+        if not self._second_card_actions():  # only one card could be drawn: the turn ends
+            self._end_turn(events)
+
+    def _pay(self, seat: int, color: int | None, locos: int, count: int) -> list[int]:
+        """Take `count` cards (`locos` of them locomotives) out of the hand; returns 9 counts."""
+        paid = [0] * NUM_CARD_KINDS
+        if color is not None and count > locos:
+            paid[color] = count - locos
+        paid[LOCO] = locos
+        hand = self.hands[seat]
+        for kind, n in enumerate(paid):
+            hand[kind] -= n
+        return paid
+
+    def _discard_counts(self, counts: list[int]) -> None:
+        for kind, n in enumerate(counts):
+            if n:
+                self.discard.extend([kind] * n)
+
+    def _apply_claim(self, seat: int, action: Claim, events: list[Event]) -> None:
+        t = self.map.track_by_id[action.track]
+        color = action.color if action.locos < t.length else None
+        paid = self._pay(seat, color, action.locos, t.length)
+        if t.tunnel:
+            revealed = []
+            for _ in range(3):
+                card = self._draw_card(events)
+                if card is None:
+                    break
+                revealed.append(card)
+            surcharge = tunnel_surcharge(revealed, color)
+            events.append(TunnelRevealed(seat, t.id, tuple(revealed), surcharge))
+            if surcharge:
+                self.stage = TUNNEL
+                self.tunnel = {"track": t.id, "color": color, "paid": paid, "revealed": revealed, "surcharge": surcharge}
+                return
+            self.discard.extend(revealed)
+        self._discard_counts(paid)
+        self._place(seat, t, color, action.locos, events)
+        self._end_turn(events)
+
+    def _place(self, seat: int, t: Track, color: int | None, locos: int, events: list[Event]) -> None:
+        self.owner[t.index] = seat
+        self.trains[seat] -= t.length
+        points = self.map.rules.route_points[t.length]
+        self.score[seat] += points
+        events.append(RouteClaimed(seat, t.id, color, locos, points))
+        self.hooks.after_claim(self, seat, t, events)
+
+    def _apply_pay_tunnel(self, seat: int, action: PayTunnel, events: list[Event]) -> None:
+        tunnel, self.tunnel = self.tunnel, None
+        extra = self._pay(seat, tunnel["color"], action.locos, tunnel["surcharge"])
+        self._discard_counts(tunnel["paid"])
+        self._discard_counts(extra)
+        self.discard.extend(tunnel["revealed"])
+        t = self.map.track_by_id[tunnel["track"]]
+        self._place(seat, t, tunnel["color"], tunnel["paid"][LOCO], events)
+        self._end_turn(events)
+
+    def _apply_decline(self, seat: int, action: DeclineTunnel, events: list[Event]) -> None:
+        tunnel, self.tunnel = self.tunnel, None
+        hand = self.hands[seat]
+        for kind, n in enumerate(tunnel["paid"]):
+            hand[kind] += n
+        self.discard.extend(tunnel["revealed"])
+        events.append(TunnelDeclined(seat, tunnel["track"]))
+        self._end_turn(events)
+
+    def _apply_draw_tickets(self, seat: int, action: DrawTickets, events: list[Event]) -> None:
+        offer = []
+        for _ in range(self.deck_rules.draw_count):
+            if not self.ticket_deck:
+                if self.returned_policy != "discard" or not self.ticket_discard:
+                    break
+                self.ticket_deck, self.ticket_discard = self.ticket_discard, []
+                self._rng("ticket-reshuffle").shuffle(self.ticket_deck)
+            offer.append(self.ticket_deck.pop())
+        self.offers[seat] = offer
+        self.offer_keep[seat] = min(self.deck_rules.draw_keep, len(offer))
+        self.stage = TICKETS
+        events.append(TicketsOffered(seat, len(offer), tuple(offer), self.offer_keep[seat]))
+
+    def _apply_keep(self, seat: int, action: KeepTickets, events: list[Event]) -> None:
+        offer = self.offers[seat]
+        kept = sorted(action.ids)
+        returned = [i for i in offer if i not in kept]
+        self.tickets[seat].extend(kept)
+        self.offers[seat] = []
+        self.offer_keep[seat] = 0
+        starting = self.phase == CHOOSING
+        self._return_tickets(returned, self.deck_rules.start_returned if starting else self.returned_policy)
+        events.append(TicketsKept(seat, len(kept), len(returned), tuple(kept)))
+        if starting:
+            self._maybe_start_play(events)
+        else:
+            self._end_turn(events)
+
+    def _return_tickets(self, ids: list[int], policy: str) -> None:
+        if policy == "bottom":
+            self.ticket_deck[:0] = ids
+        elif policy == "discard":
+            self.ticket_discard.extend(ids)
+        # "box": out of the game
+
+    def _maybe_start_play(self, events: list[Event]) -> None:
+        if self.phase != CHOOSING or any(self.offers[s] for s in self.active_seats()):
+            return
+        self.phase = PLAYING
+        if self.left[self.current] is not None:
+            self.current = self._next_seat(self.current)
+        events.append(TurnStarted(self.current))
+
+    def _apply_station(self, seat: int, action: BuildStation, events: list[Event]) -> None:
+        city = self.map.city_by_id[action.city]
+        cost = self.map.rules.station_costs[len(self.stations[seat])]
+        color = action.color if action.locos < cost else None
+        self._discard_counts(self._pay(seat, color, action.locos, cost))
+        self.station_owner[city.index] = seat
+        self.stations[seat].append(city.index)
+        self.stations_left[seat] -= 1
+        events.append(StationBuilt(seat, city.id, color, action.locos))
+        self._end_turn(events)
+
+    def _apply_pass(self, seat: int | None, action: Pass | Skip, events: list[Event]) -> None:
+        events.append(Passed(self.current, skipped=isinstance(action, Skip)))
+        if self.tunnel is not None:  # a skipped tunnel decision declines
+            self._apply_decline(self.current, DeclineTunnel(), [])
+            return
+        if self.stage == TICKETS:  # a skipped ticket choice keeps the default
+            self._apply_keep(self.current, self.default_action(self.current), events)
+            return
+        self.passes += 1
+        self._end_turn(events)
+
+    def _apply_leave(self, seat: int | None, action: Resign | Remove, events: list[Event]) -> None:
+        leaver = action.seat if isinstance(action, Remove) else seat
+        self.left[leaver] = "removed" if isinstance(action, Remove) else "resigned"
+        events.append(SeatLeft(leaver, self.left[leaver]))
+        if self.tunnel is not None and leaver == self.current:
+            tunnel, self.tunnel = self.tunnel, None
+            self._discard_counts(tunnel["paid"])
+            self.discard.extend(tunnel["revealed"])
+        hand = self.hands[leaver]
+        self._discard_counts(hand)
+        self.hands[leaver] = [0] * NUM_CARD_KINDS
+        if self.offers[leaver]:
+            policy = self.deck_rules.start_returned if self.phase == CHOOSING else self.returned_policy
+            self._return_tickets(self.offers[leaver], policy)
+            self.offers[leaver] = []
+            self.offer_keep[leaver] = 0
+        if self.last_round is not None and leaver in self.last_round:
+            self.last_round.remove(leaver)
+        if len(self.active_seats()) < 2:
+            self._game_over("too_few_seats", events)
+            return
+        if self.phase == CHOOSING:
+            self._maybe_start_play(events)
+        elif leaver == self.current:
+            self.stage = None
+            if self.last_round is not None and not self.last_round:
+                self._game_over("last_round", events)
+                return
+            self.current = self._next_seat(leaver)
+            events.append(TurnStarted(self.current))
+
+    def _next_seat(self, seat: int) -> int:
+        for step in range(1, self.seats + 1):
+            nxt = (seat + step) % self.seats
+            if self.left[nxt] is None:
+                return nxt
+        return seat
+
+    def _end_turn(self, events: list[Event]) -> None:
+        seat = self.current
+        self.stage = None
+        if self.last_round is not None:
+            if seat in self.last_round:
+                self.last_round.remove(seat)
+            if not self.last_round:
+                self._game_over("last_round", events)
+                return
+        elif self.trains[seat] <= LAST_ROUND_TRAINS:
+            self.last_round = self.active_seats()
+            events.append(LastRoundStarted(seat, self.trains[seat]))
+        if self.passes >= len(self.active_seats()):
+            self._game_over("all_passed", events)
+            return
+        self.current = self._next_seat(seat)
+        events.append(TurnStarted(self.current))
+
+    def _game_over(self, reason: str, events: list[Event]) -> None:
+        from engine.scoring import final_scores
+
+        self.phase = OVER
+        self.stage = None
+        self.end_reason = reason
+        self.final = final_scores(self)
+        events.append(GameOver(reason))
+
+    # ------------------------------------------------------------------ timeouts
+
+    def default_action(self, seat: int) -> Action:
+        """The forced move when `seat` times out: keep the fewest tickets (lowest points first),
+        decline a tunnel, otherwise draw blind (or take a face-up card, or pass)."""
+        if self.phase == CHOOSING or self.stage == TICKETS:
+            by_points = sorted(self.offers[seat], key=lambda i: (self.map.ticket_by_id[i].points, i))
+            return KeepTickets(tuple(sorted(by_points[: self.offer_keep[seat]])))
+        if self.stage == TUNNEL:
+            return DeclineTunnel()
+        if self._can_draw_blind():
+            return DrawDeck()
+        second = self.stage == SECOND_CARD
+        for slot, card in enumerate(self.market):
+            if card >= 0 and not (second and card == LOCO):
+                return DrawMarket(slot)
+        if self.is_legal(seat, Pass()):
+            return Pass()
+        return Skip()
+
+    # ------------------------------------------------------------------ views and JSON
+
+    def view(self, seat: int | None) -> dict:
+        from engine.view import build_view
+
+        return build_view(self, seat)
+
+    def to_json(self) -> dict:
+        """The whole state (secrets included) as JSON-compatible data; the log is kept apart."""
+        return {
+            "schema": STATE_SCHEMA,
+            "rules_version": RULES_VERSION,
+            "map": self.map.id,
+            "map_sha256": self.map.sha256,
+            "seats": self.seats,
+            "seed": self.seed,
+            "options": self.options.to_json(),
+            "plies": len(self.log),
+            "shuffles": self.shuffles,
+            "deck": self.deck,
+            "discard": self.discard,
+            "market": self.market,
+            "hands": self.hands,
+            "ticket_deck": self.ticket_deck,
+            "ticket_discard": self.ticket_discard,
+            "tickets": self.tickets,
+            "offers": self.offers,
+            "offer_keep": self.offer_keep,
+            "owner": self.owner,
+            "stations": self.stations,
+            "trains": self.trains,
+            "stations_left": self.stations_left,
+            "score": self.score,
+            "left": self.left,
+            "phase": self.phase,
+            "first": self.first,
+            "current": self.current,
+            "stage": self.stage,
+            "tunnel": self.tunnel,
+            "last_round": self.last_round,
+            "passes": self.passes,
+            "decisions": self.decisions,
+            "end_reason": self.end_reason,
+            "hooks": self.hooks.to_json(self),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None) -> "Game":
+        """Restore a state saved by `to_json` (and optionally its log, for `plies` to match)."""
+        if data.get("schema") != STATE_SCHEMA:
+            raise ValueError(f"state schema {data.get('schema')!r} is not {STATE_SCHEMA}")
+        map_data = load_map(data["map"])
+        if data["map_sha256"] != map_data.sha256:
+            raise ValueError(f"this game was played on another version of the {map_data.name} map data")
+        game = cls(map_data, data["seats"], data["seed"], GameOptions.from_json(data["options"]))
+        for name in (
+            "shuffles", "deck", "discard", "market", "hands", "ticket_deck", "ticket_discard", "tickets",
+            "offers", "offer_keep", "owner", "stations", "trains", "stations_left", "score", "left",
+            "phase", "first", "current", "stage", "tunnel", "last_round", "passes", "decisions", "end_reason",
+        ):
+            setattr(game, name, data[name])
+        game.station_owner = {city: seat for seat, cities in enumerate(game.stations) for city in cities}
+        game.hooks.from_json(game, data.get("hooks", {}))
+        if log is not None:
+            game.log = list(log)
+            game.last_action = game.log[-1] if game.log else None
+        if game.phase == OVER:
+            from engine.scoring import final_scores
+
+            game.final = final_scores(game)
+        return game
+
+
+_CHECK: dict[type, Callable] = {
+    DrawDeck: Game._check_draw_deck,
+    DrawMarket: Game._check_draw_market,
+    Claim: Game._check_claim,
+    DrawTickets: Game._check_tickets,
+    KeepTickets: Game._check_keep,
+    BuildStation: Game._check_station,
+    PayTunnel: Game._check_pay_tunnel,
+    DeclineTunnel: Game._check_decline,
+    Pass: Game._check_pass,
+    Skip: Game._check_skip,
+    Resign: Game._check_resign,
+    Remove: Game._check_remove,
+}
+
+_APPLY: dict[type, Callable] = {
+    DrawDeck: Game._apply_draw_deck,
+    DrawMarket: Game._apply_draw_market,
+    Claim: Game._apply_claim,
+    DrawTickets: Game._apply_draw_tickets,
+    KeepTickets: Game._apply_keep,
+    BuildStation: Game._apply_station,
+    PayTunnel: Game._apply_pay_tunnel,
+    DeclineTunnel: Game._apply_decline,
+    Pass: Game._apply_pass,
+    Skip: Game._apply_pass,
+    Resign: Game._apply_leave,
+    Remove: Game._apply_leave,
+}

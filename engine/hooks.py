@@ -1,0 +1,67 @@
+"""Named rule hooks: where a map's rules differ from the common core, and nothing else.
+
+A map file lists its hooks by name (`rules.hooks`); the Game calls them at fixed points.
+The base class is the common core (RULES.md §1), so a map without hooks needs no code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.events import Event
+    from engine.game import Game
+    from engine.mapdata import Track
+    from engine.scoring import PlayerScore
+
+
+class RuleHooks:
+    name = "core"
+
+    def doubles_open(self, game: "Game") -> bool:
+        """Whether both tracks of a double route may be claimed (RULES.md §1: 4+ players)."""
+        return game.seats >= game.map.rules.doubles_min_players
+
+    def after_setup(self, game: "Game") -> None:
+        """Extra setup once cards and tickets are dealt."""
+
+    def after_claim(self, game: "Game", seat: int, track: "Track", events: list["Event"]) -> None:
+        """Extra effects of a claim (tolls)."""
+
+    def adjust_final_scores(self, game: "Game", scores: list["PlayerScore"]) -> list["PlayerScore"]:
+        """Map bonuses and penalties beyond longest path and Globetrotter."""
+        return scores
+
+    def public_state(self, game: "Game", seat: int) -> dict:
+        """Extra public fields of a player in views."""
+        return {}
+
+    def private_state(self, game: "Game", seat: int) -> dict:
+        """Extra fields only the seat itself (and the final scoring) may see."""
+        return {}
+
+    def to_json(self, game: "Game") -> dict:
+        return {}
+
+    def from_json(self, game: "Game", data: dict) -> None:
+        pass
+
+
+HOOKS: dict[str, type[RuleHooks]] = {}
+
+
+def register(cls: type[RuleHooks]) -> type[RuleHooks]:
+    HOOKS[cls.name] = cls
+    return cls
+
+
+def hooks_for(names: tuple[str, ...]) -> RuleHooks:
+    """The hook object for a map; at most one named hook per map for now."""
+    if not names:
+        return RuleHooks()
+    if len(names) > 1:
+        raise ValueError(f"maps combine at most one rule hook, got {names}")
+    try:
+        return HOOKS[names[0]]()
+    except KeyError:
+        raise ValueError(f"unknown rule hook {names[0]!r}") from None

@@ -1,0 +1,239 @@
+"""Maps as data: the project's own JSON map files, loaded into frozen, indexed objects.
+
+The file format is documented in docs/maps.md. Everything the engine knows about a board
+(cities, tracks, tickets, ticket decks, scoring tables, tie-breaks) comes from here, so a new
+map is a new file plus, where its rules differ, a small named hook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import Mapping
+
+from engine.cards import card_index
+
+SCHEMA_VERSION = 1
+
+
+def fold_name(text: str) -> str:
+    """Case-, accent- and punctuation-insensitive key used to look up names players type."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if ch.isalnum())
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    index: int
+    id: str
+    name: str
+    x: float
+    y: float
+    names: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """One parallel line of a route; a double route is two tracks that name each other."""
+
+    index: int
+    id: str
+    a: int
+    b: int
+    color: int | None  # None for gray
+    length: int
+    tunnel: bool
+    ferry: int  # locomotives required (0: not a ferry)
+    double: int | None  # index of the partner track
+    spaces: tuple[tuple[float, float, float], ...]
+    toll: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    id: int
+    a: int
+    b: int
+    points: int
+    long: bool
+    set: str
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TicketDeck:
+    """A playable ticket deck with its deal/keep numbers and the bonuses it brings."""
+
+    id: str
+    name: str
+    tickets: tuple[int, ...]  # ticket ids, in map-file order
+    start_deal: int
+    start_long: int  # long tickets dealt on top of start_deal (Europe: 1)
+    start_keep: int
+    draw_count: int
+    draw_keep: int
+    returned: str  # where returned mid-game tickets go: "box" | "bottom" | "discard"
+    start_returned: str  # where rejected starting tickets go
+    longest_path_bonus: int
+    globetrotter_bonus: int
+
+
+@dataclass(frozen=True, slots=True)
+class MapRules:
+    trains: int
+    stations: int
+    station_costs: tuple[int, ...]
+    station_points: int
+    route_points: Mapping[int, int]
+    doubles_min_players: int
+    tie_breaks: tuple[str, ...]
+    decks: Mapping[str, TicketDeck]
+    default_deck: str
+    hooks: tuple[str, ...]
+    extra: Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MapData:
+    id: str
+    name: str
+    data_version: int
+    sha256: str
+    aspect: float  # board width / height
+    cities: tuple[City, ...]
+    tracks: tuple[Track, ...]
+    tickets: tuple[Ticket, ...]
+    rules: MapRules
+    city_by_id: Mapping[str, City]
+    track_by_id: Mapping[str, Track]
+    ticket_by_id: Mapping[int, Ticket]
+    city_by_name: Mapping[str, City]  # fold_name(id or any name) -> city
+    tracks_between: Mapping[tuple[int, int], tuple[Track, ...]]  # (low, high) city index pair
+
+    def find_city(self, text: str) -> City | None:
+        return self.city_by_name.get(fold_name(text))
+
+    def route_name(self, track: Track) -> str:
+        return f"{self.cities[track.a].name}-{self.cities[track.b].name}"
+
+
+def available_maps() -> list[str]:
+    return sorted(
+        p.name.removesuffix(".json")
+        for p in resources.files("engine.maps").iterdir()
+        if p.name.endswith(".json")
+    )
+
+
+@cache
+def load_map(map_id: str) -> MapData:
+    """Load a map shipped in engine/maps by id (cached: MapData is immutable)."""
+    path = resources.files("engine.maps").joinpath(f"{map_id}.json")
+    if not path.is_file():
+        raise KeyError(f"unknown map {map_id!r}; available: {', '.join(available_maps())}")
+    return parse_map(path.read_bytes())
+
+
+def parse_map(raw: bytes) -> MapData:
+    doc = json.loads(raw)
+    if doc.get("schema") != SCHEMA_VERSION:
+        raise ValueError(f"map schema {doc.get('schema')!r} is not {SCHEMA_VERSION}")
+    cities = tuple(
+        City(i, c["id"], c["name"], float(c["x"]), float(c["y"]), MappingProxyType(dict(c.get("names", {}))))
+        for i, c in enumerate(doc["cities"])
+    )
+    city_by_id = {c.id: c for c in cities}
+    track_index = {t["id"]: i for i, t in enumerate(doc["tracks"])}
+    tracks = tuple(
+        Track(
+            index=i,
+            id=t["id"],
+            a=city_by_id[t["a"]].index,
+            b=city_by_id[t["b"]].index,
+            color=None if t["color"] == "gray" else card_index(t["color"]),
+            length=int(t["length"]),
+            tunnel=bool(t.get("tunnel", False)),
+            ferry=int(t.get("ferry", 0)),
+            double=track_index[t["double"]] if t.get("double") else None,
+            spaces=tuple(tuple(float(v) for v in s) for s in t.get("spaces", ())),
+            toll=int(t.get("toll", 0)),
+        )
+        for i, t in enumerate(doc["tracks"])
+    )
+    tickets = tuple(
+        Ticket(
+            id=int(t["id"]),
+            a=city_by_id[t["a"]].index,
+            b=city_by_id[t["b"]].index,
+            points=int(t["points"]),
+            long=bool(t.get("long", False)),
+            set=t.get("set", "base"),
+            extra=MappingProxyType({k: v for k, v in t.items() if k not in {"id", "a", "b", "points", "long", "set"}}),
+        )
+        for t in doc["tickets"]
+    )
+    r = doc["rules"]
+    decks = {}
+    for d in r["ticket_decks"]:
+        touching = {city_by_id[c].index for c in d.get("touching", ())}
+        ids = tuple(
+            t.id
+            for t in tickets
+            if t.set in d["sets"] and (not touching or t.a in touching or t.b in touching)
+        )
+        decks[d["id"]] = TicketDeck(
+            id=d["id"],
+            name=d["name"],
+            tickets=ids,
+            start_deal=d["start"]["deal"],
+            start_long=d["start"].get("long", 0),
+            start_keep=d["start"]["keep"],
+            draw_count=d["draw"]["deal"],
+            draw_keep=d["draw"]["keep"],
+            returned=d.get("returned", "box"),
+            start_returned=d.get("start_returned", "box"),
+            longest_path_bonus=d.get("bonuses", {}).get("longest_path", 0),
+            globetrotter_bonus=d.get("bonuses", {}).get("globetrotter", 0),
+        )
+    rules = MapRules(
+        trains=r["trains"],
+        stations=r.get("stations", 0),
+        station_costs=tuple(r.get("station_costs", ())),
+        station_points=r.get("station_points", 0),
+        route_points=MappingProxyType({int(k): v for k, v in r["route_points"].items()}),
+        doubles_min_players=r.get("doubles_min_players", 4),
+        tie_breaks=tuple(r.get("tie_breaks", ("tickets", "longest"))),
+        decks=MappingProxyType(decks),
+        default_deck=r.get("default_deck", next(iter(decks))),
+        hooks=tuple(r.get("hooks", ())),
+        extra=MappingProxyType(dict(r.get("extra", {}))),
+    )
+    by_name: dict[str, City] = {}
+    for c in cities:
+        for name in (c.id, c.name, *c.names.values()):
+            by_name.setdefault(fold_name(name), c)
+    between: dict[tuple[int, int], list[Track]] = {}
+    for t in tracks:
+        between.setdefault((min(t.a, t.b), max(t.a, t.b)), []).append(t)
+    board = doc.get("board", {})
+    return MapData(
+        id=doc["id"],
+        name=doc["name"],
+        data_version=int(doc["data_version"]),
+        sha256=hashlib.sha256(raw).hexdigest(),
+        aspect=float(board.get("width", 1.5)) / float(board.get("height", 1.0)),
+        cities=cities,
+        tracks=tracks,
+        tickets=tickets,
+        rules=rules,
+        city_by_id=MappingProxyType(city_by_id),
+        track_by_id=MappingProxyType({t.id: t for t in tracks}),
+        ticket_by_id=MappingProxyType({t.id: t for t in tickets}),
+        city_by_name=MappingProxyType(by_name),
+        tracks_between=MappingProxyType({k: tuple(v) for k, v in between.items()}),
+    )

@@ -1,0 +1,116 @@
+"""Per-viewer views: everything a seat (or a spectator, seat None) may see, and nothing else.
+
+A view is plain JSON-compatible data with a fixed key order, so two states that differ only in
+what the viewer cannot see give byte-identical views. Rendering and the bot read views, never
+the full state, for anything shown in public.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine import RULES_VERSION
+from engine.actions import BuildStation, Claim, DrawMarket, KeepTickets
+from engine.cards import CARD_NAMES, NUM_CARD_KINDS
+from engine.notation import format_action
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+VIEW_SCHEMA = 1
+
+
+def _hand(counts: list[int]) -> dict[str, int]:
+    return {CARD_NAMES[k]: counts[k] for k in range(NUM_CARD_KINDS) if counts[k]}
+
+
+def _ticket(game: "Game", ticket_id: int) -> dict:
+    t = game.map.ticket_by_id[ticket_id]
+    return {"id": t.id, "a": game.map.cities[t.a].id, "b": game.map.cities[t.b].id, "points": t.points, "long": t.long}
+
+
+def public_last_action(game: "Game") -> dict | None:
+    """The last action as everyone may see it (kept ticket ids hidden)."""
+    if game.last_action is None:
+        return None
+    seat, action = game.last_action
+    entry: dict = {"seat": seat, "kind": type(action).__name__}
+    if isinstance(action, KeepTickets):
+        entry["text"] = f"tickets keep ({len(action.ids)})"
+    else:
+        entry["text"] = format_action(game, action)
+    if isinstance(action, Claim):
+        entry["track"] = action.track
+    elif isinstance(action, BuildStation):
+        entry["city"] = action.city
+    elif isinstance(action, DrawMarket):
+        entry["slot"] = action.slot
+    return entry
+
+
+def build_view(game: "Game", seat: int | None) -> dict:
+    over = game.is_over()
+    players = []
+    for s in range(game.seats):
+        players.append(
+            {
+                "seat": s,
+                "score": game.score[s],
+                "trains": game.trains[s],
+                "stations_left": game.stations_left[s],
+                "hand_size": sum(game.hands[s]),
+                "tickets": len(game.tickets[s]),
+                "choosing_tickets": bool(game.offers[s]),
+                "left": game.left[s],
+                **game.hooks.public_state(game, s),
+            }
+        )
+    tunnel = None
+    if game.tunnel is not None:
+        tunnel = {
+            "seat": game.current,
+            "track": game.tunnel["track"],
+            "color": None if game.tunnel["color"] is None else CARD_NAMES[game.tunnel["color"]],
+            "revealed": [CARD_NAMES[c] for c in game.tunnel["revealed"]],
+            "surcharge": game.tunnel["surcharge"],
+        }
+    view = {
+        "schema": VIEW_SCHEMA,
+        "rules_version": RULES_VERSION,
+        "map": game.map.id,
+        "deck": game.deck_rules.id,
+        "viewer": seat,
+        "phase": game.phase,
+        "current": game.current if game.phase == "playing" else None,
+        "stage": game.stage,
+        "to_move": game.to_move(),
+        "last_round": game.last_round is not None,
+        "plies": len(game.log),
+        "players": players,
+        "market": [CARD_NAMES[c] if c >= 0 else None for c in game.market],
+        "deck_size": len(game.deck),
+        "discard_size": len(game.discard),
+        "ticket_deck_size": len(game.ticket_deck),
+        "ticket_discard": [_ticket(game, i) for i in game.ticket_discard],
+        "claims": {t.id: game.owner[t.index] for t in game.map.tracks if game.owner[t.index] >= 0},
+        "stations": {game.map.cities[c].id: s for s, cities in enumerate(game.stations) for c in cities},
+        "tunnel": tunnel,
+        "last_action": public_last_action(game),
+        "you": None,
+        "final": None,
+    }
+    if seat is not None:
+        view["you"] = {
+            "seat": seat,
+            "hand": _hand(game.hands[seat]),
+            "tickets": [_ticket(game, i) for i in game.tickets[seat]],
+            "offer": [_ticket(game, i) for i in sorted(game.offers[seat])],
+            "keep_at_least": game.offer_keep[seat],
+            "decision": game.decision_token(seat),
+            **game.hooks.private_state(game, seat),
+        }
+    if over:
+        view["end_reason"] = game.end_reason
+        view["final"] = [s.to_json() for s in game.final]
+        view["all_tickets"] = [[_ticket(game, i) for i in game.tickets[s]] for s in range(game.seats)]
+    return view
