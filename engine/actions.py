@@ -73,5 +73,28 @@ Action = Union[
     PayTunnel, DeclineTunnel, Pass, Skip, Resign, Remove,
 ]
 
+ACTION_TYPES = (
+    DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
+    PayTunnel, DeclineTunnel, Pass, Skip, Resign, Remove,
+)
+
+
+def _same_action(self: tuple, other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _other_action(self: tuple, other: object) -> bool:
+    return not _same_action(self, other)
+
+
+def _action_hash(self: tuple) -> int:
+    return hash((type(self).__name__, *self))
+
+
+# Tuples compare by content alone, so DrawDeck() would equal Pass() and DrawMarket(1) would
+# equal Remove(1): make equality and hashing include the action's kind.
+for _cls in ACTION_TYPES:
+    _cls.__eq__, _cls.__ne__, _cls.__hash__ = _same_action, _other_action, _action_hash
+
 #: Actions the table (host, timeout) applies with seat=None.
 TABLE_ACTIONS = (Skip, Remove)
