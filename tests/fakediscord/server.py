@@ -1,0 +1,710 @@
+"""The aiohttp application: Discord's REST API (the parts a bot uses), the CDN, and the gateway route.
+
+Handlers validate like Discord (see `limits`), mutate the `FakeDiscord` world, dispatch the gateway
+events Discord would (MESSAGE_CREATE, MESSAGE_UPDATE, THREAD_CREATE...), and answer with Discord's
+payloads. Anything refused is answered with Discord's error body and recorded in `fake.rejections`;
+a route the fake does not know is a 404 recorded in `fake.unknown_routes`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from aiohttp import web
+
+from tests.fakediscord import limits
+from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, GUILDS, gateway_handler
+from tests.fakediscord.limits import DiscordError, FormErrors, error
+from tests.fakediscord.state import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    DM,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    TEXT,
+    Attachment,
+    Channel,
+    Interaction,
+    Message,
+    Modal,
+)
+
+if TYPE_CHECKING:
+    from tests.fakediscord.api import FakeDiscord
+
+API_PREFIX = "/api/v10"
+FAKE_KEY: web.AppKey["FakeDiscord"] = web.AppKey("fake")
+MAX_REQUEST_BYTES = 64 * 1024 * 1024  # let oversized uploads reach the handler, which answers 413 like Discord
+
+Files = list[tuple[int, str, bytes, str | None]]  # (upload index, filename, data, content type)
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # Discord sends exactly "application/json" (no charset), which is what discord.py checks for.
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={**(headers or {}), "Content-Type": "application/json"})
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+async def read_body(request: web.Request) -> tuple[dict[str, Any], Files]:
+    """JSON body, or multipart with ``payload_json`` and ``files[n]`` parts (how discord.py uploads)."""
+    if request.content_type.startswith("multipart/"):
+        payload: dict[str, Any] = {}
+        files: Files = []
+        reader = await request.multipart()
+        async for part in reader:
+            name = part.name or ""
+            data = await part.read(decode=False)
+            if name == "payload_json":
+                payload = json.loads(data.decode())
+            else:
+                match = re.fullmatch(r"files\[(\d+)\]|file(\d*)", name)
+                index = int(next(g for g in match.groups() if g)) if match and any(match.groups()) else len(files)
+                files.append((index, part.filename or f"file{index}", bytes(data), part.headers.get("Content-Type")))
+        return payload, files
+    if request.can_read_body:
+        text = await request.text()
+        if text:
+            try:
+                body = json.loads(text)
+            except ValueError:
+                raise DiscordError(400, 50109, "The request body contains invalid JSON.") from None
+            return body if isinstance(body, dict) else {"__list__": body}, []
+    return {}, []
+
+
+class RestApi:
+    def __init__(self, fake: "FakeDiscord"):
+        self.fake = fake
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def channel(self, request: web.Request, key: str = "channel_id") -> Channel:
+        channel = self.fake.channels.get(int(request.match_info[key]))
+        if channel is None:
+            raise error(404, limits.UNKNOWN_CHANNEL)
+        return channel
+
+    def message(self, channel: Channel, message_id: str | int) -> Message:
+        message = self.fake.messages.get(int(message_id))
+        if message is None or message.deleted or message.channel is not channel or message.ephemeral:
+            raise error(404, limits.UNKNOWN_MESSAGE)
+        return message
+
+    def check_can_send(self, channel: Channel) -> None:
+        if channel.type == DM:
+            user = channel.recipient
+            if user is None or not user.dms_open or not self.fake.shares_guild(user):
+                raise error(403, limits.CANNOT_DM)
+        elif not channel.bot_can_send:
+            raise error(403, limits.MISSING_PERMISSIONS)
+
+    def build_attachments(self, payload: dict[str, Any], files: Files, channel: Channel, keep: list[Attachment]) -> list[Attachment]:
+        meta_by_index: dict[int, dict[str, Any]] = {}
+        kept_ids: set[int] | None = None
+        if isinstance(payload.get("attachments"), list):
+            kept_ids = set()
+            for meta in payload["attachments"]:
+                raw_id = int(meta.get("id", -1))
+                if raw_id < 1000:  # an upload slot, not a snowflake
+                    meta_by_index[raw_id] = meta
+                else:
+                    kept_ids.add(raw_id)
+        result = [a for a in keep if kept_ids is None or a.id in kept_ids]
+        for index, filename, data, content_type in files:
+            meta = meta_by_index.get(index, {})
+            attachment_id = self.fake.ids.next()
+            name = meta.get("filename") or filename
+            result.append(Attachment(
+                id=attachment_id,
+                filename=name,
+                data=data,
+                content_type=content_type or _guess_type(name),
+                description=meta.get("description"),
+                url=f"{self.fake.base_url}/attachments/{channel.id}/{attachment_id}/{name}",
+            ))
+        return result
+
+    def new_message(self, channel: Channel, payload: dict[str, Any], files: Files, **extra: Any) -> Message:
+        message = Message(
+            id=self.fake.ids.next(),
+            channel=channel,
+            author=self.fake.bot_user,
+            content=payload.get("content") or "",
+            embeds=list(payload.get("embeds") or []),
+            components=list(payload.get("components") or []),
+            flags=int(payload.get("flags") or 0),
+            **extra,
+        )
+        message.attachments = self.build_attachments(payload, files, channel, [])
+        ref = payload.get("message_reference")
+        if isinstance(ref, dict) and ref.get("message_id"):
+            message.reference_id = int(ref["message_id"])
+        return message
+
+    async def store(self, message: Message, *, owner: Any = None) -> None:
+        """Record a new message: in its channel, or among ``owner``'s ephemeral messages."""
+        fake = self.fake
+        fake.messages[message.id] = message
+        if message.ephemeral:
+            fake._ephemeral.setdefault(owner.id, []).append(message)
+        else:
+            message.channel.messages.append(message)
+            if message.channel.archived:
+                message.channel.archived = False
+            await self.dispatch_message("MESSAGE_CREATE", message)
+        fake._changed()
+
+    async def dispatch_message(self, event: str, message: Message) -> None:
+        intent = DIRECT_MESSAGES if message.channel.type == DM else GUILD_MESSAGES
+        for connection in list(self.fake._connections):
+            if connection.wants(intent):
+                await connection.dispatch(event, message.payload(for_gateway=True))
+
+    async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files) -> None:
+        limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True)
+        message.history.append(message.payload())
+        if "content" in payload:
+            message.content = payload["content"] or ""
+        if "embeds" in payload:
+            message.embeds = list(payload["embeds"] or [])
+        if "components" in payload:
+            message.components = list(payload["components"] or [])
+        if "flags" in payload and payload["flags"] is not None:
+            keep = message.flags & (limits.FLAG_EPHEMERAL | limits.FLAG_IS_COMPONENTS_V2)
+            message.flags = keep | (int(payload["flags"]) & limits.FLAG_SUPPRESS_EMBEDS)
+        if "attachments" in payload or files:
+            message.attachments = self.build_attachments(payload, files, message.channel, message.attachments)
+        message.flags &= ~limits.FLAG_LOADING
+        message.edited = True
+        if not message.ephemeral:
+            await self.dispatch_message("MESSAGE_UPDATE", message)
+        self.fake._changed()
+
+    def validate_new(self, payload: dict[str, Any], files: Files, *, interaction: bool) -> None:
+        limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=True, interaction=interaction)
+
+    # --- login and gateway discovery ------------------------------------------------------------
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        return json_response({**self.fake.bot_user.payload(), "verified": True, "mfa_enabled": False,
+                              "flags": 0, "locale": "en-US", "email": None})
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        fake = self.fake
+        return json_response({
+            "id": str(fake.application_id),
+            "name": fake.bot_user.name,
+            "icon": None,
+            "description": "A bot under test",
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": fake.owner.payload(),
+            "verify_key": "0" * 64,
+            "team": None,
+            "flags": fake.application_flags,
+            "summary": "",
+            "rpc_origins": [],
+            "tags": [],
+            "bot": fake.bot_user.payload(),
+        })
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        data: dict[str, Any] = {"url": self.fake.gateway_url}
+        if request.path.endswith("/bot"):
+            data.update(shards=1, session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
+        return json_response(data)
+
+    # --- application commands -------------------------------------------------------------------
+
+    def _command_scope(self, request: web.Request) -> int | None:
+        if int(request.match_info["application_id"]) != self.fake.application_id:
+            raise error(403, limits.MISSING_ACCESS)
+        guild_id = request.match_info.get("guild_id")
+        if guild_id is None:
+            return None
+        guild = self.fake.guilds.get(int(guild_id))
+        if guild is None or self.fake.bot_user.id not in guild.members:
+            raise error(403, limits.MISSING_ACCESS)
+        return guild.id
+
+    def _stored_command(self, scope: int | None, command: dict[str, Any], previous: dict[tuple[int, str], dict]) -> dict[str, Any]:
+        kind = command.get("type", 1)
+        old = previous.get((kind, command.get("name")))
+        stored = {
+            "id": old["id"] if old else str(self.fake.ids.next()),
+            "application_id": str(self.fake.application_id),
+            "version": str(self.fake.ids.next()),
+            "type": kind,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            **command,
+        }
+        if scope is not None:
+            stored["guild_id"] = str(scope)
+        return stored
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        payload, _ = await read_body(request)
+        commands = payload.get("__list__", payload)
+        limits.validate_commands(commands)
+        previous = {(c["type"], c["name"]): c for c in self.fake.commands(scope)}
+        stored = [self._stored_command(scope, c, previous) for c in commands]
+        self.fake._commands[scope] = stored
+        self.fake._changed()
+        return json_response(stored)
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        return json_response(self.fake.commands(self._command_scope(request)))
+
+    async def post_command(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        command, _ = await read_body(request)
+        current = self.fake.commands(scope)
+        replaced = [c for c in current if (c["type"], c["name"]) != (command.get("type", 1), command.get("name"))]
+        limits.validate_commands(replaced + [command])
+        previous = {(c["type"], c["name"]): c for c in current}
+        stored = self._stored_command(scope, command, previous)
+        self.fake._commands[scope] = replaced + [stored]
+        self.fake._changed()
+        return json_response(stored, status=200 if len(replaced) < len(current) else 201)
+
+    async def delete_command(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        current = self.fake.commands(scope)
+        kept = [c for c in current if c["id"] != request.match_info["command_id"]]
+        if len(kept) == len(current):
+            raise DiscordError(404, 10063, "Unknown application command")
+        self.fake._commands[scope] = kept
+        return no_content()
+
+    # --- interactions ---------------------------------------------------------------------------
+
+    ALLOWED_CALLBACKS = {
+        APPLICATION_COMMAND: {4, 5, 9},
+        MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+        AUTOCOMPLETE: {8},
+        MODAL_SUBMIT: {4, 5, 6, 7},
+    }
+
+    async def interaction_callback(self, request: web.Request) -> web.Response:
+        fake = self.fake
+        record = fake.interactions.get(int(request.match_info["interaction_id"]))
+        if record is None or record.token != request.match_info["token"]:
+            raise error(404, limits.UNKNOWN_INTERACTION)
+        try:
+            return await self._interaction_callback(request, record)
+        except DiscordError as exc:
+            record.rejected.append(exc)
+            fake._changed()
+            raise
+
+    async def _interaction_callback(self, request: web.Request, record: Interaction) -> web.Response:
+        fake = self.fake
+        payload, files = await read_body(request)
+        if record.response_type is not None:
+            raise error(400, limits.ALREADY_ACKNOWLEDGED)
+        if fake.now() - record.created > limits.ACK_DEADLINE:
+            raise error(404, limits.UNKNOWN_INTERACTION)
+        kind = payload.get("type")
+        data = payload.get("data") or {}
+        allowed = set(self.ALLOWED_CALLBACKS.get(record.type, set()))
+        if record.type == MODAL_SUBMIT and record.source_message is None:
+            allowed -= {6, 7}
+        if kind not in allowed:
+            errors = FormErrors()
+            errors.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", "Interaction response type is invalid for this interaction")
+            errors.raise_if_any()
+        resource: dict[str, Any] = {"type": kind}
+        if kind == 4:
+            self.validate_new(data, files, interaction=True)
+            message = self.new_message(record.channel, data, files, webhook_id=fake.application_id, interaction=record,
+                                       type=20 if record.type == APPLICATION_COMMAND else 0)
+            message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
+            record.message = message
+            await self.store(message, owner=record.user)
+            resource["message"] = message.payload()
+        elif kind == 5:
+            flags = int(data.get("flags") or 0) & limits.FLAG_EPHEMERAL
+            message = Message(id=fake.ids.next(), channel=record.channel, author=fake.bot_user,
+                              flags=flags | limits.FLAG_LOADING, webhook_id=fake.application_id, interaction=record,
+                              type=20 if record.type == APPLICATION_COMMAND else 0)
+            record.message = message
+            await self.store(message, owner=record.user)
+            resource["message"] = message.payload()
+        elif kind == 6:
+            record.message = record.source_message
+        elif kind == 7:
+            assert record.source_message is not None
+            record.message = record.source_message
+            await self.apply_edit(record.source_message, data, files)
+            resource["message"] = record.source_message.payload()
+        elif kind == 8:
+            limits.validate_choices(data, record.focused_type)
+            record.choices = list(data["choices"])
+        elif kind == 9:
+            limits.validate_modal(data)
+            record.modal = Modal(custom_id=data["custom_id"], title=data["title"], components=data["components"])
+        record.response_type = kind
+        record.acknowledged.set()
+        fake._changed()
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return no_content()
+        body: dict[str, Any] = {"interaction": {
+            "id": str(record.id), "type": record.type,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(record.message and record.message.ephemeral),
+        }}
+        if record.message is not None and kind in (4, 5, 7):
+            body["interaction"]["response_message_id"] = str(record.message.id)
+        if kind in (4, 5, 7):
+            body["resource"] = resource
+        return json_response(body)
+
+    def webhook_record(self, request: web.Request) -> Interaction:
+        fake = self.fake
+        if int(request.match_info["application_id"]) != fake.application_id:
+            raise error(404, limits.UNKNOWN_WEBHOOK)
+        record = fake._by_token.get(request.match_info["token"])
+        if record is None:
+            raise error(401, limits.INVALID_WEBHOOK_TOKEN)
+        if fake.now() - record.created > limits.TOKEN_LIFETIME:
+            raise error(401, limits.INVALID_WEBHOOK_TOKEN)
+        if record.response_type is None:
+            raise error(404, limits.UNKNOWN_WEBHOOK)
+        return record
+
+    def webhook_message(self, record: Interaction, message_id: str) -> Message:
+        if message_id == "@original":
+            if record.message is None or record.message.deleted:
+                raise error(404, limits.UNKNOWN_MESSAGE)
+            return record.message
+        message = self.fake.messages.get(int(message_id))
+        if message is None or message.deleted or message not in record.followups and message is not record.message:
+            raise error(404, limits.UNKNOWN_MESSAGE)
+        return message
+
+    async def followup(self, request: web.Request) -> web.Response:
+        record = self.webhook_record(request)
+        try:
+            payload, files = await read_body(request)
+            self.validate_new(payload, files, interaction=True)
+            original = record.message
+            if record.response_type == 5 and original is not None and original.loading:
+                # The first follow-up after a deferred response resolves the "thinking" message.
+                payload = {**payload, "flags": original.flags & limits.FLAG_EPHEMERAL}
+                await self.apply_edit(original, payload, files)
+                message = original
+            else:
+                message = self.new_message(record.channel, payload, files, webhook_id=self.fake.application_id,
+                                           interaction=record)
+                message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
+                await self.store(message, owner=record.user)
+            record.followups.append(message)
+            self.fake._changed()
+        except DiscordError as exc:
+            record.rejected.append(exc)
+            raise
+        if request.query.get("wait", "false").lower() in ("true", "1"):
+            return json_response(message.payload())
+        return no_content()
+
+    async def webhook_message_get(self, request: web.Request) -> web.Response:
+        record = self.webhook_record(request)
+        return json_response(self.webhook_message(record, request.match_info["message_id"]).payload())
+
+    async def webhook_message_edit(self, request: web.Request) -> web.Response:
+        record = self.webhook_record(request)
+        message = self.webhook_message(record, request.match_info["message_id"])
+        payload, files = await read_body(request)
+        try:
+            await self.apply_edit(message, payload, files)
+        except DiscordError as exc:
+            record.rejected.append(exc)
+            raise
+        return json_response(message.payload())
+
+    async def webhook_message_delete(self, request: web.Request) -> web.Response:
+        record = self.webhook_record(request)
+        message = self.webhook_message(record, request.match_info["message_id"])
+        await self.delete(message)
+        return no_content()
+
+    async def delete(self, message: Message) -> None:
+        message.deleted = True
+        if message in message.channel.messages:
+            message.channel.messages.remove(message)
+            data = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.channel.guild is not None:
+                data["guild_id"] = str(message.channel.guild.id)
+            intent = DIRECT_MESSAGES if message.channel.type == DM else GUILD_MESSAGES
+            for connection in list(self.fake._connections):
+                if connection.wants(intent):
+                    await connection.dispatch("MESSAGE_DELETE", data)
+        self.fake._changed()
+
+    # --- channels and messages ------------------------------------------------------------------
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self.channel(request).payload())
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = self.channel(request)
+        payload, files = await read_body(request)
+        self.check_can_send(channel)
+        self.validate_new(payload, files, interaction=False)
+        message = self.new_message(channel, payload, files)
+        await self.store(message)
+        return json_response(message.payload())
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        channel = self.channel(request)
+        return json_response(self.message(channel, request.match_info["message_id"]).payload())
+
+    async def get_messages(self, request: web.Request) -> web.Response:
+        channel = self.channel(request)
+        limit = min(int(request.query.get("limit", 50)), 100)
+        before = int(request.query.get("before", 0)) or None
+        after = int(request.query.get("after", 0)) or None
+        found = [m for m in channel.messages if (before is None or m.id < before) and (after is None or m.id > after)]
+        found = found[-limit:] if after is None else found[:limit]
+        return json_response([m.payload() for m in reversed(found)])
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        channel = self.channel(request)
+        message = self.message(channel, request.match_info["message_id"])
+        if message.author is not self.fake.bot_user:
+            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        payload, files = await read_body(request)
+        await self.apply_edit(message, payload, files)
+        return json_response(message.payload())
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        channel = self.channel(request)
+        await self.delete(self.message(channel, request.match_info["message_id"]))
+        return no_content()
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self.channel(request)
+        return no_content()
+
+    async def reaction(self, request: web.Request) -> web.Response:
+        channel = self.channel(request)
+        message = self.message(channel, request.match_info["message_id"])
+        emoji = unquote(request.match_info["emoji"])
+        if request.method == "PUT":
+            if emoji not in message.reactions:
+                if len(message.reactions) >= 20:
+                    raise DiscordError(400, 30010, "Maximum number of reactions reached (20)")
+                message.reactions.append(emoji)
+        elif emoji in message.reactions:
+            message.reactions.remove(emoji)
+        self.fake._changed()
+        return no_content()
+
+    async def create_thread(self, request: web.Request) -> web.Response:
+        parent = self.channel(request)
+        payload, _ = await read_body(request)
+        message_id = request.match_info.get("message_id")
+        if parent.type != TEXT:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if not parent.bot_can_send:
+            raise error(403, limits.MISSING_PERMISSIONS)
+        limits.validate_thread_name(payload.get("name"))
+        source = self.message(parent, message_id) if message_id else None
+        if source is not None and source.thread is not None:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        thread_type = PUBLIC_THREAD if source is not None else int(payload.get("type") or PRIVATE_THREAD)
+        thread = Channel(
+            id=source.id if source is not None else self.fake.ids.next(),
+            name=payload["name"],
+            type=thread_type,
+            guild=parent.guild,
+            parent=parent,
+            owner_id=self.fake.bot_user.id,
+            thread_members={self.fake.bot_user.id},
+        )
+        self.fake.channels[thread.id] = thread
+        assert parent.guild is not None
+        parent.guild.channels.append(thread)
+        if source is not None:
+            source.thread = thread
+        for connection in list(self.fake._connections):
+            if connection.wants(GUILDS):
+                await connection.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        self.fake._changed()
+        return json_response(thread.payload(), status=201)
+
+    async def thread_member(self, request: web.Request) -> web.Response:
+        thread = self.channel(request)
+        if not thread.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        raw = request.match_info["user_id"]
+        user_id = self.fake.bot_user.id if raw == "@me" else int(raw)
+        if request.method == "PUT":
+            thread.thread_members.add(user_id)
+        else:
+            thread.thread_members.discard(user_id)
+        self.fake._changed()
+        return no_content()
+
+    # --- users, DMs, guilds ---------------------------------------------------------------------
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        payload, _ = await read_body(request)
+        user = self.fake.users.get(int(payload.get("recipient_id") or 0))
+        if user is None:
+            raise error(404, limits.UNKNOWN_USER)
+        return json_response(self.fake.dm_channel(user).payload())
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user = self.fake.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise error(404, limits.UNKNOWN_USER)
+        return json_response(user.payload())
+
+    def guild(self, request: web.Request):
+        guild = self.fake.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None or self.fake.bot_user.id not in guild.members:
+            raise error(403, limits.MISSING_ACCESS)
+        return guild
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        data = self.guild(request).payload()
+        for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at", "large", "member_count"):
+            data.pop(key, None)
+        return json_response(data)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        return json_response([c.payload() for c in self.guild(request).channels if not c.is_thread])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        guild = self.guild(request)
+        user = guild.members.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise error(404, limits.UNKNOWN_MEMBER)
+        return json_response(guild.member_payload(user))
+
+    # --- CDN ------------------------------------------------------------------------------------
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        for message in self.fake.messages.values():
+            for attachment in message.attachments:
+                if attachment.id == int(request.match_info["attachment_id"]):
+                    return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+        for attachment in self.fake._user_attachments.values():
+            if attachment.id == int(request.match_info["attachment_id"]):
+                return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+        raise web.HTTPNotFound()
+
+
+def _guess_type(filename: str) -> str | None:
+    import mimetypes
+
+    return mimetypes.guess_type(filename)[0]
+
+
+def _route_template(request: web.Request) -> str:
+    resource = request.match_info.route.resource
+    canonical = resource.canonical if resource is not None else request.path
+    return canonical[len(API_PREFIX):] if canonical.startswith(API_PREFIX) else canonical
+
+
+WEBHOOK_ROUTES = ("/interactions/", "/webhooks/")
+
+
+@web.middleware
+async def discord_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    fake: FakeDiscord = request.app[FAKE_KEY]
+    if not request.path.startswith(API_PREFIX):
+        return await handler(request)
+    template = _route_template(request)
+    route = f"{request.method} {template}"
+    fake.requests.append(route)
+    unknown = getattr(request.match_info, "http_exception", None) is not None
+    if unknown:
+        fake.unknown_routes.append(f"{request.method} {request.path[len(API_PREFIX):]}")
+        return json_response({"message": "404: Not Found", "code": 0}, status=404)
+    if not template.startswith(WEBHOOK_ROUTES):
+        auth = request.headers.get("Authorization", "")
+        if auth != f"Bot {fake.token}":
+            return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+    limited = fake._take_rate_limit(request.method, template)
+    if limited is not None:
+        retry_after, is_global = limited
+        fake.rate_limited.append(route)
+        headers = {
+            "Retry-After": str(max(1, math.ceil(retry_after))),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+            "X-RateLimit-Bucket": "fake-" + re.sub(r"\W+", "-", template).strip("-"),
+            "X-RateLimit-Scope": "global" if is_global else "user",
+            "Via": "1.1 google",
+        }
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        return json_response(body, status=429, headers=headers)
+    try:
+        return await handler(request)
+    except DiscordError as exc:
+        fake.rejections.append((route, exc))
+        fake._changed()
+        return json_response(exc.body(), status=exc.status)
+
+
+def build_app(fake: "FakeDiscord") -> web.Application:
+    app = web.Application(middlewares=[discord_middleware], client_max_size=MAX_REQUEST_BYTES)
+    app[FAKE_KEY] = fake
+    api = RestApi(fake)
+    p = API_PREFIX
+    app.router.add_get("/gateway/", gateway_handler)
+    app.router.add_get(p + "/users/@me", api.get_me)
+    app.router.add_get(p + "/oauth2/applications/@me", api.get_application)
+    app.router.add_get(p + "/gateway", api.get_gateway)
+    app.router.add_get(p + "/gateway/bot", api.get_gateway)
+    for scope in ("/applications/{application_id}/commands", "/applications/{application_id}/guilds/{guild_id}/commands"):
+        app.router.add_put(p + scope, api.put_commands)
+        app.router.add_get(p + scope, api.get_commands)
+        app.router.add_post(p + scope, api.post_command)
+        app.router.add_delete(p + scope + "/{command_id}", api.delete_command)
+    app.router.add_post(p + "/interactions/{interaction_id}/{token}/callback", api.interaction_callback)
+    app.router.add_post(p + "/webhooks/{application_id}/{token}", api.followup)
+    hook_message = p + "/webhooks/{application_id}/{token}/messages/{message_id}"
+    app.router.add_get(hook_message, api.webhook_message_get)
+    app.router.add_patch(hook_message, api.webhook_message_edit)
+    app.router.add_delete(hook_message, api.webhook_message_delete)
+    app.router.add_get(p + "/channels/{channel_id}", api.get_channel)
+    app.router.add_post(p + "/channels/{channel_id}/messages", api.create_message)
+    app.router.add_get(p + "/channels/{channel_id}/messages", api.get_messages)
+    message = p + "/channels/{channel_id}/messages/{message_id}"
+    app.router.add_get(message, api.get_message)
+    app.router.add_patch(message, api.edit_message)
+    app.router.add_delete(message, api.delete_message)
+    app.router.add_put(message + "/reactions/{emoji}/@me", api.reaction)
+    app.router.add_delete(message + "/reactions/{emoji}/@me", api.reaction)
+    app.router.add_post(message + "/threads", api.create_thread)
+    app.router.add_post(p + "/channels/{channel_id}/threads", api.create_thread)
+    app.router.add_put(p + "/channels/{channel_id}/thread-members/{user_id}", api.thread_member)
+    app.router.add_delete(p + "/channels/{channel_id}/thread-members/{user_id}", api.thread_member)
+    app.router.add_post(p + "/channels/{channel_id}/typing", api.typing)
+    app.router.add_post(p + "/users/@me/channels", api.create_dm)
+    app.router.add_get(p + "/users/{user_id}", api.get_user)
+    app.router.add_get(p + "/guilds/{guild_id}", api.get_guild)
+    app.router.add_get(p + "/guilds/{guild_id}/channels", api.get_guild_channels)
+    app.router.add_get(p + "/guilds/{guild_id}/members/{user_id}", api.get_member)
+    app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", api.attachment)
+    return app

@@ -1,0 +1,533 @@
+"""The fake server's world: users, guilds, channels, messages, interactions, and their JSON payloads.
+
+Records are plain objects that tests read directly (`message.content`, `message.attachments[0].data`);
+`payload()` methods render them the way Discord's API does, which is what discord.py parses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import itertools
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.fakediscord import limits
+
+DISCORD_EPOCH_MS = 1420070400000
+_FIXED_START_MS = 1_735_689_600_000  # 2025-01-01, so ids and timestamps are the same on every run
+
+# The default @everyone permissions of a new guild, without administrator.
+EVERYONE_PERMISSIONS = 2248473465835073
+ALL_PERMISSIONS = (1 << 53) - 1
+
+
+class Snowflakes:
+    """Deterministic, increasing snowflake ids: one millisecond apart from a fixed date."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count(1)
+
+    def next(self) -> int:
+        return ((_FIXED_START_MS - DISCORD_EPOCH_MS + next(self._counter)) << 22) | 1
+
+
+def snowflake_time(snowflake: int) -> str:
+    ms = (snowflake >> 22) + DISCORD_EPOCH_MS
+    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.timezone.utc).isoformat()
+
+
+@dataclass(eq=False)
+class User:
+    """A Discord user. ``locale`` goes into every interaction the user makes."""
+
+    id: int
+    name: str
+    locale: str = "en-US"
+    dms_open: bool = True
+    bot: bool = False
+    global_name: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.global_name or self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def __repr__(self) -> str:
+        return f"<User {self.name} {self.locale}>"
+
+
+@dataclass(eq=False)
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    preferred_locale: str = "en-US"
+    members: dict[int, "User"] = field(default_factory=dict)
+    channels: list["Channel"] = field(default_factory=list)
+    joined_at: str = ""
+
+    def everyone_role(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id), "name": "@everyone", "color": 0, "colors": {"primary_color": 0},
+            "hoist": False, "icon": None, "unicode_emoji": None, "position": 0,
+            "permissions": str(EVERYONE_PERMISSIONS), "managed": False, "mentionable": False, "flags": 0,
+        }
+
+    def member_payload(self, user: User) -> dict[str, Any]:
+        return {
+            "user": user.payload(),
+            "nick": None,
+            "avatar": None,
+            "roles": [],
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+        }
+
+    def partial(self) -> dict[str, Any]:
+        return {"id": str(self.id), "locale": self.preferred_locale, "features": []}
+
+    def payload(self) -> dict[str, Any]:
+        """The full GUILD_CREATE payload."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [self.everyone_role()],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": self.preferred_locale,
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": self.joined_at,
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members),
+            "voice_states": [],
+            "members": [self.member_payload(user) for user in self.members.values()],
+            "channels": [c.payload() for c in self.channels if not c.is_thread],
+            "threads": [c.payload() for c in self.channels if c.is_thread and not c.archived],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def __repr__(self) -> str:
+        return f"<Guild {self.name}>"
+
+
+TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+
+
+@dataclass(eq=False)
+class Channel:
+    """A guild text channel, a thread, or a DM channel. ``messages`` holds what is visible to all."""
+
+    id: int
+    name: str
+    type: int = TEXT
+    guild: Guild | None = None
+    parent: "Channel | None" = None
+    recipient: User | None = None  # DM channels
+    owner_id: int | None = None  # threads
+    archived: bool = False
+    bot_can_send: bool = True
+    messages: list["Message"] = field(default_factory=list)
+    thread_members: set[int] = field(default_factory=set)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == DM
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        if self.type == DM:
+            return {
+                "id": str(self.id), "type": DM, "last_message_id": None, "flags": 0,
+                "recipients": [self.recipient.payload()] if self.recipient else [],
+            }
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild.id) if self.guild else None,
+            "name": self.name,
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": str(self.parent.id) if self.parent else None,
+            "last_message_id": str(self.messages[-1].id) if self.messages else None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        if self.type == TEXT:
+            data["topic"] = None
+            data["default_auto_archive_duration"] = 1440
+        if self.is_thread:
+            data.pop("position")
+            data.pop("permission_overwrites")
+            data["owner_id"] = str(self.owner_id)
+            data["message_count"] = len(self.messages)
+            data["member_count"] = len(self.thread_members)
+            data["total_message_sent"] = len(self.messages)
+            data["thread_metadata"] = {
+                "archived": self.archived,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": snowflake_time(self.id),
+                "locked": False,
+                "invitable": True,
+                "create_timestamp": snowflake_time(self.id),
+            }
+        return data
+
+    def __repr__(self) -> str:
+        return f"<Channel #{self.name}>" if self.type != DM else f"<DM with {self.recipient}>"
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return struct.unpack(">II", data[16:24])
+    return None
+
+
+@dataclass(eq=False)
+class Attachment:
+    """A file the bot uploaded; ``data`` is the exact bytes (PNG boards decode with Pillow)."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None
+    description: str | None
+    url: str
+    ephemeral: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    @property
+    def is_png(self) -> bool:
+        return _png_size(self.data) is not None
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+            "ephemeral": self.ephemeral,
+        }
+        if self.description is not None:
+            data["description"] = self.description
+        dims = _png_size(self.data)
+        if dims:
+            data["width"], data["height"] = dims
+        return data
+
+    def __repr__(self) -> str:
+        return f"<Attachment {self.filename} {self.size} bytes>"
+
+
+@dataclass(eq=False)
+class Message:
+    """A message the bot (or a scripted user) sent. Ephemeral ones live only in `FakeDiscord.ephemeral`."""
+
+    id: int
+    channel: Channel
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    webhook_id: int | None = None
+    interaction: "Interaction | None" = None  # the interaction whose response or follow-up this is
+    reference_id: int | None = None
+    edited: bool = False
+    deleted: bool = False
+    reactions: list[str] = field(default_factory=list)
+    thread: Channel | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)  # earlier versions, oldest first
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & limits.FLAG_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred response still showing "<bot> is thinking..."."""
+        return bool(self.flags & limits.FLAG_LOADING)
+
+    @property
+    def embed(self) -> dict[str, Any] | None:
+        return self.embeds[0] if self.embeds else None
+
+    def _walk(self) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+
+        def visit(node: Any) -> None:
+            if isinstance(node, list):
+                for item in node:
+                    visit(item)
+            elif isinstance(node, dict):
+                if node.get("type") not in (1, 9, 17, 18) or "custom_id" in node:
+                    found.append(node)
+                for key in ("components", "component", "accessory"):
+                    if key in node:
+                        visit(node[key])
+
+        visit(self.components)
+        return found
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self._walk() if c.get("type") == 2]
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in self._walk() if c.get("type") in limits.SELECT_TYPES]
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self._walk() if "custom_id" in c]
+
+    def component(self, custom_id: str) -> dict[str, Any] | None:
+        return next((c for c in self._walk() if c.get("custom_id") == custom_id), None)
+
+    def button(self, label: str) -> dict[str, Any]:
+        """The button with this label (handy when custom ids carry generated state)."""
+        for button in self.buttons:
+            if button.get("label") == label:
+                return button
+        raise LookupError(f"no button labelled {label!r} on {self!r}; labels: {[b.get('label') for b in self.buttons]}")
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        return {a.filename: a.data for a in self.attachments}
+
+    def payload(self, *, for_gateway: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel.id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": snowflake_time(self.id),
+            "edited_timestamp": snowflake_time(self.id) if self.edited else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload() for a in self.attachments],
+            "embeds": self.embeds,
+            "pinned": False,
+            "type": self.type,
+            "flags": self.flags,
+            "components": self.components,
+            "reactions": [
+                {"emoji": {"id": None, "name": r}, "count": 1, "me": True,
+                 "count_details": {"burst": 0, "normal": 1}, "me_burst": False, "burst_colors": []}
+                for r in self.reactions
+            ],
+        }
+        if self.webhook_id:
+            data["webhook_id"] = str(self.webhook_id)
+            data["application_id"] = str(self.webhook_id)
+        if self.interaction is not None:
+            i = self.interaction
+            data["interaction_metadata"] = {
+                "id": str(i.id), "type": i.type, "user": i.user.payload(),
+                "authorizing_integration_owners": i.integration_owners(),
+            }
+            if i.type == 2:
+                data["interaction_metadata"]["name"] = i.command_name
+        if self.reference_id:
+            data["message_reference"] = {"type": 0, "message_id": str(self.reference_id), "channel_id": str(self.channel.id)}
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
+        if for_gateway and self.channel.guild is not None:
+            data["guild_id"] = str(self.channel.guild.id)
+            data["member"] = {k: v for k, v in self.channel.guild.member_payload(self.author).items() if k != "user"}
+        return data
+
+    def __repr__(self) -> str:
+        extra = " ephemeral" if self.ephemeral else ""
+        return f"<Message {self.id}{extra} in {self.channel!r}: {self.content[:40]!r}>"
+
+
+# Interaction types and callback types, as Discord numbers them.
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+CALLBACK_NAMES = {
+    1: "pong",
+    4: "message",
+    5: "deferred",
+    6: "deferred_update",
+    7: "update",
+    8: "autocomplete",
+    9: "modal",
+    12: "launch_activity",
+}
+
+
+@dataclass(eq=False)
+class Modal:
+    """A modal the bot opened: title, custom id and its input fields (custom_id -> component)."""
+
+    custom_id: str
+    title: str
+    components: list[dict[str, Any]]
+
+    @property
+    def fields(self) -> dict[str, dict[str, Any]]:
+        found: dict[str, dict[str, Any]] = {}
+        for row in self.components:
+            children = row.get("components") or ([row["component"]] if "component" in row else [])
+            for child in children:
+                if "custom_id" in child:
+                    found[child["custom_id"]] = child
+        return found
+
+
+@dataclass(eq=False)
+class Interaction:
+    """One interaction the fake dispatched, and everything the bot did with it.
+
+    ``kind`` is the response type name ("message", "deferred", "update", "deferred_update",
+    "modal", "autocomplete") once the bot acknowledged it; ``message`` is the original response
+    (or the updated message), ``followups`` the follow-up messages, ``choices`` the autocomplete
+    answer, ``modal`` the modal opened.
+    """
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel: Channel
+    created: float  # on the fake's clock
+    fake: Any
+    command_name: str | None = None
+    source_message: Message | None = None  # for component clicks
+    data: dict[str, Any] = field(default_factory=dict)
+    focused_type: int | None = None  # autocomplete: the focused option's type, for checking choices
+    response_type: int | None = None
+    message: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    modal: Modal | None = None
+    rejected: list[limits.DiscordError] = field(default_factory=list)
+    acknowledged: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def kind(self) -> str | None:
+        return CALLBACK_NAMES.get(self.response_type) if self.response_type else None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.message and self.message.ephemeral)
+
+    @property
+    def content(self) -> str:
+        return self.message.content if self.message else ""
+
+    @property
+    def choice_names(self) -> list[str]:
+        return [c["name"] for c in self.choices or []]
+
+    @property
+    def choice_values(self) -> list[Any]:
+        return [c["value"] for c in self.choices or []]
+
+    def integration_owners(self) -> dict[str, str]:
+        if self.channel.guild is not None:
+            return {"0": str(self.channel.guild.id)}
+        return {"1": str(self.user.id)}
+
+    async def wait_acknowledged(self, timeout: float = limits.ACK_DEADLINE) -> "Interaction":
+        """Wait for the bot's initial response; fails like Discord after 3 seconds."""
+        try:
+            await asyncio.wait_for(self.acknowledged.wait(), timeout)
+        except asyncio.TimeoutError:
+            raise InteractionFailed(self, f"the bot did not acknowledge within {timeout:g} s") from None
+        return self
+
+    async def wait_followup(self, index: int = 0, timeout: float = 5.0) -> Message:
+        """Wait until follow-up number ``index`` (0-based) exists and return it."""
+        await self.fake.wait_until(lambda: len(self.followups) > index, timeout, f"follow-up #{index} of {self!r}")
+        return self.followups[index]
+
+    async def wait_resolved(self, timeout: float = 5.0) -> Message:
+        """Wait until a deferred response is no longer "thinking" (edited or first follow-up)."""
+        await self.fake.wait_until(
+            lambda: self.message is not None and not self.message.loading, timeout, f"{self!r} to resolve"
+        )
+        assert self.message is not None
+        return self.message
+
+    async def wait_edit(self, count: int = 1, timeout: float = 5.0) -> Message:
+        """Wait until the response message has been edited ``count`` times."""
+        await self.fake.wait_until(
+            lambda: self.message is not None and len(self.message.history) >= count, timeout, f"edit of {self!r}"
+        )
+        assert self.message is not None
+        return self.message
+
+    def __repr__(self) -> str:
+        name = self.command_name or self.data.get("custom_id") or ""
+        return f"<Interaction {self.id} type={self.type} {name!r} by {self.user.name} -> {self.kind}>"
+
+
+class InteractionFailed(AssertionError):
+    """What Discord shows as "This interaction failed": no acknowledgement in time."""
+
+    def __init__(self, interaction: Interaction, reason: str):
+        super().__init__(f"{interaction!r}: {reason}")
+        self.interaction = interaction
+
+
+class ScriptError(AssertionError):
+    """A test asked the fake for something a Discord client could not do (unknown option, hidden button...)."""

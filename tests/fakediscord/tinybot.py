@@ -1,0 +1,182 @@
+"""A tiny throwaway discord.py bot that exercises what the real bot will: a "ttr" command group with
+options and autocomplete, buttons, a select, a modal, DMs, a PNG attachment, a deferred reply with a
+follow-up, message edits and a thread. Tests drive it through the fake; nothing here is project code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import struct
+import zlib
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+CITIES = ["Atlanta", "Boston", "Calgary", "Chicago", "Dallas", "Denver", "Duluth", "El Paso", "Helena", "Houston",
+          "Kansas City", "Las Vegas", "Little Rock", "Los Angeles", "Miami", "Montreal", "Nashville", "New Orleans",
+          "New York", "Oklahoma City", "Omaha", "Phoenix", "Pittsburgh", "Portland", "Raleigh", "Saint Louis",
+          "Salt Lake City", "San Francisco", "Santa Fe", "Sault St. Marie", "Seattle", "Toronto", "Vancouver",
+          "Washington", "Winnipeg"]
+GREETINGS = {"fr": "Bonjour", "de": "Hallo", "nl": "Hallo", "sv-SE": "Hej"}
+
+
+def tiny_png(width: int = 3, height: int = 2) -> bytes:
+    """A valid PNG of ``width`` x ``height`` red pixels, built by hand (no Pillow needed)."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+class DrawView(discord.ui.View):
+    def __init__(self, bot: "TinyBot") -> None:
+        super().__init__(timeout=None)
+        self.bot = bot
+
+    @discord.ui.button(label="Draw", custom_id="ttr:draw", style=discord.ButtonStyle.primary)
+    async def draw(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.edit_message(content=f"{interaction.user.name} drew a card", view=None)
+
+    @discord.ui.button(label="Hand", custom_id="ttr:hand", style=discord.ButtonStyle.secondary)
+    async def hand(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_message("Your hand: 3 red, 2 blue", ephemeral=True)
+
+    @discord.ui.button(label="Gone", custom_id="ttr:gone", disabled=True)
+    async def gone(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        raise AssertionError("disabled buttons cannot be clicked")
+
+    @discord.ui.select(custom_id="ttr:colour", placeholder="Pick a colour", min_values=1, max_values=2,
+                       options=[discord.SelectOption(label=c.title(), value=c) for c in ("red", "blue", "green")])
+    async def colour(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.send_message(f"You picked {', '.join(select.values)}", ephemeral=True)
+
+
+class NameModal(discord.ui.Modal, title="Name your game"):
+    name = discord.ui.TextInput(label="Game name", custom_id="game_name", max_length=30)
+    note = discord.ui.TextInput(label="Note", custom_id="note", style=discord.TextStyle.paragraph, required=False)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Game {self.name.value!r} created. {self.note.value}".strip())
+
+
+class TinyBot(commands.Bot):
+    """The throwaway bot. ``errors`` collects every exception its handlers raised (e.g. HTTP 400s)."""
+
+    def __init__(self, *, guild_id: int | None = None, intents: discord.Intents | None = None) -> None:
+        super().__init__(command_prefix="!", intents=intents or discord.Intents.default())
+        self.guild_id = guild_id
+        self.errors: list[BaseException] = []
+        self.error_event = asyncio.Event()
+        self.gate = asyncio.Event()  # tests set it to let /ttr slow answer
+        self.extra_setup: list[Any] = []
+        self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+
+    def record(self, exc: BaseException) -> None:
+        self.errors.append(getattr(exc, "original", exc))
+        self.error_event.set()
+
+    async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        self.record(error)
+
+    async def on_error(self, event: str, *args: Any, **kwargs: Any) -> None:
+        import sys
+
+        self.record(sys.exc_info()[1] or RuntimeError(event))
+
+    async def setup_hook(self) -> None:
+        self.tree.add_command(build_ttr_group(self))
+        self.add_view(DrawView(self))
+        for hook in self.extra_setup:
+            hook(self)
+        if self.guild_id:
+            guild = discord.Object(self.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        await self.tree.sync()
+
+
+def build_ttr_group(bot: TinyBot) -> app_commands.Group:
+    ttr = app_commands.Group(name="ttr", description="Ticket to Ride")
+
+    @ttr.command(name="new", description="Start a game")
+    @app_commands.describe(map="The map to play", players="How many seats")
+    @app_commands.choices(map=[app_commands.Choice(name="USA", value="usa"), app_commands.Choice(name="Europe", value="europe")])
+    async def new(interaction: discord.Interaction, map: app_commands.Choice[str], players: app_commands.Range[int, 2, 5] = 4) -> None:
+        greeting = GREETINGS.get(str(interaction.locale), "Hello")
+        await interaction.response.send_message(f"{greeting} {interaction.user.name}: new {map.name} game for {players}",
+                                                view=DrawView(bot))
+
+    async def city_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=c, value=c.lower()) for c in CITIES if current.lower() in c.lower()][:25]
+
+    @ttr.command(name="claim", description="Claim a route")
+    @app_commands.autocomplete(start=city_complete)
+    async def claim(interaction: discord.Interaction, start: str, end: str, colour: str | None = None,
+                    private: bool = False) -> None:
+        await interaction.response.send_message(f"Claimed {start}-{end} {colour or 'grey'}", ephemeral=private)
+
+    @ttr.command(name="everything", description="Autocomplete that answers too many choices")
+    async def everything(interaction: discord.Interaction, city: str) -> None:
+        await interaction.response.send_message(city)
+
+    @everything.autocomplete("city")
+    async def too_many(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=c, value=c) for c in CITIES]  # 35 > 25
+
+    @ttr.command(name="board", description="Show the board")
+    async def board(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("The board", file=discord.File(io.BytesIO(tiny_png()), filename="board.png"))
+
+    @ttr.command(name="hand", description="Send your hand by DM")
+    async def hand(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.user.send("Your hand: 2 locomotives")
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"I cannot DM you ({exc.code})", ephemeral=True)
+            return
+        await interaction.response.send_message("Check your DMs", ephemeral=True)
+
+    @ttr.command(name="name", description="Name the game")
+    async def name(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NameModal())
+
+    @ttr.command(name="slow", description="Answers when the test says so")
+    async def slow(interaction: discord.Interaction) -> None:
+        await bot.gate.wait()
+        await interaction.response.send_message("finally")
+
+    @ttr.command(name="think", description="Defer, edit the reply, then follow up")
+    async def think(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        await interaction.edit_original_response(content="Thought about it")
+        await bot.gate.wait()
+        await interaction.followup.send("And one more thing", ephemeral=True)
+
+    @ttr.command(name="thread", description="Open a thread for a game")
+    async def thread(interaction: discord.Interaction, title: str) -> None:
+        await interaction.response.send_message(f"Opening {title}")
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        created = await channel.create_thread(name=title, type=discord.ChannelType.public_thread)
+        await created.send(f"Game thread for {interaction.user.name}")
+
+    @ttr.command(name="post", description="Post, edit and react in the channel")
+    async def post(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.send_message("posting", ephemeral=True)
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        message = await channel.send(text)
+        await message.edit(content=text.upper())
+        await message.add_reaction("\N{WHITE HEAVY CHECK MARK}")
+
+    @ttr.command(name="say", description="Reply with this many characters (to test limits)")
+    async def say(interaction: discord.Interaction, length: int) -> None:
+        await interaction.response.send_message("x" * length)
+
+    return ttr
