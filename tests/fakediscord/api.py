@@ -270,8 +270,11 @@ class FakeDiscord:
         self._changed_event.set()
         self._changed_event = asyncio.Event()
 
+    poll_interval = 0.02
+
     async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
-        """Wait (without sleeping) until ``predicate()`` is truthy after some change in the fake."""
+        """Wait until ``predicate()`` is truthy; re-checked on every change in the fake (and every 20 ms,
+        for predicates on the bot's own state). Returns the predicate's value; TimeoutError if never."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -283,7 +286,8 @@ class FakeDiscord:
                 raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
             event = self._changed_event
             try:
-                await asyncio.wait_for(event.wait(), remaining)
+                # Woken by any change in the fake; the short cap also re-checks predicates on bot state.
+                await asyncio.wait_for(event.wait(), min(remaining, self.poll_interval))
             except asyncio.TimeoutError:
                 pass
 

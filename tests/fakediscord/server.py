@@ -128,7 +128,7 @@ class RestApi:
                 id=attachment_id,
                 filename=name,
                 data=data,
-                content_type=content_type or _guess_type(name),
+                content_type=_guess_type(name) or content_type,
                 description=meta.get("description"),
                 url=f"{self.fake.base_url}/attachments/{channel.id}/{attachment_id}/{name}",
             ))
