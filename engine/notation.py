@@ -251,7 +251,7 @@ def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
     costs = m.rules.station_costs
     cost = costs[min(built, len(costs) - 1)] if costs else 1
     hand = game.hands[seat] if seat is not None else [0] * 9
-    if all_loco and color is None:
+    if color is None and (all_loco or locos == cost):
         return BuildStation(city.id, None, cost if locos is None else locos)
     if color is None:
         options = sorted({c for c, _ in payment_options(hand, cost, None, 0, True)}, key=str)

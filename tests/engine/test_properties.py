@@ -1,0 +1,111 @@
+"""Invariants over random legal games on both maps and 2–5 seats (hypothesis; CI caps examples)."""
+
+import json
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import Game, format_action, parse_action
+from engine.game import GameOptions
+from tests.engine.helpers import random_game
+
+MAPS = st.sampled_from(["usa", "europe"])
+SEATS = st.integers(min_value=2, max_value=5)
+SEEDS = st.integers(min_value=0, max_value=2**31)
+MAX_PLIES = 3000  # far above any real game: ~110 cards and ~100 routes bound every game
+
+
+def _check_conservation(game: Game) -> None:
+    assert game._card_total() == 110
+    m = game.map
+    for seat in range(game.seats):
+        placed = sum(t.length for t in m.tracks if game.owner[t.index] == seat)
+        assert game.trains[seat] + placed == m.rules.trains
+        assert game.stations_left[seat] + len(game.stations[seat]) == m.rules.stations
+        route_points = sum(m.rules.route_points[t.length] for t in m.tracks if game.owner[t.index] == seat)
+        assert game.score[seat] == route_points
+    kept = [i for tickets in game.tickets for i in tickets]
+    assert len(kept) == len(set(kept))
+
+
+@given(MAPS, SEATS, SEEDS)
+def test_s1_random_games_conserve_cards_trains_stations_and_score(map_id, seats, seed):
+    plies = 0
+    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES):
+        _check_conservation(game)
+        plies += 1
+    assert plies < MAX_PLIES
+
+
+@given(MAPS, SEATS, SEEDS)
+def test_replay_from_seed_and_log_reproduces_the_state(map_id, seats, seed):
+    game = None
+    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES):
+        pass
+    # The generator applied the last action after yielding: rebuild from the log.
+    assert game.is_over()
+    text_log = [(seat, format_action(game, action)) for seat, action in game.log]
+    replayed = Game.new(map_id, seats, seed, game.options)
+    for seat, text in text_log:
+        replayed.apply(seat, parse_action(replayed, seat, text))
+    assert replayed.to_json() == game.to_json()
+    restored = Game.from_json(json.loads(json.dumps(game.to_json())), log=game.log)
+    assert restored.to_json() == game.to_json()
+    assert [s.to_json() for s in restored.final] == [s.to_json() for s in game.final]
+
+
+@given(MAPS, SEATS, SEEDS)
+def test_notation_round_trips_for_every_legal_action_met(map_id, seats, seed):
+    rng = random.Random(seed)
+    for game, seat, chosen in random_game(map_id, seats, seed, MAX_PLIES):
+        actions = game.legal_actions(seat)  # every payment variant, not only the collapsed ones
+        sample = [chosen, *rng.sample(actions, min(8, len(actions)))]
+        for action in sample:
+            text = format_action(game, action)
+            assert parse_action(game, seat, text) == action, text
+
+
+def _perturb_hidden(game: Game, viewer: int, rng: random.Random) -> Game:
+    """A copy that differs from `game` only in what `viewer` cannot see."""
+    other = Game.from_json(json.loads(json.dumps(game.to_json())), log=list(game.log))
+    other.seed = game.seed + 1
+    others = [s for s in range(game.seats) if s != viewer]
+    # Swap opponents' cards with deck cards, keeping every hand size.
+    for seat in others:
+        hand = [k for k, n in enumerate(other.hands[seat]) for _ in range(n)]
+        pool = hand + other.deck
+        rng.shuffle(pool)
+        new_hand, other.deck = pool[: len(hand)], pool[len(hand):]
+        other.hands[seat] = [new_hand.count(k) for k in range(9)]
+    rng.shuffle(other.deck)
+    # Give opponents other tickets (same counts) from the ticket deck.
+    for seat in others:
+        for field in ("tickets", "offers"):
+            held = getattr(other, field)[seat]
+            pool = held + other.ticket_deck
+            rng.shuffle(pool)
+            getattr(other, field)[seat], other.ticket_deck = pool[: len(held)], pool[len(held):]
+    rng.shuffle(other.ticket_deck)
+    return other
+
+
+@given(MAPS, SEATS, SEEDS)
+def test_view_hides_what_the_viewer_cannot_see(map_id, seats, seed):
+    rng = random.Random(seed)
+    checked = 0
+    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES):
+        if rng.random() < 0.9 and checked:
+            continue
+        for viewer in (rng.randrange(seats), None):
+            other = _perturb_hidden(game, viewer if viewer is not None else -1, rng)
+            assert other.to_json() != game.to_json() or game.ticket_deck == []
+            assert json.dumps(other.view(viewer)) == json.dumps(game.view(viewer))
+        checked += 1
+    assert checked
+
+
+def test_s1_first_player_drawn_from_seed_or_chosen_by_host():
+    firsts = {Game.new("usa", 5, seed).first for seed in range(40)}
+    assert firsts == {0, 1, 2, 3, 4}
+    assert Game.new("usa", 5, 3, GameOptions(first_seat=2)).first == 2
