@@ -113,12 +113,13 @@ def error(status: int, code_message: tuple[int, str]) -> DiscordError:
 class FormErrors:
     """Collects field errors into Discord's nested 50035 ``errors`` object."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: tuple = ()) -> None:
         self.tree: dict[str, Any] = {}
+        self.prefix = prefix
 
     def add(self, path: Iterable[str | int], code: str, message: str) -> None:
         node = self.tree
-        for key in path:
+        for key in (*self.prefix, *path):
             node = node.setdefault(str(key), {})
         node.setdefault("_errors", []).append({"code": code, "message": message})
 
@@ -151,6 +152,7 @@ def validate_message(
     creating: bool,
     interaction: bool = False,
     keep_attachments: int = 0,
+    prefix: tuple = (),
 ) -> None:
     """Check a message body (create, edit, interaction response, follow-up) against Discord's limits.
 
@@ -160,7 +162,7 @@ def validate_message(
     for _name, data, _type in files:
         if len(data) > ATTACHMENT_BYTES:
             raise error(413, ENTITY_TOO_LARGE)
-    errors = FormErrors()
+    errors = FormErrors(prefix)
     content = payload.get("content")
     if content is not None and not isinstance(content, str):
         errors.add(("content",), "STRING_TYPE_CONVERT", "Could not interpret the value as string.")

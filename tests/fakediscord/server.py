@@ -170,8 +170,9 @@ class RestApi:
             if connection.wants(intent):
                 await connection.dispatch(event, message.payload(for_gateway=True))
 
-    async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files) -> None:
-        limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True)
+    async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = ()) -> None:
+        limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
+                                prefix=prefix)
         message.history.append(message.payload())
         if "content" in payload:
             message.content = payload["content"] or ""
@@ -190,8 +191,9 @@ class RestApi:
             await self.dispatch_message("MESSAGE_UPDATE", message)
         self.fake._changed()
 
-    def validate_new(self, payload: dict[str, Any], files: Files, *, interaction: bool) -> None:
-        limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=True, interaction=interaction)
+    def validate_new(self, payload: dict[str, Any], files: Files, *, interaction: bool, prefix: tuple = ()) -> None:
+        limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=True, interaction=interaction,
+                                prefix=prefix)
 
     # --- login and gateway discovery ------------------------------------------------------------
 
@@ -329,7 +331,7 @@ class RestApi:
             errors.raise_if_any()
         resource: dict[str, Any] = {"type": kind}
         if kind == 4:
-            self.validate_new(data, files, interaction=True)
+            self.validate_new(data, files, interaction=True, prefix=("data",))
             message = self.new_message(record.channel, data, files, webhook_id=fake.application_id, interaction=record,
                                        type=20 if record.type == APPLICATION_COMMAND else 0)
             message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
@@ -349,7 +351,7 @@ class RestApi:
         elif kind == 7:
             assert record.source_message is not None
             record.message = record.source_message
-            await self.apply_edit(record.source_message, data, files)
+            await self.apply_edit(record.source_message, data, files, prefix=("data",))
             resource["message"] = record.source_message.payload()
         elif kind == 8:
             limits.validate_choices(data, record.focused_type)
