@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations
 from typing import Callable
 
@@ -92,6 +93,16 @@ class GameOptions:
             first_seat=data.get("first_seat"),
             variants=dict(data.get("variants", {})),
         )
+
+
+@cache
+def _claim_groups(map_data: MapData) -> tuple:
+    """Tracks grouped by what pays for them (color, length, ferry), so one payment check
+    serves every track of a group when listing legal claims."""
+    groups: dict[tuple, list] = {}
+    for t in map_data.tracks:
+        groups.setdefault((t.color, t.length, t.ferry), []).append((t.index, t.id, t.double))
+    return tuple((color, length, ferry, tuple(tracks)) for (color, length, ferry), tracks in groups.items())
 
 
 def _illegal(message: str, **details: object) -> IllegalActionError:
@@ -310,23 +321,20 @@ class Game:
         trains = self.trains[seat]
         owner = self.owner
         open_ = self._doubles_open
-        gray_cache: dict[tuple[int, int], list] = {}
-        for t in self.map.tracks:
-            if owner[t.index] >= 0 or t.length > trains:
+        for color, length, ferry, tracks in _claim_groups(self.map):
+            if length > trains:
                 continue
-            if t.double is not None:
-                partner = owner[t.double]
-                if partner == seat or (partner >= 0 and not open_):
+            options = payment_options(hand, length, color, ferry, collapse)
+            if not options:
+                continue
+            for index, tid, double in tracks:
+                if owner[index] >= 0:
                     continue
-            if t.color is None:
-                key = (t.length, t.ferry)
-                options = gray_cache.get(key)
-                if options is None:
-                    options = gray_cache[key] = payment_options(hand, t.length, None, t.ferry, collapse)
-            else:
-                options = payment_options(hand, t.length, t.color, t.ferry, collapse)
-            tid = t.id
-            actions.extend(Claim(tid, c, k) for c, k in options)
+                if double is not None:
+                    partner = owner[double]
+                    if partner == seat or (partner >= 0 and not open_):
+                        continue
+                actions.extend([Claim(tid, c, k) for c, k in options])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)

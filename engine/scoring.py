@@ -16,6 +16,7 @@ class TicketResult:
     id: int
     points: int
     completed: bool
+    via: tuple[str, ...] = ()  # borrowed (station) track ids this ticket cannot do without
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,8 @@ class PlayerScore:
         return {
             "seat": self.seat,
             "route_points": self.route_points,
-            "tickets": [[t.id, t.points, t.completed] for t in self.tickets],
+            "tickets": [{"id": t.id, "points": t.points, "completed": t.completed, "via": list(t.via)}
+                        for t in self.tickets],
             "ticket_points": self.ticket_points,
             "borrowed": list(self.borrowed),
             "station_points": self.station_points,
@@ -106,7 +108,19 @@ def best_station_use(
         key = _ticket_value(results)
         if key > best_key:
             best, best_key, best_borrowed = results, key, borrowed
+    if best_borrowed:
+        best = tuple(_with_needed_stations(r, t, own, best_borrowed) for r, t in zip(best, tickets))
     return best, best_borrowed
+
+
+def _with_needed_stations(result: TicketResult, ticket, own: list, borrowed: tuple) -> TicketResult:
+    if not result.completed:
+        return result
+    needed = tuple(
+        b.id for b in borrowed
+        if not ticket_results([*own, *(x for x in borrowed if x is not b)], [ticket])[0].completed
+    )
+    return TicketResult(result.id, result.points, True, needed)
 
 
 def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:

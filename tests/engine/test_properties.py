@@ -16,8 +16,24 @@ SEEDS = st.integers(min_value=0, max_value=2**31)
 MAX_PLIES = 3000  # far above any real game: ~110 cards and ~100 routes bound every game
 
 
+def _cards_by_kind(game: Game) -> list[int]:
+    counts = [0] * 9
+    places = [game.deck, game.discard, [c for c in game.market if c >= 0]]
+    if game.tunnel:
+        places.append(game.tunnel["revealed"])
+        places.append([k for k, n in enumerate(game.tunnel["paid"]) for _ in range(n)])
+    for place in places:
+        for card in place:
+            counts[card] += 1
+    for hand in game.hands:
+        for kind, n in enumerate(hand):
+            assert n >= 0
+            counts[kind] += n
+    return counts
+
+
 def _check_conservation(game: Game) -> None:
-    assert game._card_total() == 110
+    assert _cards_by_kind(game) == [12] * 8 + [14]
     m = game.map
     for seat in range(game.seats):
         placed = sum(t.length for t in m.tracks if game.owner[t.index] == seat)

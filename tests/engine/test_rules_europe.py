@@ -155,7 +155,7 @@ def test_s3_station_paris_example_borrows_brest_paris():
     own = [t for t in m.tracks if game.owner[t.index] == 0]
     blue_at_paris = [t for t in m.tracks if game.owner[t.index] == 1 and paris in (t.a, t.b)]
     results, borrowed = best_station_use(own, [brest_dieppe], [blue_at_paris])
-    assert results[0].completed
+    assert results[0].completed and results[0].via == (track_between(game, "Brest", "Paris").id,)
     assert [t.id for t in borrowed] == [track_between(game, "Brest", "Paris").id]
     results, borrowed = best_station_use(own, [brest_dieppe], [])
     assert not results[0].completed and borrowed == ()
