@@ -194,4 +194,5 @@ async def gateway_handler(request: web.Request) -> web.WebSocketResponse:
         fake._all_sockets.discard(ws)
         if connection in fake._connections:
             fake._connections.remove(connection)
+        fake._changed()
     return ws

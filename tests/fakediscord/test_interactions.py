@@ -84,6 +84,17 @@ async def test_button_click_with_ephemeral_answer(fake_discord: FakeDiscord, bot
         await fake_discord.click(fake_discord.bob, reply.message, "ttr:nothing")
 
 
+async def test_button_deferred_update_then_edit_and_followup(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr new", map="usa")
+    click = await fake_discord.click(fake_discord.alice, reply.message, "ttr:pass")
+    assert click.kind == "deferred_update" and click.message is reply.message
+    await click.wait_edit()
+    assert reply.message.content == "alice passed"
+    followup = await click.wait_followup()
+    assert followup.content == "Turn passed" and followup.ephemeral
+    assert fake_discord.ephemeral(fake_discord.alice) == [followup]
+
+
 async def test_select_menu(fake_discord: FakeDiscord, bot: TinyBot) -> None:
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr new", map="usa")
     assert reply.message.selects[0]["placeholder"] == "Pick a colour"
@@ -174,6 +185,16 @@ async def test_thread_creation(fake_discord: FakeDiscord, bot: TinyBot) -> None:
     message = await fake_discord.wait_for_message(thread)
     assert message.content == "Game thread for alice"
     assert bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the bot's cache
+
+
+async def test_thread_from_a_message(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    sent = await bot.get_channel(fake_discord.games.id).send("Game 9 starts")
+    thread = await sent.create_thread(name="Game 9")
+    [recorded] = fake_discord.threads(fake_discord.games)
+    assert recorded.id == thread.id == sent.id and recorded.type == 11
+    assert fake_discord.channel_messages(fake_discord.games)[0].thread is recorded
+    with pytest.raises(discord.HTTPException, match="Must be between 1 and 100"):
+        await bot.get_channel(fake_discord.games.id).create_thread(name="t" * 101, type=discord.ChannelType.public_thread)
 
 
 async def test_slash_in_a_thread_and_in_dms(fake_discord: FakeDiscord, bot: TinyBot) -> None:

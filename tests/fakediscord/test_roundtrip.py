@@ -33,4 +33,4 @@ async def test_slash_command_round_trip(fake_discord: FakeDiscord, run_bot) -> N
     assert reply.kind == "message"
     assert reply.content == "Hello alice: new USA game for 3"
     assert fake_discord.channel_messages(fake_discord.general) == [reply.message]
-    assert [b["label"] for b in reply.message.buttons] == ["Draw", "Hand", "Gone"]
+    assert [b["label"] for b in reply.message.buttons] == ["Draw", "Hand", "Pass", "Gone"]

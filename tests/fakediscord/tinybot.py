@@ -46,6 +46,12 @@ class DrawView(discord.ui.View):
     async def hand(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.send_message("Your hand: 3 red, 2 blue", ephemeral=True)
 
+    @discord.ui.button(label="Pass", custom_id="ttr:pass")
+    async def pass_turn(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content=f"{interaction.user.name} passed")
+        await interaction.followup.send("Turn passed", ephemeral=True)
+
     @discord.ui.button(label="Gone", custom_id="ttr:gone", disabled=True)
     async def gone(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         raise AssertionError("disabled buttons cannot be clicked")
