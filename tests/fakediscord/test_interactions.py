@@ -119,6 +119,26 @@ async def test_modal_open_and_submit(fake_discord: FakeDiscord, bot: TinyBot) ->
     assert submitted.content == "Game 'Friday' created. bring snacks"
 
 
+async def test_modal_with_labels_text_input_and_select(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    opened = await fake_discord.slash(fake_discord.bob, fake_discord.general, "ttr settings")
+    assert opened.modal is not None and list(opened.modal.fields) == ["seats", "rules"]
+    submitted = await fake_discord.submit_modal(fake_discord.bob, opened, seats="3", rules=["tunnels", "stations"])
+    assert submitted.content == "3 seats, rules: tunnels, stations"
+    again = await fake_discord.slash(fake_discord.bob, fake_discord.general, "ttr settings")
+    assert (await fake_discord.submit_modal(fake_discord.bob, again)).content == "4 seats, rules: none"
+
+
+async def test_user_and_channel_options_and_user_select(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr challenge",
+                                     opponent=fake_discord.bob, where=fake_discord.games, stake=2.5)
+    assert reply.content == "alice challenges bob in #games for 2.5"
+    with pytest.raises(ScriptError, match="expected a User"):
+        await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr challenge", opponent="bob",
+                                 where=fake_discord.games)
+    picked = await fake_discord.select(fake_discord.alice, reply.message, "ttr:invite", [fake_discord.bob, fake_discord.dirk])
+    assert picked.content == "Invited bob, dirk"
+
+
 async def test_dm_to_a_user_with_open_dms(fake_discord: FakeDiscord, bot: TinyBot) -> None:
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr hand")
     assert reply.content == "Check your DMs" and reply.ephemeral
@@ -221,6 +241,13 @@ async def test_attachment_upload_from_the_bot_api(fake_discord: FakeDiscord, bot
     edited = await sent.edit(attachments=[sent.attachments[0]])
     assert [a.filename for a in edited.attachments] == ["a.png"]
     assert message.files == {"a.png": tiny_png(5, 4)}
+
+
+async def test_bot_without_send_permission(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    locked = fake_discord.add_channel(fake_discord.guild, "announcements", bot_can_send=False)
+    with pytest.raises(discord.Forbidden) as caught:
+        await bot.http.send_message(locked.id, params=discord.http.handle_message_parameters(content="hi"))
+    assert caught.value.code == 50013
 
 
 async def test_user_messages_reach_the_bot(fake_discord: FakeDiscord, run_bot) -> None:

@@ -70,6 +70,29 @@ class NameModal(discord.ui.Modal, title="Name your game"):
         await interaction.response.send_message(f"Game {self.name.value!r} created. {self.note.value}".strip())
 
 
+class SettingsModal(discord.ui.Modal, title="Game settings"):
+    """A modal built from Label components (a text input and a select), as discord.py 2.6+ allows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seats = discord.ui.TextInput(custom_id="seats", default="4", max_length=1)
+        self.rules = discord.ui.Select(custom_id="rules", options=[
+            discord.SelectOption(label="Stations", value="stations"), discord.SelectOption(label="Tunnels", value="tunnels")],
+            min_values=0, max_values=2)
+        self.add_item(discord.ui.Label(text="Seats", component=self.seats))
+        self.add_item(discord.ui.Label(text="Rules", description="Optional rules", component=self.rules))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"{self.seats.value} seats, rules: {', '.join(self.rules.values) or 'none'}")
+
+
+class InviteView(discord.ui.View):
+    @discord.ui.select(cls=discord.ui.UserSelect, custom_id="ttr:invite", max_values=3)
+    async def invite(self, interaction: discord.Interaction, select: discord.ui.UserSelect) -> None:
+        names = sorted(user.name for user in select.values)
+        await interaction.response.send_message(f"Invited {', '.join(names)}")
+
+
 class TinyBot(commands.Bot):
     """The throwaway bot. ``errors`` collects every exception its handlers raised (e.g. HTTP 400s)."""
 
@@ -151,6 +174,16 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
     @ttr.command(name="name", description="Name the game")
     async def name(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
+
+    @ttr.command(name="settings", description="Game settings in a modal with labels")
+    async def settings(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(SettingsModal())
+
+    @ttr.command(name="challenge", description="Challenge someone in a channel")
+    async def challenge(interaction: discord.Interaction, opponent: discord.Member, where: discord.TextChannel,
+                        stake: float = 1.5) -> None:
+        await interaction.response.send_message(f"{interaction.user.name} challenges {opponent.display_name} "
+                                                f"in #{where.name} for {stake}", view=InviteView())
 
     @ttr.command(name="slow", description="Answers when the test says so")
     async def slow(interaction: discord.Interaction) -> None:
