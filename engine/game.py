@@ -695,7 +695,8 @@ class Game:
         if self.stage == TICKETS:  # a skipped ticket choice keeps the default
             self._apply_keep(self.current, self.default_action(self.current), events)
             return
-        self.passes += 1
+        if self.stage is None:  # a skipped second card is no pass
+            self.passes += 1
         self._end_turn(events)
 
     def _apply_leave(self, seat: int | None, action: Resign | Remove, events: list[Event]) -> None:
@@ -739,6 +740,9 @@ class Game:
     def _end_turn(self, events: list[Event]) -> None:
         seat = self.current
         self.stage = None
+        for slot, card in enumerate(self.market):  # slots left empty by an exhausted deck
+            if card < 0 and (self.deck or self.discard):
+                self._refill(slot, events)
         if self.last_round is not None:
             if seat in self.last_round:
                 self.last_round.remove(seat)

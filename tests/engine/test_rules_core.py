@@ -368,3 +368,15 @@ def test_s1_timeout_defaults():
     assert game.default_action(0) == KeepTickets(tuple(sorted(by_points[:2])))
     game = started()
     assert game.default_action(0) == DrawDeck()
+
+
+def test_s1_empty_market_slot_refills_once_cards_return_to_the_discard():
+    """RULES.md §1 leaves a slot empty while deck and discard are empty; once a payment puts cards
+    in the discard, the empty slot is dealt again at the end of that turn (docs/engine.md)."""
+    game = started()
+    pool = ["blue"] * 12 + ["green"] * 12 + ["white"] * 12 + ["black"] * 12 + ["yellow"] * 12
+    pool += ["orange"] * 12 + ["pink"] * 12 + ["loco"] * 14 + ["red"] * 8
+    arrange(game, hands={0: "red red", 1: " ".join(pool)}, market="red red", discard="")
+    assert game.market[2:] == [-1, -1, -1] and not game.deck and not game.discard
+    game.apply(0, Claim(track_between(game, "Atlanta", "Charleston").id, card_index("red"), 0))
+    assert game.market.count(card_index("red")) == 4 and not game.discard
