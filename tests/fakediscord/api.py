@@ -36,9 +36,7 @@ from tests.fakediscord.state import (
     Channel,
     Guild,
     Interaction,
-    InteractionFailed,
     Message,
-    Modal,
     ScriptError,
     Snowflakes,
     User,
@@ -672,4 +670,4 @@ class FakeDiscord:
         return record
 
 
-__all__ = ["FakeDiscord", "Interaction", "InteractionFailed", "Message", "Modal", "ScriptError", "User", "Channel", "Guild"]
+__all__ = ["FakeDiscord"]

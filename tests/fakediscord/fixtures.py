@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, AsyncIterator, Awaitable, Callable
 
-import pytest
 import pytest_asyncio
 
 from tests.fakediscord.api import FakeDiscord

@@ -111,3 +111,9 @@ async def test_bot_can_restart_against_the_same_fake(fake_discord: FakeDiscord) 
             assert reply.kind == "message"
         assert bot.is_closed()
         await fake_discord.wait_until(lambda: not fake_discord.connected, what="the bot to disconnect")
+
+
+async def test_auto_sharded_client_uses_gateway_bot(fake_discord: FakeDiscord, run_bot) -> None:
+    client = await run_bot(discord.AutoShardedClient(intents=discord.Intents.default()))
+    assert "GET /gateway/bot" in fake_discord.requests
+    assert client.shard_count == 1 and client.get_guild(fake_discord.guild.id) is not None

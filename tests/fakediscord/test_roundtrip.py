@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import discord
-
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.tinybot import TinyBot
 
