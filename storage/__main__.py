@@ -1,0 +1,78 @@
+"""`python -m storage COMMAND`: database chores from any folder (reads DATABASE_URL or `.env`).
+
+    python -m storage migrate            apply pending migrations (run once before several processes start)
+    python -m storage current            the applied revision(s) and the newest one
+    python -m storage verify             replay every active game from its seed (recovery, without starting the bot)
+    python -m storage export GAME_ID     a finished game as JSON (seed, options, log) on stdout
+    python -m storage backup FILE        an online copy of an SQLite database (safe while the bot runs)
+    python -m storage revision -m MSG    a new empty migration after the current head (for developers)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from storage.settings import database_url
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m storage", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="database URL (default: DATABASE_URL, else sqlite data/ttr.sqlite3)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("migrate", help="apply pending migrations")
+    m.add_argument("--revision", default="heads")
+    sub.add_parser("current", help="show the applied and the newest revisions")
+    sub.add_parser("verify", help="replay every active game and report the ones that do not replay")
+    e = sub.add_parser("export", help="print a finished game as JSON")
+    e.add_argument("game_id", type=int)
+    b = sub.add_parser("backup", help="copy an SQLite database while it is in use")
+    b.add_argument("file")
+    r = sub.add_parser("revision", help="create a new migration file")
+    r.add_argument("-m", "--message", required=True)
+    return parser
+
+
+async def _run(args: argparse.Namespace) -> int:
+    url = database_url(args.url)
+    if args.command == "migrate":
+        from storage.migrate import migrate
+
+        print("database at revision", ", ".join(await migrate(url, revision=args.revision)) or "base")
+    elif args.command == "current":
+        from storage.migrate import current_revision, head_revisions
+
+        print("applied:", ", ".join(await current_revision(url)) or "none (empty database)")
+        print("newest: ", ", ".join(head_revisions()))
+    elif args.command == "verify":
+        from storage.recovery import verify_database
+
+        report = await verify_database(url, mark=False)
+        print(report.summary())
+        return 0 if not report.problems else 1
+    elif args.command == "export":
+        from storage.export import export_game_from
+
+        print(json.dumps(await export_game_from(url, args.game_id), indent=1))
+    elif args.command == "backup":
+        from storage.backup import backup_sqlite
+
+        size = await asyncio.to_thread(backup_sqlite, url, args.file)
+        print(f"copied {size} bytes to {args.file}")
+    elif args.command == "revision":
+        from alembic import command
+
+        from storage.migrate import alembic_config
+
+        command.revision(alembic_config(), message=args.message)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return asyncio.run(_run(_parser().parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,367 @@
+"""Games: create, append actions (optimistic concurrency), load and replay, finish, freeze.
+
+Every function is keyword-only and takes the session; the write functions commit (one call, one
+transaction) and leave nothing behind when they fail.
+
+    record = await create_game(session=s, guild_id=g, channel_id=c, game=game, players=[u1, u2])
+    game.apply(seat, action)
+    version = await save_action(session=s, game_id=record.id, expected_version=version, game=game)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine import RULES_VERSION, Game, GameOptions, format_action, load_map, parse_action
+from storage.database import begin_write
+from storage.errors import (
+    ChannelBusyError,
+    GameNotActiveError,
+    GameNotFoundError,
+    GameReadOnlyError,
+    ReplayMismatchError,
+    StaleVersionError,
+)
+from storage.models import ABANDONED, ACTIVE, FINISHED, ActionRecord, GameRecord, SeatRecord, utcnow
+
+
+@dataclass
+class LoadedGame:
+    """A stored game rebuilt by replaying its log from its seed (and checked against its state)."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    game: Game
+
+    @property
+    def id(self) -> int:
+        assert self.record.id is not None
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+
+# ---------------------------------------------------------------------------- create
+
+
+async def create_game(
+    *,
+    session: AsyncSession,
+    guild_id: int,
+    channel_id: int,
+    game: Game,
+    players: Sequence[int | None],
+    colors: Sequence[str | None] | None = None,
+    parent_id: int | None = None,
+) -> GameRecord:
+    """Store a new game (usually with an empty log) and its seats; `players[i]` sits at seat i.
+
+    Raises `ChannelBusyError` if the channel already has an active game (the unique index decides,
+    so two starts at once in one channel cannot both succeed)."""
+    if len(players) != game.seats:
+        raise ValueError(f"{len(players)} players for a {game.seats}-seat game")
+    if colors is not None and len(colors) != game.seats:
+        raise ValueError(f"{len(colors)} colors for a {game.seats}-seat game")
+    now = utcnow()
+    record = GameRecord(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        parent_id=parent_id,
+        map_id=game.map.id,
+        options=game.options.to_json(),
+        seats=game.seats,
+        seed=game.seed,
+        rules_version=RULES_VERSION,
+        map_sha256=game.map.sha256,
+        status=ACTIVE,
+        version=len(game.log),
+        state=game.to_json(),
+        created_at=now,
+        updated_at=now,
+    )
+    try:
+        await begin_write(session)
+        session.add(record)
+        await session.flush()
+        assert record.id is not None
+        for seat, user_id in enumerate(players):
+            session.add(
+                SeatRecord(game_id=record.id, seat=seat, user_id=user_id, color=colors[seat] if colors else None)
+            )
+        for seq, (seat, action) in enumerate(game.log, start=1):
+            session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action), created_at=now))
+        if game.is_over():
+            await session.flush()
+            await _finish(session, record.id, game, now)
+            record.status, record.finished_at, record.end_reason = FINISHED, now, game.end_reason
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        existing = await active_game_in_channel(session=session, channel_id=channel_id)
+        if existing is not None:
+            raise ChannelBusyError(channel_id, existing.id) from None
+        raise
+    except BaseException:
+        await session.rollback()
+        raise
+    return record
+
+
+# ---------------------------------------------------------------------------- append
+
+
+async def append_action(
+    *,
+    session: AsyncSession,
+    game_id: int,
+    expected_version: int,
+    seat: int | None,
+    action_text: str,
+    state: dict[str, Any],
+) -> int:
+    """Append one action (in notation) and save the state after it, in one transaction.
+
+    Succeeds only if the game is active, writable and still at `expected_version`; returns the
+    new version (`expected_version + 1`). Otherwise raises `StaleVersionError`,
+    `GameNotActiveError`, `GameReadOnlyError` or `GameNotFoundError` and writes nothing. When the
+    state is a finished game, the game is marked finished and the seats get their results in the
+    same transaction."""
+    new_version = expected_version + 1
+    if state.get("plies") != new_version:
+        raise ValueError(f"the state is after {state.get('plies')} actions, not {new_version}")
+    now = utcnow()
+    over = state.get("phase") == "over"
+    try:
+        await begin_write(session)
+        # The version check and the row lock in one statement: of two writers with the same
+        # expected version, the second waits for the first and then matches no row.
+        values: dict[str, Any] = {"version": new_version, "state": state, "updated_at": now}
+        if over:
+            values.update(status=FINISHED, finished_at=now, end_reason=state.get("end_reason"))
+        result = await session.execute(
+            update(GameRecord)
+            .where(
+                GameRecord.id == game_id,
+                GameRecord.version == expected_version,
+                GameRecord.status == ACTIVE,
+                GameRecord.read_only_reason.is_(None),
+            )
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:
+            await session.rollback()
+            raise await _refusal(session, game_id, expected_version)
+        await session.execute(
+            ActionRecord.__table__.insert().values(
+                game_id=game_id, seq=new_version, seat=seat, action=action_text, created_at=now
+            )
+        )
+        if over:
+            await _finish(session, game_id, Game.from_json(state), now)
+        await session.commit()
+    except IntegrityError:
+        # Only a concurrent writer can have taken this sequence number.
+        await session.rollback()
+        raise StaleVersionError(game_id, expected_version, None) from None
+    except DBAPIError as exc:
+        # SQLite: a reader's snapshot went stale under a concurrent write ("database is locked").
+        await session.rollback()
+        if "locked" in str(exc).lower() or "busy" in str(exc).lower():
+            current = await _current_version(session, game_id)
+            if current != expected_version:
+                raise StaleVersionError(game_id, expected_version, current) from None
+        raise
+    except BaseException:
+        await session.rollback()
+        raise
+    return new_version
+
+
+async def save_action(*, session: AsyncSession, game_id: int, expected_version: int, game: Game) -> int:
+    """`append_action` for the last action of `game` (just applied): its notation and new state."""
+    if len(game.log) != expected_version + 1:
+        raise ValueError(f"the game has {len(game.log)} actions; expected version {expected_version} + 1")
+    seat, action = game.log[-1]
+    return await append_action(
+        session=session,
+        game_id=game_id,
+        expected_version=expected_version,
+        seat=seat,
+        action_text=format_action(game, action),
+        state=game.to_json(),
+    )
+
+
+async def _current_version(session: AsyncSession, game_id: int) -> int | None:
+    version = (await session.execute(select(GameRecord.version).where(GameRecord.id == game_id))).scalar_one_or_none()
+    await session.rollback()
+    return version
+
+
+async def _refusal(session: AsyncSession, game_id: int, expected_version: int) -> Exception:
+    row = (
+        await session.execute(
+            select(GameRecord.version, GameRecord.status, GameRecord.read_only_reason).where(GameRecord.id == game_id)
+        )
+    ).one_or_none()
+    await session.rollback()
+    if row is None:
+        return GameNotFoundError(game_id)
+    version, status, reason = row
+    if status != ACTIVE:
+        return GameNotActiveError(game_id, status)
+    if reason is not None:
+        return GameReadOnlyError(game_id, reason)
+    return StaleVersionError(game_id, expected_version, version)
+
+
+async def _finish(session: AsyncSession, game_id: int, game: Game, now: Any) -> None:
+    """Write the seats' results of a finished game (inside the caller's transaction)."""
+    assert game.final is not None
+    for score in game.final:
+        completed = score.completed
+        await session.execute(
+            update(SeatRecord)
+            .where(SeatRecord.game_id == game_id, SeatRecord.seat == score.seat)
+            .values(
+                final_score=score.total,
+                rank=score.rank,
+                tickets_completed=completed,
+                tickets_failed=len(score.tickets) - completed,
+                longest_bonus=bool(score.bonuses.get("longest_path", 0)),
+                bonuses=dict(score.bonuses),
+                left=game.left[score.seat],
+            )
+            .execution_options(synchronize_session=False)
+        )
+
+
+# ---------------------------------------------------------------------------- status changes
+
+
+async def abandon_game(*, session: AsyncSession, game_id: int) -> None:
+    """End an active game without a result (an admin's cancel, a game that cannot be recovered)."""
+    await begin_write(session)
+    result = await session.execute(
+        update(GameRecord)
+        .where(GameRecord.id == game_id, GameRecord.status == ACTIVE)
+        .values(status=ABANDONED, finished_at=utcnow(), updated_at=utcnow(), end_reason="abandoned")
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        await session.rollback()
+        raise await _refusal(session, game_id, -1)
+    await session.commit()
+
+
+async def mark_read_only(*, session: AsyncSession, game_id: int, reason: str) -> None:
+    """Refuse further actions on a game (recovery found it does not replay)."""
+    await begin_write(session)
+    await session.execute(
+        update(GameRecord)
+        .where(GameRecord.id == game_id)
+        .values(read_only_reason=reason, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    await session.commit()
+
+
+async def set_seat_left(*, session: AsyncSession, game_id: int, seat: int, left: str | None) -> None:
+    """Note that a seat resigned or was removed (the engine's state says so too)."""
+    await begin_write(session)
+    await session.execute(
+        update(SeatRecord)
+        .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
+        .values(left=left)
+        .execution_options(synchronize_session=False)
+    )
+    await session.commit()
+
+
+# ---------------------------------------------------------------------------- read
+
+
+async def get_game(*, session: AsyncSession, game_id: int) -> GameRecord:
+    record = await session.get(GameRecord, game_id)
+    if record is None:
+        raise GameNotFoundError(game_id)
+    return record
+
+
+async def game_seats(*, session: AsyncSession, game_id: int) -> list[SeatRecord]:
+    rows = await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id).order_by(SeatRecord.seat))
+    return list(rows.scalars().all())
+
+
+async def action_log(*, session: AsyncSession, game_id: int, upto: int | None = None) -> list[tuple[int | None, str]]:
+    """The log in notation, oldest first, as `(seat, text)`; `upto`: only the first `upto` actions."""
+    query = select(ActionRecord.seat, ActionRecord.action).where(ActionRecord.game_id == game_id)
+    if upto is not None:
+        query = query.where(ActionRecord.seq <= upto)
+    rows = await session.execute(query.order_by(ActionRecord.seq))
+    return [(seat, text) for seat, text in rows.all()]
+
+
+async def active_game_in_channel(*, session: AsyncSession, channel_id: int) -> GameRecord | None:
+    rows = await session.execute(
+        select(GameRecord).where(GameRecord.channel_id == channel_id, GameRecord.status == ACTIVE)
+    )
+    return rows.scalar_one_or_none()
+
+
+async def count_actions(*, session: AsyncSession, game_id: int) -> int:
+    return (await session.execute(select(func.count()).where(ActionRecord.game_id == game_id))).scalar_one()
+
+
+def compatibility_problem(record: GameRecord) -> str | None:
+    """Why a stored game cannot be replayed by this engine (other rules or map data), or None."""
+    if record.rules_version != RULES_VERSION:
+        return f"stored with rules version {record.rules_version}, the engine has {RULES_VERSION}"
+    try:
+        sha = load_map(record.map_id).sha256
+    except (KeyError, ValueError, OSError) as exc:
+        return f"map {record.map_id!r} cannot be loaded: {exc}"
+    if sha != record.map_sha256:
+        return f"stored with other data for map {record.map_id!r} (sha256 {record.map_sha256[:12]}…, now {sha[:12]}…)"
+    return None
+
+
+def replay(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> Game:
+    """Rebuild `record`'s game from its seed and log; raises `ReplayMismatchError` if it diverges."""
+    assert record.id is not None
+    problem = compatibility_problem(record)
+    if problem is not None:
+        raise ReplayMismatchError(record.id, problem)
+    if len(log) != record.version:
+        raise ReplayMismatchError(record.id, f"the log has {len(log)} actions, the game is at version {record.version}")
+    try:
+        game = Game.new(record.map_id, record.seats, record.seed, GameOptions.from_json(record.options))
+        for n, (seat, text) in enumerate(log, start=1):
+            game.apply(seat, parse_action(game, seat, text))
+    except ValueError as exc:  # ActionError is a ValueError
+        raise ReplayMismatchError(record.id, f"action {n} ({text!r}) does not replay: {exc}") from None
+    if _normal(game.to_json()) != _normal(record.state):
+        raise ReplayMismatchError(record.id, "replaying the log does not give the stored state")
+    return game
+
+
+def _normal(state: dict[str, Any]) -> Any:
+    import json
+
+    return json.loads(json.dumps(state, sort_keys=True))
+
+
+async def load_game(*, session: AsyncSession, game_id: int) -> LoadedGame:
+    """A game with its seats, rebuilt from its log (raises `ReplayMismatchError` if that fails)."""
+    record = await get_game(session=session, game_id=game_id)
+    log = await action_log(session=session, game_id=game_id, upto=record.version)
+    seats = await game_seats(session=session, game_id=game_id)
+    return LoadedGame(record=record, seats=seats, game=replay(record, log))

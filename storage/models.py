@@ -1,0 +1,223 @@
+"""Tables (SQLModel). Created and evolved only by the Alembic migrations in `storage/migrations/`.
+
+Layers: a `...Base` class holds the fields a caller sets; the `table=True` class adds keys and
+bookkeeping. Discord ids are 64-bit: `BigInteger`. JSON columns hold engine data as-is
+(`Game.to_json()`, `GameOptions.to_json()`).
+
+Later features (leagues, deadlines) define their tables in their own module on the same
+`SQLModel.metadata` and add a migration whose `down_revision` is the current head.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+# Named constraints: Alembic's batch mode (SQLite ALTER) needs names to drop or change them.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# Game status. Only `active` games take actions; a channel has at most one.
+ACTIVE = "active"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+GAME_STATUSES = (ACTIVE, FINISHED, ABANDONED)
+
+# Lobby status.
+OPEN = "open"
+STARTED = "started"
+CANCELLED = "cancelled"
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class UTCDateTime(sa.TypeDecorator):
+    """Timezone-aware UTC datetimes on every backend (SQLite keeps no zone: it is put back on read)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is not None:
+            if value.tzinfo is None:
+                raise ValueError("naive datetime: use timezone-aware UTC datetimes")
+            value = value.astimezone(timezone.utc)
+            if dialect.name == "sqlite":
+                value = value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value
+
+
+def _discord_id(**kwargs: Any) -> Any:
+    return Field(sa_type=sa.BigInteger, **kwargs)
+
+
+def _created() -> Any:
+    return Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+# ---------------------------------------------------------------------------- games
+
+
+class GameBase(SQLModel):
+    guild_id: int = _discord_id(index=True)
+    channel_id: int = _discord_id()  # where the game is played: a text channel or a thread
+    parent_id: int | None = _discord_id(default=None, nullable=True)  # a thread's text channel
+    map_id: str = Field(max_length=64)
+    options: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)  # GameOptions.to_json()
+    seats: int
+    seed: int = Field(sa_type=sa.BigInteger)
+    rules_version: int
+    map_sha256: str = Field(max_length=64)
+
+
+class GameRecord(GameBase, table=True):
+    """A game. `version` is the number of actions in its log; every write checks it (optimistic
+    concurrency). `state` is `Game.to_json()` at that version."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        # At most one active game per channel: a database constraint, not only a check.
+        sa.Index(
+            "uq_games_active_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=sa.text("status = 'active'"),
+            postgresql_where=sa.text("status = 'active'"),
+        ),
+        sa.CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    status: str = Field(default=ACTIVE, max_length=16, index=True)
+    version: int = 0
+    state: dict = Field(sa_type=sa.JSON, nullable=False)
+    read_only_reason: str | None = Field(default=None, sa_type=sa.Text)  # set by recovery
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    end_reason: str | None = Field(default=None, max_length=32)
+
+
+class ActionRecord(SQLModel, table=True):
+    """The append-only action log: one row per accepted action, in the engine's notation.
+    `seq` runs 1, 2, ... and equals the game's version once that action is saved."""
+
+    __tablename__ = "actions"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE")
+    seq: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    seat: int | None = None  # None: the table (skip, remove)
+    action: str = Field(sa_type=sa.Text)
+    created_at: datetime = _created()
+
+
+class SeatBase(SQLModel):
+    user_id: int | None = _discord_id(default=None, nullable=True, index=True)
+    color: str | None = Field(default=None, max_length=16)
+
+
+class SeatRecord(SeatBase, table=True):
+    """Who sits where, and the result once the game is over."""
+
+    __tablename__ = "seats"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE")
+    seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})  # 0-based, as in the engine
+    left: str | None = Field(default=None, max_length=16)  # "resigned" / "removed"
+    final_score: int | None = None
+    rank: int | None = None
+    tickets_completed: int | None = None
+    tickets_failed: int | None = None
+    longest_bonus: bool | None = None  # won the longest-path bonus
+    bonuses: dict | None = Field(default=None, sa_type=sa.JSON)
+
+
+# ---------------------------------------------------------------------------- players and guilds
+
+
+class PlayerBase(SQLModel):
+    display_name: str | None = Field(default=None, max_length=100)
+    color_blind: bool = False
+    language: str | None = Field(default=None, max_length=16)
+    preferences: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+
+
+class Player(PlayerBase, table=True):
+    __tablename__ = "players"
+
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class GuildSettingsBase(SQLModel):
+    language: str | None = Field(default=None, max_length=16)
+    default_map: str | None = Field(default=None, max_length=64)
+    settings: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+
+
+class GuildSettings(GuildSettingsBase, table=True):
+    __tablename__ = "guild_settings"
+
+    guild_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+# ---------------------------------------------------------------------------- lobbies
+
+
+class LobbyBase(SQLModel):
+    guild_id: int = _discord_id(index=True)
+    channel_id: int = _discord_id()
+    host_id: int = _discord_id()
+    map_id: str = Field(max_length=64)
+    options: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    max_seats: int = 5
+
+
+class Lobby(LobbyBase, table=True):
+    """A game being gathered, before it exists. At most one open lobby per channel."""
+
+    __tablename__ = "lobbies"
+    __table_args__ = (
+        sa.Index(
+            "uq_lobbies_open_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=sa.text("status = 'open'"),
+            postgresql_where=sa.text("status = 'open'"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    status: str = Field(default=OPEN, max_length=16)
+    game_id: int | None = Field(default=None, foreign_key="games.id", ondelete="SET NULL")
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class LobbyMember(SQLModel, table=True):
+    """One row per player in a lobby: joins are inserts, so two joins at once never lose one."""
+
+    __tablename__ = "lobby_members"
+
+    lobby_id: int = Field(foreign_key="lobbies.id", primary_key=True, ondelete="CASCADE")
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    color: str | None = Field(default=None, max_length=16)
+    joined_at: datetime = _created()

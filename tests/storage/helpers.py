@@ -1,0 +1,28 @@
+"""Games to store: random but legal, reproducible from a seed."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Game, GameOptions, Resign
+
+
+def advance(game: Game, plies: int | None = None, rng: random.Random | None = None) -> Game:
+    """Play `plies` random legal actions (all of them up to the end with None); nobody resigns."""
+    rng = rng or random.Random(game.seed)
+    done = 0
+    while not game.is_over() and (plies is None or done < plies):
+        seat = game.to_move()[0]
+        choices = [a for a in game.legal_actions(seat, collapse_payments=True) if not isinstance(a, Resign)]
+        game.apply(seat, rng.choice(choices))
+        done += 1
+    return game
+
+
+def new_game(map_id: str = "europe", seats: int = 3, seed: int = 11, plies: int | None = 0) -> Game:
+    game = Game.new(map_id, seats, seed, GameOptions())
+    return advance(game, plies, random.Random(seed)) if plies != 0 else game
+
+
+def finished_game(map_id: str = "europe", seats: int = 3, seed: int = 11) -> Game:
+    return new_game(map_id, seats, seed, plies=None)
