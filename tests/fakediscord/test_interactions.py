@@ -184,9 +184,18 @@ async def test_deferred_ephemeral_edit_then_followup(fake_discord: FakeDiscord, 
     assert resolved.content == "Thought about it"
     bot.gate.set()
     second = await reply.wait_followup()
-    assert second.content == "And one more thing" and second.ephemeral
-    assert [m.content for m in fake_discord.ephemeral(fake_discord.alice)] == ["Thought about it", "And one more thing"]
+    assert second.ephemeral
+    await fake_discord.wait_until(lambda: second.edited)
+    assert second.content == "And one more thing!" and second.history[0]["content"] == "And one more thing"
+    assert [m.content for m in fake_discord.ephemeral(fake_discord.alice)] == ["Thought about it", "And one more thing!"]
     assert fake_discord.channel_messages(fake_discord.general) == []
+
+
+async def test_original_response_read_and_deleted(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr oops")
+    notice = await reply.wait_followup()
+    assert reply.message.deleted and notice.content == f"deleted {reply.message.id}"
+    assert fake_discord.channel_messages(fake_discord.general) == [notice]
 
 
 async def test_channel_message_edit_and_reaction(fake_discord: FakeDiscord, bot: TinyBot) -> None:

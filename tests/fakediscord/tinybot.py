@@ -185,6 +185,14 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
         await interaction.response.send_message(f"{interaction.user.name} challenges {opponent.display_name} "
                                                 f"in #{where.name} for {stake}", view=InviteView())
 
+    @ttr.command(name="oops", description="Reply, read the reply back, then delete it")
+    async def oops(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("wrong answer")
+        original = await interaction.original_response()
+        assert original.content == "wrong answer"
+        await interaction.delete_original_response()
+        await interaction.followup.send(f"deleted {original.id}")
+
     @ttr.command(name="slow", description="Answers when the test says so")
     async def slow(interaction: discord.Interaction) -> None:
         await bot.gate.wait()
@@ -195,7 +203,8 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
         await interaction.response.defer(ephemeral=True)
         await interaction.edit_original_response(content="Thought about it")
         await bot.gate.wait()
-        await interaction.followup.send("And one more thing", ephemeral=True)
+        extra = await interaction.followup.send("And one more thing", ephemeral=True, wait=True)
+        await extra.edit(content="And one more thing!")
 
     @ttr.command(name="thread", description="Open a thread for a game")
     async def thread(interaction: discord.Interaction, title: str) -> None:
