@@ -440,6 +440,8 @@ class FakeDiscord:
         """``user`` posts ``content`` in ``channel`` (or, for a DM channel, to the bot): MESSAGE_CREATE."""
         if channel.guild is not None and user.id not in channel.guild.members:
             raise ScriptError(f"{user!r} is not a member of {channel.guild!r}")
+        if channel.type == DM and channel.recipient is not user:
+            raise ScriptError(f"{user!r} is not in {channel!r}")
         message = Message(id=self.ids.next(), channel=channel, author=user, content=content)
         self.messages[message.id] = message
         channel.messages.append(message)

@@ -306,3 +306,21 @@ async def test_follow_up_rate_limit(fake_discord: FakeDiscord, bot: TinyBot) -> 
     followup = await reply.wait_followup()
     assert followup.attachments[0].is_png
     assert fake_discord.rate_limited == ["POST /webhooks/{application_id}/{token}"]
+
+
+async def test_bot_whose_command_sync_is_refused_fails_to_start(fake_discord: FakeDiscord) -> None:
+    bot = TinyBot()
+    too_many = [discord.app_commands.Choice(name=f"map {i}", value=f"m{i}") for i in range(26)]
+
+    @bot.tree.command(name="maps", description="Too many choices for Discord")
+    @discord.app_commands.choices(name=too_many)
+    async def maps(interaction: discord.Interaction, name: discord.app_commands.Choice[str]) -> None:
+        raise AssertionError("never synced")
+
+    with pytest.raises(discord.app_commands.CommandSyncFailure) as caught:
+        await fake_discord.start_client(bot, timeout=5)
+    assert caught.value.code == 50035
+    # discord.py maps Discord's error path (1.options.0.choices) back to the offending parameter
+    assert "In command 'maps'" in str(caught.value)
+    assert "In parameter 'name'\n    choices: Must be 25 or fewer in length." in str(caught.value)
+    await fake_discord.stop_client(bot)
