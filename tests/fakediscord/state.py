@@ -492,7 +492,13 @@ class Interaction:
         try:
             await asyncio.wait_for(self.acknowledged.wait(), timeout)
         except asyncio.TimeoutError:
-            raise InteractionFailed(self, f"the bot did not acknowledge within {timeout:g} s") from None
+            reason = f"the bot did not acknowledge within {timeout:g} s"
+            if self.rejected:
+                reason += "; the fake refused its response: " + "; ".join(
+                    f"{e} {e.errors}" if e.errors else str(e) for e in self.rejected)
+            else:
+                reason += " (did its handler raise? see the captured log)"
+            raise InteractionFailed(self, reason) from None
         return self
 
     async def wait_followup(self, index: int = 0, timeout: float = 5.0) -> Message:

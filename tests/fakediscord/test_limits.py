@@ -46,7 +46,7 @@ async def test_content_over_2000_characters_is_refused_to_the_bot(fake_discord: 
     assert isinstance(exc, discord.HTTPException) and (exc.status, exc.code) == (400, 50035)
     assert str(exc) == "400 Bad Request (error code: 50035): Invalid Form Body\nIn data.content: Must be 2000 or fewer in length."
     assert refused.kind is None and refused.rejected[0].code == 50035
-    with pytest.raises(InteractionFailed):
+    with pytest.raises(InteractionFailed, match=r"refused its response: 400 Invalid Form Body \(error code: 50035\)"):
         await refused.wait_acknowledged(timeout=0.05)
 
 
