@@ -1,0 +1,455 @@
+"""The board image: a cached static map layer, the claims and stations on top, and a panel.
+
+A public board is drawn from the spectator view (`game.view(None)`) and shows nothing private.
+The private board (`render_player_board`) is the same picture from one seat's view with that
+seat's ticket cities and the tracks it may claim now ringed, and its hand and tickets below.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw
+
+from engine.mapdata import MapData
+
+from rendering import fonts
+from rendering.draw import card, disc, encode, paste, paste_centered, sprite
+from rendering.geometry import MapGeometry, geometry
+from rendering.style import (
+    ALERT, BACKGROUND, CITY_FILL, CLAIMABLE, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
+    PANEL_LINE, ROUTE_COLORS, ROUTE_LETTERS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
+    default_players, lighter, text_on,
+)
+from engine.cards import CARD_NAMES
+
+TOLL_FILL = (232, 185, 35)
+
+
+# ---------------------------------------------------------------------------------------------
+# Static layer (cached per map, width, color-blind mode)
+
+
+def _route_color_name(map_data: MapData, track_index: int) -> str:
+    c = map_data.tracks[track_index].color
+    return "gray" if c is None else CARD_NAMES[c]
+
+
+@lru_cache(maxsize=16)
+def _static_map(map_id: str, sha: str, width: int, colorblind: bool) -> Image.Image:
+    from engine.mapdata import load_map
+
+    m = load_map(map_id)
+    return build_static_map(m, geometry(m, width), colorblind)
+
+
+def shipped(map_data: MapData) -> bool:
+    """Whether this is a map file from engine/maps (only those are cached by id and hash)."""
+    from engine.mapdata import load_map
+
+    try:
+        return load_map(map_data.id).sha256 == map_data.sha256
+    except KeyError:
+        return False
+
+
+def static_map(map_data: MapData, geo: MapGeometry, colorblind: bool) -> Image.Image:
+    """The empty board (background, tracks, cities); callers copy it before drawing."""
+    if shipped(map_data):
+        return _static_map(map_data.id, map_data.sha256, geo.width, colorblind)
+    return build_static_map(map_data, geo, colorblind)
+
+
+def build_static_map(m: MapData, geo: MapGeometry, colorblind: bool) -> Image.Image:
+    W, H = geo.width, geo.map_height
+    S = 2  # the static layer is drawn 2x and reduced: smooth edges, paid once per map
+    big = Image.new("RGB", (W * S, H * S), BACKGROUND)
+    d = ImageDraw.Draw(big)
+    inset = geo.pad * 0.35 * S
+    d.rounded_rectangle((inset, inset, W * S - inset, H * S - inset), radius=14 * S, outline=MAP_EDGE, width=3 * S)
+    outline = (58, 54, 48)
+    for tg in geo.tracks:
+        t = m.tracks[tg.index]
+        color = ROUTE_COLORS[_route_color_name(m, tg.index)]
+        for k, car in enumerate(tg.cars):
+            if t.tunnel:
+                d.polygon(car.polygon(grow=2.6, scale=S), fill=(20, 20, 20))
+                d.polygon(car.polygon(grow=1.1, scale=S), fill=(250, 248, 240))
+                d.polygon(car.polygon(grow=-0.2, scale=S), fill=color)
+            else:
+                d.polygon(car.polygon(grow=1.0, scale=S), fill=outline)
+                d.polygon(car.polygon(grow=-0.1, scale=S), fill=color)
+            if k < t.ferry:  # a locomotive is needed: dark disc with a light center
+                r = geo.car_width * 0.36 * S
+                x, y = car.x * S, car.y * S
+                d.ellipse((x - r, y - r, x + r, y + r), fill=(25, 25, 25))
+                r2 = r * 0.45
+                d.ellipse((x - r2, y - r2, x + r2, y + r2), fill=(250, 250, 250))
+    for (x, y) in geo.cities:
+        r = geo.city_r * S
+        d.ellipse((x * S - r, y * S - r, x * S + r, y * S + r), fill=INK)
+        r2 = r - 2.2 * S
+        d.ellipse((x * S - r2, y * S - r2, x * S + r2, y * S + r2), fill=CITY_FILL)
+    img = big.resize((W, H), Image.Resampling.LANCZOS)
+    d = ImageDraw.Draw(img)
+    if colorblind:
+        size = max(8, round(geo.car_width * 0.85))
+        for tg in geo.tracks:
+            name = _route_color_name(m, tg.index)
+            letter = ROUTE_LETTERS[name]
+            if letter:
+                for k, car in enumerate(tg.cars):
+                    if k < m.tracks[tg.index].ferry:
+                        continue
+                    fonts.draw_text(d, (car.x, car.y), letter, size, text_on(ROUTE_COLORS[name]), style="bold", anchor="mm")
+    return img
+
+
+def overlay_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """Tolls and city labels as small RGBA patches, pasted after the claims so no car hides them."""
+    out = toll_sprites(m, geo)
+    for lab in geo.labels:
+        x0, y0 = int(lab.box[0]) - 2, int(lab.box[1]) - 2
+        w, h = int(lab.box[2]) + 3 - x0, int(lab.box[3]) + 3 - y0
+        patch = Image.new("RGBA", (w, h), HALO + (0,))
+        d = ImageDraw.Draw(patch)
+        for text, (x, y) in zip(lab.lines, lab.origins):
+            fonts.draw_text(d, (x - x0, y - y0), text, lab.size, INK, style="label", stroke=geo.halo, stroke_fill=HALO)
+        out.append((patch, (x0, y0)))
+    return out
+
+
+@lru_cache(maxsize=16)
+def _overlay_sprites(map_id: str, sha: str, width: int):
+    from engine.mapdata import load_map
+
+    m = load_map(map_id)
+    return overlay_sprites(m, geometry(m, width))
+
+
+def overlay_for(map_data: MapData, geo: MapGeometry):
+    if shipped(map_data):
+        return _overlay_sprites(map_data.id, map_data.sha256, geo.width)
+    return overlay_sprites(map_data, geo)
+
+
+def toll_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """Nederland: the bridge toll as a gold coin beside each route (once per double route)."""
+    r = geo.pitch * 0.24
+    size = max(8, round(r * 1.25))
+    done = set()
+    out = []
+    for tg in geo.tracks:
+        t = m.tracks[tg.index]
+        if not t.toll or (min(t.a, t.b), max(t.a, t.b)) in done:
+            continue
+        done.add((min(t.a, t.b), max(t.a, t.b)))
+        off = (0.68 * geo.car_width + geo.car_width / 2 + r + 1) if t.double is not None else (geo.car_width / 2 + r + 1)
+        x = tg.mid[0] + tg.normal[0] * off
+        y = tg.mid[1] + tg.normal[1] * off
+        coin = disc(r, TOLL_FILL, (110, 80, 10), 1.5).copy()
+        fonts.draw_text(ImageDraw.Draw(coin), (coin.width / 2, coin.height / 2), str(t.toll), size, INK, style="bold", anchor="mm")
+        out.append((coin, (round(x - coin.width / 2), round(y - coin.height / 2))))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Sprites for what changes: claimed tracks, highlights, stations
+
+
+@lru_cache(maxsize=4096)
+def _track_sprite(map_id: str, sha: str, width: int, track: int, kind: str, color: tuple, tag: str = ""):
+    from engine.mapdata import load_map
+
+    return track_sprite(geometry(load_map(map_id), width), track, kind, color)
+
+
+def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
+    """kind: "claim" (cars in a player's color, light stripe, dark outline), "glow" (a wide
+    halo under the cars) or "ring" (an outline around each car)."""
+    tg = geo.tracks[track]
+    grow = {"claim": 2.0, "glow": 6.0, "ring": 5.0}[kind]
+    box = tg.bbox(grow + 1)
+
+    def paint(d: ImageDraw.ImageDraw, tr):
+        for car in tg.cars:
+            if kind == "claim":
+                d.polygon(tr(car.polygon(grow=1.9)), fill=darker(color, 0.4))
+                d.polygon(tr(car.polygon(grow=0.5)), fill=color)
+                d.polygon(tr(car.polygon(length_f=0.66, width_f=0.26)), fill=lighter(color, 0.6))
+            elif kind == "glow":
+                d.polygon(tr(car.polygon(grow=6.0)), fill=color + (235,))
+            else:
+                d.polygon(tr(car.polygon(grow=5.0)), outline=color, width=round(2.6 * 4))
+    return sprite(box, paint)
+
+
+def _sprite(map_data: MapData, geo: MapGeometry, track: int, kind: str, color: tuple):
+    if shipped(map_data):
+        return _track_sprite(map_data.id, map_data.sha256, geo.width, track, kind, tuple(color))
+    return track_sprite(geo, track, kind, color)
+
+
+@lru_cache(maxsize=64)
+def _station_sprite(size: float, color: tuple) -> Image.Image:
+    """A small house in the owner's color."""
+    s = size
+
+    def paint(d, tr):
+        pts = [(-0.5 * s, -0.05 * s), (0, -0.55 * s), (0.5 * s, -0.05 * s), (0.5 * s, 0.5 * s), (-0.5 * s, 0.5 * s)]
+        big = [(x * 1.25, y * 1.25) for x, y in pts]
+        d.polygon(tr(big), fill=darker(color, 0.35))
+        d.polygon(tr(pts), fill=color)
+    img, _ = sprite((-0.7 * s, -0.75 * s, 0.7 * s, 0.7 * s), paint)
+    return img
+
+
+def draw_state(
+    canvas: Image.Image,
+    m: MapData,
+    geo: MapGeometry,
+    view: dict,
+    players: Sequence[PlayerStyle],
+    *,
+    colorblind: bool,
+    highlight: Iterable[str] = (),
+    glow_color=HIGHLIGHT,
+    rings: Iterable[str] = (),
+    ring_cities: Iterable[str] = (),
+    highlight_city: str | None = None,
+) -> None:
+    """Claims, stations and highlights on a copy of the static map."""
+    track_by_id = m.track_by_id
+    for tid in highlight:
+        if tid in track_by_id:
+            paste(canvas, _sprite(m, geo, track_by_id[tid].index, "glow", glow_color))
+    for tid in rings:
+        if tid in track_by_id and tid not in view["claims"]:
+            paste(canvas, _sprite(m, geo, track_by_id[tid].index, "ring", CLAIMABLE))
+    d = ImageDraw.Draw(canvas)
+    num_size = max(8, round(geo.car_width * 0.95))
+    for tid, seat in view["claims"].items():
+        if tid not in track_by_id:
+            continue
+        color = players[seat].color
+        ti = track_by_id[tid].index
+        paste(canvas, _sprite(m, geo, ti, "claim", color))
+        if colorblind:
+            for car in geo.tracks[ti].cars:
+                fonts.draw_text(d, (car.x, car.y), str(seat + 1), num_size, text_on(color), style="bold", anchor="mm")
+    for item in overlay_for(m, geo):
+        paste(canvas, item)
+    for cid in ring_cities:
+        if cid in m.city_by_id:
+            x, y = geo.cities[m.city_by_id[cid].index]
+            paste_centered(canvas, disc(geo.city_r * 2.3, TICKET_CITY, None, 3.2, ring_only=True), x, y)
+    size = geo.city_r * 2.6
+    for cid, seat in view.get("stations", {}).items():
+        if cid not in m.city_by_id:
+            continue
+        x, y = geo.cities[m.city_by_id[cid].index]
+        if cid == highlight_city:
+            paste_centered(canvas, disc(size * 1.05, HIGHLIGHT, None), x, y - size * 0.05)
+        color = players[seat].color
+        paste_centered(canvas, _station_sprite(size, color), x, y - size * 0.03)
+        if colorblind:
+            fonts.draw_text(d, (x, y + size * 0.12), str(seat + 1), max(8, round(size * 0.5)), text_on(color), style="bold", anchor="mm")
+
+
+# ---------------------------------------------------------------------------------------------
+# The panel below the map
+
+
+def text_size(width: int) -> int:
+    """Panel text size: at least 7 px when the image is shown 400 px wide."""
+    return math.ceil(7.2 * width / 400)
+
+
+def _has_key(view: dict, key: str) -> bool:
+    return any(key in p for p in view["players"])
+
+
+def _columns(m: MapData, view: dict) -> list[tuple[str, str]]:
+    cols = [("score", "Points"), ("trains", "Trains"), ("hand_size", "Cards"), ("tickets", "Tickets")]
+    if m.rules.stations:
+        cols.append(("stations_left", "Stations"))
+    if _has_key(view, "loans"):
+        cols.append(("loans", "Loans"))
+    return cols
+
+
+def panel_height(width: int, seats: int) -> int:
+    fs = text_size(width)
+    return round(fs * 0.8) + round(fs * 2.9) + round(fs * 1.5) + seats * round(fs * 1.7) + round(fs * 0.8)
+
+
+def swatch(draw: ImageDraw.ImageDraw, box, color, seat: int, fs: int) -> None:
+    draw.rounded_rectangle(box, radius=max(3, fs // 5), fill=color, outline=darker(color, 0.45), width=2)
+    fonts.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), str(seat + 1), round(fs * 0.8),
+                    text_on(color), style="bold", anchor="mm")
+
+
+def player_name(players: Sequence[PlayerStyle], seat: int) -> str:
+    return fonts.clean_text(players[seat].name, "bold") or f"Player {seat + 1}"
+
+
+def status_text(view: dict, players: Sequence[PlayerStyle]) -> str:
+    if view.get("final") is not None or view["phase"] == "over":
+        return "Game over"
+    if view["phase"] == "choosing":
+        return "Choosing tickets: " + ", ".join(player_name(players, s) for s in view["to_move"])
+    if view["current"] is not None:
+        return f"{player_name(players, view['current'])} to play"
+    return ""
+
+
+def last_action_text(view: dict, players: Sequence[PlayerStyle]) -> str:
+    la = view.get("last_action")
+    if not la:
+        return ""
+    who = player_name(players, la["seat"]) if la.get("seat") is not None else "Table"
+    return f"Last: {who} — {la['text']}"
+
+
+def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[PlayerStyle], top: int,
+               *, colorblind: bool) -> None:
+    W = canvas.width
+    fs = text_size(W)
+    d = ImageDraw.Draw(canvas)
+    d.rectangle((0, top, W, canvas.height), fill=PANEL)
+    d.line((0, top, W, top), fill=PANEL_LINE, width=2)
+    margin = round(fs * 0.9)
+    y = top + round(fs * 0.8)
+    # status block (left) and market (right)
+    card_h = round(fs * 2.1)
+    card_w = round(card_h * 1.45)
+    gap = round(fs * 0.35)
+    market = view.get("market", [])
+    mx = W - margin - len(market) * card_w - (len(market) - 1) * gap
+    for k, name in enumerate(market):
+        x = mx + k * (card_w + gap)
+        card(d, (x, y + 2, x + card_w, y + 2 + card_h), name, colorblind=colorblind, radius=max(4, fs // 4))
+    label_w = fonts.measure("Market", round(fs * 0.8), "regular")
+    fonts.draw_text(d, (mx - gap, y + card_h * 0.45), "Market", round(fs * 0.8), MUTED, anchor="rs")
+    fonts.draw_text(d, (mx - gap, y + card_h * 0.45 + fs), f"deck {view.get('deck_size', 0)}", round(fs * 0.8), MUTED, anchor="rs")
+    avail = mx - label_w - 2 * gap - margin
+    status = status_text(view, players)
+    x = margin
+    if view["phase"] == "playing" and view["current"] is not None:
+        swatch(d, (x, y + 2, x + fs * 1.3, y + 2 + fs * 1.3), players[view["current"]].color, view["current"], fs)
+        x += fs * 1.3 + gap
+    if view.get("last_round") and view["phase"] == "playing":
+        badge = "LAST ROUND"
+        bw = fonts.measure(badge, fs, "bold") + fs
+        status = fonts.fit(status, fs, avail - (x - margin) - bw - gap, "bold")
+        sw = fonts.draw_text(d, (x, y + fs * 1.15), status, fs, INK, style="bold")
+        bx = x + sw + gap
+        d.rounded_rectangle((bx, y + 1, bx + bw, y + fs * 1.45), radius=fs // 3, fill=ALERT)
+        fonts.draw_text(d, (bx + fs / 2, y + fs * 1.15), badge, fs, (255, 255, 255), style="bold")
+    else:
+        fonts.draw_text(d, (x, y + fs * 1.15), fonts.fit(status, fs, avail - (x - margin), "bold"), fs, INK, style="bold")
+    last = last_action_text(view, players)
+    if last:
+        fonts.draw_text(d, (margin, y + fs * 2.55), fonts.fit(last, round(fs * 0.85), avail, "regular"), round(fs * 0.85), MUTED)
+    # player table
+    y += round(fs * 2.9)
+    cols = _columns(m, view)
+    col_w = round(fs * 4.1)
+    name_x = margin + round(fs * 1.9)
+    cols_x0 = W - margin - len(cols) * col_w
+    hs = round(fs * 0.8)
+    for k, (_, title) in enumerate(cols):
+        fonts.draw_text(d, (cols_x0 + (k + 1) * col_w - gap, y + fs), title, hs, MUTED, anchor="rs")
+    fonts.draw_text(d, (name_x, y + fs), "Player", hs, MUTED)
+    y += round(fs * 1.5)
+    row_h = round(fs * 1.7)
+    for p in view["players"]:
+        seat = p["seat"]
+        ry = y + seat * row_h
+        if seat == view.get("current") and view["phase"] == "playing":
+            d.rounded_rectangle((margin * 0.4, ry, W - margin * 0.4, ry + row_h - 2), radius=fs // 3, fill=lighter(HIGHLIGHT, 0.72))
+        sw = round(fs * 1.3)
+        sy = ry + (row_h - sw) / 2
+        swatch(d, (margin, sy, margin + sw, sy + sw), players[seat].color, seat, fs)
+        name = fonts.fit(players[seat].name, fs, cols_x0 - name_x - gap, "bold", fallback=f"Player {seat + 1}")
+        left = p.get("left")
+        fonts.draw_text(d, (name_x, ry + row_h * 0.5), name, fs, MUTED if left else INK, style="bold", anchor="lm")
+        if left:
+            nw = fonts.measure(name, fs, "bold")
+            d.line((name_x, ry + row_h * 0.5, name_x + nw, ry + row_h * 0.5), fill=MUTED, width=2)
+        for k, (key, _) in enumerate(cols):
+            fonts.draw_text(d, (cols_x0 + (k + 1) * col_w - gap, ry + row_h * 0.5), str(p.get(key, "")), fs,
+                            INK, style="bold" if key == "score" else "regular", anchor="rm")
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+
+
+def _players(view: dict, players: Sequence[PlayerStyle] | None) -> list[PlayerStyle]:
+    n = len(view["players"])
+    if players is None:
+        return default_players(n)
+    players = list(players)
+    if len(players) < n:
+        players += default_players(n)[len(players):]
+    return players
+
+
+def board_image(view: dict, map_data: MapData, players, *, width=None, colorblind=False, highlight=None,
+                rings=(), ring_cities=(), glow=(), glow_color=HIGHLIGHT, panel=True,
+                extra_height: int = 0) -> tuple[Image.Image, MapGeometry]:
+    geo = geometry(map_data, width)
+    static = static_map(map_data, geo, colorblind)
+    ph = panel_height(geo.width, len(view["players"])) if panel else 0
+    canvas = Image.new("RGB", (geo.width, geo.map_height + ph + extra_height), PANEL)
+    canvas.paste(static, (0, 0))
+    la = view.get("last_action") or {}
+    hl = list(glow)
+    hl_city = None
+    if highlight is None or highlight is True:
+        if la.get("track"):
+            hl.append(la["track"])
+        if la.get("city"):
+            hl_city = la["city"]
+    elif highlight:
+        hl.extend(highlight)
+    draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, highlight=hl, glow_color=glow_color,
+               rings=rings, ring_cities=ring_cities, highlight_city=hl_city)
+    if panel:
+        draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind)
+    return canvas, geo
+
+
+def board_alt_text(view: dict, map_data: MapData, players: Sequence[PlayerStyle]) -> str:
+    scores = ", ".join(f"{player_name(players, p['seat'])} {p['score']}" for p in view["players"])
+    parts = [f"{map_data.name} board", status_text(view, players)]
+    if view.get("last_round") and view["phase"] == "playing":
+        parts.append("last round")
+    parts.append(f"scores: {scores}")
+    last = last_action_text(view, players)
+    if last:
+        parts.append(last.removeprefix("Last: ").replace(" — ", " ", 1).join(("last action: ", "")))
+    return "; ".join(p for p in parts if p) + "."
+
+
+def render_board(
+    view: dict,
+    map_data: MapData,
+    players: Sequence[PlayerStyle] | None = None,
+    *,
+    highlight: Iterable[str] | bool | None = None,
+    colorblind: bool = False,
+    width: int | None = None,
+) -> RenderedImage:
+    """The public board from a spectator view: map, claims, stations, last action, panel.
+
+    highlight: None/True highlights the view's last action, False nothing, or track ids.
+    """
+    if view.get("you") is not None:
+        raise ValueError("render_board draws public images: pass the spectator view game.view(None)")
+    players = _players(view, players)
+    img, _ = board_image(view, map_data, players, width=width, colorblind=colorblind, highlight=highlight)
+    return RenderedImage(encode(img), board_alt_text(view, map_data, players), img.width, img.height)

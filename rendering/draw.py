@@ -1,0 +1,101 @@
+"""Drawing primitives: anti-aliased sprites (drawn 4x and reduced), cards, encoding."""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+from typing import Callable
+
+from PIL import Image, ImageDraw
+
+from rendering import fonts
+from rendering.style import INK, ROUTE_COLORS, ROUTE_LETTERS, RGB, darker, lighter, text_on
+
+SS = 4  # supersampling factor of sprites
+
+#: PNG settings used for every image (and by the benchmark's bare encode).
+PNG_OPTIONS = {"format": "PNG", "compress_level": 6}
+
+
+def encode(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, **PNG_OPTIONS)
+    return buf.getvalue()
+
+
+def sprite(box: tuple[float, float, float, float], paint: Callable[[ImageDraw.ImageDraw, Callable], None]) -> tuple[Image.Image, tuple[int, int]]:
+    """An RGBA patch covering box (image coordinates), painted at SS x and reduced with
+    premultiplied alpha; paint(draw, tr) gets a function mapping image points to patch points."""
+    x0, y0 = math.floor(box[0]) - 1, math.floor(box[1]) - 1
+    x1, y1 = math.ceil(box[2]) + 1, math.ceil(box[3]) + 1
+    w, h = max(1, x1 - x0), max(1, y1 - y0)
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+
+    def tr(points):
+        return [((x - x0) * SS, (y - y0) * SS) for x, y in points]
+
+    paint(d, tr)
+    small = big.convert("RGBa").resize((w, h), Image.Resampling.BOX).convert("RGBA")
+    return small, (x0, y0)
+
+
+def paste(canvas: Image.Image, item: tuple[Image.Image, tuple[int, int]]) -> None:
+    img, pos = item
+    canvas.paste(img, pos, img)
+
+
+@lru_cache(maxsize=256)
+def disc(r: float, fill: RGB, outline: RGB | None, width: float = 0, ring_only: bool = False) -> Image.Image:
+    """An anti-aliased disc (or ring) sprite of radius r centered in its patch."""
+    def paint(d, tr):
+        (ax, ay), (bx, by) = tr([(-r, -r), (r, r)])
+        if ring_only:
+            d.ellipse((ax, ay, bx, by), outline=fill, width=max(1, round(width * SS)))
+        else:
+            d.ellipse((ax, ay, bx, by), fill=outline or fill)
+            if outline:
+                k = width * SS
+                d.ellipse((ax + k, ay + k, bx - k, by - k), fill=fill)
+    img, _ = sprite((-r, -r, r, r), paint)
+    return img
+
+
+def paste_centered(canvas: Image.Image, img: Image.Image, x: float, y: float) -> None:
+    canvas.paste(img, (round(x - img.width / 2), round(y - img.height / 2)), img)
+
+
+def card(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    name: str | None,
+    *,
+    colorblind: bool = False,
+    radius: int = 6,
+) -> None:
+    """A train card: a rounded rectangle in the card color (locomotive: stripes of every color);
+    an empty market slot is a dashed outline. Color-blind mode writes the card's letter."""
+    x0, y0, x1, y1 = box
+    if name is None:
+        draw.rounded_rectangle(box, radius=radius, outline=(170, 163, 150), width=2)
+        return
+    if name == "loco":
+        draw.rounded_rectangle(box, radius=radius, fill=(250, 250, 250), outline=INK, width=2)
+        stripes = ["red", "orange", "yellow", "green", "blue", "pink"]
+        inner = (x0 + 4, y0 + 4, x1 - 4, y1 - 4)
+        h = (inner[3] - inner[1]) / len(stripes)
+        for k, c in enumerate(stripes):
+            draw.rectangle((inner[0], inner[1] + k * h, inner[2], inner[1] + (k + 1) * h), fill=ROUTE_COLORS[c])
+    else:
+        color = ROUTE_COLORS[name]
+        draw.rounded_rectangle(box, radius=radius, fill=color, outline=darker(color, 0.55) if name != "black" else (90, 90, 90), width=2)
+        cx = (x0 + x1) / 2
+        draw.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), radius=max(2, radius - 3), outline=lighter(color, 0.45), width=1)
+        _ = cx
+    if colorblind:
+        size = max(10, int((y1 - y0) * 0.42))
+        letter = ROUTE_LETTERS[name]
+        color = ROUTE_COLORS[name] if name != "loco" else (250, 250, 250)
+        fonts.draw_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), letter, size, text_on(color) if name != "loco" else INK,
+                        style="bold", anchor="mm", stroke=2 if name == "loco" else 0, stroke_fill=(255, 255, 255))

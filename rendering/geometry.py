@@ -1,0 +1,349 @@
+"""Where things go on a board image: projection, train cars, city markers and city labels.
+
+Everything here depends only on the map data and the image width, so it is computed once per
+(map, width) and cached. Maps without train-space positions (Nederland) get cars laid out
+evenly on the straight line between the two cities, the two tracks of a double route offset to
+either side.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.mapdata import MapData
+
+from rendering import fonts
+
+#: City label text size, in pixels of the image shown 400 px wide (the phone-legibility rule is 7).
+LABEL_PX_AT_400 = 7.5
+HALO = 3  # label halo (stroke) width at 1280 px; scales with the image
+
+
+@dataclass(frozen=True, slots=True)
+class Car:
+    x: float
+    y: float
+    angle: float  # degrees, clockwise on screen
+    length: float
+    width: float
+
+    def polygon(self, grow: float = 0.0, scale: float = 1.0, dx: float = 0.0, dy: float = 0.0,
+                length_f: float = 1.0, width_f: float = 1.0) -> list[tuple[float, float]]:
+        a = math.radians(self.angle)
+        ux, uy = math.cos(a), math.sin(a)
+        hl = (self.length * length_f / 2 + grow)
+        hw = (self.width * width_f / 2 + grow)
+        cx, cy = self.x, self.y
+        pts = [(-hl, -hw), (hl, -hw), (hl, hw), (-hl, hw)]
+        return [((cx + px * ux - py * uy - dx) * scale, (cy + px * uy + py * ux - dy) * scale) for px, py in pts]
+
+    def samples(self) -> list[tuple[float, float]]:
+        a = math.radians(self.angle)
+        ux, uy = math.cos(a), math.sin(a)
+        return [(self.x + f * self.length * ux, self.y + f * self.length * uy) for f in (-0.45, -0.22, 0, 0.22, 0.45)]
+
+
+@dataclass(frozen=True, slots=True)
+class TrackGeom:
+    index: int
+    cars: tuple[Car, ...]
+    mid: tuple[float, float]  # middle of the route (between the two tracks of a double)
+    normal: tuple[float, float]  # unit vector across the route
+
+    def bbox(self, grow: float = 0.0) -> tuple[float, float, float, float]:
+        pts = [p for c in self.cars for p in c.polygon(grow)]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    city: int
+    lines: tuple[str, ...]
+    size: int
+    origins: tuple[tuple[float, float], ...]  # (x, baseline) of each line
+    box: tuple[float, float, float, float]  # ink box grown by the halo: what may not overlap
+
+
+@dataclass(frozen=True, slots=True)
+class MapGeometry:
+    map_id: str
+    width: int  # image width
+    map_height: int  # height of the map area (the panel goes below)
+    pad: float
+    inner_w: float
+    inner_h: float
+    pitch: float  # typical distance between car centers
+    car_width: float
+    city_r: float
+    halo: int
+    label_size: int
+    cities: tuple[tuple[float, float], ...]
+    tracks: tuple[TrackGeom, ...]
+    labels: tuple[Label, ...]
+
+    def city_box(self, i: int, grow: float = 0.0) -> tuple[float, float, float, float]:
+        x, y = self.cities[i]
+        r = self.city_r + grow
+        return x - r, y - r, x + r, y + r
+
+
+def content_box(m: MapData) -> tuple[float, float, float, float]:
+    """Bounding box of the cities and train spaces in board units (height = 1, width = aspect):
+    the image shows this part of the board frame, at one scale for both axes."""
+    xs = [c.x for c in m.cities] + [x for t in m.tracks for x, _, _ in t.spaces]
+    ys = [c.y for c in m.cities] + [y for t in m.tracks for _, y, _ in t.spaces]
+    return min(xs) * m.aspect, min(ys), max(xs) * m.aspect, max(ys)
+
+
+def map_width_for(map_data: MapData, width: int | None) -> int:
+    """Default image width: 1280 px, less for portrait maps so the map is at most 1500 px tall."""
+    if width is not None:
+        return int(width)
+    x0, y0, x1, y1 = content_box(map_data)
+    return int(min(1280, round(1500 * (x1 - x0) / (y1 - y0))))
+
+
+@lru_cache(maxsize=32)
+def _geometry(map_id: str, sha: str, width: int) -> MapGeometry:
+    from engine.mapdata import load_map
+
+    m = load_map(map_id)
+    assert m.sha256 == sha
+    return build_geometry(m, width)
+
+
+def geometry(map_data: MapData, width: int | None = None) -> MapGeometry:
+    from engine.mapdata import load_map
+
+    w = map_width_for(map_data, width)
+    try:
+        if load_map(map_data.id).sha256 == map_data.sha256:
+            return _geometry(map_data.id, map_data.sha256, w)
+    except KeyError:
+        pass
+    return build_geometry(map_data, w)  # a map not shipped in engine/maps (tests): not cached
+
+
+def build_geometry(m: MapData, width: int) -> MapGeometry:
+    pad = round(width * 0.04)
+    bx0, by0, bx1, by1 = content_box(m)
+    inner_w = width - 2 * pad
+    scale = inner_w / (bx1 - bx0)  # pixels per board unit
+    inner_h = (by1 - by0) * scale
+    map_height = int(round(inner_h + 2 * pad))
+
+    def pt(nx: float, ny: float) -> tuple[float, float]:
+        return pad + (nx * m.aspect - bx0) * scale, pad + (ny - by0) * scale
+
+    cities = tuple(pt(c.x, c.y) for c in m.cities)
+    has_spaces = all(t.spaces for t in m.tracks) and m.tracks
+    if has_spaces:
+        gaps = []
+        for t in m.tracks:
+            ps = [pt(x, y) for x, y, _ in t.spaces]
+            gaps += [math.dist(p, q) for p, q in zip(ps, ps[1:])]
+        pitch = statistics.median(gaps)
+        seps = []
+        for t in m.tracks:
+            if t.double is not None:
+                o = m.tracks[t.double]
+                for (x1, y1, _), (x2, y2, _) in zip(t.spaces, o.spaces):
+                    seps.append(math.dist(pt(x1, y1), pt(x2, y2)))
+        car_w = min(0.27 * pitch, 0.8 * statistics.median(seps)) if seps else 0.27 * pitch
+    else:
+        pitch = statistics.median(
+            math.dist(cities[t.a], cities[t.b]) / (t.length + 0.9) for t in m.tracks
+        )
+        car_w = 0.26 * pitch
+    city_r = 0.16 * pitch
+    tracks = []
+    for t in m.tracks:
+        a, b = cities[t.a], cities[t.b]
+        d = math.dist(a, b) or 1.0
+        ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+        normal = (-uy, ux)
+        if has_spaces:
+            cars = tuple(Car(*pt(x, y), ang, 0.86 * pitch, car_w) for x, y, ang in t.spaces)
+            cx = sum(c.x for c in cars) / len(cars)
+            cy = sum(c.y for c in cars) / len(cars)
+            if t.double is not None:
+                o = m.tracks[t.double]
+                ox = sum(pt(x, y)[0] for x, y, _ in o.spaces) / len(o.spaces)
+                oy = sum(pt(x, y)[1] for x, y, _ in o.spaces) / len(o.spaces)
+                cx, cy = (cx + ox) / 2, (cy + oy) / 2
+            mid = (cx, cy)
+        else:
+            clear = city_r + 0.12 * pitch
+            usable = max(d - 2 * clear, d * 0.3)
+            step = usable / t.length
+            off = 0.0
+            if t.double is not None:
+                off = 0.68 * car_w * (1 if t.index < t.double else -1)
+            ang = math.degrees(math.atan2(uy, ux))
+            start = clear if usable > d * 0.3 else (d - usable) / 2
+            cars = tuple(
+                Car(a[0] + ux * (start + step * (k + 0.5)) + normal[0] * off,
+                    a[1] + uy * (start + step * (k + 0.5)) + normal[1] * off,
+                    ang, step * 0.86, car_w)
+                for k in range(t.length)
+            )
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        tracks.append(TrackGeom(t.index, cars, mid, normal))
+    label_size = max(8, math.ceil(LABEL_PX_AT_400 * width / 400))
+    halo = max(2, round(HALO * width / 1280))
+    geo = MapGeometry(
+        map_id=m.id, width=width, map_height=map_height, pad=pad, inner_w=inner_w, inner_h=inner_h,
+        pitch=pitch, car_width=car_w, city_r=city_r, halo=halo, label_size=label_size,
+        cities=cities, tracks=tuple(tracks), labels=(),
+    )
+    labels = place_labels(m, geo)
+    return MapGeometry(**{**{f: getattr(geo, f) for f in geo.__dataclass_fields__}, "labels": labels})
+
+
+# ---------------------------------------------------------------------------------------------
+# Label placement: every label tries positions around its city (one or two lines, near or a bit
+# farther); labels may never overlap each other, a city marker or the image edge; among the
+# allowed positions the one hiding the fewest train cars wins, with a preference for the right.
+
+
+def _line_splits(name: str) -> list[tuple[str, ...]]:
+    options: list[tuple[str, ...]] = [(name,)]
+    words = name.split(" ")
+    if len(words) > 1:
+        best = min(
+            ((" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))),
+            key=lambda p: abs(len(p[0]) - len(p[1])),
+        )
+        options.append(best)
+    return options
+
+
+def _overlap(a, b, gap: float = 0.0) -> bool:
+    return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
+
+
+def _candidates(geo: MapGeometry, city: int, name: str):
+    """(cost, lines, origins, box) for each position tried around a city."""
+    size = geo.label_size
+    halo = geo.halo
+    lead = round(size * 1.08)
+    cx, cy = geo.cities[city]
+    out = []
+    for li, lines in enumerate(_line_splits(name)):
+        texts = [fonts.Text(fonts.clean_text(s, "label"), size, "label") for s in lines]
+        widths = [t.width for t in texts]
+        # ink box of the block with its first baseline at 0 and left edge at 0
+        boxes = [t.ink_box(0, k * lead) for k, t in enumerate(texts)]
+        top = min(b[1] for b in boxes)
+        bottom = max(b[3] for b in boxes)
+        block_w = max(widths)
+        for dist_i, extra in enumerate((0.0, 0.35 * geo.pitch, 0.8 * geo.pitch)):
+            d = geo.city_r + halo + 2 + extra
+            for pos, pref in (("E", 0.0), ("W", 0.3), ("N", 0.5), ("S", 0.5),
+                              ("NE", 0.7), ("SE", 0.7), ("NW", 0.9), ("SW", 0.9)):
+                dx = {"E": d, "W": -d, "N": 0, "S": 0, "NE": d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": -d * 0.7}[pos]
+                dy = {"E": 0, "W": 0, "N": -d, "S": d, "NE": -d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": d * 0.7}[pos]
+                # block position: left x and first baseline y
+                if "E" in pos:
+                    bx = cx + dx
+                elif "W" in pos:
+                    bx = cx + dx - block_w
+                else:
+                    bx = cx - block_w / 2
+                if pos in ("E", "W"):
+                    by = cy - (top + bottom) / 2
+                elif "N" in pos:
+                    by = cy + dy - bottom
+                else:
+                    by = cy + dy - top
+                align = "l" if "E" in pos else "r" if "W" in pos else "m"
+                origins = []
+                ink = [math.inf, math.inf, -math.inf, -math.inf]
+                for k, t in enumerate(texts):
+                    lx = bx if align == "l" else bx + block_w - widths[k] if align == "r" else bx + (block_w - widths[k]) / 2
+                    origins.append((lx, by + k * lead))
+                    b = t.ink_box(lx, by + k * lead)
+                    ink = [min(ink[0], b[0]), min(ink[1], b[1]), max(ink[2], b[2]), max(ink[3], b[3])]
+                box = (ink[0] - halo, ink[1] - halo, ink[2] + halo, ink[3] + halo)
+                cost = pref + 1.2 * li + 2.5 * dist_i
+                out.append((cost, tuple(t.text for t in texts), tuple(origins), box))
+    return out
+
+
+def place_labels(m: MapData, geo: MapGeometry) -> tuple[Label, ...]:
+    n = len(m.cities)
+    samples = [(t.index, p) for t in geo.tracks for c in t.cars for p in c.samples()]
+    markers = [geo.city_box(i, grow=2) for i in range(n)]
+    W, H = geo.width, geo.map_height
+    cands = []
+    for i, c in enumerate(m.cities):
+        options = []
+        for cost, lines, origins, box in _candidates(geo, i, c.name):
+            if box[0] < 1 or box[1] < 1 or box[2] > W - 1 or box[3] > H - 1:
+                continue
+            if any(j != i and _overlap(box, markers[j]) for j in range(n)):
+                continue
+            hidden = sum(1 for _, (x, y) in samples if box[0] <= x <= box[2] and box[1] <= y <= box[3])
+            options.append((cost + 0.5 * hidden, lines, origins, box))
+        options.sort(key=lambda o: o[0])
+        cands.append(options)
+    # most constrained cities first (fewest options, then most neighbours)
+    order = sorted(range(n), key=lambda i: (len(cands[i]), i))
+    chosen: dict[int, tuple] = {}
+
+    def fits(i: int, box) -> bool:
+        return all(not _overlap(box, chosen[j][3], 1) for j in chosen if j != i)
+
+    for i in order:
+        pick = next((o for o in cands[i] if fits(i, o[3])), None)
+        chosen[i] = pick if pick is not None else (cands[i][0] if cands[i] else None)
+        if chosen[i] is None:
+            del chosen[i]
+    # repair: re-place labels that still collide, a few rounds
+    for _ in range(6):
+        bad = [i for i in chosen if not fits(i, chosen[i][3])]
+        if not bad:
+            break
+        for i in bad:
+            others = {j: chosen[j] for j in chosen if j != i}
+            best = None
+            for o in cands[i]:
+                clashes = [j for j in others if _overlap(o[3], others[j][3], 1)]
+                if not clashes:
+                    best = o
+                    break
+                # try moving the single clashing neighbour to one of its free positions
+                if len(clashes) == 1:
+                    j = clashes[0]
+                    for oj in cands[j]:
+                        if not _overlap(oj[3], o[3], 1) and all(
+                            not _overlap(oj[3], chosen[k][3], 1) for k in chosen if k not in (i, j)
+                        ):
+                            chosen[j] = oj
+                            best = o
+                            break
+                    if best:
+                        break
+            if best is not None:
+                chosen[i] = best
+    return tuple(
+        Label(i, chosen[i][1], geo.label_size, chosen[i][2], chosen[i][3]) for i in sorted(chosen)
+    )
+
+
+def label_conflicts(geo: MapGeometry) -> list[tuple[str, int, int]]:
+    """Pairs that break the label rule: ("label", i, j) or ("marker", label city, marker city)."""
+    out = []
+    labels = geo.labels
+    for a in range(len(labels)):
+        for b in range(a + 1, len(labels)):
+            if _overlap(labels[a].box, labels[b].box):
+                out.append(("label", labels[a].city, labels[b].city))
+        for j in range(len(geo.cities)):
+            if j != labels[a].city and _overlap(labels[a].box, geo.city_box(j)):
+                out.append(("marker", labels[a].city, j))
+    return out

@@ -1,0 +1,82 @@
+"""Sample views for previews, tests and the benchmark.
+
+`played_view` plays a seeded random game with the engine. `synthetic_view` builds a plausible
+spectator view from map data alone, for a map whose rules the engine cannot run yet (Nederland):
+same keys as `engine.view.build_view`, random claims that respect double routes and trains.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.cards import CARD_NAMES
+from engine.mapdata import MapData
+
+
+def played_game(map_id: str, seats: int = 5, seed: int = 1, plies: int | None = None):
+    """A seeded random game (collapsed payments), stopped after `plies` actions or at its end."""
+    from engine import Game
+
+    game = Game.new(map_id, seats=seats, seed=seed)
+    rng = random.Random(seed)
+    n = 0
+    while not game.is_over() and (plies is None or n < plies):
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+        n += 1
+    return game
+
+
+def synthetic_view(m: MapData, seats: int = 5, seed: int = 1, fill: float = 0.8) -> dict:
+    """A late-game spectator view: about `fill` of each player's trains placed at random."""
+    rng = random.Random(f"{m.id}:{seed}")
+    trains = [m.rules.trains] * seats
+    claims: dict[str, int] = {}
+    taken_pairs: dict[tuple[int, int], set[int]] = {}
+    order = list(m.tracks)
+    rng.shuffle(order)
+    for t in order:
+        seat = rng.randrange(seats)
+        pair = (min(t.a, t.b), max(t.a, t.b))
+        if seat in taken_pairs.get(pair, set()):
+            continue
+        if trains[seat] - t.length < m.rules.trains * (1 - fill):
+            continue
+        claims[t.id] = seat
+        trains[seat] -= t.length
+        taken_pairs.setdefault(pair, set()).add(seat)
+    points = m.rules.route_points
+    score = [0] * seats
+    for tid, seat in claims.items():
+        score[seat] += points[m.track_by_id[tid].length]
+    stations: dict[str, int] = {}
+    for seat in range(seats):
+        for _ in range(m.rules.stations and rng.randrange(m.rules.stations + 1)):
+            c = rng.choice(m.cities).id
+            stations.setdefault(c, seat)
+    players = []
+    for s in range(seats):
+        p = {
+            "seat": s, "score": score[s], "trains": trains[s],
+            "stations_left": m.rules.stations - sum(1 for v in stations.values() if v == s),
+            "hand_size": rng.randrange(2, 14), "tickets": rng.randrange(2, 7),
+            "choosing_tickets": False, "left": None,
+        }
+        if "tolls" in m.rules.hooks:
+            p["loans"] = rng.choice((0, 0, 0, 1))
+        players.append(p)
+    last_track = next(iter(claims), None)
+    colors = list(CARD_NAMES)
+    return {
+        "schema": 1, "rules_version": 1, "map": m.id, "deck": m.rules.default_deck, "viewer": None,
+        "phase": "playing", "current": 1 % seats, "stage": None, "to_move": [1 % seats],
+        "last_round": min(trains) <= 2, "plies": 200, "players": players,
+        "market": [rng.choice(colors) for _ in range(5)], "deck_size": 31, "discard_size": 12,
+        "ticket_deck_size": 14, "ticket_discard": [], "claims": claims, "stations": stations,
+        "tunnel": None,
+        "last_action": None if last_track is None else {
+            "seat": claims[last_track], "kind": "Claim", "track": last_track,
+            "text": f"claim {m.route_name(m.track_by_id[last_track])}",
+        },
+        "you": None, "final": None,
+    }

@@ -1,0 +1,31 @@
+"""Shared fixtures: late-game views per map (engine games where the engine runs the map,
+synthetic views from the map data for the golden images, so they do not move with the rules)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine.mapdata import load_map
+from rendering.sample import played_game, synthetic_view
+
+MAPS = ("usa", "europe", "nederland")
+PLAYED_MAPS = ("usa", "europe")
+
+
+def decode(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+@pytest.fixture(scope="session")
+def late_games():
+    return {m: played_game(m, seats=5, seed=7, plies=260) for m in PLAYED_MAPS}
+
+
+@pytest.fixture(scope="session")
+def synthetic_views():
+    return {m: synthetic_view(load_map(m), seats=5, seed=1) for m in MAPS}

@@ -1,0 +1,152 @@
+"""The public board: size and mode, owner colors at the train-space positions, privacy."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+
+from engine import Game
+from engine.mapdata import load_map
+from rendering import PlayerStyle, default_players, render_board
+from rendering.geometry import geometry
+from rendering.style import DEFAULT_PLAYER_COLORS, ROUTE_COLORS
+from tests.rendering.conftest import MAPS, PLAYED_MAPS, decode
+
+#: Player colors no route and no default uses, so a pixel of that color can only be a claim.
+PROBE = [(255, 0, 255), (0, 255, 255), (128, 0, 0), (0, 0, 128), (255, 128, 255)]
+
+
+def probe_players(n=5):
+    return [PlayerStyle(f"P{i}", PROBE[i]) for i in range(n)]
+
+
+def close(a, b, tol=12):
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def fill_point(car, width):
+    """A point inside a car, off its center stripe (claimed cars have a light stripe)."""
+    a = math.radians(car.angle)
+    nx, ny = -math.sin(a), math.cos(a)
+    return round(car.x + nx * width * 0.3), round(car.y + ny * width * 0.3)
+
+
+@pytest.mark.parametrize("map_id", PLAYED_MAPS)
+def test_size_mode_and_discord_limit(late_games, map_id):
+    view = late_games[map_id].view(None)
+    r = render_board(view, load_map(map_id))
+    img = decode(r.png)
+    assert img.format == "PNG" and img.mode == "RGB"
+    assert img.size == (r.width, r.height) and r.width == 1280
+    assert len(r.png) <= 2 * 1024 * 1024
+    assert r.alt_text and "\n" not in r.alt_text and load_map(map_id).name in r.alt_text
+
+
+def test_width_parameter_and_colorblind_mode(synthetic_views):
+    m = load_map("europe")
+    small = render_board(synthetic_views["europe"], m, width=800)
+    assert decode(small.png).size == (800, small.height)
+    normal = render_board(synthetic_views["europe"], m)
+    cb = render_board(synthetic_views["europe"], m, colorblind=True)
+    assert (cb.width, cb.height) == (normal.width, normal.height) and cb.png != normal.png
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_claims_in_owner_color_at_space_positions(synthetic_views, map_id):
+    m = load_map(map_id)
+    view = synthetic_views[map_id]
+    geo = geometry(m)
+    img = decode(render_board(view, m, probe_players(), highlight=False).png).convert("RGB")
+    claimed = unclaimed = 0
+    for t in m.tracks:
+        tg = geo.tracks[t.index]
+        owner = view["claims"].get(t.id)
+        for car in tg.cars:
+            x, y = fill_point(car, geo.car_width)
+            px = img.getpixel((x, y))
+            if any(lab.box[0] - 2 <= x <= lab.box[2] + 2 and lab.box[1] - 2 <= y <= lab.box[3] + 2 for lab in geo.labels):
+                continue  # a city name is drawn over this car
+            if owner is not None:
+                assert close(px, PROBE[owner]), (t.id, px, PROBE[owner])
+                claimed += 1
+            else:
+                assert not any(close(px, c, 40) for c in PROBE), (t.id, px)
+                route = ROUTE_COLORS["gray" if t.color is None else
+                                     ("pink", "white", "blue", "yellow", "orange", "black", "red", "green")[t.color]]
+                if not t.ferry and not (map_id == "nederland" and t.toll):
+                    assert close(px, route, 30), (t.id, px, route)
+                unclaimed += 1
+    assert claimed > 30 and unclaimed > 10
+
+
+def test_stations_in_owner_color(late_games):
+    game = late_games["europe"]
+    view = game.view(None)
+    if not view["stations"]:
+        pytest.skip("no station in this game")
+    m = load_map("europe")
+    geo = geometry(m)
+    img = decode(render_board(view, m, probe_players(), highlight=False).png)
+    for cid, seat in view["stations"].items():
+        x, y = geo.cities[m.city_by_id[cid].index]
+        assert close(img.getpixel((round(x), round(y))), PROBE[seat]), cid
+
+
+def test_last_claim_is_highlighted(late_games):
+    game = late_games["usa"]
+    view = game.view(None)
+    # find the last claim in the log to make the view's last action a claim
+    from rendering.sample import played_game
+
+    for plies in range(200, 100, -1):
+        g = played_game("usa", seats=5, seed=7, plies=plies)
+        v = g.view(None)
+        if v["last_action"] and v["last_action"].get("track"):
+            break
+    m = load_map("usa")
+    with_hl = decode(render_board(v, m).png)
+    without = decode(render_board(v, m, highlight=False).png)
+    assert with_hl.tobytes() != without.tobytes()
+    _ = view
+
+
+def test_public_image_identical_when_only_private_info_differs():
+    from rendering.sample import played_game
+
+    game = played_game("europe", seats=3, seed=11, plies=80)
+    state = copy.deepcopy(game.to_json())
+    hand = state["hands"][0]
+    have = next(k for k, n in enumerate(hand) if n)
+    k = next(i for i, c in enumerate(state["deck"]) if c != have)
+    other = state["deck"][k]
+    hand[have] -= 1
+    hand[other] += 1
+    state["deck"][k] = have
+    state["ticket_deck"] = list(reversed(state["ticket_deck"]))
+    twin = Game.from_json(state, log=game.log)
+    assert twin.view(0) != game.view(0)
+    assert twin.view(None) == game.view(None)
+    m = load_map("europe")
+    assert render_board(twin.view(None), m).png == render_board(game.view(None), m).png
+
+
+def test_private_view_is_refused():
+    from rendering.sample import played_game
+
+    game = played_game("usa", seats=2, seed=3, plies=10)
+    with pytest.raises(ValueError):
+        render_board(game.view(0), load_map("usa"))
+
+
+def test_default_palette_differs_from_route_colors():
+    for c in DEFAULT_PLAYER_COLORS[:5]:
+        for name, r in ROUTE_COLORS.items():
+            assert sum(abs(a - b) for a, b in zip(c, r)) > 90, (c, name)
+
+
+def test_fewer_players_than_styles_and_missing_styles(synthetic_views):
+    m = load_map("usa")
+    r = render_board(synthetic_views["usa"], m, default_players(["only one"]))
+    assert r.width == 1280
