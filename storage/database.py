@@ -97,3 +97,11 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     """Sessions for `engine` (SQLAlchemy's AsyncSession: SQLModel tables work as they are).
     Objects stay readable after commit (no implicit reloads in async code)."""
     return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+
+
+def detached(session: AsyncSession, *objects: Any) -> None:
+    """Take returned rows out of the session: they stay readable snapshots, never expired by a
+    later rollback (an expired attribute would need IO, which async code cannot do implicitly)."""
+    for obj in objects:
+        if obj is not None and obj in session:
+            session.expunge(obj)

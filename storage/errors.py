@@ -57,3 +57,19 @@ class ReplayMismatchError(StorageError):
         super().__init__(f"game {game_id} does not replay: {reason}")
         self.game_id = game_id
         self.reason = reason
+
+
+class LobbyError(StorageError):
+    """A lobby action that cannot happen: no open lobby, one already open, already joined, full."""
+
+
+class ExportRefusedError(StorageError):
+    """Only a finished (or abandoned) game is exported: an active game's seed reveals hidden cards."""
+
+
+class ExportFormatError(StorageError, ValueError):
+    """An exported game that cannot be read or replayed here."""
+
+
+class SchemaOutdatedError(StorageError):
+    """The database lacks migrations this code needs (start with auto-migrate, or run `python -m storage migrate`)."""

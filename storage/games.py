@@ -18,16 +18,28 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import RULES_VERSION, Game, GameOptions, format_action, load_map, parse_action
-from storage.database import begin_write
+from storage.database import begin_write, detached
 from storage.errors import (
     ChannelBusyError,
     GameNotActiveError,
     GameNotFoundError,
     GameReadOnlyError,
+    LobbyError,
     ReplayMismatchError,
     StaleVersionError,
 )
-from storage.models import ABANDONED, ACTIVE, FINISHED, ActionRecord, GameRecord, SeatRecord, utcnow
+from storage.models import (
+    ABANDONED,
+    ACTIVE,
+    FINISHED,
+    OPEN,
+    STARTED,
+    ActionRecord,
+    GameRecord,
+    Lobby,
+    SeatRecord,
+    utcnow,
+)
 
 
 @dataclass
@@ -60,11 +72,13 @@ async def create_game(
     players: Sequence[int | None],
     colors: Sequence[str | None] | None = None,
     parent_id: int | None = None,
+    lobby_id: int | None = None,
 ) -> GameRecord:
     """Store a new game (usually with an empty log) and its seats; `players[i]` sits at seat i.
 
     Raises `ChannelBusyError` if the channel already has an active game (the unique index decides,
-    so two starts at once in one channel cannot both succeed)."""
+    so two starts at once in one channel cannot both succeed). With `lobby_id`, that open lobby is
+    marked started in the same transaction (`LobbyError` if it is not open any more)."""
     if len(players) != game.seats:
         raise ValueError(f"{len(players)} players for a {game.seats}-seat game")
     if colors is not None and len(colors) != game.seats:
@@ -95,6 +109,15 @@ async def create_game(
             session.add(
                 SeatRecord(game_id=record.id, seat=seat, user_id=user_id, color=colors[seat] if colors else None)
             )
+        if lobby_id is not None:
+            started = await session.execute(
+                update(Lobby)
+                .where(Lobby.id == lobby_id, Lobby.status == OPEN)
+                .values(status=STARTED, game_id=record.id, updated_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            if started.rowcount != 1:
+                raise LobbyError(f"lobby {lobby_id} is not open")
         for seq, (seat, action) in enumerate(game.log, start=1):
             session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action), created_at=now))
         if game.is_over():
@@ -111,6 +134,7 @@ async def create_game(
     except BaseException:
         await session.rollback()
         raise
+    detached(session, record)
     return record
 
 
@@ -290,15 +314,18 @@ async def set_seat_left(*, session: AsyncSession, game_id: int, seat: int, left:
 
 
 async def get_game(*, session: AsyncSession, game_id: int) -> GameRecord:
-    record = await session.get(GameRecord, game_id)
+    record = await session.get(GameRecord, game_id, populate_existing=True)
     if record is None:
         raise GameNotFoundError(game_id)
+    detached(session, record)
     return record
 
 
 async def game_seats(*, session: AsyncSession, game_id: int) -> list[SeatRecord]:
     rows = await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id).order_by(SeatRecord.seat))
-    return list(rows.scalars().all())
+    seats = list(rows.scalars().all())
+    detached(session, *seats)
+    return seats
 
 
 async def action_log(*, session: AsyncSession, game_id: int, upto: int | None = None) -> list[tuple[int | None, str]]:
@@ -314,7 +341,9 @@ async def active_game_in_channel(*, session: AsyncSession, channel_id: int) -> G
     rows = await session.execute(
         select(GameRecord).where(GameRecord.channel_id == channel_id, GameRecord.status == ACTIVE)
     )
-    return rows.scalar_one_or_none()
+    record = rows.scalar_one_or_none()
+    detached(session, record)
+    return record
 
 
 async def count_actions(*, session: AsyncSession, game_id: int) -> int:

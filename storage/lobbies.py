@@ -1,0 +1,123 @@
+"""Lobbies: a game being gathered before it exists. One open lobby per channel (a unique index);
+joins are rows of `lobby_members`, checked against the seat limit under the lobby's row lock.
+`create_game(..., lobby_id=...)` starts the game and closes its lobby in one transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.database import begin_write, detached
+from storage.errors import LobbyError
+from storage.models import CANCELLED, OPEN, Lobby, LobbyMember, utcnow
+
+
+async def open_lobby(
+    *,
+    session: AsyncSession,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    map_id: str,
+    options: dict[str, Any] | None = None,
+    max_seats: int = 5,
+) -> Lobby:
+    """Open a lobby with its host as the first member."""
+    now = utcnow()
+    lobby = Lobby(
+        guild_id=guild_id, channel_id=channel_id, host_id=host_id, map_id=map_id,
+        options=options or {}, max_seats=max_seats, created_at=now, updated_at=now,
+    )
+    await begin_write(session)
+    try:
+        session.add(lobby)
+        await session.flush()
+        session.add(LobbyMember(lobby_id=lobby.id, user_id=host_id, joined_at=now))
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        raise LobbyError(f"channel {channel_id} already has an open lobby") from None
+    except BaseException:
+        await session.rollback()
+        raise
+    detached(session, lobby)
+    return lobby
+
+
+async def open_lobby_in_channel(*, session: AsyncSession, channel_id: int) -> Lobby | None:
+    rows = await session.execute(select(Lobby).where(Lobby.channel_id == channel_id, Lobby.status == OPEN))
+    lobby = rows.scalar_one_or_none()
+    detached(session, lobby)
+    return lobby
+
+
+async def lobby_members(*, session: AsyncSession, lobby_id: int) -> list[LobbyMember]:
+    rows = await session.execute(
+        select(LobbyMember).where(LobbyMember.lobby_id == lobby_id).order_by(LobbyMember.joined_at, LobbyMember.user_id)
+    )
+    members = list(rows.scalars().all())
+    detached(session, *members)
+    return members
+
+
+async def _lock_open(session: AsyncSession, lobby_id: int) -> None:
+    """Lock the lobby row for this transaction (PostgreSQL row lock; SQLite holds the write lock)."""
+    result = await session.execute(
+        update(Lobby).where(Lobby.id == lobby_id, Lobby.status == OPEN).values(updated_at=utcnow()),
+        execution_options={"synchronize_session": False},
+    )
+    if result.rowcount != 1:
+        raise LobbyError(f"lobby {lobby_id} is not open")
+
+
+async def join_lobby(*, session: AsyncSession, lobby_id: int, user_id: int, color: str | None = None) -> list[LobbyMember]:
+    """Add a player; raises `LobbyError` if the lobby is closed, full, or the player is in it."""
+    await begin_write(session)
+    try:
+        await _lock_open(session, lobby_id)
+        max_seats = (await session.execute(select(Lobby.max_seats).where(Lobby.id == lobby_id))).scalar_one()
+        count = (await session.execute(select(func.count()).where(LobbyMember.lobby_id == lobby_id))).scalar_one()
+        if count >= max_seats:
+            raise LobbyError(f"lobby {lobby_id} is full ({max_seats} seats)")
+        session.add(LobbyMember(lobby_id=lobby_id, user_id=user_id, color=color, joined_at=utcnow()))
+        await session.flush()
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        raise LobbyError(f"user {user_id} is already in lobby {lobby_id}") from None
+    except BaseException:
+        await session.rollback()
+        raise
+    return await lobby_members(session=session, lobby_id=lobby_id)
+
+
+async def leave_lobby(*, session: AsyncSession, lobby_id: int, user_id: int) -> bool:
+    """Remove a player; False if they were not in it."""
+    await begin_write(session)
+    try:
+        await _lock_open(session, lobby_id)
+        member = await session.get(LobbyMember, (lobby_id, user_id))
+        if member is not None:
+            await session.delete(member)
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    return member is not None
+
+
+async def cancel_lobby(*, session: AsyncSession, lobby_id: int) -> None:
+    await begin_write(session)
+    try:
+        await _lock_open(session, lobby_id)
+        await session.execute(
+            update(Lobby).where(Lobby.id == lobby_id).values(status=CANCELLED),
+            execution_options={"synchronize_session": False},
+        )
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise

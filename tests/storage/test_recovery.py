@@ -1,0 +1,92 @@
+"""Recovery on start: active games replay from their seed, or are reported and kept read-only."""
+
+from __future__ import annotations
+
+from sqlalchemy import update
+
+from storage import GameReadOnlyError, SchemaOutdatedError, Storage
+from storage.games import create_game, save_action
+from storage.migrate import downgrade, revisions
+from storage.models import GameRecord
+from tests.storage.helpers import advance, finished_game, new_game
+
+import pytest
+
+
+async def store_played(db, channel: int, plies: int, seed: int = 31) -> tuple[int, object]:  # type: ignore[no-untyped-def]
+    game = new_game(seed=seed)
+    async with db.sessions() as s:
+        record = await create_game(session=s, guild_id=1, channel_id=channel, game=game, players=[1, 2, 3])
+        for v in range(plies):
+            advance(game, 1)
+            await save_action(session=s, game_id=record.id, expected_version=v, game=game)
+    return record.id, game
+
+
+async def tamper(db, game_id: int, **values) -> None:  # type: ignore[no-untyped-def]
+    async with db.sessions() as s:
+        await s.execute(update(GameRecord).where(GameRecord.id == game_id).values(**values))
+        await s.commit()
+
+
+async def test_recovery_replays_good_games_and_freezes_bad_ones(db) -> None:
+    good, good_game = await store_played(db, channel=1, plies=12)
+    bad_state, game = await store_played(db, channel=2, plies=6)
+    state = game.to_json()
+    state["score"] = [s + 100 for s in state["score"]]
+    await tamper(db, bad_state, state=state)
+    other_rules, _ = await store_played(db, channel=3, plies=2)
+    await tamper(db, other_rules, rules_version=0)
+    other_map, _ = await store_played(db, channel=4, plies=2)
+    await tamper(db, other_map, map_sha256="0" * 64)
+    short_log, _ = await store_played(db, channel=5, plies=3)
+    await tamper(db, short_log, version=4)
+
+    store = Storage(db.url)
+    try:
+        report = await store.start()
+        assert report.verified == [good]
+        assert report.games[good].game.to_json() == good_game.to_json()
+        reasons = {p.game_id: p.reason for p in report.problems}
+        assert set(reasons) == {bad_state, other_rules, other_map, short_log}
+        assert "stored state" in reasons[bad_state]
+        assert "rules version" in reasons[other_rules]
+        assert "other data for map" in reasons[other_map]
+        assert "4" in reasons[short_log]
+        assert "read-only" in report.summary()
+
+        # Kept read-only: no more actions, even with the right version.
+        async with store.sessions() as s:
+            advance(game, 1)
+            with pytest.raises(GameReadOnlyError):
+                await save_action(session=s, game_id=bad_state, expected_version=6, game=game)
+
+        # Reported again on the next start, as read-only since earlier.
+        again = await store.start()
+        assert all(p.earlier for p in again.problems) and len(again.problems) == 4
+    finally:
+        await store.close()
+
+
+async def test_finished_games_are_not_replayed_on_start(db) -> None:
+    game = finished_game(seed=4)
+    async with db.sessions() as s:
+        await create_game(session=s, guild_id=1, channel_id=9, game=game, players=[1, 2, 3])
+    store = Storage(db.url)
+    try:
+        report = await store.start()
+        assert report.checked == 0
+    finally:
+        await store.close()
+
+
+async def test_start_without_auto_migrate_refuses_an_old_schema(db) -> None:
+    await downgrade(engine=db.engine, revision=revisions()[-2])
+    store = Storage(db.url)
+    try:
+        with pytest.raises(SchemaOutdatedError):
+            await store.start(auto_migrate=False)
+        await store.start()  # the single-process default migrates
+        await store.start(auto_migrate=False)
+    finally:
+        await store.close()
