@@ -93,9 +93,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer games and states")
     args = parser.parse_args()
     games, states, finished = (20, 100, 5) if args.quick else (300, 1000, 30)
-    for map_id in ("usa", "europe"):
+    for map_id in ("usa", "europe", "nederland"):
         figures = {**self_play(map_id, games), **legal_actions_latency(map_id, states), **scoring_latency(map_id, finished)}
-        print(f"{map_id:7s} " + "  ".join(f"{k}={v:,.1f}" for k, v in figures.items()))
+        print(f"{map_id:9s} " + "  ".join(f"{k}={v:,.1f}" for k, v in figures.items()))
 
 
 if __name__ == "__main__":

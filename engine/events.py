@@ -123,5 +123,32 @@ class LastRoundStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TollPaid(Event):
+    """Nederland (RULES.md §4): `payer` paid `payee` the toll of `track`. None = the bank.
+
+    Money is secret: the amount is hidden from every viewer but the payer and the payee
+    (the toll of a track is printed on the board, but what a player holds is theirs to know)."""
+
+    payer: int | None
+    payee: int | None
+    track: str
+    amount: int | None  # None when hidden from this viewer
+
+    def for_viewer(self, viewer: int | None) -> Event:
+        if viewer is not None and viewer in (self.payer, self.payee):
+            return self
+        return replace(self, amount=None)
+
+
+@dataclass(frozen=True, slots=True)
+class LoanTaken(Event):
+    """Nederland: `seat` could not pay the toll of `track` in full, paid nothing and took a Loan."""
+
+    seat: int
+    track: str
+    loans: int  # that seat's Loans now (public)
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     reason: str  # "last_round" | "all_passed" | "too_few_seats"

@@ -130,6 +130,7 @@ class Game:
             raise ValueError(f"first seat {options.first_seat} is not a seat of this {seats}-seat game")
         self.deck_rules = map_data.rules.decks[deck_id]
         self.hooks = hooks_for(map_data.rules.hooks)
+        self.hooks.configure(self)  # validates options.variants (ValueError)
         self.returned_policy = options.returned_tickets or self.deck_rules.returned
         self.log: list[tuple[int | None, Action]] = []
         self.shuffles = 0

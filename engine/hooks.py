@@ -2,6 +2,16 @@
 
 A map file lists its hooks by name (`rules.hooks`); the Game calls them at fixed points.
 The base class is the common core (RULES.md §1), so a map without hooks needs no code.
+
+Extension points, in the order a game meets them:
+- `variants` / `configure`: the host's options (`GameOptions.variants`), validated at creation;
+  `configure` also sets the hook's initial state (also before `from_json` restores it).
+- `after_setup`: once cards and tickets are dealt.
+- `doubles_open`: whether both tracks of a double route are usable.
+- `after_claim`: effects of a claim (tolls).
+- `adjust_final_scores`: map bonuses and penalties.
+- `public_state` / `private_state` / `public_view`: extra view fields (who may see what).
+- `to_json` / `from_json`: the hook's state.
 """
 
 from __future__ import annotations
@@ -9,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from engine.actions import Action
     from engine.events import Event
     from engine.game import Game
     from engine.mapdata import Track
@@ -17,6 +28,23 @@ if TYPE_CHECKING:
 
 class RuleHooks:
     name = "core"
+    #: Variant options this hook understands: name -> default value (all booleans so far).
+    variants: dict[str, bool] = {}
+    def configure(self, game: "Game") -> None:
+        """Validate `game.options.variants` (ValueError) and set the hook's initial state."""
+        given = game.options.variants
+        unknown = sorted(set(given) - set(self.variants))
+        if unknown:
+            known = ", ".join(sorted(self.variants)) or "none"
+            raise ValueError(
+                f"the {game.map.name} map has no variant {', '.join(map(repr, unknown))} (its variants: {known})"
+            )
+        for key, value in given.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"variant {key!r} is true or false, not {value!r}")
+
+    def variant(self, game: "Game", name: str) -> bool:
+        return bool(game.options.variants.get(name, self.variants[name]))
 
     def doubles_open(self, game: "Game") -> bool:
         """Whether both tracks of a double route may be claimed (RULES.md §1: 4+ players)."""
@@ -38,6 +66,10 @@ class RuleHooks:
 
     def private_state(self, game: "Game", seat: int) -> dict:
         """Extra fields only the seat itself (and the final scoring) may see."""
+        return {}
+
+    def public_view(self, game: "Game") -> dict:
+        """Extra top-level fields of every view (public information only)."""
         return {}
 
     def to_json(self, game: "Game") -> dict:

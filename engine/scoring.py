@@ -32,6 +32,7 @@ class PlayerScore:
     bonuses: dict[str, int] = field(default_factory=dict)
     total: int = 0
     rank: int = 0
+    details: dict[str, int] = field(default_factory=dict)  # map facts behind the bonuses (Nederland: money, loans)
 
     @property
     def completed(self) -> int:
@@ -51,6 +52,7 @@ class PlayerScore:
             "bonuses": dict(self.bonuses),
             "total": self.total,
             "rank": self.rank,
+            "details": dict(self.details),
         }
 
 

@@ -95,6 +95,7 @@ def build_view(game: "Game", seat: int | None) -> dict:
         "claims": {t.id: game.owner[t.index] for t in game.map.tracks if game.owner[t.index] >= 0},
         "stations": {game.map.cities[c].id: s for s, cities in enumerate(game.stations) for c in cities},
         "tunnel": tunnel,
+        **game.hooks.public_view(game),
         "last_action": public_last_action(game),
         "you": None,
         "final": None,

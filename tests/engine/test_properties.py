@@ -1,4 +1,4 @@
-"""Invariants over random legal games on both maps and 2–5 seats (hypothesis; CI caps examples)."""
+"""Invariants over random legal games on every map and 2–5 seats (hypothesis; CI caps examples)."""
 
 import json
 import random
@@ -10,9 +10,11 @@ from engine import Game, format_action, parse_action
 from engine.game import GameOptions
 from tests.engine.helpers import random_game
 
-MAPS = st.sampled_from(["usa", "europe"])
 SEATS = st.integers(min_value=2, max_value=5)
 SEEDS = st.integers(min_value=0, max_value=2**31)
+#: (map, variants)
+CONFIGS = st.sampled_from([("usa", {}), ("europe", {}), ("nederland", {})])
+GAMES = st.tuples(CONFIGS, SEATS, SEEDS).map(lambda c: (c[0][0], c[1], c[2], c[0][1]))
 MAX_PLIES = 3000  # far above any real game: ~110 cards and ~100 routes bound every game
 
 
@@ -35,29 +37,40 @@ def _cards_by_kind(game: Game) -> list[int]:
 def _check_conservation(game: Game) -> None:
     assert _cards_by_kind(game) == [12] * 8 + [14]
     m = game.map
+    hooks = game.hooks
+    start = getattr(hooks, "start", [0] * game.seats)  # Nederland's staggered starting scores
     for seat in range(game.seats):
         placed = sum(t.length for t in m.tracks if game.owner[t.index] == seat)
         assert game.trains[seat] + placed == m.rules.trains
         assert game.stations_left[seat] + len(game.stations[seat]) == m.rules.stations
         route_points = sum(m.rules.route_points[t.length] for t in m.tracks if game.owner[t.index] == seat)
-        assert game.score[seat] == route_points
+        assert game.score[seat] == route_points + start[seat]
     kept = [i for tickets in game.tickets for i in tickets]
     assert len(kept) == len(set(kept))
+    if m.id == "nederland":
+        # Money: the players' money plus what the bank took in (net) is what they started with.
+        assert all(money >= 0 for money in hooks.money) and all(n >= 0 for n in hooks.loans)
+        assert sum(hooks.money) + hooks.bank == hooks.toll_money * game.seats
+        # Every ticket is somewhere (nothing goes back to the box on this map).
+        everywhere = game.ticket_deck + game.ticket_discard + kept + [i for o in game.offers for i in o]
+        assert sorted(everywhere) == sorted(t.id for t in m.tickets)
 
 
-@given(MAPS, SEATS, SEEDS)
-def test_s1_random_games_conserve_cards_trains_stations_and_score(map_id, seats, seed):
+@given(GAMES)
+def test_s1_random_games_conserve_cards_trains_stations_and_score(config):
+    map_id, seats, seed, variants = config
     plies = 0
-    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES):
+    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES, variants=variants):
         _check_conservation(game)
         plies += 1
     assert plies < MAX_PLIES
 
 
-@given(MAPS, SEATS, SEEDS)
-def test_replay_from_seed_and_log_reproduces_the_state(map_id, seats, seed):
+@given(GAMES)
+def test_replay_from_seed_and_log_reproduces_the_state(config):
+    map_id, seats, seed, variants = config
     game = None
-    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES):
+    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES, variants=variants):
         pass
     # The generator applied the last action after yielding: rebuild from the log.
     assert game.is_over()
@@ -71,10 +84,11 @@ def test_replay_from_seed_and_log_reproduces_the_state(map_id, seats, seed):
     assert [s.to_json() for s in restored.final] == [s.to_json() for s in game.final]
 
 
-@given(MAPS, SEATS, SEEDS)
-def test_notation_round_trips_for_every_legal_action_met(map_id, seats, seed):
+@given(GAMES)
+def test_notation_round_trips_for_every_legal_action_met(config):
+    map_id, seats, seed, variants = config
     rng = random.Random(seed)
-    for game, seat, chosen in random_game(map_id, seats, seed, MAX_PLIES):
+    for game, seat, chosen in random_game(map_id, seats, seed, MAX_PLIES, variants=variants):
         actions = game.legal_actions(seat)  # every payment variant, not only the collapsed ones
         sample = [chosen, *rng.sample(actions, min(8, len(actions)))]
         for action in sample:
@@ -103,14 +117,19 @@ def _perturb_hidden(game: Game, viewer: int, rng: random.Random) -> Game:
             rng.shuffle(pool)
             getattr(other, field)[seat], other.ticket_deck = pool[: len(held)], pool[len(held):]
     rng.shuffle(other.ticket_deck)
+    # Give opponents other (secret) toll money.
+    if other.map.id == "nederland":
+        for seat in others:
+            other.hooks.money[seat] += rng.randint(1, 9)
     return other
 
 
-@given(MAPS, SEATS, SEEDS)
-def test_view_hides_what_the_viewer_cannot_see(map_id, seats, seed):
+@given(GAMES)
+def test_view_hides_what_the_viewer_cannot_see(config):
+    map_id, seats, seed, variants = config
     rng = random.Random(seed)
     checked = 0
-    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES):
+    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES, variants=variants):
         if rng.random() < 0.9 and checked:
             continue
         for viewer in (rng.randrange(seats), None):
