@@ -1,6 +1,10 @@
 """Nederland (RULES.md §4): bridge tolls, Loans, the toll bonus and staggered starting scores.
 Registered as the rule hook "tolls", which `nederland.json` names.
 
+Variants (`GameOptions(variants=...)`):
+- `tolls` (default True): toll money, Loans and the toll bonus; every double route open.
+  False: none of these, and with 2–3 players only one track of a double route is used.
+
 State lives here, not in the Game: `money` (secret: only its owner sees it until the end),
 `loans` (public), `bank` (net toll money the bank has received; players' money + bank is
 always `toll_money` × seats) and `start` (staggered starting scores).
@@ -23,19 +27,21 @@ if TYPE_CHECKING:
 @register
 class NederlandHooks(RuleHooks):
     name = "tolls"
+    variants = {"tolls": True}
 
     # ------------------------------------------------------------------ set-up
 
     def configure(self, game: "Game") -> None:
         super().configure(game)
+        self.tolls = self.variant(game, "tolls")
         extra = game.map.rules.extra
         self.toll_money = int(extra.get("toll_money", 0))
         self.loan_penalty = int(extra.get("loan_penalty", 0))
         self.bonus_table = {int(k): list(v) for k, v in dict(extra.get("toll_bonus", {})).items()}
-        if game.seats not in self.bonus_table:
+        if self.tolls and game.seats not in self.bonus_table:
             raise ValueError(f"the {game.map.name} map has no toll bonus row for {game.seats} players")
         self.staggered = bool(extra.get("staggered_start", False))
-        self.money = [self.toll_money] * game.seats
+        self.money = [self.toll_money if self.tolls else 0] * game.seats
         self.loans = [0] * game.seats
         self.bank = 0
         self.start = [0] * game.seats
@@ -48,11 +54,13 @@ class NederlandHooks(RuleHooks):
                 game.score[seat] += k
 
     def doubles_open(self, game: "Game") -> bool:
-        return True  # all double routes are in play with tolls, whatever the number of players
+        return True if self.tolls else super().doubles_open(game)
 
     # ------------------------------------------------------------------ tolls and Loans
 
     def after_claim(self, game: "Game", seat: int, track: "Track", events: list[Event]) -> None:
+        if not self.tolls:
+            return
         toll = track.toll
         partner = game.owner[track.double] if track.double is not None else -1
         payee = partner if partner >= 0 else None  # the first track pays the bank
@@ -79,6 +87,8 @@ class NederlandHooks(RuleHooks):
     # ------------------------------------------------------------------ scoring
 
     def adjust_final_scores(self, game: "Game", scores: list["PlayerScore"]) -> list["PlayerScore"]:
+        if not self.tolls:
+            return scores
         table = self.bonus_table[game.seats]
         eligible = [s for s in range(game.seats) if not self.loans[s]]
         out = []
@@ -101,13 +111,13 @@ class NederlandHooks(RuleHooks):
     # ------------------------------------------------------------------ views and JSON
 
     def public_state(self, game: "Game", seat: int) -> dict:
-        return {"loans": self.loans[seat]}
+        return {"loans": self.loans[seat]} if self.tolls else {}
 
     def private_state(self, game: "Game", seat: int) -> dict:
-        return {"money": self.money[seat]}
+        return {"money": self.money[seat]} if self.tolls else {}
 
     def public_view(self, game: "Game") -> dict:
-        return {"tolls": True}
+        return {"tolls": self.tolls}
 
     def to_json(self, game: "Game") -> dict:
         return {

@@ -1,5 +1,5 @@
-"""RULES.md §4 Nederland: tickets, bridge tolls, Loans, the toll bonus and staggered scores
-(seed 004's examples), one rule per test."""
+"""RULES.md §4 Nederland: tickets, bridge tolls, Loans, the toll bonus, staggered scores and the
+variant without tolls (seed 004's examples), one rule per test."""
 
 import json
 
@@ -93,6 +93,7 @@ def test_s4_staggered_start_seat_k_starts_with_k_minus_1_points():
     # First player seat 3 (index 2) = position 1: 0 points; then 1, 2, 3 clockwise.
     assert game.score == [2, 3, 0, 1]
     assert Game.new(NL, 5, seed=3, options=GameOptions(first_seat=0)).score == [0, 1, 2, 3, 4]
+    assert Game.new(NL, 2, seed=3, options=GameOptions(first_seat=0, variants={"tolls": False})).score == [0, 1]
 
 
 def test_s4_staggered_start_counts_in_the_final_route_points():
@@ -231,6 +232,9 @@ def test_s4_no_longest_path_and_no_most_tickets_bonus():
     give_route(game, 0, "Rotterdam", "Breda")
     scores = final_scores(game)
     assert all(set(s.bonuses) <= {"toll_bonus", "loans"} for s in scores)
+    game = started(NL, seats=2, variants={"tolls": False})
+    give_route(game, 0, "Amsterdam", "Rotterdam")
+    assert all(s.bonuses == {} for s in final_scores(game))
 
 
 def test_s4_ties_most_completed_tickets_then_shared():
@@ -254,3 +258,43 @@ def test_s4_final_view_shows_everyones_money():
     final = game.view(None)["final"]
     assert [f["details"]["money"] for f in final] == [12, 5]
     assert [f["bonuses"] for f in final] == [{"toll_bonus": 35}, {}]
+
+
+# ================================================================= variant without tolls
+
+
+def test_s4_variant_without_tolls_no_money_loans_or_bonus():
+    game = started(NL, seats=2, variants={"tolls": False})
+    first, _ = pair(game, "Breda", "Rotterdam")
+    events = claim(game, 0, first)
+    assert not any(isinstance(e, (TollPaid, LoanTaken)) for e in events)
+    view = game.view(0)
+    assert "money" not in view["you"] and "loans" not in view["players"][0] and view["tolls"] is False
+    game.tickets = [[], []]
+    assert all(s.bonuses == {} and s.details == {} for s in final_scores(game))
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_s4_variant_without_tolls_one_track_per_double_with_2_or_3_players(seats):
+    game = started(NL, seats=seats, variants={"tolls": False})
+    first, second = pair(game, "Breda", "Rotterdam")
+    claim(game, 0, first)
+    with pytest.raises(IllegalActionError, match=f"with {seats} players only one track"):
+        claim(game, 1, second)
+
+
+def test_s4_variant_without_tolls_both_tracks_with_4_players():
+    game = started(NL, seats=4, variants={"tolls": False})
+    first, second = pair(game, "Breda", "Rotterdam")
+    claim(game, 0, first)
+    claim(game, 1, second)
+    assert game.owner[second.index] == 1
+
+
+def test_s4_variant_options_are_validated():
+    with pytest.raises(ValueError, match="no variant 'bridges'.*tolls"):
+        Game.new(NL, 2, 1, GameOptions(variants={"bridges": True}))
+    with pytest.raises(ValueError, match="true or false"):
+        Game.new(NL, 2, 1, GameOptions(variants={"tolls": "no"}))
+    with pytest.raises(ValueError, match="USA map has no variant 'tolls'"):
+        Game.new("usa", 2, 1, GameOptions(variants={"tolls": False}))
