@@ -19,7 +19,7 @@ from rendering import fonts
 from rendering.draw import card, disc, encode, paste, paste_centered, sprite
 from rendering.geometry import MapGeometry, geometry
 from rendering.style import (
-    ALERT, BACKGROUND, CITY_FILL, CLAIMABLE, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
+    ALERT, BACKGROUND, CITY_FILL, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
     PANEL_LINE, ROUTE_COLORS, ROUTE_LETTERS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
     default_players, lighter, text_on,
 )
@@ -167,22 +167,21 @@ def _track_sprite(map_id: str, sha: str, width: int, track: int, kind: str, colo
 
 
 def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
-    """kind: "claim" (cars in a player's color, light stripe, dark outline), "glow" (a wide
-    halo under the cars) or "ring" (an outline around each car)."""
+    """kind: "claim" (cars in a player's color, light stripe, dark outline), "plain" (the same
+    without the stripe) or "glow" (a wide halo under the cars)."""
     tg = geo.tracks[track]
-    grow = {"claim": 2.0, "glow": 6.0, "ring": 5.0}[kind]
+    grow = {"claim": 2.0, "plain": 2.0, "glow": 6.0}[kind]
     box = tg.bbox(grow + 1)
 
     def paint(d: ImageDraw.ImageDraw, tr):
         for car in tg.cars:
-            if kind == "claim":
+            if kind in ("claim", "plain"):
                 d.polygon(tr(car.polygon(grow=1.9)), fill=darker(color, 0.4))
                 d.polygon(tr(car.polygon(grow=0.5)), fill=color)
-                d.polygon(tr(car.polygon(length_f=0.66, width_f=0.26)), fill=lighter(color, 0.6))
-            elif kind == "glow":
-                d.polygon(tr(car.polygon(grow=6.0)), fill=color + (235,))
+                if kind == "claim":  # color-blind mode writes the seat number there instead
+                    d.polygon(tr(car.polygon(length_f=0.66, width_f=0.26)), fill=lighter(color, 0.6))
             else:
-                d.polygon(tr(car.polygon(grow=5.0)), outline=color, width=round(2.6 * 4))
+                d.polygon(tr(car.polygon(grow=6.0)), fill=color + (235,))
     return sprite(box, paint)
 
 
@@ -216,7 +215,6 @@ def draw_state(
     colorblind: bool,
     highlight: Iterable[str] = (),
     glow_color=HIGHLIGHT,
-    rings: Iterable[str] = (),
     ring_cities: Iterable[str] = (),
     highlight_city: str | None = None,
 ) -> None:
@@ -225,9 +223,6 @@ def draw_state(
     for tid in highlight:
         if tid in track_by_id:
             paste(canvas, _sprite(m, geo, track_by_id[tid].index, "glow", glow_color))
-    for tid in rings:
-        if tid in track_by_id and tid not in view["claims"]:
-            paste(canvas, _sprite(m, geo, track_by_id[tid].index, "ring", CLAIMABLE))
     d = ImageDraw.Draw(canvas)
     num_size = max(8, round(geo.car_width * 0.95))
     for tid, seat in view["claims"].items():
@@ -235,7 +230,7 @@ def draw_state(
             continue
         color = players[seat].color
         ti = track_by_id[tid].index
-        paste(canvas, _sprite(m, geo, ti, "claim", color))
+        paste(canvas, _sprite(m, geo, ti, "plain" if colorblind else "claim", color))
         if colorblind:
             for car in geo.tracks[ti].cars:
                 fonts.draw_text(d, (car.x, car.y), str(seat + 1), num_size, text_on(color), style="bold", anchor="mm")
@@ -399,7 +394,7 @@ def _players(view: dict, players: Sequence[PlayerStyle] | None) -> list[PlayerSt
 
 
 def board_image(view: dict, map_data: MapData, players, *, width=None, colorblind=False, highlight=None,
-                rings=(), ring_cities=(), glow=(), glow_color=HIGHLIGHT, panel=True,
+                ring_cities=(), glow=(), glow_color=HIGHLIGHT, panel=True,
                 extra_height: int = 0) -> tuple[Image.Image, MapGeometry]:
     geo = geometry(map_data, width)
     static = static_map(map_data, geo, colorblind)
@@ -417,7 +412,7 @@ def board_image(view: dict, map_data: MapData, players, *, width=None, colorblin
     elif highlight:
         hl.extend(highlight)
     draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, highlight=hl, glow_color=glow_color,
-               rings=rings, ring_cities=ring_cities, highlight_city=hl_city)
+               ring_cities=ring_cities, highlight_city=hl_city)
     if panel:
         draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind)
     return canvas, geo

@@ -90,12 +90,23 @@ def card(
     else:
         color = ROUTE_COLORS[name]
         draw.rounded_rectangle(box, radius=radius, fill=color, outline=darker(color, 0.55) if name != "black" else (90, 90, 90), width=2)
-        cx = (x0 + x1) / 2
         draw.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), radius=max(2, radius - 3), outline=lighter(color, 0.45), width=1)
-        _ = cx
     if colorblind:
-        size = max(10, int((y1 - y0) * 0.42))
+        size = max(10, int(min(y1 - y0, (x1 - x0) * 1.3) * 0.42))
         letter = ROUTE_LETTERS[name]
         color = ROUTE_COLORS[name] if name != "loco" else (250, 250, 250)
-        fonts.draw_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), letter, size, text_on(color) if name != "loco" else INK,
+        fonts.draw_text(draw, ((x0 + x1) / 2, y0 + min((y1 - y0) / 2, size * 0.9)), letter, size, text_on(color) if name != "loco" else INK,
                         style="bold", anchor="mm", stroke=2 if name == "loco" else 0, stroke_fill=(255, 255, 255))
+
+
+def mark(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, ok: bool, color: RGB) -> None:
+    """A check mark (ok) or a cross in a disc of radius r centered at (x, y), drawn with lines so
+    it needs no glyph."""
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=color)
+    w = max(2, round(r / 3.5))
+    if ok:
+        draw.line([(x - r * 0.5, y), (x - r * 0.1, y + r * 0.4), (x + r * 0.5, y - r * 0.4)], fill="white", width=w)
+    else:
+        k = r * 0.45
+        draw.line([(x - k, y - k), (x + k, y + k)], fill="white", width=w)
+        draw.line([(x - k, y + k), (x + k, y - k)], fill="white", width=w)

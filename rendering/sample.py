@@ -80,3 +80,51 @@ def synthetic_view(m: MapData, seats: int = 5, seed: int = 1, fill: float = 0.8)
         },
         "you": None, "final": None,
     }
+
+
+def with_seat(view: dict, m: MapData, seat: int = 0, seed: int = 1, offer: int = 0) -> dict:
+    """A synthetic view as seen by one seat: a hand, tickets (some connected) and an offer."""
+    rng = random.Random(f"{m.id}:{seed}:{seat}")
+    view = dict(view, viewer=seat)
+    hand = {k: rng.randrange(0, 4) for k in CARD_NAMES}
+    hand = {k: n for k, n in hand.items() if n}
+
+    def ticket(t):
+        return {"id": t.id, "a": m.cities[t.a].id, "b": m.cities[t.b].id, "points": t.points, "long": t.long}
+
+    deck = list(m.tickets)
+    rng.shuffle(deck)
+    view["you"] = {
+        "seat": seat, "hand": hand, "tickets": [ticket(t) for t in deck[:4]],
+        "offer": [ticket(t) for t in deck[4:4 + offer]], "keep_at_least": 1 if offer else 0,
+        "decision": "x",
+    }
+    return view
+
+
+def synthetic_final(view: dict, m: MapData, seed: int = 1) -> dict:
+    """A synthetic finished game: final scores and every seat's tickets."""
+    from engine.scoring import longest_trail
+
+    rng = random.Random(f"{m.id}:{seed}:final")
+    final = []
+    for p in view["players"]:
+        own = [m.track_by_id[t] for t, s in view["claims"].items() if s == p["seat"]]
+        longest, path = longest_trail(own)
+        tickets = [{"id": t.id, "points": t.points, "completed": rng.random() < 0.5, "via": []}
+                   for t in rng.sample(list(m.tickets), 4)]
+        tp = sum(t["points"] if t["completed"] else -t["points"] for t in tickets)
+        final.append({
+            "seat": p["seat"], "route_points": p["score"], "tickets": tickets, "ticket_points": tp,
+            "borrowed": [], "station_points": m.rules.station_points * p["stations_left"],
+            "longest": longest, "longest_tracks": [t.id for t in path], "bonuses": {}, "total": 0, "rank": 0,
+        })
+    best = max(f["longest"] for f in final)
+    for f in final:
+        if f["longest"] == best:
+            f["bonuses"]["longest_path"] = 10
+        f["total"] = f["route_points"] + f["ticket_points"] + f["station_points"] + sum(f["bonuses"].values())
+    for f in final:
+        f["rank"] = 1 + sum(1 for o in final if o["total"] > f["total"])
+    return dict(view, phase="over", current=None, to_move=[], final=final, end_reason="last_round",
+                all_tickets=[[] for _ in final])

@@ -1,0 +1,87 @@
+"""Board rendering benchmark: a late-game 5-player public board on each map.
+
+    python benchmarks/render_bench.py [--repeat 15]
+
+For each map: median cold time (empty caches: layout, static layer, sprites, then render and
+encode), median warm time (render + encode with caches filled), the bare PNG encode of the same
+final image (same settings: PNG, compress level 6), the warm/bare ratio and the PNG size.
+Goals (issue 4): warm <= 3x bare encode and warm <= 250 ms. Figures go in docs/rendering.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PIL import Image  # noqa: E402
+
+from engine.mapdata import load_map  # noqa: E402
+from rendering import default_players, render_board  # noqa: E402
+from rendering.draw import PNG_OPTIONS, encode  # noqa: E402
+
+
+def late_view(map_id: str) -> dict:
+    """A late-game 5-player spectator view: an engine game where the engine runs the map,
+    else a synthetic one from the map data."""
+    from rendering.sample import played_game, synthetic_view
+
+    try:
+        game = played_game(map_id, seats=5, seed=7)
+        # back up to a position before the end with most trains placed
+        plies = len(game.log)
+        return played_game(map_id, seats=5, seed=7, plies=max(0, plies - 12)).view(None)
+    except Exception:
+        return synthetic_view(load_map(map_id), seats=5, seed=1)
+
+
+def clear_caches() -> None:
+    import rendering.board as board
+    import rendering.draw as draw
+    import rendering.fonts as fonts
+    import rendering.geometry as geometry
+
+    for fn in (geometry._geometry, board._static_map, board._overlay_sprites, board._track_sprite,
+               board._station_sprite, draw.disc, fonts._font, fonts.coverage, fonts.cap_height):
+        fn.cache_clear()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=15)
+    args = ap.parse_args()
+    names = ["Alice", "Борис", "李小龍", "Zoë", "Train Fan"]
+    players = default_players(names)
+    print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
+    print(f"{'map':<10} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'bare ms':>8} {'warm/bare':>9} {'PNG bytes':>10}")
+    for map_id in ("usa", "europe", "nederland"):
+        m = load_map(map_id)
+        view = late_view(map_id)
+        cold, warm, bare = [], [], []
+        for _ in range(max(3, args.repeat // 3)):
+            clear_caches()
+            t = time.perf_counter()
+            render_board(view, m, players)
+            cold.append(time.perf_counter() - t)
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            r = render_board(view, m, players)
+            warm.append(time.perf_counter() - t)
+        img = Image.open(io.BytesIO(r.png)).convert("RGB")
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            encode(img)
+            bare.append(time.perf_counter() - t)
+        c, w, b = (statistics.median(x) * 1000 for x in (cold, warm, bare))
+        print(f"{map_id:<10} {len(view['claims']):>6} {r.width:>4}x{r.height:<5} {c:>8.0f} {w:>8.0f} {b:>8.0f} "
+              f"{w / b:>9.2f} {len(r.png):>10}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""The end-of-game image: the final board with the longest path lit, and the score breakdown."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from PIL import ImageDraw
+
+from engine.mapdata import MapData
+
+from rendering import fonts
+from rendering.board import _players, board_image, player_name, swatch, text_size
+from rendering.draw import encode, mark
+from rendering.style import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, PlayerStyle, RenderedImage, lighter
+
+BONUS_NAMES = {"longest_path": "Longest path", "globetrotter": "Globetrotter", "toll_bonus": "Toll bonus", "loans": "Loans"}
+
+
+def _completed(t) -> bool:
+    """A final ticket entry: {"id", "points", "completed", ...} (or the older [id, points, completed])."""
+    return bool(t["completed"] if isinstance(t, dict) else t[2])
+
+
+def longest_winners(final: list[dict]) -> list[int]:
+    """Seats whose longest path is shown: the longest-path bonus winners, else the longest."""
+    won = [p["seat"] for p in final if "longest_path" in p.get("bonuses", {})]
+    if won:
+        return won
+    best = max((p["longest"] for p in final), default=0)
+    return [p["seat"] for p in final if p["longest"] == best and best > 0]
+
+
+def _columns(m: MapData, final: list[dict]) -> list[tuple[str, str]]:
+    cols = [("route_points", "Routes"), ("tickets", "Tickets"), ("longest", "Longest")]
+    if m.rules.stations:
+        cols.insert(2, ("station_points", "Stations"))
+    if any(p.get("bonuses") for p in final):
+        cols.append(("bonuses", "Bonuses"))
+    cols.append(("total", "Total"))
+    return cols
+
+
+def render_final(
+    view: dict,
+    map_data: MapData,
+    players: Sequence[PlayerStyle] | None = None,
+    *,
+    colorblind: bool = False,
+    width: int | None = None,
+) -> RenderedImage:
+    """Final board (each winner's longest path glowing) and a table: rank, route points,
+    tickets completed/failed with their points, stations, longest path, bonuses, total."""
+    if view.get("you") is not None:
+        raise ValueError("render_final draws a public image: pass the spectator view game.view(None)")
+    final = view.get("final")
+    if not final:
+        raise ValueError("the game is not over: the view has no final scores")
+    players = _players(view, players)
+    winners = longest_winners(final)
+    glow = [t for s in winners for t in final[s]["longest_tracks"]]
+    from rendering.geometry import geometry
+
+    geo = geometry(map_data, width)
+    fs = text_size(geo.width)
+    row_h = round(fs * 1.8)
+    table_h = round(fs * 0.8) + round(fs * 1.6) + round(fs * 1.5) + len(final) * row_h + round(fs * 1.6) + round(fs * 0.8)
+    img, geo = board_image(view, map_data, players, width=width, colorblind=colorblind, highlight=False,
+                           glow=glow, panel=False, extra_height=table_h)
+    d = ImageDraw.Draw(img)
+    W = img.width
+    top = geo.map_height
+    d.rectangle((0, top, W, img.height), fill=PANEL)
+    d.line((0, top, W, top), fill=PANEL_LINE, width=2)
+    margin = round(fs * 0.9)
+    y = top + round(fs * 0.8)
+    ranked = sorted(final, key=lambda p: (p["rank"], p["seat"]))
+    champs = [player_name(players, p["seat"]) for p in ranked if p["rank"] == 1]
+    title = ("Winner: " if len(champs) == 1 else "Shared victory: ") + ", ".join(champs)
+    fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(title, round(fs * 1.1), W * 0.6, "bold"), round(fs * 1.1), INK, style="bold")
+    if winners:
+        note = "glow: longest path " + ", ".join(f"{player_name(players, s)} ({final[s]['longest']})" for s in winners)
+        fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, round(fs * 0.8), W * 0.38), round(fs * 0.8), MUTED, anchor="rs")
+    y += round(fs * 1.6)
+    cols = _columns(map_data, final)
+    widths = {"route_points": 3.6, "tickets": 6.6, "station_points": 3.8, "longest": 3.8, "bonuses": 4.2, "total": 3.4}
+    xs = []
+    x = W - margin
+    for key, _ in reversed(cols):
+        xs.append(x)
+        x -= round(widths[key] * fs)
+    xs.reverse()
+    name_x = margin + round(fs * 3.4)
+    hs = round(fs * 0.8)
+    for (key, title_), rx in zip(cols, xs):
+        fonts.draw_text(d, (rx, y + fs), title_, hs, MUTED, anchor="rs")
+    fonts.draw_text(d, (margin, y + fs), "Rank", hs, MUTED)
+    fonts.draw_text(d, (name_x, y + fs), "Player", hs, MUTED)
+    y += round(fs * 1.5)
+    for p in ranked:
+        seat = p["seat"]
+        if p["rank"] == 1:
+            d.rounded_rectangle((margin * 0.4, y, W - margin * 0.4, y + row_h - 2), radius=fs // 3, fill=lighter(HIGHLIGHT, 0.72))
+        mid = y + row_h / 2
+        fonts.draw_text(d, (margin + fs * 0.6, mid), str(p["rank"]), fs, INK, style="bold", anchor="mm")
+        sw = round(fs * 1.3)
+        swatch(d, (margin + fs * 1.5, mid - sw / 2, margin + fs * 1.5 + sw, mid + sw / 2), players[seat].color, seat, fs)
+        name = fonts.fit(players[seat].name, fs, xs[0] - round(widths[cols[0][0]] * fs) - name_x, "bold", fallback=f"Player {seat + 1}")
+        fonts.draw_text(d, (name_x, mid), name, fs, INK, style="bold", anchor="lm")
+        for (key, _), rx in zip(cols, xs):
+            if key == "tickets":
+                ok = sum(1 for t in p["tickets"] if _completed(t))
+                bad = len(p["tickets"]) - ok
+                pts = f"{p['ticket_points']:+d}"
+                w = fonts.draw_text(d, (rx, mid), pts, fs, INK, anchor="rm")
+                r = fs * 0.45
+                x2 = rx - w - fs * 0.6
+                x2 -= fonts.draw_text(d, (x2, mid), str(bad), fs, BAD, anchor="rm") + r + 3
+                mark(d, x2, mid, r, False, BAD)
+                x2 -= r + fs * 0.45
+                x2 -= fonts.draw_text(d, (x2, mid), str(ok), fs, GOOD, anchor="rm") + r + 3
+                mark(d, x2, mid, r, True, GOOD)
+            elif key == "bonuses":
+                b = sum(p.get("bonuses", {}).values())
+                fonts.draw_text(d, (rx, mid), f"{b:+d}" if b else "–", fs, INK, anchor="rm")
+            elif key == "total":
+                fonts.draw_text(d, (rx, mid), str(p["total"]), fs, INK, style="bold", anchor="rm")
+            else:
+                fonts.draw_text(d, (rx, mid), str(p.get(key, 0)), fs, INK, anchor="rm")
+        y += row_h
+    # bonus names, one line
+    names = sorted({k for p in final for k in p.get("bonuses", {})})
+    if names:
+        text = "Bonuses: " + "; ".join(
+            f"{BONUS_NAMES.get(k, k)} " + ", ".join(f"{player_name(players, p['seat'])} {p['bonuses'][k]:+d}"
+                                                     for p in ranked if k in p.get("bonuses", {})) for k in names)
+        fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(text, round(fs * 0.8), W - 2 * margin), round(fs * 0.8), MUTED)
+    alt = f"{map_data.name} final scores: " + "; ".join(
+        f"{p['rank']}. {player_name(players, p['seat'])} {p['total']} (routes {p['route_points']}, tickets "
+        f"{p['ticket_points']:+d}, longest {p['longest']})" for p in ranked) + "."
+    return RenderedImage(encode(img), alt, img.width, img.height)

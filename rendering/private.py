@@ -1,0 +1,262 @@
+"""Private images, sent by DM: a seat's hand and tickets, a ticket offer, the seat's own board.
+
+Each takes that seat's view (`game.view(seat)`); nothing here is ever posted in a channel.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw
+
+from engine.cards import CARD_NAMES
+from engine.mapdata import MapData
+from engine.scoring import ticket_results
+
+from rendering import fonts
+from rendering.board import _players, board_image, player_name, shipped, static_map, swatch
+from rendering.draw import card, disc, encode, mark, paste_centered
+from rendering.geometry import geometry
+from rendering.style import (
+    GOOD, INK, MUTED, PANEL, PANEL_LINE, TICKET_CITY, PlayerStyle,
+    RenderedImage, darker,
+)
+
+HAND_WIDTH = 800
+
+
+def _you(view: dict) -> dict:
+    if not view.get("you"):
+        raise ValueError("private images need a seat's view: game.view(seat)")
+    return view["you"]
+
+
+def ticket_status(view: dict, map_data: MapData, seat: int, tickets: list[dict]) -> list[bool]:
+    """Whether each ticket is connected by the seat's own claimed tracks now (stations, which
+    may borrow a route at the end, are not counted before the final scoring)."""
+    own = [map_data.track_by_id[t] for t, s in view["claims"].items() if s == seat and t in map_data.track_by_id]
+
+    class _T:  # ticket_results reads .id, .points, .a, .b (city indices)
+        __slots__ = ("id", "points", "a", "b")
+
+        def __init__(self, t: dict) -> None:
+            self.id, self.points = t["id"], t["points"]
+            self.a, self.b = map_data.city_by_id[t["a"]].index, map_data.city_by_id[t["b"]].index
+
+    return [r.completed for r in ticket_results(own, [_T(t) for t in tickets])]
+
+
+def _city(map_data: MapData, cid: str) -> str:
+    c = map_data.city_by_id.get(cid)
+    return c.name if c else cid
+
+
+def _fs(width: int) -> int:
+    return math.ceil(7.2 * width / 400)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand and tickets
+
+
+def render_hand(
+    view: dict,
+    map_data: MapData,
+    players: Sequence[PlayerStyle] | None = None,
+    *,
+    colorblind: bool = False,
+    width: int = HAND_WIDTH,
+) -> RenderedImage:
+    """The seat's cards grouped by color with counts, and its tickets marked done or not."""
+    you = _you(view)
+    seat = you["seat"]
+    players = _players(view, players)
+    fs = _fs(width)
+    margin = round(fs * 1.0)
+    hand = you["hand"]
+    kinds = [k for k in CARD_NAMES if hand.get(k)]
+    tickets = you["tickets"]
+    done = ticket_status(view, map_data, seat, tickets)
+    card_w = min(round(fs * 4.2), (width - 2 * margin - 8 * round(fs * 0.5)) // 9)
+    card_h = round(card_w * 1.4)
+    row_h = round(fs * 2.1)
+    height = (margin + round(fs * 1.8) + card_h + round(fs * 2.2) + round(fs * 1.8)
+              + max(1, len(tickets)) * row_h + margin)
+    img = Image.new("RGB", (width, height), PANEL)
+    d = ImageDraw.Draw(img)
+    me = view["players"][seat]
+    y = margin
+    swatch(d, (margin, y, margin + fs * 1.3, y + fs * 1.3), players[seat].color, seat, fs)
+    title = fonts.fit(f"{player_name(players, seat)} — {sum(hand.values())} cards", fs, width - 3 * margin - fs * 1.3, "bold")
+    fonts.draw_text(d, (margin + fs * 1.8, y + fs * 1.05), title, fs, INK, style="bold")
+    extra = [f"{me['trains']} trains"]
+    if map_data.rules.stations:
+        extra.append(f"{me['stations_left']} stations")
+    if "money" in you:
+        extra.append(f"money {you['money']}")
+    info = " · ".join(extra)
+    fonts.draw_text(d, (width - margin, y + fs * 1.05), info, round(fs * 0.9), MUTED, anchor="rs")
+    y += round(fs * 1.8)
+    gap = round(fs * 0.5)
+    if not kinds:
+        fonts.draw_text(d, (margin, y + card_h / 2), "No train cards", fs, MUTED, anchor="lm")
+    for i, k in enumerate(kinds):
+        x = margin + i * (card_w + gap)
+        n = hand[k]
+        for s in range(min(n, 3) - 1, 0, -1):  # a small stack for several cards
+            card(d, (x + s * 3, y - s * 3 + 6, x + card_w + s * 3, y + card_h - s * 3 + 6), k, radius=6)
+        card(d, (x, y + 6, x + card_w, y + card_h + 6), k, colorblind=colorblind, radius=6)
+        cx, cy = x + card_w / 2, y + 6 + card_h * (0.62 if colorblind else 0.5)
+        r = fs * 1.05
+        paste_centered(img, disc(r, (255, 255, 255), INK, 2), cx, cy)
+        fonts.draw_text(d, (cx, cy), str(n), round(fs * 1.2), INK, style="bold", anchor="mm")
+        fonts.draw_text(d, (cx, y + card_h + 6 + fs * 1.25), k, fs, INK, anchor="ms")
+    y += card_h + round(fs * 2.2)
+    fonts.draw_text(d, (margin, y + fs * 1.1), f"Tickets ({sum(done)} of {len(tickets)} connected)", fs, INK, style="bold")
+    y += round(fs * 1.8)
+    if not tickets:
+        fonts.draw_text(d, (margin, y + row_h / 2), "No tickets", fs, MUTED, anchor="lm")
+    for t, ok in zip(tickets, done):
+        _ticket_row(d, map_data, t, ok, margin, y, width - margin, row_h, fs)
+        y += row_h
+    alt = (f"Your hand: " + (", ".join(f"{hand[k]} {k}" for k in kinds) or "no cards")
+           + f"; tickets: " + (", ".join(f"{_city(map_data, t['a'])}-{_city(map_data, t['b'])} {t['points']}"
+                                        f" {'connected' if ok else 'not connected'}" for t, ok in zip(tickets, done)) or "none") + ".")
+    return RenderedImage(encode(img), alt, img.width, img.height)
+
+
+def _ticket_row(d: ImageDraw.ImageDraw, m: MapData, t: dict, ok: bool | None, x0: float, y: float, x1: float,
+                row_h: float, fs: int) -> None:
+    d.rounded_rectangle((x0, y + 2, x1, y + row_h - 4), radius=fs // 3, fill=(255, 252, 240), outline=PANEL_LINE, width=2)
+    mid = y + (row_h - 2) / 2
+    bx = x0 + fs * 0.5
+    if ok is not None:
+        r = fs * 0.6
+        if ok:
+            mark(d, bx + r, mid, r, True, GOOD)
+        else:  # not connected yet: an empty circle (a red cross is for the final count)
+            d.ellipse((bx, mid - r, bx + 2 * r, mid + r), outline=MUTED, width=max(2, fs // 7))
+        bx += 2 * r + fs * 0.5
+    pts = f"{t['points']}"
+    pw = fonts.measure(pts, fs, "bold")
+    label = f"{_city(m, t['a'])} – {_city(m, t['b'])}" + ("  (long)" if t.get("long") else "")
+    label = fonts.fit(label, fs, x1 - bx - pw - fs * 1.5, "regular")
+    fonts.draw_text(d, (bx, mid), label, fs, INK, anchor="lm")
+    fonts.draw_text(d, (x1 - fs * 0.6, mid), pts, fs, INK, style="bold", anchor="rm")
+
+
+# ---------------------------------------------------------------------------------------------
+# Ticket offer
+
+
+@lru_cache(maxsize=16)
+def _thumb(map_id: str, sha: str, width: int, thumb_w: int, colorblind: bool) -> Image.Image:
+    from engine.mapdata import load_map
+
+    m = load_map(map_id)
+    geo = geometry(m, width)
+    base = static_map(m, geo, colorblind)
+    k = thumb_w / base.width
+    return base.resize((thumb_w, round(base.height * k)), Image.Resampling.LANCZOS)
+
+
+def thumbnail(m: MapData, thumb_w: int, colorblind: bool) -> tuple[Image.Image, float, object]:
+    geo = geometry(m)
+    if shipped(m):
+        img = _thumb(m.id, m.sha256, geo.width, thumb_w, colorblind)
+    else:
+        base = static_map(m, geo, colorblind)
+        img = base.resize((thumb_w, round(base.height * thumb_w / base.width)), Image.Resampling.LANCZOS)
+    return img, thumb_w / geo.width, geo
+
+
+def render_ticket_offer(
+    view: dict,
+    map_data: MapData,
+    players: Sequence[PlayerStyle] | None = None,
+    *,
+    colorblind: bool = False,
+    width: int = HAND_WIDTH,
+) -> RenderedImage:
+    """The tickets offered to the seat as numbered cards, each with a small map of its cities."""
+    you = _you(view)
+    offer = you["offer"]
+    fs = _fs(width)
+    margin = round(fs * 0.9)
+    cols = 2 if len(offer) > 1 else 1
+    cell_w = (width - margin * (cols + 1)) // cols
+    thumb, k, geo = thumbnail(map_data, cell_w - 2 * round(fs * 0.4), colorblind)
+    cell_h = thumb.height + round(fs * 2.6) + round(fs * 0.8)
+    rows = max(1, math.ceil(len(offer) / cols))
+    head = round(fs * 2.2)
+    height = margin + head + rows * (cell_h + margin)
+    img = Image.new("RGB", (width, height), PANEL)
+    d = ImageDraw.Draw(img)
+    keep = you.get("keep_at_least", 1)
+    fonts.draw_text(d, (margin, margin + fs * 1.1), f"Choose tickets: keep at least {keep} of {len(offer)}", fs, INK, style="bold")
+    for i, t in enumerate(offer):
+        cx0 = margin + (i % cols) * (cell_w + margin)
+        cy0 = margin + head + (i // cols) * (cell_h + margin)
+        d.rounded_rectangle((cx0, cy0, cx0 + cell_w, cy0 + cell_h), radius=fs // 2, fill=(255, 252, 240),
+                            outline=darker(PANEL_LINE, 0.85), width=2)
+        inner = round(fs * 0.4)
+        tx, ty = cx0 + inner, cy0 + inner
+        img.paste(thumb, (tx, ty))
+        a = map_data.city_by_id.get(t["a"])
+        b = map_data.city_by_id.get(t["b"])
+        if a and b:
+            pa = (tx + geo.cities[a.index][0] * k, ty + geo.cities[a.index][1] * k)
+            pb = (tx + geo.cities[b.index][0] * k, ty + geo.cities[b.index][1] * k)
+            d.line([pa, pb], fill=TICKET_CITY, width=max(2, fs // 6))
+            for p in (pa, pb):
+                paste_centered(img, disc(fs * 0.45, TICKET_CITY, (255, 255, 255), 2), *p)
+        # number badge, cities, points
+        by = ty + thumb.height + round(fs * 0.35)
+        r = fs * 0.85
+        d.ellipse((tx, by, tx + 2 * r, by + 2 * r), fill=INK)
+        fonts.draw_text(d, (tx + r, by + r), str(i + 1), fs, (255, 255, 255), style="bold", anchor="mm")
+        pts = str(t["points"])
+        pw = fonts.measure(pts, round(fs * 1.2), "bold")
+        name = f"{_city(map_data, t['a'])} – {_city(map_data, t['b'])}"
+        name = fonts.fit(name, fs, cell_w - 2 * inner - 2 * r - pw - fs * 1.2, "bold")
+        fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r), name, fs, INK, style="bold", anchor="lm")
+        fonts.draw_text(d, (cx0 + cell_w - inner, by + r), pts, round(fs * 1.2), INK, style="bold", anchor="rm")
+        if t.get("long"):
+            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), "long ticket", round(fs * 0.8), MUTED, anchor="lm")
+    alt = "Ticket offer, keep at least {}: {}.".format(keep, "; ".join(
+        f"{i + 1}: {_city(map_data, t['a'])}-{_city(map_data, t['b'])} {t['points']}" for i, t in enumerate(offer)))
+    return RenderedImage(encode(img), alt, img.width, img.height)
+
+
+# ---------------------------------------------------------------------------------------------
+# The seat's own board
+
+
+def render_player_board(
+    view: dict,
+    map_data: MapData,
+    players: Sequence[PlayerStyle] | None = None,
+    *,
+    claimable_tracks: Iterable[str] = (),
+    colorblind: bool = False,
+    width: int | None = None,
+) -> RenderedImage:
+    """The board from one seat's view: its ticket cities not yet connected ringed (magenta), the
+    tracks it may claim right now glowing (gold, as the last action on the public board), and the
+    public panel. The bot computes claimable_tracks
+    from `game.legal_actions(seat, collapse_payments=True)` (the Claim actions' `.track`)."""
+    you = _you(view)
+    players = _players(view, players)
+    claimable = sorted(set(claimable_tracks))
+    tickets = you["tickets"]
+    done = ticket_status(view, map_data, you["seat"], tickets)
+    cities = sorted({c for t, ok in zip(tickets, done) if not ok for c in (t["a"], t["b"])})
+    img, _ = board_image(view, map_data, players, width=width, colorblind=colorblind, highlight=claimable,
+                         ring_cities=cities)
+    alt = (f"Your board ({player_name(players, you['seat'])}): {len(claimable)} routes you can claim now; "
+           f"ticket cities still to connect: {', '.join(_city(map_data, c) for c in cities) or 'none'}.")
+    return RenderedImage(encode(img), alt, img.width, img.height)
+
+
