@@ -17,6 +17,7 @@ from engine.actions import (  # noqa: E402
     DrawMarket,
     DrawTickets,
     KeepTickets,
+    NeutralClaim,
     Pass,
     PayTunnel,
     Remove,
@@ -31,7 +32,7 @@ import engine.nederland  # noqa: E402,F401  (registers the "tolls" rule hook)
 
 __all__ = [
     "RULES_VERSION", "Action", "BuildStation", "Claim", "DeclineTunnel", "DrawDeck", "DrawMarket",
-    "DrawTickets", "KeepTickets", "Pass", "PayTunnel", "Remove", "Resign", "Skip", "ActionError",
+    "DrawTickets", "KeepTickets", "NeutralClaim", "Pass", "PayTunnel", "Remove", "Resign", "Skip", "ActionError",
     "AmbiguousActionError", "IllegalActionError", "InvalidActionError", "Game", "GameOptions",
     "available_maps", "load_map", "format_action", "parse_action",
 ]

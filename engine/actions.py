@@ -50,6 +50,13 @@ class DeclineTunnel(NamedTuple):
     pass
 
 
+class NeutralClaim(NamedTuple):
+    """Nederland neutral player (RULES.md §4): the marker holder picks which free track of the
+    revealed route the neutral player takes."""
+
+    track: str
+
+
 class Pass(NamedTuple):
     """Legal only when a player has no other legal action (RULES.md §1)."""
 
@@ -70,12 +77,12 @@ class Remove(NamedTuple):
 
 Action = Union[
     DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
-    PayTunnel, DeclineTunnel, Pass, Skip, Resign, Remove,
+    PayTunnel, DeclineTunnel, NeutralClaim, Pass, Skip, Resign, Remove,
 ]
 
 ACTION_TYPES = (
     DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
-    PayTunnel, DeclineTunnel, Pass, Skip, Resign, Remove,
+    PayTunnel, DeclineTunnel, NeutralClaim, Pass, Skip, Resign, Remove,
 )
 
 

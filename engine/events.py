@@ -150,5 +150,38 @@ class LoanTaken(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class NeutralTicketRevealed(Event):
+    """Nederland neutral player: the marker holder turned the top ticket face up."""
+
+    holder: int
+    ticket: int
+    route: tuple[str, str] | None  # city ids printed at its bottom; None: blank
+    outcome: str  # "blank" | "built" (route already the neutral's) | "taken" (no free track)
+                  # | "choose" | "claimed" | "stopped" (too few neutral trains)
+
+
+@dataclass(frozen=True, slots=True)
+class NeutralRouteClaimed(Event):
+    """The neutral player placed its trains on `track` (chosen by `holder` when both were free)."""
+
+    holder: int
+    track: str
+    trains_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class NeutralMarkerPassed(Event):
+    seat: int  # the new holder
+
+
+@dataclass(frozen=True, slots=True)
+class NeutralStopped(Event):
+    """No more neutral phases: "trains" (too few for the route) or "tickets" (the deck is empty)."""
+
+    reason: str
+    reshuffled: int  # discarded tickets shuffled back into the deck
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     reason: str  # "last_round" | "all_passed" | "too_few_seats"

@@ -157,6 +157,8 @@ class Game:
         self.phase = CHOOSING
         self.first = 0
         self.current = 0
+        self.round = 1  # rounds of turns, from the first turn on
+        self.resume: int | None = None  # seat whose turn ended while a hook's between-rounds decision waits
         self.stage: str | None = None
         self.tunnel: dict | None = None
         self.last_round: list[int] | None = None  # seats still owed their final turn
@@ -288,6 +290,8 @@ class Game:
             return self._second_card_actions()
         if stage == TICKETS:
             return self._keep_choices(seat)
+        if stage in self.hooks.stages:
+            return self.hooks.stage_actions(self, seat)
         tunnel = self.tunnel
         hand = self.hands[seat]
         actions: list[Action] = [
@@ -361,7 +365,11 @@ class Game:
         self._check(seat, action)
         events: list[Event] = []
         before_current, before_phase = self.current, self.phase
-        _APPLY[type(action)](self, seat, action, events)
+        core = _APPLY.get(type(action))
+        if core is None:
+            self.hooks.apply_action(self, seat, action, events)
+        else:
+            core(self, seat, action, events)
         self.log.append((seat, action))
         self.last_action = (seat, action)
         version = len(self.log)
@@ -369,7 +377,8 @@ class Game:
             self.decisions[seat] = version
         if self.phase == PLAYING and (self.current != before_current or before_phase != PLAYING or seat == self.current):
             self.decisions[self.current] = version
-        if not isinstance(action, (Pass, Skip)) and self.stage is None:
+        turn_over = self.stage is None or self.resume is not None  # (a between-rounds decision may follow)
+        if core is not None and not isinstance(action, (Pass, Skip)) and turn_over:
             self.passes = 0
         return events
 
@@ -378,7 +387,9 @@ class Game:
     def _check(self, seat: int | None, action: Action) -> None:
         checker = _CHECK.get(type(action))
         if checker is None:
-            raise _illegal(f"{action!r} is not an action of this game")
+            if type(action) not in self.hooks.action_types:
+                raise _illegal(f"{action!r} is not an action of this game")
+            checker = self.hooks.check_action
         if self.phase == OVER:
             raise _illegal("the game is over")
         if isinstance(action, (Skip, Remove)):
@@ -389,7 +400,7 @@ class Game:
                 raise _illegal(f"seat {seat} is not a seat of this game")
             if self.left[seat] is not None:
                 raise _illegal(f"seat {seat + 1} has left the game")
-        checker(self, seat, action)
+        checker(self, seat, action)  # core: Game._check_x(self, ...); hook: hooks.check_action(game, ...)
 
     def _check_turn(self, seat: int, stage: str | None, what: str) -> None:
         if self.phase == CHOOSING:
@@ -400,6 +411,8 @@ class Game:
             raise _illegal(self._stage_message())
 
     def _stage_message(self) -> str:
+        if self.stage in self.hooks.stages:
+            return self.hooks.stage_message(self)
         return {
             None: "this is the start of your turn: draw cards, claim a route, draw tickets or build a station",
             SECOND_CARD: "draw your second card first (a face-up locomotive is not allowed now)",
@@ -428,7 +441,7 @@ class Game:
         name = self.map.route_name(t)
         owner = self.owner[t.index]
         if owner >= 0:
-            raise _illegal(f"{name} is already taken by seat {owner + 1}", owner=owner)
+            raise _illegal(f"{name} is already taken by {self.hooks.owner_name(self, owner)}", owner=owner)
         if t.double is not None:
             partner = self.owner[t.double]
             if partner == seat:
@@ -696,6 +709,9 @@ class Game:
         if self.stage == TICKETS:  # a skipped ticket choice keeps the default
             self._apply_keep(self.current, self.default_action(self.current), events)
             return
+        if self.stage in self.hooks.stages:  # a skipped hook decision takes its default
+            self.hooks.apply_action(self, self.current, self.hooks.default_action(self, self.current), events)
+            return
         if self.stage is None:  # a skipped second card is no pass
             self.passes += 1
         self._end_turn(events)
@@ -725,6 +741,10 @@ class Game:
             self._maybe_start_play(events)
         elif leaver == self.current:
             self.stage = None
+            if self.resume is not None:  # left during a between-rounds decision: the round had ended
+                leaver, self.resume = self.resume, None
+            elif self._closes_round(leaver):
+                self.round += 1
             if self.last_round is not None and not self.last_round:
                 self._game_over("last_round", events)
                 return
@@ -747,12 +767,33 @@ class Game:
         if self.last_round is not None:
             if seat in self.last_round:
                 self.last_round.remove(seat)
-            if not self.last_round:
-                self._game_over("last_round", events)
-                return
         elif self.trains[seat] <= LAST_ROUND_TRAINS:
             self.last_round = self.active_seats()
             events.append(LastRoundStarted(seat, self.trains[seat]))
+        if self._closes_round(seat):
+            self.round += 1
+            decider = self.hooks.after_round(self, events)  # e.g. Nederland's neutral player phase
+            if decider is not None:
+                self.resume, self.current = seat, decider
+                return
+        self._advance(seat, events)
+
+    def _closes_round(self, seat: int) -> bool:
+        """Whether the end of `seat`'s turn completes a round (the next turn wraps past the first seat)."""
+        nxt = self._next_seat(seat)
+        return (nxt - self.first) % self.seats <= (seat - self.first) % self.seats
+
+    def resume_turns(self, events: list[Event]) -> None:
+        """End a hook's between-rounds decision: the next turn (or the end of the game) follows."""
+        seat, self.resume = self.resume, None
+        self.stage = None
+        self._advance(seat, events)
+
+    def _advance(self, seat: int, events: list[Event]) -> None:
+        """After `seat`'s turn (and any between-rounds phase): the end of the game or the next turn."""
+        if self.last_round is not None and not self.last_round:
+            self._game_over("last_round", events)
+            return
         if self.passes >= len(self.active_seats()):
             self._game_over("all_passed", events)
             return
@@ -778,6 +819,8 @@ class Game:
             return KeepTickets(tuple(sorted(by_points[: self.offer_keep[seat]])))
         if self.stage == TUNNEL:
             return DeclineTunnel()
+        if self.stage in self.hooks.stages:
+            return self.hooks.default_action(self, seat)
         if self._can_draw_blind():
             return DrawDeck()
         second = self.stage == SECOND_CARD
@@ -825,6 +868,8 @@ class Game:
             "phase": self.phase,
             "first": self.first,
             "current": self.current,
+            "round": self.round,
+            "resume": self.resume,
             "stage": self.stage,
             "tunnel": self.tunnel,
             "last_round": self.last_round,
@@ -849,6 +894,8 @@ class Game:
             "phase", "first", "current", "stage", "tunnel", "last_round", "passes", "decisions", "end_reason",
         ):
             setattr(game, name, data[name])
+        game.round = data.get("round", 1)
+        game.resume = data.get("resume")
         game.station_owner = {city: seat for seat, cities in enumerate(game.stations) for city in cities}
         game.hooks.from_json(game, data.get("hooks", {}))
         if log is not None:

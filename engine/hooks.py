@@ -9,6 +9,10 @@ Extension points, in the order a game meets them:
 - `after_setup`: once cards and tickets are dealt.
 - `doubles_open`: whether both tracks of a double route are usable.
 - `after_claim`: effects of a claim (tolls).
+- `after_round`: between turns, once every active seat has played a round; it may open a
+  pending decision (a hook `stage`) for one seat, which the hook's own actions resolve
+  (`action_types`, `check_action`, `apply_action`, `stage_actions`, `default_action`); the
+  hook then calls `game.resume_turns(events)`.
 - `adjust_final_scores`: map bonuses and penalties.
 - `public_state` / `private_state` / `public_view`: extra view fields (who may see what).
 - `to_json` / `from_json`: the hook's state.
@@ -30,6 +34,11 @@ class RuleHooks:
     name = "core"
     #: Variant options this hook understands: name -> default value (all booleans so far).
     variants: dict[str, bool] = {}
+    #: Action types beyond the core ones that this hook checks and applies.
+    action_types: tuple[type, ...] = ()
+    #: Pending-decision stages (values of `game.stage`) that this hook opens.
+    stages: tuple[str, ...] = ()
+
     def configure(self, game: "Game") -> None:
         """Validate `game.options.variants` (ValueError) and set the hook's initial state."""
         given = game.options.variants
@@ -55,6 +64,33 @@ class RuleHooks:
 
     def after_claim(self, game: "Game", seat: int, track: "Track", events: list["Event"]) -> None:
         """Extra effects of a claim (tolls)."""
+
+    def after_round(self, game: "Game", events: list["Event"]) -> int | None:
+        """A round is complete (`game.round` is the number of the next one). Return the seat that
+        must now decide something (after setting `game.stage` to one of `stages`), or None."""
+        return None
+
+    def stage_actions(self, game: "Game", seat: int) -> list["Action"]:
+        """Legal actions of the deciding seat in one of this hook's stages."""
+        return []
+
+    def stage_message(self, game: "Game") -> str:
+        """What the deciding seat must do first in one of this hook's stages."""
+        return "finish the pending decision first"
+
+    def check_action(self, game: "Game", seat: int, action: "Action") -> None:
+        """Raise IllegalActionError unless `action` (one of `action_types`) is legal now."""
+
+    def apply_action(self, game: "Game", seat: int, action: "Action", events: list["Event"]) -> None:
+        """Apply a checked action of `action_types`."""
+
+    def default_action(self, game: "Game", seat: int) -> "Action":
+        """The forced move in one of this hook's stages (timeouts, skips)."""
+        raise NotImplementedError
+
+    def owner_name(self, game: "Game", owner: int) -> str:
+        """How messages name the owner of a track (`owner` may be a non-seat owner of a hook)."""
+        return f"seat {owner + 1}"
 
     def adjust_final_scores(self, game: "Game", scores: list["PlayerScore"]) -> list["PlayerScore"]:
         """Map bonuses and penalties beyond longest path and Globetrotter."""

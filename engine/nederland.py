@@ -1,13 +1,15 @@
-"""Nederland (RULES.md §4): bridge tolls, Loans, the toll bonus and staggered starting scores.
-Registered as the rule hook "tolls", which `nederland.json` names.
+"""Nederland (RULES.md §4): bridge tolls, Loans, the toll bonus, staggered starting scores and
+the neutral player. Registered as the rule hook "tolls", which `nederland.json` names.
 
 Variants (`GameOptions(variants=...)`):
 - `tolls` (default True): toll money, Loans and the toll bonus; every double route open.
   False: none of these, and with 2–3 players only one track of a double route is used.
+- `neutral` (default False): the neutral player of the 2-player game with tolls.
 
 State lives here, not in the Game: `money` (secret: only its owner sees it until the end),
 `loans` (public), `bank` (net toll money the bank has received; players' money + bank is
-always `toll_money` × seats) and `start` (staggered starting scores).
+always `toll_money` × seats), `start` (staggered starting scores) and the neutral player's
+trains, marker and pending ticket. The neutral player owns tracks as owner `game.seats`.
 """
 
 from __future__ import annotations
@@ -15,25 +17,46 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.events import Event, LoanTaken, TollPaid
+from engine.actions import Action, NeutralClaim
+from engine.errors import IllegalActionError
+from engine.events import (
+    Event,
+    LoanTaken,
+    NeutralMarkerPassed,
+    NeutralRouteClaimed,
+    NeutralStopped,
+    NeutralTicketRevealed,
+    TollPaid,
+)
 from engine.hooks import RuleHooks, register
+from engine.notation import route_label
 
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.mapdata import Track
     from engine.scoring import PlayerScore
 
+NEUTRAL_STAGE = "neutral"
+NEUTRAL_FROM_ROUND = 6  # the first 5 rounds have no neutral phase (RULES.md §4)
+
 
 @register
 class NederlandHooks(RuleHooks):
     name = "tolls"
-    variants = {"tolls": True}
+    variants = {"tolls": True, "neutral": False}
+    action_types = (NeutralClaim,)
+    stages = (NEUTRAL_STAGE,)
 
     # ------------------------------------------------------------------ set-up
 
     def configure(self, game: "Game") -> None:
         super().configure(game)
         self.tolls = self.variant(game, "tolls")
+        self.neutral = self.variant(game, "neutral")
+        if self.neutral and game.seats != 2:
+            raise ValueError(f"the neutral player is a 2-player variant; this game has {game.seats} seats")
+        if self.neutral and not self.tolls:
+            raise ValueError("the neutral player is played with bridge tolls: it cannot be combined with tolls off")
         extra = game.map.rules.extra
         self.toll_money = int(extra.get("toll_money", 0))
         self.loan_penalty = int(extra.get("loan_penalty", 0))
@@ -45,6 +68,10 @@ class NederlandHooks(RuleHooks):
         self.loans = [0] * game.seats
         self.bank = 0
         self.start = [0] * game.seats
+        self.neutral_trains = game.map.rules.trains if self.neutral else 0
+        self.marker: int | None = None
+        self.neutral_active = self.neutral
+        self.pending: dict | None = None  # {"ticket": id, "tracks": [track ids]} while the holder chooses
 
     def after_setup(self, game: "Game") -> None:
         if self.staggered:  # the player in seat k (the first player is seat 1) starts with k - 1 points
@@ -52,6 +79,8 @@ class NederlandHooks(RuleHooks):
                 seat = (game.first + k) % game.seats
                 self.start[seat] = k
                 game.score[seat] += k
+        if self.neutral:
+            self.marker = (game.first + 1) % game.seats  # the second player starts with the marker
 
     def doubles_open(self, game: "Game") -> bool:
         return True if self.tolls else super().doubles_open(game)
@@ -63,7 +92,7 @@ class NederlandHooks(RuleHooks):
             return
         toll = track.toll
         partner = game.owner[track.double] if track.double is not None else -1
-        payee = partner if partner >= 0 else None  # the first track pays the bank
+        payee = partner if 0 <= partner < game.seats else None  # first track, or the neutral's: the bank
         if self.money[seat] >= toll:
             self._pay(seat, payee, toll)
             events.append(TollPaid(seat, payee, track.id, toll))
@@ -83,6 +112,101 @@ class NederlandHooks(RuleHooks):
             self.bank += amount
         else:
             self.money[payee] += amount
+
+    # ------------------------------------------------------------------ the neutral player
+
+    def after_round(self, game: "Game", events: list[Event]) -> int | None:
+        if not self.neutral_active or game.round - 1 < NEUTRAL_FROM_ROUND:
+            return None
+        holder = self.marker
+        if not game.ticket_deck:
+            self._stop(game, "tickets", events)
+            return None
+        ticket = game.map.ticket_by_id[game.ticket_deck.pop()]
+        route = ticket.extra.get("neutral_route")
+        if route is None:
+            return self._reveal(game, holder, ticket.id, None, "blank", events)
+        a, b = game.map.city_by_id[route[0]].index, game.map.city_by_id[route[1]].index
+        tracks = game.map.tracks_between[(min(a, b), max(a, b))]
+        names = (route[0], route[1])
+        if any(game.owner[t.index] == game.seats for t in tracks):
+            return self._reveal(game, holder, ticket.id, names, "built", events)  # counts as blank
+        free = [t for t in tracks if game.owner[t.index] < 0]
+        if not free:
+            return self._reveal(game, holder, ticket.id, names, "taken", events)
+        if free[0].length > self.neutral_trains:
+            self._reveal(game, holder, ticket.id, names, "stopped", events)
+            self._stop(game, "trains", events)
+            return None
+        if len(free) > 1:  # both tracks free: the holder chooses, then passes the marker
+            self.pending = {"ticket": ticket.id, "tracks": [t.id for t in free]}
+            events.append(NeutralTicketRevealed(holder, ticket.id, names, "choose"))
+            game.stage = NEUTRAL_STAGE
+            return holder
+        # One track taken by a player: no choice, the bank pays its owner the toll; the marker stays.
+        events.append(NeutralTicketRevealed(holder, ticket.id, names, "claimed"))
+        self._place_neutral(game, holder, free[0], events)
+        for t in tracks:
+            owner = game.owner[t.index]
+            if t is not free[0] and 0 <= owner < game.seats:
+                self._pay(None, owner, t.toll)
+                events.append(TollPaid(None, owner, free[0].id, t.toll))
+        game.ticket_discard.append(ticket.id)
+        return None
+
+    def _reveal(self, game: "Game", holder: int, ticket: int, route, outcome: str, events: list[Event]) -> None:
+        """A ticket that leads to no claim: it goes face up to the discard, the marker stays."""
+        events.append(NeutralTicketRevealed(holder, ticket, route, outcome))
+        game.ticket_discard.append(ticket)
+        return None
+
+    def _place_neutral(self, game: "Game", holder: int, track: "Track", events: list[Event]) -> None:
+        game.owner[track.index] = game.seats
+        self.neutral_trains -= track.length
+        events.append(NeutralRouteClaimed(holder, track.id, self.neutral_trains))
+
+    def _stop(self, game: "Game", reason: str, events: list[Event]) -> None:
+        """No more neutral phases; the discarded tickets are shuffled into a new deck (with any left)."""
+        self.neutral_active = False
+        self.marker = None
+        count = len(game.ticket_discard)
+        if count:
+            game.ticket_deck = game.ticket_discard + game.ticket_deck
+            game.ticket_discard = []
+            game._rng("neutral-reshuffle").shuffle(game.ticket_deck)
+        events.append(NeutralStopped(reason, count))
+
+    def stage_actions(self, game: "Game", seat: int) -> list[Action]:
+        return [NeutralClaim(t) for t in self.pending["tracks"]]
+
+    def stage_message(self, game: "Game") -> str:
+        labels = [route_label(game.map, game.map.track_by_id[t]) for t in self.pending["tracks"]]
+        return f"claim a track for the neutral player first: neutral claim {' or '.join(labels)}"
+
+    def check_action(self, game: "Game", seat: int, action: Action) -> None:
+        if game.stage != NEUTRAL_STAGE or self.pending is None:
+            raise IllegalActionError("there is no neutral player route to claim now")
+        if seat != game.current:
+            raise IllegalActionError(
+                f"seat {game.current + 1} holds the neutral marker and chooses the track", current=game.current
+            )
+        if action.track not in self.pending["tracks"]:
+            labels = [route_label(game.map, game.map.track_by_id[t]) for t in self.pending["tracks"]]
+            raise IllegalActionError(f"the neutral player claims {' or '.join(labels)}, not {action.track}")
+
+    def apply_action(self, game: "Game", seat: int, action: Action, events: list[Event]) -> None:
+        pending, self.pending = self.pending, None
+        self._place_neutral(game, seat, game.map.track_by_id[action.track], events)
+        game.ticket_discard.append(pending["ticket"])
+        self.marker = next(s for s in range(game.seats) if s != seat)
+        events.append(NeutralMarkerPassed(self.marker))
+        game.resume_turns(events)
+
+    def default_action(self, game: "Game", seat: int) -> Action:
+        return NeutralClaim(self.pending["tracks"][0])
+
+    def owner_name(self, game: "Game", owner: int) -> str:
+        return "the neutral player" if owner == game.seats else super().owner_name(game, owner)
 
     # ------------------------------------------------------------------ scoring
 
@@ -117,7 +241,22 @@ class NederlandHooks(RuleHooks):
         return {"money": self.money[seat]} if self.tolls else {}
 
     def public_view(self, game: "Game") -> dict:
-        return {"tolls": self.tolls}
+        neutral = None
+        if self.neutral:
+            ticket = None
+            if self.pending is not None:
+                t = game.map.ticket_by_id[self.pending["ticket"]]
+                ticket = {"id": t.id, "a": game.map.cities[t.a].id, "b": game.map.cities[t.b].id,
+                          "points": t.points, "route": list(t.extra["neutral_route"])}
+            neutral = {
+                "owner": game.seats,
+                "trains": self.neutral_trains,
+                "marker": self.marker,
+                "active": self.neutral_active,
+                "ticket": ticket,
+                "choices": list(self.pending["tracks"]) if self.pending else [],
+            }
+        return {"tolls": self.tolls, "neutral": neutral}
 
     def to_json(self, game: "Game") -> dict:
         return {
@@ -125,8 +264,12 @@ class NederlandHooks(RuleHooks):
             "loans": self.loans,
             "bank": self.bank,
             "start": self.start,
+            "neutral_trains": self.neutral_trains,
+            "marker": self.marker,
+            "neutral_active": self.neutral_active,
+            "pending": self.pending,
         }
 
     def from_json(self, game: "Game", data: dict) -> None:
-        for key in ("money", "loans", "bank", "start"):
+        for key in ("money", "loans", "bank", "start", "neutral_trains", "marker", "neutral_active", "pending"):
             setattr(self, key, data[key])

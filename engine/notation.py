@@ -3,7 +3,7 @@
     draw deck | draw market 3 | claim Frankfurt-Paris orange | claim Palermo-Smyrna pink loco=3
     claim Dieppe-London/2 red loco=1 | claim Madrid-Pamplona loco=3 | tickets draw | tickets keep 12 31
     station Paris red | station Paris loco=2 | tunnel pay | tunnel pay loco=1 | tunnel decline
-    pass | skip | resign | remove 3
+    neutral claim Amsterdam-Rotterdam/2 | pass | skip | resign | remove 3
 
 Defaults when a player leaves something out (docs/engine.md): no `loco=` means the fewest
 locomotives that can pay; no color on a colored route means the route's color; a gray double
@@ -26,6 +26,7 @@ from engine.actions import (
     DrawMarket,
     DrawTickets,
     KeepTickets,
+    NeutralClaim,
     Pass,
     PayTunnel,
     Remove,
@@ -80,6 +81,8 @@ def format_action(game_or_map: "Game | MapData", action: Action) -> str:
         return "tunnel pay" + (f" loco={action.locos}" if action.locos else "")
     if kind is DeclineTunnel:
         return "tunnel decline"
+    if kind is NeutralClaim:
+        return f"neutral claim {route_label(m, m.track_by_id[action.track])}"
     if kind is Pass:
         return "pass"
     if kind is Skip:
@@ -118,12 +121,14 @@ def parse_action(game: "Game", seat: int | None, text: str) -> Action:
         return _parse_station(game, seat, rest)
     if verb == "tunnel":
         return _parse_tunnel(game, seat, rest)
+    if verb == "neutral":
+        return _parse_neutral(game, rest)
     if not rest and verb in ("pass", "skip", "resign"):
         return {"pass": Pass(), "skip": Skip(), "resign": Resign()}[verb]
     if verb == "remove" and len(rest) == 1 and rest[0].isdigit():
         return Remove(int(rest[0]) - 1)
     raise InvalidActionError(
-        f"unknown action {text.strip()!r}: actions are draw, claim, tickets, station, tunnel, pass, resign"
+        f"unknown action {text.strip()!r}: actions are draw, claim, tickets, station, tunnel, neutral, pass, resign"
     )
 
 
@@ -284,3 +289,17 @@ def _parse_tunnel(game: "Game", seat: int | None, words: list[str]) -> Action:
             options = surcharge_options(game.hands[seat], tunnel["surcharge"], tunnel["color"])
             return PayTunnel(options[0] if options else 0)
     raise InvalidActionError("write 'tunnel pay', 'tunnel pay loco=N' or 'tunnel decline'")
+
+
+def _parse_neutral(game: "Game", words: list[str]) -> Action:
+    """'neutral claim Amsterdam-Rotterdam/2'; without /1 or /2, the first free track."""
+    if len(words) < 2 or words[0].lower() != "claim":
+        raise InvalidActionError("write 'neutral claim' and the route, like 'neutral claim Amsterdam-Rotterdam/1'")
+    tracks, index = _find_route(game.map, " ".join(words[1:]))
+    if index is not None:
+        chosen = [t for t in tracks if t.id.endswith(f"/{index}")]
+        if not chosen:
+            raise InvalidActionError(f"{game.map.route_name(tracks[0])} has no track {index}")
+        return NeutralClaim(chosen[0].id)
+    free = [t for t in tracks if game.owner[t.index] < 0]
+    return NeutralClaim((free or tracks)[0].id)

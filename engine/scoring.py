@@ -164,14 +164,15 @@ def final_scores(game: "Game") -> list[PlayerScore]:
     deck = game.deck_rules
     owned: list[list[Track]] = [[] for _ in range(game.seats)]
     for track, owner in zip(m.tracks, game.owner):
-        if owner >= 0:
+        if 0 <= owner < game.seats:  # a hook's non-seat owner (Nederland's neutral player) scores nothing
             owned[owner].append(track)
     partial = []
     for seat in range(game.seats):
         tickets = [m.ticket_by_id[i] for i in game.tickets[seat]]
         options = []
         for city in game.stations[seat]:
-            options.append([t for t in m.tracks if game.owner[t.index] not in (-1, seat) and city in (t.a, t.b)])
+            options.append([t for t in m.tracks if 0 <= game.owner[t.index] < game.seats
+                            and game.owner[t.index] != seat and city in (t.a, t.b)])
         results, borrowed = best_station_use(owned[seat], tickets, options)
         longest, path = longest_trail(owned[seat])
         unbuilt = game.stations_left[seat]

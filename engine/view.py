@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import RULES_VERSION
-from engine.actions import BuildStation, Claim, DrawMarket, KeepTickets
+from engine.actions import BuildStation, Claim, DrawMarket, KeepTickets, NeutralClaim
 from engine.cards import CARD_NAMES, NUM_CARD_KINDS
 from engine.notation import format_action
 
@@ -39,7 +39,7 @@ def public_last_action(game: "Game") -> dict | None:
         entry["text"] = f"tickets keep ({len(action.ids)})"
     else:
         entry["text"] = format_action(game, action)
-    if isinstance(action, Claim):
+    if isinstance(action, (Claim, NeutralClaim)):
         entry["track"] = action.track
     elif isinstance(action, BuildStation):
         entry["city"] = action.city
@@ -82,6 +82,7 @@ def build_view(game: "Game", seat: int | None) -> dict:
         "viewer": seat,
         "phase": game.phase,
         "current": game.current if game.phase == "playing" else None,
+        "round": game.round,
         "stage": game.stage,
         "to_move": game.to_move(),
         "last_round": game.last_round is not None,

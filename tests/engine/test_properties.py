@@ -1,5 +1,5 @@
 """Invariants over random legal games on every map and 2–5 seats, Nederland with and without
-tolls (hypothesis; CI caps examples)."""
+tolls and with the neutral player (hypothesis; CI caps examples)."""
 
 import json
 import random
@@ -13,9 +13,14 @@ from tests.engine.helpers import random_game
 
 SEATS = st.integers(min_value=2, max_value=5)
 SEEDS = st.integers(min_value=0, max_value=2**31)
-#: (map, variants)
-CONFIGS = st.sampled_from([("usa", {}), ("europe", {}), ("nederland", {}), ("nederland", {"tolls": False})])
-GAMES = st.tuples(CONFIGS, SEATS, SEEDS).map(lambda c: (c[0][0], c[1], c[2], c[0][1]))
+NEUTRAL = {"neutral": True}
+#: (map, variants); the neutral player is a 2-seat variant.
+CONFIGS = st.sampled_from([
+    ("usa", {}), ("europe", {}), ("nederland", {}), ("nederland", {"tolls": False}), ("nederland", NEUTRAL),
+])
+GAMES = st.tuples(CONFIGS, SEATS, SEEDS).map(
+    lambda c: (c[0][0], 2 if c[0][1] == NEUTRAL else c[1], c[2], c[0][1])
+)
 MAX_PLIES = 3000  # far above any real game: ~110 cards and ~100 routes bound every game
 
 
@@ -56,8 +61,13 @@ def _check_conservation(game: Game) -> None:
         else:
             assert hooks.money == [0] * game.seats and hooks.loans == [0] * game.seats and hooks.bank == 0
         # Every ticket is somewhere (nothing goes back to the box on this map).
-        everywhere = game.ticket_deck + game.ticket_discard + kept + [i for o in game.offers for i in o]
+        pending = [hooks.pending["ticket"]] if hooks.pending else []
+        everywhere = game.ticket_deck + game.ticket_discard + kept + pending + [i for o in game.offers for i in o]
         assert sorted(everywhere) == sorted(t.id for t in m.tickets)
+        # The neutral player (owner index == seats) uses its own 40 trains and never scores.
+        neutral = sum(t.length for t in m.tracks if game.owner[t.index] == game.seats)
+        assert hooks.neutral_trains + neutral == (m.rules.trains if hooks.neutral else 0)
+        assert hooks.neutral or hooks.marker is None
 
 
 @given(GAMES)

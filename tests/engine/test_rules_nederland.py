@@ -1,16 +1,41 @@
-"""RULES.md §4 Nederland: tickets, bridge tolls, Loans, the toll bonus, staggered scores and the
-variant without tolls (seed 004's examples), one rule per test."""
+"""RULES.md §4 Nederland: tickets, bridge tolls, Loans, the toll bonus, staggered scores, the
+variant without tolls and the neutral player (seed 004's examples), one rule per test."""
 
 import json
 
 import pytest
 
-from engine import Claim, DrawDeck, DrawTickets, Game, GameOptions, IllegalActionError, KeepTickets, Resign
-from engine.events import LoanTaken, TollPaid
+from engine import (
+    Claim,
+    DrawDeck,
+    DrawTickets,
+    Game,
+    GameOptions,
+    IllegalActionError,
+    KeepTickets,
+    NeutralClaim,
+    Resign,
+    Skip,
+    format_action,
+    parse_action,
+)
+from engine.events import (
+    LastRoundStarted,
+    LoanTaken,
+    NeutralMarkerPassed,
+    NeutralRouteClaimed,
+    NeutralStopped,
+    NeutralTicketRevealed,
+    RouteClaimed,
+    TollPaid,
+)
 from engine.scoring import final_scores
 from tests.engine.helpers import arrange, give_route, started, track_between
 
 NL = "nederland"
+BLANK_TICKET = 3  # Amsterdam–Rotterdam 10: nothing printed at the bottom
+AMSTERDAM_ROTTERDAM = (9, 23)  # the two tickets printing the Amsterdam–Rotterdam route
+BREDA_ROTTERDAM = 30  # Nijmegen–Antwerpen 21, printing Breda–Rotterdam
 
 
 def locos(n: int) -> str:
@@ -28,6 +53,32 @@ def claim(game: Game, seat: int, track) -> list:
 def draw_turn(game: Game) -> list:
     seat = game.current
     return game.apply(seat, DrawDeck()) + game.apply(seat, DrawDeck())
+
+
+def neutral_game(first_seat: int = 0, seed: int = 7) -> Game:
+    game = Game.new(NL, 2, seed, GameOptions(first_seat=first_seat, variants={"neutral": True}))
+    for seat in (0, 1):
+        game.apply(seat, game.default_action(seat))
+    return game
+
+
+def on_top(game: Game, *ids: int) -> None:
+    """Put tickets on top of the ticket deck, ids[0] drawn first (taken from wherever they are)."""
+    for i in ids:
+        for pile in (game.ticket_deck, game.ticket_discard, *game.tickets):
+            if i in pile:
+                pile.remove(i)
+    game.ticket_deck.extend(reversed(ids))
+
+
+def at_round_6(game: Game) -> Game:
+    game.round = 6
+    return game
+
+
+def end_round(game: Game) -> list:
+    """Both players draw cards; returns the events (the neutral phase comes with the second turn)."""
+    return draw_turn(game) + draw_turn(game)
 
 
 def pair(game: Game, a: str, b: str):
@@ -292,9 +343,226 @@ def test_s4_variant_without_tolls_both_tracks_with_4_players():
 
 
 def test_s4_variant_options_are_validated():
-    with pytest.raises(ValueError, match="no variant 'bridges'.*tolls"):
+    with pytest.raises(ValueError, match="2-player variant; this game has 3 seats"):
+        Game.new(NL, 3, 1, GameOptions(variants={"neutral": True}))
+    with pytest.raises(ValueError, match="cannot be combined with tolls off"):
+        Game.new(NL, 2, 1, GameOptions(variants={"neutral": True, "tolls": False}))
+    with pytest.raises(ValueError, match="no variant 'bridges'.*neutral, tolls"):
         Game.new(NL, 2, 1, GameOptions(variants={"bridges": True}))
     with pytest.raises(ValueError, match="true or false"):
         Game.new(NL, 2, 1, GameOptions(variants={"tolls": "no"}))
     with pytest.raises(ValueError, match="USA map has no variant 'tolls'"):
         Game.new("usa", 2, 1, GameOptions(variants={"tolls": False}))
+
+
+# ================================================================= the neutral player
+
+
+def test_s4_neutral_40_trains_marker_starts_with_the_second_player():
+    game = neutral_game(first_seat=1)
+    assert game.hooks.neutral_trains == 40 and game.hooks.marker == 0
+    view = game.view(None)["neutral"]
+    assert view == {"owner": 2, "trains": 40, "marker": 0, "active": True, "ticket": None, "choices": []}
+    assert neutral_game(first_seat=0).hooks.marker == 1
+
+
+def test_s4_neutral_nothing_happens_in_the_first_5_rounds():
+    game = neutral_game()
+    for number in range(1, 6):
+        assert game.round == number
+        events = end_round(game)
+        assert not any(isinstance(e, NeutralTicketRevealed) for e in events)
+    on_top(game, BLANK_TICKET)
+    events = draw_turn(game)  # the first player's turn of round 6: no phase yet
+    assert not any(isinstance(e, NeutralTicketRevealed) for e in events)
+    events = draw_turn(game)  # round 6 is complete: the first neutral phase
+    assert NeutralTicketRevealed(1, BLANK_TICKET, None, "blank") in events
+
+
+def test_s4_neutral_blank_ticket_is_discarded_and_the_marker_stays():
+    game = at_round_6(neutral_game())
+    on_top(game, BLANK_TICKET)
+    events = end_round(game)
+    assert NeutralTicketRevealed(1, BLANK_TICKET, None, "blank") in events
+    assert game.ticket_discard[-1] == BLANK_TICKET and game.hooks.marker == 1
+    assert game.current == 0 and game.stage is None and game.round == 7
+
+
+def test_s4_neutral_both_tracks_free_marker_holder_chooses_then_passes_the_marker():
+    game = at_round_6(neutral_game())
+    on_top(game, AMSTERDAM_ROTTERDAM[0])
+    first, second = pair(game, "Amsterdam", "Rotterdam")
+    draw_turn(game)
+    token = game.decision_token(1)
+    events = draw_turn(game)
+    assert NeutralTicketRevealed(1, AMSTERDAM_ROTTERDAM[0], ("amsterdam", "rotterdam"), "choose") in events
+    assert game.stage == "neutral" and game.to_move() == [1] and game.decision_token(1) != token
+    assert game.legal_actions(1) == [NeutralClaim(first.id), NeutralClaim(second.id)]
+    assert game.legal_actions(0) == []
+    with pytest.raises(IllegalActionError, match="claim a track for the neutral player first"):
+        game.apply(1, DrawDeck())
+    with pytest.raises(IllegalActionError, match="seat 2 holds the neutral marker"):
+        game.apply(0, NeutralClaim(first.id))
+    view = game.view(None)["neutral"]
+    assert view["ticket"]["route"] == ["amsterdam", "rotterdam"] and view["choices"] == [first.id, second.id]
+    text = format_action(game, NeutralClaim(second.id))
+    assert text == "neutral claim Amsterdam-Rotterdam/2" and parse_action(game, 1, text) == NeutralClaim(second.id)
+    events = game.apply(1, NeutralClaim(second.id))
+    assert NeutralRouteClaimed(1, second.id, 36) in events and NeutralMarkerPassed(0) in events
+    assert game.owner[second.index] == 2 and game.hooks.marker == 0
+    assert game.current == 0 and game.stage is None and AMSTERDAM_ROTTERDAM[0] in game.ticket_discard
+
+
+def test_s4_neutral_claiming_a_free_track_costs_nothing_and_scores_nothing():
+    game = at_round_6(neutral_game())
+    on_top(game, AMSTERDAM_ROTTERDAM[0])
+    end_round(game)
+    before = (list(game.hooks.money), game.hooks.bank, list(game.score))
+    events = game.apply(1, NeutralClaim(track_between(game, "Amsterdam", "Rotterdam").id))
+    assert not any(isinstance(e, (TollPaid, RouteClaimed)) for e in events)
+    assert (game.hooks.money, game.hooks.bank, game.score) == before
+    assert all(s.route_points == game.score[s.seat] for s in final_scores(game))
+
+
+@pytest.mark.parametrize("owner", [0, 1])
+def test_s4_neutral_one_track_taken_bank_pays_its_owner_marker_stays(owner):
+    """Including the marker holder's own track (seat 2 holds the marker)."""
+    game = at_round_6(neutral_game())
+    first, second = pair(game, "Breda", "Rotterdam")
+    give_route(game, owner, "Breda", "Rotterdam")
+    on_top(game, BREDA_ROTTERDAM)
+    money = list(game.hooks.money)
+    events = end_round(game)
+    assert NeutralTicketRevealed(1, BREDA_ROTTERDAM, ("breda", "rotterdam"), "claimed") in events
+    assert TollPaid(None, owner, second.id, 4) in events
+    assert game.owner[second.index] == 2 and game.hooks.neutral_trains == 38
+    assert game.hooks.money[owner] == money[owner] + 4 and game.hooks.bank == -4
+    assert game.hooks.marker == 1 and game.stage is None and game.current == 0
+
+
+def test_s4_neutral_no_free_track_nothing_happens_marker_stays():
+    game = at_round_6(neutral_game())
+    give_route(game, 0, "Breda", "Rotterdam")
+    game.owner[game.map.tracks[track_between(game, "Breda", "Rotterdam").double].index] = 1
+    on_top(game, BREDA_ROTTERDAM)
+    events = end_round(game)
+    assert NeutralTicketRevealed(1, BREDA_ROTTERDAM, ("breda", "rotterdam"), "taken") in events
+    assert game.hooks.neutral_trains == 40 and game.hooks.marker == 1 and game.hooks.bank == 0
+    assert game.ticket_discard[-1] == BREDA_ROTTERDAM
+
+
+def test_s4_neutral_second_ticket_for_a_route_it_built_counts_as_blank():
+    game = at_round_6(neutral_game())
+    on_top(game, *AMSTERDAM_ROTTERDAM)
+    end_round(game)
+    game.apply(1, NeutralClaim(track_between(game, "Amsterdam", "Rotterdam").id))
+    events = end_round(game)
+    assert NeutralTicketRevealed(0, AMSTERDAM_ROTTERDAM[1], ("amsterdam", "rotterdam"), "built") in events
+    assert game.stage is None and game.hooks.marker == 0 and game.hooks.neutral_trains == 36
+
+
+def test_s4_live_player_taking_the_other_track_of_a_neutral_route_pays_the_bank():
+    game = at_round_6(neutral_game())
+    on_top(game, AMSTERDAM_ROTTERDAM[0])
+    first, second = pair(game, "Amsterdam", "Rotterdam")
+    end_round(game)
+    game.apply(1, NeutralClaim(first.id))
+    events = claim(game, 0, second)
+    assert TollPaid(0, None, second.id, 2) in events and game.hooks.bank == 2
+
+
+def test_s4_neutral_too_few_trains_ends_the_neutral_phases_and_reshuffles():
+    game = at_round_6(neutral_game())
+    game.hooks.neutral_trains = 3  # Amsterdam–Rotterdam needs 4
+    on_top(game, AMSTERDAM_ROTTERDAM[0])
+    deck_and_discard = sorted(game.ticket_deck[:-1] + game.ticket_discard + [AMSTERDAM_ROTTERDAM[0]])
+    discarded = len(game.ticket_discard) + 1
+    events = end_round(game)
+    assert NeutralTicketRevealed(1, AMSTERDAM_ROTTERDAM[0], ("amsterdam", "rotterdam"), "stopped") in events
+    assert NeutralStopped("trains", discarded) in events
+    assert game.hooks.neutral_active is False and game.hooks.marker is None
+    assert game.ticket_discard == [] and sorted(game.ticket_deck) == deck_and_discard
+    on_top(game, BLANK_TICKET)
+    assert not any(isinstance(e, NeutralTicketRevealed) for e in end_round(game))  # no more phases
+
+
+def test_s4_neutral_empty_ticket_deck_ends_the_neutral_phases_and_reshuffles_the_discard():
+    game = at_round_6(neutral_game())
+    pile = sorted(game.ticket_deck + game.ticket_discard)
+    game.ticket_discard = list(pile)
+    game.ticket_deck = []
+    events = end_round(game)
+    assert NeutralStopped("tickets", len(pile)) in events
+    assert not any(isinstance(e, NeutralTicketRevealed) for e in events)
+    assert sorted(game.ticket_deck) == pile and game.ticket_discard == []
+    assert game.view(None)["neutral"]["active"] is False
+
+
+def test_s4_neutral_trains_never_trigger_the_last_round():
+    game = at_round_6(neutral_game())
+    game.hooks.neutral_trains = 4
+    on_top(game, AMSTERDAM_ROTTERDAM[0])
+    end_round(game)
+    events = game.apply(1, NeutralClaim(track_between(game, "Amsterdam", "Rotterdam").id))
+    assert game.hooks.neutral_trains == 0
+    assert game.last_round is None and not any(isinstance(e, LastRoundStarted) for e in events)
+
+
+def test_s4_neutral_phase_follows_the_last_complete_round_too():
+    game = at_round_6(neutral_game())
+    game.trains[1] = 3
+    on_top(game, BLANK_TICKET, AMSTERDAM_ROTTERDAM[0])
+    draw_turn(game)
+    events = claim(game, 1, next(t for t in game.map.tracks if t.length == 1))
+    assert any(isinstance(e, LastRoundStarted) for e in events)  # seat 2 ends round 6 with 2 trains
+    assert game.round == 7 and game.ticket_discard[-1] == BLANK_TICKET
+    draw_turn(game)
+    events = draw_turn(game)  # round 7 (the last) is complete: its neutral phase comes first
+    assert not game.is_over() and game.stage == "neutral"
+    events = game.apply(game.current, NeutralClaim(track_between(game, "Amsterdam", "Rotterdam").id))
+    assert game.is_over() and game.end_reason == "last_round"
+    assert any(isinstance(e, NeutralRouteClaimed) for e in events)
+
+
+def test_s4_neutral_choice_timeout_takes_the_first_track():
+    game = at_round_6(neutral_game())
+    on_top(game, AMSTERDAM_ROTTERDAM[0])
+    end_round(game)
+    first, _ = pair(game, "Amsterdam", "Rotterdam")
+    assert game.default_action(1) == NeutralClaim(first.id)
+    game.apply(None, Skip())
+    assert game.owner[first.index] == 2 and game.current == 0 and game.passes == 0
+
+
+def test_s4_neutral_choice_after_a_played_turn_keeps_the_pass_count_right():
+    game = at_round_6(neutral_game())
+    on_top(game, AMSTERDAM_ROTTERDAM[0])
+    game.apply(None, Skip())  # seat 1's turn skipped: one pass
+    assert game.passes == 1
+    draw_turn(game)  # seat 2 plays: the passes in a row are over, even with the neutral choice pending
+    assert game.stage == "neutral" and game.passes == 0
+    game.apply(1, game.default_action(1))
+    assert game.passes == 0 and game.current == 0
+
+
+def test_s4_neutral_routes_in_views_and_json():
+    game = at_round_6(neutral_game())
+    on_top(game, AMSTERDAM_ROTTERDAM[0])
+    end_round(game)
+    restored = Game.from_json(json.loads(json.dumps(game.to_json())), log=game.log)
+    assert restored.to_json() == game.to_json() and restored.stage == "neutral"
+    first, _ = pair(game, "Amsterdam", "Rotterdam")
+    restored.apply(1, NeutralClaim(first.id))
+    view = restored.view(None)
+    assert view["claims"][first.id] == 2 and view["neutral"]["trains"] == 36
+    assert view["last_action"] == {"seat": 1, "kind": "NeutralClaim", "text": "neutral claim Amsterdam-Rotterdam/1",
+                                   "track": first.id}
+
+
+def test_s4_neutral_claim_is_not_an_action_of_other_games():
+    game = started("usa", seats=2)
+    with pytest.raises(IllegalActionError, match="not an action of this game"):
+        game.apply(0, NeutralClaim("atlanta-charleston"))
+    game = started(NL, seats=2)
+    with pytest.raises(IllegalActionError, match="no neutral player route to claim"):
+        game.apply(0, NeutralClaim(track_between(game, "Amsterdam", "Rotterdam").id))
