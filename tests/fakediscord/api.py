@@ -16,16 +16,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import types
 from typing import Any, Callable, Iterator
 
 from aiohttp import web
 
 from tests.fakediscord import limits
-from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, PRIVILEGED, GatewayConnection
+from tests.fakediscord.gateway import (
+    DIRECT_MESSAGES,
+    GUILD_MESSAGES,
+    INVALID_SESSION,
+    MESSAGE_CONTENT,
+    PRIVILEGED,
+    RECONNECT,
+    GatewayConnection,
+    GatewaySession,
+)
 from tests.fakediscord.server import API_PREFIX, build_app
 from tests.fakediscord.state import (
     ALL_PERMISSIONS,
     APPLICATION_COMMAND,
+    BOT_ROLE_PERMISSIONS,
     AUTOCOMPLETE,
     DM,
     EVERYONE_PERMISSIONS,
@@ -74,7 +85,11 @@ class FakeDiscord:
         self._rate_limits: list[dict[str, Any]] = []
         self._clock_offset = 0.0
         self._changed_event = asyncio.Event()
-        self._connections: list[GatewayConnection] = []
+        self._sessions: dict[str, GatewaySession] = {}  # live or resumable gateway sessions, by id
+        self._gateway_connections: set[GatewayConnection] = set()
+        self._gateway_open = asyncio.Event()  # cleared while `disconnected()` keeps the bot away
+        self._gateway_open.set()
+        self._failures: list[dict[str, Any]] = []
         self._all_sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
         self._client_tasks: dict[int, asyncio.Task] = {}
@@ -87,19 +102,41 @@ class FakeDiscord:
         self.unknown_routes: list[str] = []
         #: requests answered 429 by a scripted rate limit
         self.rate_limited: list[str] = []
+        #: requests answered with a scripted 5xx: ("METHOD /route/{template}", status)
+        self.failed: list[tuple[str, int]] = []
+        #: gateway IDENTIFYs and successful RESUMEs so far; events replayed by resumes; refused resumes
+        self.identifies = 0
+        self.resumes = 0
+        self.replayed = 0
+        self.invalid_resumes = 0
+        #: discord.py's backoff before retrying a 5xx (1, 3, 5, 7, 9 s) and its 5 s wait before
+        #: identifying again after an invalid session are multiplied by this while `patch_discord()`
+        #: is active, so five failed tries or a re-identify take milliseconds
+        self.backoff_scale = 0.01
+        self._backoffs_owed = 0
+        self._identify_waits_owed = 0
 
     # --- building the world ---------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Server", *, locale: str = "en-US", owner: User | None = None) -> Guild:
-        guild = Guild(id=self.ids.next(), name=name, owner_id=(owner or self.owner).id, preferred_locale=locale)
+    def add_guild(self, name: str = "Test Server", *, locale: str = "en-US", owner: User | None = None,
+                  bot_permissions: int = BOT_ROLE_PERMISSIONS) -> Guild:
+        """A guild the bot is in, with @everyone and the bot's managed role (``bot_permissions``)."""
+        guild = Guild(id=self.ids.next(), name=name, owner_id=(owner or self.owner).id, preferred_locale=locale,
+                      bot_id=self.bot_user.id, bot_role_id=self.ids.next(), bot_role_permissions=bot_permissions,
+                      bot_role_name=self.bot_user.name)
         guild.joined_at = snowflake_time(guild.id)
         guild.members[self.bot_user.id] = self.bot_user
         guild.members[guild.owner_id] = owner or self.owner
         self.guilds[guild.id] = guild
         return guild
 
-    def add_channel(self, guild: Guild, name: str, *, bot_can_send: bool = True) -> Channel:
-        channel = Channel(id=self.ids.next(), name=name, type=TEXT, guild=guild, bot_can_send=bot_can_send)
+    def add_channel(self, guild: Guild, name: str, *, bot_can_send: bool = True, bot_can_attach: bool = True,
+                    bot_can_create_threads: bool = True) -> Channel:
+        """A text channel. ``bot_can_...=False`` adds a member overwrite denying the bot SEND_MESSAGES,
+        ATTACH_FILES or CREATE_PUBLIC/PRIVATE_THREADS there (seen by discord.py in GUILD_CREATE, enforced
+        by the REST routes with 403 Missing Permissions). Add channels before the bot connects."""
+        channel = Channel(id=self.ids.next(), name=name, type=TEXT, guild=guild, bot_can_send=bot_can_send,
+                          bot_can_attach=bot_can_attach, bot_can_create_threads=bot_can_create_threads)
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel
@@ -160,6 +197,7 @@ class FakeDiscord:
         return self
 
     async def close(self) -> None:
+        self._gateway_open.set()
         for ws in list(self._all_sockets):
             await ws.close(code=1001, message=b"fake server shutting down")
         if self._runner is not None:
@@ -180,18 +218,32 @@ class FakeDiscord:
 
     @contextlib.contextmanager
     def patch_discord(self) -> Iterator[None]:
-        """Point discord.py at the fake: `Route.BASE` (REST, webhooks) and the default gateway URL."""
+        """Point discord.py at the fake: `Route.BASE` (REST, webhooks) and the default gateway URL; and
+        shorten the retry waits the fake causes (5xx backoff, re-identify), see `backoff_scale`."""
         import discord.gateway
         import discord.http
         import yarl
 
+        import discord.client
+        import discord.webhook.async_
+
         saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        modules = (discord.http, discord.webhook.async_, discord.client)
+        saved_asyncio = [m.asyncio for m in modules]  # type: ignore[attr-defined]
         discord.http.Route.BASE = self.api_url
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        # discord.py sleeps 1, 3, 5, 7, 9 s before retrying a 5xx, and 5 s before identifying again
+        # after an invalid session (`Client.before_identify_hook`); the fake shortens those sleeps, and
+        # only those it caused, by `backoff_scale`.
+        retry = _BackoffAsyncio(self, "_backoffs_owed", (1, 3, 5, 7, 9))
+        discord.http.asyncio = discord.webhook.async_.asyncio = retry  # type: ignore[attr-defined]
+        discord.client.asyncio = _BackoffAsyncio(self, "_identify_waits_owed", (5.0,))  # type: ignore[attr-defined]
         try:
             yield
         finally:
             discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+            for module, original in zip(modules, saved_asyncio):
+                module.asyncio = original  # type: ignore[attr-defined]
 
     @contextlib.asynccontextmanager
     async def running(self, client: Any, *, timeout: float = 10.0, guild_ready_timeout: float | None = 0.05):
@@ -260,7 +312,17 @@ class FakeDiscord:
 
     @property
     def connected(self) -> bool:
-        return bool(self._connections)
+        """Whether a bot's gateway session has a live websocket (False while `disconnected()`)."""
+        return any(s.connection is not None for s in self._sessions.values())
+
+    @property
+    def session_ids(self) -> list[str]:
+        """The gateway sessions the fake would accept a RESUME for (live or disconnected)."""
+        return list(self._sessions)
+
+    def _end_session(self, session: GatewaySession) -> None:
+        self._sessions.pop(session.id, None)
+        self._changed()
 
     # --- waiting --------------------------------------------------------------------------------
 
@@ -332,6 +394,80 @@ class FakeDiscord:
                 limit["left"] -= 1
                 return limit["retry_after"], limit["global"]
         return None
+
+    def fail(self, route: str, *, status: int = 500, times: int = 1) -> None:
+        """Answer the next ``times`` requests to ``route`` with HTTP ``status`` (a 5xx), like a Discord outage.
+
+        ``route`` as for `rate_limit`. The body is Discord's (``{"message": "500: Internal Server
+        Error", "code": 0}``). discord.py retries 500, 502 and 504 on REST routes, and every 5xx on
+        interaction callbacks and webhooks, up to 5 tries in all, then raises `discord.DiscordServerError`;
+        a 503 on a REST route is raised at once. Failed requests are listed in `failed`.
+        """
+        if not 500 <= status <= 599:
+            raise ValueError(f"fail() scripts server errors (5xx), not {status}")
+        method, _, template = route.partition(" ")
+        self._failures.append({"method": method.upper(), "template": template, "left": times, "status": status})
+
+    def _take_failure(self, method: str, template: str) -> int | None:
+        for failure in self._failures:
+            if failure["left"] > 0 and failure["method"] in ("*", method) \
+                    and failure["template"] in ("*", "", template):
+                failure["left"] -= 1
+                status = failure["status"]
+                webhook = template.startswith(("/webhooks/", "/interactions/"))
+                if status in (500, 502, 504, 524) or webhook:
+                    self._backoffs_owed += 1  # discord.py will sleep before retrying this one
+                return status
+        return None
+
+    # --- gateway disconnects --------------------------------------------------------------------
+
+    async def disconnect(self, *, resume: bool = True, via: str = "close", timeout: float = 5.0) -> None:
+        """Drop the bot's gateway websocket and wait until it is back.
+
+        ``resume=True``: closed with code 4000 (``via="close"``) or asked with op 7 RECONNECT
+        (``via="reconnect"``); discord.py reconnects and RESUMEs, and the fake replays what it missed.
+        ``resume=False``: op 9 INVALID_SESSION (d=false); the session ends, discord.py IDENTIFYs again
+        and gets READY and GUILD_CREATE. See `identifies`, `resumes`, `replayed`.
+        """
+        async with self.disconnected(resume=resume, via=via, timeout=timeout):
+            pass
+
+    @contextlib.asynccontextmanager
+    async def disconnected(self, *, resume: bool = True, via: str = "close", timeout: float = 5.0):
+        """`disconnect`, holding the bot's reconnection until the block ends (then waiting until it is back).
+
+        With ``resume=True``, events inside the block (``slash(..., wait=False)``, ``say``, REST
+        side effects) are buffered in the session and replayed on RESUME, as Discord does.
+        """
+        if via not in ("close", "reconnect"):
+            raise ValueError(f"via must be 'close' or 'reconnect', not {via!r}")
+        sessions = [s for s in self._sessions.values() if s.connection is not None]
+        if not sessions:
+            raise ScriptError("no bot is connected to the fake gateway")
+        back = self.identifies + self.resumes + len(sessions)
+        self._gateway_open.clear()
+        try:
+            for session in sessions:
+                connection = session.connection
+                assert connection is not None
+                if not resume:
+                    self._end_session(session)
+                    connection.detach()
+                    self._identify_waits_owed += 1
+                    await connection.send(INVALID_SESSION, False)
+                elif via == "reconnect":
+                    session.expect_resume = True
+                    connection.detach()
+                    await connection.send(RECONNECT, None)
+                else:
+                    session.expect_resume = True
+                    await connection.close(4000, b"Disconnected by the test.")
+            yield
+        finally:
+            self._gateway_open.set()
+        await self.wait_until(lambda: self.identifies + self.resumes >= back and self.connected, timeout,
+                              "the bot to reconnect")
 
     # --- scripting users ------------------------------------------------------------------------
 
@@ -446,13 +582,13 @@ class FakeDiscord:
         self.messages[message.id] = message
         channel.messages.append(message)
         intent = DIRECT_MESSAGES if channel.type == DM else GUILD_MESSAGES
-        for connection in list(self._connections):
-            if connection.wants(intent):
+        for session in list(self._sessions.values()):
+            if session.wants(intent):
                 payload = message.payload(for_gateway=True)
                 mentioned = f"<@{self.bot_user.id}>" in content
-                if not connection.wants(MESSAGE_CONTENT) and channel.type != DM and not mentioned:
+                if not session.wants(MESSAGE_CONTENT) and channel.type != DM and not mentioned:
                     payload.update(content="", embeds=[], attachments=[], components=[])
-                await connection.dispatch("MESSAGE_CREATE", payload)
+                await session.dispatch("MESSAGE_CREATE", payload)
         self._changed()
         return message
 
@@ -631,7 +767,7 @@ class FakeDiscord:
             raise ScriptError(f"{user!r} is not a member of {guild!r} and cannot interact in {channel!r}")
         if channel.type == DM and channel.recipient is not user:
             raise ScriptError(f"{user!r} is not in {channel!r}")
-        if not self._connections:
+        if not self._sessions:
             raise ScriptError("no bot is connected to the fake gateway")
         interaction_id = self.ids.next()
         record = Interaction(
@@ -647,7 +783,7 @@ class FakeDiscord:
             "token": record.token,
             "version": 1,
             "locale": user.locale,
-            "app_permissions": str(ALL_PERMISSIONS),
+            "app_permissions": str(channel.bot_permissions),
             "entitlements": [],
             "authorizing_integration_owners": record.integration_owners(),
             "context": 0 if guild is not None else 1,
@@ -665,11 +801,33 @@ class FakeDiscord:
             payload["message"] = source.payload()
         self.interactions[record.id] = record
         self._by_token[record.token] = record
-        for connection in list(self._connections):
-            await connection.dispatch("INTERACTION_CREATE", payload)
+        for session in list(self._sessions.values()):  # buffered for a resume if disconnected
+            await session.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await record.wait_acknowledged(timeout)
         return record
+
+
+class _BackoffAsyncio(types.ModuleType):
+    """Stands in for `asyncio` inside a discord.py module (see `patch_discord`): the sleeps discord.py
+    owes to something the fake did (a 5xx answer, an invalid session) are scaled by `backoff_scale`;
+    every other attribute and sleep is the real asyncio's."""
+
+    def __init__(self, fake: FakeDiscord, owed: str, delays: tuple[float, ...]):
+        super().__init__("asyncio")
+        self._fake = fake
+        self._owed = owed
+        self._delays = delays
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, delay: float, result: Any = None) -> Any:
+        fake = self._fake
+        if delay in self._delays and getattr(fake, self._owed) > 0:
+            setattr(fake, self._owed, getattr(fake, self._owed) - 1)
+            delay *= fake.backoff_scale
+        return await asyncio.sleep(delay, result)
 
 
 __all__ = ["FakeDiscord"]

@@ -21,6 +21,12 @@ from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, GUILDS, g
 from tests.fakediscord.limits import DiscordError, FormErrors, error
 from tests.fakediscord.state import (
     APPLICATION_COMMAND,
+    ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     AUTOCOMPLETE,
     DM,
     MESSAGE_COMPONENT,
@@ -100,12 +106,22 @@ class RestApi:
             raise error(404, limits.UNKNOWN_MESSAGE)
         return message
 
-    def check_can_send(self, channel: Channel) -> None:
+    def check_can_send(self, channel: Channel, files: Files | None = None) -> None:
+        """A bot message in ``channel``: DMs need an open DM; guild channels the bot's permissions there."""
         if channel.type == DM:
             user = channel.recipient
             if user is None or not user.dms_open or not self.fake.shares_guild(user):
                 raise error(403, limits.CANNOT_DM)
-        elif not channel.bot_can_send:
+            return
+        needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
+        if channel.bot_permissions & needed != needed:
+            raise error(403, limits.MISSING_PERMISSIONS)
+        self.check_can_attach(channel, files)
+
+    @staticmethod
+    def check_can_attach(channel: Channel, files: Files | None) -> None:
+        """Uploads need ATTACH_FILES, for channel messages and (as `app_permissions`) interaction responses."""
+        if files and channel.type != DM and not channel.bot_permissions & ATTACH_FILES:
             raise error(403, limits.MISSING_PERMISSIONS)
 
     def build_attachments(self, payload: dict[str, Any], files: Files, channel: Channel, keep: list[Attachment]) -> list[Attachment]:
@@ -166,9 +182,9 @@ class RestApi:
 
     async def dispatch_message(self, event: str, message: Message) -> None:
         intent = DIRECT_MESSAGES if message.channel.type == DM else GUILD_MESSAGES
-        for connection in list(self.fake._connections):
-            if connection.wants(intent):
-                await connection.dispatch(event, message.payload(for_gateway=True))
+        for session in list(self.fake._sessions.values()):
+            if session.wants(intent):
+                await session.dispatch(event, message.payload(for_gateway=True))
 
     async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = ()) -> None:
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
@@ -330,6 +346,8 @@ class RestApi:
             errors.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", "Interaction response type is invalid for this interaction")
             errors.raise_if_any()
         resource: dict[str, Any] = {"type": kind}
+        if kind in (4, 7):
+            self.check_can_attach(record.channel, files)
         if kind == 4:
             self.validate_new(data, files, interaction=True, prefix=("data",))
             message = self.new_message(record.channel, data, files, webhook_id=fake.application_id, interaction=record,
@@ -402,6 +420,7 @@ class RestApi:
         record = self.webhook_record(request)
         try:
             payload, files = await read_body(request)
+            self.check_can_attach(record.channel, files)
             self.validate_new(payload, files, interaction=True)
             original = record.message
             if record.response_type == 5 and original is not None and original.loading:
@@ -432,6 +451,7 @@ class RestApi:
         message = self.webhook_message(record, request.match_info["message_id"])
         payload, files = await read_body(request)
         try:
+            self.check_can_attach(message.channel, files)
             await self.apply_edit(message, payload, files)
         except DiscordError as exc:
             record.rejected.append(exc)
@@ -452,9 +472,9 @@ class RestApi:
             if message.channel.guild is not None:
                 data["guild_id"] = str(message.channel.guild.id)
             intent = DIRECT_MESSAGES if message.channel.type == DM else GUILD_MESSAGES
-            for connection in list(self.fake._connections):
-                if connection.wants(intent):
-                    await connection.dispatch("MESSAGE_DELETE", data)
+            for session in list(self.fake._sessions.values()):
+                if session.wants(intent):
+                    await session.dispatch("MESSAGE_DELETE", data)
         self.fake._changed()
 
     # --- channels and messages ------------------------------------------------------------------
@@ -465,7 +485,7 @@ class RestApi:
     async def create_message(self, request: web.Request) -> web.Response:
         channel = self.channel(request)
         payload, files = await read_body(request)
-        self.check_can_send(channel)
+        self.check_can_send(channel, files)
         self.validate_new(payload, files, interaction=False)
         message = self.new_message(channel, payload, files)
         await self.store(message)
@@ -490,6 +510,7 @@ class RestApi:
         if message.author is not self.fake.bot_user:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         payload, files = await read_body(request)
+        self.check_can_attach(channel, files)
         await self.apply_edit(message, payload, files)
         return json_response(message.payload())
 
@@ -522,13 +543,15 @@ class RestApi:
         message_id = request.match_info.get("message_id")
         if parent.type != TEXT:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
-        if not parent.bot_can_send:
+        source = self.message(parent, message_id) if message_id else None
+        thread_type = PUBLIC_THREAD if source is not None else int(payload.get("type") or PRIVATE_THREAD)
+        needed = VIEW_CHANNEL | SEND_MESSAGES | (CREATE_PRIVATE_THREADS if thread_type == PRIVATE_THREAD
+                                                 else CREATE_PUBLIC_THREADS)
+        if parent.bot_permissions & needed != needed:
             raise error(403, limits.MISSING_PERMISSIONS)
         limits.validate_thread_name(payload.get("name"))
-        source = self.message(parent, message_id) if message_id else None
         if source is not None and source.thread is not None:
             raise DiscordError(400, 160004, "A thread has already been created for this message")
-        thread_type = PUBLIC_THREAD if source is not None else int(payload.get("type") or PRIVATE_THREAD)
         thread = Channel(
             id=source.id if source is not None else self.fake.ids.next(),
             name=payload["name"],
@@ -543,9 +566,9 @@ class RestApi:
         parent.guild.channels.append(thread)
         if source is not None:
             source.thread = thread
-        for connection in list(self.fake._connections):
-            if connection.wants(GUILDS):
-                await connection.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        for session in list(self.fake._sessions.values()):
+            if session.wants(GUILDS):
+                await session.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
         self.fake._changed()
         return json_response(thread.payload(), status=201)
 
@@ -643,6 +666,13 @@ async def discord_middleware(request: web.Request, handler: Any) -> web.StreamRe
         auth = request.headers.get("Authorization", "")
         if auth != f"Bot {fake.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+    failure = fake._take_failure(request.method, template)
+    if failure is not None:
+        fake.failed.append((route, failure))
+        fake._changed()
+        reason = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+                  504: "Gateway Timeout"}.get(failure, "Server Error")
+        return json_response({"message": f"{failure}: {reason}", "code": 0}, status=failure)
     limited = fake._take_rate_limit(request.method, template)
     if limited is not None:
         retry_after, is_global = limited

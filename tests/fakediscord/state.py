@@ -22,6 +22,28 @@ _FIXED_START_MS = 1_735_689_600_000  # 2025-01-01, so ids and timestamps are the
 EVERYONE_PERMISSIONS = 2248473465835073
 ALL_PERMISSIONS = (1 << 53) - 1
 
+# Permission bits the fake looks at (Discord's numbering).
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_EXTERNAL_EMOJIS = 1 << 18
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+
+# The bot's managed role: what a bot invited with the usual "send, embed, attach, threads" scopes gets.
+BOT_ROLE_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS | CREATE_PUBLIC_THREADS
+                        | CREATE_PRIVATE_THREADS | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | ADD_REACTIONS
+                        | USE_EXTERNAL_EMOJIS | MANAGE_MESSAGES | MANAGE_THREADS | USE_APPLICATION_COMMANDS)
+# What an app may do in a DM (the `app_permissions` Discord sends there; discord.py's `_dm_permissions`).
+DM_PERMISSIONS = 4011158005075008
+
 
 class Snowflakes:
     """Deterministic, increasing snowflake ids: one millisecond apart from a fixed date."""
@@ -77,6 +99,10 @@ class Guild:
     members: dict[int, "User"] = field(default_factory=dict)
     channels: list["Channel"] = field(default_factory=list)
     joined_at: str = ""
+    bot_id: int = 0  # the bot user; it holds the managed role ``bot_role_id``
+    bot_role_id: int = 0
+    bot_role_permissions: int = BOT_ROLE_PERMISSIONS
+    bot_role_name: str = "bot"
 
     def everyone_role(self) -> dict[str, Any]:
         return {
@@ -85,12 +111,30 @@ class Guild:
             "permissions": str(EVERYONE_PERMISSIONS), "managed": False, "mentionable": False, "flags": 0,
         }
 
+    def bot_role(self) -> dict[str, Any]:
+        """The role Discord creates for a bot when it joins (managed, tagged with the bot's id)."""
+        return {
+            "id": str(self.bot_role_id), "name": self.bot_role_name, "color": 0, "colors": {"primary_color": 0},
+            "hoist": False, "icon": None, "unicode_emoji": None, "position": 1,
+            "permissions": str(self.bot_role_permissions), "managed": True, "mentionable": False, "flags": 0,
+            "tags": {"bot_id": str(self.bot_id)},
+        }
+
+    @property
+    def roles(self) -> list[dict[str, Any]]:
+        return [self.everyone_role()] + ([self.bot_role()] if self.bot_role_id else [])
+
+    @property
+    def bot_base_permissions(self) -> int:
+        """The bot's guild-wide permissions: @everyone plus its role (no channel overwrites)."""
+        return EVERYONE_PERMISSIONS | (self.bot_role_permissions if self.bot_role_id else 0)
+
     def member_payload(self, user: User) -> dict[str, Any]:
         return {
             "user": user.payload(),
             "nick": None,
             "avatar": None,
-            "roles": [],
+            "roles": [str(self.bot_role_id)] if self.bot_role_id and user.id == self.bot_id else [],
             "joined_at": self.joined_at,
             "premium_since": None,
             "deaf": False,
@@ -116,7 +160,7 @@ class Guild:
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [self.everyone_role()],
+            "roles": self.roles,
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -167,7 +211,9 @@ class Channel:
     recipient: User | None = None  # DM channels
     owner_id: int | None = None  # threads
     archived: bool = False
-    bot_can_send: bool = True
+    bot_can_send: bool = True  # False: a member overwrite denies the bot SEND_MESSAGES
+    bot_can_attach: bool = True  # False: ... denies ATTACH_FILES
+    bot_can_create_threads: bool = True  # False: ... denies CREATE_PUBLIC_THREADS and CREATE_PRIVATE_THREADS
     messages: list["Message"] = field(default_factory=list)
     thread_members: set[int] = field(default_factory=set)
 
@@ -183,6 +229,26 @@ class Channel:
     def mention(self) -> str:
         return f"<#{self.id}>"
 
+    @property
+    def bot_denied(self) -> int:
+        """The permission bits the channel's member overwrite for the bot denies."""
+        return ((0 if self.bot_can_send else SEND_MESSAGES) | (0 if self.bot_can_attach else ATTACH_FILES)
+                | (0 if self.bot_can_create_threads else CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS))
+
+    def overwrites(self) -> list[dict[str, Any]]:
+        denied = self.bot_denied
+        if not denied or self.guild is None:
+            return []
+        return [{"id": str(self.guild.bot_id), "type": 1, "allow": "0", "deny": str(denied)}]
+
+    @property
+    def bot_permissions(self) -> int:
+        """The bot's permissions here, computed like Discord: base, then overwrites (threads: the parent's)."""
+        if self.type == DM or self.guild is None:
+            return DM_PERMISSIONS
+        source = self.parent if self.is_thread and self.parent is not None else self
+        return self.guild.bot_base_permissions & ~source.bot_denied
+
     def payload(self) -> dict[str, Any]:
         if self.type == DM:
             return {
@@ -195,7 +261,7 @@ class Channel:
             "guild_id": str(self.guild.id) if self.guild else None,
             "name": self.name,
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": self.overwrites(),
             "nsfw": False,
             "parent_id": str(self.parent.id) if self.parent else None,
             "last_message_id": str(self.messages[-1].id) if self.messages else None,

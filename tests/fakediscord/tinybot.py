@@ -223,6 +223,23 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
         await message.edit(content=text.upper())
         await message.add_reaction("\N{WHITE HEAVY CHECK MARK}")
 
+    @ttr.command(name="card", description="Answer with a picture of a card")
+    async def card(interaction: discord.Interaction) -> None:
+        picture = discord.File(io.BytesIO(tiny_png()), filename="card.png")
+        await interaction.response.send_message("Your card", file=picture)
+
+    @ttr.command(name="perms", description="What may the bot do here?")
+    async def perms(interaction: discord.Interaction) -> None:
+        def flags(p: discord.Permissions) -> str:
+            names = ("send_messages", "attach_files", "create_public_threads")
+            return " ".join(f"{name}={int(getattr(p, name))}" for name in names)
+
+        text = f"app: {flags(interaction.app_permissions)}"
+        channel = interaction.channel
+        if interaction.guild is not None and isinstance(channel, discord.abc.GuildChannel):
+            text += f"\nchannel: {flags(channel.permissions_for(interaction.guild.me))}"
+        await interaction.response.send_message(text)
+
     @ttr.command(name="say", description="Reply with this many characters (to test limits)")
     async def say(interaction: discord.Interaction, length: int) -> None:
         await interaction.response.send_message("x" * length)
