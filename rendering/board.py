@@ -168,9 +168,10 @@ def _track_sprite(map_id: str, sha: str, width: int, track: int, kind: str, colo
 
 def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
     """kind: "claim" (cars in a player's color, light stripe, dark outline), "plain" (the same
-    without the stripe) or "glow" (a wide halo under the cars)."""
+    without the stripe), "glow" / "halo" (a wide / narrower light under the cars) or "mask"
+    (the cars' shapes, to lift unclaimed cars from the static layer above a glow)."""
     tg = geo.tracks[track]
-    grow = {"claim": 2.0, "plain": 2.0, "glow": 6.0}[kind]
+    grow = {"claim": 2.0, "plain": 2.0, "glow": 6.0, "halo": 5.5, "mask": 3.0}[kind]
     box = tg.bbox(grow + 1)
 
     def paint(d: ImageDraw.ImageDraw, tr):
@@ -180,8 +181,10 @@ def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
                 d.polygon(tr(car.polygon(grow=0.5)), fill=color)
                 if kind == "claim":  # color-blind mode writes the seat number there instead
                     d.polygon(tr(car.polygon(length_f=0.66, width_f=0.26)), fill=lighter(color, 0.6))
+            elif kind == "mask":  # the car with its outline or tunnel frame, as drawn on the static layer
+                d.polygon(tr(car.polygon(grow=2.7)), fill=(255, 255, 255, 255))
             else:
-                d.polygon(tr(car.polygon(grow=6.0)), fill=color + (235,))
+                d.polygon(tr(car.polygon(grow=grow)), fill=color + (235,))
     return sprite(box, paint)
 
 
@@ -217,12 +220,19 @@ def draw_state(
     glow_color=HIGHLIGHT,
     ring_cities: Iterable[str] = (),
     highlight_city: str | None = None,
+    static: Image.Image | None = None,
 ) -> None:
     """Claims, stations and highlights on a copy of the static map."""
     track_by_id = m.track_by_id
-    for tid in highlight:
-        if tid in track_by_id:
-            paste(canvas, _sprite(m, geo, track_by_id[tid].index, "glow", glow_color))
+    lit = [tid for tid in highlight if tid in track_by_id]
+    kind = "glow" if len(lit) <= 12 else "halo"  # many lit routes (claimable now): a thinner light
+    for tid in lit:
+        paste(canvas, _sprite(m, geo, track_by_id[tid].index, kind, glow_color))
+    if static is not None:
+        for tid in lit:
+            if tid not in view["claims"]:  # put the route's own cars back above the light
+                mask, (x, y) = _sprite(m, geo, track_by_id[tid].index, "mask", (255, 255, 255))
+                canvas.paste(static.crop((x, y, x + mask.width, y + mask.height)), (x, y), mask)
     d = ImageDraw.Draw(canvas)
     num_size = max(8, round(geo.car_width * 0.95))
     for tid, seat in view["claims"].items():
@@ -412,7 +422,7 @@ def board_image(view: dict, map_data: MapData, players, *, width=None, colorblin
     elif highlight:
         hl.extend(highlight)
     draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, highlight=hl, glow_color=glow_color,
-               ring_cities=ring_cities, highlight_city=hl_city)
+               ring_cities=ring_cities, highlight_city=hl_city, static=static)
     if panel:
         draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind)
     return canvas, geo

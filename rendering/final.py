@@ -82,7 +82,15 @@ def render_final(
         fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, round(fs * 0.8), W * 0.38), round(fs * 0.8), MUTED, anchor="rs")
     y += round(fs * 1.6)
     cols = _columns(map_data, final)
-    widths = {"route_points": 3.6, "tickets": 6.6, "station_points": 3.8, "longest": 3.8, "bonuses": 4.2, "total": 3.4}
+    r_mark = fs * 0.45
+
+    def tickets_cell_w(p: dict) -> float:
+        ok = sum(1 for t in p["tickets"] if _completed(t))
+        parts = (f"{p['ticket_points']:+d}", str(len(p["tickets"]) - ok), str(ok))
+        return sum(fonts.measure(x, fs) for x in parts) + 4 * r_mark + 6 + fs * 1.05
+
+    widths = {"route_points": 3.6, "station_points": 3.8, "longest": 3.8, "bonuses": 4.2, "total": 3.4,
+              "tickets": max(4.0, max(tickets_cell_w(p) for p in final) / fs + 0.9)}
     xs = []
     x = W - margin
     for key, _ in reversed(cols):
@@ -112,7 +120,7 @@ def render_final(
                 bad = len(p["tickets"]) - ok
                 pts = f"{p['ticket_points']:+d}"
                 w = fonts.draw_text(d, (rx, mid), pts, fs, INK, anchor="rm")
-                r = fs * 0.45
+                r = r_mark
                 x2 = rx - w - fs * 0.6
                 x2 -= fonts.draw_text(d, (x2, mid), str(bad), fs, BAD, anchor="rm") + r + 3
                 mark(d, x2, mid, r, False, BAD)
