@@ -1,22 +1,20 @@
-"""`python -m bot`: start the Discord bot with the settings from `.env`."""
+"""`python -m bot`: run the Discord bot with the settings from the environment / `.env`."""
 
 from __future__ import annotations
 
 import sys
 
-from bot.config import MissingTokenError, Settings
+from bot.settings import HOW_TO_GET_A_TOKEN, Settings
 
 
 def main() -> int:
-    try:
-        settings = Settings.from_env()
-    except MissingTokenError as exc:
-        print(exc, file=sys.stderr)
+    settings = Settings()
+    if settings.token() is None:
+        print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
         return 2
-    import discord
+    from bot.client import run
 
-    client = discord.Client(intents=discord.Intents.default())
-    client.run(settings.discord_token)
+    run(settings)
     return 0
 
 

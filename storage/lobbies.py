@@ -121,3 +121,21 @@ async def cancel_lobby(*, session: AsyncSession, lobby_id: int) -> None:
     except BaseException:
         await session.rollback()
         raise
+
+
+async def expire_idle_lobbies(*, session: AsyncSession, idle_minutes: int) -> list[Lobby]:
+    """Cancel the open lobbies nobody touched for `idle_minutes`; returns them."""
+    from datetime import timedelta
+
+    cutoff = utcnow() - timedelta(minutes=idle_minutes)
+    await begin_write(session)
+    try:
+        rows = await session.execute(select(Lobby).where(Lobby.status == OPEN, Lobby.updated_at < cutoff))
+        expired = list(rows.scalars().all())
+        for lobby in expired:
+            lobby.status = CANCELLED
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    return expired

@@ -1,0 +1,119 @@
+"""The bot process: a small commands.Bot subclass whose setup_hook opens storage (migrating and
+verifying stored games), registers the persistent buttons and the /ttr commands, and syncs them
+when they changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+
+import discord
+from discord import Interaction, app_commands
+from discord.ext import commands, tasks
+
+from bot import commands as ttr_commands
+from bot.components import DYNAMIC_ITEMS
+from bot.lobbies import Lobbies
+from bot.logs import setup_logging
+from bot.service import GameService
+from bot.settings import Settings
+from bot.turns import Turns, new_error_id
+from storage import Storage
+
+log = logging.getLogger(__name__)
+
+
+class TTRBot(commands.AutoShardedBot):
+    def __init__(self, settings: Settings, *, storage: Storage | None = None) -> None:
+        intents = discord.Intents.default()  # no privileged intents: slash commands need none
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         shard_count=settings.shard_count, shard_ids=settings.shard_ids)
+        self.settings = settings
+        self.storage = storage or Storage(settings.database_url)
+        self.service = GameService(self.storage)
+        self.turns = Turns(self)
+        self.lobbies = Lobbies(self)
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
+        for problem in getattr(report, "problems", []) or []:
+            log.error("stored game kept read-only: %s", problem)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        ttr_commands.setup(self)
+        if self.settings.sync_commands:
+            await self.sync_commands_if_changed()
+        self.expire_lobbies.start()
+
+    async def close(self) -> None:
+        self.expire_lobbies.cancel()
+        await super().close()
+        await self.storage.close()
+
+    # ------------------------------------------------------------------ command sync
+
+    def _tree_hash(self, guild: discord.Object | None) -> str:
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    async def sync_commands_if_changed(self) -> None:
+        """Sync to the dev guild (instant) or globally, only when the commands changed since the
+        last sync recorded in data/ (global syncs are rate-limited by Discord)."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        digest = self._tree_hash(guild)
+        marker = Path("data") / f"commands-{guild.id if guild else 'global'}.sha256"
+        if marker.exists() and marker.read_text().strip() == digest:
+            log.info("commands unchanged since the last sync")
+            return
+        synced = await self.tree.sync(guild=guild)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(digest)
+        log.info("synced %d commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    # ------------------------------------------------------------------ housekeeping
+
+    @tasks.loop(minutes=5)
+    async def expire_lobbies(self) -> None:
+        from storage import lobbies as stored_lobbies
+
+        async with self.storage.sessions() as session:
+            expired = await stored_lobbies.expire_idle_lobbies(session=session,
+                                                               idle_minutes=self.settings.lobby_idle_minutes)
+        for lobby in expired:
+            channel = self.get_channel(lobby.channel_id)
+            if channel is not None:
+                try:
+                    await channel.send("⌛ The lobby here was closed after "
+                                       f"{self.settings.lobby_idle_minutes} minutes without activity.")
+                except discord.HTTPException:
+                    pass
+
+    # ------------------------------------------------------------------ errors
+
+    async def on_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
+        """Every unexpected error: a short apology with an id for the user, the traceback in the log."""
+        if isinstance(error, app_commands.CheckFailure):
+            text = "You can't use that command here."
+        else:
+            error_id = new_error_id()
+            log.error("command failed", exc_info=error,
+                      extra={"error_id": error_id, "guild_id": interaction.guild_id, "user_id": interaction.user.id,
+                             "command": interaction.command.qualified_name if interaction.command else None})
+            text = f"😓 Sorry, something went wrong on my side (error id `{error_id}`). Please try again."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
+        log.exception("unhandled error in %s", event_method, extra={"error_id": new_error_id()})
+
+
+def run(settings: Settings) -> None:
+    setup_logging(settings.log_level)
+    bot = TTRBot(settings)
+    bot.run(settings.token(), log_handler=None)

@@ -1,0 +1,287 @@
+"""The `/ttr` slash commands. Each one only reads options and hands over to the lobby or turn
+controllers; rules live in the engine, words in bot.present."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import Interaction, app_commands
+
+from bot import components
+from bot.present import route_choice_label
+from bot.rules_text import rules_summary
+from bot.service import Table
+from bot.turns import PLAYER_COLORS
+from engine import BuildStation, Claim, available_maps, load_map
+from engine.cards import COLORS
+from engine.mapdata import fold_name
+from engine.notation import route_label
+
+if TYPE_CHECKING:
+    from bot.client import TTRBot
+
+ttr = app_commands.Group(name="ttr", description="Play Ticket to Ride", guild_only=True)
+
+MAP_CHOICES = [app_commands.Choice(name=load_map(m).name, value=m) for m in available_maps()]
+DECK_CHOICES = [
+    app_commands.Choice(name=f"{load_map(m).name}: {d.name}", value=f"{m}:{d.id}")
+    for m in available_maps() for d in load_map(m).rules.decks.values()
+][:25]
+COLOR_CHOICES = [app_commands.Choice(name=c, value=c) for c in PLAYER_COLORS]
+CARD_CHOICES = [app_commands.Choice(name=c, value=c) for c in (*COLORS, "loco")]
+
+
+def _bot(interaction: Interaction) -> "TTRBot":
+    return interaction.client  # type: ignore[return-value]
+
+
+async def _table(interaction: Interaction) -> Table | None:
+    """The game of this channel, or a private 'no game here' reply."""
+    table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
+    if table is None:
+        await interaction.response.send_message(
+            "There is no game running in this channel. Start one with `/ttr new`.", ephemeral=True)
+    return table
+
+
+def _seat(table: Table, interaction: Interaction) -> int | None:
+    return table.seat_of(interaction.user.id)
+
+
+# ---------------------------------------------------------------------------- lobby
+
+
+@ttr.command(name="new", description="Open a new game in this channel (or a new thread)")
+@app_commands.describe(map="The board", tickets="Ticket deck (default: the map's base deck)",
+                       players="Most players allowed (2–5)", thread="Play in a new thread",
+                       tolls="Nederland: play with bridge tolls (default yes)",
+                       neutral="Nederland, 2 players: add the neutral player")
+@app_commands.choices(map=MAP_CHOICES, tickets=DECK_CHOICES)
+async def new(interaction: Interaction, map: app_commands.Choice[str], tickets: app_commands.Choice[str] | None = None,
+              players: app_commands.Range[int, 2, 5] = 5, thread: bool = False, tolls: bool | None = None,
+              neutral: bool | None = None) -> None:
+    deck = None
+    if tickets is not None:
+        deck_map, deck = tickets.value.split(":", 1)
+        if deck_map != map.value:
+            await interaction.response.send_message(
+                f"That ticket deck belongs to the {load_map(deck_map).name} map, not {map.name}.", ephemeral=True)
+            return
+    variants = {k: v for k, v in (("tolls", tolls), ("neutral", neutral)) if v is not None}
+    await _bot(interaction).lobbies.new(interaction, map_id=map.value, deck=deck, players=players, thread=thread,
+                                        variants=variants)
+
+
+@ttr.command(name="join", description="Join the open game in this channel")
+@app_commands.describe(color="Your train color")
+@app_commands.choices(color=COLOR_CHOICES)
+async def join(interaction: Interaction, color: app_commands.Choice[str] | None = None) -> None:
+    await _bot(interaction).lobbies.join(interaction, color=color.value if color else None)
+
+
+@ttr.command(name="leave", description="Leave the open lobby in this channel")
+async def leave(interaction: Interaction) -> None:
+    await _bot(interaction).lobbies.leave(interaction)
+
+
+@ttr.command(name="start", description="Start the game (host only)")
+@app_commands.describe(first="Who plays first (default: random)")
+async def start(interaction: Interaction, first: discord.User | None = None) -> None:
+    await _bot(interaction).lobbies.start(interaction, first=first)
+
+
+@ttr.command(name="cancel", description="Cancel the open lobby (host or server manager)")
+async def cancel(interaction: Interaction) -> None:
+    await _bot(interaction).lobbies.cancel(interaction)
+
+
+# ---------------------------------------------------------------------------- play
+
+
+@ttr.command(name="draw", description="Draw train cards: buttons for the face-up cards and the deck")
+async def draw(interaction: Interaction) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    seat, game = _seat(table, interaction), table.game
+    if seat is None:
+        await interaction.response.send_message("You are not playing in this game.", ephemeral=True)
+    elif game.phase != "playing" or game.current != seat or game.stage not in (None, "second_card"):
+        await interaction.response.send_message(_not_now(table, seat, _bot(interaction)), ephemeral=True)
+    else:
+        await interaction.response.send_message(
+            "Pick a face-up card or the deck:", view=components.second_card_view(table.id, game, seat), ephemeral=True)
+
+
+def _not_now(table: Table, seat: int, bot: "TTRBot") -> str:
+    game = table.game
+    if game.phase == "choosing":
+        return "Everyone is still choosing starting tickets." + (" Yours: press **My hand**." if game.offers[seat] else "")
+    if game.phase == "over":
+        return "The game is over."
+    if game.current != seat:
+        return f"It's {bot.turns.name(table, game.current)}'s turn, not yours."
+    return {"tickets": "Choose which tickets to keep first (press **My hand**).",
+            "tunnel": "Decide on the tunnel first: pay or decline (press **My hand**).",
+            "second_card": "Draw your second card first."}.get(game.stage or "", "Not now.")
+
+
+def _claim_text(route: str, color: str | None, locos: int | None) -> str:
+    parts = ["claim", route]
+    if color:
+        parts.append(color)
+    if locos is not None:
+        parts.append(f"loco={locos}")
+    return " ".join(parts)
+
+
+@ttr.command(name="claim", description="Claim a route")
+@app_commands.describe(route="The route (type to search the routes you can claim now)",
+                       color="Card color to pay with (asked only if several fit)",
+                       locos="How many locomotives to use (default: as few as needed)")
+@app_commands.choices(color=CARD_CHOICES)
+async def claim(interaction: Interaction, route: str, color: app_commands.Choice[str] | None = None,
+                locos: app_commands.Range[int, 0, 9] | None = None) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    await _bot(interaction).turns.perform(interaction, table.id, _claim_text(route, color.value if color else None, locos))
+
+
+@claim.autocomplete("route")
+async def claim_route_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
+    seat = table.seat_of(interaction.user.id) if table else None
+    if table is None or seat is None:
+        return []
+    game = table.game
+    tracks = {a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)}
+    wanted = fold_name(current)
+    choices = []
+    for track in sorted((game.map.track_by_id[t] for t in tracks), key=lambda t: (game.map.route_name(t), t.id)):
+        label = route_choice_label(game.map, track)
+        if wanted in fold_name(label):
+            choices.append(app_commands.Choice(name=label[:100], value=route_label(game.map, track)[:100]))
+    return choices[:25]
+
+
+@ttr.command(name="tickets", description="Draw destination tickets")
+async def tickets(interaction: Interaction) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    await _bot(interaction).turns.perform(interaction, table.id, "tickets draw")
+
+
+@ttr.command(name="station", description="Build a station (Europe)")
+@app_commands.describe(city="The city", color="Card color to pay with", locos="How many locomotives to use")
+@app_commands.choices(color=CARD_CHOICES)
+async def station(interaction: Interaction, city: str, color: app_commands.Choice[str] | None = None,
+                  locos: app_commands.Range[int, 0, 3] | None = None) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    if not table.game.map.rules.stations:
+        await interaction.response.send_message(f"The {table.game.map.name} map has no stations.", ephemeral=True)
+        return
+    parts = ["station", city] + ([color.value] if color else []) + ([f"loco={locos}"] if locos is not None else [])
+    await _bot(interaction).turns.perform(interaction, table.id, " ".join(parts))
+
+
+@station.autocomplete("city")
+async def station_city_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
+    seat = table.seat_of(interaction.user.id) if table else None
+    if table is None or seat is None:
+        return []
+    game = table.game
+    cities = {a.city for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, BuildStation)}
+    wanted = fold_name(current)
+    names = sorted(game.map.city_by_id[c].name for c in cities)
+    return [app_commands.Choice(name=n, value=n) for n in names if wanted in fold_name(n)][:25]
+
+
+@ttr.command(name="pass", description="Pass your turn (only when you have no other move)")
+async def pass_(interaction: Interaction) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    await _bot(interaction).turns.perform(interaction, table.id, "pass")
+
+
+@ttr.command(name="resign", description="Leave the game you play in this channel")
+async def resign(interaction: Interaction) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    await _bot(interaction).turns.perform(interaction, table.id, "resign")
+
+
+# ---------------------------------------------------------------------------- information
+
+
+@ttr.command(name="hand", description="Your cards and tickets (only you see them)")
+async def hand(interaction: Interaction) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    await _bot(interaction).turns.show_hand(interaction, table.id)
+
+
+@ttr.command(name="board", description="Show the board")
+@app_commands.describe(public="Post it for everyone (default: only you)")
+async def board(interaction: Interaction, public: bool = False) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    await interaction.response.defer(ephemeral=not public, thinking=True)
+    await interaction.followup.send(file=await _bot(interaction).turns.board_file(table), ephemeral=not public)
+
+
+@ttr.command(name="status", description="Whose turn, scores, trains, cards and tickets")
+async def status(interaction: Interaction) -> None:
+    table = await _table(interaction)
+    if table is None:
+        return
+    bot = _bot(interaction)
+    await bot.turns._load_names(table)
+    view = table.game.view(None)
+    lines = [f"**{table.game.map.name}** · " + {"choosing": "choosing starting tickets", "playing": "playing",
+                                                "over": "game over"}[view["phase"]]
+             + (" · 🔔 last round" if view["last_round"] else "")]
+    for p in view["players"]:
+        marker = "➡️ " if view["current"] == p["seat"] else ""
+        left = f" ({p['left']})" if p["left"] else ""
+        stations = f" · {p['stations_left']} stations" if table.game.map.rules.stations else ""
+        lines.append(f"{marker}**{bot.turns.name(table, p['seat'])}**{left}: {p['score']} pts · {p['trains']} trains · "
+                     f"{p['hand_size']} cards · {p['tickets']} tickets{stations}")
+    await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+@ttr.command(name="rules", description="The rules of this channel's map (or a map you name)")
+@app_commands.choices(map=MAP_CHOICES)
+async def rules(interaction: Interaction, map: app_commands.Choice[str] | None = None) -> None:
+    map_id = map.value if map else None
+    if map_id is None:
+        table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
+        map_id = table.game.map.id if table else "usa"
+    await interaction.response.send_message(rules_summary(map_id), ephemeral=True)
+
+
+@ttr.command(name="help", description="How to play with this bot")
+async def help_(interaction: Interaction) -> None:
+    await interaction.response.send_message(HELP, ephemeral=True)
+
+
+HELP = """\
+**Ticket to Ride** — one game per channel or thread.
+**Start:** `/ttr new` → others `/ttr join` (or the Join button) → host `/ttr start`.
+**Your turn** (one of): draw cards (buttons on the turn message, or `/ttr draw`) · `/ttr claim` a route \
+(type to search the routes you can afford) · `/ttr tickets` · `/ttr station` (Europe).
+**Private:** your cards and tickets come by DM; **My hand** or `/ttr hand` shows them here, only to you.
+**Info:** `/ttr board` · `/ttr status` · `/ttr rules`. **Leave:** `/ttr resign`."""
+
+
+def setup(bot: "TTRBot") -> None:
+    bot.tree.add_command(ttr)

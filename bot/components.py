@@ -1,0 +1,240 @@
+"""Buttons and selects that survive restarts: discord.py DynamicItems whose custom_id carries
+the game id and, for decisions, the decision token the engine gave that seat's pending choice.
+
+A click on a resolved decision is refused politely by the service (stale token). Nothing is kept
+in memory between clicks, so a restarted bot handles old buttons exactly like new ones.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import ButtonStyle, Interaction
+
+from bot.present import CARD_EMOJI
+from engine import DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, Game, KeepTickets, PayTunnel
+from engine.cards import CARD_NAMES, LOCO
+from engine.game import SECOND_CARD
+
+if TYPE_CHECKING:
+    from bot.client import TTRBot
+
+GAME = r"ttr:(?P<game>[0-9]+)"
+DECISION = GAME + r":(?P<token>[0-9]+)"
+
+
+def _bot(interaction: Interaction) -> "TTRBot":
+    return interaction.client  # type: ignore[return-value]
+
+
+class DrawCardButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":draw:(?P<slot>[0-4]|deck)"):
+    def __init__(self, game_id: int, token: int, slot: str, *, label: str = "Deck", disabled: bool = False,
+                 emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label, emoji=emoji, disabled=disabled,
+            style=ButtonStyle.primary if slot == "deck" else ButtonStyle.secondary,
+            custom_id=f"ttr:{game_id}:{token}:draw:{slot}",
+        ))
+        self.game_id, self.token, self.slot = game_id, token, slot
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["token"]), match["slot"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        action = DrawDeck() if self.slot == "deck" else DrawMarket(int(self.slot))
+        await _bot(interaction).turns.perform(interaction, self.game_id, action, token=self.token)
+
+
+class DrawTicketsButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tickets"):
+    def __init__(self, game_id: int, token: int, *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label="Tickets", emoji="🎟️", style=ButtonStyle.secondary,
+                                           disabled=disabled, custom_id=f"ttr:{game_id}:{token}:tickets"))
+        self.game_id, self.token = game_id, token
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["token"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _bot(interaction).turns.perform(interaction, self.game_id, DrawTickets(), token=self.token)
+
+
+class KeepTicketsSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECISION + r":keep"):
+    def __init__(self, game_id: int, token: int, options: list[discord.SelectOption] | None = None,
+                 keep: int = 1) -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(discord.ui.Select(
+            custom_id=f"ttr:{game_id}:{token}:keep", options=options, min_values=min(keep, len(options)),
+            max_values=len(options), placeholder=f"Keep at least {keep}",
+        ))
+        self.game_id, self.token = game_id, token
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["token"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        ids = tuple(sorted(int(v) for v in self.item.values))
+        await _bot(interaction).turns.perform(interaction, self.game_id, KeepTickets(ids), token=self.token)
+
+
+class TunnelButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tunnel:(?P<choice>decline|[0-9])"):
+    def __init__(self, game_id: int, token: int, choice: str, *, label: str = "Decline") -> None:
+        style = ButtonStyle.danger if choice == "decline" else ButtonStyle.success
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"ttr:{game_id}:{token}:tunnel:{choice}"))
+        self.game_id, self.token, self.choice = game_id, token, choice
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["token"]), match["choice"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        action = DeclineTunnel() if self.choice == "decline" else PayTunnel(int(self.choice))
+        await _bot(interaction).turns.perform(interaction, self.game_id, action, token=self.token)
+
+
+class PaymentButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":pay:(?P<text>.+)"):
+    """One way to pay for a claim or station, offered when several fit; carries the action's notation."""
+
+    def __init__(self, game_id: int, token: int, text: str, *, label: str = "Pay") -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=ButtonStyle.primary,
+                                           custom_id=f"ttr:{game_id}:{token}:pay:{text}"))
+        self.game_id, self.token, self.text = game_id, token, text
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["token"]), match["text"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _bot(interaction).turns.perform(interaction, self.game_id, self.text, token=self.token)
+
+
+class MyHandButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":hand"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="My hand", emoji="🃏", style=ButtonStyle.secondary,
+                                           custom_id=f"ttr:{game_id}:hand"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _bot(interaction).turns.show_hand(interaction, self.game_id)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":rematch"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=ButtonStyle.success,
+                                           custom_id=f"ttr:{game_id}:rematch"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _bot(interaction).lobbies.rematch(interaction, self.game_id)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"):
+    LABELS = {"join": ("Join", ButtonStyle.success), "leave": ("Leave", ButtonStyle.secondary),
+              "start": ("Start", ButtonStyle.primary)}
+
+    def __init__(self, lobby_id: int, what: str) -> None:
+        label, style = self.LABELS[what]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"ttr:lobby:{lobby_id}:{what}"))
+        self.lobby_id, self.what = lobby_id, what
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["lobby"]), match["what"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        lobbies = _bot(interaction).lobbies
+        await {"join": lobbies.join, "leave": lobbies.leave, "start": lobbies.start}[self.what](
+            interaction, lobby_id=self.lobby_id)
+
+
+DYNAMIC_ITEMS = (DrawCardButton, DrawTicketsButton, KeepTicketsSelect, TunnelButton, PaymentButton,
+                 MyHandButton, RematchButton, LobbyButton)
+
+
+# ---------------------------------------------------------------------------- views
+
+
+def draw_buttons(game_id: int, game: Game, seat: int) -> list[discord.ui.Item]:
+    """Market and deck buttons for `seat`'s draw, with the second-card rule on the buttons."""
+    token = game.decision_token(seat)
+    second = game.stage == SECOND_CARD
+    items: list[discord.ui.Item] = []
+    for slot, card in enumerate(game.market):
+        name = CARD_NAMES[card] if card >= 0 else None
+        items.append(DrawCardButton(
+            game_id, token, str(slot), label=name or "empty", emoji=CARD_EMOJI.get(name or ""),
+            disabled=card < 0 or (second and card == LOCO),
+        ))
+    items.append(DrawCardButton(game_id, token, "deck", label=f"Deck ({len(game.deck) + len(game.discard)})",
+                                disabled=not (game.deck or game.discard)))
+    return items
+
+
+def turn_view(game_id: int, game: Game) -> discord.ui.View:
+    """Components of the channel's turn message: the current player's draw, tickets, and My hand."""
+    view = discord.ui.View(timeout=None)
+    if game.phase == "playing" and game.stage is None:
+        for item in draw_buttons(game_id, game, game.current):
+            view.add_item(item)
+        view.add_item(DrawTicketsButton(game_id, game.decision_token(game.current),
+                                        disabled=not game.ticket_deck and not game.ticket_discard))
+    view.add_item(MyHandButton(game_id))
+    return view
+
+
+def second_card_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in draw_buttons(game_id, game, seat):
+        view.add_item(item)
+    return view
+
+
+def tickets_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
+    m = game.map
+    options = []
+    for ticket_id in sorted(game.offers[seat]):
+        t = m.ticket_by_id[ticket_id]
+        label = f"{m.cities[t.a].name} – {m.cities[t.b].name} ({t.points})"
+        options.append(discord.SelectOption(label=label[:100], value=str(ticket_id),
+                                            description="long route" if t.long else None))
+    view = discord.ui.View(timeout=None)
+    view.add_item(KeepTicketsSelect(game_id, game.decision_token(seat), options, game.offer_keep[seat]))
+    return view
+
+
+def tunnel_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
+    from engine.payments import surcharge_options
+
+    tunnel = game.tunnel
+    token = game.decision_token(seat)
+    view = discord.ui.View(timeout=None)
+    for locos in surcharge_options(game.hands[seat], tunnel["surcharge"], tunnel["color"])[:4]:
+        colored = tunnel["surcharge"] - locos
+        parts = ([f"{colored} {CARD_NAMES[tunnel['color']]}"] if colored else []) + ([f"{locos} loco"] if locos else [])
+        view.add_item(TunnelButton(game_id, token, str(locos), label="Pay " + " + ".join(parts)))
+    view.add_item(TunnelButton(game_id, token, "decline", label="Decline"))
+    return view
+
+
+def lobby_view(lobby_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for what in ("join", "leave", "start"):
+        view.add_item(LobbyButton(lobby_id, what))
+    return view
+
+
+def final_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id))
+    return view

@@ -1,0 +1,179 @@
+"""Words for what happened: engine events and views turned into short lines a phone shows well.
+
+Everything shown in a channel comes from public events (`event.for_viewer(None)`) or the
+spectator view; private texts take the seat's own view.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine import Game
+from engine.cards import CARD_NAMES
+from engine.events import (
+    CardDrawn,
+    Event,
+    GameOver,
+    LastRoundStarted,
+    Passed,
+    RouteClaimed,
+    SeatLeft,
+    StationBuilt,
+    TicketsKept,
+    TicketsOffered,
+    TunnelDeclined,
+    TunnelRevealed,
+)
+from engine.mapdata import MapData, Track
+
+CARD_EMOJI = {
+    "pink": "🟪", "white": "⬜", "blue": "🟦", "yellow": "🟨", "orange": "🟧",
+    "black": "⬛", "red": "🟥", "green": "🟩", "loco": "🌈", "gray": "◻️",
+}
+
+Names = Callable[[int], str]
+
+
+def card(name: str | None) -> str:
+    return f"{CARD_EMOJI.get(name or '', '')} {name}" if name else "a card"
+
+
+def route_name(m: MapData, track: Track) -> str:
+    """'Dieppe – Paris' (with '#2' for the second track of a double route)."""
+    name = f"{m.cities[track.a].name} – {m.cities[track.b].name}"
+    if track.double is not None and track.id.endswith("/2"):
+        name += " #2"
+    return name
+
+
+def route_choice_label(m: MapData, track: Track) -> str:
+    """Autocomplete label: 'Dieppe – Paris · 1 · pink', with tunnel/ferry marks."""
+    color = "gray" if track.color is None else CARD_NAMES[track.color]
+    extras = []
+    if track.tunnel:
+        extras.append("tunnel")
+    if track.ferry:
+        extras.append(f"ferry {track.ferry}🌈")
+    return " · ".join([route_name(m, track), str(track.length), color, *extras])
+
+
+def payment_text(color: int | None, locos: int, total: int) -> str:
+    parts = []
+    if color is not None and total - locos:
+        parts.append(f"{total - locos} {CARD_NAMES[color]}")
+    if locos:
+        parts.append(f"{locos} loco")
+    return " + ".join(parts)
+
+
+def describe(game: Game, events: list[Event], names: Names) -> list[str]:
+    """Public lines for one action's events (redacted for spectators)."""
+    m = game.map
+    lines: list[str] = []
+    draws: list[str] = []
+    for raw in events:
+        e = raw.for_viewer(None)
+        if isinstance(e, CardDrawn):
+            draws.append(f"a face-up {card(CARD_NAMES[e.card])}" if e.slot is not None else "a card from the deck")
+        elif isinstance(e, RouteClaimed):
+            t = m.track_by_id[e.track]
+            paid = payment_text(e.color, e.locos, t.length)
+            lines.append(f"**{names(e.seat)}** claimed {route_name(m, t)} ({t.length}) with {paid} · +{e.points}")
+        elif isinstance(e, TunnelRevealed):
+            t = m.track_by_id[e.track]
+            shown = ", ".join(card(CARD_NAMES[c]) for c in e.revealed) or "nothing (no cards left)"
+            extra = f"{e.surcharge} more card{'s' if e.surcharge != 1 else ''} to pay" if e.surcharge else "no extra cost"
+            lines.append(f"**{names(e.seat)}** digs the tunnel {route_name(m, t)}: revealed {shown} → {extra}")
+        elif isinstance(e, TunnelDeclined):
+            lines.append(f"**{names(e.seat)}** declined the tunnel {route_name(m, m.track_by_id[e.track])}")
+        elif isinstance(e, TicketsOffered):
+            lines.append(f"**{names(e.seat)}** draws {e.count} destination ticket{'s' if e.count != 1 else ''}")
+        elif isinstance(e, TicketsKept) and game.phase != "choosing":
+            lines.append(f"**{names(e.seat)}** kept {e.kept} ticket{'s' if e.kept != 1 else ''}")
+        elif isinstance(e, StationBuilt):
+            cost = len(game.stations[e.seat])
+            lines.append(f"**{names(e.seat)}** built a station in {m.city_by_id[e.city].name} "
+                         f"({payment_text(e.color, e.locos, cost)})")
+        elif isinstance(e, Passed):
+            lines.append(f"**{names(e.seat)}** {'was skipped' if e.skipped else 'passed (no legal move)'}")
+        elif isinstance(e, SeatLeft):
+            lines.append(f"**{names(e.seat)}** {'resigned' if e.reason == 'resigned' else 'was removed from the game'}")
+        elif isinstance(e, LastRoundStarted):
+            lines.append(f"🔔 **Last round!** {names(e.seat)} has {e.trains} train{'s' if e.trains != 1 else ''} "
+                         "left: everyone gets one more turn.")
+        elif isinstance(e, GameOver):
+            lines.append("🏁 **Game over!**")
+    if draws:
+        lines.insert(0, f"drew {' and '.join(draws)}")
+    return lines
+
+
+def merge_turn(notes: list[str], seat: int, names: Names) -> str:
+    """One line for a whole turn: draws of two steps become one sentence."""
+    draws = [n.removeprefix("drew ") for n in notes if n.startswith("drew ")]
+    others = [n for n in notes if not n.startswith("drew ")]
+    parts = []
+    if draws:
+        parts.append(f"**{names(seat)}** drew {' and '.join(draws)}")
+    parts.extend(others)
+    return "\n".join(parts)
+
+
+def hand_text(view: dict) -> str:
+    hand = view["you"]["hand"]
+    if not hand:
+        return "no cards"
+    return "  ".join(f"{CARD_EMOJI[c]} {c} ×{n}" for c, n in hand.items())
+
+
+def ticket_line(m: MapData, ticket: dict, done: bool | None = None) -> str:
+    mark = "" if done is None else ("✅ " if done else "⬜ ")
+    a, b = m.city_by_id[ticket["a"]].name, m.city_by_id[ticket["b"]].name
+    return f"{mark}#{ticket['id']} {a} – {b} ({ticket['points']})"
+
+
+def tickets_done(game: Game, seat: int) -> dict[int, bool]:
+    """Which of a seat's tickets its own routes already complete (stations not counted yet)."""
+    from engine.scoring import ticket_results
+
+    own = [t for t in game.map.tracks if game.owner[t.index] == seat]
+    tickets = [game.map.ticket_by_id[i] for i in game.tickets[seat]]
+    return {r.id: r.completed for r in ticket_results(own, tickets)}
+
+
+def private_summary(game: Game, seat: int) -> str:
+    """The seat's hand and tickets with progress (for a DM or an ephemeral reply)."""
+    view = game.view(seat)
+    done = tickets_done(game, seat)
+    lines = [f"**Your hand:** {hand_text(view)}"]
+    if view["you"]["tickets"]:
+        lines.append("**Your tickets:**")
+        lines.extend(ticket_line(game.map, t, done.get(t["id"])) for t in view["you"]["tickets"])
+    player = view["players"][seat]
+    lines.append(f"Trains left: {player['trains']}" + (f" · stations left: {player['stations_left']}"
+                                                        if game.map.rules.stations else ""))
+    return "\n".join(lines)
+
+
+def final_fields(game: Game, names: Names) -> list[tuple[str, str]]:
+    """End-of-game breakdown per player, best first, every ticket revealed: (title, body) pairs
+    sized for embed fields (a field holds 1024 characters)."""
+    m = game.map
+    fields = []
+    for score in sorted(game.final, key=lambda s: (s.rank, s.seat)):
+        parts = [f"routes {score.route_points}", f"tickets {score.ticket_points:+d}"]
+        if m.rules.stations:
+            parts.append(f"stations {score.station_points}")
+        parts.append(f"longest path {score.longest}")
+        parts += [f"{name.replace('_', ' ')} {points:+d}" for name, points in score.bonuses.items()]
+        lines = [" · ".join(parts)]
+        for t in score.tickets:
+            ticket = m.ticket_by_id[t.id]
+            route = f"{m.cities[ticket.a].name} – {m.cities[ticket.b].name}"
+            lines.append(f"{'✅' if t.completed else '❌'} {route} ({'+' if t.completed else '−'}{t.points})")
+        body = "\n".join(lines)
+        if len(body) > 1024:
+            body = body[:1020] + " …"
+        medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(score.rank, f"{score.rank}.")
+        fields.append((f"{medal} {names(score.seat)} — {score.total}", body))
+    return fields

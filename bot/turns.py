@@ -1,0 +1,301 @@
+"""Playing a turn from Discord: apply the action (stored before any reply), then tell each person
+what they may know: the actor privately, the channel when a turn ends, players by DM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import uuid
+from typing import TYPE_CHECKING
+
+import discord
+from discord import Interaction
+
+from bot import components
+from bot.present import describe, final_fields, merge_turn, private_summary, ticket_line
+from bot.service import Outcome, Table, UserError
+from engine import Action, ActionError, AmbiguousActionError
+from engine.game import SECOND_CARD, TICKETS, TUNNEL
+from rendering import PlayerStyle, render_board
+from rendering.style import DEFAULT_PLAYER_COLORS
+from storage import players as stored_players
+
+if TYPE_CHECKING:
+    from bot.client import TTRBot
+
+log = logging.getLogger(__name__)
+
+#: Player colors offered at join, in the renderer's palette order (distinct from route colors).
+PLAYER_COLORS: dict[str, tuple[int, int, int]] = dict(zip(("violet", "teal", "brown", "sky", "lime"),
+                                                          DEFAULT_PLAYER_COLORS))
+
+
+class Turns:
+    def __init__(self, bot: "TTRBot") -> None:
+        self.bot = bot
+        self.service = bot.service
+        self._names: dict[int, str] = {}
+        self._dm_closed: set[int] = set()
+
+    # ------------------------------------------------------------------ names and styles
+
+    async def remember_name(self, user: discord.abc.User) -> None:
+        if self._names.get(user.id) != user.display_name:
+            self._names[user.id] = user.display_name
+            async with self.bot.storage.sessions() as session:
+                await stored_players.update_player(session=session, user_id=user.id, display_name=user.display_name)
+
+    async def _load_names(self, table: Table) -> None:
+        missing = [s.user_id for s in table.seats if s.user_id is not None and s.user_id not in self._names]
+        if missing:
+            async with self.bot.storage.sessions() as session:
+                for user_id in missing:
+                    player = await stored_players.get_player(session=session, user_id=user_id)
+                    self._names[user_id] = (player.display_name if player and player.display_name else f"Player {user_id}")
+
+    def name(self, table: Table, seat: int) -> str:
+        user_id = table.user_of(seat)
+        return self._names.get(user_id, f"Seat {seat + 1}") if user_id is not None else f"Seat {seat + 1}"
+
+    def styles(self, table: Table) -> list[PlayerStyle]:
+        styles = []
+        for seat in range(table.game.seats):
+            color = PLAYER_COLORS.get(table.color_of(seat) or "", DEFAULT_PLAYER_COLORS[seat % len(DEFAULT_PLAYER_COLORS)])
+            styles.append(PlayerStyle(self.name(table, seat), color))
+        return styles
+
+    def mention(self, table: Table, seat: int) -> str:
+        user_id = table.user_of(seat)
+        return f"<@{user_id}>" if user_id else self.name(table, seat)
+
+    # ------------------------------------------------------------------ acting
+
+    async def perform(self, interaction: Interaction, game_id: int, action: Action | str, *,
+                      token: int | None = None, as_table: bool = False) -> Outcome | None:
+        """Apply an action for the interacting user and publish its consequences."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.remember_name(interaction.user)
+        try:
+            outcome = await self.service.act(game_id, interaction.user.id, action, token=token, as_table=as_table)
+        except AmbiguousActionError as exc:
+            await self._offer_payments(interaction, game_id, exc, action if isinstance(action, str) else None)
+            return None
+        except (UserError, ActionError) as exc:
+            await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
+            return None
+        except Exception:
+            error_id = new_error_id()
+            log.exception("action failed", extra={"error_id": error_id, "game_id": game_id,
+                                                  "user_id": interaction.user.id})
+            await interaction.followup.send(f"😓 Sorry, something went wrong on my side (error id `{error_id}`). "
+                                            "Nothing was changed; please try again.", ephemeral=True)
+            return None
+        try:
+            await self._publish(outcome, interaction)
+        except Exception:
+            error_id = new_error_id()
+            log.exception("publishing failed", extra={"error_id": error_id, "game_id": game_id})
+            await interaction.followup.send(f"😓 Your move is saved, but I couldn't post about it (error id "
+                                            f"`{error_id}`). `/ttr board` shows the game.", ephemeral=True)
+        return outcome
+
+    async def _offer_payments(self, interaction: Interaction, game_id: int, exc: AmbiguousActionError,
+                              text: str | None) -> None:
+        """Several payments fit: one button per color (fewest locomotives)."""
+        options = exc.details.get("options") or []
+        table = await self.service.table(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if not text or seat is None:
+            await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
+            return
+        view = discord.ui.View(timeout=None)
+        token = table.game.decision_token(seat)
+        for option in options[:20]:
+            view.add_item(components.PaymentButton(game_id, token, f"{text} {option}", label=f"Pay with {option}"))
+        await interaction.followup.send(f"{exc}", view=view, ephemeral=True)
+
+    async def _publish(self, outcome: Outcome, interaction: Interaction) -> None:
+        table, game, seat = outcome.table, outcome.table.game, outcome.seat
+        await self._load_names(table)
+        names = lambda s: self.name(table, s)  # noqa: E731
+        table.turn_notes.extend(describe(game, outcome.events, names))
+        # The channel first (one message per finished turn, one when the first turn starts), then
+        # DMs, then the actor's private reply: when the reply arrives, everything is posted.
+        if outcome.turn_ended:
+            acting = seat if seat is not None else game.current
+            summary = merge_turn(table.turn_notes, acting, names) if outcome.phase_before != "choosing" else ""
+            table.turn_notes = []
+            await self.post_turn(table, summary, interaction=interaction)
+        await self._private_next_step(interaction, table, seat)
+
+    async def _private_next_step(self, interaction: Interaction, table: Table, seat: int | None) -> None:
+        game = table.game
+        if seat is None:
+            await interaction.followup.send("Done.", ephemeral=True)
+            return
+        if game.phase == "choosing":
+            waiting = [self.name(table, s) for s in game.to_move()]
+            text = f"You kept {len(game.tickets[seat])} tickets. Waiting for {', '.join(waiting)}."
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        if game.phase == "playing" and game.current == seat and game.stage == SECOND_CARD:
+            await interaction.followup.send(
+                f"{private_summary(game, seat)}\n\n**Draw your second card** (not a face-up locomotive):",
+                view=components.second_card_view(table.id, game, seat), ephemeral=True)
+            return
+        if game.phase == "playing" and game.current == seat and game.stage == TICKETS:
+            await self.dm(table, seat, self._tickets_text(table, seat), view=components.tickets_view(table.id, game, seat))
+            await self._send_ticket_choice(interaction.followup, table, seat, ephemeral=True)
+            return
+        if game.phase == "playing" and game.current == seat and game.stage == TUNNEL:
+            text = self._tunnel_text(table, seat)
+            await self.dm(table, seat, text, view=components.tunnel_view(table.id, game, seat))
+            await interaction.followup.send(text, view=components.tunnel_view(table.id, game, seat), ephemeral=True)
+            return
+        summary = private_summary(game, seat) if game.phase != "over" else "The game is over."
+        if game.phase == "playing":
+            await self.dm(table, seat, summary)
+        await interaction.followup.send(f"✅ Done.\n{summary}", ephemeral=True)
+
+    def _tickets_text(self, table: Table, seat: int) -> str:
+        game = table.game
+        offer = [t for t in game.view(seat)["you"]["offer"]]
+        lines = [f"**Choose your tickets** (keep at least {game.offer_keep[seat]}):"]
+        lines += [ticket_line(game.map, t) for t in offer]
+        return "\n".join(lines)
+
+    def _tunnel_text(self, table: Table, seat: int) -> str:
+        game = table.game
+        tunnel = game.view(seat)["tunnel"]
+        route = game.map.route_name(game.map.track_by_id[tunnel["track"]])
+        return (f"**Tunnel {route}:** revealed {', '.join(tunnel['revealed'])} → pay {tunnel['surcharge']} more "
+                f"or decline.\n{private_summary(game, seat)}")
+
+    async def _send_ticket_choice(self, target, table: Table, seat: int, *, ephemeral: bool) -> None:
+        await target.send(self._tickets_text(table, seat), view=components.tickets_view(table.id, table.game, seat),
+                          ephemeral=ephemeral)
+
+    # ------------------------------------------------------------------ the channel
+
+    async def board_file(self, table: Table) -> discord.File:
+        image = await asyncio.to_thread(render_board, table.game.view(None), table.game.map, self.styles(table))
+        return discord.File(io.BytesIO(image.png), filename="board.png", description=image.alt_text[:1024])
+
+    async def channel(self, table: Table) -> discord.abc.Messageable | None:
+        channel = self.bot.get_channel(table.record.channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(table.record.channel_id)
+            except discord.HTTPException:
+                return None
+        return channel  # type: ignore[return-value]
+
+    async def post_turn(self, table: Table, summary: str, *, interaction: Interaction | None = None) -> None:
+        """The channel message after a turn: what happened, the board, whose turn it is."""
+        game = table.game
+        channel = await self.channel(table)
+        if channel is None:
+            return
+        if game.is_over():
+            await self.post_final(table, summary, channel)
+            return
+        lines = [summary] if summary else ["🎟️ Everyone has chosen their tickets."]
+        nxt = game.current
+        lines.append(f"➡️ {self.mention(table, nxt)}, your turn." + (" (last round)" if game.last_round else ""))
+        content = "\n".join(line for line in lines if line)[:2000]
+        try:
+            await channel.send(content, file=await self.board_file(table), view=components.turn_view(table.id, game),
+                               allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.Forbidden as exc:
+            await self._permission_problem(interaction, channel, exc)
+
+    async def post_final(self, table: Table, summary: str, channel) -> None:
+        game = table.game
+        embed = discord.Embed(title=f"🏁 Game over — {game.map.name}", color=0xE0A100)
+        for title, body in final_fields(game, lambda s: self.name(table, s)):
+            embed.add_field(name=title[:256], value=body, inline=False)
+        content = (summary + "\n" if summary else "") + "All tickets are revealed below."
+        await channel.send(content[:2000], embed=embed, file=await self.board_file(table),
+                           view=components.final_view(table.id))
+
+    async def _permission_problem(self, interaction: Interaction | None, channel, exc: discord.Forbidden) -> None:
+        missing = "Send Messages and Attach Files"
+        if interaction is not None:
+            perms = interaction.app_permissions
+            names = [label for flag, label in (("send_messages", "Send Messages"), ("attach_files", "Attach Files"))
+                     if not getattr(perms, flag)]
+            missing = " and ".join(names) or missing
+            await interaction.followup.send(
+                f"⚠️ Your move is saved, but I can't post the board in {getattr(channel, 'mention', 'this channel')}: "
+                f"I need the **{missing}** permission there. Ask a server admin to grant it.", ephemeral=True)
+        log.warning("cannot post in channel", extra={"channel_id": getattr(channel, "id", None), "error": str(exc)})
+
+    # ------------------------------------------------------------------ private information
+
+    async def dm(self, table: Table, seat: int, content: str, *, view: discord.ui.View | None = None) -> bool:
+        """Send a DM to the seat's player; if DMs are closed, say so once in the channel (nothing private)."""
+        user_id = table.user_of(seat)
+        if user_id is None or user_id in self._dm_closed:
+            return False
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(f"**{table.game.map.name} game in <#{table.record.channel_id}>**\n{content}"[:2000],
+                            view=view or discord.utils.MISSING)
+            return True
+        except discord.Forbidden:
+            self._dm_closed.add(user_id)
+            channel = await self.channel(table)
+            if channel is not None:
+                await channel.send(
+                    f"{self.mention(table, seat)}, I can't send you direct messages. Your cards and tickets stay "
+                    "private: press **My hand** on the newest turn message to see them and choose.",
+                    allowed_mentions=discord.AllowedMentions(users=True))
+            return False
+        except discord.HTTPException:
+            log.exception("DM failed", extra={"game_id": table.id, "user_id": user_id})
+            return False
+
+    async def show_hand(self, interaction: Interaction, game_id: int) -> None:
+        """The 'My hand' button and /ttr hand: the player's private summary and any pending choice."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            table = await self.service.table(game_id)
+        except Exception:
+            await interaction.followup.send("⚠️ That game no longer exists.", ephemeral=True)
+            return
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await interaction.followup.send("You are not playing in this game.", ephemeral=True)
+            return
+        await self._load_names(table)
+        game = table.game
+        if game.phase == "choosing" and game.offers[seat] or (game.stage == TICKETS and game.current == seat):
+            await self._send_ticket_choice(interaction.followup, table, seat, ephemeral=True)
+            return
+        if game.stage == TUNNEL and game.current == seat:
+            await interaction.followup.send(self._tunnel_text(table, seat),
+                                            view=components.tunnel_view(table.id, game, seat), ephemeral=True)
+            return
+        await interaction.followup.send(private_summary(game, seat), ephemeral=True)
+
+    async def game_started(self, table: Table) -> None:
+        """A new game: the channel gets the board, every player their hand and ticket choice."""
+        await self._load_names(table)
+        channel = await self.channel(table)
+        game = table.game
+        order = ", ".join(self.name(table, s) for s in range(game.seats))
+        if channel is not None:
+            await channel.send(
+                f"🚂 **{game.map.name}** game started! Seats: {order}.\nEveryone: choose your starting tickets "
+                "(I've sent them by DM; or press **My hand**).",
+                file=await self.board_file(table), view=components.turn_view(table.id, game))
+        for seat in range(game.seats):
+            await self.dm(table, seat, f"{private_summary(game, seat)}\n\n{self._tickets_text(table, seat)}",
+                          view=components.tickets_view(table.id, game, seat))
+
+
+def new_error_id() -> str:
+    return uuid.uuid4().hex[:8]

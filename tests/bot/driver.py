@@ -1,0 +1,149 @@
+"""Plays whole games through Discord interactions only, as the players would.
+
+The driver decides what each player does by looking at the game like that player could (their
+own hand and tickets, the public board: it reads the bot's engine state for convenience), and
+then does it the Discord way: a slash command, a button on the turn message or on a private
+reply, a select in a DM (or in an ephemeral reply for a player whose DMs are closed).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from engine import (
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    Game,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from engine.cards import CARD_NAMES
+from engine.notation import route_label
+
+
+class Driver:
+    def __init__(self, fake, bot, channel, users, seed: int = 0) -> None:
+        self.fake, self.bot, self.channel, self.users = fake, bot, channel, users
+        self.rng = random.Random(seed)
+        self.game_id: int | None = None
+        self.last_private: dict[int, object] = {}  # user id -> newest private message with components
+
+    async def run(self, user, command: str, **options):
+        reply = await self.fake.slash(user, self.channel, command, **options)
+        if reply.kind == "deferred":
+            await reply.wait_resolved()
+        return reply
+
+    async def start_game(self, map_id: str, **options) -> None:
+        host, *others = self.users
+        await self.run(host, "ttr new", map=map_id, players=len(self.users), **options)
+        for user in others:
+            await self.run(user, "ttr join")
+        await self.run(host, "ttr start")
+        table = await self.bot.service.table_in_channel(self.channel.id)
+        self.game_id = table.id
+
+    @property
+    def game(self) -> Game:
+        return self.bot.service._tables[self.game_id].game
+
+    def user_of(self, seat: int):
+        table = self.bot.service._tables[self.game_id]
+        user_id = table.user_of(seat)
+        return next(u for u in self.users if u.id == user_id)
+
+    def _newest_with(self, messages, pattern: str):
+        for message in reversed(messages):
+            if any(re.fullmatch(pattern, cid) for cid in message.custom_ids):
+                return message
+        return None
+
+    async def _private_message_with(self, user, pattern: str):
+        """The newest DM (or, with DMs closed, ephemeral reply) carrying a matching component."""
+        found = self._newest_with(self.fake.dms(user), pattern)
+        eph = self._newest_with(self.fake.ephemeral(user), pattern)
+        if eph is not None and (found is None or eph.id > found.id):
+            found = eph
+        if found is None:  # ask for it like a player would: the My hand button
+            turn = self._newest_with(self.fake.channel_messages(self.channel), rf"ttr:{self.game_id}:hand")
+            reply = await self.fake.click(user, turn, f"ttr:{self.game_id}:hand")
+            await reply.wait_resolved()
+            found = self._newest_with(self.fake.ephemeral(user), pattern)
+        assert found is not None, f"no message with {pattern} for {user.name}"
+        return found
+
+    def choose(self, seat: int):
+        """A random legal action, claims favored so games end in a sensible number of turns."""
+        actions = self.game.legal_actions(seat, collapse_payments=True)
+        claims = [a for a in actions if isinstance(a, Claim)]
+        if claims and self.rng.random() < 0.6:
+            return self.rng.choice(claims)
+        draws = [a for a in actions if isinstance(a, (DrawDeck, DrawMarket))]
+        if draws and self.rng.random() < 0.85:
+            return self.rng.choice(draws)
+        return self.rng.choice(actions)
+
+    async def act(self, seat: int, action) -> object:
+        """Do `action` for `seat` through Discord; returns the interaction record."""
+        user = self.user_of(seat)
+        game = self.game
+        token = game.decision_token(seat)
+        gid = self.game_id
+        if isinstance(action, KeepTickets):
+            message = await self._private_message_with(user, rf"ttr:{gid}:{token}:keep")
+            reply = await self.fake.select(user, message, f"ttr:{gid}:{token}:keep", [str(i) for i in action.ids])
+        elif isinstance(action, (DrawDeck, DrawMarket)):
+            slot = "deck" if isinstance(action, DrawDeck) else str(action.slot)
+            custom_id = f"ttr:{gid}:{token}:draw:{slot}"
+            if game.stage is None:
+                message = self._newest_with(self.fake.channel_messages(self.channel), re.escape(custom_id))
+            else:
+                message = self._newest_with(self.fake.ephemeral(user), re.escape(custom_id))
+            assert message is not None, f"no draw button {custom_id}"
+            reply = await self.fake.click(user, message, custom_id)
+        elif isinstance(action, Claim):
+            track = game.map.track_by_id[action.track]
+            options = {"route": route_label(game.map, track)}
+            if action.color is not None:
+                options["color"] = CARD_NAMES[action.color]
+            else:
+                options["color"] = "loco"
+            options["locos"] = action.locos
+            return await self.run(user, "ttr claim", **options)
+        elif isinstance(action, DrawTickets):
+            return await self.run(user, "ttr tickets")
+        elif isinstance(action, BuildStation):
+            city = game.map.city_by_id[action.city].name
+            color = "loco" if action.color is None else CARD_NAMES[action.color]
+            return await self.run(user, "ttr station", city=city, color=color, locos=action.locos)
+        elif isinstance(action, (PayTunnel, DeclineTunnel)):
+            choice = "decline" if isinstance(action, DeclineTunnel) else str(action.locos)
+            custom_id = f"ttr:{gid}:{token}:tunnel:{choice}"
+            message = await self._private_message_with(user, re.escape(custom_id))
+            reply = await self.fake.click(user, message, custom_id)
+        elif isinstance(action, Pass):
+            return await self.run(user, "ttr pass")
+        else:
+            raise AssertionError(f"driver cannot do {action!r}")
+        if reply.kind in ("deferred", "deferred_update"):
+            await reply.wait_resolved()
+        return reply
+
+    async def play_to_end(self, max_plies: int = 2000, on_turn=None) -> None:
+        for _ in range(max_plies):
+            game = self.game
+            if game.is_over():
+                return
+            seat = game.to_move()[0]
+            before = len(game.log)
+            await self.act(seat, self.choose(seat))
+            assert len(self.game.log) == before + 1, "the action was not applied"
+            if on_turn is not None:
+                await on_turn(self)
+        raise AssertionError("game did not end")

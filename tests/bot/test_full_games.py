@@ -1,0 +1,92 @@
+"""Issue 7's end-to-end games: whole games played through interactions only.
+
+Checked after every action: exactly one channel message per finished turn, with the board PNG and
+the next player mentioned; each player's DM matches their own view; nothing private in any
+channel message; and at the end the posted scores equal the engine's scoring.
+"""
+
+import pytest
+
+from bot.present import hand_text, ticket_line
+from tests.bot.driver import Driver
+
+DM_NOTICE = "I can't send you direct messages"
+
+
+def turn_messages(fake, channel):
+    return [m for m in fake.channel_messages(channel) if DM_NOTICE not in m.content]
+
+
+class Watcher:
+    """Checks the invariants after each action the driver makes."""
+
+    def __init__(self, fake, channel) -> None:
+        self.fake, self.channel = fake, channel
+        self.turns = 0
+
+    def start(self, driver: Driver) -> None:
+        self.seen = len(turn_messages(self.fake, self.channel))
+        self.phase = driver.game.phase
+
+    async def __call__(self, driver: Driver) -> None:
+        game = driver.game
+        seat, _ = game.log[-1]
+        phase_before, self.phase = self.phase, game.phase
+        turn_ended = phase_before == "playing" and game.stage is None
+        play_started = phase_before == "choosing" and game.phase != "choosing"
+        messages = turn_messages(self.fake, self.channel)
+        assert len(messages) == self.seen + (turn_ended or play_started), [m.content for m in messages[self.seen:]]
+        self.seen = len(messages)
+        if turn_ended or play_started:
+            self.turns += 1
+            message = messages[-1]
+            assert message.attachments and message.attachments[0].is_png
+            if not game.is_over():
+                assert f"<@{driver.user_of(game.current).id}>, your turn" in message.content
+        secret_lines = [ticket_line(game.map, t) for s in range(game.seats) if not game.is_over()
+                        for t in game.view(s)["you"]["tickets"] + game.view(s)["you"]["offer"]]
+        for message in self.fake.channel_messages(self.channel):
+            assert "Your hand" not in message.content and "Your tickets" not in message.content
+            assert not any(line in message.content for line in secret_lines), message.content
+        user = driver.user_of(seat)
+        if turn_ended and game.phase == "playing" and user.dms_open:
+            assert hand_text(game.view(seat)) in self.fake.dms(user)[-1].content
+
+
+async def play_full_game(fake, make_bot, map_id, users, seed):
+    bot = await make_bot()
+    driver = Driver(fake, bot, fake.general, users, seed=seed)
+    await driver.start_game(map_id)
+    watcher = Watcher(fake, fake.general)
+    watcher.start(driver)
+    await driver.play_to_end(on_turn=watcher)
+    game = driver.game
+    final = turn_messages(fake, fake.general)[-1]
+    assert final.embeds, "the final message has the score breakdown"
+    posted = {}
+    for field in final.embeds[0]["fields"]:
+        name, total = field["name"].rsplit(" — ", 1)
+        posted[name.split(" ", 1)[1]] = int(total)
+    expected = {driver.user_of(s.seat).name: s.total for s in game.final}
+    assert posted == expected
+    assert "ttr:%d:rematch" % driver.game_id in final.custom_ids
+    return driver, watcher
+
+
+@pytest.mark.slow
+async def test_full_three_player_europe_game(fake_discord, make_bot):
+    fake = fake_discord
+    driver, watcher = await play_full_game(fake, make_bot, "europe", [fake.alice, fake.bob, fake.carol], seed=1)
+    assert watcher.turns > 20
+    # Carol's DMs are closed: she was told so in the channel, once, and played through ephemeral replies.
+    notices = [m for m in fake.channel_messages(fake.general) if DM_NOTICE in m.content]
+    assert len(notices) == 1 and f"<@{fake.carol.id}>" in notices[0].content
+    assert fake.dms(fake.carol) == []
+
+
+@pytest.mark.slow
+async def test_full_four_player_usa_game(fake_discord, make_bot):
+    fake = fake_discord
+    driver, watcher = await play_full_game(fake, make_bot, "usa", [fake.alice, fake.bob, fake.dirk, fake.carol],
+                                           seed=2)
+    assert watcher.turns > 20
