@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/ttr.sqlite3"
 
@@ -14,7 +14,7 @@ def database_url(url: str | None = None) -> str:
 
     Plain `postgresql://` and `sqlite://` URLs are given their async drivers (asyncpg, aiosqlite)."""
     if url is None:
-        load_dotenv()
+        load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot runs in
         url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
     for plain, driver in (
         ("postgresql://", "postgresql+asyncpg://"),

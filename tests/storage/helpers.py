@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 from engine import Game, GameOptions, Resign
@@ -24,5 +25,11 @@ def new_game(map_id: str = "europe", seats: int = 3, seed: int = 11, plies: int 
     return advance(game, plies, random.Random(seed)) if plies != 0 else game
 
 
-def finished_game(map_id: str = "europe", seats: int = 3, seed: int = 11) -> Game:
+@functools.cache
+def _finished(map_id: str, seats: int, seed: int) -> Game:
     return new_game(map_id, seats, seed, plies=None)
+
+
+def finished_game(map_id: str = "europe", seats: int = 3, seed: int = 11) -> Game:
+    """A game played to its end (cached: callers must not change it)."""
+    return _finished(map_id, seats, seed)

@@ -8,25 +8,21 @@ import pytest
 
 from storage import ExportFormatError, ExportRefusedError, LobbyError
 from storage.export import export_game, replay_export
-from storage.games import abandon_game, create_game, get_game, save_action
+from storage.games import abandon_game, create_game, get_game
 from storage.guilds import delete_guild_data
 from storage.lobbies import cancel_lobby, join_lobby, leave_lobby, lobby_members, open_lobby, open_lobby_in_channel
 from storage.players import get_guild_settings, get_player, update_guild_settings, update_player
 from storage.queries import game_history, leaderboard, player_active_games, player_stats
-from tests.storage.helpers import advance, finished_game, new_game
+from tests.storage.helpers import finished_game, new_game
 
 ALICE, BOB, CAROL, DAVE = 2**60 + 1, 2**60 + 2, 2**60 + 3, 2**60 + 4
 
 
 async def play_out(db, guild: int, channel: int, players: list[int], seed: int) -> int:  # type: ignore[no-untyped-def]
-    """A whole game stored action by action, as the bot would."""
-    game = new_game(seats=len(players), seed=seed)
+    """A finished game, stored with its whole log at once (test_games stores one action by action)."""
+    game = finished_game(seats=len(players), seed=seed)
     async with db.sessions() as s:
         record = await create_game(session=s, guild_id=guild, channel_id=channel, game=game, players=players)
-        version = 0
-        while not game.is_over():
-            advance(game, 1)
-            version = await save_action(session=s, game_id=record.id, expected_version=version, game=game)
     return record.id
 
 

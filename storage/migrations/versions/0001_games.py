@@ -17,7 +17,8 @@ down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-TIME = sa.DateTime(timezone=True)
+# storage.models.UTCDateTime: timestamptz on PostgreSQL, microseconds since 1970 on SQLite.
+TIME = sa.DateTime(timezone=True).with_variant(sa.BigInteger(), "sqlite")
 
 
 def upgrade() -> None:
@@ -60,11 +61,12 @@ def upgrade() -> None:
         "actions",
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("seq", sa.Integer(), autoincrement=False, nullable=False),
-        sa.Column("seat", sa.Integer(), nullable=True),
-        sa.Column("action", sa.Text(), nullable=False),
         sa.Column("created_at", TIME, nullable=False),
+        sa.Column("seat", sa.SmallInteger(), nullable=True),
+        sa.Column("action", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_actions_game_id_games"), ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("game_id", "seq", name=op.f("pk_actions")),
+        sqlite_with_rowid=False,
     )
     # The log is append-only: rows are inserted, never changed (deleting a guild's data deletes them).
     if op.get_context().dialect.name == "postgresql":

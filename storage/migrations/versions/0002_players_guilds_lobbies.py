@@ -17,7 +17,8 @@ down_revision: str | Sequence[str] | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-TIME = sa.DateTime(timezone=True)
+# storage.models.UTCDateTime: timestamptz on PostgreSQL, microseconds since 1970 on SQLite.
+TIME = sa.DateTime(timezone=True).with_variant(sa.BigInteger(), "sqlite")
 
 
 def upgrade() -> None:
