@@ -310,7 +310,15 @@ def status_text(view: dict, players: Sequence[PlayerStyle]) -> str:
     return ""
 
 
-def last_action_text(view: dict, players: Sequence[PlayerStyle]) -> str:
+def last_action_text(view: dict, players: Sequence[PlayerStyle], m: MapData | None = None) -> str:
+    tun = view.get("tunnel")
+    if tun:
+        t = m.track_by_id.get(tun["track"]) if m is not None else None
+        route = m.route_name(t) if t is not None else tun["track"]
+        cards = ", ".join(tun.get("revealed", [])) or "nothing"
+        more = tun.get("surcharge", 0)
+        return (f"Tunnel {route} ({player_name(players, tun['seat'])}): revealed {cards} — "
+                + (f"{more} more card{'s' if more != 1 else ''} to pay" if more else "nothing more to pay"))
     la = view.get("last_action")
     if not la:
         return ""
@@ -355,7 +363,7 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
         fonts.draw_text(d, (bx + fs / 2, y + fs * 1.15), badge, fs, (255, 255, 255), style="bold")
     else:
         fonts.draw_text(d, (x, y + fs * 1.15), fonts.fit(status, fs, avail - (x - margin), "bold"), fs, INK, style="bold")
-    last = last_action_text(view, players)
+    last = last_action_text(view, players, m)
     if last:
         fonts.draw_text(d, (margin, y + fs * 2.55), fonts.fit(last, round(fs * 0.85), avail, "regular"), round(fs * 0.85), MUTED)
     # player table
@@ -417,6 +425,8 @@ def board_image(view: dict, map_data: MapData, players, *, width=None, colorblin
     if highlight is None or highlight is True:
         if la.get("track"):
             hl.append(la["track"])
+        if view.get("tunnel"):
+            hl.append(view["tunnel"]["track"])
         if la.get("city"):
             hl_city = la["city"]
     elif highlight:
@@ -434,9 +444,9 @@ def board_alt_text(view: dict, map_data: MapData, players: Sequence[PlayerStyle]
     if view.get("last_round") and view["phase"] == "playing":
         parts.append("last round")
     parts.append(f"scores: {scores}")
-    last = last_action_text(view, players)
+    last = last_action_text(view, players, map_data)
     if last:
-        parts.append(last.removeprefix("Last: ").replace(" — ", " ", 1).join(("last action: ", "")))
+        parts.append(last if view.get("tunnel") else "last action: " + last.removeprefix("Last: ").replace(" — ", " ", 1))
     return "; ".join(p for p in parts if p) + "."
 
 
