@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import zlib
 from typing import Any
@@ -117,3 +118,44 @@ async def test_auto_sharded_client_uses_gateway_bot(fake_discord: FakeDiscord, r
     client = await run_bot(discord.AutoShardedClient(intents=discord.Intents.default()))
     assert "GET /gateway/bot" in fake_discord.requests
     assert client.shard_count == 1 and client.get_guild(fake_discord.guild.id) is not None
+
+
+async def test_resume_on_the_wire(fake_discord: FakeDiscord) -> None:
+    """RESUME replays the missed dispatches with their original sequence numbers, then RESUMED."""
+    url = fake_discord.gateway_url + "?v=10&encoding=json"
+    alice, general = fake_discord.alice, fake_discord.general
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(url) as ws:
+            gateway = RawGateway(ws, compressed=False)
+            await gateway.receive()
+            intents = GUILDS_AND_MESSAGES | (1 << 15)  # message content
+            await gateway.send(2, {"token": fake_discord.token, "intents": intents, "properties": {}})
+            ready = await gateway.receive()
+            session_id = ready["d"]["session_id"]
+            assert (await gateway.receive())["s"] == 2
+            await fake_discord.say(alice, general, "seen")
+            assert (await gateway.receive())["s"] == 3
+            held = fake_discord.disconnected(resume=True)
+            entering = asyncio.create_task(held.__aenter__())
+            closed = await ws.receive(timeout=2)
+            assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 4000
+            await entering
+            await fake_discord.say(alice, general, "missed 1")
+            await fake_discord.say(alice, general, "missed 2")
+        leaving = asyncio.create_task(held.__aexit__(None, None, None))
+        async with session.ws_connect(url) as ws:
+            gateway = RawGateway(ws, compressed=False)
+            assert (await gateway.receive())["op"] == 10
+            await gateway.send(6, {"token": fake_discord.token, "session_id": session_id, "seq": 3})
+            replayed = [await gateway.receive() for _ in range(3)]
+            assert [(p["s"], p["t"]) for p in replayed] == [(4, "MESSAGE_CREATE"), (5, "MESSAGE_CREATE"), (6, "RESUMED")]
+            assert [p["d"]["content"] for p in replayed[:2]] == ["missed 1", "missed 2"]
+            await leaving
+            assert (fake_discord.resumes, fake_discord.replayed) == (1, 2)
+        async with session.ws_connect(url) as ws:
+            gateway = RawGateway(ws, compressed=False)
+            await gateway.receive()
+            await gateway.send(6, {"token": fake_discord.token, "session_id": "no-such-session", "seq": 1})
+            invalid = await gateway.receive()
+            assert (invalid["op"], invalid["d"]) == (9, False)
+            assert fake_discord.invalid_resumes == 1
