@@ -92,7 +92,7 @@ def card(
         draw.rounded_rectangle(box, radius=radius, fill=color, outline=darker(color, 0.55) if name != "black" else (90, 90, 90), width=2)
         draw.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), radius=max(2, radius - 3), outline=lighter(color, 0.45), width=1)
     if colorblind:
-        size = max(10, int(min(y1 - y0, (x1 - x0) * 1.3) * 0.42))
+        size = max(10, int(min(y1 - y0, (x1 - x0) * 1.3) * 0.36))
         letter = ROUTE_LETTERS[name]
         color = ROUTE_COLORS[name] if name != "loco" else (250, 250, 250)
         fonts.draw_text(draw, ((x0 + x1) / 2, y0 + min((y1 - y0) / 2, size * 0.9)), letter, size, text_on(color) if name != "loco" else INK,
