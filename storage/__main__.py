@@ -5,7 +5,8 @@
     python -m storage verify             replay every active game from its seed (recovery, without starting the bot)
     python -m storage export GAME_ID     a finished game as JSON (seed, options, log) on stdout
     python -m storage backup FILE        an online copy of an SQLite database (safe while the bot runs)
-    python -m storage revision -m MSG    a new empty migration after the current head (for developers)
+    python -m storage revision -m MSG    a new empty migration after the current head (developers)
+    python -m storage merge              join two heads (two features' migrations) into one
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("file")
     r = sub.add_parser("revision", help="create a new migration file")
     r.add_argument("-m", "--message", required=True)
+    r.add_argument("--rev-id", help="the revision id (default: the next number, e.g. 0003)")
+    r.add_argument("--autogenerate", action="store_true", help="fill it in from the models against the database (migrated to head)")
+    sub.add_parser("merge", help="join several heads (two features' migrations) into one")
     return parser
 
 
@@ -62,11 +66,20 @@ async def _run(args: argparse.Namespace) -> int:
         size = await asyncio.to_thread(backup_sqlite, url, args.file)
         print(f"copied {size} bytes to {args.file}")
     elif args.command == "revision":
+        from storage.migrate import new_revision, revisions
+
+        rev_id = args.rev_id or f"{max(int(r) for r in revisions() if r.isdigit()) + 1:04d}"
+        await new_revision(args.message, rev_id, autogenerate=args.autogenerate, url=url)
+    elif args.command == "merge":
         from alembic import command
 
-        from storage.migrate import alembic_config
+        from storage.migrate import alembic_config, head_revisions, revisions
 
-        command.revision(alembic_config(), message=args.message)
+        if len(head_revisions()) < 2:
+            print("one head: nothing to merge")
+            return 0
+        rev_id = f"{max(int(r) for r in revisions() if r.isdigit()) + 1:04d}"
+        command.merge(alembic_config(), "heads", message="merge heads", rev_id=rev_id)
     return 0
 
 

@@ -117,6 +117,25 @@ async def is_up_to_date(connection: AsyncConnection) -> bool:
     return set(await connection.run_sync(_current)) == set(head_revisions())
 
 
+async def new_revision(message: str, rev_id: str, *, autogenerate: bool = False, url: str | None = None) -> None:
+    """Write a migration file; with `autogenerate`, Alembic fills it in by comparing the models
+    with the database at `url` (migrate that database to the head first)."""
+    cfg = alembic_config()
+    if not autogenerate:
+        command.revision(cfg, message=message, rev_id=rev_id)
+        return
+
+    def run(sync_connection) -> None:  # type: ignore[no-untyped-def]
+        cfg.attributes["connection"] = sync_connection
+        command.revision(cfg, message=message, rev_id=rev_id, autogenerate=True)
+
+    async def generate(engine: AsyncEngine) -> None:
+        async with engine.connect() as conn:
+            await conn.run_sync(run)
+
+    await _with_engine(url, None, generate)
+
+
 async def _with_engine(url, engine, run):  # type: ignore[no-untyped-def]
     if engine is not None:
         return await run(engine)

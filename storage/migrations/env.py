@@ -5,7 +5,9 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
-import storage.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+# Every module that defines tables, so `revision --autogenerate` and the schema test see them.
+# A later feature (leagues, deadlines) adds its module here.
+import storage.models  # noqa: F401
 
 connection = context.config.attributes.get("connection")
 if connection is None:
