@@ -74,6 +74,12 @@ class Lobbies:
             await self._reply(interaction, f"⚠️ {exc}")
             return
         channel = interaction.channel
+        missing = missing_permissions(interaction, threads=thread)
+        if missing:
+            await self._reply(interaction, f"⚠️ I can't run a game in {channel.mention}: I need the "
+                              f"**{' and '.join(missing)}** permission{'s' if len(missing) > 1 else ''} there. "
+                              "Ask a server admin to grant it, or use another channel.")
+            return
         if await self.bot.service.table_in_channel(channel.id) is not None:
             await self._reply(interaction, "A game is already running in this channel. Finish it, or start a new one "
                               "in another channel or with `thread: True`.")
@@ -127,20 +133,24 @@ class Lobbies:
                 f"it is full ({lobby.max_seats} players)" if "full" in str(exc) else "it is closed")
             await self._reply(interaction, f"You can't join this lobby: {reason}.")
             return
-        await self._reply(interaction, f"<@{interaction.user.id}> joined as **{color}**. "
-                          f"({len(members)}/{lobby.max_seats})", ephemeral=False)
-        await self._dm_welcome(interaction)
-
-    async def _dm_welcome(self, interaction: Interaction) -> None:
-        """Tell a joining player whether DMs reach them (their cards and tickets come by DM)."""
-        try:
-            await interaction.user.send("👋 You joined a Ticket to Ride game. Your cards and tickets will come here, "
-                                        "in private.")
-        except discord.Forbidden:
+        await interaction.response.defer(thinking=True)
+        dms_work = await self._dm_welcome(interaction.user)
+        await interaction.followup.send(f"<@{interaction.user.id}> joined as **{color}**. "
+                                        f"({len(members)}/{lobby.max_seats})")
+        if not dms_work:
             await interaction.followup.send(
                 "I can't send you direct messages, so I'll show your cards and tickets privately in the channel: "
                 "press **My hand** on the turn message. (To get DMs: Server → Privacy Settings → Direct Messages.)",
                 ephemeral=True)
+
+    @staticmethod
+    async def _dm_welcome(user: discord.abc.User) -> bool:
+        """Tell a joining player their cards and tickets come by DM; False if DMs don't reach them."""
+        try:
+            await user.send("👋 You joined a Ticket to Ride game. Your cards and tickets will come here, in private.")
+            return True
+        except discord.Forbidden:
+            return False
 
     async def leave(self, interaction: Interaction, *, lobby_id: int | None = None) -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
@@ -236,6 +246,15 @@ class Lobbies:
             return
         await self.bot.turns.game_started(table)
         await interaction.followup.send("Rematch started!", ephemeral=True)
+
+
+def missing_permissions(interaction: Interaction, *, threads: bool = False) -> list[str]:
+    """The permissions the bot lacks in this channel to post turns (and open a thread)."""
+    perms = interaction.app_permissions
+    needed = [("send_messages", "Send Messages"), ("attach_files", "Attach Files")]
+    if threads:
+        needed.append(("create_public_threads", "Create Public Threads"))
+    return [label for flag, label in needed if not getattr(perms, flag)]
 
 
 def _is_manager(interaction: Interaction) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 import uuid
 from typing import TYPE_CHECKING
 
@@ -16,9 +17,9 @@ from discord import Interaction
 from bot import components
 from bot.present import describe, final_fields, merge_turn, private_summary, ticket_line
 from bot.service import Outcome, Table, UserError
-from engine import Action, ActionError, AmbiguousActionError
+from engine import Action, ActionError, AmbiguousActionError, Claim
 from engine.game import SECOND_CARD, TICKETS, TUNNEL
-from rendering import PlayerStyle, render_board
+from rendering import PlayerStyle, render_board, render_final, render_hand, render_player_board, render_ticket_offer
 from rendering.style import DEFAULT_PLAYER_COLORS
 from storage import players as stored_players
 
@@ -84,7 +85,7 @@ class Turns:
             await self._offer_payments(interaction, game_id, exc, action if isinstance(action, str) else None)
             return None
         except (UserError, ActionError) as exc:
-            await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
+            await interaction.followup.send(f"⚠️ {await self._with_names(game_id, str(exc))}", ephemeral=True)
             return None
         except Exception:
             error_id = new_error_id()
@@ -101,6 +102,22 @@ class Turns:
             await interaction.followup.send(f"😓 Your move is saved, but I couldn't post about it (error id "
                                             f"`{error_id}`). `/ttr board` shows the game.", ephemeral=True)
         return outcome
+
+    async def _with_names(self, game_id: int, message: str) -> str:
+        """Engine messages name seats ('seat 2'); players know each other by name."""
+        try:
+            table = await self.service.table(game_id)
+        except Exception:
+            return message
+        await self._load_names(table)
+
+        def name(match: re.Match) -> str:
+            seat = int(match.group(1)) - 1
+            return f"**{self.name(table, seat)}**" if 0 <= seat < table.game.seats else match.group(0)
+
+        message = re.sub(r"it is seat (\d+)'s turn", lambda m: f"it is {name(m)}'s turn", message)
+        message = re.sub(r"\bseat (\d+)\b", name, message)
+        return message[:1].upper() + message[1:]
 
     async def _offer_payments(self, interaction: Interaction, game_id: int, exc: AmbiguousActionError,
                               text: str | None) -> None:
@@ -147,8 +164,9 @@ class Turns:
                 view=components.second_card_view(table.id, game, seat), ephemeral=True)
             return
         if game.phase == "playing" and game.current == seat and game.stage == TICKETS:
-            await self.dm(table, seat, self._tickets_text(table, seat), view=components.tickets_view(table.id, game, seat))
-            await self._send_ticket_choice(interaction.followup, table, seat, ephemeral=True)
+            await self.dm(table, seat, self._tickets_text(table, seat), view=components.tickets_view(table.id, game, seat),
+                          files=await self.private_files(table, seat, hand=False, offer=True))
+            await self._send_ticket_choice(interaction, table, seat)
             return
         if game.phase == "playing" and game.current == seat and game.stage == TUNNEL:
             text = self._tunnel_text(table, seat)
@@ -157,7 +175,7 @@ class Turns:
             return
         summary = private_summary(game, seat) if game.phase != "over" else "The game is over."
         if game.phase == "playing":
-            await self.dm(table, seat, summary)
+            await self.dm(table, seat, summary, files=await self.private_files(table, seat))
         await interaction.followup.send(f"✅ Done.\n{summary}", ephemeral=True)
 
     def _tickets_text(self, table: Table, seat: int) -> str:
@@ -174,9 +192,36 @@ class Turns:
         return (f"**Tunnel {route}:** revealed {', '.join(tunnel['revealed'])} → pay {tunnel['surcharge']} more "
                 f"or decline.\n{private_summary(game, seat)}")
 
-    async def _send_ticket_choice(self, target, table: Table, seat: int, *, ephemeral: bool) -> None:
-        await target.send(self._tickets_text(table, seat), view=components.tickets_view(table.id, table.game, seat),
-                          ephemeral=ephemeral)
+    async def _send_ticket_choice(self, interaction: Interaction, table: Table, seat: int) -> None:
+        files = await self.private_files(table, seat, hand=False, offer=True, interaction=interaction)
+        await interaction.followup.send(self._tickets_text(table, seat), ephemeral=True, files=files,
+                                        view=components.tickets_view(table.id, table.game, seat))
+
+    async def private_files(self, table: Table, seat: int, *, hand: bool = True, offer: bool = False,
+                            board: bool = False, interaction: Interaction | None = None) -> list[discord.File]:
+        """Images only this seat may see (for its DMs or ephemeral replies). None for a reply in a
+        channel where the bot may not attach files: the text says the same."""
+        if interaction is not None and interaction.guild_id and not interaction.app_permissions.attach_files:
+            return []
+        game, styles = table.game, self.styles(table)
+        view = game.view(seat)
+        jobs = []
+        if hand:
+            jobs.append(("hand.png", render_hand, {}))
+        if offer and view["you"]["offer"]:
+            jobs.append(("tickets.png", render_ticket_offer, {}))
+        if board:
+            claimable = [a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
+            jobs.append(("my-board.png", render_player_board, {"claimable_tracks": claimable}))
+
+        def draw() -> list[discord.File]:
+            files = []
+            for filename, render, kwargs in jobs:
+                image = render(view, game.map, styles, **kwargs)
+                files.append(discord.File(io.BytesIO(image.png), filename=filename, description=image.alt_text[:1024]))
+            return files
+
+        return await asyncio.to_thread(draw)
 
     # ------------------------------------------------------------------ the channel
 
@@ -218,8 +263,9 @@ class Turns:
         for title, body in final_fields(game, lambda s: self.name(table, s)):
             embed.add_field(name=title[:256], value=body, inline=False)
         content = (summary + "\n" if summary else "") + "All tickets are revealed below."
-        await channel.send(content[:2000], embed=embed, file=await self.board_file(table),
-                           view=components.final_view(table.id))
+        image = await asyncio.to_thread(render_final, game.view(None), game.map, self.styles(table))
+        file = discord.File(io.BytesIO(image.png), filename="final.png", description=image.alt_text[:1024])
+        await channel.send(content[:2000], embed=embed, file=file, view=components.final_view(table.id))
 
     async def _permission_problem(self, interaction: Interaction | None, channel, exc: discord.Forbidden) -> None:
         missing = "Send Messages and Attach Files"
@@ -235,7 +281,8 @@ class Turns:
 
     # ------------------------------------------------------------------ private information
 
-    async def dm(self, table: Table, seat: int, content: str, *, view: discord.ui.View | None = None) -> bool:
+    async def dm(self, table: Table, seat: int, content: str, *, view: discord.ui.View | None = None,
+                 files: list[discord.File] | None = None) -> bool:
         """Send a DM to the seat's player; if DMs are closed, say so once in the channel (nothing private)."""
         user_id = table.user_of(seat)
         if user_id is None or user_id in self._dm_closed:
@@ -243,7 +290,7 @@ class Turns:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(f"**{table.game.map.name} game in <#{table.record.channel_id}>**\n{content}"[:2000],
-                            view=view or discord.utils.MISSING)
+                            view=view or discord.utils.MISSING, files=files or discord.utils.MISSING)
             return True
         except discord.Forbidden:
             self._dm_closed.add(user_id)
@@ -273,13 +320,15 @@ class Turns:
         await self._load_names(table)
         game = table.game
         if game.phase == "choosing" and game.offers[seat] or (game.stage == TICKETS and game.current == seat):
-            await self._send_ticket_choice(interaction.followup, table, seat, ephemeral=True)
+            await self._send_ticket_choice(interaction, table, seat)
             return
         if game.stage == TUNNEL and game.current == seat:
             await interaction.followup.send(self._tunnel_text(table, seat),
                                             view=components.tunnel_view(table.id, game, seat), ephemeral=True)
             return
-        await interaction.followup.send(private_summary(game, seat), ephemeral=True)
+        await interaction.followup.send(private_summary(game, seat), ephemeral=True,
+                                        files=await self.private_files(table, seat, board=game.phase == "playing",
+                                                                       interaction=interaction))
 
     async def game_started(self, table: Table) -> None:
         """A new game: the channel gets the board, every player their hand and ticket choice."""
@@ -294,7 +343,8 @@ class Turns:
                 file=await self.board_file(table), view=components.turn_view(table.id, game))
         for seat in range(game.seats):
             await self.dm(table, seat, f"{private_summary(game, seat)}\n\n{self._tickets_text(table, seat)}",
-                          view=components.tickets_view(table.id, game, seat))
+                          view=components.tickets_view(table.id, game, seat),
+                          files=await self.private_files(table, seat, offer=True))
 
 
 def new_error_id() -> str:

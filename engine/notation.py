@@ -238,9 +238,12 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
             )
         if color is None:
             return Claim(track.id, None, track.length)
+    if track.color is not None and color != track.color:
+        return Claim(track.id, color, locos or 0)  # the engine says which color the route needs
     if locos is None:
+        # Fewest locomotives, but at least one card of the color the player named.
         have = game.hands[seat][color] if seat is not None else 0
-        locos = max(track.ferry, track.length - have, 0)
+        locos = min(max(track.ferry, track.length - have, 0), track.length - 1)
     return Claim(track.id, None if locos == track.length else color, locos)
 
 

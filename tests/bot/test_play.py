@@ -1,0 +1,144 @@
+"""Issue 7 through the fake Discord: wrong actions, restarts, double clicks, permissions, rematch."""
+
+import asyncio
+import json
+
+import pytest
+
+from engine import DrawDeck, KeepTickets, Resign
+from tests.bot.driver import Driver
+
+
+async def two_player_game(fake, make_bot, map_id="usa"):
+    """alice and bob, tickets chosen (their defaults), alice to play first."""
+    bot = await make_bot()
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    host, other = driver.users
+    await driver.run(host, "ttr new", map=map_id, players=2)
+    await driver.run(other, "ttr join")
+    reply = await fake.slash(host, fake.general, "ttr start", first=host)
+    await reply.wait_resolved()
+    table = await bot.service.table_in_channel(fake.general.id)
+    driver.game_id = table.id
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    assert driver.game.phase == "playing" and driver.game.current == 0
+    return bot, driver
+
+
+def state_of(driver) -> str:
+    return json.dumps(driver.game.to_json(), sort_keys=True)
+
+
+async def private_reply(fake, reply):
+    if reply.kind in ("deferred", "deferred_update"):
+        await reply.wait_resolved()
+    return reply.message.content if reply.message else reply.content
+
+
+async def test_bad_inputs_get_a_private_specific_reply_and_change_nothing(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    before = state_of(driver)
+    cases = [
+        (fake.alice, "ttr claim", {"route": "Denver-Atlantis"}, "no city 'Atlantis' on the USA map"),
+        (fake.alice, "ttr claim", {"route": "Atlanta-Miami", "color": "red"}, "is blue: it cannot be paid with red"),
+        (fake.bob, "ttr claim", {"route": "Atlanta-Miami"}, "It is **alice**'s turn, not yours"),
+        (fake.dirk, "ttr tickets", {}, "You are not playing in this game"),
+    ]
+    for user, command, options, expected in cases:
+        reply = await fake.slash(user, fake.general, command, **options)
+        text = await private_reply(fake, reply)
+        assert reply.ephemeral and expected.lower() in text.lower(), text
+    reply = await fake.slash(fake.alice, fake.games, "ttr claim", route="Atlanta-Miami")
+    assert reply.ephemeral and "no game running in this channel" in reply.content
+    assert state_of(driver) == before
+
+
+async def test_non_players_and_stale_buttons_are_refused_politely(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    turn = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
+    deck_button = next(c for c in turn.custom_ids if c.endswith(":draw:deck"))
+    reply = await fake.click(fake.dirk, turn, deck_button)
+    assert "not playing in this game" in await private_reply(fake, reply)
+    await driver.act(0, DrawDeck())
+    await driver.act(0, DrawDeck())  # alice's turn is over: the old button is stale now
+    before = state_of(driver)
+    reply = await fake.click(fake.alice, turn, deck_button)
+    assert "no longer open" in await private_reply(fake, reply)
+    assert state_of(driver) == before
+
+
+async def test_two_clicks_at_once_apply_exactly_once(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    turn = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
+    deck_button = next(c for c in turn.custom_ids if c.endswith(":draw:deck"))
+    plies = len(driver.game.log)
+    first, second = await asyncio.gather(fake.click(fake.alice, turn, deck_button),
+                                         fake.click(fake.alice, turn, deck_button))
+    texts = [await private_reply(fake, r) for r in (first, second)]
+    assert len(driver.game.log) == plies + 1
+    assert sum("no longer open" in t for t in texts) == 1
+
+
+async def test_restart_mid_game_keeps_everything_and_old_buttons_work(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    await driver.act(0, DrawDeck())
+    await driver.act(0, DrawDeck())
+    state = state_of(driver)
+    turn = fake.channel_messages(fake.general)[-1]  # bob's turn message, made before the restart
+    bob_deck = next(c for c in turn.custom_ids if c.endswith(":draw:deck"))
+    bot = await make_bot()  # a new process on the same database
+    driver.bot = bot
+    table = await bot.service.table_in_channel(fake.general.id)
+    assert json.dumps(table.game.to_json(), sort_keys=True) == state
+    reply = await fake.click(fake.bob, turn, bob_deck)
+    text = await private_reply(fake, reply)
+    assert "Draw your second card" in text
+    assert table.version == json.loads(state)["plies"] + 1  # bob's first card, applied by the new process
+
+
+async def test_closed_dms_player_is_told_and_uses_my_hand(fake_discord, make_bot):
+    fake = fake_discord
+    bot = await make_bot()
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.carol])
+    await driver.run(fake.alice, "ttr new", map="europe", players=2)
+    join = await driver.run(fake.carol, "ttr join")
+    notice = await join.wait_followup(1)
+    assert notice.ephemeral and "can't send you direct messages" in notice.content
+    await driver.run(fake.alice, "ttr start")
+    driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
+    turn = driver._newest_with(fake.channel_messages(fake.general), rf"ttr:{driver.game_id}:hand")
+    reply = await fake.click(fake.carol, turn, f"ttr:{driver.game_id}:hand")
+    await reply.wait_resolved()
+    offer = fake.ephemeral(fake.carol)[-1]
+    assert "Choose your tickets" in offer.content and offer.attachments and offer.attachments[0].is_png
+    seat = (await bot.service.table(driver.game_id)).seat_of(fake.carol.id)
+    await driver.act(seat, driver.game.default_action(seat))
+    assert driver.game.tickets[seat]
+
+
+async def test_missing_permissions_are_named(fake_discord, make_bot):
+    fake = fake_discord
+    no_files = fake.add_channel(fake.guild, "no-files", bot_can_attach=False)
+    await make_bot()
+    reply = await fake.slash(fake.alice, no_files, "ttr new", map="usa")
+    assert reply.ephemeral and "**Attach Files** permission" in reply.content
+
+
+async def test_game_over_shows_scores_and_rematch_starts_same_seats(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    old_id = driver.game_id
+    await driver.run(fake.bob, "ttr resign")
+    final = fake.channel_messages(fake.general)[-1]
+    assert final.embeds and "Game over" in final.embeds[0]["title"]
+    assert final.attachments[0].filename == "final.png"
+    reply = await fake.click(fake.bob, final, f"ttr:{old_id}:rematch")
+    await reply.wait_resolved()
+    table = await bot.service.table_in_channel(fake.general.id)
+    assert table.id != old_id and sorted(s.user_id for s in table.seats) == sorted([fake.alice.id, fake.bob.id])
+    assert "game started" in fake.channel_messages(fake.general)[-1].content
