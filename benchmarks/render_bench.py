@@ -27,7 +27,7 @@ from rendering import default_players, render_board  # noqa: E402
 from rendering.draw import PNG_OPTIONS, encode  # noqa: E402
 
 
-def late_view(map_id: str) -> dict:
+def late_view(map_id: str) -> tuple[dict, str]:
     """A late-game 5-player spectator view: an engine game where the engine runs the map,
     else a synthetic one from the map data."""
     from rendering.sample import played_game, synthetic_view
@@ -36,9 +36,9 @@ def late_view(map_id: str) -> dict:
         game = played_game(map_id, seats=5, seed=7)
         # back up to a position before the end with most trains placed
         plies = len(game.log)
-        return played_game(map_id, seats=5, seed=7, plies=max(0, plies - 12)).view(None)
+        return played_game(map_id, seats=5, seed=7, plies=max(0, plies - 12)).view(None), "engine"
     except Exception:
-        return synthetic_view(load_map(map_id), seats=5, seed=1)
+        return synthetic_view(load_map(map_id), seats=5, seed=1), "synthetic"
 
 
 def clear_caches() -> None:
@@ -59,10 +59,10 @@ def main() -> None:
     names = ["Alice", "Борис", "李小龍", "Zoë", "Train Fan"]
     players = default_players(names)
     print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
-    print(f"{'map':<10} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'bare ms':>8} {'warm/bare':>9} {'PNG bytes':>10}")
+    print(f"{'map':<10} {'view':<9} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'bare ms':>8} {'warm/bare':>9} {'PNG bytes':>10}")
     for map_id in ("usa", "europe", "nederland"):
         m = load_map(map_id)
-        view = late_view(map_id)
+        view, source = late_view(map_id)
         cold, warm, bare = [], [], []
         for _ in range(max(3, args.repeat // 3)):
             clear_caches()
@@ -78,7 +78,7 @@ def main() -> None:
             encode(img)
             bare.append(time.perf_counter() - t)
         c, w, b = (statistics.median(x) * 1000 for x in (cold, warm, bare))
-        print(f"{map_id:<10} {len(view['claims']):>6} {r.width:>4}x{r.height:<5} {c:>8.0f} {w:>8.0f} {b:>8.0f} "
+        print(f"{map_id:<10} {source:<9} {len(view['claims']):>6} {r.width:>4}x{r.height:<5} {c:>8.0f} {w:>8.0f} {b:>8.0f} "
               f"{w / b:>9.2f} {len(r.png):>10}")
 
 
