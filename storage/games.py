@@ -190,6 +190,8 @@ async def append_action(
         )
         if over:
             await _finish(session, game_id, Game.from_json(state), now)
+        elif action_text.split(" ", 1)[0] in ("resign", "remove"):
+            await _note_left(session, game_id, state)
         await session.commit()
     except IntegrityError:
         # Only a concurrent writer can have taken this sequence number.
@@ -247,6 +249,18 @@ async def _refusal(session: AsyncSession, game_id: int, expected_version: int) -
     return StaleVersionError(game_id, expected_version, version)
 
 
+async def _note_left(session: AsyncSession, game_id: int, state: dict[str, Any]) -> None:
+    """Copy who left (resigned, removed) from the state to the seats (inside the caller's transaction)."""
+    for seat, how in enumerate(state.get("left") or []):
+        if how is not None:
+            await session.execute(
+                update(SeatRecord)
+                .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat, SeatRecord.left.is_(None))
+                .values(left=how)
+                .execution_options(synchronize_session=False)
+            )
+
+
 async def _finish(session: AsyncSession, game_id: int, game: Game, now: Any) -> None:
     """Write the seats' results of a finished game (inside the caller's transaction)."""
     assert game.final is not None
@@ -293,18 +307,6 @@ async def mark_read_only(*, session: AsyncSession, game_id: int, reason: str) ->
         update(GameRecord)
         .where(GameRecord.id == game_id)
         .values(read_only_reason=reason, updated_at=utcnow())
-        .execution_options(synchronize_session=False)
-    )
-    await session.commit()
-
-
-async def set_seat_left(*, session: AsyncSession, game_id: int, seat: int, left: str | None) -> None:
-    """Note that a seat resigned or was removed (the engine's state says so too)."""
-    await begin_write(session)
-    await session.execute(
-        update(SeatRecord)
-        .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
-        .values(left=left)
         .execution_options(synchronize_session=False)
     )
     await session.commit()
@@ -373,10 +375,13 @@ def replay(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> Game:
         raise ReplayMismatchError(record.id, f"the log has {len(log)} actions, the game is at version {record.version}")
     try:
         game = Game.new(record.map_id, record.seats, record.seed, GameOptions.from_json(record.options))
-        for n, (seat, text) in enumerate(log, start=1):
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ReplayMismatchError(record.id, f"the game cannot be set up again: {exc}") from None
+    for n, (seat, text) in enumerate(log, start=1):
+        try:
             game.apply(seat, parse_action(game, seat, text))
-    except ValueError as exc:  # ActionError is a ValueError
-        raise ReplayMismatchError(record.id, f"action {n} ({text!r}) does not replay: {exc}") from None
+        except ValueError as exc:  # ActionError is a ValueError
+            raise ReplayMismatchError(record.id, f"action {n} ({text!r}) does not replay: {exc}") from None
     if _normal(game.to_json()) != _normal(record.state):
         raise ReplayMismatchError(record.id, "replaying the log does not give the stored state")
     return game

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.errors import StaleVersionError
+from storage.errors import ChannelBusyError, StaleVersionError
 from storage.games import action_log, create_game, get_game, load_game, save_action
 from tests.storage.helpers import advance, new_game
 
@@ -129,3 +129,15 @@ async def test_killed_at_random_moments_never_leaves_a_half_write(db) -> None:
         assert seen <= version <= seen + 1
         assert version > committed
         committed = version
+
+
+async def test_two_games_started_at_once_in_one_channel(db) -> None:
+    async def start(seed: int) -> str:
+        async with db.sessions() as s:
+            try:
+                await create_game(session=s, guild_id=1, channel_id=77, game=new_game(seed=seed), players=[1, 2, 3])
+                return "started"
+            except ChannelBusyError:
+                return "busy"
+
+    assert sorted(await asyncio.gather(*(start(n) for n in range(5)))) == ["busy"] * 4 + ["started"]

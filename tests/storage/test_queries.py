@@ -8,12 +8,13 @@ import pytest
 
 from storage import ExportFormatError, ExportRefusedError, LobbyError
 from storage.export import export_game, replay_export
-from storage.games import abandon_game, create_game, get_game
+from engine import Resign
+from storage.games import abandon_game, create_game, game_seats, get_game, save_action
 from storage.guilds import delete_guild_data
 from storage.lobbies import cancel_lobby, join_lobby, leave_lobby, lobby_members, open_lobby, open_lobby_in_channel
 from storage.players import get_guild_settings, get_player, update_guild_settings, update_player
 from storage.queries import game_history, leaderboard, player_active_games, player_stats
-from tests.storage.helpers import finished_game, new_game
+from tests.storage.helpers import advance, finished_game, new_game
 
 ALICE, BOB, CAROL, DAVE = 2**60 + 1, 2**60 + 2, 2**60 + 3, 2**60 + 4
 
@@ -35,6 +36,19 @@ async def test_a_players_active_games_across_servers(db) -> None:
         assert {g.id for g in await player_active_games(session=s, user_id=ALICE)} == {a.id, b.id}
         assert {g.id for g in await player_active_games(session=s, user_id=BOB)} == {a.id}
         assert await player_active_games(session=s, user_id=12345) == []
+
+
+async def test_a_seat_that_resigns_leaves_the_players_active_games(db) -> None:
+    game = advance(new_game(seed=14), 3)
+    async with db.sessions() as s:
+        record = await create_game(session=s, guild_id=1, channel_id=10, game=game, players=[ALICE, BOB, CAROL])
+        seat = game.current
+        game.apply(seat, Resign())
+        await save_action(session=s, game_id=record.id, expected_version=3, game=game)
+        seats = await game_seats(session=s, game_id=record.id)
+        assert [x.left for x in seats] == ["resigned" if x.seat == seat else None for x in seats]
+        assert await player_active_games(session=s, user_id=[ALICE, BOB, CAROL][seat]) == []
+        assert len(await player_active_games(session=s, user_id=[ALICE, BOB, CAROL][seat - 1])) == 1
 
 
 async def test_history_and_stats(db) -> None:
