@@ -218,7 +218,7 @@ def draw_state(
     colorblind: bool,
     highlight: Iterable[str] = (),
     glow_color=HIGHLIGHT,
-    ring_cities: Iterable[str] = (),
+    ring_cities: Iterable[str] | dict = (),  # city ids, or {city id: ring color}
     highlight_city: str | None = None,
     static: Image.Image | None = None,
 ) -> None:
@@ -249,7 +249,8 @@ def draw_state(
     for cid in ring_cities:
         if cid in m.city_by_id:
             x, y = geo.cities[m.city_by_id[cid].index]
-            paste_centered(canvas, disc(geo.city_r * 2.3, TICKET_CITY, None, 3.2, ring_only=True), x, y)
+            color = ring_cities[cid] if isinstance(ring_cities, dict) else TICKET_CITY
+            paste_centered(canvas, disc(geo.city_r * 2.3, color, None, 3.2, ring_only=True), x, y)
     size = geo.city_r * 2.6
     for cid, seat in view.get("stations", {}).items():
         if cid not in m.city_by_id:

@@ -243,7 +243,8 @@ def render_player_board(
     colorblind: bool = False,
     width: int | None = None,
 ) -> RenderedImage:
-    """The board from one seat's view: its ticket cities not yet connected ringed (magenta), the
+    """The board from one seat's view: its ticket cities ringed (magenta: not yet connected;
+    green: every ticket through that city connected), the
     tracks it may claim right now glowing (gold, as the last action on the public board), and the
     public panel. The bot computes claimable_tracks
     from `game.legal_actions(seat, collapse_payments=True)` (the Claim actions' `.track`)."""
@@ -253,8 +254,10 @@ def render_player_board(
     tickets = you["tickets"]
     done = ticket_status(view, map_data, you["seat"], tickets)
     cities = sorted({c for t, ok in zip(tickets, done) if not ok for c in (t["a"], t["b"])})
+    rings = {c: GOOD for t, ok in zip(tickets, done) if ok for c in (t["a"], t["b"])}
+    rings.update({c: TICKET_CITY for c in cities})  # a city of an open ticket stays magenta
     img, _ = board_image(view, map_data, players, width=width, colorblind=colorblind, highlight=claimable,
-                         ring_cities=cities)
+                         ring_cities=rings)
     alt = (f"Your board ({player_name(players, you['seat'])}): {len(claimable)} routes you can claim now; "
            f"ticket cities still to connect: {', '.join(_city(map_data, c) for c in cities) or 'none'}.")
     return RenderedImage(encode(img), alt, img.width, img.height)
