@@ -105,6 +105,15 @@ def _claim_groups(map_data: MapData) -> tuple:
     return tuple((color, length, ferry, tuple(tracks)) for (color, length, ferry), tracks in groups.items())
 
 
+def _json_copy(value):
+    """A deep copy of JSON-like data (dicts, lists, scalars), faster than copy.deepcopy."""
+    if isinstance(value, list):
+        return [_json_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_copy(v) for k, v in value.items()}
+    return value
+
+
 def _illegal(message: str, **details: object) -> IllegalActionError:
     return IllegalActionError(message, **details)
 
@@ -839,8 +848,9 @@ class Game:
         return build_view(self, seat)
 
     def to_json(self) -> dict:
-        """The whole state (secrets included) as JSON-compatible data; the log is kept apart."""
-        return {
+        """The whole state (secrets included) as JSON-compatible data; the log is kept apart.
+        A copy: changing it never changes the game."""
+        return _json_copy({
             "schema": STATE_SCHEMA,
             "rules_version": RULES_VERSION,
             "map": self.map.id,
@@ -877,13 +887,14 @@ class Game:
             "decisions": self.decisions,
             "end_reason": self.end_reason,
             "hooks": self.hooks.to_json(self),
-        }
+        })
 
     @classmethod
     def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None) -> "Game":
         """Restore a state saved by `to_json` (and optionally its log, for `plies` to match)."""
         if data.get("schema") != STATE_SCHEMA:
             raise ValueError(f"state schema {data.get('schema')!r} is not {STATE_SCHEMA}")
+        data = _json_copy(data)  # the game must not share lists with the caller's data
         map_data = load_map(data["map"])
         if data["map_sha256"] != map_data.sha256:
             raise ValueError(f"this game was played on another version of the {map_data.name} map data")

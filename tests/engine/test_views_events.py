@@ -55,3 +55,15 @@ def test_decision_token_changes_only_with_that_seats_decision():
     game.apply(0, DrawDeck())
     assert game.decision_token(2) == others  # seat 1 moves next, seat 2 still waits
     assert game.decision_token(1) == len(game.log)
+
+
+def test_to_json_and_from_json_share_nothing_with_the_game():
+    game = started()
+    state = game.to_json()
+    state["hands"][0][0] += 5
+    state["deck"].clear()
+    assert game.to_json() != state
+    data = game.to_json()
+    restored = Game.from_json(data)
+    data["hands"][1][0] += 1
+    assert restored.to_json() == game.to_json()
