@@ -20,7 +20,7 @@ from rendering.draw import card, disc, encode, paste, paste_centered, sprite
 from rendering.geometry import MapGeometry, geometry
 from rendering.style import (
     ALERT, BACKGROUND, CITY_FILL, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
-    PANEL_LINE, ROUTE_COLORS, ROUTE_LETTERS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
+    NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, ROUTE_LETTERS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
     default_players, lighter, text_on,
 )
 from engine.cards import CARD_NAMES
@@ -403,12 +403,14 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
 
 
 def _players(view: dict, players: Sequence[PlayerStyle] | None) -> list[PlayerStyle]:
+    """One style per seat, then the neutral player's (its claims carry the owner index after
+    the last seat, `view["neutral"]["owner"]`)."""
     n = len(view["players"])
-    if players is None:
-        return default_players(n)
-    players = list(players)
+    players = default_players(n) if players is None else list(players)[:n]
     if len(players) < n:
         players += default_players(n)[len(players):]
+    if view.get("neutral"):
+        players.append(PlayerStyle("Neutral", NEUTRAL_PLAYER))
     return players
 
 

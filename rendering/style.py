@@ -43,6 +43,9 @@ DEFAULT_PLAYER_COLORS: tuple[RGB, ...] = (
     hex_rgb("#C2185B"),  # raspberry (6th seat, if a map ever allows it)
 )
 
+#: Nederland's neutral player (a 2-player option): slate, unlike any route or default player color.
+NEUTRAL_PLAYER = hex_rgb("#4F5D6B")
+
 BACKGROUND = hex_rgb("#EFE9DA")
 MAP_EDGE = hex_rgb("#D9CFB6")
 INK = hex_rgb("#23211E")

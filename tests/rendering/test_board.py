@@ -9,7 +9,7 @@ import pytest
 
 from engine import Game
 from engine.mapdata import load_map
-from rendering import PlayerStyle, default_players, render_board
+from rendering import PlayerStyle, default_players, render_board, render_final
 from rendering.geometry import geometry
 from rendering.style import DEFAULT_PLAYER_COLORS, ROUTE_COLORS
 from tests.rendering.conftest import MAPS, PLAYED_MAPS, decode
@@ -150,3 +150,32 @@ def test_fewer_players_than_styles_and_missing_styles(synthetic_views):
     m = load_map("usa")
     r = render_board(synthetic_views["usa"], m, default_players(["only one"]))
     assert r.width == 1280
+
+
+def test_neutral_player_claims_drawn_in_the_neutral_color():
+    """RULES.md §4 neutral player: its claims (owner index = seats) get their own slate color."""
+    import random
+
+    from engine import GameOptions
+    from rendering.style import NEUTRAL_PLAYER
+
+    game = Game.new("nederland", 2, 5, GameOptions(variants={"neutral": True}))
+    rng = random.Random(1)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+    view = game.view(None)
+    neutral = [t for t, owner in view["claims"].items() if owner == view["neutral"]["owner"]]
+    assert neutral
+    m = load_map("nederland")
+    geo = geometry(m)
+    img = decode(render_board(view, m, probe_players(2), highlight=False).png).convert("RGB")
+    hits = 0
+    for track_id in neutral:
+        for car in geo.tracks[m.track_by_id[track_id].index].cars:
+            x, y = fill_point(car, geo.car_width)
+            if any(lab.box[0] - 2 <= x <= lab.box[2] + 2 and lab.box[1] - 2 <= y <= lab.box[3] + 2 for lab in geo.labels):
+                continue
+            hits += close(img.getpixel((x, y)), NEUTRAL_PLAYER)
+    assert hits >= len(neutral)
+    render_final(view, m)  # the final image handles the neutral player too
