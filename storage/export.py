@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import RULES_VERSION, Game, GameOptions, load_map, parse_action
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from engine import RULES_VERSION, Game, GameOptions, load_map, parse_action
 from storage.database import make_engine, session_factory
 from storage.errors import ExportFormatError, ExportRefusedError
 from storage.games import action_log, game_seats, get_game

@@ -10,8 +10,9 @@ transaction) and leave nothing behind when they fail.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError

@@ -10,7 +10,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from storage.database import begin_write
 from storage.models import ActionRecord, GameRecord, GuildSettings, Lobby, LobbyMember, SeatRecord
 
-
 _NO_SYNC = {"synchronize_session": False}
 
 

@@ -15,15 +15,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.database import is_sqlite, make_engine, sqlite_path
 from storage.settings import database_url
@@ -111,10 +111,6 @@ async def current_revision(url: str | None = None, *, engine: AsyncEngine | None
             return await conn.run_sync(_current)
 
     return await _with_engine(url, engine, run)
-
-
-async def is_up_to_date(connection: AsyncConnection) -> bool:
-    return set(await connection.run_sync(_current)) == set(head_revisions())
 
 
 async def new_revision(message: str, rev_id: str, *, autogenerate: bool = False, url: str | None = None) -> None:

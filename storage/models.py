@@ -10,7 +10,7 @@ Later features (leagues, deadlines) define their tables in their own module on t
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -38,7 +38,7 @@ CANCELLED = "cancelled"
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class UTCDateTime(sa.TypeDecorator):
@@ -61,7 +61,7 @@ class UTCDateTime(sa.TypeDecorator):
             raise ValueError("naive datetime: use timezone-aware UTC datetimes")
         if dialect.name == "sqlite":
             return (value - EPOCH) // timedelta(microseconds=1)
-        return value.astimezone(timezone.utc)
+        return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | int | None, dialect: sa.Dialect) -> datetime | None:
         if value is None:
@@ -69,11 +69,11 @@ class UTCDateTime(sa.TypeDecorator):
         if isinstance(value, int):
             return EPOCH + timedelta(microseconds=value)
         if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
 
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _discord_id(**kwargs: Any) -> Any:

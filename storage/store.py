@@ -42,7 +42,7 @@ class Storage:
     async def close(self) -> None:
         await self.engine.dispose()
 
-    async def __aenter__(self) -> "Storage":
+    async def __aenter__(self) -> Storage:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -7,7 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,10 +15,10 @@ from sqlalchemy import text
 
 from engine import format_action
 from storage.backup import backup_sqlite
-from storage.export import replay_export
-from storage.migrate import head_revisions
 from storage.database import make_engine
+from storage.export import replay_export
 from storage.games import create_game, get_game, save_action
+from storage.migrate import head_revisions
 from storage.settings import DEFAULT_DATABASE_URL, database_url
 from tests.storage.helpers import advance, finished_game, new_game
 
@@ -91,10 +91,10 @@ async def test_backup_while_in_use(db, tmp_path: Path) -> None:
 
 
 async def test_timestamps_are_aware_utc(db) -> None:
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     async with db.sessions() as s:
         record = await create_game(session=s, guild_id=1, channel_id=1, game=new_game(), players=[1, 2, 3])
         stored = await get_game(session=s, game_id=record.id)
     assert stored.created_at.tzinfo is not None
-    assert before <= stored.created_at <= datetime.now(timezone.utc)
+    assert before <= stored.created_at <= datetime.now(UTC)
     assert stored.created_at == record.created_at

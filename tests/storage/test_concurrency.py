@@ -11,9 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
-from storage.errors import ChannelBusyError, StaleVersionError
+from storage.errors import ChannelBusyError, LobbyError, StaleVersionError
 from storage.games import action_log, create_game, get_game, load_game, save_action
 from tests.storage.helpers import advance, new_game
 
@@ -141,3 +139,23 @@ async def test_two_games_started_at_once_in_one_channel(db) -> None:
                 return "busy"
 
     assert sorted(await asyncio.gather(*(start(n) for n in range(5)))) == ["busy"] * 4 + ["started"]
+
+
+async def test_joins_at_once_never_overfill_a_lobby(db) -> None:
+    from storage.lobbies import join_lobby, lobby_members, open_lobby
+
+    async with db.sessions() as s:
+        lobby = await open_lobby(session=s, guild_id=1, channel_id=78, host_id=100, map_id="europe", max_seats=3)
+
+    async def join(user: int) -> str:
+        async with db.sessions() as s:
+            try:
+                await join_lobby(session=s, lobby_id=lobby.id, user_id=user)
+                return "in"
+            except LobbyError:
+                return "refused"
+
+    results = await asyncio.gather(*(join(200 + n) for n in range(6)))
+    assert sorted(results) == ["in"] * 2 + ["refused"] * 4
+    async with db.sessions() as s:
+        assert len(await lobby_members(session=s, lobby_id=lobby.id)) == 3

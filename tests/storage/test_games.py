@@ -131,7 +131,7 @@ async def test_finishing_a_game_records_results(db) -> None:
         stored = await get_game(session=s, game_id=record.id)
         seats = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == record.id).order_by(SeatRecord.seat))).scalars().all()
         assert stored.status == "finished" and stored.finished_at is not None and stored.end_reason == game.end_reason
-        for seat, score in zip(seats, game.final):
+        for seat, score in zip(seats, game.final, strict=True):
             assert (seat.final_score, seat.rank, seat.tickets_completed) == (score.total, score.rank, score.completed)
             assert seat.longest_bonus == bool(score.bonuses.get("longest_path"))
         with pytest.raises(GameNotActiveError):

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from engine import Resign
 from storage import ExportFormatError, ExportRefusedError, LobbyError
 from storage.export import export_game, replay_export
-from engine import Resign
 from storage.games import abandon_game, create_game, game_seats, get_game, save_action
 from storage.guilds import delete_guild_data
 from storage.lobbies import cancel_lobby, join_lobby, leave_lobby, lobby_members, open_lobby, open_lobby_in_channel

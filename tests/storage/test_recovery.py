@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import update
 
 from storage import GameReadOnlyError, SchemaOutdatedError, Storage
@@ -9,8 +10,6 @@ from storage.games import create_game, save_action
 from storage.migrate import downgrade, revisions
 from storage.models import GameRecord
 from tests.storage.helpers import advance, finished_game, new_game
-
-import pytest
 
 
 async def store_played(db, channel: int, plies: int, seed: int = 31) -> tuple[int, object]:  # type: ignore[no-untyped-def]
