@@ -74,6 +74,7 @@ async def create_game(
     colors: Sequence[str | None] | None = None,
     parent_id: int | None = None,
     lobby_id: int | None = None,
+    host_id: int | None = None,
 ) -> GameRecord:
     """Store a new game (usually with an empty log) and its seats; `players[i]` sits at seat i.
 
@@ -95,6 +96,7 @@ async def create_game(
         seed=game.seed,
         rules_version=RULES_VERSION,
         map_sha256=game.map.sha256,
+        host_id=host_id,
         status=ACTIVE,
         version=len(game.log),
         state=game.to_json(),
@@ -314,6 +316,42 @@ async def mark_read_only(*, session: AsyncSession, game_id: int, reason: str) ->
 
 
 # ---------------------------------------------------------------------------- read
+
+
+async def set_host(*, session: AsyncSession, game_id: int, user_id: int) -> None:
+    """Hand the game's admin commands to another user."""
+    await _update_game_row(session, game_id, host_id=user_id)
+
+
+async def replace_seat_user(*, session: AsyncSession, game_id: int, seat: int, user_id: int) -> None:
+    """Give a seat (its cards, tickets and routes) to another user; the game goes on unchanged."""
+    await begin_write(session)
+    try:
+        result = await session.execute(
+            update(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
+            .values(user_id=user_id).execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:
+            raise GameNotFoundError(game_id)
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+
+
+async def _update_game_row(session: AsyncSession, game_id: int, **values: Any) -> None:
+    await begin_write(session)
+    try:
+        result = await session.execute(
+            update(GameRecord).where(GameRecord.id == game_id).values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:
+            raise GameNotFoundError(game_id)
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
 
 
 async def get_game(*, session: AsyncSession, game_id: int) -> GameRecord:

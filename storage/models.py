@@ -97,6 +97,7 @@ class GameBase(SQLModel):
     seed: int = Field(sa_type=sa.BigInteger)
     rules_version: int
     map_sha256: str = Field(max_length=64)
+    host_id: int | None = _discord_id(default=None, nullable=True)  # runs the admin commands
 
 
 class GameRecord(GameBase, table=True):
