@@ -14,6 +14,7 @@ from discord import Interaction, app_commands
 from discord.ext import commands, tasks
 
 from bot import commands as ttr_commands
+from bot.admin import Admin
 from bot.components import DYNAMIC_ITEMS
 from bot.lobbies import Lobbies
 from bot.logs import setup_logging
@@ -35,6 +36,7 @@ class TTRBot(commands.AutoShardedBot):
         self.service = GameService(self.storage)
         self.turns = Turns(self)
         self.lobbies = Lobbies(self)
+        self.admin = Admin(self)
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:

@@ -58,18 +58,22 @@ def _seat(table: Table, interaction: Interaction) -> int | None:
                        tolls="Nederland: play with bridge tolls (default yes)",
                        neutral="Nederland, 2 players: add the neutral player")
 @app_commands.choices(map=MAP_CHOICES, tickets=DECK_CHOICES)
-async def new(interaction: Interaction, map: app_commands.Choice[str], tickets: app_commands.Choice[str] | None = None,
+async def new(interaction: Interaction, map: app_commands.Choice[str] | None = None,
+              tickets: app_commands.Choice[str] | None = None,
               players: app_commands.Range[int, 2, 5] = 5, thread: bool = False, tolls: bool | None = None,
               neutral: bool | None = None) -> None:
     deck = None
+    map_id = map.value if map else None
     if tickets is not None:
         deck_map, deck = tickets.value.split(":", 1)
-        if deck_map != map.value:
+        map_id = map_id or deck_map
+        if deck_map != map_id:
             await interaction.response.send_message(
-                f"That ticket deck belongs to the {load_map(deck_map).name} map, not {map.name}.", ephemeral=True)
+                f"That ticket deck belongs to the {load_map(deck_map).name} map, not {load_map(map_id).name}.",
+                ephemeral=True)
             return
     variants = {k: v for k, v in (("tolls", tolls), ("neutral", neutral)) if v is not None}
-    await _bot(interaction).lobbies.new(interaction, map_id=map.value, deck=deck, players=players, thread=thread,
+    await _bot(interaction).lobbies.new(interaction, map_id=map_id, deck=deck, players=players, thread=thread,
                                         variants=variants)
 
 
@@ -216,6 +220,53 @@ async def resign(interaction: Interaction) -> None:
     if table is None:
         return
     await _bot(interaction).turns.perform(interaction, table.id, "resign")
+
+
+# ---------------------------------------------------------------------------- admin
+
+admin = app_commands.Group(name="admin", description="Run the game in this channel (host or server manager)",
+                           parent=ttr)
+
+
+@admin.command(name="kick", description="Remove a player from the game (their routes and tickets stay)")
+async def admin_kick(interaction: Interaction, player: discord.User) -> None:
+    await _bot(interaction).admin.kick(interaction, player)
+
+
+@admin.command(name="replace", description="Give a player's seat to someone else")
+@app_commands.describe(player="Who leaves", new_player="Who takes the seat over")
+async def admin_replace(interaction: Interaction, player: discord.User, new_player: discord.User) -> None:
+    await _bot(interaction).admin.replace(interaction, player, new_player)
+
+
+@admin.command(name="host", description="Make someone else the host of this game")
+async def admin_host(interaction: Interaction, player: discord.User) -> None:
+    await _bot(interaction).admin.transfer_host(interaction, player)
+
+
+@admin.command(name="end", description="End the game now, without scores")
+async def admin_end(interaction: Interaction) -> None:
+    await _bot(interaction).admin.end(interaction)
+
+
+settings = app_commands.Group(name="settings", description="Server settings for games (Manage Server)",
+                              parent=ttr, default_permissions=discord.Permissions(manage_guild=True))
+
+
+@settings.command(name="show", description="This server's game settings")
+async def settings_show(interaction: Interaction) -> None:
+    await _bot(interaction).admin.show_settings(interaction)
+
+
+@settings.command(name="map", description="The map /ttr new uses when none is given")
+@app_commands.choices(map=MAP_CHOICES)
+async def settings_map(interaction: Interaction, map: app_commands.Choice[str]) -> None:
+    await _bot(interaction).admin.set_default_map(interaction, map.value)
+
+
+@settings.command(name="channel", description="Allow or stop games in a channel (none allowed = everywhere)")
+async def settings_channel(interaction: Interaction, channel: discord.TextChannel, allowed: bool) -> None:
+    await _bot(interaction).admin.set_channel(interaction, channel, allowed)
 
 
 # ---------------------------------------------------------------------------- information

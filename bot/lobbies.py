@@ -14,6 +14,7 @@ import discord
 from discord import Interaction
 
 from bot import components
+from bot.admin import is_manager
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
 from engine import Game, GameOptions, load_map
@@ -60,9 +61,16 @@ class Lobbies:
 
     # ------------------------------------------------------------------ commands
 
-    async def new(self, interaction: Interaction, *, map_id: str, deck: str | None, players: int,
+    async def new(self, interaction: Interaction, *, map_id: str | None, deck: str | None, players: int,
                   thread: bool, variants: dict) -> None:
-        m = load_map(map_id)
+        default_map, allowed = await self.bot.admin.defaults(interaction.guild_id)
+        here = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
+        if allowed and here not in allowed and interaction.channel_id not in allowed:
+            await self._reply(interaction, "Games aren't played in this channel on this server. Try "
+                              + ", ".join(f"<#{c}>" for c in allowed) + ".")
+            return
+        m = load_map(map_id or default_map)
+        map_id = m.id
         if deck is not None and deck not in m.rules.decks:
             await self._reply(interaction, f"The {m.name} map has no ticket deck {deck!r}. Choose one of: "
                               + ", ".join(m.rules.decks) + ".")
@@ -178,7 +186,7 @@ class Lobbies:
         if lobby is None:
             await self._reply(interaction, "There is no open lobby here.")
             return
-        if interaction.user.id != lobby.host_id and not _is_manager(interaction):
+        if interaction.user.id != lobby.host_id and not is_manager(interaction):
             await self._reply(interaction, f"Only the host (<@{lobby.host_id}>) or a server manager can cancel it.")
             return
         async with self.bot.storage.sessions() as session:
@@ -211,7 +219,7 @@ class Lobbies:
         colors = [mm.color or next(free) for mm in members]
         try:
             table = await self._create(lobby.guild_id, lobby.channel_id, lobby.map_id, options, user_ids, colors,
-                                       lobby_id=lobby.id)
+                                       host_id=lobby.host_id, lobby_id=lobby.id)
         except (LobbyError, ChannelBusyError):
             await interaction.followup.send("This lobby has already started (or a game is running here).",
                                             ephemeral=True)
@@ -220,11 +228,12 @@ class Lobbies:
         await interaction.followup.send("Game started!", ephemeral=True)
 
     async def _create(self, guild_id: int, channel_id: int, map_id: str, options: GameOptions,
-                      user_ids: list[int], colors: list[str | None], *, lobby_id: int | None = None) -> Table:
+                      user_ids: list[int], colors: list[str | None], *, host_id: int,
+                      lobby_id: int | None = None) -> Table:
         game = Game.new(map_id, len(user_ids), secrets.randbits(62), options)
         async with self.bot.storage.sessions() as session:
             await stored_games.create_game(session=session, guild_id=guild_id, channel_id=channel_id, game=game,
-                                           players=user_ids, colors=colors, lobby_id=lobby_id)
+                                           players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id)
         table = await self.bot.service.table_in_channel(channel_id)
         assert table is not None
         return table
@@ -240,7 +249,8 @@ class Lobbies:
         options = GameOptions(deck=options.deck, returned_tickets=options.returned_tickets, variants=options.variants)
         try:
             table = await self._create(old.record.guild_id, old.record.channel_id, old.record.map_id, options,
-                                       [s.user_id for s in old.seats], [s.color for s in old.seats])
+                                       [s.user_id for s in old.seats], [s.color for s in old.seats],
+                                       host_id=interaction.user.id)
         except ChannelBusyError:
             await interaction.followup.send("A game is already running in this channel.", ephemeral=True)
             return
@@ -257,6 +267,3 @@ def missing_permissions(interaction: Interaction, *, threads: bool = False) -> l
     return [label for flag, label in needed if not getattr(perms, flag)]
 
 
-def _is_manager(interaction: Interaction) -> bool:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    return bool(perms and (perms.manage_guild or perms.administrator))

@@ -18,6 +18,7 @@ from bot import components
 from bot.present import describe, final_fields, merge_turn, private_summary, ticket_line
 from bot.service import Outcome, Table, UserError
 from engine import Action, ActionError, AmbiguousActionError, Claim
+from engine.events import SeatLeft
 from engine.game import SECOND_CARD, TICKETS, TUNNEL
 from rendering import PlayerStyle, render_board, render_final, render_hand, render_player_board, render_ticket_offer
 from rendering.style import DEFAULT_PLAYER_COLORS
@@ -146,6 +147,11 @@ class Turns:
             summary = merge_turn(table.turn_notes, acting, names) if outcome.phase_before != "choosing" else ""
             table.turn_notes = []
             await self.post_turn(table, summary, interaction=interaction)
+        elif any(isinstance(e, SeatLeft) for e in outcome.events):  # someone left out of turn
+            channel = await self.channel(table)
+            if channel is not None:
+                await channel.send("\n".join(table.turn_notes[-1:]))
+                table.turn_notes = table.turn_notes[:-1]
         await self._private_next_step(interaction, table, seat)
 
     async def _private_next_step(self, interaction: Interaction, table: Table, seat: int | None) -> None:

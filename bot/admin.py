@@ -1,0 +1,141 @@
+"""Running a table: kick or replace a player, hand over hosting, end a game, server settings.
+
+A game's host (who opened its lobby, or who asked for the rematch) and anyone with Manage Server
+may use these. Kicking is the engine's `Remove` (RULES.md §1 "Leaving"); replacing gives the
+seat, with its cards, tickets and routes, to another member.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import Interaction
+
+from bot.service import Table
+from engine import Remove, load_map
+from storage import StorageError
+from storage import games as stored_games
+from storage import players as stored_settings
+
+if TYPE_CHECKING:
+    from bot.client import TTRBot
+
+
+def is_manager(interaction: Interaction) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+class Admin:
+    def __init__(self, bot: "TTRBot") -> None:
+        self.bot = bot
+
+    async def _table_for_admin(self, interaction: Interaction) -> Table | None:
+        table = await self.bot.service.table_in_channel(interaction.channel_id)
+        if table is None:
+            await interaction.response.send_message("There is no game running in this channel.", ephemeral=True)
+            return None
+        if interaction.user.id != table.record.host_id and not is_manager(interaction):
+            host = f"<@{table.record.host_id}>" if table.record.host_id else "the host"
+            await interaction.response.send_message(
+                f"Only {host} or someone with **Manage Server** can do that.", ephemeral=True)
+            return None
+        return table
+
+    async def kick(self, interaction: Interaction, member: discord.abc.User) -> None:
+        table = await self._table_for_admin(interaction)
+        if table is None:
+            return
+        seat = table.seat_of(member.id)
+        if seat is None:
+            await interaction.response.send_message(f"{member.display_name} is not playing in this game.",
+                                                    ephemeral=True)
+            return
+        await self.bot.turns.perform(interaction, table.id, Remove(seat), as_table=True)
+
+    async def replace(self, interaction: Interaction, member: discord.abc.User, new: discord.abc.User) -> None:
+        table = await self._table_for_admin(interaction)
+        if table is None:
+            return
+        seat = table.seat_of(member.id)
+        if seat is None:
+            await interaction.response.send_message(f"{member.display_name} is not playing in this game.",
+                                                    ephemeral=True)
+            return
+        if new.bot or table.seat_of(new.id) is not None:
+            await interaction.response.send_message(f"{new.display_name} can't take that seat: they already play "
+                                                    "here or are a bot.", ephemeral=True)
+            return
+        async with self.bot.service.lock(table.id):
+            async with self.bot.storage.sessions() as session:
+                await stored_games.replace_seat_user(session=session, game_id=table.id, seat=seat, user_id=new.id)
+            next(s for s in table.seats if s.seat == seat).user_id = new.id
+        await self.bot.turns.remember_name(new)
+        await interaction.response.send_message(
+            f"🔁 <@{new.id}> takes over <@{member.id}>'s seat (cards, tickets and routes). Your hand: **My hand**.")
+
+    async def transfer_host(self, interaction: Interaction, member: discord.abc.User) -> None:
+        table = await self._table_for_admin(interaction)
+        if table is None:
+            return
+        async with self.bot.storage.sessions() as session:
+            await stored_games.set_host(session=session, game_id=table.id, user_id=member.id)
+        table.record.host_id = member.id
+        await interaction.response.send_message(f"👑 <@{member.id}> is now the host of this game.")
+
+    async def end(self, interaction: Interaction) -> None:
+        table = await self._table_for_admin(interaction)
+        if table is None:
+            return
+        async with self.bot.service.lock(table.id):
+            try:
+                async with self.bot.storage.sessions() as session:
+                    await stored_games.abandon_game(session=session, game_id=table.id)
+            except StorageError:
+                await interaction.response.send_message("This game has already ended.", ephemeral=True)
+                return
+            self.bot.service.forget(table.id)
+        await interaction.response.send_message(
+            f"🛑 <@{interaction.user.id}> ended the game. No scores were recorded. Start a new one with `/ttr new`.")
+
+    # ------------------------------------------------------------------ server settings
+
+    async def settings_text(self, guild_id: int) -> str:
+        async with self.bot.storage.sessions() as session:
+            settings = await stored_settings.get_guild_settings(session=session, guild_id=guild_id)
+        default_map = settings.default_map if settings and settings.default_map else "usa"
+        channels = (settings.settings.get("channels") if settings else None) or []
+        where = ", ".join(f"<#{c}>" for c in channels) if channels else "any channel"
+        return (f"**Server settings**\nDefault map: {load_map(default_map).name}\nGames allowed in: {where}")
+
+    async def show_settings(self, interaction: Interaction) -> None:
+        await interaction.response.send_message(await self.settings_text(interaction.guild_id), ephemeral=True)
+
+    async def set_default_map(self, interaction: Interaction, map_id: str) -> None:
+        async with self.bot.storage.sessions() as session:
+            await stored_settings.update_guild_settings(session=session, guild_id=interaction.guild_id,
+                                                        default_map=map_id)
+        await interaction.response.send_message(await self.settings_text(interaction.guild_id), ephemeral=True)
+
+    async def set_channel(self, interaction: Interaction, channel: discord.abc.GuildChannel, allowed: bool) -> None:
+        async with self.bot.storage.sessions() as session:
+            current = await stored_settings.get_guild_settings(session=session, guild_id=interaction.guild_id)
+            values = dict(current.settings) if current else {}
+            channels = [c for c in values.get("channels", []) if c != channel.id]
+            if allowed:
+                channels.append(channel.id)
+            values["channels"] = channels
+            await stored_settings.update_guild_settings(session=session, guild_id=interaction.guild_id,
+                                                        settings=values)
+        await interaction.response.send_message(await self.settings_text(interaction.guild_id), ephemeral=True)
+
+    async def defaults(self, guild_id: int | None) -> tuple[str, list[int]]:
+        """(default map, channels where games are allowed; empty = everywhere)."""
+        if guild_id is None:
+            return "usa", []
+        async with self.bot.storage.sessions() as session:
+            settings = await stored_settings.get_guild_settings(session=session, guild_id=guild_id)
+        if settings is None:
+            return "usa", []
+        return settings.default_map or "usa", list(settings.settings.get("channels", []))

@@ -1,0 +1,68 @@
+"""Issue 7 admin: kick, replace, host transfer, force-end, server settings."""
+
+from engine import DrawDeck
+from tests.bot.test_play import private_reply, two_player_game
+
+
+async def three_player_game(fake, make_bot):
+    bot = await make_bot()
+    from tests.bot.driver import Driver
+
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob, fake.dirk])
+    await driver.start_game("usa")
+    for seat in range(3):
+        await driver.act(seat, driver.game.default_action(seat))
+    return bot, driver
+
+
+async def test_only_host_or_manager_may_kick_and_kick_removes_the_seat(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await three_player_game(fake, make_bot)
+    reply = await fake.slash(fake.bob, fake.general, "ttr admin kick", player=fake.dirk)
+    assert reply.ephemeral and "Only <@%d>" % fake.alice.id in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr admin kick", player=fake.dirk)
+    await private_reply(fake, reply)
+    seat = (await bot.service.table(driver.game_id)).seat_of(fake.dirk.id)
+    assert driver.game.left[seat] == "removed"
+    assert any("was removed from the game" in m.content for m in fake.channel_messages(fake.general))
+
+
+async def test_replace_gives_the_seat_to_another_member(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    reply = await fake.slash(fake.alice, fake.general, "ttr admin replace", player=fake.bob, new_player=fake.dirk)
+    assert "takes over" in reply.content
+    await driver.act(0, DrawDeck())
+    await driver.act(0, DrawDeck())
+    reply = await fake.slash(fake.bob, fake.general, "ttr tickets")
+    assert "not playing" in await private_reply(fake, reply)
+    reply = await fake.slash(fake.dirk, fake.general, "ttr tickets")
+    assert "Choose your tickets" in await private_reply(fake, reply)
+
+
+async def test_host_transfer_then_force_end(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    reply = await fake.slash(fake.bob, fake.general, "ttr admin end")
+    assert reply.ephemeral and "Only" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr admin host", player=fake.bob)
+    assert "is now the host" in reply.content
+    reply = await fake.slash(fake.bob, fake.general, "ttr admin end")
+    assert "ended the game" in reply.content
+    assert await bot.service.table_in_channel(fake.general.id) is None
+    reply = await fake.slash(fake.alice, fake.general, "ttr status")
+    assert "no game running" in reply.content
+
+
+async def test_server_settings_default_map_and_allowed_channels(fake_discord, make_bot):
+    fake = fake_discord
+    await make_bot()
+    reply = await fake.slash(fake.alice, fake.general, "ttr settings map", map="europe")
+    assert "Default map: Europe" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr settings channel",
+                             options={"channel": fake.games, "allowed": True})
+    assert f"<#{fake.games.id}>" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr new")
+    assert reply.ephemeral and "Games aren't played in this channel" in reply.content
+    reply = await fake.slash(fake.alice, fake.games, "ttr new")
+    assert "New Europe game" in (await reply.wait_resolved()).content
