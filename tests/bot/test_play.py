@@ -142,3 +142,50 @@ async def test_game_over_shows_scores_and_rematch_starts_same_seats(fake_discord
     table = await bot.service.table_in_channel(fake.general.id)
     assert table.id != old_id and sorted(s.user_id for s in table.seats) == sorted([fake.alice.id, fake.bob.id])
     assert "game started" in fake.channel_messages(fake.general)[-1].content
+
+
+async def test_claim_autocomplete_lists_what_the_player_can_claim_now(fake_discord, make_bot):
+    from engine import Claim
+    from engine.notation import route_label
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    game = driver.game
+    claimable = {route_label(game.map, game.map.track_by_id[a.track])
+                 for a in game.legal_actions(0, collapse_payments=True) if isinstance(a, Claim)}
+    reply = await fake.autocomplete(fake.alice, fake.general, "ttr claim", "route", "")
+    assert set(reply.choice_values) <= claimable and len(reply.choice_values) == min(25, len(claimable))
+    assert all(" · " in name for name in reply.choice_names)  # "Dieppe – Paris · 1 · pink"
+    reply = await fake.autocomplete(fake.bob, fake.general, "ttr claim", "route", "")
+    assert reply.choices == []  # not bob's turn: nothing to offer
+
+
+async def test_several_payments_fit_so_buttons_ask_which(fake_discord, make_bot):
+    from engine import Claim
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    for _ in range(12):
+        game = driver.game
+        by_track = {}
+        for a in game.legal_actions(0, collapse_payments=True):
+            if isinstance(a, Claim) and game.map.track_by_id[a.track].color is None and a.color is not None:
+                by_track.setdefault(a.track, []).append(a)
+        choice = next((t for t, options in by_track.items() if len(options) >= 2), None)
+        if choice:
+            break
+        for seat in (0, 1):
+            await driver.act(seat, DrawDeck())
+            await driver.act(seat, DrawDeck())
+    assert choice, "no gray route with two ways to pay came up"
+    from engine.notation import route_label
+
+    track = game.map.track_by_id[choice]
+    reply = await fake.slash(fake.alice, fake.general, "ttr claim", route=route_label(game.map, track))
+    await reply.wait_resolved()
+    asked = reply.followups[0]
+    assert "say which color" in asked.content and len(asked.buttons) >= 2
+    plies = len(driver.game.log)
+    click = await fake.click(fake.alice, asked, asked.custom_ids[0])
+    await private_reply(fake, click)
+    assert len(driver.game.log) == plies + 1 and driver.game.owner[track.index] == 0

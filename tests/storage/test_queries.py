@@ -169,3 +169,22 @@ async def test_players_and_guild_settings(db) -> None:
         settings = await update_guild_settings(session=s, guild_id=7, default_map="europe")
         settings = await update_guild_settings(session=s, guild_id=7, settings={"turn_minutes": 30})
         assert (settings.default_map, settings.settings) == ("europe", {"turn_minutes": 30})
+
+
+async def test_idle_lobbies_expire_and_busy_ones_stay(db) -> None:
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from storage.lobbies import expire_idle_lobbies
+    from storage.models import Lobby, utcnow
+
+    async with db.sessions() as s:
+        idle = await open_lobby(session=s, guild_id=1, channel_id=21, host_id=ALICE, map_id="usa")
+        busy = await open_lobby(session=s, guild_id=1, channel_id=22, host_id=BOB, map_id="usa")
+        await s.execute(update(Lobby).where(Lobby.id == idle.id).values(updated_at=utcnow() - timedelta(hours=2)))
+        await s.commit()
+        expired = await expire_idle_lobbies(session=s, idle_minutes=60)
+        assert [lobby.id for lobby in expired] == [idle.id]
+        assert await open_lobby_in_channel(session=s, channel_id=21) is None
+        assert (await open_lobby_in_channel(session=s, channel_id=22)).id == busy.id
