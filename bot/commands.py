@@ -305,8 +305,9 @@ async def status(interaction: Interaction) -> None:
         marker = "➡️ " if view["current"] == p["seat"] else ""
         left = f" ({p['left']})" if p["left"] else ""
         stations = f" · {p['stations_left']} stations" if table.game.map.rules.stations else ""
+        loans = f" · {p['loans']} loans" if p.get("loans") else ""
         lines.append(f"{marker}**{bot.turns.name(table, p['seat'])}**{left}: {p['score']} pts · {p['trains']} trains · "
-                     f"{p['hand_size']} cards · {p['tickets']} tickets{stations}")
+                     f"{p['hand_size']} cards · {p['tickets']} tickets{stations}{loans}")
     await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
 

@@ -95,12 +95,13 @@ class TunnelButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION 
         await _bot(interaction).turns.perform(interaction, self.game_id, action, token=self.token)
 
 
-class PaymentButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":pay:(?P<text>.+)"):
-    """One way to pay for a claim or station, offered when several fit; carries the action's notation."""
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":do:(?P<text>.+)"):
+    """One of several actions offered for a decision (which color pays, which track the neutral
+    player takes); carries the action in the engine's notation."""
 
-    def __init__(self, game_id: int, token: int, text: str, *, label: str = "Pay") -> None:
+    def __init__(self, game_id: int, token: int, text: str, *, label: str = "Choose") -> None:
         super().__init__(discord.ui.Button(label=label[:80], style=ButtonStyle.primary,
-                                           custom_id=f"ttr:{game_id}:{token}:pay:{text}"))
+                                           custom_id=f"ttr:{game_id}:{token}:do:{text}"[:100]))
         self.game_id, self.token, self.text = game_id, token, text
 
     @classmethod
@@ -158,7 +159,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ttr:lobb
             interaction, lobby_id=self.lobby_id)
 
 
-DYNAMIC_ITEMS = (DrawCardButton, DrawTicketsButton, KeepTicketsSelect, TunnelButton, PaymentButton,
+DYNAMIC_ITEMS = (DrawCardButton, DrawTicketsButton, KeepTicketsSelect, TunnelButton, ChoiceButton,
                  MyHandButton, RematchButton, LobbyButton)
 
 
@@ -224,6 +225,23 @@ def tunnel_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
         parts = ([f"{colored} {CARD_NAMES[tunnel['color']]}"] if colored else []) + ([f"{locos} loco"] if locos else [])
         view.add_item(TunnelButton(game_id, token, str(locos), label="Pay " + " + ".join(parts)))
     view.add_item(TunnelButton(game_id, token, "decline", label="Decline"))
+    return view
+
+
+def hook_choice_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
+    """Buttons for a map hook's decision (Nederland: which track the neutral player takes)."""
+    from engine import format_action
+    from engine.notation import route_label
+
+    view = discord.ui.View(timeout=None)
+    token = game.decision_token(seat)
+    for action in game.legal_actions(seat)[:20]:
+        label = format_action(game, action)
+        track = getattr(action, "track", None)
+        if track is not None:
+            t = game.map.track_by_id[track]
+            label = f"{route_label(game.map, t)} ({'gray' if t.color is None else CARD_NAMES[t.color]})"
+        view.add_item(ChoiceButton(game_id, token, format_action(game, action), label=label))
     return view
 
 

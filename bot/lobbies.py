@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 class Lobbies:
     def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
+        #: Where new games get their seed (tests replace it to replay the same games).
+        self.new_seed = lambda: secrets.randbits(62)
 
     async def _reply(self, interaction: Interaction, text: str, *, ephemeral: bool = True, **kwargs) -> None:
         if interaction.response.is_done():
@@ -230,7 +232,7 @@ class Lobbies:
     async def _create(self, guild_id: int, channel_id: int, map_id: str, options: GameOptions,
                       user_ids: list[int], colors: list[str | None], *, host_id: int,
                       lobby_id: int | None = None) -> Table:
-        game = Game.new(map_id, len(user_ids), secrets.randbits(62), options)
+        game = Game.new(map_id, len(user_ids), self.new_seed(), options)
         async with self.bot.storage.sessions() as session:
             await stored_games.create_game(session=session, guild_id=guild_id, channel_id=channel_id, game=game,
                                            players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id)

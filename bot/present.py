@@ -15,6 +15,10 @@ from engine.events import (
     Event,
     GameOver,
     LastRoundStarted,
+    LoanTaken,
+    NeutralRouteClaimed,
+    NeutralStopped,
+    NeutralTicketRevealed,
     Passed,
     RouteClaimed,
     SeatLeft,
@@ -101,6 +105,20 @@ def describe(game: Game, events: list[Event], names: Names) -> list[str]:
         elif isinstance(e, LastRoundStarted):
             lines.append(f"🔔 **Last round!** {names(e.seat)} has {e.trains} train{'s' if e.trains != 1 else ''} "
                          "left: everyone gets one more turn.")
+        elif isinstance(e, LoanTaken):
+            lines.append(f"💸 **{names(e.seat)}** couldn't pay the toll and took a Loan ({e.loans} now)")
+        elif isinstance(e, NeutralTicketRevealed):
+            where = (f"{m.city_by_id[e.route[0]].name} – {m.city_by_id[e.route[1]].name}" if e.route else "no route")
+            what = {"blank": "nothing happens", "built": "already built: nothing happens",
+                    "taken": "no free track: nothing happens", "choose": f"{names(e.holder)} picks the track",
+                    "claimed": "the neutral player builds it", "stopped": "the neutral player is out of trains"}
+            lines.append(f"🤖 Neutral ticket: {where} → {what.get(e.outcome, e.outcome)}")
+        elif isinstance(e, NeutralRouteClaimed):
+            lines.append(f"🤖 The neutral player built {route_name(m, m.track_by_id[e.track])} "
+                         f"({e.trains_left} neutral trains left)")
+        elif isinstance(e, NeutralStopped):
+            lines.append("🤖 The neutral player stops " + ("(out of trains)." if e.reason == "trains" else
+                                                           "(no tickets left)."))
         elif isinstance(e, GameOver):
             lines.append("🏁 **Game over!**")
     if draws:
@@ -150,8 +168,10 @@ def private_summary(game: Game, seat: int) -> str:
         lines.append("**Your tickets:**")
         lines.extend(ticket_line(game.map, t, done.get(t["id"])) for t in view["you"]["tickets"])
     player = view["players"][seat]
-    lines.append(f"Trains left: {player['trains']}" + (f" · stations left: {player['stations_left']}"
-                                                        if game.map.rules.stations else ""))
+    extras = [f"stations left: {player['stations_left']}" if game.map.rules.stations else "",
+              f"money: {view['you']['money']} (secret)" if "money" in view["you"] else "",
+              f"loans: {player['loans']}" if player.get("loans") else ""]
+    lines.append(" · ".join([f"Trains left: {player['trains']}", *filter(None, extras)]))
     return "\n".join(lines)
 
 

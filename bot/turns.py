@@ -132,7 +132,7 @@ class Turns:
         view = discord.ui.View(timeout=None)
         token = table.game.decision_token(seat)
         for option in options[:20]:
-            view.add_item(components.PaymentButton(game_id, token, f"{text} {option}", label=f"Pay with {option}"))
+            view.add_item(components.ChoiceButton(game_id, token, f"{text} {option}", label=f"Pay with {option}"))
         await interaction.followup.send(f"{exc}", view=view, ephemeral=True)
 
     async def _publish(self, outcome: Outcome, interaction: Interaction) -> None:
@@ -152,7 +152,16 @@ class Turns:
             if channel is not None:
                 await channel.send("\n".join(table.turn_notes[-1:]))
                 table.turn_notes = table.turn_notes[:-1]
+        if game.phase == "playing" and game.stage in game.hooks.stages and game.current != seat:
+            await self.dm(table, game.current, self._hook_text(table),
+                          view=components.hook_choice_view(table.id, game, game.current))
         await self._private_next_step(interaction, table, seat)
+
+    @staticmethod
+    def _hook_text(table: Table) -> str:
+        """A map hook's pending decision (Nederland's neutral player is the only one so far)."""
+        return ("🤖 **The neutral player builds a route with two free tracks: you pick which.** "
+                "(It costs you nothing.)")
 
     async def _private_next_step(self, interaction: Interaction, table: Table, seat: int | None) -> None:
         game = table.game
@@ -178,6 +187,12 @@ class Turns:
             text = self._tunnel_text(table, seat)
             await self.dm(table, seat, text, view=components.tunnel_view(table.id, game, seat))
             await interaction.followup.send(text, view=components.tunnel_view(table.id, game, seat), ephemeral=True)
+            return
+        if game.phase == "playing" and game.current == seat and game.stage in game.hooks.stages:
+            text = self._hook_text(table)
+            await self.dm(table, seat, text, view=components.hook_choice_view(table.id, game, seat))
+            await interaction.followup.send(text, view=components.hook_choice_view(table.id, game, seat),
+                                            ephemeral=True)
             return
         summary = private_summary(game, seat) if game.phase != "over" else "The game is over."
         if game.phase == "playing":
@@ -331,6 +346,10 @@ class Turns:
         if game.stage == TUNNEL and game.current == seat:
             await interaction.followup.send(self._tunnel_text(table, seat),
                                             view=components.tunnel_view(table.id, game, seat), ephemeral=True)
+            return
+        if game.stage in game.hooks.stages and game.current == seat:
+            await interaction.followup.send(self._hook_text(table), ephemeral=True,
+                                            view=components.hook_choice_view(table.id, game, seat))
             return
         await interaction.followup.send(private_summary(game, seat), ephemeral=True,
                                         files=await self.private_files(table, seat, board=game.phase == "playing",

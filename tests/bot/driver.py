@@ -20,9 +20,11 @@ from engine import (
     DrawTickets,
     Game,
     KeepTickets,
+    NeutralClaim,
     Pass,
     PayTunnel,
 )
+from engine import format_action
 from engine.cards import CARD_NAMES
 from engine.notation import route_label
 
@@ -129,6 +131,10 @@ class Driver:
             reply = await self.fake.click(user, message, custom_id)
         elif isinstance(action, Pass):
             return await self.run(user, "ttr pass")
+        elif isinstance(action, NeutralClaim):
+            custom_id = f"ttr:{gid}:{token}:do:{format_action(game, action)}"
+            message = await self._private_message_with(user, re.escape(custom_id))
+            reply = await self.fake.click(user, message, custom_id)
         else:
             raise AssertionError(f"driver cannot do {action!r}")
         if reply.kind in ("deferred", "deferred_update"):

@@ -53,10 +53,10 @@ class Watcher:
             assert hand_text(game.view(seat)) in self.fake.dms(user)[-1].content
 
 
-async def play_full_game(fake, make_bot, map_id, users, seed):
+async def play_full_game(fake, make_bot, map_id, users, seed, **options):
     bot = await make_bot()
     driver = Driver(fake, bot, fake.general, users, seed=seed)
-    await driver.start_game(map_id)
+    await driver.start_game(map_id, **options)
     watcher = Watcher(fake, fake.general)
     watcher.start(driver)
     await driver.play_to_end(on_turn=watcher)
@@ -82,6 +82,8 @@ async def test_full_three_player_europe_game(fake_discord, make_bot):
     notices = [m for m in fake.channel_messages(fake.general) if DM_NOTICE in m.content]
     assert len(notices) == 1 and f"<@{fake.carol.id}>" in notices[0].content
     assert fake.dms(fake.carol) == []
+    kinds = {type(action).__name__ for _, action in driver.game.log}
+    assert {"PayTunnel", "DeclineTunnel"} & kinds and "BuildStation" in kinds  # by buttons and /ttr station
 
 
 @pytest.mark.slow
@@ -90,3 +92,16 @@ async def test_full_four_player_usa_game(fake_discord, make_bot):
     driver, watcher = await play_full_game(fake, make_bot, "usa", [fake.alice, fake.bob, fake.dirk, fake.carol],
                                            seed=2)
     assert watcher.turns > 20
+
+
+@pytest.mark.slow
+async def test_full_nederland_game_with_the_neutral_player(fake_discord, make_bot):
+    """RULES.md §4 through Discord: tolls, loans and the neutral player's track choice by button."""
+    fake = fake_discord
+    driver, watcher = await play_full_game(fake, make_bot, "nederland", [fake.alice, fake.bob], seed=3,
+                                           neutral=True)
+    game = driver.game
+    assert game.view(None)["neutral"] and any(o == 2 for o in game.owner)
+    assert any(type(action).__name__ == "NeutralClaim" for _, action in game.log), "no track choice came up"
+    money_shown = [m for u in (fake.alice, fake.bob) for m in fake.dms(u) if "money:" in m.content]
+    assert money_shown and not any("money:" in m.content for m in fake.channel_messages(fake.general))
