@@ -43,26 +43,29 @@ class Admin:
             return None
         return table
 
-    async def kick(self, interaction: Interaction, member: discord.abc.User) -> None:
+    async def _player_seat(self, interaction: Interaction, member: discord.abc.User) -> tuple[Table, int] | None:
+        """The game and `member`'s seat, for an admin command about that player (or a reply why not)."""
         table = await self._table_for_admin(interaction)
         if table is None:
-            return
+            return None
         seat = table.seat_of(member.id)
         if seat is None:
             await interaction.response.send_message(f"{member.display_name} is not playing in this game.",
                                                     ephemeral=True)
-            return
-        await self.bot.turns.perform(interaction, table.id, Remove(seat), as_table=True)
+            return None
+        return table, seat
+
+    async def kick(self, interaction: Interaction, member: discord.abc.User) -> None:
+        found = await self._player_seat(interaction, member)
+        if found is not None:
+            table, seat = found
+            await self.bot.turns.perform(interaction, table.id, Remove(seat), as_table=True)
 
     async def replace(self, interaction: Interaction, member: discord.abc.User, new: discord.abc.User) -> None:
-        table = await self._table_for_admin(interaction)
-        if table is None:
+        found = await self._player_seat(interaction, member)
+        if found is None:
             return
-        seat = table.seat_of(member.id)
-        if seat is None:
-            await interaction.response.send_message(f"{member.display_name} is not playing in this game.",
-                                                    ephemeral=True)
-            return
+        table, seat = found
         if new.bot or table.seat_of(new.id) is not None:
             await interaction.response.send_message(f"{new.display_name} can't take that seat: they already play "
                                                     "here or are a bot.", ephemeral=True)

@@ -153,21 +153,31 @@ async def claim(interaction: Interaction, route: str, color: app_commands.Choice
     await _bot(interaction).turns.perform(interaction, table.id, _claim_text(route, color.value if color else None, locos))
 
 
-@claim.autocomplete("route")
-async def claim_route_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def _my_legal_actions(interaction: Interaction, kind: type) -> tuple[Table, list] | None:
+    """The caller's legal actions of one kind in this channel's game (for autocomplete)."""
     table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
     seat = table.seat_of(interaction.user.id) if table else None
     if table is None or seat is None:
-        return []
-    game = table.game
-    tracks = {a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)}
+        return None
+    return table, [a for a in table.game.legal_actions(seat, collapse_payments=True) if isinstance(a, kind)]
+
+
+def _matching(options: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    """(label, value) pairs whose label contains what was typed (case and accents ignored)."""
     wanted = fold_name(current)
-    choices = []
-    for track in sorted((game.map.track_by_id[t] for t in tracks), key=lambda t: (game.map.route_name(t), t.id)):
-        label = route_choice_label(game.map, track)
-        if wanted in fold_name(label):
-            choices.append(app_commands.Choice(name=label[:100], value=route_label(game.map, track)[:100]))
-    return choices[:25]
+    return [app_commands.Choice(name=label[:100], value=value[:100])
+            for label, value in options if wanted in fold_name(label)][:25]
+
+
+@claim.autocomplete("route")
+async def claim_route_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    found = await _my_legal_actions(interaction, Claim)
+    if found is None:
+        return []
+    table, claims = found
+    m = table.game.map
+    tracks = sorted({m.track_by_id[a.track] for a in claims}, key=lambda t: (m.route_name(t), t.id))
+    return _matching([(route_choice_label(m, t), route_label(m, t)) for t in tracks], current)
 
 
 @ttr.command(name="tickets", description="Draw destination tickets")
@@ -195,15 +205,12 @@ async def station(interaction: Interaction, city: str, color: app_commands.Choic
 
 @station.autocomplete("city")
 async def station_city_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
-    seat = table.seat_of(interaction.user.id) if table else None
-    if table is None or seat is None:
+    found = await _my_legal_actions(interaction, BuildStation)
+    if found is None:
         return []
-    game = table.game
-    cities = {a.city for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, BuildStation)}
-    wanted = fold_name(current)
-    names = sorted(game.map.city_by_id[c].name for c in cities)
-    return [app_commands.Choice(name=n, value=n) for n in names if wanted in fold_name(n)][:25]
+    table, stations = found
+    names = sorted({table.game.map.city_by_id[a.city].name for a in stations})
+    return _matching([(n, n) for n in names], current)
 
 
 @ttr.command(name="pass", description="Pass your turn (only when you have no other move)")
