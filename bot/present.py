@@ -131,7 +131,9 @@ def merge_turn(notes: list[str], seat: int, names: Names) -> str:
     draws = [n.removeprefix("drew ") for n in notes if n.startswith("drew ")]
     others = [n for n in notes if not n.startswith("drew ")]
     parts = []
-    if draws:
+    if draws == ["a card from the deck", "a card from the deck"]:
+        parts.append(f"**{names(seat)}** drew 2 cards from the deck")
+    elif draws:
         parts.append(f"**{names(seat)}** drew {' and '.join(draws)}")
     parts.extend(others)
     return "\n".join(parts)
