@@ -287,6 +287,8 @@ class Turns:
         image = await asyncio.to_thread(render_final, game.view(None), game.map, self.styles(table))
         file = discord.File(io.BytesIO(image.png), filename="final.png", description=image.alt_text[:1024])
         await channel.send(content[:2000], embed=embed, file=file, view=components.final_view(table.id))
+        # Listeners (`on_game_finished(table)`, e.g. league ratings) run after the final message.
+        self.bot.dispatch("game_finished", table)
 
     async def _permission_problem(self, interaction: Interaction | None, channel, exc: discord.Forbidden) -> None:
         missing = "Send Messages and Attach Files"
