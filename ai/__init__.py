@@ -1,0 +1,32 @@
+"""AI players (pure Python on top of `engine`; no Discord, SQL or Pillow). See docs/ai.md.
+
+    from ai import make_ai, ask
+    bot = make_ai("baseline", seed=1)     # "random", "baseline" or "strong"
+    game.apply(seat, ask(bot, game, seat))
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ai.base import GameInfo, Player, ask, legal_for
+from ai.baseline import BaselinePlayer
+from ai.random_player import RandomPlayer
+
+#: AI players by name; each factory takes a seed.
+players: dict[str, Callable[..., Player]] = {
+    "random": RandomPlayer,
+    "baseline": BaselinePlayer,
+}
+
+
+def make_ai(name: str, seed: int | str | None = 0) -> Player:
+    """A new AI player of the named strength (KeyError naming the choices if unknown)."""
+    try:
+        factory = players[name]
+    except KeyError:
+        raise KeyError(f"unknown AI {name!r}; choose one of {', '.join(players)}") from None
+    return factory(seed)
+
+
+__all__ = ["GameInfo", "Player", "ask", "legal_for", "make_ai", "players", "RandomPlayer", "BaselinePlayer"]

@@ -1,0 +1,126 @@
+"""AI players: every choice is legal, on every map and player count; the interface hides the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai import GameInfo, ask, make_ai, players
+from ai.match import play_game
+from engine import Game, GameOptions, available_maps
+
+NAMES = sorted(players)
+
+
+def _options(map_id: str, seats: int) -> list[GameOptions]:
+    if map_id == "nederland":
+        out = [GameOptions(), GameOptions(variants={"tolls": False})]
+        if seats == 2:
+            out.append(GameOptions(variants={"neutral": True}))
+        return out
+    return [GameOptions()]
+
+
+def test_registry_names_and_errors():
+    assert {"random", "baseline", "strong"} <= set(players) or {"random", "baseline"} <= set(players)
+    for name in NAMES:
+        assert make_ai(name, 3).name == name
+    with pytest.raises(KeyError, match="choose one of"):
+        make_ai("grandmaster")
+
+
+@pytest.mark.parametrize("map_id", available_maps())
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "random"])
+def test_every_choice_is_legal_on_every_map(map_id, name):
+    # play_game raises if any choice is not among the legal actions offered.
+    for seats in (2, 3, 4, 5):
+        if seats > _max_seats(map_id):
+            continue
+        for k, options in enumerate(_options(map_id, seats)):
+            seed = 100 * seats + k
+            lineup = [make_ai(name, seed + s) if s % 2 == 0 else make_ai("random", seed + s) for s in range(seats)]
+            game, result = play_game(map_id, lineup, seed=seed, options=options)
+            assert game.is_over()
+            assert result.totals == [s.total for s in game.final]
+
+
+def _max_seats(map_id: str) -> int:
+    for seats in (5, 4, 3, 2):
+        try:
+            Game.new(map_id, seats, 0)
+            return seats
+        except ValueError:
+            continue
+    return 2
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_seed_same_game(name):
+    a = play_game("usa", [make_ai(name, 1), make_ai(name, 2)], seed=5)[0]
+    b = play_game("usa", [make_ai(name, 1), make_ai(name, 2)], seed=5)[0]
+    assert a.log == b.log
+
+
+class Spy:
+    """Records what a player is given."""
+
+    name = "spy"
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.calls = []
+
+    def choose(self, view, legal, info):
+        self.calls.append((view, list(legal), info))
+        return self.inner.choose(view, legal, info)
+
+
+def test_ai_sees_only_its_view_and_public_info():
+    game = Game.new("europe", 3, 11)
+    spy = Spy(make_ai("baseline", 0))
+    for seat in game.to_move():
+        game.apply(seat, ask(spy, game, seat))
+    while not game.is_over() and len(spy.calls) < 60:
+        seat = game.to_move()[0]
+        expected_view = game.view(seat)
+        game.apply(seat, ask(spy, game, seat))
+        assert spy.calls[-1][0] == expected_view
+    for view, legal, info in spy.calls:
+        assert isinstance(info, GameInfo)
+        assert not hasattr(info, "seed") and not hasattr(info, "game")
+        assert all(p.keys() == view["players"][0].keys() for p in view["players"])
+        assert "hands" not in view and "deck" not in view or isinstance(view["deck"], str)
+        assert view["you"]["seat"] == info.seat
+
+
+def test_ask_falls_back_to_the_default_on_an_illegal_choice():
+    class Broken:
+        name = "broken"
+
+        def choose(self, view, legal, info):
+            from engine import Claim
+
+            return Claim("nowhere", None, 0)
+
+    game = Game.new("usa", 2, 1)
+    action = ask(Broken(), game, 0)
+    assert action == game.default_action(0)
+
+
+def test_ask_refuses_a_seat_with_nothing_to_decide():
+    game = Game.new("usa", 2, 1, GameOptions(first_seat=0))
+    for seat in (0, 1):
+        game.apply(seat, game.default_action(seat))
+    with pytest.raises(ValueError):
+        ask(make_ai("random"), game, 1)
+
+
+def test_baseline_beats_random_in_a_handful_of_games():
+    wins = 0
+    for seed in range(6):
+        lineup = [make_ai("baseline", seed), make_ai("random", seed)]
+        if seed % 2:
+            lineup.reverse()
+        result = play_game("usa", lineup, seed=seed)[1]
+        me = result.names.index("baseline")
+        wins += result.ranks[me] == 1 and result.totals[me] > result.totals[1 - me]
+    assert wins == 6
