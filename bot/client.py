@@ -15,6 +15,7 @@ from discord.ext import commands, tasks
 
 from bot import commands as ttr_commands
 from bot.admin import Admin
+from bot.clocks import Clocks
 from bot.components import DYNAMIC_ITEMS
 from bot.lobbies import Lobbies
 from bot.logs import setup_logging
@@ -37,6 +38,7 @@ class TTRBot(commands.AutoShardedBot):
         self.turns = Turns(self)
         self.lobbies = Lobbies(self)
         self.admin = Admin(self)
+        self.clocks = Clocks(self)
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
@@ -48,9 +50,11 @@ class TTRBot(commands.AutoShardedBot):
         if self.settings.sync_commands:
             await self.sync_commands_if_changed()
         self.expire_lobbies.start()
+        self.clocks.loop.start()
 
     async def close(self) -> None:
         self.expire_lobbies.cancel()
+        self.clocks.loop.cancel()
         await super().close()
         await self.storage.close()
 
@@ -93,6 +97,14 @@ class TTRBot(commands.AutoShardedBot):
                                        f"{self.settings.lobby_idle_minutes} minutes without activity.")
                 except discord.HTTPException:
                     pass
+
+    def ai_action(self, game, seat: int):
+        """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy)."""
+        try:
+            from ai import make_ai
+        except ImportError:  # no AI package: the forced default move
+            return game.default_action(seat)
+        return make_ai("baseline", seed=len(game.log)).choose_for(game, seat)
 
     # ------------------------------------------------------------------ errors
 

@@ -9,6 +9,7 @@ import discord
 from discord import Interaction, app_commands
 
 from bot import components
+from bot.clocks import TIMERS, timestamp
 from bot.present import route_choice_label
 from bot.rules_text import rules_summary
 from bot.service import Table
@@ -29,6 +30,10 @@ DECK_CHOICES = [
     for m in available_maps() for d in load_map(m).rules.decks.values()
 ][:25]
 COLOR_CHOICES = [app_commands.Choice(name=c, value=c) for c in PLAYER_COLORS]
+TIMER_CHOICES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIMERS.items()]
+ABSENCE_CHOICES = [app_commands.Choice(name="skip the turn", value="skip"),
+                   app_commands.Choice(name="an AI plays the turn", value="ai"),
+                   app_commands.Choice(name="skip, remove after several misses", value="remove")]
 CARD_CHOICES = [app_commands.Choice(name=c, value=c) for c in (*COLORS, "loco")]
 
 
@@ -56,12 +61,18 @@ def _seat(table: Table, interaction: Interaction) -> int | None:
 @app_commands.describe(map="The board", tickets="Ticket deck (default: the map's base deck)",
                        players="Most players allowed (2–5)", thread="Play in a new thread",
                        tolls="Nederland: play with bridge tolls (default yes)",
-                       neutral="Nederland, 2 players: add the neutral player")
-@app_commands.choices(map=MAP_CHOICES, tickets=DECK_CHOICES)
+                       neutral="Nederland, 2 players: add the neutral player",
+                       timer="Time for each turn (play-by-post: 24 hours)",
+                       absence="When a turn's time runs out (default: skip it)",
+                       remove_after="With absence 'remove': missed turns in a row before removal",
+                       reminder_minutes="Remind this many minutes before the deadline (default: a quarter of it)")
+@app_commands.choices(map=MAP_CHOICES, tickets=DECK_CHOICES, timer=TIMER_CHOICES, absence=ABSENCE_CHOICES)
 async def new(interaction: Interaction, map: app_commands.Choice[str] | None = None,
               tickets: app_commands.Choice[str] | None = None,
               players: app_commands.Range[int, 2, 5] = 5, thread: bool = False, tolls: bool | None = None,
-              neutral: bool | None = None) -> None:
+              neutral: bool | None = None, timer: app_commands.Choice[int] | None = None,
+              absence: app_commands.Choice[str] | None = None, remove_after: app_commands.Range[int, 1, 20] = 3,
+              reminder_minutes: app_commands.Range[int, 0, 2880] | None = None) -> None:
     deck = None
     map_id = map.value if map else None
     if tickets is not None:
@@ -73,8 +84,14 @@ async def new(interaction: Interaction, map: app_commands.Choice[str] | None = N
                 ephemeral=True)
             return
     variants = {k: v for k, v in (("tolls", tolls), ("neutral", neutral)) if v is not None}
+    clock = {}
+    if timer is not None and timer.value:
+        clock = {"turn_seconds": timer.value, "absence": absence.value if absence else "skip",
+                 "remove_after": remove_after}
+        if reminder_minutes is not None:
+            clock["reminder_seconds"] = min(reminder_minutes * 60, timer.value)
     await _bot(interaction).lobbies.new(interaction, map_id=map_id, deck=deck, players=players, thread=thread,
-                                        variants=variants)
+                                        variants=variants, clock=clock)
 
 
 @ttr.command(name="join", description="Join the open game in this channel")
@@ -227,6 +244,69 @@ async def resign(interaction: Interaction) -> None:
     if table is None:
         return
     await _bot(interaction).turns.perform(interaction, table.id, "resign")
+
+
+# ---------------------------------------------------------------------------- play-by-post
+
+
+@ttr.command(name="pause", description="Pause the turn timers (host)")
+async def pause(interaction: Interaction) -> None:
+    await _bot(interaction).clocks.pause(interaction, True)
+
+
+@ttr.command(name="resume", description="Start the paused turn timers again (host)")
+async def resume(interaction: Interaction) -> None:
+    await _bot(interaction).clocks.pause(interaction, False)
+
+
+@ttr.command(name="vacation", description="Pause your own deadlines in this game for some days")
+async def vacation(interaction: Interaction, days: app_commands.Range[int, 1, 30]) -> None:
+    await _bot(interaction).clocks.vacation(interaction, days)
+
+
+@ttr.command(name="notify", description="DM pings when it's your turn, with optional quiet hours")
+@app_commands.describe(dm="Ping me by DM when my turn starts and before deadlines",
+                       quiet_from="Quiet hours start (hour, 0–23, your time)", quiet_to="Quiet hours end (hour)",
+                       utc_offset="Your time zone as hours from UTC (e.g. 2, -5)")
+async def notify(interaction: Interaction, dm: bool, quiet_from: app_commands.Range[int, 0, 23] | None = None,
+                 quiet_to: app_commands.Range[int, 0, 23] | None = None,
+                 utc_offset: app_commands.Range[int, -12, 14] = 0) -> None:
+    from storage import players as stored_players
+
+    bot = _bot(interaction)
+    async with bot.storage.sessions() as session:
+        player = await stored_players.get_player(session=session, user_id=interaction.user.id)
+        prefs = dict(player.preferences) if player else {}
+        prefs.update(notify_dm=dm, utc_offset=utc_offset)
+        prefs["quiet"] = [quiet_from, quiet_to] if quiet_from is not None and quiet_to is not None else None
+        await stored_players.update_player(session=session, user_id=interaction.user.id, preferences=prefs)
+    quiet = f", quiet from {quiet_from}:00 to {quiet_to}:00 (UTC{utc_offset:+d})" if prefs["quiet"] else ""
+    await interaction.response.send_message(f"DM pings {'on' if dm else 'off'}{quiet}.", ephemeral=True)
+
+
+@ttr.command(name="games", description="Your active games on every server")
+async def games(interaction: Interaction) -> None:
+    from storage import queries
+
+    bot = _bot(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    async with bot.storage.sessions() as session:
+        records = await queries.player_active_games(session=session, user_id=interaction.user.id)
+    lines = []
+    for record in records[:20]:
+        table = await bot.service.table(record.id)
+        await bot.turns._load_names(table)
+        game = table.game
+        if game.phase == "choosing":
+            state = "choosing tickets" + (" — **you too**" if table.seat_of(interaction.user.id) in game.to_move()
+                                          else "")
+        else:
+            mover = game.current
+            whose = "**your turn**" if table.user_of(mover) == interaction.user.id else f"{bot.turns.name(table, mover)}'s turn"
+            due = await bot.clocks.deadline(table, mover)
+            state = whose + (f", ⏰ {timestamp(due)}" if due else "")
+        lines.append(f"• {game.map.name} in <#{record.channel_id}>: {state}")
+    await interaction.followup.send("\n".join(lines) if lines else "You have no active games.", ephemeral=True)
 
 
 # ---------------------------------------------------------------------------- admin

@@ -15,6 +15,7 @@ from discord import Interaction
 
 from bot import components
 from bot.admin import is_manager
+from bot.clocks import TIMERS
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
 from engine import Game, GameOptions, load_map
@@ -57,14 +58,17 @@ class Lobbies:
         deck = lobby.options.get("deck") or m.rules.default_deck
         seats = "\n".join(f"{i + 1}. <@{mm.user_id}>" + (f" ({mm.color})" if mm.color else "")
                           for i, mm in enumerate(members))
-        return (f"🚂 **New {m.name} game** · tickets: {m.rules.decks[deck].name} · up to {lobby.max_seats} players\n"
+        seconds = (lobby.options.get("clock") or {}).get("turn_seconds")
+        timer = f" · ⏰ {next(k for k, v in TIMERS.items() if v == seconds)} per turn" if seconds else ""
+        return (f"🚂 **New {m.name} game** · tickets: {m.rules.decks[deck].name} · up to {lobby.max_seats} players"
+                f"{timer}\n"
                 f"Host: <@{lobby.host_id}>. Join with the button or `/ttr join`; the host starts with `/ttr start`.\n"
                 f"**Players ({len(members)}/{lobby.max_seats}):**\n{seats}")
 
     # ------------------------------------------------------------------ commands
 
     async def new(self, interaction: Interaction, *, map_id: str | None, deck: str | None, players: int,
-                  thread: bool, variants: dict) -> None:
+                  thread: bool, variants: dict, clock: dict | None = None) -> None:
         default_map, allowed = await self.bot.admin.defaults(interaction.guild_id)
         here = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
         if allowed and here not in allowed and interaction.channel_id not in allowed:
@@ -109,7 +113,8 @@ class Lobbies:
             async with self.bot.storage.sessions() as session:
                 lobby = await stored_lobbies.open_lobby(
                     session=session, guild_id=interaction.guild_id or 0, channel_id=channel.id,
-                    host_id=interaction.user.id, map_id=map_id, options=options.to_json(), max_seats=players)
+                    host_id=interaction.user.id, map_id=map_id, options={**options.to_json(), "clock": clock or {}},
+                    max_seats=players)
         except LobbyError:
             await interaction.followup.send("A lobby is already open in this channel: join it with `/ttr join`.")
             return
@@ -226,6 +231,7 @@ class Lobbies:
             await interaction.followup.send("This lobby has already started (or a game is running here).",
                                             ephemeral=True)
             return
+        await self.bot.clocks.configure(table, lobby.options.get("clock") or {})
         await self.bot.turns.game_started(table)
         await interaction.followup.send("Game started!", ephemeral=True)
 
@@ -256,6 +262,12 @@ class Lobbies:
         except ChannelBusyError:
             await interaction.followup.send("A game is already running in this channel.", ephemeral=True)
             return
+        old_clock = await self.bot.clocks.clock(game_id)
+        if old_clock is not None:
+            await self.bot.clocks.configure(table, {
+                "turn_seconds": old_clock.turn_seconds, "reminder_seconds": old_clock.reminder_seconds,
+                "absence": old_clock.absence, "remove_after": old_clock.remove_after,
+                "vacation_days": old_clock.vacation_days})
         await self.bot.turns.game_started(table)
         await interaction.followup.send("Rematch started!", ephemeral=True)
 

@@ -116,9 +116,10 @@ class GameService:
 
     async def act(
         self, game_id: int, user_id: int | None, action: Action | str, *, token: int | None = None,
-        as_table: bool = False,
+        as_table: bool = False, seat: int | None = None,
     ) -> Outcome:
-        """Apply one action by the player `user_id` (or by the table, `as_table`), then store it.
+        """Apply one action by the player `user_id` (or by the table, `as_table`; or for `seat`
+        itself when its deadline passed or an AI plays it), then store it.
 
         Raises UserError (not a player, stale button), engine ActionError (illegal: nothing
         changed), or UserError after a lost race with another writer (nothing changed)."""
@@ -126,7 +127,8 @@ class GameService:
             table = await self.table(game_id)
             if table.record.status != "active" or table.record.read_only_reason:
                 raise UserError(self._inactive_message(table))
-            seat = None if as_table else table.seat_of(user_id or 0)
+            if seat is None:
+                seat = None if as_table else table.seat_of(user_id or 0)
             if not as_table and seat is None:
                 raise UserError("You are not playing in this game.")
             game = table.game

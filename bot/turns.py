@@ -15,6 +15,7 @@ import discord
 from discord import Interaction
 
 from bot import components
+from bot.clocks import timestamp
 from bot.present import describe, final_fields, merge_turn, private_summary, ticket_line
 from bot.service import Outcome, Table, UserError
 from engine import Action, ActionError, AmbiguousActionError, Claim
@@ -96,6 +97,7 @@ class Turns:
                                             "Nothing was changed; please try again.", ephemeral=True)
             return None
         try:
+            await self.bot.clocks.player_acted(outcome.table, outcome.seat)
             await self._publish(outcome, interaction)
         except Exception:
             error_id = new_error_id()
@@ -135,16 +137,24 @@ class Turns:
             view.add_item(components.ChoiceButton(game_id, token, f"{text} {option}", label=f"Pay with {option}"))
         await interaction.followup.send(f"{exc}", view=view, ephemeral=True)
 
-    async def _publish(self, outcome: Outcome, interaction: Interaction) -> None:
+    async def publish_automatic(self, outcome: Outcome) -> None:
+        """What follows an action nobody clicked (a deadline, an AI): the same, minus the reply."""
+        await self._publish(outcome, None)
+
+    async def _publish(self, outcome: Outcome, interaction: Interaction | None) -> None:
         table, game, seat = outcome.table, outcome.table.game, outcome.seat
         await self._load_names(table)
+        await self.bot.clocks.after_action(table)
         names = lambda s: self.name(table, s)  # noqa: E731
         table.turn_notes.extend(describe(game, outcome.events, names))
         # The channel first (one message per finished turn, one when the first turn starts), then
         # DMs, then the actor's private reply: when the reply arrives, everything is posted.
         if outcome.turn_ended:
             acting = seat if seat is not None else game.current
-            summary = merge_turn(table.turn_notes, acting, names) if outcome.phase_before != "choosing" else ""
+            if outcome.phase_before == "choosing":  # the first turn: only say who ran out of time
+                summary = "\n".join(note for note in table.turn_notes if note.startswith("⏰"))
+            else:
+                summary = merge_turn(table.turn_notes, acting, names)
             table.turn_notes = []
             await self.post_turn(table, summary, interaction=interaction)
         elif any(isinstance(e, SeatLeft) for e in outcome.events):  # someone left out of turn
@@ -152,10 +162,11 @@ class Turns:
             if channel is not None:
                 await channel.send("\n".join(table.turn_notes[-1:]))
                 table.turn_notes = table.turn_notes[:-1]
-        if game.phase == "playing" and game.stage in game.hooks.stages and game.current != seat:
+        if game.phase == "playing" and game.stage in game.hooks.stages and (game.current != seat or interaction is None):
             await self.dm(table, game.current, self._hook_text(table),
                           view=components.hook_choice_view(table.id, game, game.current))
-        await self._private_next_step(interaction, table, seat)
+        if interaction is not None:
+            await self._private_next_step(interaction, table, seat)
 
     @staticmethod
     def _hook_text(table: Table) -> str:
@@ -270,13 +281,37 @@ class Turns:
             return
         lines = [summary] if summary else ["🎟️ Everyone has chosen their tickets."]
         nxt = game.current
-        lines.append(f"➡️ {self.mention(table, nxt)}, your turn." + (" (last round)" if game.last_round else ""))
+        due = await self.bot.clocks.deadline(table, nxt)
+        lines.append(f"➡️ {self.mention(table, nxt)}, your turn." + (" (last round)" if game.last_round else "")
+                     + (f" ⏰ {timestamp(due)}" if due else ""))
         content = "\n".join(line for line in lines if line)[:2000]
         try:
             await channel.send(content, file=await self.board_file(table), view=components.turn_view(table.id, game),
                                allowed_mentions=discord.AllowedMentions(users=True))
         except discord.Forbidden as exc:
             await self._permission_problem(interaction, channel, exc)
+        await self.ping(table, nxt, f"⏰ It's your turn in the {game.map.name} game in <#{table.record.channel_id}>"
+                        + (f" (deadline {timestamp(due)})." if due else "."))
+
+    async def ping(self, table: Table, seat: int, text: str) -> None:
+        """A DM nudge for players who asked for them (`/ttr notify`), outside their quiet hours."""
+        user_id = table.user_of(seat)
+        if user_id is None:
+            return
+        async with self.bot.storage.sessions() as session:
+            player = await stored_players.get_player(session=session, user_id=user_id)
+        prefs = (player.preferences if player else {}) or {}
+        if not prefs.get("notify_dm") or in_quiet_hours(prefs, self.bot.clocks.now()):
+            return
+        await self.dm(table, seat, text)
+
+    async def remind(self, table: Table, seat: int, due) -> None:
+        channel = await self.channel(table)
+        text = f"⏳ {self.mention(table, seat)}, your turn ends {timestamp(due)}." if due else ""
+        if channel is not None and text:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+        await self.ping(table, seat, f"⏳ Your turn in the {table.game.map.name} game in <#{table.record.channel_id}> "
+                        f"ends {timestamp(due)}.")
 
     async def post_final(self, table: Table, summary: str, channel) -> None:
         game = table.game
@@ -372,6 +407,16 @@ class Turns:
             await self.dm(table, seat, f"{private_summary(game, seat)}\n\n{self._tickets_text(table, seat)}",
                           view=components.tickets_view(table.id, game, seat),
                           files=await self.private_files(table, seat, offer=True))
+
+
+def in_quiet_hours(prefs: dict, now) -> bool:
+    """Quiet hours [start, end) in the player's own UTC offset; they may wrap past midnight."""
+    quiet = prefs.get("quiet")
+    if not quiet:
+        return False
+    start, end = quiet
+    hour = (now.hour + int(prefs.get("utc_offset", 0))) % 24
+    return start <= hour < end if start <= end else hour >= start or hour < end
 
 
 def new_error_id() -> str:

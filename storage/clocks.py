@@ -109,21 +109,27 @@ async def save_seat_clock(*, session: AsyncSession, clock: SeatClock) -> None:
         raise
 
 
-async def schedule(*, session: AsyncSession, game_id: int, seat: int, decision: int,
-                   timers: list[tuple[str, datetime]]) -> None:
-    """Replace the game's pending timers with `timers` (kind, due) for `seat`'s `decision`.
-    Timers of resolved decisions are dropped; an identical timer already there is kept."""
+async def schedule_all(*, session: AsyncSession, game_id: int,
+                       plans: dict[int, tuple[int, list[tuple[str, datetime]]]]) -> None:
+    """Make the game's pending timers exactly `plans`: seat -> (turn key, [(kind, due)]).
+
+    Timers of turns no longer pending are dropped; a timer already there for the same seat, turn
+    and kind is kept as it is (a multi-step turn keeps its deadline)."""
     await begin_write(session)
     try:
-        await session.execute(
-            sa.delete(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None),
-                                   sa.or_(Timer.seat != seat, Timer.decision != decision))
-        )
-        existing = {k for (k,) in await session.execute(
-            select(Timer.kind).where(Timer.game_id == game_id, Timer.seat == seat, Timer.decision == decision))}
-        for kind, due in timers:
-            if kind not in existing:
-                session.add(Timer(game_id=game_id, seat=seat, decision=decision, kind=kind, due_at=due))
+        rows = await session.execute(select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)))
+        existing = {(t.seat, t.decision, t.kind): t for t in rows.scalars().all()}
+        wanted = {(seat, key, kind): due for seat, (key, timers) in plans.items() for kind, due in timers}
+        for ident, timer in existing.items():
+            if ident not in wanted:
+                await session.delete(timer)
+        await session.flush()
+        for (seat, key, kind), due in wanted.items():
+            if (seat, key, kind) not in existing:
+                fired = await session.execute(select(Timer.id).where(
+                    Timer.game_id == game_id, Timer.seat == seat, Timer.decision == key, Timer.kind == kind))
+                if fired.first() is None:  # a timer that already fired for this turn is not set again
+                    session.add(Timer(game_id=game_id, seat=seat, decision=key, kind=kind, due_at=due))
         await session.commit()
     except BaseException:
         await session.rollback()
@@ -143,10 +149,13 @@ async def pending_timers(*, session: AsyncSession, game_id: int) -> list[Timer]:
     return timers
 
 
-async def shift_timers(*, session: AsyncSession, game_id: int, by: timedelta) -> None:
-    """Move every pending timer of a game (after a pause or a vacation)."""
-    rows = await session.execute(select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)))
+async def shift_timers(*, session: AsyncSession, game_id: int, by: timedelta, seat: int | None = None) -> None:
+    """Move the pending timers of a game (after a pause), or of one seat (a vacation)."""
     await begin_write(session)
+    query = select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None))
+    if seat is not None:
+        query = query.where(Timer.seat == seat)
+    rows = await session.execute(query)
     try:
         for timer in rows.scalars().all():
             timer.due_at = timer.due_at + by

@@ -8,6 +8,7 @@ from sqlmodel import SQLModel
 # Every module that defines tables, so `revision --autogenerate` and the schema test see them.
 # A later feature (leagues, deadlines) adds its module here.
 import storage.clocks  # noqa: F401
+import storage.leagues  # noqa: F401
 import storage.models  # noqa: F401
 
 connection = context.config.attributes.get("connection")

@@ -9,6 +9,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlmodel import SQLModel
 
 import storage.clocks  # noqa: F401
+import storage.leagues  # noqa: F401
 import storage.models  # noqa: F401
 from storage.database import make_engine, session_factory
 from storage.games import create_game, load_game, save_action

@@ -1,0 +1,134 @@
+"""Issue 8, play-by-post: deadlines, reminders, the absence policy, vacations, pauses — with a
+clock the test moves, through the fake Discord server, across a restart."""
+
+from datetime import datetime, timedelta, timezone
+
+from engine import DrawDeck
+from tests.bot.driver import Driver
+
+START = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta) -> None:
+        self.now += timedelta(**delta)
+
+
+async def timed_game(fake, make_bot, clock, **options):
+    bot = await make_bot()
+    bot.clocks.now = clock
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    await driver.run(fake.alice, "ttr new", map="usa", players=2, timer=3600, **options)
+    await driver.run(fake.bob, "ttr join")
+    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice)
+    await reply.wait_resolved()
+    driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
+    return bot, driver
+
+
+def texts(fake, channel):
+    return [m.content for m in fake.channel_messages(channel)]
+
+
+async def test_reminder_deadline_skip_and_each_timer_fires_once_across_a_restart(fake_discord, make_bot):
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock, absence="skip", reminder_minutes=15)
+    clock.advance(minutes=46)
+    assert await bot.clocks.tick() == 2  # both players' reminders for their starting tickets
+    reminders = [t for t in texts(fake, fake.general) if t.startswith("⏳")]
+    assert len(reminders) == 2 and f"<@{fake.bob.id}>" in reminders[1]
+    assert await bot.clocks.tick() == 0
+    await driver.act(0, driver.game.default_action(0))  # alice chooses; bob lets the time run out
+    bot = await make_bot()  # a restart while bob's deadline is pending
+    bot.clocks.now = clock
+    driver.bot = bot
+    clock.advance(minutes=15)
+    assert await bot.clocks.tick() == 1  # bob's missed deadline fires after the restart
+    game = driver.game if driver.game_id in bot.service._tables else (await bot.service.table(driver.game_id)).game
+    assert game.phase == "playing" and len(game.tickets[1]) == 2
+    turn = fake.channel_messages(fake.general)[-1]
+    assert "ran out of time" in turn.content and f"<@{fake.alice.id}>, your turn. ⏰ <t:" in turn.content
+    assert await bot.clocks.tick() == 0
+    clock.advance(minutes=61)  # alice misses her first turn: she draws 2 blind cards, bob is next
+    assert await bot.clocks.tick() == 2  # her reminder (now overdue) and her deadline
+    game = (await bot.service.table(driver.game_id)).game
+    assert game.current == 1 and game.log[-1] == (0, DrawDeck()) and game.log[-2] == (0, DrawDeck())
+    assert "**alice** ran out of time." in fake.channel_messages(fake.general)[-1].content
+    assert await bot.clocks.tick() == 0
+
+
+async def test_removal_after_missed_turns_and_acting_resets_the_count(fake_discord, make_bot):
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock, absence="remove", remove_after=2)
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    clock.advance(minutes=61)
+    await bot.clocks.tick()  # alice misses once
+    await driver.act(1, DrawDeck())  # bob plays himself
+    await driver.act(1, DrawDeck())
+    clock.advance(minutes=61)
+    await bot.clocks.tick()  # alice misses twice in a row: removed, and the game (2 players) ends
+    assert driver.game.left[0] == "removed" and driver.game.is_over()
+    assert any("missed 2 deadlines in a row and is removed" in t for t in texts(fake, fake.general))
+
+
+async def test_vacation_and_pause_move_deadlines(fake_discord, make_bot):
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock, absence="skip")
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    table = await bot.service.table(driver.game_id)
+    due = await bot.clocks.deadline(table, 0)
+    reply = await fake.slash(fake.alice, fake.general, "ttr vacation", days=2)
+    assert "on vacation until" in reply.content
+    assert await bot.clocks.deadline(table, 0) == due + timedelta(days=2)
+    reply = await fake.slash(fake.alice, fake.general, "ttr vacation", days=6)
+    assert "5 vacation days left" in reply.content  # 7 per game, 2 used
+    reply = await fake.slash(fake.bob, fake.general, "ttr pause")
+    assert "Only the host" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr pause")
+    assert "paused" in reply.content
+    clock.advance(days=3)
+    assert await bot.clocks.tick() == 0  # paused: nothing fires
+    reply = await fake.slash(fake.alice, fake.general, "ttr resume")
+    assert "run again" in reply.content
+    assert await bot.clocks.deadline(table, 0) == due + timedelta(days=5)
+
+
+async def test_games_lists_my_games_with_whose_turn_and_deadline(fake_discord, make_bot):
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock)
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    reply = await fake.slash(fake.alice, fake.general, "ttr games")
+    await reply.wait_resolved()
+    assert f"USA in <#{fake.general.id}>: **your turn**, ⏰ <t:" in reply.message.content
+    reply = await fake.slash(fake.bob, fake.general, "ttr games")
+    await reply.wait_resolved()
+    assert "alice's turn" in reply.message.content
+
+
+async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock)
+    reply = await fake.slash(fake.bob, fake.general, "ttr notify", dm=True, quiet_from=22, quiet_to=7, utc_offset=0)
+    assert "DM pings on, quiet from 22:00 to 7:00" in reply.content
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    await driver.act(0, DrawDeck())
+    await driver.act(0, DrawDeck())  # 12:00 UTC: bob gets a ping
+    assert "It's your turn in the USA game" in fake.dms(fake.bob)[-1].content
+    pings = len(fake.dms(fake.bob))
+    clock.now = START.replace(hour=23)
+    await driver.act(1, DrawDeck())
+    await driver.act(1, DrawDeck())
+    await driver.act(0, DrawDeck())
+    await driver.act(0, DrawDeck())  # 23:00: quiet hours, no ping (the channel mention still happens)
+    assert len([m for m in fake.dms(fake.bob) if "It's your turn" in m.content]) == \
+        len([m for m in fake.dms(fake.bob)[:pings] if "It's your turn" in m.content])

@@ -1,0 +1,250 @@
+"""Leagues in storage (SQLite and PostgreSQL): seasons, rating by openskill, voiding, carry-over,
+abandonment, AI seats, per-map ladders, audit and CSV export."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engine import Game, GameOptions, Remove
+from storage import leagues
+from storage.games import create_game
+from storage.lobbies import open_lobby
+from storage.models import SeatRecord
+from storage.players import update_player
+from tests.storage.helpers import advance, finished_game
+
+A, B, C, D = 101, 102, 103, 104
+GUILD = 1
+NOW = datetime.now(UTC)
+channels = iter(range(10_000, 20_000))
+
+
+def seating(game: Game, order: list[int]) -> list[int]:
+    """Players per seat so that `order[0]` finished first, `order[1]` second, ... (distinct ranks)."""
+    by_rank = sorted(game.final, key=lambda s: s.rank)
+    assert len({s.rank for s in game.final}) == len(order), "the engine game must have distinct ranks"
+    players = [0] * game.seats
+    for user, score in zip(order, by_rank):
+        players[score.seat] = user
+    return players
+
+
+async def finished(s, order: list[int], map_id: str = "usa", season_id: int | None = None) -> int:
+    """A finished game whose final order is `order`, attached to the season while 'running'."""
+    game = finished_game(map_id, len(order), 1)
+    record = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
+                               players=seating(game, order))
+    if season_id is not None:
+        s.add(leagues.LeagueGame(game_id=record.id, season_id=season_id, added_by=A))
+        await s.commit()
+        await leagues.settle_game(session=s, game_id=record.id)
+    return record.id
+
+
+async def league_and_season(s, **season):
+    league = await leagues.create_league(session=s, guild_id=GUILD, name="Club", created_by=A, admin_role_id=77)
+    season = await leagues.create_season(session=s, league_id=league.id, name=season.pop("name", "S1"),
+                                         starts_at=NOW - timedelta(days=1), ends_at=NOW + timedelta(days=30),
+                                         created_by=A, **season)
+    return league, season
+
+
+async def ratings(s, season_id: int, scope: str = leagues.OVERALL) -> dict[int, float]:
+    table, _ = await leagues.standings(session=s, season_id=season_id, scope=scope, min_games=0)
+    return {row.user_id: row.rating for row in table}
+
+
+async def test_the_issue_season_a_always_wins_d_always_last_then_voiding_a_s_wins(db) -> None:
+    """Issue 8: 4 players, 6 games, A always wins and D is always last (two of the games are
+    3-player games of B, C and D): A > B > C > D; voiding all of A's wins drops A below B."""
+    async with db.sessions() as s:
+        _, season = await league_and_season(s)
+        orders = [[A, B, C, D], [B, C, D], [A, B, C, D], [A, B, C, D], [B, C, D], [A, B, C, D]]
+        ids = [await finished(s, order, season_id=season.id) for order in orders]
+        r = await ratings(s, season.id)
+        assert r[A] > r[B] > r[C] > r[D]
+        table, _ = await leagues.standings(session=s, season_id=season.id)
+        assert [row.user_id for row in table] == [A, B, C, D]
+        assert [row.wins for row in table] == [4, 2, 0, 0] and [row.games for row in table] == [4, 6, 6, 6]
+        for game_id, order in zip(ids, orders):
+            if order[0] == A:
+                await leagues.void_game(session=s, game_id=game_id, user_id=A, reason="collusion")
+        r = await ratings(s, season.id)
+        assert A not in r  # no rated game left: a new player's 0, below B
+        assert r[B] > 0 > r[D] and r[B] > r[C] > r[D]
+        # Recomputed from the remaining games in order = rating only those games from scratch.
+        alone = leagues.compute_ratings([leagues.GameResult(i, "usa", ((B, 1), (C, 2), (D, 3)))
+                                         for i, order in zip(ids, orders) if order[0] == B])
+        assert r[B] == pytest.approx(leagues.displayed(alone.ratings[("all", B)].mu, alone.ratings[("all", B)].sigma))
+        # Restoring the games gives the first ratings back exactly.
+        for game_id, order in zip(ids, orders):
+            if order[0] == A:
+                await leagues.void_game(session=s, game_id=game_id, user_id=A, restore=True)
+        again = await ratings(s, season.id)
+        assert again[A] > again[B] > again[C] > again[D]
+        audit = await leagues.audit_log(session=s, league_id=season.league_id, limit=100)
+        assert [e.action for e in audit].count("void_game") == 4 and audit[0].action == "restore_game"
+        assert any(e.details.get("reason") == "collusion" for e in audit)
+
+
+async def test_displayed_rating_is_mu_minus_three_sigma_and_ties_share(db) -> None:
+    async with db.sessions() as s:
+        _, season = await league_and_season(s)
+        await finished(s, [A, B, C], season_id=season.id)
+        table, _ = await leagues.standings(session=s, season_id=season.id)
+        for row in table:
+            assert row.rating == pytest.approx(row.mu - 3 * row.sigma)
+    tied = leagues.compute_ratings([leagues.GameResult(1, "usa", ((A, 1), (B, 1), (C, 3)))])
+    a, b = tied.ratings[("all", A)], tied.ratings[("all", B)]
+    assert a.mu == pytest.approx(b.mu) and a.sigma == pytest.approx(b.sigma)
+    assert a.wins == b.wins == 1
+
+
+async def test_per_map_ladders_and_minimum_games(db) -> None:
+    async with db.sessions() as s:
+        _, season = await league_and_season(s, min_games=2)
+        await finished(s, [A, B], map_id="europe", season_id=season.id)
+        await finished(s, [C, A, B], map_id="usa", season_id=season.id)
+        table, below = await leagues.standings(session=s, season_id=season.id)
+        assert {row.user_id for row in table} == {A, B} and below == 1  # C played once
+        assert set(await ratings(s, season.id, "europe")) == {A, B}
+        assert set(await ratings(s, season.id, "usa")) == {A, B, C}
+        usa = await ratings(s, season.id, "usa")
+        assert usa[C] > usa[A] > usa[B]
+
+
+async def test_a_removed_player_takes_the_last_rank(db) -> None:
+    game = Game.new("usa", 3, 5, GameOptions())
+    advance(game, 30)
+    game.apply(None, Remove(1))
+    advance(game)
+    assert game.is_over() and game.left[1] == "removed"
+    async with db.sessions() as s:
+        _, season = await league_and_season(s)
+        record = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
+                                   players=[A, B, C])
+        s.add(leagues.LeagueGame(game_id=record.id, season_id=season.id))
+        await s.commit()
+        await leagues.settle_game(session=s, game_id=record.id)
+        export = list(csv.DictReader(io.StringIO(await leagues.export_results_csv(session=s, season_id=season.id))))
+        removed = next(row for row in export if row["user_id"] == str(B))
+        assert removed["left"] == "removed" and removed["rating_rank"] == "3"
+    seats = [SeatRecord(game_id=1, seat=0, user_id=A, rank=2), SeatRecord(game_id=1, seat=1, user_id=B, rank=1,
+                                                                          left="removed"),
+             SeatRecord(game_id=1, seat=2, user_id=C, rank=3, left="resigned"),
+             SeatRecord(game_id=1, seat=3, user_id=D, rank=4)]
+    assert leagues.rating_places(seats) == ((A, 1), (B, 3), (C, 3), (D, 2))
+
+
+async def test_ai_seats_abandoned_games_and_season_limits(db) -> None:
+    async with db.sessions() as s:
+        _, season = await league_and_season(s, maps=["usa"], player_counts=[3, 4])
+        game = Game.new("usa", 3, 9, GameOptions())
+        with_ai = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
+                                    players=[A, None, B])
+        with pytest.raises(leagues.LeagueError, match="AI seats"):
+            await leagues.attach_game(session=s, season_id=season.id, game_id=with_ai.id, user_id=A)
+        two = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
+                                game=Game.new("usa", 2, 9, GameOptions()), players=[A, B])
+        with pytest.raises(leagues.LeagueError, match="not 2"):
+            await leagues.attach_game(session=s, season_id=season.id, game_id=two.id, user_id=A)
+        europe = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
+                                   game=Game.new("europe", 3, 9, GameOptions()), players=[A, B, C])
+        with pytest.raises(leagues.LeagueError, match="played on usa"):
+            await leagues.attach_game(session=s, season_id=season.id, game_id=europe.id, user_id=A)
+        ok = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
+                               game=Game.new("usa", 3, 9, GameOptions()), players=[A, B, C])
+        await leagues.attach_game(session=s, season_id=season.id, game_id=ok.id, user_id=A)
+        with pytest.raises(leagues.LeagueError, match="already belongs"):
+            await leagues.attach_game(session=s, season_id=season.id, game_id=ok.id, user_id=A)
+        from storage.games import abandon_game
+
+        await abandon_game(session=s, game_id=ok.id)
+        await leagues.settle_game(session=s, game_id=ok.id)
+        row = await leagues.league_game(session=s, game_id=ok.id)
+        assert row.rated is False and row.note == "abandoned"
+        assert await ratings(s, season.id) == {}
+
+
+async def test_a_lobby_s_game_is_rated_when_it_ends_and_seasons_close_and_carry_over(db) -> None:
+    async with db.sessions() as s:
+        league, first = await league_and_season(s, carry_over=True)
+        lobby = await open_lobby(session=s, guild_id=GUILD, channel_id=555, host_id=A, map_id="usa")
+        await leagues.attach_lobby(session=s, season_id=first.id, lobby_id=lobby.id, user_id=A)
+        game = finished_game("usa", 3, 1)
+        record = await create_game(session=s, guild_id=GUILD, channel_id=555, game=game,
+                                   players=seating(game, [A, B, C]), lobby_id=lobby.id)
+        assert await leagues.needs_recompute(session=s, season_id=first.id)
+        assert await leagues.settle_game(session=s, game_id=record.id) == first.id
+        assert not await leagues.needs_recompute(session=s, season_id=first.id)
+        before = await ratings(s, first.id)
+        assert before[A] > before[B] > before[C]
+        end_of_first = {r.user_id: r for r in (await leagues.standings(session=s, season_id=first.id))[0]}
+        second = await leagues.create_season(session=s, league_id=league.id, name="S2", starts_at=NOW,
+                                             ends_at=NOW + timedelta(days=10), created_by=A)
+        assert (await leagues.get_season(session=s, season_id=first.id)).status == leagues.SEASON_CLOSED
+        assert (await leagues.active_season(session=s, league_id=league.id)).id == second.id
+        with pytest.raises(leagues.LeagueError, match="closed"):
+            await leagues.attach_lobby(session=s, season_id=first.id, lobby_id=lobby.id, user_id=A)
+        await finished(s, [C, B], season_id=second.id)
+        profile = await leagues.player_profile(session=s, season_id=second.id, user_id=C)
+        change = profile.recent[0].change
+        start = leagues.displayed(end_of_first[C].mu, end_of_first[C].sigma)
+        assert profile.history[0] == pytest.approx(start + change)  # started from the first season's rating
+        # A change to the first season flows into the second.
+        await leagues.void_game(session=s, game_id=record.id, user_id=A)
+        profile = await leagues.player_profile(session=s, season_id=second.id, user_id=C)
+        assert profile.history[0] == pytest.approx(profile.recent[0].change)  # from 0 again
+        with pytest.raises(leagues.LeagueError, match="already has a season"):
+            await leagues.create_season(session=s, league_id=league.id, name="S2", starts_at=NOW,
+                                        ends_at=NOW + timedelta(days=1), created_by=A)
+        with pytest.raises(leagues.LeagueError, match="already has a league"):
+            await leagues.create_league(session=s, guild_id=GUILD, name="Club", created_by=A)
+
+
+async def test_profile_and_csv_export(db) -> None:
+    async with db.sessions() as s:
+        await update_player(session=s, user_id=A, display_name="Anna, \"the\" winner")
+        _, season = await league_and_season(s)
+        ids = [await finished(s, order, season_id=season.id) for order in ([A, B, C], [B, A], [A, C, B])]
+        profile = await leagues.player_profile(session=s, season_id=season.id, user_id=A)
+        assert profile.games == 3 and profile.wins == 2 and profile.place == 1
+        assert [g.game_id for g in profile.recent] == list(reversed(ids)) and len(profile.history) == 3
+        assert profile.history[-1] == pytest.approx(profile.rating)
+        assert profile.ticket_rate is None or 0 <= profile.ticket_rate <= 1
+        assert profile.average_score is not None and "usa" in profile.map_ratings
+        text = await leagues.export_results_csv(session=s, season_id=season.id)
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert list(rows[0]) == list(leagues.RESULTS_COLUMNS)
+        assert len(rows) == 3 + 2 + 3 and {r["status"] for r in rows} == {"rated"}
+        anna = [r for r in rows if r["user_id"] == str(A)]
+        assert anna[0]["name"] == "Anna, \"the\" winner" and anna[0]["game_rank"] == "1"
+        assert float(anna[-1]["rating_after"]) == pytest.approx(profile.rating, abs=1e-3)
+        await leagues.void_game(session=s, game_id=ids[1], user_id=A)
+        rows = list(csv.DictReader(io.StringIO(await leagues.export_results_csv(session=s, season_id=season.id))))
+        assert [r["status"] for r in rows].count("voided") == 2
+        standings = list(csv.DictReader(io.StringIO(await leagues.export_standings_csv(session=s,
+                                                                                      season_id=season.id))))
+        assert [r["user_id"] for r in standings][0] == str(A) and standings[0]["qualified"] == "1"
+
+
+async def test_two_games_finishing_at_once_are_both_rated(db) -> None:
+    async with db.sessions() as s:
+        _, season = await league_and_season(s)
+        ids = [await finished(s, order) for order in ([A, B], [C, D])]
+        for game_id in ids:
+            s.add(leagues.LeagueGame(game_id=game_id, season_id=season.id))
+        await s.commit()
+
+    async def settle(game_id: int) -> None:
+        async with db.sessions() as s:
+            await leagues.settle_game(session=s, game_id=game_id)
+
+    await asyncio.gather(*(settle(i) for i in ids))
+    async with db.sessions() as s:
+        assert set(await ratings(s, season.id)) == {A, B, C, D}
