@@ -16,6 +16,7 @@ from discord.ext import commands, tasks
 from bot import commands as ttr_commands
 from bot.admin import Admin
 from bot.clocks import Clocks
+from bot.history import History
 from bot.components import DYNAMIC_ITEMS
 from bot.lobbies import Lobbies
 from bot.logs import setup_logging
@@ -39,6 +40,7 @@ class TTRBot(commands.AutoShardedBot):
         self.lobbies = Lobbies(self)
         self.admin = Admin(self)
         self.clocks = Clocks(self)
+        self.history = History(self)
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:

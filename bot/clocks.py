@@ -217,7 +217,7 @@ class Clocks:
             clock.paused_at = now if paused else None
             await stored_clocks.set_clock(session=session, clock=clock)
         if paused:
-            await interaction.response.send_message("⏸️ The turn timers are paused. `/ttr resume` starts them again.")
+            await interaction.response.send_message("⏸️ The turn timers are paused. `/ttr admin resume` starts them again.")
         else:
             due = await self.deadline(table, table.game.to_move()[0]) if table.game.to_move() else None
             await interaction.response.send_message("▶️ The turn timers run again." +

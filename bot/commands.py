@@ -249,16 +249,6 @@ async def resign(interaction: Interaction) -> None:
 # ---------------------------------------------------------------------------- play-by-post
 
 
-@ttr.command(name="pause", description="Pause the turn timers (host)")
-async def pause(interaction: Interaction) -> None:
-    await _bot(interaction).clocks.pause(interaction, True)
-
-
-@ttr.command(name="resume", description="Start the paused turn timers again (host)")
-async def resume(interaction: Interaction) -> None:
-    await _bot(interaction).clocks.pause(interaction, False)
-
-
 @ttr.command(name="vacation", description="Pause your own deadlines in this game for some days")
 async def vacation(interaction: Interaction, days: app_commands.Range[int, 1, 30]) -> None:
     await _bot(interaction).clocks.vacation(interaction, days)
@@ -309,6 +299,16 @@ async def games(interaction: Interaction) -> None:
     await interaction.followup.send("\n".join(lines) if lines else "You have no active games.", ephemeral=True)
 
 
+@ttr.command(name="log", description="The last moves (the whole log, or the game as JSON, once it is over)")
+@app_commands.describe(moves="How many of the last moves", export="The last finished game here as JSON: seed, "
+                       "options and full log, to replay anywhere")
+async def log_(interaction: Interaction, moves: app_commands.Range[int, 1, 100] = 20, export: bool = False) -> None:
+    if export:
+        await _bot(interaction).history.export(interaction)
+    else:
+        await _bot(interaction).history.log(interaction, moves)
+
+
 # ---------------------------------------------------------------------------- admin
 
 admin = app_commands.Group(name="admin", description="Run the game in this channel (host or server manager)",
@@ -329,6 +329,16 @@ async def admin_replace(interaction: Interaction, player: discord.User, new_play
 @admin.command(name="host", description="Make someone else the host of this game")
 async def admin_host(interaction: Interaction, player: discord.User) -> None:
     await _bot(interaction).admin.transfer_host(interaction, player)
+
+
+@admin.command(name="pause", description="Pause the turn timers")
+async def admin_pause(interaction: Interaction) -> None:
+    await _bot(interaction).clocks.pause(interaction, True)
+
+
+@admin.command(name="resume", description="Start the paused turn timers again")
+async def admin_resume(interaction: Interaction) -> None:
+    await _bot(interaction).clocks.pause(interaction, False)
 
 
 @admin.command(name="end", description="End the game now, without scores")
@@ -367,9 +377,14 @@ async def hand(interaction: Interaction) -> None:
     await _bot(interaction).turns.show_hand(interaction, table.id)
 
 
-@ttr.command(name="board", description="Show the board")
-@app_commands.describe(public="Post it for everyone (default: only you)")
-async def board(interaction: Interaction, public: bool = False) -> None:
+@ttr.command(name="board", description="Show the board (or a finished game's board after any move)")
+@app_commands.describe(public="Post it for everyone (default: only you)",
+                       move="The last finished game here: its board after this many moves")
+async def board(interaction: Interaction, public: bool = False,
+                move: app_commands.Range[int, 0, 5000] | None = None) -> None:
+    if move is not None:
+        await _bot(interaction).history.replay(interaction, move)
+        return
     table = await _table(interaction)
     if table is None:
         return

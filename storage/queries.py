@@ -143,3 +143,13 @@ async def leaderboard(*, session: AsyncSession, guild_id: int, limit: int = 10) 
         )
         for u, g, w, a, b, c, f, lb in rows
     ]
+
+
+async def last_game_in_channel(*, session: AsyncSession, channel_id: int, finished: bool = True) -> GameRecord | None:
+    """The newest game played in a channel (finished ones only by default)."""
+    query = select(GameRecord).where(GameRecord.channel_id == channel_id)
+    if finished:
+        query = query.where(GameRecord.status == FINISHED)
+    record = (await session.execute(query.order_by(GameRecord.id.desc()).limit(1))).scalar_one_or_none()
+    detached(session, record)
+    return record

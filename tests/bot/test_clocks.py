@@ -90,13 +90,13 @@ async def test_vacation_and_pause_move_deadlines(fake_discord, make_bot):
     assert await bot.clocks.deadline(table, 0) == due + timedelta(days=2)
     reply = await fake.slash(fake.alice, fake.general, "ttr vacation", days=6)
     assert "5 vacation days left" in reply.content  # 7 per game, 2 used
-    reply = await fake.slash(fake.bob, fake.general, "ttr pause")
+    reply = await fake.slash(fake.bob, fake.general, "ttr admin pause")
     assert "Only the host" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr pause")
+    reply = await fake.slash(fake.alice, fake.general, "ttr admin pause")
     assert "paused" in reply.content
     clock.advance(days=3)
     assert await bot.clocks.tick() == 0  # paused: nothing fires
-    reply = await fake.slash(fake.alice, fake.general, "ttr resume")
+    reply = await fake.slash(fake.alice, fake.general, "ttr admin resume")
     assert "run again" in reply.content
     assert await bot.clocks.deadline(table, 0) == due + timedelta(days=5)
 

@@ -189,3 +189,24 @@ async def test_several_payments_fit_so_buttons_ask_which(fake_discord, make_bot)
     click = await fake.click(fake.alice, asked, asked.custom_ids[0])
     await private_reply(fake, click)
     assert len(driver.game.log) == plies + 1 and driver.game.owner[track.index] == 0
+
+
+async def test_log_during_and_after_the_game_export_and_replay(fake_discord, make_bot):
+    from storage.export import replay_export
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    reply = await fake.slash(fake.dirk, fake.general, "ttr log")  # spectators may read it
+    assert "alice: tickets keep (2)" in reply.content and "#" not in reply.content.split("```")[1]
+    await driver.act(0, DrawDeck())
+    await driver.act(0, DrawDeck())
+    await driver.run(fake.bob, "ttr resign")
+    reply = await fake.slash(fake.dirk, fake.general, "ttr log")
+    log_text = reply.message.attachments[0].data.decode()
+    assert "alice: tickets keep " in log_text and "bob: resign" in log_text  # ids revealed after the end
+    reply = await fake.slash(fake.dirk, fake.general, "ttr log", export=True)
+    data = json.loads(reply.message.attachments[0].data)
+    assert replay_export(data).to_json()["plies"] == len(driver.game.log)
+    reply = await fake.slash(fake.dirk, fake.general, "ttr board", move=2)
+    image = await reply.wait_resolved()
+    assert "after move 2 of 5" in image.content and image.attachments[0].is_png
