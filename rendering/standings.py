@@ -1,0 +1,246 @@
+"""League images: a season's standings (the ladder) and a player's profile card.
+
+Both take plain data (the bot fills it from `storage.leagues`) and are drawn for a phone: 800 px
+wide, body text 26 px (13 px when Discord shows the image 400 px wide, above the 7 px floor of
+the board panels), the board's palette and fonts. Names may be any Unicode (font fallback as
+everywhere); rows beyond `MAX_ROWS` are left out with a note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from rendering import fonts
+from rendering.draw import encode
+from rendering.style import (
+    BACKGROUND, BAD, DEFAULT_PLAYER_COLORS, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, RenderedImage, lighter,
+)
+
+WIDTH = 800
+FS = 26  # body text
+MAX_ROWS = 25
+MARGIN = 28
+MEDALS = {1: (0xE0, 0xA1, 0x00), 2: (0xA8, 0xA8, 0xA8), 3: (0xB8, 0x73, 0x33)}
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    place: int
+    name: str
+    rating: float  # displayed (mu − 3·sigma)
+    games: int
+    wins: int
+    highlight: bool = False  # e.g. the player who asked
+
+
+@dataclass(frozen=True)
+class RecentRow:
+    when: str  # e.g. "Nov 29"
+    map_name: str
+    rank: int
+    players: int
+    score: int | None
+    change: float | None  # displayed rating change
+
+
+@dataclass(frozen=True)
+class ProfileCard:
+    name: str
+    league: str
+    season: str
+    rating: float | None  # None: no rated game yet
+    place: int | None
+    ranked: int  # players in the standings
+    games: int
+    wins: int
+    average_score: float | None
+    ticket_rate: float | None  # 0..1
+    longest_bonuses: int
+    map_ratings: Sequence[tuple[str, float]] = ()
+    history: Sequence[float] = ()  # displayed rating after each rated game
+    recent: Sequence[RecentRow] = ()
+    min_games: int = 0
+    color: tuple[int, int, int] = DEFAULT_PLAYER_COLORS[0]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _header(d: ImageDraw.ImageDraw, title: str, subtitle: str, y: float) -> float:
+    fonts.draw_text(d, (MARGIN, y + 40), fonts.fit(title, 38, WIDTH - 2 * MARGIN, "bold"), 38, INK, style="bold")
+    y += 52
+    if subtitle:
+        fonts.draw_text(d, (MARGIN, y + 26), fonts.fit(subtitle, 22, WIDTH - 2 * MARGIN), 22, MUTED)
+        y += 36
+    return y + 10
+
+
+def _medal(d: ImageDraw.ImageDraw, x: float, y: float, place: int, r: float = 19) -> None:
+    color = MEDALS.get(place)
+    if color is not None:
+        d.ellipse((x - r, y - r, x + r, y + r), fill=color)
+        fonts.draw_text(d, (x, y), str(place), 22, (255, 255, 255), style="bold", anchor="mm")
+    else:
+        fonts.draw_text(d, (x, y), str(place), 24, INK, style="bold", anchor="mm")
+
+
+def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "", note: str = "") -> RenderedImage:
+    """The ladder: place (medals for the top three), player, displayed rating, games, wins."""
+    shown = list(rows[:MAX_ROWS])
+    extra = len(rows) - len(shown)
+    row_h = 54
+    notes = [n for n in (note, f"… and {extra} more" if extra else "") if n]
+    height = 40 + 52 + (36 if subtitle else 0) + 10 + 40 + max(1, len(shown)) * row_h + 24 + 34 * len(notes) + 10
+    img = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    d = ImageDraw.Draw(img)
+    y = _header(d, title, subtitle, 0)
+    d.rounded_rectangle((MARGIN / 2, y, WIDTH - MARGIN / 2, y + 40 + max(1, len(shown)) * row_h + 10), radius=14,
+                        fill=PANEL, outline=PANEL_LINE, width=2)
+    cols = {"rating": WIDTH - MARGIN - 230, "games": WIDTH - MARGIN - 110, "wins": WIDTH - MARGIN}
+    name_x = MARGIN + 58
+    hs = 20
+    fonts.draw_text(d, (MARGIN + 6, y + 30), "#", hs, MUTED)
+    fonts.draw_text(d, (name_x, y + 30), "Player", hs, MUTED)
+    for key, label in (("rating", "Rating"), ("games", "Games"), ("wins", "Wins")):
+        fonts.draw_text(d, (cols[key], y + 30), label, hs, MUTED, anchor="rs")
+    y += 40
+    if not shown:
+        fonts.draw_text(d, (WIDTH / 2, y + row_h / 2), "No rated games yet", FS, MUTED, anchor="mm")
+    for i, row in enumerate(shown):
+        top = y + i * row_h
+        mid = top + row_h / 2
+        if row.highlight:
+            d.rounded_rectangle((MARGIN / 2 + 6, top + 3, WIDTH - MARGIN / 2 - 6, top + row_h - 3), radius=10,
+                                fill=lighter(HIGHLIGHT, 0.72))
+        elif i % 2:
+            d.rectangle((MARGIN / 2 + 2, top, WIDTH - MARGIN / 2 - 2, top + row_h), fill=lighter(PANEL_LINE, 0.6))
+        _medal(d, MARGIN + 14, mid, row.place)
+        name = fonts.fit(row.name, FS, cols["rating"] - 150 - name_x, "bold", fallback=f"Player {row.place}")
+        fonts.draw_text(d, (name_x, mid), name, FS, INK, style="bold", anchor="lm")
+        fonts.draw_text(d, (cols["rating"], mid), f"{row.rating:.1f}", FS + 2, INK, style="bold", anchor="rm")
+        fonts.draw_text(d, (cols["games"], mid), str(row.games), FS, INK, anchor="rm")
+        fonts.draw_text(d, (cols["wins"], mid), str(row.wins), FS, INK, anchor="rm")
+    y += max(1, len(shown)) * row_h + 24
+    for n in notes:
+        fonts.draw_text(d, (MARGIN, y + 22), fonts.fit(n, 20, WIDTH - 2 * MARGIN), 20, MUTED)
+        y += 34
+    alt = f"{title}: " + ("; ".join(f"{r.place}. {fonts.clean_text(r.name) or 'Player'} {r.rating:.1f} "
+                                    f"({r.games} games, {r.wins} wins)" for r in shown) or "no rated games yet") + "."
+    return RenderedImage(encode(img), alt[:1024], img.width, img.height)
+
+
+def _tile(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value: str, label: str) -> None:
+    d.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_LINE, width=2)
+    cx = (box[0] + box[2]) / 2
+    fonts.draw_text(d, (cx, box[1] + 50), fonts.fit(value, 34, box[2] - box[0] - 12, "bold"), 34, INK, style="bold",
+                    anchor="ms")
+    fonts.draw_text(d, (cx, box[1] + 82), fonts.fit(label, 19, box[2] - box[0] - 12), 19, MUTED, anchor="ms")
+
+
+def _sparkline(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], values: Sequence[float],
+               color: tuple[int, int, int]) -> None:
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_LINE, width=2)
+    fonts.draw_text(d, (x0 + 16, y0 + 30), "Rating after each game", 19, MUTED)
+    points = [0.0, *values]  # everyone starts at 0 (25 − 3·25/3)
+    lo, hi = min(points), max(points)
+    if hi - lo < 1:
+        lo, hi = lo - 0.5, hi + 0.5
+    px0, py0, px1, py1 = x0 + 60, y0 + 44, x1 - 20, y1 - 16
+    fonts.draw_text(d, (px0 - 8, py0 + 8), f"{hi:.0f}", 16, MUTED, anchor="rs")
+    fonts.draw_text(d, (px0 - 8, py1), f"{lo:.0f}", 16, MUTED, anchor="rs")
+
+    def at(i: int, v: float) -> tuple[float, float]:
+        x = px0 + (px1 - px0) * (i / max(1, len(points) - 1))
+        return x, py1 - (py1 - py0) * (v - lo) / (hi - lo)
+
+    if lo < 0 < hi:
+        zy = at(0, 0.0)[1]
+        d.line((px0, zy, px1, zy), fill=PANEL_LINE, width=2)
+    line = [at(i, v) for i, v in enumerate(points)]
+    d.line(line, fill=color, width=4, joint="curve")
+    for x, y in line[1:]:
+        d.ellipse((x - 4, y - 4, x + 4, y + 4), fill=color)
+
+
+def render_profile(card: ProfileCard) -> RenderedImage:
+    """A player's season: displayed rating and place, games, wins, average score, ticket
+    completion rate, longest-path bonuses, per-map ratings, a rating curve and recent games."""
+    recent = list(card.recent[:8])
+    has_curve = len(card.history) >= 2
+    height = (40 + 52 + 36 + 10 + 130 + 16 + 2 * (100 + 14) + (40 if card.map_ratings else 0)
+              + (190 if has_curve else 0) + 50 + max(1, len(recent)) * 46 + 30)
+    img = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    d = ImageDraw.Draw(img)
+    name = fonts.clean_text(card.name, "bold") or "Player"
+    y = _header(d, name, f"{card.league} · {card.season}", 0)
+    # the rating banner
+    d.rounded_rectangle((MARGIN / 2, y, WIDTH - MARGIN / 2, y + 130), radius=14, fill=lighter(card.color, 0.82),
+                        outline=card.color, width=3)
+    rating = "–" if card.rating is None else f"{card.rating:.1f}"
+    fonts.draw_text(d, (MARGIN + 10, y + 34), "Rating", 20, MUTED)
+    fonts.draw_text(d, (MARGIN + 10, y + 104), rating, 64, INK, style="bold")
+    if card.place is not None:
+        place = f"{_ordinal(card.place)} of {card.ranked}"
+    elif card.games:
+        place = f"{max(0, card.min_games - card.games)} more game{'s' if card.min_games - card.games != 1 else ''} to rank"
+    else:
+        place = "no rated games yet"
+    fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 34), "Standing", 20, MUTED, anchor="rs")
+    fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 94), fonts.fit(place, 38, WIDTH / 2, "bold"), 38, INK, style="bold",
+                    anchor="rs")
+    y += 130 + 16
+    # stat tiles, two rows of three
+    tiles = [
+        (str(card.games), "games"),
+        (str(card.wins), "wins"),
+        (f"{100 * card.wins / card.games:.0f}%" if card.games else "–", "win rate"),
+        (f"{card.average_score:.0f}" if card.average_score is not None else "–", "average score"),
+        (f"{100 * card.ticket_rate:.0f}%" if card.ticket_rate is not None else "–", "tickets completed"),
+        (str(card.longest_bonuses), "longest-path bonuses"),
+    ]
+    gap = 14
+    tw = (WIDTH - MARGIN - 2 * gap) / 3
+    for i, (value, label) in enumerate(tiles):
+        r, c = divmod(i, 3)
+        x = MARGIN / 2 + c * (tw + gap)
+        _tile(d, (x, y + r * (100 + gap), x + tw, y + r * (100 + gap) + 100), value, label)
+    y += 2 * (100 + gap)
+    if card.map_ratings:
+        text = "By map: " + " · ".join(f"{m} {v:.1f}" for m, v in card.map_ratings)
+        fonts.draw_text(d, (MARGIN, y + 26), fonts.fit(text, 22, WIDTH - 2 * MARGIN), 22, INK)
+        y += 40
+    if has_curve:
+        _sparkline(d, (MARGIN / 2, y + 6, WIDTH - MARGIN / 2, y + 176), card.history, card.color)
+        y += 190
+    fonts.draw_text(d, (MARGIN, y + 34), "Recent games", 24, INK, style="bold")
+    y += 50
+    if not recent:
+        fonts.draw_text(d, (MARGIN, y + 30), "No rated games yet", 22, MUTED)
+    for i, g in enumerate(recent):
+        top = y + i * 46
+        mid = top + 23
+        if i % 2 == 0:
+            d.rectangle((MARGIN / 2, top, WIDTH - MARGIN / 2, top + 46), fill=PANEL)
+        _medal(d, MARGIN + 14, mid, g.rank, r=16)
+        fonts.draw_text(d, (MARGIN + 44, mid), f"of {g.players}", 20, MUTED, anchor="lm")
+        fonts.draw_text(d, (MARGIN + 120, mid), fonts.fit(f"{g.map_name} · {g.when}", 22, 330), 22, INK, anchor="lm")
+        score = "–" if g.score is None else f"{g.score} pts"
+        fonts.draw_text(d, (WIDTH - MARGIN - 130, mid), score, 22, INK, anchor="rm")
+        if g.change is not None:
+            fonts.draw_text(d, (WIDTH - MARGIN, mid), f"{g.change:+.1f}", 22, GOOD if g.change >= 0 else BAD,
+                            style="bold", anchor="rm")
+    img = img.crop((0, 0, WIDTH, min(img.height, round(y + max(1, len(recent)) * 46 + 24))))
+    alt = (f"{name}, {card.league} {card.season}: rating {rating}, {place}; {card.games} games, {card.wins} wins"
+           + (f", average score {card.average_score:.0f}" if card.average_score is not None else "")
+           + (f", tickets completed {100 * card.ticket_rate:.0f}%" if card.ticket_rate is not None else "")
+           + f", {card.longest_bonuses} longest-path bonuses.")
+    return RenderedImage(encode(img), alt[:1024], img.width, img.height)
+
+
+__all__ = ["LadderRow", "ProfileCard", "RecentRow", "render_profile", "render_standings"]
