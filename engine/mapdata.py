@@ -35,6 +35,8 @@ class City:
     x: float
     y: float
     names: Mapping[str, str] = field(default_factory=dict)
+    kind: str = "city"  # "city"; "country" (a ticket destination, no track ends there); "border"
+    country: int | None = None  # for a border point: the index of its country
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,7 @@ class Track:
     double: int | None  # index of the partner track
     spaces: tuple[tuple[float, float, float], ...]
     toll: int = 0
+    substitute: int = 0  # any this many cards may replace one missing card (Nordic Murmansk-Lieksa: 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,11 @@ class Ticket:
     long: bool
     set: str
     extra: Mapping[str, object] = field(default_factory=dict)
+    #: Tickets to a country or with several destinations (Switzerland): the nodes standing for
+    #: `a` (a country's border points), and per destination (place index, its nodes, points).
+    #: Empty for an ordinary city-to-city ticket.
+    a_nodes: tuple[int, ...] = ()
+    destinations: tuple[tuple[int, tuple[int, ...], int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +104,7 @@ class MapRules:
     default_deck: str
     hooks: tuple[str, ...]
     extra: Mapping[str, object]
+    max_players: int = 5
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -114,12 +123,21 @@ class MapData:
     ticket_by_id: Mapping[int, Ticket]
     city_by_name: Mapping[str, City]  # fold_name(id or any name) -> city
     tracks_between: Mapping[tuple[int, int], tuple[Track, ...]]  # (low, high) city index pair
+    #: A country's border points (Switzerland): country index -> border city indices.
+    borders: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def nodes(self, city: int) -> tuple[int, ...]:
+        """The track ends a place stands for: a country's border points, else the city itself."""
+        return self.borders.get(city, (city,))
 
     def find_city(self, text: str) -> City | None:
         return self.city_by_name.get(fold_name(text))
 
     def route_name(self, track: Track) -> str:
-        return f"{self.cities[track.a].name}-{self.cities[track.b].name}"
+        a, b = self.cities[track.a], self.cities[track.b]
+        if a.kind == "border":  # a country's name goes last: 'Schaffhausen-Deutschland'
+            a, b = b, a
+        return f"{a.name}-{b.name}"
 
 
 def available_maps() -> list[str]:
@@ -143,11 +161,29 @@ def parse_map(raw: bytes) -> MapData:
     doc = json.loads(raw)
     if doc.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"map schema {doc.get('schema')!r} is not {SCHEMA_VERSION}")
+    index_of = {c["id"]: i for i, c in enumerate(doc["cities"])}
     cities = tuple(
-        City(i, c["id"], c["name"], float(c["x"]), float(c["y"]), MappingProxyType(dict(c.get("names", {}))))
+        City(i, c["id"], c["name"], float(c["x"]), float(c["y"]), MappingProxyType(dict(c.get("names", {}))),
+             c.get("kind", "city"), index_of[c["country"]] if c.get("country") else None)
         for i, c in enumerate(doc["cities"])
     )
     city_by_id = {c.id: c for c in cities}
+    borders: dict[int, list[int]] = {}
+    for c in cities:
+        if c.kind == "border":
+            borders.setdefault(c.country, []).append(c.index)
+    nodes = {k: tuple(v) for k, v in borders.items()}
+
+    def ticket_places(t: dict) -> tuple[tuple[int, ...], tuple]:
+        a = city_by_id[t["a"]].index
+        dests = t.get("destinations") or [[t["b"], t["points"]]]
+        if len(dests) == 1 and a not in nodes and city_by_id[dests[0][0]].index not in nodes:
+            return (), ()  # an ordinary ticket
+        out = []
+        for place, points in dests:
+            p = city_by_id[place].index
+            out.append((p, nodes.get(p, (p,)), int(points)))
+        return nodes.get(a, (a,)), tuple(out)
     track_index = {t["id"]: i for i, t in enumerate(doc["tracks"])}
     tracks = tuple(
         Track(
@@ -162,6 +198,7 @@ def parse_map(raw: bytes) -> MapData:
             double=track_index[t["double"]] if t.get("double") else None,
             spaces=tuple(tuple(float(v) for v in s) for s in t.get("spaces", ())),
             toll=int(t.get("toll", 0)),
+            substitute=int(t.get("substitute", 0)),
         )
         for i, t in enumerate(doc["tracks"])
     )
@@ -173,7 +210,10 @@ def parse_map(raw: bytes) -> MapData:
             points=int(t["points"]),
             long=bool(t.get("long", False)),
             set=t.get("set", "base"),
-            extra=MappingProxyType({k: v for k, v in t.items() if k not in {"id", "a", "b", "points", "long", "set"}}),
+            extra=MappingProxyType({k: v for k, v in t.items()
+                                    if k not in {"id", "a", "b", "points", "long", "set", "destinations"}}),
+            a_nodes=ticket_places(t)[0],
+            destinations=ticket_places(t)[1],
         )
         for t in doc["tickets"]
     )
@@ -212,6 +252,7 @@ def parse_map(raw: bytes) -> MapData:
         default_deck=r.get("default_deck", next(iter(decks))),
         hooks=tuple(r.get("hooks", ())),
         extra=MappingProxyType(dict(r.get("extra", {}))),
+        max_players=int(r.get("max_players", 5)),
     )
     by_name: dict[str, City] = {}
     for c in cities:
@@ -236,4 +277,5 @@ def parse_map(raw: bytes) -> MapData:
         ticket_by_id=MappingProxyType({t.id: t for t in tickets}),
         city_by_name=MappingProxyType(by_name),
         tracks_between=MappingProxyType({k: tuple(v) for k, v in between.items()}),
+        borders=MappingProxyType(nodes),
     )

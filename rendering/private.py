@@ -38,12 +38,14 @@ def ticket_status(view: dict, map_data: MapData, seat: int, tickets: list[dict])
     may borrow a route at the end, are not counted before the final scoring)."""
     own = [map_data.track_by_id[t] for t, s in view["claims"].items() if s == seat and t in map_data.track_by_id]
 
-    class _T:  # ticket_results reads .id, .points, .a, .b (city indices)
-        __slots__ = ("id", "points", "a", "b")
+    class _T:  # ticket_results reads .id, .points, .a, .b (city indices), .destinations
+        __slots__ = ("id", "points", "a", "b", "a_nodes", "destinations")
 
         def __init__(self, t: dict) -> None:
             self.id, self.points = t["id"], t["points"]
             self.a, self.b = map_data.city_by_id[t["a"]].index, map_data.city_by_id[t["b"]].index
+            known = map_data.ticket_by_id.get(t["id"])  # country tickets (Switzerland) need the map's
+            self.a_nodes, self.destinations = (known.a_nodes, known.destinations) if known else ((), ())
 
     return [r.completed for r in ticket_results(own, [_T(t) for t in tickets])]
 

@@ -18,7 +18,7 @@ import pytest
 from engine.cards import COLORS
 from engine.mapdata import MapData, Track, available_maps, load_map
 
-SHIPPED = ["usa", "europe", "nederland"]
+SHIPPED = ["usa", "europe", "nederland", "switzerland", "nordic"]
 MAPS = [m for m in SHIPPED if m in available_maps()]
 
 
@@ -92,6 +92,12 @@ def test_city_ids_are_slugs_of_board_names(any_map):
     ids = [c.id for c in any_map.cities]
     assert len(set(ids)) == len(ids)
     for c in any_map.cities:
+        if c.kind == "border":  # a country's border points: '<country id>_<n>', named like the country
+            country = any_map.cities[c.country]
+            assert country.kind == "country" and c.name == country.name
+            assert re.fullmatch(rf"{country.id}_[1-9]", c.id), c
+            continue
+        assert c.kind in ("city", "country")
         assert c.id == slug(c.name), c
         assert re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)*", c.id)
 
@@ -136,6 +142,8 @@ def test_doubles_pair_up(any_map):
         assert partner.index != t.index
         assert partner.double == t.index
         assert {partner.a, partner.b} == {t.a, t.b}
+        if any_map.id == "nordic":  # two Nordic double routes join tracks of different lengths
+            continue
         assert partner.length == t.length
 
 
@@ -146,8 +154,9 @@ def test_track_fields_are_valid(any_map):
         assert t.length in any_map.rules.route_points, t.id
         assert 0 <= t.ferry <= t.length
         assert not (t.tunnel and t.ferry), t.id
-        if t.ferry:
+        if t.ferry and any_map.id != "nordic":  # Nordic ferries are colored
             assert t.color is None, "ferries are gray"
+        assert t.substitute == 0 or (t.substitute > 0 and not t.tunnel and not t.ferry)
 
 
 def test_spaces_match_length_and_run_from_a_to_b(any_map):
@@ -169,7 +178,7 @@ def test_spaces_match_length_and_run_from_a_to_b(any_map):
 
 
 def test_map_graph_is_connected(any_map):
-    adjacent = {c.index: set() for c in any_map.cities}
+    adjacent = {c.index: set() for c in any_map.cities if c.kind != "country"}
     for t in any_map.tracks:
         adjacent[t.a].add(t.b)
         adjacent[t.b].add(t.a)
@@ -179,7 +188,7 @@ def test_map_graph_is_connected(any_map):
             if n not in seen:
                 seen.add(n)
                 todo.append(n)
-    assert len(seen) == len(any_map.cities)
+    assert len(seen) == len(adjacent)
 
 
 def test_tickets_are_well_formed(any_map):
@@ -210,15 +219,16 @@ def test_decks_are_consistent(any_map):
 
 
 def test_route_points_table_of_rules_1(any_map):
-    """§1: 1→1, 2→2, 3→4, 4→7, 5→10, 6→15, 8→21."""
-    expected = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 8: 21}
+    """§1: 1→1, 2→2, 3→4, 4→7, 5→10, 6→15, 8→21 (9→27 Nordic)."""
+    expected = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 8: 21, 9: 27}
     for length, points in any_map.rules.route_points.items():
         assert expected[length] == points
 
 
 def test_cities_can_be_found_by_typed_names(any_map):
     for c in any_map.cities:
-        assert any_map.find_city(c.name) is c
+        named = any_map.cities[c.country] if c.kind == "border" else c  # a country's name finds the country
+        assert any_map.find_city(c.name) is named
         assert any_map.find_city(c.id) is c
 
 
@@ -581,3 +591,146 @@ def test_nederland_toll_money_loans_and_bonus_table(nederland):
         assert row == sorted(row, reverse=True)
     # seed 004's 4-player example: two tied first score 55 each, the next eligible player ranks 3rd and scores 20
     assert bonus["4"][0] == 55 and bonus["4"][2] == 20
+
+
+# ============================================================ Switzerland (RULES.md §5)
+@pytest.fixture(scope="module")
+def switzerland() -> MapData:
+    return load_map("switzerland")
+
+
+@pytest.fixture(scope="module")
+def nordic() -> MapData:
+    return load_map("nordic")
+
+
+def test_switzerland_board_counts(switzerland):
+    """Issue counts: 34 cities + 4 countries with 17 border endpoints, 88 tracks, 42 tunnels."""
+    m = switzerland
+    kinds = Counter(c.kind for c in m.cities)
+    assert kinds == {"city": 34, "country": 4, "border": 17}
+    assert len(m.tracks) == 88
+    assert len(m.tracks_between) == 76
+    assert sum(1 for t in m.tracks if t.double is not None) == 2 * 12
+    assert sum(1 for t in m.tracks if t.tunnel) == 42
+    assert not any(t.ferry or t.substitute for t in m.tracks)
+    assert sum(t.length for t in m.tracks) == 205
+    assert Counter(t.length for t in m.tracks) == {1: 31, 2: 21, 3: 18, 4: 14, 5: 2, 6: 2}
+    assert Counter(color_name(t) for t in m.tracks) == {
+        "gray": 14, "yellow": 11, "orange": 10, "white": 9, "black": 9, "blue": 9, "pink": 9, "green": 9, "red": 8}
+
+
+def test_switzerland_countries_and_border_points(switzerland):
+    """§5: 3 routes to Austria, 4 to France, 5 to Italy, 5 to Germany; each border point ends exactly
+    one track, so no connection can pass through a country."""
+    m = switzerland
+    names = {m.cities[c].id: len(b) for c, b in m.borders.items()}
+    assert names == {"france": 4, "deutschland": 5, "osterreich": 3, "italia": 5}
+    degree = Counter()
+    for t in m.tracks:
+        degree[t.a] += 1
+        degree[t.b] += 1
+        assert m.cities[t.a].kind != "country" and m.cities[t.b].kind != "country"
+        assert not (m.cities[t.a].kind == "border" and m.cities[t.b].kind == "border")
+    for c in m.cities:
+        if c.kind == "border":
+            assert degree[c.index] == 1, c.id
+    assert m.find_city("Österreich").kind == "country" and m.find_city("osterreich").id == "osterreich"
+    assert [m.route_name(t) for t in tracks(m, "kreuzlingen", "deutschland_3") + tracks(m, "kreuzlingen", "deutschland_4")] \
+        == ["Kreuzlingen-Deutschland", "Kreuzlingen-Deutschland"]
+
+
+def test_switzerland_tickets(switzerland):
+    """46 cards of 42 faces: 34 city-to-city, 4 city-to-countries, 4 country-to-country printed twice."""
+    m = switzerland
+    assert len(m.tickets) == 46
+    assert sorted(t.id for t in m.tickets) == list(range(1, 47))
+    plain = [t for t in m.tickets if not t.destinations]
+    assert len(plain) == 34
+    countries = {c.index for c in m.cities if c.kind == "country"}
+    multi = [t for t in m.tickets if t.destinations]
+    assert len(multi) == 12
+    faces = Counter((t.a, tuple((p, v) for p, _, v in t.destinations)) for t in multi)
+    assert sorted(faces.values()) == [1, 1, 1, 1, 2, 2, 2, 2]
+    for t in multi:
+        dest = {p for p, _, _ in t.destinations}
+        if t.a in countries:
+            assert dest == countries - {t.a}
+        else:
+            assert dest == countries
+        best = max(t.destinations, key=lambda d: d[2])
+        assert (t.b, t.points) == (best[0], best[2])  # b/points: the card's highest value
+    bern = m.ticket_by_id[5]
+    assert m.cities[bern.a].id == "bern"
+    assert [(m.cities[p].id, v) for p, _, v in bern.destinations] == [
+        ("france", 5), ("deutschland", 6), ("osterreich", 11), ("italia", 8)]
+    assert [t.extra.get("copy_of") for t in m.tickets if t.id > 42] == [1, 2, 3, 4]
+    assert find_ticket(m, "geneve", "basel", "base").points == 13
+
+
+def test_switzerland_rules_of_section_5(switzerland):
+    r = switzerland.rules
+    assert (r.trains, r.stations, r.max_players, r.doubles_min_players) == (40, 0, 3, 3)
+    assert r.tie_breaks == ("tickets", "longest") and r.hooks == ("switzerland",)
+    d = r.decks["base"]
+    assert len(d.tickets) == 46
+    assert (d.start_deal, d.start_keep, d.draw_count, d.draw_keep) == (5, 2, 3, 1)
+    assert (d.returned, d.start_returned) == ("box", "box")
+    assert (d.longest_path_bonus, d.globetrotter_bonus) == (10, 0)
+
+
+# ============================================================ Nordic Countries (RULES.md §5)
+def test_nordic_board_counts(nordic):
+    """Issue counts: 39 cities, 81 tracks with 10 tunnels and 24 ferries."""
+    m = nordic
+    assert len(m.cities) == 39 and all(c.kind == "city" for c in m.cities)
+    assert len(m.tracks) == 81
+    assert len(m.tracks_between) == 67
+    assert sum(1 for t in m.tracks if t.double is not None) == 2 * 14
+    assert sum(1 for t in m.tracks if t.tunnel) == 10
+    assert sum(1 for t in m.tracks if t.ferry) == 24
+    assert Counter(t.ferry for t in m.tracks if t.ferry) == {1: 18, 2: 6}
+    assert sum(1 for t in m.tracks if t.ferry and t.color is None) == 4  # the other 20 ferries are colored
+    assert sum(t.length for t in m.tracks) == 207
+    assert Counter(t.length for t in m.tracks) == {1: 17, 2: 28, 3: 20, 4: 11, 5: 3, 6: 1, 9: 1}
+
+
+def test_nordic_murmansk_lieksa_is_the_9_long_substitute_route(nordic):
+    (t,) = tracks(nordic, "lieksa", "murmansk")
+    assert (t.length, t.color, t.tunnel, t.ferry, t.substitute) == (9, None, False, 0, 4)
+    assert nordic.rules.route_points[9] == 27
+    assert [x.id for x in nordic.tracks if x.substitute] == [t.id]
+
+
+def test_nordic_unequal_double_routes_and_resolved_colour(nordic):
+    """Kristiansand-Stavanger (2 tunnel / 3 ferry) and Mo i Rana-Trondheim (5 tunnel / 6 ferry) are
+    doubles of unequal tracks; Kuopio-Lahti is white (BGA and its board image, not SokolAK's black)."""
+    unequal = {p for p, ts in nordic.tracks_between.items() if len(ts) == 2 and ts[0].length != ts[1].length}
+    named = {frozenset(nordic.cities[i].id for i in p) for p in unequal}
+    assert named == {frozenset({"kristiansand", "stavanger"}), frozenset({"mo_i_rana", "trondheim"})}
+    ks = sorted(tracks(nordic, "kristiansand", "stavanger"), key=lambda t: t.length)
+    assert [(t.length, t.tunnel, t.ferry) for t in ks] == [(2, True, 0), (3, False, 1)]
+    assert [color_name(t) for t in tracks(nordic, "kuopio", "lahti")] == ["white"]
+    hs = tracks(nordic, "helsinki", "stockholm")
+    assert sorted((color_name(t), t.ferry) for t in hs) == [("gray", 2), ("yellow", 1)]
+
+
+def test_nordic_tickets(nordic):
+    assert len(nordic.tickets) == 46
+    assert sorted(t.id for t in nordic.tickets) == list(range(1, 47))
+    points = [t.points for t in nordic.tickets]
+    assert min(points) == 3 and max(points) == 24
+    assert not any(t.destinations for t in nordic.tickets)
+    assert nordic.find_city("Tromso").name == "Tromsø" and nordic.find_city("aalborg") is None
+    assert nordic.find_city("Alborg").name == "Ålborg"
+
+
+def test_nordic_rules_of_section_5(nordic):
+    r = nordic.rules
+    assert (r.trains, r.stations, r.max_players, r.doubles_min_players) == (40, 0, 3, 3)
+    assert r.tie_breaks == ("tickets",) and r.hooks == ("nordic",)
+    assert r.extra["ferry_substitute"] == 3
+    d = r.decks["base"]
+    assert (d.start_deal, d.start_keep, d.draw_count, d.draw_keep) == (5, 2, 3, 1)
+    assert (d.returned, d.start_returned) == ("box", "box")
+    assert (d.longest_path_bonus, d.globetrotter_bonus) == (0, 10)
