@@ -49,6 +49,7 @@ class TTRBot(commands.AutoShardedBot):
             log.error("stored game kept read-only: %s", problem)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         ttr_commands.setup(self)
+        __import__("bot.leagues").leagues.register(self)  # rates league games when they end
         if self.settings.sync_commands:
             await self.sync_commands_if_changed()
         self.expire_lobbies.start()

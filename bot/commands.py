@@ -438,4 +438,5 @@ HELP = """\
 
 
 def setup(bot: "TTRBot") -> None:
+    from bot import leagues  # noqa: F401  (adds /ttr league … to the group)
     bot.tree.add_command(ttr)

@@ -1,0 +1,542 @@
+"""Leagues on Discord: `/ttr league …` (create, season, rated, void, export, audit, leaderboard,
+profile) and the listener that rates a league game when it ends.
+
+Who may do what:
+- `create`: Manage Server (or Administrator). The league's admin role is chosen there.
+- `season`, `void`, `export`, `audit`: league admins — members with the league's admin role, and
+  anyone with Manage Server.
+- `rated`: the host of the lobby or game in this channel, before the game's first turn (while
+  starting tickets are chosen); a league admin at any time.
+- `leaderboard`, `profile`: everyone.
+
+A game joins a league season with `/ttr league rated` in its channel: on an open lobby (the link
+is kept on the lobby, and the game it starts is in the season) or on a game that has just
+started. `/ttr new` stays as it is. When the game ends (`game_finished`), the season's ratings
+are rebuilt and the channel is told the rating changes. All league words live here; storage
+(`storage.leagues`) rates and keeps them, `rendering.standings` draws them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord import Interaction, app_commands
+
+from bot.admin import is_manager
+from bot.commands import MAP_CHOICES, ttr
+from bot.turns import PLAYER_COLORS
+from engine import available_maps, load_map
+from rendering.standings import LadderRow, ProfileCard, RecentRow, render_profile, render_standings
+from rendering.style import DEFAULT_PLAYER_COLORS
+from storage import games as stored_games
+from storage import leagues as stored
+from storage import lobbies as stored_lobbies
+
+if TYPE_CHECKING:
+    from bot.client import TTRBot
+    from bot.service import Table
+
+log = logging.getLogger(__name__)
+
+SEASON_DAYS = 30  # a season's length when no end date is given
+
+
+def _bot(interaction: Interaction) -> "TTRBot":
+    return interaction.client  # type: ignore[return-value]
+
+
+async def _reply(interaction: Interaction, text: str, *, ephemeral: bool = True, **kwargs) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+
+
+def is_league_admin(interaction: Interaction, league: stored.League) -> bool:
+    if is_manager(interaction):
+        return True
+    roles = getattr(interaction.user, "roles", None) or []
+    return league.admin_role_id is not None and any(r.id == league.admin_role_id for r in roles)
+
+
+def _admin_refusal(league: stored.League) -> str:
+    role = f"the <@&{league.admin_role_id}> role or " if league.admin_role_id else ""
+    return f"Only league admins of **{league.name}** can do that: {role}the **Manage Server** permission."
+
+
+def map_name(map_id: str) -> str:
+    try:
+        return load_map(map_id).name
+    except (KeyError, ValueError, OSError):
+        return map_id
+
+
+# ---------------------------------------------------------------------------- parsing options
+
+
+def parse_date(text: str) -> datetime:
+    """`2026-12-01` → that day's 00:00 UTC."""
+    try:
+        day = datetime.strptime(text.strip(), "%Y-%m-%d")
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date like 2026-12-01") from None
+    return day.replace(tzinfo=UTC)
+
+
+def parse_maps(text: str | None) -> list[str]:
+    """`usa, europe` → map ids; empty or `all` → [] (any map)."""
+    if not text or text.strip().lower() in ("all", "any", "*"):
+        return []
+    known = {m: m for m in available_maps()}
+    known.update({load_map(m).name.lower(): m for m in available_maps()})
+    maps = []
+    for part in re.split(r"[,;\s]+", text.strip()):
+        if not part:
+            continue
+        found = known.get(part.lower())
+        if found is None:
+            raise ValueError(f"unknown map {part!r}: choose from {', '.join(available_maps())}")
+        maps.append(found)
+    return sorted(set(maps))
+
+
+def parse_counts(text: str | None) -> list[int]:
+    """`3-5` or `2,4` → player counts; empty or `all` → [] (any count)."""
+    if not text or text.strip().lower() in ("all", "any", "*"):
+        return []
+    counts: set[int] = set()
+    for part in re.split(r"[,;\s]+", text.strip()):
+        if not part:
+            continue
+        bounds = part.split("-", 1)
+        try:
+            lo, hi = int(bounds[0]), int(bounds[-1])
+        except ValueError:
+            raise ValueError(f"{part!r} is not a player count like 3, 2-4 or 3,5") from None
+        if not 2 <= lo <= hi <= 5:
+            raise ValueError(f"player counts are 2 to 5, not {part!r}")
+        counts.update(range(lo, hi + 1))
+    return sorted(counts)
+
+
+# ---------------------------------------------------------------------------- the controller
+
+
+class Leagues:
+    def __init__(self, bot: "TTRBot") -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ lookups
+
+    async def league(self, interaction: Interaction, name: str | None) -> stored.League | None:
+        """The named league of this server, or its only one; otherwise a private reply why not."""
+        async with self.bot.storage.sessions() as session:
+            leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+        if not leagues:
+            await _reply(interaction, "This server has no league yet. Someone with **Manage Server** can create one "
+                         "with `/ttr league create`.")
+            return None
+        if name:
+            found = next((lg for lg in leagues if lg.name.lower() == name.strip().lower()), None)
+            if found is None:
+                await _reply(interaction, f"There is no league called **{name}** here. Leagues: "
+                             + ", ".join(f"**{lg.name}**" for lg in leagues) + ".")
+            return found
+        if len(leagues) == 1:
+            return leagues[0]
+        await _reply(interaction, "This server has several leagues; name one with the `league` option: "
+                     + ", ".join(f"**{lg.name}**" for lg in leagues) + ".")
+        return None
+
+    async def season(self, interaction: Interaction, league: stored.League, name: str | None = None,
+                     *, settle: bool = True) -> stored.Season | None:
+        """The named season, else the active one, else the latest; settled (ratings up to date)."""
+        async with self.bot.storage.sessions() as session:
+            seasons = await stored.league_seasons(session=session, league_id=league.id)
+            if name:
+                season = next((s for s in seasons if s.name.lower() == name.strip().lower()), None)
+            else:
+                season = next((s for s in seasons if s.status == stored.SEASON_ACTIVE), None) or (
+                    seasons[-1] if seasons else None)
+            if season is not None and settle and await stored.needs_recompute(session=session, season_id=season.id):
+                await stored.recompute_season(session=session, season_id=season.id)
+        if season is None:
+            text = (f"**{league.name}** has no season called **{name}**." if name else
+                    f"**{league.name}** has no season yet: a league admin opens one with `/ttr league season`.")
+            await _reply(interaction, text)
+        return season
+
+    def _display(self, interaction: Interaction, user_id: int, stored_name: str | None) -> str:
+        guild = interaction.guild
+        member = guild.get_member(user_id) if guild else None
+        if member is not None:
+            return member.display_name
+        return stored_name or f"Player {user_id}"
+
+    # ------------------------------------------------------------------ admin commands
+
+    async def create(self, interaction: Interaction, name: str, admin_role: discord.Role | None) -> None:
+        if not is_manager(interaction):
+            await _reply(interaction, "Only someone with the **Manage Server** permission can create a league.")
+            return
+        try:
+            async with self.bot.storage.sessions() as session:
+                league = await stored.create_league(session=session, guild_id=interaction.guild_id or 0, name=name,
+                                                    created_by=interaction.user.id,
+                                                    admin_role_id=admin_role.id if admin_role else None)
+        except stored.LeagueError as exc:
+            await _reply(interaction, f"⚠️ {exc}.")
+            return
+        admins = f"members with <@&{admin_role.id}> and " if admin_role else ""
+        await _reply(interaction, f"🏆 League **{league.name}** created. League admins: {admins}anyone with Manage "
+                     "Server. Next: open a season with `/ttr league season`.", ephemeral=False,
+                     allowed_mentions=discord.AllowedMentions.none())
+
+    async def new_season(self, interaction: Interaction, *, league_name: str | None, name: str,
+                         start: str | None, end: str | None, maps: str | None, players: str | None,
+                         min_games: int, carry_over: bool) -> None:
+        league = await self.league(interaction, league_name)
+        if league is None:
+            return
+        if not is_league_admin(interaction, league):
+            await _reply(interaction, _admin_refusal(league), allowed_mentions=discord.AllowedMentions.none())
+            return
+        now = datetime.now(UTC)
+        try:
+            starts = parse_date(start) if start else now
+            ends = parse_date(end) + timedelta(days=1) if end else (
+                starts.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=SEASON_DAYS + 1))
+            map_ids, counts = parse_maps(maps), parse_counts(players)
+            async with self.bot.storage.sessions() as session:
+                season = await stored.create_season(session=session, league_id=league.id, name=name, starts_at=starts,
+                                                    ends_at=ends, created_by=interaction.user.id, maps=map_ids,
+                                                    player_counts=counts, min_games=min_games, carry_over=carry_over)
+        except (ValueError, stored.LeagueError) as exc:
+            await _reply(interaction, f"⚠️ {exc}.")
+            return
+        await _reply(interaction, f"📅 **{league.name}**: season **{season.name}** is open.\n{self.season_text(season)}\n"
+                     "Hosts add a game with `/ttr league rated` in its channel (in the lobby or before the first "
+                     "turn).", ephemeral=False)
+
+    @staticmethod
+    def season_text(season: stored.Season) -> str:
+        last_day = season.ends_at - timedelta(days=1)
+        maps = ", ".join(map_name(m) for m in season.maps) or "any map"
+        counts = ", ".join(str(c) for c in season.player_counts) or "2–5"
+        carry = "carry over to the next season" if season.carry_over else "start afresh next season"
+        return (f"{season.starts_at:%Y-%m-%d} to {last_day:%Y-%m-%d} · {maps} · {counts} players · "
+                f"{season.min_games} game{'s' if season.min_games != 1 else ''} to appear in the standings · "
+                f"ratings {carry}")
+
+    async def rated(self, interaction: Interaction, league_name: str | None) -> None:
+        league = await self.league(interaction, league_name)
+        if league is None:
+            return
+        async with self.bot.storage.sessions() as session:
+            season = await stored.active_season(session=session, league_id=league.id)
+        if season is None:
+            await _reply(interaction, f"**{league.name}** has no open season: a league admin opens one with "
+                         "`/ttr league season`.")
+            return
+        admin = is_league_admin(interaction, league)
+        table = await self.bot.service.table_in_channel(interaction.channel_id)
+        try:
+            if table is not None:
+                if interaction.user.id != table.record.host_id and not admin:
+                    await _reply(interaction, "Only the host of this game or a league admin can make it a league game.")
+                    return
+                if table.game.phase != "choosing" and not admin:
+                    await _reply(interaction, "This game is under way: a game joins a league before its first turn "
+                                 "(in the lobby, or while the starting tickets are chosen). A league admin can still "
+                                 "add it.")
+                    return
+                async with self.bot.storage.sessions() as session:
+                    await stored.attach_game(session=session, season_id=season.id, game_id=table.id,
+                                             user_id=interaction.user.id)
+            else:
+                async with self.bot.storage.sessions() as session:
+                    lobby = await stored_lobbies.open_lobby_in_channel(session=session,
+                                                                       channel_id=interaction.channel_id)
+                if lobby is None:
+                    await _reply(interaction, "There is no open lobby or running game here. Open one with `/ttr new`, "
+                                 "then run `/ttr league rated`.")
+                    return
+                if interaction.user.id != lobby.host_id and not admin:
+                    await _reply(interaction, "Only the host of this lobby or a league admin can make it a league game.")
+                    return
+                async with self.bot.storage.sessions() as session:
+                    await stored.attach_lobby(session=session, season_id=season.id, lobby_id=lobby.id,
+                                              user_id=interaction.user.id)
+        except stored.LeagueError as exc:
+            await _reply(interaction, f"⚠️ This game can't join **{league.name}**: {exc}.")
+            return
+        await _reply(interaction, f"🏆 This game counts for **{league.name} · {season.name}**: ratings are updated "
+                     f"when it ends.\n{self.season_text(season)}", ephemeral=False)
+
+    async def void(self, interaction: Interaction, *, league_name: str | None, game_id: int, reason: str | None,
+                   restore: bool) -> None:
+        league = await self.league(interaction, league_name)
+        if league is None:
+            return
+        if not is_league_admin(interaction, league):
+            await _reply(interaction, _admin_refusal(league), allowed_mentions=discord.AllowedMentions.none())
+            return
+        async with self.bot.storage.sessions() as session:
+            row = await stored.league_game(session=session, game_id=game_id)
+            season = await stored.get_season(session=session, season_id=row.season_id) if row else None
+        if row is None or season is None or season.league_id != league.id:
+            await _reply(interaction, f"Game #{game_id} is not a game of **{league.name}**.")
+            return
+        await interaction.response.defer(thinking=True)
+        try:
+            async with self.bot.storage.sessions() as session:
+                await stored.void_game(session=session, game_id=game_id, user_id=interaction.user.id, reason=reason,
+                                       restore=restore)
+        except stored.LeagueError as exc:
+            await _reply(interaction, f"⚠️ {exc}.")
+            return
+        verb = "restored" if restore else "voided"
+        why = f" ({reason})" if reason else ""
+        await _reply(interaction, f"🧹 <@{interaction.user.id}> {verb} the result of game #{game_id} in "
+                     f"**{league.name} · {season.name}**{why}. Ratings were recomputed from the "
+                     f"{'games' if restore else 'remaining games'} in order.", ephemeral=False,
+                     allowed_mentions=discord.AllowedMentions.none())
+
+    async def export(self, interaction: Interaction, *, league_name: str | None, season_name: str | None) -> None:
+        league = await self.league(interaction, league_name)
+        if league is None:
+            return
+        if not is_league_admin(interaction, league):
+            await _reply(interaction, _admin_refusal(league), allowed_mentions=discord.AllowedMentions.none())
+            return
+        season = await self.season(interaction, league, season_name)
+        if season is None:
+            return
+        async with self.bot.storage.sessions() as session:
+            results = await stored.export_results_csv(session=session, season_id=season.id)
+            standings = await stored.export_standings_csv(session=session, season_id=season.id)
+        stem = re.sub(r"[^A-Za-z0-9]+", "-", f"{league.name}-{season.name}").strip("-").lower() or "season"
+        files = [discord.File(io.BytesIO(results.encode()), filename=f"{stem}-results.csv"),
+                 discord.File(io.BytesIO(standings.encode()), filename=f"{stem}-standings.csv")]
+        await _reply(interaction, f"📄 **{league.name} · {season.name}**: every game (one row per seat) and the "
+                     "standings.", files=files)
+
+    async def audit(self, interaction: Interaction, league_name: str | None) -> None:
+        league = await self.league(interaction, league_name)
+        if league is None:
+            return
+        if not is_league_admin(interaction, league):
+            await _reply(interaction, _admin_refusal(league), allowed_mentions=discord.AllowedMentions.none())
+            return
+        async with self.bot.storage.sessions() as session:
+            entries = await stored.audit_log(session=session, league_id=league.id, limit=15)
+        lines = [f"**{league.name}**: the last league-admin actions"]
+        for e in entries:
+            details = ", ".join(f"{k} {v}" for k, v in e.details.items() if v not in (None, [], ""))
+            lines.append(f"<t:{int(e.created_at.timestamp())}:f> <@{e.user_id}> {e.action.replace('_', ' ')}"
+                         + (f" ({details})" if details else ""))
+        await _reply(interaction, "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none())
+
+    # ------------------------------------------------------------------ everyone
+
+    async def leaderboard(self, interaction: Interaction, *, league_name: str | None, season_name: str | None,
+                          map_id: str | None, public: bool) -> None:
+        league = await self.league(interaction, league_name)
+        if league is None:
+            return
+        season = await self.season(interaction, league, season_name)
+        if season is None:
+            return
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        scope = map_id or stored.OVERALL
+        async with self.bot.storage.sessions() as session:
+            table, below = await stored.standings(session=session, season_id=season.id, scope=scope)
+        rows = [LadderRow(s.place, self._display(interaction, s.user_id, s.name), s.rating, s.games, s.wins,
+                          highlight=s.user_id == interaction.user.id) for s in table]
+        ladder = map_name(map_id) if map_id else "all maps"
+        note = (f"{below} more player{'s' if below != 1 else ''} with fewer than {season.min_games} games"
+                if below else "")
+        image = await asyncio.to_thread(render_standings, rows, title=f"{league.name} · Standings",
+                                        subtitle=f"{season.name} · {ladder} · rating = μ - 3σ (openskill)", note=note)
+        file = discord.File(io.BytesIO(image.png), filename="standings.png", description=image.alt_text[:1024])
+        await interaction.followup.send(file=file, ephemeral=not public)
+
+    async def profile(self, interaction: Interaction, *, user: discord.abc.User | None, league_name: str | None,
+                      season_name: str | None, public: bool) -> None:
+        league = await self.league(interaction, league_name)
+        if league is None:
+            return
+        season = await self.season(interaction, league, season_name)
+        if season is None:
+            return
+        user = user or interaction.user
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        async with self.bot.storage.sessions() as session:
+            p = await stored.player_profile(session=session, season_id=season.id, user_id=user.id, recent=6)
+            table, _ = await stored.standings(session=session, season_id=season.id)
+        color = DEFAULT_PLAYER_COLORS[user.id % len(PLAYER_COLORS)]
+        card = ProfileCard(
+            name=getattr(user, "display_name", None) or p.name or f"Player {user.id}", league=league.name,
+            season=season.name, rating=p.rating, place=p.place, ranked=len(table), games=p.games, wins=p.wins,
+            average_score=p.average_score, ticket_rate=p.ticket_rate, longest_bonuses=p.longest_bonuses,
+            map_ratings=[(map_name(m), v) for m, v in p.map_ratings.items()], history=p.history,
+            recent=[RecentRow(g.finished_at.strftime("%b %d") if g.finished_at else "", map_name(g.map_id), g.rank,
+                              g.players, g.score, g.change) for g in p.recent],
+            min_games=season.min_games, color=color)
+        image = await asyncio.to_thread(render_profile, card)
+        file = discord.File(io.BytesIO(image.png), filename="profile.png", description=image.alt_text[:1024])
+        await interaction.followup.send(file=file, ephemeral=not public)
+
+    # ------------------------------------------------------------------ the listener
+
+    async def on_game_finished(self, table: "Table") -> None:
+        """A game ended: if it belongs to a league season, rebuild the season and tell the channel."""
+        try:
+            async with self.bot.storage.sessions() as session:
+                season_id = await stored.settle_game(session=session, game_id=table.id)
+                if season_id is None:
+                    return
+                row = await stored.league_game(session=session, game_id=table.id)
+                season = await stored.get_season(session=session, season_id=season_id)
+                league = await stored.get_league(session=session, league_id=season.league_id)
+                profiles = [await stored.player_profile(session=session, season_id=season_id, user_id=s.user_id,
+                                                        recent=1)
+                            for s in table.seats if s.user_id is not None]
+        except Exception:
+            log.exception("rating a league game failed", extra={"game_id": table.id})
+            return
+        if row is None or not row.rated:
+            text = (f"🏆 This {league.name} game is not rated: {row.note if row else 'not settled'}.")
+        else:
+            parts = []
+            for p in profiles:
+                change = next((g.change for g in p.recent if g.game_id == table.id), None)
+                if p.rating is not None and change is not None:
+                    parts.append(f"<@{p.user_id}> {p.rating:.1f} ({change:+.1f})")
+            text = (f"🏆 **{league.name} · {season.name}**, game #{table.id} rated: " + " · ".join(parts)
+                    + "\n`/ttr league leaderboard` shows the standings.")
+        channel = await self.bot.turns.channel(table)
+        if channel is not None:
+            try:
+                await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.warning("could not post league ratings", extra={"game_id": table.id})
+
+
+# ---------------------------------------------------------------------------- the commands
+
+league_group = app_commands.Group(name="league", description="Server leagues: seasons, rated games, standings",
+                                  parent=ttr)
+
+
+def _leagues(interaction: Interaction) -> Leagues:
+    bot = _bot(interaction)
+    controller = getattr(bot, "leagues", None)
+    if controller is None:
+        controller = bot.leagues = Leagues(bot)  # type: ignore[attr-defined]
+    return controller
+
+
+async def league_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async with _bot(interaction).storage.sessions() as session:
+        leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+    return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
+            if current.lower() in lg.name.lower()][:25]
+
+
+async def season_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot = _bot(interaction)
+    wanted = (getattr(interaction.namespace, "league", None) or "").lower()
+    async with bot.storage.sessions() as session:
+        leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+        names = []
+        for lg in leagues:
+            if wanted and lg.name.lower() != wanted:
+                continue
+            names += [s.name for s in reversed(await stored.league_seasons(session=session, league_id=lg.id))]
+    return [app_commands.Choice(name=n, value=n) for n in dict.fromkeys(names) if current.lower() in n.lower()][:25]
+
+
+@league_group.command(name="create", description="Create a league on this server (Manage Server)")
+@app_commands.describe(name="The league's name", admin_role="Members with this role run the league")
+async def league_create(interaction: Interaction, name: app_commands.Range[str, 1, 64],
+                        admin_role: discord.Role | None = None) -> None:
+    await _leagues(interaction).create(interaction, name, admin_role)
+
+
+@league_group.command(name="season", description="Open a new season (league admins); the open one closes")
+@app_commands.describe(name="The season's name", league="Which league (if the server has several)",
+                       start="First day, YYYY-MM-DD (default: today)", end="Last day, YYYY-MM-DD (default: 30 days)",
+                       maps="Allowed maps, e.g. 'usa, europe' (default: all)",
+                       players="Allowed player counts, e.g. '3-5' or '2,4' (default: 2-5)",
+                       min_games="Rated games needed to appear in the standings",
+                       carry_over="Do this season's final ratings start the next season?")
+@app_commands.autocomplete(league=league_autocomplete)
+async def league_season(interaction: Interaction, name: app_commands.Range[str, 1, 64], league: str | None = None,
+                        start: str | None = None, end: str | None = None, maps: str | None = None,
+                        players: str | None = None, min_games: app_commands.Range[int, 0, 100] = 3,
+                        carry_over: bool = False) -> None:
+    await _leagues(interaction).new_season(interaction, league_name=league, name=name, start=start, end=end, maps=maps,
+                                           players=players, min_games=min_games, carry_over=carry_over)
+
+
+@league_group.command(name="rated", description="Make the lobby or new game here a league game (host)")
+@app_commands.describe(league="Which league (if the server has several)")
+@app_commands.autocomplete(league=league_autocomplete)
+async def league_rated(interaction: Interaction, league: str | None = None) -> None:
+    await _leagues(interaction).rated(interaction, league)
+
+
+@league_group.command(name="void", description="Void (or restore) a league game's result (league admins)")
+@app_commands.describe(game="The game number (#… in the rating message and the export)", reason="Why (kept in the audit log)",
+                       restore="Count the game again", league="Which league (if the server has several)")
+@app_commands.autocomplete(league=league_autocomplete)
+async def league_void(interaction: Interaction, game: app_commands.Range[int, 1], reason: str | None = None,
+                      restore: bool = False, league: str | None = None) -> None:
+    await _leagues(interaction).void(interaction, league_name=league, game_id=game, reason=reason, restore=restore)
+
+
+@league_group.command(name="export", description="A season's results as CSV (league admins)")
+@app_commands.describe(league="Which league (if the server has several)", season="Which season (default: the current)")
+@app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
+async def league_export(interaction: Interaction, league: str | None = None, season: str | None = None) -> None:
+    await _leagues(interaction).export(interaction, league_name=league, season_name=season)
+
+
+@league_group.command(name="audit", description="The last league-admin actions (league admins)")
+@app_commands.autocomplete(league=league_autocomplete)
+async def league_audit(interaction: Interaction, league: str | None = None) -> None:
+    await _leagues(interaction).audit(interaction, league)
+
+
+@league_group.command(name="leaderboard", description="A season's standings, overall or on one map")
+@app_commands.describe(map="One map's ladder (default: all maps)", league="Which league (if the server has several)",
+                       season="Which season (default: the current)", public="Post it for everyone (default: only you)")
+@app_commands.choices(map=MAP_CHOICES)
+@app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
+async def league_leaderboard(interaction: Interaction, map: app_commands.Choice[str] | None = None,
+                             league: str | None = None, season: str | None = None, public: bool = False) -> None:
+    await _leagues(interaction).leaderboard(interaction, league_name=league, season_name=season,
+                                            map_id=map.value if map else None, public=public)
+
+
+@league_group.command(name="profile", description="A player's league season: rating, results, recent games")
+@app_commands.describe(player="Whose profile (default: yours)", league="Which league (if the server has several)",
+                       season="Which season (default: the current)", public="Post it for everyone (default: only you)")
+@app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
+async def league_profile(interaction: Interaction, player: discord.User | None = None, league: str | None = None,
+                         season: str | None = None, public: bool = False) -> None:
+    await _leagues(interaction).profile(interaction, user=player, league_name=league, season_name=season, public=public)
+
+
+def register(bot: "TTRBot") -> None:
+    """The listener that rates league games (`game_finished` is dispatched by bot.turns)."""
+    controller = getattr(bot, "leagues", None) or Leagues(bot)
+    bot.leagues = controller  # type: ignore[attr-defined]
+    bot.add_listener(controller.on_game_finished, "on_game_finished")

@@ -1,0 +1,173 @@
+"""Issue 8 leagues through the fake Discord: who may create leagues and seasons or void results,
+a lobby made a league game and rated when it ends, standings and profile images, CSV export.
+
+The fake server has no roles besides @everyone and the bot's (docs/fakediscord.md), so these
+tests give it one: a "League Admins" role in the guild (GUILD_CREATE), held by bob, and role
+options (type 8) in slash commands. The owner (`fake.owner`) has every permission; alice, bob
+and dirk have Discord's default member permissions (no Manage Server)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+import pytest
+
+from storage import leagues as stored
+from tests.bot.driver import Driver
+from tests.fakediscord import api as fake_api
+from tests.fakediscord import state as fake_state
+
+ROLE_ID = 424242
+
+
+@dataclass(frozen=True)
+class Role:
+    id: int
+    name: str
+
+    def payload(self) -> dict:
+        return {"id": str(self.id), "name": self.name, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
+                "icon": None, "unicode_emoji": None, "position": 2, "permissions": "0", "managed": False,
+                "mentionable": True, "flags": 0}
+
+
+LEAGUE_ADMINS = Role(ROLE_ID, "League Admins")
+
+
+@pytest.fixture
+def roles(monkeypatch):
+    """bob holds the League Admins role; slash commands may pass a `Role`."""
+    holders: set[int] = set()
+    guild_roles = fake_state.Guild.roles.fget
+    member_payload = fake_state.Guild.member_payload
+    option_value = fake_api.FakeDiscord._option_value
+
+    monkeypatch.setattr(fake_state.Guild, "roles", property(lambda g: guild_roles(g) + [LEAGUE_ADMINS.payload()]))
+
+    def payload(guild, user):
+        data = member_payload(guild, user)
+        if user.id in holders:
+            data = {**data, "roles": [*data["roles"], str(ROLE_ID)]}
+        return data
+
+    def value(self, option, value, resolved, channel, command, **kwargs):
+        if option["type"] == 8 and isinstance(value, Role):
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            return {"name": option["name"], "type": 8, "value": str(value.id)}
+        return option_value(self, option, value, resolved, channel, command, **kwargs)
+
+    monkeypatch.setattr(fake_state.Guild, "member_payload", payload)
+    monkeypatch.setattr(fake_api.FakeDiscord, "_option_value", value)
+    return holders
+
+
+async def text_of(reply) -> str:
+    if reply.kind in ("deferred", "deferred_update"):
+        await reply.wait_resolved()
+    return reply.message.content if reply.message else reply.content
+
+
+async def league_with_season(fake, holders, **season):
+    holders.add(fake.bob.id)
+    reply = await fake.slash(fake.owner, fake.general, "ttr league create", name="Club", admin_role=LEAGUE_ADMINS)
+    assert "League **Club** created" in reply.content and not reply.ephemeral
+    reply = await fake.slash(fake.bob, fake.general, "ttr league season", name="Autumn", **season)
+    assert "season **Autumn** is open" in await text_of(reply), reply.content
+
+
+async def test_only_managers_create_leagues_and_only_league_admins_run_them(fake_discord, make_bot, roles):
+    fake = fake_discord
+    await make_bot()
+    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard")
+    assert reply.ephemeral and "no league yet" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr league create", name="Club")
+    assert reply.ephemeral and "Manage Server" in reply.content
+    await league_with_season(fake, roles, maps="usa", players="2-3", min_games=1)
+    reply = await fake.slash(fake.alice, fake.general, "ttr league season", name="Winter")
+    assert reply.ephemeral and "Only league admins of **Club**" in reply.content and f"<@&{ROLE_ID}>" in reply.content
+    for command, options in (("ttr league void", {"game": 1}), ("ttr league export", {}), ("ttr league audit", {})):
+        reply = await fake.slash(fake.dirk, fake.general, command, **options)
+        assert reply.ephemeral and "Only league admins" in reply.content, command
+    reply = await fake.slash(fake.bob, fake.general, "ttr league void", game=99)
+    assert "not a game of **Club**" in reply.content
+    reply = await fake.slash(fake.bob, fake.general, "ttr league season", name="Bad", maps="atlantis")
+    assert "unknown map 'atlantis'" in reply.content
+    reply = await fake.slash(fake.owner, fake.general, "ttr league season", name="Owner's", end="2020-01-01")
+    assert "must end after it starts" in reply.content  # Manage Server is a league admin too
+    reply = await fake.slash(fake.bob, fake.general, "ttr league audit")
+    assert "create league" in reply.content and "create season" in reply.content
+
+
+async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord, make_bot, roles):
+    fake = fake_discord
+    bot = await make_bot()
+    await league_with_season(fake, roles, maps="usa", players="2", min_games=1)
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    await driver.run(fake.alice, "ttr new", map="usa", players=2)
+    await driver.run(fake.bob, "ttr join")
+    reply = await fake.slash(fake.dirk, fake.general, "ttr league rated")
+    assert reply.ephemeral and "Only the host" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
+    assert "counts for **Club · Autumn**" in reply.content and not reply.ephemeral
+    await (await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice)).wait_resolved()
+    driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    await driver.run(fake.bob, "ttr resign")  # bob leaves: the last rank for rating, alice wins
+    rated = await fake.wait_for_message(fake.general, lambda m: "rated:" in m.content)
+    assert f"game #{driver.game_id} rated" in rated.content
+    assert rated.content.index(f"<@{fake.alice.id}>") < rated.content.index(f"<@{fake.bob.id}>")
+    assert "(+" in rated.content and "(-" in rated.content
+
+    reply = await fake.slash(fake.dirk, fake.general, "ttr league leaderboard")
+    image = await reply.wait_resolved()
+    assert image.ephemeral and image.attachments[0].is_png
+    alt = image.attachments[0].description
+    assert alt.startswith("Club · Standings: 1. alice") and "2. bob" in alt
+    reply = await fake.slash(fake.dirk, fake.general, "ttr league profile", player=fake.alice, public=True)
+    card = await reply.wait_resolved()
+    assert not card.ephemeral and card.attachments[0].is_png
+    assert card.attachments[0].description.startswith("alice, Club Autumn: rating") and "1st of 2" in \
+        card.attachments[0].description
+
+    reply = await fake.slash(fake.bob, fake.general, "ttr league export")
+    files = reply.message.files if reply.message else {}
+    assert set(files) == {"club-autumn-results.csv", "club-autumn-standings.csv"}
+    rows = list(csv.DictReader(io.StringIO(files["club-autumn-results.csv"].decode())))
+    assert [(r["name"], r["status"], r["rating_rank"], r["left"]) for r in rows] == [
+        ("alice", "rated", "1", ""), ("bob", "rated", "2", "resigned")]
+
+    reply = await fake.slash(fake.bob, fake.general, "ttr league void", game=driver.game_id, reason="test game")
+    assert "voided the result of game" in await text_of(reply)
+    reply = await fake.slash(fake.dirk, fake.general, "ttr league leaderboard")
+    assert "no rated games yet" in (await reply.wait_resolved()).attachments[0].description
+    async with bot.storage.sessions() as session:
+        audit = await stored.audit_log(session=session, league_id=1)
+    assert audit[0].action == "void_game" and audit[0].user_id == fake.bob.id
+
+
+async def test_a_game_joins_before_its_first_turn_and_season_limits_hold(fake_discord, make_bot, roles):
+    fake = fake_discord
+    bot = await make_bot()
+    await league_with_season(fake, roles, maps="usa", players="3-5")
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.dirk])
+    await driver.start_game("usa")
+    reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
+    assert "allows games of 3, 4, 5 players, not 2" in reply.content  # the season's limits
+    europe = Driver(fake, bot, fake.games, [fake.alice, fake.dirk, fake.bob])
+    await europe.start_game("europe")
+    reply = await fake.slash(fake.alice, fake.games, "ttr league rated")
+    assert "played on usa, not europe" in reply.content
+    await driver.run(fake.alice, "ttr admin end")
+    usa = Driver(fake, bot, fake.general, [fake.alice, fake.dirk, fake.bob])
+    await usa.start_game("usa")
+    for seat in range(3):
+        await usa.act(seat, usa.game.default_action(seat))
+    reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
+    assert "under way" in reply.content  # the host, after the first turn began
+    reply = await fake.slash(fake.bob, fake.general, "ttr league rated")  # a league admin may
+    assert "counts for **Club · Autumn**" in reply.content
+    reply = await fake.slash(fake.bob, fake.general, "ttr league rated")
+    assert "already belongs to a league season" in reply.content
