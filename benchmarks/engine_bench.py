@@ -1,7 +1,8 @@
 """Engine speed: random self-play, legal_actions() latency, end-of-game scoring.
 
-    python benchmarks/engine_bench.py            # full run (~1 min)
+    python benchmarks/engine_bench.py            # full run (every map, a few minutes)
     python benchmarks/engine_bench.py --quick    # a smoke run
+    python benchmarks/engine_bench.py usa europe # some maps only
 
 The random player picks uniformly among `legal_actions(seat, collapse_payments=True)`: one
 payment per (track, color), as a typical engine lists its moves. Figures go to docs/performance.md.
@@ -17,6 +18,10 @@ import time
 from engine import Game
 from engine.scoring import final_scores, longest_trail
 
+MAPS = ("usa", "europe", "nederland", "switzerland", "nordic")
+#: Players per game: 4, or the map's maximum (Switzerland and Nordic Countries take 2-3).
+SEATS = {"switzerland": 3, "nordic": 3}
+
 
 def play_random(map_id: str, seats: int, seed: int) -> Game:
     game = Game.new(map_id, seats, seed)
@@ -31,7 +36,7 @@ def self_play(map_id: str, games: int) -> dict:
     plies = 0
     start = time.perf_counter()
     for seed in range(games):
-        plies += len(play_random(map_id, 4, seed).log)
+        plies += len(play_random(map_id, SEATS.get(map_id, 4), seed).log)
     elapsed = time.perf_counter() - start
     return {"games_per_s": games / elapsed, "plies_per_game": plies / games, "actions_per_s": plies / elapsed}
 
@@ -41,7 +46,7 @@ def sampled_states(map_id: str, count: int) -> list[tuple[Game, int]]:
     states = []
     seed = 1000
     while len(states) < count:
-        game = Game.new(map_id, 4, seed)
+        game = Game.new(map_id, SEATS.get(map_id, 4), seed)
         rng = random.Random(seed)
         while not game.is_over() and len(states) < count:
             seat = game.to_move()[0]
@@ -77,7 +82,7 @@ def legal_actions_latency(map_id: str, count: int) -> dict:
 
 
 def scoring_latency(map_id: str, games: int) -> dict:
-    finished = [play_random(map_id, 4, 500 + seed) for seed in range(games)]
+    finished = [play_random(map_id, SEATS.get(map_id, 4), 500 + seed) for seed in range(games)]
     trail = []
     scoring = []
     for game in finished:
@@ -91,9 +96,10 @@ def scoring_latency(map_id: str, games: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and states")
+    parser.add_argument("maps", nargs="*", default=MAPS, help="map ids (default: all)")
     args = parser.parse_args()
     games, states, finished = (20, 100, 5) if args.quick else (300, 1000, 30)
-    for map_id in ("usa", "europe", "nederland"):
+    for map_id in args.maps:
         figures = {**self_play(map_id, games), **legal_actions_latency(map_id, states), **scoring_latency(map_id, finished)}
         print(f"{map_id:9s} " + "  ".join(f"{k}={v:,.1f}" for k, v in figures.items()))
 

@@ -29,6 +29,8 @@ from engine.game import Game, GameOptions  # noqa: E402
 from engine.mapdata import available_maps, load_map  # noqa: E402
 from engine.notation import format_action, parse_action  # noqa: E402
 import engine.nederland  # noqa: E402,F401  (registers the "tolls" rule hook)
+import engine.nordic  # noqa: E402,F401  (registers the "nordic" rule hook)
+import engine.switzerland  # noqa: E402,F401  (registers the "switzerland" rule hook)
 
 __all__ = [
     "RULES_VERSION", "Action", "BuildStation", "Claim", "DeclineTunnel", "DrawDeck", "DrawMarket",

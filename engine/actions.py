@@ -21,9 +21,14 @@ class DrawMarket(NamedTuple):
 
 
 class Claim(NamedTuple):
+    """Pay `locos` locomotives, the rest in `color`; `subs` (sorted card indices, colored cards
+    only) are substitute cards where the map allows them (Nordic: 3 for a ferry's locomotive,
+    4 for a missing card on Murmansk-Lieksa); each set stands for one card of the route."""
+
     track: str
     color: int | None
     locos: int
+    subs: tuple[int, ...] = ()
 
 
 class DrawTickets(NamedTuple):

@@ -51,7 +51,14 @@ from engine.events import (
 )
 from engine.hooks import hooks_for
 from engine.mapdata import MapData, Track, load_map
-from engine.payments import payment_error, payment_options, surcharge_options, tunnel_surcharge
+from engine.payments import (
+    extended_payment_error,
+    extended_payment_options,
+    payment_error,
+    payment_options,
+    surcharge_options,
+    tunnel_surcharge,
+)
 
 STATE_SCHEMA = 1
 MARKET_SIZE = 5
@@ -96,13 +103,14 @@ class GameOptions:
 
 
 @cache
-def _claim_groups(map_data: MapData) -> tuple:
-    """Tracks grouped by what pays for them (color, length, ferry), so one payment check
-    serves every track of a group when listing legal claims."""
+def _claim_groups(map_data: MapData, card_rules: tuple) -> tuple:
+    """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
+    the track, None on most maps), so one payment check serves every track of a group when
+    listing legal claims."""
     groups: dict[tuple, list] = {}
     for t in map_data.tracks:
-        groups.setdefault((t.color, t.length, t.ferry), []).append((t.index, t.id, t.double))
-    return tuple((color, length, ferry, tuple(tracks)) for (color, length, ferry), tracks in groups.items())
+        groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
+    return tuple((*key, tuple(tracks)) for key, tracks in groups.items())
 
 
 def _json_copy(value):
@@ -122,8 +130,8 @@ class Game:
     """One game of Ticket to Ride. Create with `Game.new(...)`, replay with `Game.replay(...)`."""
 
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
-        if not 2 <= seats <= 5:
-            raise ValueError(f"a game has 2 to 5 seats, not {seats}")
+        if not 2 <= seats <= map_data.rules.max_players:
+            raise ValueError(f"a game on the {map_data.name} map has 2 to {map_data.rules.max_players} seats, not {seats}")
         self.map = map_data
         self.seats = seats
         self.seed = seed
@@ -177,6 +185,21 @@ class Game:
         self.final: list | None = None
         self.last_action: tuple[int | None, Action] | None = None
         self._doubles_open = self.hooks.doubles_open(self)
+        self._card_rules()
+
+    def _card_rules(self) -> None:
+        """Per track: None when RULES.md §1/§3 payments apply, else the map's card rules
+        (locomotives usable, ferry substitute, substitute) from the hooks and the track data."""
+        hooks = self.hooks
+        self._free_locos = hooks.free_locomotive_draws
+        rules = []
+        for t in self.map.tracks:
+            locos_ok = hooks.locomotives_usable(t)
+            ferry_sub = hooks.ferry_substitute if t.ferry else 0
+            rules.append(None if locos_ok and not ferry_sub and not t.substitute
+                         else (locos_ok, ferry_sub, t.substitute))
+        self._track_rules = rules
+        self._groups = _claim_groups(self.map, tuple(rules))
 
     # ------------------------------------------------------------------ creation
 
@@ -320,7 +343,8 @@ class Game:
         return bool(self.deck or self.discard)
 
     def _second_card_actions(self) -> list[Action]:
-        actions: list[Action] = [DrawMarket(i) for i, c in enumerate(self.market) if c >= 0 and c != LOCO]
+        free = self._free_locos
+        actions: list[Action] = [DrawMarket(i) for i, c in enumerate(self.market) if c >= 0 and (free or c != LOCO)]
         if self._can_draw_blind():
             actions.append(DrawDeck())
         return actions
@@ -335,10 +359,15 @@ class Game:
         trains = self.trains[seat]
         owner = self.owner
         open_ = self._doubles_open
-        for color, length, ferry, tracks in _claim_groups(self.map):
+        for color, length, ferry, card_rules, tracks in self._groups:
             if length > trains:
                 continue
-            options = payment_options(hand, length, color, ferry, collapse)
+            if card_rules is None:
+                options = payment_options(hand, length, color, ferry, collapse)
+            else:
+                locos_ok, ferry_sub, substitute = card_rules
+                options = extended_payment_options(hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub,
+                                                   substitute=substitute, collapse=collapse)
             if not options:
                 continue
             for index, tid, double in tracks:
@@ -348,7 +377,10 @@ class Game:
                     partner = owner[double]
                     if partner == seat or (partner >= 0 and not open_):
                         continue
-                actions.extend([Claim(tid, c, k) for c, k in options])
+                if card_rules is None:
+                    actions.extend([Claim(tid, c, k) for c, k in options])
+                else:
+                    actions.extend([Claim(tid, c, k, subs) for c, k, subs in options])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
@@ -441,7 +473,7 @@ class Game:
         card = self.market[action.slot]
         if card < 0:
             raise _illegal(f"face-up slot {action.slot + 1} is empty")
-        if self.stage == SECOND_CARD and card == LOCO:
+        if self.stage == SECOND_CARD and card == LOCO and not self._free_locos:
             raise _illegal("a face-up locomotive cannot be your second card")
 
     def _check_claim(self, seat: int, action: Claim) -> None:
@@ -461,7 +493,18 @@ class Game:
                 )
         if t.length > self.trains[seat]:
             raise _illegal(f"{name} needs {t.length} trains and you have {self.trains[seat]} left")
-        error = payment_error(self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, name)
+        card_rules = self._track_rules[t.index]
+        if card_rules is None:
+            if action.subs:
+                error = f"{name} takes no substitute cards"
+            else:
+                error = payment_error(self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, name)
+        else:
+            locos_ok, ferry_sub, substitute = card_rules
+            error = extended_payment_error(
+                self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, tuple(action.subs), name,
+                locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute, where=self.hooks.locomotive_use,
+            )
         if error:
             raise _illegal(error)
 
@@ -557,6 +600,8 @@ class Game:
 
     def _check_market(self, events: list[Event]) -> None:
         """3+ face-up locomotives: discard all five and deal five (at most 3 times in a row)."""
+        if not self.hooks.market_resets:
+            return
         for _ in range(MAX_MARKET_RESETS):
             if self.market.count(LOCO) < 3:
                 return
@@ -580,7 +625,7 @@ class Game:
         self.hands[seat][card] += 1
         events.append(CardDrawn(seat, card, action.slot))
         self._refill(action.slot, events)
-        self._after_card(seat, card == LOCO, events)
+        self._after_card(seat, card == LOCO and not self._free_locos, events)
 
     def _after_card(self, seat: int, face_up_loco: bool, events: list[Event]) -> None:
         if self.stage == SECOND_CARD or face_up_loco:
@@ -590,12 +635,15 @@ class Game:
         if not self._second_card_actions():  # only one card could be drawn: the turn ends
             self._end_turn(events)
 
-    def _pay(self, seat: int, color: int | None, locos: int, count: int) -> list[int]:
-        """Take `count` cards (`locos` of them locomotives) out of the hand; returns 9 counts."""
+    def _pay(self, seat: int, color: int | None, locos: int, count: int, subs: tuple[int, ...] = ()) -> list[int]:
+        """Take `count` cards (`locos` of them locomotives) and the substitute cards out of the
+        hand; returns 9 counts."""
         paid = [0] * NUM_CARD_KINDS
         if color is not None and count > locos:
             paid[color] = count - locos
         paid[LOCO] = locos
+        for c in subs:
+            paid[c] += 1
         hand = self.hands[seat]
         for kind, n in enumerate(paid):
             hand[kind] -= n
@@ -608,8 +656,12 @@ class Game:
 
     def _apply_claim(self, seat: int, action: Claim, events: list[Event]) -> None:
         t = self.map.track_by_id[action.track]
-        color = action.color if action.locos < t.length else None
-        paid = self._pay(seat, color, action.locos, t.length)
+        subs = action.subs
+        covered = t.length
+        if subs:  # each set of substitute cards stands for one card of the route
+            covered -= len(subs) // (self.hooks.ferry_substitute if t.ferry else t.substitute)
+        color = action.color if action.locos < covered else None
+        paid = self._pay(seat, color, action.locos, covered, subs)
         if t.tunnel:
             revealed = []
             for _ in range(3):
@@ -834,7 +886,7 @@ class Game:
             return DrawDeck()
         second = self.stage == SECOND_CARD
         for slot, card in enumerate(self.market):
-            if card >= 0 and not (second and card == LOCO):
+            if card >= 0 and not (second and card == LOCO and not self._free_locos):
                 return DrawMarket(slot)
         if self.is_legal(seat, Pass()):
             return Pass()

@@ -8,6 +8,10 @@ Extension points, in the order a game meets them:
   `configure` also sets the hook's initial state (also before `from_json` restores it).
 - `after_setup`: once cards and tickets are dealt.
 - `doubles_open`: whether both tracks of a double route are usable.
+- card rules: `free_locomotive_draws` (a face-up locomotive is an ordinary card), `market_resets`
+  (3 face-up locomotives reset the market), `locomotives_usable(track)` (where locomotives pay,
+  `locomotive_use` names it for messages), `ferry_substitute` (cards of any colors replacing one
+  required ferry locomotive); a track's own `substitute` (data) is handled by the payments.
 - `after_claim`: effects of a claim (tolls).
 - `after_round`: between turns, once every active seat has played a round; it may open a
   pending decision (a hook `stage`) for one seat, which the hook's own actions resolve
@@ -38,6 +42,18 @@ class RuleHooks:
     action_types: tuple[type, ...] = ()
     #: Pending-decision stages (values of `game.stage`) that this hook opens.
     stages: tuple[str, ...] = ()
+    #: A face-up locomotive counts as one card: it may be the second card and allows a second one.
+    free_locomotive_draws: bool = False
+    #: Whether 3 face-up locomotives discard and replace the market (RULES.md §1).
+    market_resets: bool = True
+    #: Cards of any colors that may replace one required ferry locomotive (0: none may).
+    ferry_substitute: int = 0
+    #: Where locomotives may be used, for messages (when `locomotives_usable` is narrower).
+    locomotive_use: str = "any route"
+
+    def locomotives_usable(self, track: "Track") -> bool:
+        """Whether locomotives may pay for (part of) this track."""
+        return True
 
     def configure(self, game: "Game") -> None:
         """Validate `game.options.variants` (ValueError) and set the hook's initial state."""

@@ -4,6 +4,7 @@
     claim Dieppe-London/2 red loco=1 | claim Madrid-Pamplona loco=3 | tickets draw | tickets keep 12 31
     station Paris red | station Paris loco=2 | tunnel pay | tunnel pay loco=1 | tunnel decline
     neutral claim Amsterdam-Rotterdam/2 | pass | skip | resign | remove 3
+    claim Ålborg-Göteborg blue sub=pink:1,green:2 | claim Lieksa-Murmansk red sub=blue:4,green:4
 
 Defaults when a player leaves something out (docs/engine.md): no `loco=` means the fewest
 locomotives that can pay; no color on a colored route means the route's color; a gray double
@@ -36,13 +37,14 @@ from engine.actions import (
 from engine.cards import CARD_NAMES, COLORS, LOCO, card_index
 from engine.errors import AmbiguousActionError, InvalidActionError
 from engine.mapdata import MapData, Track, fold_name
-from engine.payments import payment_options, surcharge_options
+from engine.payments import extended_payment_options, payment_options, surcharge_options
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 _DASHES = re.compile(r"\s*[-–—]\s*")
 _LOCO_OPTION = re.compile(r"^(?:loco|locos|locomotives?)=(\d+)$")
+_SUB_OPTION = re.compile(r"^(?:sub|subs)=(.+)$")
 
 
 def _map_of(game_or_map: "Game | MapData") -> MapData:
@@ -50,11 +52,37 @@ def _map_of(game_or_map: "Game | MapData") -> MapData:
 
 
 def route_label(m: MapData, track: Track) -> str:
-    """'Dieppe-London/2' for a track of a double route, 'Dieppe-Paris' otherwise."""
+    """'Dieppe-London/2' for a track of a double route, 'Dieppe-Paris' otherwise; tracks from
+    one city to different border points of one country (Switzerland's two Kreuzlingen-Deutschland
+    tracks) are numbered the same way, in map order."""
     name = m.route_name(track)
     if track.double is not None and "/" in track.id:
         return f"{name}/{track.id.rsplit('/', 1)[1]}"
+    siblings = _border_siblings(m, track)
+    if len(siblings) > 1:
+        return f"{name}/{siblings.index(track) + 1}"
     return name
+
+
+def _place(m: MapData, city: int) -> int:
+    """The place a track end stands for: a border point's country, else the city itself."""
+    country = m.cities[city].country
+    return city if country is None else country
+
+
+def _border_siblings(m: MapData, track: Track) -> list[Track]:
+    """Tracks joining the same two places as `track` (more than one only at a border)."""
+    if m.cities[track.a].country is None and m.cities[track.b].country is None:
+        return [track]
+    return _tracks_between_places(m, _place(m, track.a), _place(m, track.b))
+
+
+def _tracks_between_places(m: MapData, a: int, b: int) -> list[Track]:
+    out = []
+    for x in m.nodes(a):
+        for y in m.nodes(b):
+            out.extend(m.tracks_between.get((min(x, y), max(x, y)), ()))
+    return sorted(out, key=lambda t: t.index)
 
 
 def format_action(game_or_map: "Game | MapData", action: Action) -> str:
@@ -66,10 +94,12 @@ def format_action(game_or_map: "Game | MapData", action: Action) -> str:
         return f"draw market {action.slot + 1}"
     if kind is Claim:
         t = m.track_by_id[action.track]
-        needs_index = t.double is not None and (t.color is None or action.color is None or
-                                                m.tracks[t.double].color == t.color)
+        siblings = [t, m.tracks[t.double]] if t.double is not None else _border_siblings(m, t)
+        needs_index = len(siblings) > 1 and (t.color is None or action.color is None or
+                                             any(o.color == t.color for o in siblings if o is not t))
         route = route_label(m, t) if needs_index else m.route_name(t)
-        return " ".join(filter(None, ["claim", route, _payment_text(action.color, action.locos)]))
+        return " ".join(filter(None, ["claim", route, _payment_text(action.color, action.locos),
+                                      _subs_text(action.subs)]))
     if kind is DrawTickets:
         return "tickets draw"
     if kind is KeepTickets:
@@ -92,6 +122,28 @@ def format_action(game_or_map: "Game | MapData", action: Action) -> str:
     if kind is Remove:
         return f"remove {action.seat + 1}"
     raise TypeError(f"not an action: {action!r}")
+
+
+def _subs_text(subs: tuple[int, ...]) -> str:
+    if not subs:
+        return ""
+    return "sub=" + ",".join(f"{COLORS[c]}:{subs.count(c)}" for c in sorted(set(subs)))
+
+
+def _parse_subs(text: str) -> tuple[int, ...]:
+    out: list[int] = []
+    for part in text.split(","):
+        name, _, count = part.partition(":")
+        try:
+            card = card_index(name)
+        except KeyError:
+            raise InvalidActionError(f"unknown card color {name!r} in sub=") from None
+        if card == LOCO:
+            raise InvalidActionError("substitute cards are colored cards, not locomotives")
+        if count and not count.isdigit():
+            raise InvalidActionError(f"write sub= as color:count pairs, like sub=blue:2,green:1 (got {part!r})")
+        out.extend([card] * (int(count) if count else 1))
+    return tuple(sorted(out))
 
 
 def _payment_text(color: int | None, locos: int) -> str:
@@ -148,15 +200,19 @@ def _parse_tickets(rest: list[str]) -> Action:
     raise InvalidActionError("write 'tickets draw' or 'tickets keep' followed by ticket numbers")
 
 
-def _split_payment(words: list[str]) -> tuple[list[str], int | None, bool, int | None]:
-    """Strip trailing payment words: returns (rest, color, all_loco, loco_count)."""
+def _split_payment(words: list[str], subs: list | None = None) -> tuple[list[str], int | None, bool, int | None]:
+    """Strip trailing payment words: returns (rest, color, all_loco, loco_count); a `sub=` word
+    is parsed into `subs` (a list the caller passes) where allowed."""
     color: int | None = None
     all_loco = False
     locos: int | None = None
     while words:
         word = words[-1].lower()
         match = _LOCO_OPTION.match(word)
-        if match:
+        sub_match = _SUB_OPTION.match(word) if subs is not None else None
+        if sub_match:
+            subs[:] = _parse_subs(sub_match.group(1))
+        elif match:
             locos = int(match.group(1))
         elif word in ("gray", "grey"):
             pass  # the route's own color word; the payment color follows separately
@@ -185,7 +241,10 @@ def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
     for cut in range(1, len(parts)):
         a, b = m.find_city("-".join(parts[:cut])), m.find_city("-".join(parts[cut:]))
         if a and b:
-            tracks = m.tracks_between.get((min(a.index, b.index), max(a.index, b.index)))
+            if m.borders:  # a country stands for its border points (Switzerland)
+                tracks = _tracks_between_places(m, _place(m, a.index), _place(m, b.index))
+            else:
+                tracks = m.tracks_between.get((min(a.index, b.index), max(a.index, b.index)))
             if not tracks:
                 raise InvalidActionError(f"no route joins {a.name} and {b.name} on the {m.name} map")
             return list(tracks), index
@@ -201,21 +260,30 @@ def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
 
 def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
     m = game.map
-    route_words, color, all_loco, locos = _split_payment(words)
+    subs: list[int] = []
+    route_words, color, all_loco, locos = _split_payment(words, subs)
     if not route_words:
         raise InvalidActionError("name the route to claim, like 'claim Paris-Dieppe pink'")
     tracks, index = _find_route(m, " ".join(route_words))
     if index is not None:
-        chosen = [t for t in tracks if t.id.endswith(f"/{index}")]
+        if len(tracks) == 2 and tracks[0].double is not None:
+            chosen = [t for t in tracks if t.id.endswith(f"/{index}")]
+        else:
+            chosen = tracks[index - 1: index] if index >= 1 else []
         if not chosen:
             raise InvalidActionError(f"{m.route_name(tracks[0])} has no track {index}")
         tracks = chosen
     elif len(tracks) > 1 and color is not None and any(t.color == color for t in tracks):
         tracks = [t for t in tracks if t.color == color]
     if len(tracks) > 1:
-        free = [t for t in tracks if game.owner[t.index] < 0 and game.owner[t.double] != seat]
+        free = [t for t in tracks if game.owner[t.index] < 0 and (t.double is None or game.owner[t.double] != seat)]
         tracks = free[:1] or tracks[:1]
     track = tracks[0]
+    card_rules = game._track_rules[track.index]
+    if card_rules is not None:
+        return _parse_claim_extended(game, seat, track, color, all_loco, locos, tuple(subs), card_rules)
+    if subs:
+        return Claim(track.id, color, locos or 0, tuple(subs))  # the engine says this route takes none
     if all_loco and color is None:
         return Claim(track.id, None, track.length if locos is None else locos)
     if color is None:
@@ -245,6 +313,41 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
         have = game.hands[seat][color] if seat is not None else 0
         locos = min(max(track.ferry, track.length - have, 0), track.length - 1)
     return Claim(track.id, None if locos == track.length else color, locos)
+
+
+def _parse_claim_extended(game: "Game", seat: int | None, track: Track, color: int | None, all_loco: bool,
+                          locos: int | None, subs: tuple[int, ...], card_rules: tuple) -> Action:
+    """Claims under a map's card rules (Switzerland, Nordic): what is left out is filled in from
+    the payments the engine lists (no substitutes and the fewest locomotives first)."""
+    m = game.map
+    locos_ok, ferry_sub, substitute = card_rules
+    if subs or locos is not None:  # an explicit payment: taken as written
+        k = locos or 0
+        unit = ferry_sub if track.ferry else substitute
+        covered = track.length - k - (len(subs) // unit if unit else 0)
+        if color is None and track.color is not None and covered > 0:
+            color = track.color
+        return Claim(track.id, color if covered > 0 else None, k, subs)
+    hand = game.hands[seat] if seat is not None else [0] * 9
+    want = track.color if color is None else color
+    options = extended_payment_options(hand, track.length, track.color, track.ferry, locos_ok=locos_ok,
+                                       ferry_sub=ferry_sub, substitute=substitute)
+    if all_loco and color is None:
+        return Claim(track.id, None, track.length)
+    if want is not None:
+        fits = sorted((o for o in options if o[0] == want), key=lambda o: (len(o[2]), o[1]))
+        if fits:
+            return Claim(track.id, *fits[0])
+        if track.color is not None or color is not None:
+            return Claim(track.id, want, 0)  # the engine says what is missing
+    colors = sorted({o[0] for o in options}, key=lambda c: (c is None, c or 0))
+    if len(colors) == 1:
+        best = min((o for o in options if o[0] == colors[0]), key=lambda o: (len(o[2]), o[1]))
+        return Claim(track.id, *best)
+    names = [CARD_NAMES[c] if c is not None else "loco" for c in colors] or list(COLORS)
+    raise AmbiguousActionError(
+        f"{m.route_name(track)} is gray: say which color to pay with ({', '.join(names)})", options=names
+    )
 
 
 def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:

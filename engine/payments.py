@@ -76,3 +76,124 @@ def surcharge_options(hand: list[int], surcharge: int, color: int | None) -> lis
 def tunnel_surcharge(revealed: list[int], color: int | None) -> int:
     """Revealed cards that add to the cost: locomotives, and the paid color unless all-loco."""
     return sum(1 for c in revealed if c == LOCO or (color is not None and c == color))
+
+
+# ---------------------------------------------------------------------------------------------
+# Map rules beyond RULES.md §1/§3 (Switzerland, Nordic Countries, RULES.md §5): where
+# locomotives may be used, cards of any colours replacing a ferry's required locomotive, and the
+# substitute route (any N cards for one missing card). A payment is then (color, locos, subs):
+# `subs` is the sorted tuple of the substitute cards (card indices, never locomotives).
+
+ExtPayment = tuple[int | None, int, tuple[int, ...]]
+
+
+def canonical_subs(avail: list[int], count: int) -> tuple[int, ...] | None:
+    """`count` substitute cards out of `avail` (8 color counts): one at a time from the color
+    with the most left (ties: the lower index). The choice the engine lists and the parser
+    fills in; any other choice of the same number of cards is just as legal."""
+    if count <= 0:
+        return ()
+    left = list(avail)
+    if sum(left) < count:
+        return None
+    out = []
+    for _ in range(count):
+        c = max(range(len(left)), key=lambda k: (left[k], -k))
+        left[c] -= 1
+        out.append(c)
+    return tuple(sorted(out))
+
+
+def extended_payment_options(
+    hand: list[int], length: int, color: int | None, ferry: int, *, locos_ok: bool, ferry_sub: int,
+    substitute: int, collapse: bool = False,
+) -> list[ExtPayment]:
+    """Every payment for a track under the map's card rules (one canonical choice of substitute
+    cards per payment shape). With `collapse`: one per color, preferring no substitutes and the
+    fewest locomotives; all-locomotive (or color-free) payments only when no color fits."""
+    locos = hand[LOCO] if locos_ok else 0
+    colors = range(len(COLORS)) if color is None else (color,)
+    options: list[ExtPayment] = []
+    colorless: list[ExtPayment] = []
+    max_sub = ferry if (ferry and ferry_sub) else 0
+    for c in colors:
+        have = hand[c]
+        found: list[ExtPayment] = []
+        for m in range(0, max_sub + 1):  # required locomotives replaced by `ferry_sub` cards each
+            for k in range(max(ferry - m, 0), min(locos, length - m) + 1):
+                n = length - k - m
+                if n > have:
+                    continue
+                if n == 0:
+                    if c == colors[0]:
+                        subs = canonical_subs(hand[:LOCO], ferry_sub * m)
+                        if subs is not None:
+                            colorless.append((None, k, subs))
+                    continue
+                avail = hand[:LOCO]
+                avail[c] -= n
+                subs = canonical_subs(avail, ferry_sub * m)
+                if subs is not None:
+                    found.append((c, k, subs))
+        if substitute and 0 < have < length:  # any `substitute` cards for each missing card
+            avail = hand[:LOCO]
+            avail[c] = 0
+            subs = canonical_subs(avail, substitute * (length - have))
+            if subs is not None:
+                found.append((c, 0, subs))
+        if collapse and found:
+            found = [min(found, key=lambda p: (len(p[2]), p[1]))]
+        options.extend(found)
+    if colorless and not (collapse and options):
+        options.extend([min(colorless, key=lambda p: (len(p[2]), p[1]))] if collapse else colorless)
+    return options
+
+
+def extended_payment_error(
+    hand: list[int], length: int, color: int | None, ferry: int, pay_color: int | None, locos: int,
+    subs: tuple[int, ...], what: str, *, locos_ok: bool, ferry_sub: int, substitute: int, where: str,
+) -> str | None:
+    """Why (pay_color, locos, subs) cannot pay for `what` under the map's card rules, or None."""
+    if locos and not locos_ok:
+        return f"locomotives can only be used on {where} on this map"
+    if any(not 0 <= c < LOCO for c in subs):
+        return "substitute cards are colored cards, never locomotives"
+    unit = ferry_sub if ferry else substitute
+    if subs and not (unit and (ferry or substitute)):
+        return f"{what} takes no substitute cards"
+    if unit and len(subs) % unit:
+        return f"substitute cards for {what} come in sets of {unit}, not {len(subs)}"
+    m = len(subs) // unit if unit else 0
+    if ferry:
+        if m > ferry:
+            return f"{what} has {ferry} locomotive space{'s' if ferry > 1 else ''}: at most {ferry * unit} substitute cards"
+        if locos + m < ferry:
+            return (f"{what} is a ferry: it needs {ferry} locomotive{'s' if ferry > 1 else ''} "
+                    f"(or {unit} cards of any colors for each), not {locos}" + (f" and {m} set{'s' if m > 1 else ''}" if m else ""))
+    elif m and locos:
+        return f"{what}: substitute cards replace missing cards of the color you pay, not locomotives"
+    n = length - locos - m
+    if n < 0:
+        return f"{what} costs {length} cards; that payment covers {locos + m}"
+    if n == 0 and pay_color is not None and not (ferry and m):
+        pay_color = None
+    if n and pay_color is None:
+        return f"{what} costs {length} cards: name a color for the {n} colored cards"
+    if pay_color is not None and color is not None and pay_color != color:
+        return f"{what} is {COLORS[color]}: it cannot be paid with {COLORS[pay_color]} cards"
+    if not ferry and m:
+        if n < 1:
+            return f"{what}: play at least one card of the color you pay"
+        if hand[pay_color] != n:
+            return (f"{what}: substitute cards only replace missing {CARD_NAMES[pay_color]} cards "
+                    f"(you have {hand[pay_color]}, so play {min(hand[pay_color], length)} of them)")
+    need = [0] * len(hand)
+    if pay_color is not None:
+        need[pay_color] += n
+    need[LOCO] += locos
+    for c in subs:
+        need[c] += 1
+    missing = [f"{need[k] - hand[k]} more {CARD_NAMES[k]} (you have {hand[k]})" for k in range(len(hand)) if need[k] > hand[k]]
+    if missing:
+        return f"not enough cards for {what}: you need " + " and ".join(missing)
+    return None

@@ -17,6 +17,7 @@ class TicketResult:
     points: int
     completed: bool
     via: tuple[str, ...] = ()  # borrowed (station) track ids this ticket cannot do without
+    reached: int | None = None  # country tickets (Switzerland): the destination scored (place index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +43,7 @@ class PlayerScore:
         return {
             "seat": self.seat,
             "route_points": self.route_points,
-            "tickets": [{"id": t.id, "points": t.points, "completed": t.completed, "via": list(t.via)}
-                        for t in self.tickets],
+            "tickets": [_ticket_json(t) for t in self.tickets],
             "ticket_points": self.ticket_points,
             "borrowed": list(self.borrowed),
             "station_points": self.station_points,
@@ -54,6 +54,13 @@ class PlayerScore:
             "rank": self.rank,
             "details": dict(self.details),
         }
+
+
+def _ticket_json(t: TicketResult) -> dict:
+    out = {"id": t.id, "points": t.points, "completed": t.completed, "via": list(t.via)}
+    if t.reached is not None:
+        out["reached"] = t.reached  # place (city/country) index of the destination scored
+    return out
 
 
 class _Components:
@@ -85,7 +92,25 @@ def ticket_results(tracks: Iterable["Track"], tickets: Sequence) -> tuple[Ticket
     comp = _Components()
     for t in tracks:
         comp.union(t.a, t.b)
-    return tuple(TicketResult(t.id, t.points, comp.find(t.a) == comp.find(t.b)) for t in tickets)
+    find = comp.find
+    return tuple(
+        _places_result(find, t) if t.destinations else TicketResult(t.id, t.points, find(t.a) == find(t.b))
+        for t in tickets
+    )
+
+
+def _places_result(find, ticket) -> TicketResult:
+    """A ticket to countries or to several destinations (RULES.md §5, Switzerland): a country is
+    reached through any of its border points (each a separate node, so no connection passes
+    through a country); it scores its highest completed destination, or loses its lowest value."""
+    roots = {find(n) for n in ticket.a_nodes}
+    best = None
+    for place, nodes, points in ticket.destinations:
+        if (best is None or points > best[1]) and any(find(n) in roots for n in nodes):
+            best = (place, points)
+    if best is not None:
+        return TicketResult(ticket.id, best[1], True, reached=best[0])
+    return TicketResult(ticket.id, min(p for _, _, p in ticket.destinations), False)
 
 
 def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
@@ -122,7 +147,7 @@ def _with_needed_stations(result: TicketResult, ticket, own: list, borrowed: tup
         b.id for b in borrowed
         if not ticket_results([*own, *(x for x in borrowed if x is not b)], [ticket])[0].completed
     )
-    return TicketResult(result.id, result.points, True, needed)
+    return TicketResult(result.id, result.points, True, needed, result.reached)
 
 
 def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:

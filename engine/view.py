@@ -25,8 +25,12 @@ def _hand(counts: list[int]) -> dict[str, int]:
 
 
 def _ticket(game: "Game", ticket_id: int) -> dict:
-    t = game.map.ticket_by_id[ticket_id]
-    return {"id": t.id, "a": game.map.cities[t.a].id, "b": game.map.cities[t.b].id, "points": t.points, "long": t.long}
+    m = game.map
+    t = m.ticket_by_id[ticket_id]
+    out = {"id": t.id, "a": m.cities[t.a].id, "b": m.cities[t.b].id, "points": t.points, "long": t.long}
+    if t.destinations:  # country tickets (Switzerland): every destination with its value
+        out["destinations"] = [{"to": m.cities[p].id, "points": points} for p, _, points in t.destinations]
+    return out
 
 
 def public_last_action(game: "Game") -> dict | None:

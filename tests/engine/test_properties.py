@@ -1,5 +1,6 @@
-"""Invariants over random legal games on every map and 2–5 seats, Nederland with and without
-tolls and with the neutral player (hypothesis; CI caps examples)."""
+"""Invariants over random legal games on every map and 2–5 seats (2–3 on Switzerland and Nordic
+Countries), Nederland with and without tolls and with the neutral player (hypothesis; CI caps
+examples)."""
 
 import json
 import random
@@ -17,9 +18,12 @@ NEUTRAL = {"neutral": True}
 #: (map, variants); the neutral player is a 2-seat variant.
 CONFIGS = st.sampled_from([
     ("usa", {}), ("europe", {}), ("nederland", {}), ("nederland", {"tolls": False}), ("nederland", NEUTRAL),
+    ("switzerland", {}), ("nordic", {}),
 ])
+#: Switzerland and Nordic Countries take 2-3 players (RULES.md §5).
+MAX_SEATS = {"switzerland": 3, "nordic": 3}
 GAMES = st.tuples(CONFIGS, SEATS, SEEDS).map(
-    lambda c: (c[0][0], 2 if c[0][1] == NEUTRAL else c[1], c[2], c[0][1])
+    lambda c: (c[0][0], 2 if c[0][1] == NEUTRAL else min(c[1], MAX_SEATS.get(c[0][0], 5)), c[2], c[0][1])
 )
 MAX_PLIES = 3000  # far above any real game: ~110 cards and ~100 routes bound every game
 

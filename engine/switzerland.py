@@ -1,0 +1,29 @@
+"""Switzerland (RULES.md §5): the card rules of the Swiss map, registered as the rule hook
+"switzerland" that `switzerland.json` names.
+
+Everything else is data: 40 trains, 2-3 players (`max_players`), both tracks of a double route
+only with 3 players (`doubles_min_players`), tunnels as in Europe, the longest-path bonus, and
+the country tickets (a ticket's `destinations`, scored by engine.scoring: the highest completed
+value, or minus the lowest when none is completed; countries are reached through their border
+points, so no connection passes through a country).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.hooks import RuleHooks, register
+
+if TYPE_CHECKING:
+    from engine.mapdata import Track
+
+
+@register
+class SwitzerlandHooks(RuleHooks):
+    name = "switzerland"
+    #: Locomotives pay only for tunnels, so a face-up one counts as one card like any other.
+    free_locomotive_draws = True
+    locomotive_use = "tunnels"
+
+    def locomotives_usable(self, track: "Track") -> bool:
+        return track.tunnel
