@@ -15,6 +15,7 @@ from discord.ext import commands, tasks
 
 from bot import commands as ttr_commands
 from bot.admin import Admin
+from bot.ai_seats import AISeats
 from bot.clocks import Clocks
 from bot.history import History
 from bot.components import DYNAMIC_ITEMS
@@ -41,6 +42,7 @@ class TTRBot(commands.AutoShardedBot):
         self.admin = Admin(self)
         self.clocks = Clocks(self)
         self.history = History(self)
+        self.ai = AISeats(self)
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
@@ -54,10 +56,12 @@ class TTRBot(commands.AutoShardedBot):
             await self.sync_commands_if_changed()
         self.expire_lobbies.start()
         self.clocks.loop.start()
+        await self.ai.resume_all()
 
     async def close(self) -> None:
         self.expire_lobbies.cancel()
         self.clocks.loop.cancel()
+        await self.ai.close()
         await super().close()
         await self.storage.close()
 
@@ -103,11 +107,9 @@ class TTRBot(commands.AutoShardedBot):
 
     def ai_action(self, game, seat: int):
         """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy)."""
-        try:
-            from ai import make_ai
-        except ImportError:  # no AI package: the forced default move
-            return game.default_action(seat)
-        return make_ai("baseline", seed=len(game.log)).choose_for(game, seat)
+        from ai import ask, make_ai
+
+        return ask(make_ai("baseline", seed=f"{game.seed}:{seat}:{len(game.log)}"), game, seat)
 
     # ------------------------------------------------------------------ errors
 

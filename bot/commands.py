@@ -9,6 +9,7 @@ import discord
 from discord import Interaction, app_commands
 
 from bot import components
+from bot.ai_seats import AI_LEVELS
 from bot.clocks import TIMERS, timestamp
 from bot.present import route_choice_label
 from bot.rules_text import rules_summary
@@ -107,9 +108,14 @@ async def leave(interaction: Interaction) -> None:
 
 
 @ttr.command(name="start", description="Start the game (host only)")
-@app_commands.describe(first="Who plays first (default: random)")
-async def start(interaction: Interaction, first: discord.User | None = None) -> None:
-    await _bot(interaction).lobbies.start(interaction, first=first)
+@app_commands.describe(first="Who plays first (default: random)", ai_players="AI players to add (solo practice, "
+                       "or to fill the table)", ai_level="How strong the AI players are")
+@app_commands.choices(ai_level=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
+async def start(interaction: Interaction, first: discord.User | None = None,
+                ai_players: app_commands.Range[int, 0, 4] = 0,
+                ai_level: app_commands.Choice[str] | None = None) -> None:
+    await _bot(interaction).lobbies.start(interaction, first=first, ai_players=ai_players,
+                                          ai_level=ai_level.value if ai_level else "baseline")
 
 
 @ttr.command(name="cancel", description="Cancel the open lobby (host or server manager)")

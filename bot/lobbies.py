@@ -201,7 +201,7 @@ class Lobbies:
         await self._reply(interaction, "Lobby cancelled.", ephemeral=False)
 
     async def start(self, interaction: Interaction, *, lobby_id: int | None = None,
-                    first: discord.abc.User | None = None) -> None:
+                    first: discord.abc.User | None = None, ai_players: int = 0, ai_level: str = "baseline") -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
         if lobby is None:
             await self._reply(interaction, "There is no open lobby here. Start one with `/ttr new`.")
@@ -210,10 +210,15 @@ class Lobbies:
             await self._reply(interaction, f"Only the host (<@{lobby.host_id}>) can start the game.")
             return
         members = await self._members(lobby.id)
-        if len(members) < 2:
-            await self._reply(interaction, "At least 2 players are needed. Others join with `/ttr join`.")
+        if len(members) + ai_players < 2:
+            await self._reply(interaction, "At least 2 players are needed: others join with `/ttr join`, or add "
+                              "AI players with `/ttr start ai_players:`.")
             return
-        user_ids = [mm.user_id for mm in members]
+        if len(members) + ai_players > 5:
+            await self._reply(interaction, f"A game has at most 5 seats: {len(members)} players + {ai_players} AIs "
+                              "is too many.")
+            return
+        user_ids: list[int | None] = [mm.user_id for mm in members] + [None] * ai_players
         if first is not None and first.id not in user_ids:
             await self._reply(interaction, f"{first.display_name} is not in this lobby.")
             return
@@ -223,10 +228,11 @@ class Lobbies:
                               first_seat=user_ids.index(first.id) if first else None, variants=options.variants)
         taken = {mm.color for mm in members if mm.color}
         free = iter(c for c in PLAYER_COLORS if c not in taken)
-        colors = [mm.color or next(free) for mm in members]
+        colors = [mm.color or next(free) for mm in members] + [next(free) for _ in range(ai_players)]
+        ai = [None] * len(members) + [ai_level] * ai_players
         try:
             table = await self._create(lobby.guild_id, lobby.channel_id, lobby.map_id, options, user_ids, colors,
-                                       host_id=lobby.host_id, lobby_id=lobby.id)
+                                       host_id=lobby.host_id, lobby_id=lobby.id, ai=ai)
         except (LobbyError, ChannelBusyError):
             await interaction.followup.send("This lobby has already started (or a game is running here).",
                                             ephemeral=True)
@@ -236,12 +242,13 @@ class Lobbies:
         await interaction.followup.send("Game started!", ephemeral=True)
 
     async def _create(self, guild_id: int, channel_id: int, map_id: str, options: GameOptions,
-                      user_ids: list[int], colors: list[str | None], *, host_id: int,
-                      lobby_id: int | None = None) -> Table:
+                      user_ids: list[int | None], colors: list[str | None], *, host_id: int,
+                      lobby_id: int | None = None, ai: list[str | None] | None = None) -> Table:
         game = Game.new(map_id, len(user_ids), self.new_seed(), options)
         async with self.bot.storage.sessions() as session:
             await stored_games.create_game(session=session, guild_id=guild_id, channel_id=channel_id, game=game,
-                                           players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id)
+                                           players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id,
+                                           ai=ai)
         table = await self.bot.service.table_in_channel(channel_id)
         assert table is not None
         return table
@@ -258,7 +265,7 @@ class Lobbies:
         try:
             table = await self._create(old.record.guild_id, old.record.channel_id, old.record.map_id, options,
                                        [s.user_id for s in old.seats], [s.color for s in old.seats],
-                                       host_id=interaction.user.id)
+                                       host_id=interaction.user.id, ai=[s.ai for s in old.seats])
         except ChannelBusyError:
             await interaction.followup.send("A game is already running in this channel.", ephemeral=True)
             return

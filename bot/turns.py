@@ -59,6 +59,9 @@ class Turns:
                     self._names[user_id] = (player.display_name if player and player.display_name else f"Player {user_id}")
 
     def name(self, table: Table, seat: int) -> str:
+        level = next((s.ai for s in table.seats if s.seat == seat and s.ai), None)
+        if level:
+            return f"🤖 {level} AI {seat + 1}"
         user_id = table.user_of(seat)
         return self._names.get(user_id, f"Seat {seat + 1}") if user_id is not None else f"Seat {seat + 1}"
 
@@ -167,6 +170,7 @@ class Turns:
                           view=components.hook_choice_view(table.id, game, game.current))
         if interaction is not None:
             await self._private_next_step(interaction, table, seat)
+        self.bot.ai.kick(table)
 
     @staticmethod
     def _hook_text(table: Table) -> str:
@@ -407,6 +411,7 @@ class Turns:
             await self.dm(table, seat, f"{private_summary(game, seat)}\n\n{self._tickets_text(table, seat)}",
                           view=components.tickets_view(table.id, game, seat),
                           files=await self.private_files(table, seat, offer=True))
+        self.bot.ai.kick(table)
 
 
 def in_quiet_hours(prefs: dict, now) -> bool:

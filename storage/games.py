@@ -75,6 +75,7 @@ async def create_game(
     parent_id: int | None = None,
     lobby_id: int | None = None,
     host_id: int | None = None,
+    ai: Sequence[str | None] | None = None,
 ) -> GameRecord:
     """Store a new game (usually with an empty log) and its seats; `players[i]` sits at seat i.
 
@@ -110,7 +111,8 @@ async def create_game(
         assert record.id is not None
         for seat, user_id in enumerate(players):
             session.add(
-                SeatRecord(game_id=record.id, seat=seat, user_id=user_id, color=colors[seat] if colors else None)
+                SeatRecord(game_id=record.id, seat=seat, user_id=user_id, color=colors[seat] if colors else None,
+                           ai=ai[seat] if ai else None)
             )
         if lobby_id is not None:
             started = await session.execute(

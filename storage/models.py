@@ -145,8 +145,9 @@ class ActionRecord(SQLModel, table=True):
 
 
 class SeatBase(SQLModel):
-    user_id: int | None = _discord_id(default=None, nullable=True, index=True)
+    user_id: int | None = _discord_id(default=None, nullable=True, index=True)  # None: an AI seat
     color: str | None = Field(default=None, max_length=16)
+    ai: str | None = Field(default=None, max_length=16)  # an AI seat's strength ("baseline", ...)
 
 
 class SeatRecord(SeatBase, table=True):

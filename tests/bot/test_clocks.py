@@ -132,3 +132,16 @@ async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
     await driver.act(0, DrawDeck())  # 23:00: quiet hours, no ping (the channel mention still happens)
     assert len([m for m in fake.dms(fake.bob) if "It's your turn" in m.content]) == \
         len([m for m in fake.dms(fake.bob)[:pings] if "It's your turn" in m.content])
+
+
+async def test_absence_policy_ai_plays_the_missed_turn(fake_discord, make_bot):
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock, absence="ai")
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    plies = len(driver.game.log)
+    clock.advance(minutes=61)
+    await bot.clocks.tick()
+    game = driver.game
+    assert game.current == 1 and len(game.log) > plies and all(seat == 0 for seat, _ in game.log[plies:])
+    assert "**alice** ran out of time: an AI plays this turn." in fake.channel_messages(fake.general)[-1].content

@@ -1,0 +1,75 @@
+"""Issue 9 in Discord: AI seats added at /ttr start play by themselves; a deadline can hand a
+missing player's turn to an AI; AIs play on after a restart."""
+
+import pytest
+
+from tests.bot.driver import Driver
+
+
+async def solo_game(fake, make_bot, ai_players=2, level="baseline"):
+    bot = await make_bot()
+    bot.ai.delay = 0
+    driver = Driver(fake, bot, fake.general, [fake.alice])
+    await driver.run(fake.alice, "ttr new", map="usa", players=3)
+    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice, ai_players=ai_players,
+                             ai_level=level)
+    await reply.wait_resolved()
+    table = await bot.service.table_in_channel(fake.general.id)
+    driver.game_id = table.id
+    return bot, driver
+
+
+async def wait_for_people(fake, driver):
+    """Until the game waits on alice (or is over): the AIs move by themselves."""
+    def ready():
+        game = driver.game
+        task = driver.bot.ai._tasks.get(driver.game_id)
+        return (game.is_over() or 0 in game.to_move()) and (task is None or task.done())
+    await fake.wait_until(ready, timeout=20, what="the AIs to move")
+
+
+@pytest.mark.slow
+async def test_solo_practice_against_two_ais_to_the_end(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await solo_game(fake, make_bot)
+    table = await bot.service.table(driver.game_id)
+    assert [s.ai for s in table.seats] == [None, "baseline", "baseline"]
+    while not driver.game.is_over():
+        await wait_for_people(fake, driver)
+        if driver.game.is_over():
+            break
+        await driver.act(0, driver.choose(0))
+    await fake.wait_until(lambda: fake.channel_messages(fake.general)[-1].embeds, what="the final message")
+    ai_turns = [m for m in fake.channel_messages(fake.general) if "**🤖 baseline AI 2**" in m.content]
+    assert ai_turns and all(m.attachments for m in ai_turns)
+    ai_seats = {1, 2}
+    assert any(seat in ai_seats for seat, _ in driver.game.log)
+
+
+async def test_ai_plays_on_after_a_restart(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await solo_game(fake, make_bot, ai_players=1)
+    await wait_for_people(fake, driver)
+    await driver.act(0, driver.game.default_action(0))  # alice's starting tickets
+    await wait_for_people(fake, driver)
+    plies = len(driver.game.log)
+    bot.ai.delay = 3600  # the AI would wait an hour: restart before it moves
+    await driver.act(0, driver.game.default_action(0))
+    await driver.act(0, driver.game.default_action(0))
+    assert 1 in driver.game.to_move()
+    bot = await make_bot()
+    bot.ai.delay = 0
+    await bot.ai.resume_all()
+    driver.bot = bot
+    await fake.wait_until(lambda: 0 in driver.game.to_move() and len(driver.game.log) > plies + 2,
+                          timeout=20, what="the AI to move after the restart")
+
+
+async def test_start_refuses_more_than_five_seats(fake_discord, make_bot):
+    fake = fake_discord
+    bot = await make_bot()
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    await driver.run(fake.alice, "ttr new", map="usa")
+    await driver.run(fake.bob, "ttr join")
+    reply = await fake.slash(fake.alice, fake.general, "ttr start", ai_players=4)
+    assert "at most 5 seats" in reply.content
