@@ -23,6 +23,7 @@ from engine.actions import (  # noqa: E402
     Remove,
     Resign,
     Skip,
+    Undo,
 )
 from engine.errors import ActionError, AmbiguousActionError, IllegalActionError, InvalidActionError  # noqa: E402
 from engine.game import Game, GameOptions  # noqa: E402
@@ -34,7 +35,7 @@ import engine.switzerland  # noqa: E402,F401  (registers the "switzerland" rule 
 
 __all__ = [
     "RULES_VERSION", "Action", "BuildStation", "Claim", "DeclineTunnel", "DrawDeck", "DrawMarket",
-    "DrawTickets", "KeepTickets", "NeutralClaim", "Pass", "PayTunnel", "Remove", "Resign", "Skip", "ActionError",
+    "DrawTickets", "KeepTickets", "NeutralClaim", "Pass", "PayTunnel", "Remove", "Resign", "Skip", "Undo", "ActionError",
     "AmbiguousActionError", "IllegalActionError", "InvalidActionError", "Game", "GameOptions",
     "available_maps", "load_map", "format_action", "parse_action",
 ]

@@ -70,6 +70,12 @@ class Skip(NamedTuple):
     """The table skips the current turn (a timed-out player who cannot draw). Acting seat: None."""
 
 
+class Undo(NamedTuple):
+    """Take back the acting seat's last action: only right after it, and only if it revealed
+    nothing hidden (a claim of a route or a station with no card dealt). The bot asks every other
+    player first. The log keeps both; replay leaves the undone action out (docs/engine.md)."""
+
+
 class Resign(NamedTuple):
     """The acting seat leaves the game (RULES.md §1 "Leaving")."""
 
@@ -82,12 +88,12 @@ class Remove(NamedTuple):
 
 Action = Union[
     DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
-    PayTunnel, DeclineTunnel, NeutralClaim, Pass, Skip, Resign, Remove,
+    PayTunnel, DeclineTunnel, NeutralClaim, Pass, Skip, Undo, Resign, Remove,
 ]
 
 ACTION_TYPES = (
     DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
-    PayTunnel, DeclineTunnel, NeutralClaim, Pass, Skip, Resign, Remove,
+    PayTunnel, DeclineTunnel, NeutralClaim, Pass, Skip, Undo, Resign, Remove,
 )
 
 

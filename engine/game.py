@@ -28,6 +28,7 @@ from engine.actions import (
     Remove,
     Resign,
     Skip,
+    Undo,
 )
 from engine.cards import CARD_NAMES, LOCO, NUM_CARD_KINDS, standard_deck
 from engine.errors import IllegalActionError
@@ -37,6 +38,7 @@ from engine.events import (
     Event,
     GameOver,
     LastRoundStarted,
+    LoanTaken,
     MarketRefilled,
     MarketReset,
     Passed,
@@ -45,6 +47,7 @@ from engine.events import (
     StationBuilt,
     TicketsKept,
     TicketsOffered,
+    TollPaid,
     TunnelDeclined,
     TunnelRevealed,
     TurnStarted,
@@ -180,6 +183,7 @@ class Game:
         self.tunnel: dict | None = None
         self.last_round: list[int] | None = None  # seats still owed their final turn
         self.passes = 0
+        self.undoable = False  # the last action may be taken back (Undo)
         self.decisions: list[int] = [0] * seats  # log length when each seat's decision began
         self.end_reason: str | None = None
         self.final: list | None = None
@@ -419,8 +423,9 @@ class Game:
         if self.phase == PLAYING and (self.current != before_current or before_phase != PLAYING or seat == self.current):
             self.decisions[self.current] = version
         turn_over = self.stage is None or self.resume is not None  # (a between-rounds decision may follow)
-        if core is not None and not isinstance(action, (Pass, Skip)) and turn_over:
+        if core is not None and not isinstance(action, (Pass, Skip, Undo)) and turn_over:
             self.passes = 0
+        self.undoable = isinstance(action, (Claim, BuildStation)) and all(type(e) in _UNDOABLE_EVENTS for e in events)
         return events
 
     # --- validation (no mutation) ---
@@ -570,6 +575,22 @@ class Game:
     def _check_skip(self, seat: None, action: Skip) -> None:
         if self.phase != PLAYING:
             raise _illegal("there is no turn to skip while players choose their starting tickets")
+
+    def _check_undo(self, seat: int, action: Undo) -> None:
+        if not self.log or self.log[-1][0] != seat or not self.undoable:
+            raise _illegal("only your own last move can be taken back, right after it, and only a route or a "
+                           "station that revealed no card")
+
+    def _apply_undo(self, seat: int, action: Undo, events: list[Event]) -> None:
+        """Rebuild the state by replaying the effective log without its last action."""
+        kept = effective_log(self.log)[:-1]
+        fresh = Game.new(self.map, self.seats, self.seed, self.options)
+        for entry_seat, entry in kept:
+            fresh.apply(entry_seat, entry)
+        log = self.log
+        self.__dict__.update(fresh.__dict__)
+        self.log = log
+        events.append(TurnStarted(self.current))
 
     def _check_resign(self, seat: int, action: Resign) -> None:
         pass
@@ -936,6 +957,7 @@ class Game:
             "tunnel": self.tunnel,
             "last_round": self.last_round,
             "passes": self.passes,
+            "undoable": self.undoable,
             "decisions": self.decisions,
             "end_reason": self.end_reason,
             "hooks": self.hooks.to_json(self),
@@ -957,6 +979,7 @@ class Game:
             "phase", "first", "current", "stage", "tunnel", "last_round", "passes", "decisions", "end_reason",
         ):
             setattr(game, name, data[name])
+        game.undoable = data.get("undoable", False)
         game.round = data.get("round", 1)
         game.resume = data.get("resume")
         game.station_owner = {city: seat for seat, cities in enumerate(game.stations) for city in cities}
@@ -971,6 +994,22 @@ class Game:
         return game
 
 
+#: Events after which an action may be taken back: nothing hidden was revealed (no card dealt,
+#: no ticket drawn, no tunnel reveal, no neutral ticket, not the end of the game).
+_UNDOABLE_EVENTS = frozenset({RouteClaimed, StationBuilt, TurnStarted, LastRoundStarted, TollPaid, LoanTaken})
+
+
+def effective_log(log: list[tuple[int | None, Action]]) -> list[tuple[int | None, Action]]:
+    """The log without undone actions (and without the Undo entries themselves)."""
+    effective: list[tuple[int | None, Action]] = []
+    for seat, action in log:
+        if isinstance(action, Undo):
+            effective.pop()
+        else:
+            effective.append((seat, action))
+    return effective
+
+
 _CHECK: dict[type, Callable] = {
     DrawDeck: Game._check_draw_deck,
     DrawMarket: Game._check_draw_market,
@@ -982,6 +1021,7 @@ _CHECK: dict[type, Callable] = {
     DeclineTunnel: Game._check_decline,
     Pass: Game._check_pass,
     Skip: Game._check_skip,
+    Undo: Game._check_undo,
     Resign: Game._check_resign,
     Remove: Game._check_remove,
 }
@@ -997,6 +1037,7 @@ _APPLY: dict[type, Callable] = {
     DeclineTunnel: Game._apply_decline,
     Pass: Game._apply_pass,
     Skip: Game._apply_pass,
+    Undo: Game._apply_undo,
     Resign: Game._apply_leave,
     Remove: Game._apply_leave,
 }

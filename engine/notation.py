@@ -33,6 +33,7 @@ from engine.actions import (
     Remove,
     Resign,
     Skip,
+    Undo,
 )
 from engine.cards import CARD_NAMES, COLORS, LOCO, card_index
 from engine.errors import AmbiguousActionError, InvalidActionError
@@ -119,6 +120,8 @@ def format_action(game_or_map: "Game | MapData", action: Action) -> str:
         return "skip"
     if kind is Resign:
         return "resign"
+    if kind is Undo:
+        return "undo"
     if kind is Remove:
         return f"remove {action.seat + 1}"
     raise TypeError(f"not an action: {action!r}")
@@ -175,8 +178,8 @@ def parse_action(game: "Game", seat: int | None, text: str) -> Action:
         return _parse_tunnel(game, seat, rest)
     if verb == "neutral":
         return _parse_neutral(game, rest)
-    if not rest and verb in ("pass", "skip", "resign"):
-        return {"pass": Pass(), "skip": Skip(), "resign": Resign()}[verb]
+    if not rest and verb in ("pass", "skip", "resign", "undo"):
+        return {"pass": Pass(), "skip": Skip(), "resign": Resign(), "undo": Undo()}[verb]
     if verb == "remove" and len(rest) == 1 and rest[0].isdigit():
         return Remove(int(rest[0]) - 1)
     raise InvalidActionError(
