@@ -32,9 +32,14 @@ from bot.admin import is_manager
 from bot.commands import MAP_CHOICES, ttr
 from bot.turns import PLAYER_COLORS
 from engine import available_maps, load_map
-from rendering.standings import LadderRow, ProfileCard, RecentRow, render_profile, render_standings
+from rendering.standings import (
+    LadderRow,
+    ProfileCard,
+    RecentRow,
+    render_profile,
+    render_standings,
+)
 from rendering.style import DEFAULT_PLAYER_COLORS
-from storage import games as stored_games
 from storage import leagues as stored
 from storage import lobbies as stored_lobbies
 
@@ -47,7 +52,7 @@ log = logging.getLogger(__name__)
 SEASON_DAYS = 30  # a season's length when no end date is given
 
 
-def _bot(interaction: Interaction) -> "TTRBot":
+def _bot(interaction: Interaction) -> TTRBot:
     return interaction.client  # type: ignore[return-value]
 
 
@@ -129,7 +134,7 @@ def parse_counts(text: str | None) -> list[int]:
 
 
 class Leagues:
-    def __init__(self, bot: "TTRBot") -> None:
+    def __init__(self, bot: TTRBot) -> None:
         self.bot = bot
 
     # ------------------------------------------------------------------ lookups
@@ -395,7 +400,7 @@ class Leagues:
 
     # ------------------------------------------------------------------ the listener
 
-    async def on_game_finished(self, table: "Table") -> None:
+    async def on_game_finished(self, table: Table) -> None:
         """A game ended: if it belongs to a league season, rebuild the season and tell the channel."""
         try:
             async with self.bot.storage.sessions() as session:
@@ -535,7 +540,7 @@ async def league_profile(interaction: Interaction, player: discord.User | None =
     await _leagues(interaction).profile(interaction, user=player, league_name=league, season_name=season, public=public)
 
 
-def register(bot: "TTRBot") -> None:
+def register(bot: TTRBot) -> None:
     """The listener that rates league games (`game_finished` is dispatched by bot.turns)."""
     controller = getattr(bot, "leagues", None) or Leagues(bot)
     bot.leagues = controller  # type: ignore[attr-defined]

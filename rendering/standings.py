@@ -8,15 +8,25 @@ everywhere); rows beyond `MAX_ROWS` are left out with a note.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from rendering import fonts
 from rendering.draw import encode
 from rendering.style import (
-    BACKGROUND, BAD, DEFAULT_PLAYER_COLORS, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, RenderedImage, lighter,
+    BACKGROUND,
+    BAD,
+    DEFAULT_PLAYER_COLORS,
+    GOOD,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_LINE,
+    RenderedImage,
+    lighter,
 )
 
 WIDTH = 800

@@ -34,7 +34,16 @@ from sqlmodel import Field, SQLModel
 
 from storage.database import begin_write, detached
 from storage.errors import StorageError
-from storage.models import ABANDONED, FINISHED, GameRecord, Lobby, Player, SeatRecord, UTCDateTime, utcnow
+from storage.models import (
+    ABANDONED,
+    FINISHED,
+    GameRecord,
+    Lobby,
+    Player,
+    SeatRecord,
+    UTCDateTime,
+    utcnow,
+)
 
 #: The scope of the overall ladder (per-map ladders use the map id).
 OVERALL = "all"

@@ -171,3 +171,26 @@ async def test_a_game_joins_before_its_first_turn_and_season_limits_hold(fake_di
     assert "counts for **Club · Autumn**" in reply.content
     reply = await fake.slash(fake.bob, fake.general, "ttr league rated")
     assert "already belongs to a league season" in reply.content
+
+
+async def test_a_league_lobby_started_with_an_ai_seat_is_not_rated(fake_discord, make_bot, roles):
+    fake = fake_discord
+    bot = await make_bot()
+    bot.ai.delay = 0
+    await league_with_season(fake, roles, maps="usa")
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    await driver.run(fake.alice, "ttr new", map="usa", players=3)
+    await driver.run(fake.bob, "ttr join")
+    reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
+    assert "counts for **Club · Autumn**" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice, ai_players=1)
+    await reply.wait_resolved()
+    driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
+    await driver.run(fake.bob, "ttr resign")
+    await driver.run(fake.alice, "ttr resign")  # only the AI is left: the game is over
+    note = await fake.wait_for_message(fake.general, lambda m: "not rated" in m.content)
+    assert "This Club game is not rated: AI seats." in note.content
+    async with bot.storage.sessions() as session:
+        row = await stored.league_game(session=session, game_id=driver.game_id)
+        assert (row.rated, row.note) == (False, "AI seats")
+        assert (await stored.standings(session=session, season_id=row.season_id))[0] == []

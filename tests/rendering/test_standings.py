@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from rendering.standings import (
-    MAX_ROWS, WIDTH, LadderRow, ProfileCard, RecentRow, render_profile, render_standings,
+    MAX_ROWS,
+    WIDTH,
+    LadderRow,
+    ProfileCard,
+    RecentRow,
+    render_profile,
+    render_standings,
 )
 from tests.rendering.conftest import decode
 

@@ -230,7 +230,7 @@ async def test_profile_and_csv_export(db) -> None:
         assert [r["status"] for r in rows].count("voided") == 2
         standings = list(csv.DictReader(io.StringIO(await leagues.export_standings_csv(session=s,
                                                                                       season_id=season.id))))
-        assert [r["user_id"] for r in standings][0] == str(A) and standings[0]["qualified"] == "1"
+        assert standings[0]["user_id"] == str(A) and standings[0]["qualified"] == "1"
 
 
 async def test_two_games_finishing_at_once_are_both_rated(db) -> None:
