@@ -24,6 +24,7 @@ from bot.logs import setup_logging
 from bot.service import GameService
 from bot.settings import Settings
 from bot.turns import Turns, new_error_id
+from bot.undo import Undos
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ class TTRBot(commands.AutoShardedBot):
         self.clocks = Clocks(self)
         self.history = History(self)
         self.ai = AISeats(self)
+        self.undos = Undos(self)
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:

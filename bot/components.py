@@ -112,6 +112,37 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION 
         await _bot(interaction).turns.perform(interaction, self.game_id, self.text, token=self.token)
 
 
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":(?P<ply>[0-9]+):undo"):
+    """On a turn message: the player who just moved asks to take it back."""
+
+    def __init__(self, game_id: int, ply: int) -> None:
+        super().__init__(discord.ui.Button(label="Undo", emoji="↩️", style=ButtonStyle.secondary,
+                                           custom_id=f"ttr:{game_id}:{ply}:undo"))
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _bot(interaction).undos.request(interaction, self.game_id, self.ply)
+
+
+class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button],
+                     template=GAME + r":(?P<ply>[0-9]+):undo:(?P<vote>yes|no)"):
+    def __init__(self, game_id: int, ply: int, vote: str) -> None:
+        label, style = ("Agree", ButtonStyle.success) if vote == "yes" else ("Refuse", ButtonStyle.danger)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"ttr:{game_id}:{ply}:undo:{vote}"))
+        self.game_id, self.ply, self.vote = game_id, ply, vote
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["ply"]), match["vote"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _bot(interaction).undos.vote(interaction, self.game_id, self.ply, self.vote == "yes")
+
+
 class MyHandButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":hand"):
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="My hand", emoji="🃏", style=ButtonStyle.secondary,
@@ -160,7 +191,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ttr:lobb
 
 
 DYNAMIC_ITEMS = (DrawCardButton, DrawTicketsButton, KeepTicketsSelect, TunnelButton, ChoiceButton,
-                 MyHandButton, RematchButton, LobbyButton)
+                 MyHandButton, RematchButton, LobbyButton, UndoButton, UndoVoteButton)
 
 
 # ---------------------------------------------------------------------------- views
@@ -191,6 +222,15 @@ def turn_view(game_id: int, game: Game) -> discord.ui.View:
         view.add_item(DrawTicketsButton(game_id, game.decision_token(game.current),
                                         disabled=not game.ticket_deck and not game.ticket_discard))
     view.add_item(MyHandButton(game_id))
+    if game.undoable and game.phase == "playing":
+        view.add_item(UndoButton(game_id, len(game.log)))
+    return view
+
+
+def undo_vote_view(game_id: int, ply: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoVoteButton(game_id, ply, "yes"))
+    view.add_item(UndoVoteButton(game_id, ply, "no"))
     return view
 
 

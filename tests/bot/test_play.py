@@ -210,3 +210,45 @@ async def test_log_during_and_after_the_game_export_and_replay(fake_discord, mak
     reply = await fake.slash(fake.dirk, fake.general, "ttr board", move=2)
     image = await reply.wait_resolved()
     assert "after move 2 of 5" in image.content and image.attachments[0].is_png
+
+
+async def _claim_something(driver):
+    from engine import Claim
+
+    for _ in range(12):
+        claims = [a for a in driver.game.legal_actions(0, collapse_payments=True) if isinstance(a, Claim)]
+        if claims:
+            await driver.act(0, claims[0])
+            return claims[0]
+        for seat in (0, 1):
+            await driver.act(seat, DrawDeck())
+            await driver.act(seat, DrawDeck())
+    raise AssertionError("alice never could claim")
+
+
+async def test_undo_needs_the_others_consent_and_only_before_they_act(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    claim = await _claim_something(driver)
+    track = driver.game.map.track_by_id[claim.track]
+    turn = fake.channel_messages(fake.general)[-1]
+    undo_id = next(c for c in turn.custom_ids if c.endswith(":undo"))
+    reply = await fake.click(fake.bob, turn, undo_id)
+    assert "Only the player who just moved" in reply.content
+    reply = await fake.click(fake.alice, turn, undo_id)
+    request = reply.message
+    assert "asks to take back" in request.content and f"<@{fake.bob.id}>" in request.content
+    refuse = await fake.click(fake.alice, request, next(c for c in request.custom_ids if c.endswith(":no")))
+    assert "Only the other players decide" in refuse.content
+    agree = await fake.click(fake.bob, request, next(c for c in request.custom_ids if c.endswith(":yes")))
+    await fake.wait_until(lambda: type(driver.game.log[-1][1]).__name__ == "Undo", what="the undo")
+    assert driver.game.owner[track.index] == -1 and driver.game.current == 0
+    assert "Everyone agreed" in agree.message.content
+    posted = await fake.wait_for_message(fake.general, lambda m: "last move was taken back" in m.content)
+    assert posted.attachments and f"<@{fake.alice.id}>, your turn" in posted.content
+    # Claim again; bob draws: now it is too late.
+    await driver.act(0, claim)
+    turn = fake.channel_messages(fake.general)[-1]
+    await driver.act(1, DrawDeck())
+    reply = await fake.click(fake.alice, turn, next(c for c in turn.custom_ids if c.endswith(":undo")))
+    assert "before the next player acts" in reply.content
