@@ -1,4 +1,4 @@
-"""Board rendering benchmark: a late-game 5-player public board on each map.
+"""Board rendering benchmark: a late-game public board on each map (5 players, 3 on Switzerland and Nordic).
 
     python benchmarks/render_bench.py [--repeat 15]
 
@@ -28,17 +28,18 @@ from rendering.draw import PNG_OPTIONS, encode  # noqa: E402
 
 
 def late_view(map_id: str) -> tuple[dict, str]:
-    """A late-game 5-player spectator view: an engine game where the engine runs the map,
-    else a synthetic one from the map data."""
+    """A late-game spectator view (5 players, or the map's maximum): an engine game where the
+    engine runs the map, else a synthetic one from the map data."""
     from rendering.sample import played_game, synthetic_view
 
+    seats = min(5, load_map(map_id).rules.max_players)
     try:
-        game = played_game(map_id, seats=5, seed=7)
+        game = played_game(map_id, seats=seats, seed=7)
         # back up to a position before the end with most trains placed
         plies = len(game.log)
-        return played_game(map_id, seats=5, seed=7, plies=max(0, plies - 12)).view(None), "engine"
+        return played_game(map_id, seats=seats, seed=7, plies=max(0, plies - 12)).view(None), "engine"
     except Exception:
-        return synthetic_view(load_map(map_id), seats=5, seed=1), "synthetic"
+        return synthetic_view(load_map(map_id), seats=seats, seed=1), "synthetic"
 
 
 def clear_caches() -> None:
@@ -60,7 +61,7 @@ def main() -> None:
     players = default_players(names)
     print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
     print(f"{'map':<10} {'view':<9} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'bare ms':>8} {'warm/bare':>9} {'PNG bytes':>10}")
-    for map_id in ("usa", "europe", "nederland"):
+    for map_id in ("usa", "europe", "nederland", "switzerland", "nordic"):
         m = load_map(map_id)
         view, source = late_view(map_id)
         cold, warm, bare = [], [], []

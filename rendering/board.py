@@ -17,7 +17,7 @@ from engine.mapdata import MapData
 
 from rendering import fonts
 from rendering.draw import card, disc, encode, paste, paste_centered, sprite
-from rendering.geometry import MapGeometry, geometry
+from rendering.geometry import BORDER_SCALE, MapGeometry, geometry
 from rendering.style import (
     ALERT, BACKGROUND, CITY_FILL, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
     NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, ROUTE_LETTERS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
@@ -26,6 +26,7 @@ from rendering.style import (
 from engine.cards import CARD_NAMES
 
 TOLL_FILL = (232, 185, 35)
+BORDER_FILL = (150, 46, 40)  # a country's border point (Switzerland): a small diamond
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,13 +88,27 @@ def build_static_map(m: MapData, geo: MapGeometry, colorblind: bool) -> Image.Im
                 d.ellipse((x - r, y - r, x + r, y + r), fill=(25, 25, 25))
                 r2 = r * 0.45
                 d.ellipse((x - r2, y - r2, x + r2, y + r2), fill=(250, 250, 250))
-    for (x, y) in geo.cities:
+    for i, (x, y) in enumerate(geo.cities):
+        kind = geo.kinds[i] if geo.kinds else "city"
         r = geo.city_r * S
+        if kind == "country":  # a country is its name (a label) and its border points
+            continue
+        if kind == "border":  # a diamond with the country's initial (drawn below, after the resize)
+            rb = r * BORDER_SCALE
+            pts = [(x * S, y * S - rb), (x * S + rb, y * S), (x * S, y * S + rb), (x * S - rb, y * S)]
+            d.polygon(pts, fill=INK)
+            k = (rb - 2.2 * S) / rb
+            d.polygon([(x * S + (px - x * S) * k, y * S + (py - y * S) * k) for px, py in pts], fill=BORDER_FILL)
+            continue
         d.ellipse((x * S - r, y * S - r, x * S + r, y * S + r), fill=INK)
         r2 = r - 2.2 * S
         d.ellipse((x * S - r2, y * S - r2, x * S + r2, y * S + r2), fill=CITY_FILL)
     img = big.resize((W, H), Image.Resampling.LANCZOS)
     d = ImageDraw.Draw(img)
+    for i, (x, y) in enumerate(geo.cities):
+        if geo.kinds and geo.kinds[i] == "border":
+            initial = fonts.clean_text(m.cities[m.cities[i].country].name, "bold")[:1]
+            fonts.draw_text(d, (x, y), initial, max(7, round(geo.city_r * 1.9)), (255, 255, 255), style="bold", anchor="mm")
     if colorblind:
         size = max(8, round(geo.car_width * 0.85))
         for tg in geo.tracks:
@@ -248,9 +263,10 @@ def draw_state(
         paste(canvas, item)
     for cid in ring_cities:
         if cid in m.city_by_id:
-            x, y = geo.cities[m.city_by_id[cid].index]
             color = ring_cities[cid] if isinstance(ring_cities, dict) else TICKET_CITY
-            paste_centered(canvas, disc(geo.city_r * 2.3, color, None, 3.2, ring_only=True), x, y)
+            for node in m.nodes(m.city_by_id[cid].index):  # a country: ring its border points
+                x, y = geo.cities[node]
+                paste_centered(canvas, disc(geo.city_r * 2.3, color, None, 3.2, ring_only=True), x, y)
     size = geo.city_r * 2.6
     for cid, seat in view.get("stations", {}).items():
         if cid not in m.city_by_id:

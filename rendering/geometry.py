@@ -20,6 +20,7 @@ from rendering import fonts
 #: City label text size, in pixels of the image shown 400 px wide (the phone-legibility rule is 7).
 LABEL_PX_AT_400 = 7.5
 HALO = 3  # label halo (stroke) width at 1280 px; scales with the image
+BORDER_SCALE = 2.0  # a border point's diamond (with the country's initial) against a city's radius
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +85,16 @@ class MapGeometry:
     cities: tuple[tuple[float, float], ...]
     tracks: tuple[TrackGeom, ...]
     labels: tuple[Label, ...]
+    #: Each city's kind (engine.mapdata.City.kind): "city" (a marker and a label), "border" (a
+    #: country's border point: a small border marker, no label), "country" (a label only).
+    kinds: tuple[str, ...] = ()
+
+    def has_marker(self, i: int) -> bool:
+        return not self.kinds or self.kinds[i] != "country"
 
     def city_box(self, i: int, grow: float = 0.0) -> tuple[float, float, float, float]:
         x, y = self.cities[i]
-        r = self.city_r + grow
+        r = self.city_r * (BORDER_SCALE if self.kinds and self.kinds[i] == "border" else 1.0) + grow
         return x - r, y - r, x + r, y + r
 
 
@@ -198,7 +205,7 @@ def build_geometry(m: MapData, width: int) -> MapGeometry:
     geo = MapGeometry(
         map_id=m.id, width=width, map_height=map_height, pad=pad, inner_w=inner_w, inner_h=inner_h,
         pitch=pitch, car_width=car_w, city_r=city_r, halo=halo, label_size=label_size,
-        cities=cities, tracks=tuple(tracks), labels=(),
+        cities=cities, tracks=tuple(tracks), labels=(), kinds=tuple(c.kind for c in m.cities),
     )
     labels = place_labels(m, geo)
     return MapGeometry(**{**{f: getattr(geo, f) for f in geo.__dataclass_fields__}, "labels": labels})
@@ -226,9 +233,14 @@ def _overlap(a, b, gap: float = 0.0) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
-def _candidates(geo: MapGeometry, city: int, name: str):
-    """(cost, lines, origins, box) for each position tried around a city."""
-    size = geo.label_size
+#: Country names (Switzerland's neighbours) are drawn this much larger than city names.
+COUNTRY_LABEL_SCALE = 1.3
+
+
+def _candidates(geo: MapGeometry, city: int, name: str, size: int | None = None, centered: bool = False):
+    """(cost, lines, origins, box) for each position tried around a city; a `centered` label (a
+    country's name, which has no marker) also tries its own position first."""
+    size = size or geo.label_size
     halo = geo.halo
     lead = round(size * 1.08)
     cx, cy = geo.cities[city]
@@ -241,12 +253,12 @@ def _candidates(geo: MapGeometry, city: int, name: str):
         top = min(b[1] for b in boxes)
         bottom = max(b[3] for b in boxes)
         block_w = max(widths)
+        positions = (("E", 0.0), ("W", 0.3), ("N", 0.5), ("S", 0.5), ("NE", 0.7), ("SE", 0.7), ("NW", 0.9), ("SW", 0.9))
         for dist_i, extra in enumerate((0.0, 0.35 * geo.pitch, 0.8 * geo.pitch)):
             d = geo.city_r + halo + 2 + extra
-            for pos, pref in (("E", 0.0), ("W", 0.3), ("N", 0.5), ("S", 0.5),
-                              ("NE", 0.7), ("SE", 0.7), ("NW", 0.9), ("SW", 0.9)):
-                dx = {"E": d, "W": -d, "N": 0, "S": 0, "NE": d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": -d * 0.7}[pos]
-                dy = {"E": 0, "W": 0, "N": -d, "S": d, "NE": -d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": d * 0.7}[pos]
+            for pos, pref in ((("C", -1.0),) if centered and dist_i == 0 else ()) + positions:
+                dx = {"C": 0, "E": d, "W": -d, "N": 0, "S": 0, "NE": d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": -d * 0.7}[pos]
+                dy = {"C": 0, "E": 0, "W": 0, "N": -d, "S": d, "NE": -d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": d * 0.7}[pos]
                 # block position: left x and first baseline y
                 if "E" in pos:
                     bx = cx + dx
@@ -254,7 +266,7 @@ def _candidates(geo: MapGeometry, city: int, name: str):
                     bx = cx + dx - block_w
                 else:
                     bx = cx - block_w / 2
-                if pos in ("E", "W"):
+                if pos in ("E", "W", "C"):
                     by = cy - (top + bottom) / 2
                 elif "N" in pos:
                     by = cy + dy - bottom
@@ -274,18 +286,28 @@ def _candidates(geo: MapGeometry, city: int, name: str):
     return out
 
 
+def _label_size(geo: MapGeometry, kind: str) -> int:
+    return math.ceil(geo.label_size * COUNTRY_LABEL_SCALE) if kind == "country" else geo.label_size
+
+
 def place_labels(m: MapData, geo: MapGeometry) -> tuple[Label, ...]:
+    """Labels for cities and countries; a country's border points are markers without one."""
     n = len(m.cities)
     samples = [(t.index, p) for t in geo.tracks for c in t.cars for p in c.samples()]
-    markers = [geo.city_box(i, grow=2) for i in range(n)]
+    drawn = [j for j in range(n) if geo.has_marker(j)]
+    markers = {j: geo.city_box(j, grow=2) for j in drawn}
     W, H = geo.width, geo.map_height
     cands = []
     for i, c in enumerate(m.cities):
         options = []
-        for cost, lines, origins, box in _candidates(geo, i, c.name):
+        if c.kind == "border":
+            cands.append(options)
+            continue
+        size = _label_size(geo, c.kind)
+        for cost, lines, origins, box in _candidates(geo, i, c.name, size, centered=c.kind == "country"):
             if box[0] < 1 or box[1] < 1 or box[2] > W - 1 or box[3] > H - 1:
                 continue
-            if any(j != i and _overlap(box, markers[j]) for j in range(n)):
+            if any(j != i and _overlap(box, markers[j]) for j in drawn):
                 continue
             hidden = sum(1 for _, (x, y) in samples if box[0] <= x <= box[2] and box[1] <= y <= box[3])
             options.append((cost + 0.5 * hidden, lines, origins, box))
@@ -331,7 +353,7 @@ def place_labels(m: MapData, geo: MapGeometry) -> tuple[Label, ...]:
             if best is not None:
                 chosen[i] = best
     return tuple(
-        Label(i, chosen[i][1], geo.label_size, chosen[i][2], chosen[i][3]) for i in sorted(chosen)
+        Label(i, chosen[i][1], _label_size(geo, m.cities[i].kind), chosen[i][2], chosen[i][3]) for i in sorted(chosen)
     )
 
 
@@ -344,6 +366,6 @@ def label_conflicts(geo: MapGeometry) -> list[tuple[str, int, int]]:
             if _overlap(labels[a].box, labels[b].box):
                 out.append(("label", labels[a].city, labels[b].city))
         for j in range(len(geo.cities)):
-            if j != labels[a].city and _overlap(labels[a].box, geo.city_box(j)):
+            if j != labels[a].city and geo.has_marker(j) and _overlap(labels[a].box, geo.city_box(j)):
                 out.append(("marker", labels[a].city, j))
     return out

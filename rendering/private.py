@@ -55,6 +55,20 @@ def _city(map_data: MapData, cid: str) -> str:
     return c.name if c else cid
 
 
+def ticket_name(map_data: MapData, t: dict, sep: str = " – ") -> str:
+    """'Bern – Zürich', or with several destinations (Switzerland's country tickets)
+    'Bern – France 5 / Deutschland 6 / Österreich 11 / Italia 8'."""
+    dests = t.get("destinations")
+    if not dests:
+        return f"{_city(map_data, t['a'])}{sep}{_city(map_data, t['b'])}"
+    return f"{_city(map_data, t['a'])}{sep}" + " / ".join(f"{_city(map_data, d['to'])} {d['points']}" for d in dests)
+
+
+def _ticket_points(t: dict) -> str:
+    """A ticket's value; a country ticket's is its highest (its destinations are listed by name)."""
+    return f"{t['points']}"
+
+
 def _fs(width: int) -> int:
     return math.ceil(7.2 * width / 400)
 
@@ -124,8 +138,9 @@ def render_hand(
         _ticket_row(d, map_data, t, ok, margin, y, width - margin, row_h, fs)
         y += row_h
     alt = (f"Your hand: " + (", ".join(f"{hand[k]} {k}" for k in kinds) or "no cards")
-           + f"; tickets: " + (", ".join(f"{_city(map_data, t['a'])}-{_city(map_data, t['b'])} {t['points']}"
-                                        f" {'connected' if ok else 'not connected'}" for t, ok in zip(tickets, done)) or "none") + ".")
+           + f"; tickets: " + (", ".join(f"{ticket_name(map_data, t, '-')}"
+                                        + ("" if t.get("destinations") else f" {t['points']}")
+                                        + f" {'connected' if ok else 'not connected'}" for t, ok in zip(tickets, done)) or "none") + ".")
     return RenderedImage(encode(img), alt, img.width, img.height)
 
 
@@ -141,9 +156,9 @@ def _ticket_row(d: ImageDraw.ImageDraw, m: MapData, t: dict, ok: bool | None, x0
         else:  # not connected yet: an empty circle (a red cross is for the final count)
             d.ellipse((bx, mid - r, bx + 2 * r, mid + r), outline=MUTED, width=max(2, fs // 7))
         bx += 2 * r + fs * 0.5
-    pts = f"{t['points']}"
+    pts = _ticket_points(t)
     pw = fonts.measure(pts, fs, "bold")
-    label = f"{_city(m, t['a'])} – {_city(m, t['b'])}" + ("  (long)" if t.get("long") else "")
+    label = ticket_name(m, t) + ("  (long)" if t.get("long") else "")
     label = fonts.fit(label, fs, x1 - bx - pw - fs * 1.5, "regular")
     fonts.draw_text(d, (bx, mid), label, fs, INK, anchor="lm")
     fonts.draw_text(d, (x1 - fs * 0.6, mid), pts, fs, INK, style="bold", anchor="rm")
@@ -207,28 +222,35 @@ def render_ticket_offer(
         tx, ty = cx0 + inner, cy0 + inner
         img.paste(thumb, (tx, ty))
         a = map_data.city_by_id.get(t["a"])
-        b = map_data.city_by_id.get(t["b"])
-        if a and b:
+        ends = [map_data.city_by_id.get(x["to"]) for x in t.get("destinations") or [{"to": t["b"]}]]
+        if a and all(ends):
             pa = (tx + geo.cities[a.index][0] * k, ty + geo.cities[a.index][1] * k)
-            pb = (tx + geo.cities[b.index][0] * k, ty + geo.cities[b.index][1] * k)
-            d.line([pa, pb], fill=TICKET_CITY, width=max(2, fs // 6))
-            for p in (pa, pb):
+            pbs = [(tx + geo.cities[b.index][0] * k, ty + geo.cities[b.index][1] * k) for b in ends]
+            for pb in pbs:
+                d.line([pa, pb], fill=TICKET_CITY, width=max(2, fs // 6))
+            for p in (pa, *pbs):
                 paste_centered(img, disc(fs * 0.45, TICKET_CITY, (255, 255, 255), 2), *p)
         # number badge, cities, points
         by = ty + thumb.height + round(fs * 0.35)
         r = fs * 0.85
         d.ellipse((tx, by, tx + 2 * r, by + 2 * r), fill=INK)
         fonts.draw_text(d, (tx + r, by + r), str(i + 1), fs, (255, 255, 255), style="bold", anchor="mm")
-        pts = str(t["points"])
+        pts = _ticket_points(t)
         pw = fonts.measure(pts, round(fs * 1.2), "bold")
-        name = f"{_city(map_data, t['a'])} – {_city(map_data, t['b'])}"
+        name = ticket_name(map_data, t)
+        if t.get("destinations"):  # the destinations and their values go on a second line
+            name = f"{_city(map_data, t['a'])} –"
+            rest = " / ".join(f"{_city(map_data, x['to'])} {x['points']}" for x in t["destinations"])
+            rest = fonts.fit(rest, round(fs * 0.8), cell_w - 2 * inner - 2 * r - fs * 0.6, "regular")
+            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), rest, round(fs * 0.8), MUTED, anchor="lm")
         name = fonts.fit(name, fs, cell_w - 2 * inner - 2 * r - pw - fs * 1.2, "bold")
         fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r), name, fs, INK, style="bold", anchor="lm")
         fonts.draw_text(d, (cx0 + cell_w - inner, by + r), pts, round(fs * 1.2), INK, style="bold", anchor="rm")
         if t.get("long"):
             fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), "long ticket", round(fs * 0.8), MUTED, anchor="lm")
     alt = "Ticket offer, keep at least {}: {}.".format(keep, "; ".join(
-        f"{i + 1}: {_city(map_data, t['a'])}-{_city(map_data, t['b'])} {t['points']}" for i, t in enumerate(offer)))
+        f"{i + 1}: {ticket_name(map_data, t, '-')}" + ("" if t.get("destinations") else f" {t['points']}")
+        for i, t in enumerate(offer)))
     return RenderedImage(encode(img), alt, img.width, img.height)
 
 
@@ -255,8 +277,11 @@ def render_player_board(
     claimable = sorted(set(claimable_tracks))
     tickets = you["tickets"]
     done = ticket_status(view, map_data, you["seat"], tickets)
-    cities = sorted({c for t, ok in zip(tickets, done) if not ok for c in (t["a"], t["b"])})
-    rings = {c: GOOD for t, ok in zip(tickets, done) if ok for c in (t["a"], t["b"])}
+    def places(t: dict) -> list[str]:  # a country ticket: every destination (its border points ringed)
+        return [t["a"], *(x["to"] for x in t.get("destinations") or [{"to": t["b"]}])]
+
+    cities = sorted({c for t, ok in zip(tickets, done) if not ok for c in places(t)})
+    rings = {c: GOOD for t, ok in zip(tickets, done) if ok for c in places(t)}
     rings.update({c: TICKET_CITY for c in cities})  # a city of an open ticket stays magenta
     img, _ = board_image(view, map_data, players, width=width, colorblind=colorblind, highlight=claimable,
                          ring_cities=rings)

@@ -90,7 +90,10 @@ def with_seat(view: dict, m: MapData, seat: int = 0, seed: int = 1, offer: int =
     hand = {k: n for k, n in hand.items() if n}
 
     def ticket(t):
-        return {"id": t.id, "a": m.cities[t.a].id, "b": m.cities[t.b].id, "points": t.points, "long": t.long}
+        out = {"id": t.id, "a": m.cities[t.a].id, "b": m.cities[t.b].id, "points": t.points, "long": t.long}
+        if t.destinations:  # as engine.view shows a country ticket
+            out["destinations"] = [{"to": m.cities[p].id, "points": v} for p, _, v in t.destinations]
+        return out
 
     deck = list(m.tickets)
     rng.shuffle(deck)

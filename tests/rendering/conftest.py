@@ -11,7 +11,7 @@ from PIL import Image
 from engine.mapdata import load_map
 from rendering.sample import played_game, synthetic_view
 
-MAPS = ("usa", "europe", "nederland")
+MAPS = ("usa", "europe", "nederland", "switzerland", "nordic")
 PLAYED_MAPS = ("usa", "europe")
 
 
@@ -28,4 +28,4 @@ def late_games():
 
 @pytest.fixture(scope="session")
 def synthetic_views():
-    return {m: synthetic_view(load_map(m), seats=5, seed=1) for m in MAPS}
+    return {m: synthetic_view(load_map(m), seats=min(5, load_map(m).rules.max_players), seed=1) for m in MAPS}

@@ -179,3 +179,51 @@ def test_neutral_player_claims_drawn_in_the_neutral_color():
             hits += close(img.getpixel((x, y)), NEUTRAL_PLAYER)
     assert hits >= len(neutral)
     render_final(view, m)  # the final image handles the neutral player too
+
+
+@pytest.mark.parametrize("map_id", ["switzerland", "nordic"])
+def test_played_three_player_games_render_board_private_and_final(map_id):
+    """RULES.md §5 maps (2-3 players): every image from engine views, countries included."""
+    from rendering import render_player_board
+    from rendering.sample import played_game
+
+    m = load_map(map_id)
+    game = played_game(map_id, seats=3, seed=5)
+    assert game.is_over()
+    public = render_board(game.view(None), m)
+    assert decode(public.png).size == (public.width, public.height)
+    render_final(game.view(None), m)
+    game = played_game(map_id, seats=3, seed=5, plies=120)
+    mine = render_player_board(game.view(0), m, claimable_tracks=[t.id for t in m.tracks[:5]])
+    assert mine.alt_text.startswith("Your board")
+
+
+def test_switzerland_border_points_drawn_with_country_initials_and_rings():
+    """Switzerland's countries: border points are diamonds (no label), the country a bigger name;
+    a country ticket rings the country's border points."""
+    from rendering import render_player_board
+    from rendering.sample import synthetic_view, with_seat
+
+    m = load_map("switzerland")
+    geo = geometry(m)
+    labelled = {m.cities[lab.city].kind for lab in geo.labels}
+    assert labelled == {"city", "country"}
+    country = next(lab for lab in geo.labels if m.cities[lab.city].kind == "country")
+    assert country.size > geo.label_size
+    view = synthetic_view(m, seats=3, seed=2)
+    img = decode(render_board(view, m, highlight=False).png).convert("RGB")
+    from rendering.board import BORDER_FILL
+    for i in m.borders[m.city_by_id["italia"].index]:
+        x, y = geo.cities[i]
+        box = [img.getpixel((round(x + dx), round(y + dy))) for dx in (-4, 4) for dy in (-4, 4)]
+        assert any(close(px, BORDER_FILL, 40) for px in box), m.cities[i].id
+    seat_view = with_seat(view, m, 0)
+    seat_view["you"]["tickets"] = [{"id": 6, "a": "chur", "b": "france", "points": 12, "long": False,
+                                    "destinations": [{"to": "france", "points": 12}, {"to": "deutschland", "points": 6},
+                                                     {"to": "osterreich", "points": 3}, {"to": "italia", "points": 5}]}]
+    ringed = decode(render_player_board(seat_view, m).png).convert("RGB")
+    plain = decode(render_board(view, m, highlight=False).png).convert("RGB")
+    x, y = geo.cities[m.borders[m.city_by_id["osterreich"].index][0]]
+    r = round(geo.city_r * 2.3)
+    assert any(ringed.getpixel((round(x) + dx, round(y))) != plain.getpixel((round(x) + dx, round(y)))
+               for dx in range(-r, r + 1))

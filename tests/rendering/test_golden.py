@@ -30,7 +30,7 @@ NAMES = ["Alice", "Борис", "李小龍", "Zoë", "🚂 Train Fan"]
 
 
 def _view(map_id):
-    return synthetic_view(load_map(map_id), seats=5, seed=1)
+    return synthetic_view(load_map(map_id), seats=min(5, load_map(map_id).rules.max_players), seed=1)
 
 
 def _claimable(view, m, seat):
@@ -47,6 +47,10 @@ CASES = {
     "player_board_europe": lambda: render_player_board(
         with_seat(_view("europe"), load_map("europe"), 0), load_map("europe"), default_players(NAMES),
         claimable_tracks=_claimable(_view("europe"), load_map("europe"), 0)),
+    "board_switzerland": lambda: render_board(_view("switzerland"), load_map("switzerland"), default_players(NAMES)),
+    "board_nordic": lambda: render_board(_view("nordic"), load_map("nordic"), default_players(NAMES)),
+    "offer_switzerland": lambda: render_ticket_offer(
+        with_seat(_view("switzerland"), load_map("switzerland"), 1, seed=3, offer=5), load_map("switzerland")),
     "final_usa": lambda: render_final(synthetic_final(_view("usa"), load_map("usa")), load_map("usa"), default_players(NAMES)),
 }
 
