@@ -286,7 +286,8 @@ class Turns:
         lines = [summary] if summary else ["🎟️ Everyone has chosen their tickets."]
         nxt = game.current
         due = await self.bot.clocks.deadline(table, nxt)
-        lines.append(f"➡️ {self.mention(table, nxt)}, your turn." + (" (last round)" if game.last_round else "")
+        lines.append(f"➡️ {self.mention(table, nxt)}, your turn ({game.map.name}"
+                     + (", last round" if game.last_round else "") + ")."
                      + (f" ⏰ {timestamp(due)}" if due else ""))
         content = "\n".join(line for line in lines if line)[:2000]
         try:

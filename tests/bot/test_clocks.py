@@ -53,7 +53,7 @@ async def test_reminder_deadline_skip_and_each_timer_fires_once_across_a_restart
     game = driver.game if driver.game_id in bot.service._tables else (await bot.service.table(driver.game_id)).game
     assert game.phase == "playing" and len(game.tickets[1]) == 2
     turn = fake.channel_messages(fake.general)[-1]
-    assert "ran out of time" in turn.content and f"<@{fake.alice.id}>, your turn. ⏰ <t:" in turn.content
+    assert "ran out of time" in turn.content and f"<@{fake.alice.id}>, your turn (USA). ⏰ <t:" in turn.content
     assert await bot.clocks.tick() == 0
     clock.advance(minutes=61)  # alice misses her first turn: she draws 2 blind cards, bob is next
     assert await bot.clocks.tick() == 2  # her reminder (now overdue) and her deadline
