@@ -9,6 +9,7 @@ import discord
 from discord import Interaction, app_commands
 
 from bot import components
+from bot.admin import is_manager
 from bot.ai_seats import AI_LEVELS
 from bot.clocks import TIMERS, timestamp
 from bot.present import route_choice_label
@@ -352,8 +353,30 @@ async def admin_end(interaction: Interaction) -> None:
     await _bot(interaction).admin.end(interaction)
 
 
-settings = app_commands.Group(name="settings", description="Server settings for games (Manage Server)",
-                              parent=ttr, default_permissions=discord.Permissions(manage_guild=True))
+settings = app_commands.Group(name="settings", description="Your settings, and the server's (Manage Server)",
+                              parent=ttr)
+
+
+async def _manager_only(interaction: Interaction) -> bool:
+    if is_manager(interaction):
+        return True
+    await interaction.response.send_message("Only members with **Manage Server** can change the server's "
+                                            "settings.", ephemeral=True)
+    return False
+
+
+@settings.command(name="colorblind", description="Images with letters on every color, for you (and any "
+                                                  "board of a game you play)")
+async def settings_colorblind(interaction: Interaction, on: bool) -> None:
+    from storage import players as stored_players
+
+    bot = _bot(interaction)
+    async with bot.storage.sessions() as session:
+        await stored_players.update_player(session=session, user_id=interaction.user.id, color_blind=on)
+    bot.turns.set_colorblind(interaction.user.id, on)
+    await interaction.response.send_message(
+        "Color-blind images on: every car and card carries its color's letter." if on else "Color-blind images off.",
+        ephemeral=True)
 
 
 @settings.command(name="show", description="This server's game settings")
@@ -364,12 +387,14 @@ async def settings_show(interaction: Interaction) -> None:
 @settings.command(name="map", description="The map /ttr new uses when none is given")
 @app_commands.choices(map=MAP_CHOICES)
 async def settings_map(interaction: Interaction, map: app_commands.Choice[str]) -> None:
-    await _bot(interaction).admin.set_default_map(interaction, map.value)
+    if await _manager_only(interaction):
+        await _bot(interaction).admin.set_default_map(interaction, map.value)
 
 
 @settings.command(name="channel", description="Allow or stop games in a channel (none allowed = everywhere)")
 async def settings_channel(interaction: Interaction, channel: discord.TextChannel, allowed: bool) -> None:
-    await _bot(interaction).admin.set_channel(interaction, channel, allowed)
+    if await _manager_only(interaction):
+        await _bot(interaction).admin.set_channel(interaction, channel, allowed)
 
 
 # ---------------------------------------------------------------------------- information

@@ -40,6 +40,7 @@ class Turns:
         self.bot = bot
         self.service = bot.service
         self._names: dict[int, str] = {}
+        self._colorblind: dict[int, bool] = {}
         self._dm_closed: set[int] = set()
 
     # ------------------------------------------------------------------ names and styles
@@ -57,6 +58,15 @@ class Turns:
                 for user_id in missing:
                     player = await stored_players.get_player(session=session, user_id=user_id)
                     self._names[user_id] = (player.display_name if player and player.display_name else f"Player {user_id}")
+                    self._colorblind[user_id] = bool(player and player.color_blind)
+
+    def colorblind(self, table: Table, seat: int | None = None) -> bool:
+        """Color-blind images: a seat's private ones if it asked; public ones if anyone at the table did."""
+        users = [table.user_of(seat)] if seat is not None else [s.user_id for s in table.seats]
+        return any(self._colorblind.get(u, False) for u in users if u is not None)
+
+    def set_colorblind(self, user_id: int, on: bool) -> None:
+        self._colorblind[user_id] = on
 
     def name(self, table: Table, seat: int) -> str:
         level = next((s.ai for s in table.seats if s.seat == seat and s.ai), None)
@@ -250,10 +260,12 @@ class Turns:
             claimable = [a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
             jobs.append(("my-board.png", render_player_board, {"claimable_tracks": claimable}))
 
+        colorblind = self.colorblind(table, seat)
+
         def draw() -> list[discord.File]:
             files = []
             for filename, render, kwargs in jobs:
-                image = render(view, game.map, styles, **kwargs)
+                image = render(view, game.map, styles, colorblind=colorblind, **kwargs)
                 files.append(discord.File(io.BytesIO(image.png), filename=filename, description=image.alt_text[:1024]))
             return files
 
@@ -262,7 +274,9 @@ class Turns:
     # ------------------------------------------------------------------ the channel
 
     async def board_file(self, table: Table) -> discord.File:
-        image = await asyncio.to_thread(render_board, table.game.view(None), table.game.map, self.styles(table))
+        await self._load_names(table)
+        image = await asyncio.to_thread(render_board, table.game.view(None), table.game.map, self.styles(table),
+                                        colorblind=self.colorblind(table))
         return discord.File(io.BytesIO(image.png), filename="board.png", description=image.alt_text[:1024])
 
     async def channel(self, table: Table) -> discord.abc.Messageable | None:
@@ -324,7 +338,8 @@ class Turns:
         for title, body in final_fields(game, lambda s: self.name(table, s)):
             embed.add_field(name=title[:256], value=body, inline=False)
         content = (summary + "\n" if summary else "") + "All tickets are revealed below."
-        image = await asyncio.to_thread(render_final, game.view(None), game.map, self.styles(table))
+        image = await asyncio.to_thread(render_final, game.view(None), game.map, self.styles(table),
+                                        colorblind=self.colorblind(table))
         file = discord.File(io.BytesIO(image.png), filename="final.png", description=image.alt_text[:1024])
         await channel.send(content[:2000], embed=embed, file=file, view=components.final_view(table.id))
         # Listeners (`on_game_finished(table)`, e.g. league ratings) run after the final message.

@@ -58,11 +58,27 @@ async def test_server_settings_default_map_and_allowed_channels(fake_discord, ma
     fake = fake_discord
     await make_bot()
     reply = await fake.slash(fake.alice, fake.general, "ttr settings map", map="europe")
+    assert reply.ephemeral and "Only members with **Manage Server**" in reply.content
+    reply = await fake.slash(fake.owner, fake.general, "ttr settings map", map="europe")
     assert "Default map: Europe" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr settings channel",
+    reply = await fake.slash(fake.owner, fake.general, "ttr settings channel",
                              options={"channel": fake.games, "allowed": True})
     assert f"<#{fake.games.id}>" in reply.content
     reply = await fake.slash(fake.alice, fake.general, "ttr new")
     assert reply.ephemeral and "Games aren't played in this channel" in reply.content
     reply = await fake.slash(fake.alice, fake.games, "ttr new")
     assert "New Europe game" in (await reply.wait_resolved()).content
+
+
+async def test_colorblind_setting_changes_the_images(fake_discord, make_bot):
+    from tests.bot.test_play import two_player_game
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    table = await bot.service.table(driver.game_id)
+    plain = (await bot.turns.board_file(table)).fp.read()
+    reply = await fake.slash(fake.bob, fake.general, "ttr settings colorblind", on=True)
+    assert "letter" in reply.content
+    assert bot.turns.colorblind(table, 1) and not bot.turns.colorblind(table, 0)
+    marked = (await bot.turns.board_file(table)).fp.read()
+    assert marked != plain  # the public board switches for everyone at a table with a color-blind player
