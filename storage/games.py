@@ -10,6 +10,8 @@ transaction) and leave nothing behind when they fail.
 
 from __future__ import annotations
 
+import asyncio
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -439,4 +441,5 @@ async def load_game(*, session: AsyncSession, game_id: int) -> LoadedGame:
     record = await get_game(session=session, game_id=game_id)
     log = await action_log(session=session, game_id=game_id, upto=record.version)
     seats = await game_seats(session=session, game_id=game_id)
-    return LoadedGame(record=record, seats=seats, game=replay(record, log))
+    # Replaying is CPU work (about 10 ms for a long game): keep it off the event loop.
+    return LoadedGame(record=record, seats=seats, game=await asyncio.to_thread(replay, record, log))

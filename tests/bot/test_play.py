@@ -252,3 +252,21 @@ async def test_undo_needs_the_others_consent_and_only_before_they_act(fake_disco
     await driver.act(1, DrawDeck())
     reply = await fake.click(fake.alice, turn, next(c for c in turn.custom_ids if c.endswith(":undo")))
     assert "before the next player acts" in reply.content
+
+
+async def test_a_game_in_a_new_thread_and_the_thread_permission_named(fake_discord, make_bot):
+    fake = fake_discord
+    closed = fake.add_channel(fake.guild, "no-threads", bot_can_create_threads=False)
+    bot = await make_bot()
+    reply = await fake.slash(fake.alice, closed, "ttr new", map="usa", thread=True)
+    assert reply.ephemeral and "**Create Public Threads** permission" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", thread=True)
+    await reply.wait_resolved()
+    (thread,) = fake.threads(fake.general)
+    assert f"Lobby opened in <#{thread.id}>" in reply.message.content
+    assert "New USA game" in fake.channel_messages(thread)[0].content
+    await fake.slash(fake.bob, thread, "ttr join")
+    started = await fake.slash(fake.alice, thread, "ttr start")
+    await started.wait_resolved()
+    assert (await bot.service.table_in_channel(thread.id)) is not None
+    assert fake.channel_messages(thread)[-1].attachments  # the board is posted in the thread
