@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from engine import Action, Game, parse_action
@@ -79,9 +80,12 @@ class Outcome:
 
 
 class GameService:
+    #: Games kept in memory (least recently used go first; a game comes back by replay).
+    CACHE_SIZE = 2000
+
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self._tables: dict[int, Table] = {}
+        self._tables: OrderedDict[int, Table] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -89,12 +93,18 @@ class GameService:
 
     async def table(self, game_id: int) -> Table:
         table = self._tables.get(game_id)
-        if table is None:
+        if table is not None:
+            self._tables.move_to_end(game_id)
+        else:
             async with self.storage.sessions() as session:
                 loaded = await stored_games.load_game(session=session, game_id=game_id)
-            # Replaying a long log is CPU work: done above in storage; cache the result.
             table = Table(record=loaded.record, seats=loaded.seats, game=loaded.game)
             self._tables[game_id] = table
+            while len(self._tables) > self.CACHE_SIZE:
+                old_id, _ = self._tables.popitem(last=False)
+                lock = self._locks.get(old_id)
+                if lock is not None and not lock.locked():
+                    del self._locks[old_id]
         return table
 
     async def table_in_channel(self, channel_id: int) -> Table | None:
