@@ -25,7 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.client import TTRBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from engine import Claim, DrawDeck, DrawMarket  # noqa: E402
 from storage import Storage  # noqa: E402
 from tests.bot.driver import Driver  # noqa: E402
 from tests.fakediscord.api import FakeDiscord  # noqa: E402
@@ -43,11 +42,16 @@ async def one_game(fake, bot, channel, users, seed, deadline, interval, latencie
         game = driver.game
         seat = game.to_move()[0]
         action = driver.choose(seat)
-        ends_turn = isinstance(action, Claim) or (isinstance(action, (DrawDeck, DrawMarket)) and game.stage is not None)
+        before = len(fake.channel_messages(channel))
         start = time.perf_counter()
-        await driver.act(seat, action)
-        if ends_turn and driver.game.stage is None:
-            latencies.append(time.perf_counter() - start)
+        acting = asyncio.create_task(driver.act(seat, action))
+        posted = asyncio.create_task(fake.wait_until(lambda: len(fake.channel_messages(channel)) > before, 30))
+        done, _ = await asyncio.wait({acting, posted}, return_when=asyncio.FIRST_COMPLETED)
+        if posted in done:
+            latencies.append(time.perf_counter() - start)  # the turn message (with its image) is there
+        await acting
+        if not posted.done():  # a step inside a turn: no channel message is due
+            posted.cancel()
 
 
 async def main(games: int, seconds: float, interval: float) -> None:
