@@ -145,3 +145,40 @@ async def test_absence_policy_ai_plays_the_missed_turn(fake_discord, make_bot):
     game = driver.game
     assert game.current == 1 and len(game.log) > plies and all(seat == 0 for seat, _ in game.log[plies:])
     assert "**alice** ran out of time: an AI plays this turn." in fake.channel_messages(fake.general)[-1].content
+
+
+async def test_a_whole_play_by_post_game_every_timer_fires_once(fake_discord, make_bot):
+    """Issue 8's scenario in one game: reminders, auto-skips, a vacation, a restart in between,
+    removal after 2 missed turns; every timer is handled exactly once."""
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock, absence="remove", remove_after=2, reminder_minutes=10)
+    async def tick():
+        return await driver.bot.clocks.tick()
+
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    await fake.slash(fake.bob, fake.general, "ttr vacation", days=1)
+    clock.advance(minutes=55)
+    assert await tick() == 1  # alice's reminder
+    clock.advance(minutes=6)
+    assert await tick() == 1  # alice's deadline: her turn is skipped (2 blind cards)
+    assert driver.game.current == 1
+    bot = await make_bot()  # restart; bob is on vacation: his deadline is a day later
+    bot.clocks.now = clock
+    driver.bot = bot
+    clock.advance(hours=2)
+    assert await tick() == 0
+    clock.advance(days=1)
+    assert await tick() == 2  # bob's reminder and deadline, both due by now, once each
+    game = (await bot.service.table(driver.game_id)).game
+    assert game.current == 0
+    clock.advance(minutes=61)
+    assert await tick() == 2  # alice misses again: removed; two players left -> game over
+    game = (await bot.service.table(driver.game_id)).game
+    assert game.is_over() and game.left[0] == "removed"
+    clock.advance(days=3)
+    assert await tick() == 0
+    async with bot.storage.sessions() as session:
+        from storage.clocks import pending_timers
+
+        assert await pending_timers(session=session, game_id=driver.game_id) == []
