@@ -139,6 +139,7 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
     for n in notes:
         fonts.draw_text(d, (MARGIN, y + 22), fonts.fit(n, 20, WIDTH - 2 * MARGIN), 20, MUTED)
         y += 34
+    img = img.crop((0, 0, WIDTH, min(img.height, round(y + (12 if notes else 0)))))
     alt = f"{title}: " + ("; ".join(f"{r.place}. {fonts.clean_text(r.name) or 'Player'} {r.rating:.1f} "
                                     f"({r.games} games, {r.wins} wins)" for r in shown) or "no rated games yet") + "."
     return RenderedImage(encode(img), alt[:1024], img.width, img.height)

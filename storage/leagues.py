@@ -479,6 +479,9 @@ async def attach_lobby(*, session: AsyncSession, season_id: int, lobby_id: int, 
     if lobby is None or lobby.status != "open":
         raise LeagueError("there is no open lobby to add")
     check_game_fits(season, map_id=lobby.map_id, players=None)
+    if season.player_counts and lobby.max_seats < min(season.player_counts):
+        raise LeagueError(f"season {season.name!r} needs at least {min(season.player_counts)} players; this lobby "
+                          f"takes at most {lobby.max_seats}")
     row = LeagueLobby(lobby_id=lobby_id, season_id=season_id, added_by=user_id, added_at=now)
     await begin_write(session)
     try:

@@ -194,3 +194,48 @@ async def test_a_league_lobby_started_with_an_ai_seat_is_not_rated(fake_discord,
         row = await stored.league_game(session=session, game_id=driver.game_id)
         assert (row.rated, row.note) == (False, "AI seats")
         assert (await stored.standings(session=session, season_id=row.season_id))[0] == []
+
+
+async def test_the_issue_season_through_discord(fake_discord, make_bot, roles):
+    """Issue 8's league test with the commands: 4 players, 6 finished games where A (alice) always
+    wins and D (dirk) is always last (two are 3-player games of B, C and D); the leaderboard shows
+    A > B > C > D; a league admin voids A's four wins; then B leads and A has no rating left."""
+    from storage.games import create_game
+    from storage.players import update_player
+    from tests.storage.helpers import finished_game
+    from tests.storage.test_leagues import seating
+
+    fake = fake_discord
+    bot = await make_bot()
+    await league_with_season(fake, roles, min_games=1)
+    a, b, c, d = fake.alice, fake.bob, fake.carol, fake.dirk
+    orders = [[a, b, c, d], [b, c, d], [a, b, c, d], [a, b, c, d], [b, c, d], [a, b, c, d]]
+    ids = []
+    async with bot.storage.sessions() as session:
+        for user in (a, b, c, d):
+            await update_player(session=session, user_id=user.id, display_name=user.name)
+        for n, order in enumerate(orders):
+            game = finished_game("usa", len(order), 1)
+            record = await create_game(session=session, guild_id=fake.guild.id, channel_id=900 + n, game=game,
+                                       players=seating(game, [u.id for u in order]))
+            session.add(stored.LeagueGame(game_id=record.id, season_id=1, added_by=a.id))
+            await session.commit()
+            ids.append(record.id)
+    # The bot was not told (as after a restart): the leaderboard settles the season first.
+    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard", public=True)
+    alt = (await reply.wait_resolved()).attachments[0].description
+    assert alt.startswith("Club · Standings: 1. alice") and alt.index("2. bob") < alt.index("3. carol") < \
+        alt.index("4. dirk"), alt
+    for game_id, order in zip(ids, orders):
+        if order[0] is a:
+            reply = await fake.slash(fake.bob, fake.general, "ttr league void", game=game_id, reason="fixed")
+            assert "voided" in await text_of(reply)
+    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard")
+    alt = (await reply.wait_resolved()).attachments[0].description
+    assert alt.startswith("Club · Standings: 1. bob") and "alice" not in alt, alt
+    reply = await fake.slash(fake.alice, fake.general, "ttr league profile")
+    assert "alice, Club Autumn: rating –, no rated games yet" in (await reply.wait_resolved()).attachments[0].description
+    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard", map="usa")
+    assert (await reply.wait_resolved()).attachments[0].description.startswith("Club · Standings: 1. bob")
+    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard", map="europe")
+    assert "no rated games yet" in (await reply.wait_resolved()).attachments[0].description

@@ -157,6 +157,10 @@ async def test_ai_seats_abandoned_games_and_season_limits(db) -> None:
                                    game=Game.new("europe", 3, 9, GameOptions()), players=[A, B, C])
         with pytest.raises(leagues.LeagueError, match="played on usa"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=europe.id, user_id=A)
+        small = await open_lobby(session=s, guild_id=GUILD, channel_id=next(channels), host_id=A, map_id="usa",
+                                 max_seats=2)
+        with pytest.raises(leagues.LeagueError, match="needs at least 3 players"):
+            await leagues.attach_lobby(session=s, season_id=season.id, lobby_id=small.id, user_id=A)
         ok = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
                                game=Game.new("usa", 3, 9, GameOptions()), players=[A, B, C])
         await leagues.attach_game(session=s, season_id=season.id, game_id=ok.id, user_id=A)
