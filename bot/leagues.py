@@ -203,6 +203,45 @@ class Leagues:
                      "Server. Next: open a season with `/ttr league season`.", ephemeral=False,
                      allowed_mentions=discord.AllowedMentions.none())
 
+    async def set_role(self, interaction: Interaction, league_name: str | None, role: discord.Role | None) -> None:
+        if not is_manager(interaction):
+            await _reply(interaction, "Only someone with the **Manage Server** permission can change a league's "
+                         "admin role.")
+            return
+        league = await self.league(interaction, league_name)
+        if league is None:
+            return
+        async with self.bot.storage.sessions() as session:
+            await stored.set_admin_role(session=session, league_id=league.id, admin_role_id=role.id if role else None,
+                                        user_id=interaction.user.id)
+        who = f"members with <@&{role.id}> and anyone" if role else "anyone"
+        await _reply(interaction, f"🏆 **{league.name}**: league admins are now {who} with Manage Server.",
+                     ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+
+    async def info(self, interaction: Interaction, league_name: str | None) -> None:
+        async with self.bot.storage.sessions() as session:
+            leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+            if league_name:
+                leagues = [lg for lg in leagues if lg.name.lower() == league_name.strip().lower()]
+            lines = []
+            for lg in leagues:
+                admins = f"<@&{lg.admin_role_id}> and Manage Server" if lg.admin_role_id else "Manage Server"
+                lines.append(f"🏆 **{lg.name}** · admins: {admins}")
+                seasons = await stored.league_seasons(session=session, league_id=lg.id)
+                for season in reversed(seasons[-3:]):
+                    games = await stored.season_games(session=session, season_id=season.id)
+                    rated = sum(1 for g in games if g.rated and not g.voided)
+                    state = "open" if season.status == stored.SEASON_ACTIVE else "closed"
+                    lines.append(f"• **{season.name}** ({state}, {rated} rated game{'s' if rated != 1 else ''}): "
+                                 f"{self.season_text(season)}")
+                if not seasons:
+                    lines.append("• no season yet")
+        if not lines:
+            await _reply(interaction, "This server has no league" + (f" called **{league_name}**" if league_name else
+                         "") + " yet. Someone with **Manage Server** can create one with `/ttr league create`.")
+            return
+        await _reply(interaction, "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none())
+
     async def new_season(self, interaction: Interaction, *, league_name: str | None, name: str,
                          start: str | None, end: str | None, maps: str | None, players: str | None,
                          min_games: int, carry_over: bool) -> None:
@@ -473,6 +512,20 @@ async def season_autocomplete(interaction: Interaction, current: str) -> list[ap
 async def league_create(interaction: Interaction, name: app_commands.Range[str, 1, 64],
                         admin_role: discord.Role | None = None) -> None:
     await _leagues(interaction).create(interaction, name, admin_role)
+
+
+@league_group.command(name="role", description="Change who runs a league: its admin role (Manage Server)")
+@app_commands.describe(role="The new league-admin role (none: only Manage Server)",
+                       league="Which league (if the server has several)")
+@app_commands.autocomplete(league=league_autocomplete)
+async def league_role(interaction: Interaction, role: discord.Role | None = None, league: str | None = None) -> None:
+    await _leagues(interaction).set_role(interaction, league, role)
+
+
+@league_group.command(name="info", description="This server's leagues and their seasons' rules")
+@app_commands.autocomplete(league=league_autocomplete)
+async def league_info(interaction: Interaction, league: str | None = None) -> None:
+    await _leagues(interaction).info(interaction, league)
 
 
 @league_group.command(name="season", description="Open a new season (league admins); the open one closes")

@@ -98,6 +98,15 @@ async def test_only_managers_create_leagues_and_only_league_admins_run_them(fake
     assert "must end after it starts" in reply.content  # Manage Server is a league admin too
     reply = await fake.slash(fake.bob, fake.general, "ttr league audit")
     assert "create league" in reply.content and "create season" in reply.content
+    reply = await fake.slash(fake.dirk, fake.general, "ttr league info")
+    assert "**Club** · admins: <@&%d>" % ROLE_ID in reply.content and "**Autumn** (open, 0 rated games)" in \
+        reply.content and "USA · 2, 3 players · 1 game to appear" in reply.content
+    reply = await fake.slash(fake.bob, fake.general, "ttr league role")  # a league admin, not a manager
+    assert reply.ephemeral and "Manage Server" in reply.content
+    reply = await fake.slash(fake.owner, fake.general, "ttr league role")
+    assert "league admins are now anyone with Manage Server" in reply.content
+    reply = await fake.slash(fake.bob, fake.general, "ttr league season", name="Winter")
+    assert reply.ephemeral and "Only league admins" in reply.content  # bob's role no longer counts
 
 
 async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord, make_bot, roles):
