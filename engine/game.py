@@ -64,6 +64,7 @@ from engine.payments import (
 )
 
 STATE_SCHEMA = 1
+COLORED_ONLY = "colored"  # claim group: locomotives may not pay (Switzerland's and Nordic's plain routes)
 MARKET_SIZE = 5
 START_HAND = 4
 LAST_ROUND_TRAINS = 2
@@ -203,7 +204,9 @@ class Game:
             rules.append(None if locos_ok and not ferry_sub and not t.substitute
                          else (locos_ok, ferry_sub, t.substitute))
         self._track_rules = rules
-        self._groups = _claim_groups(self.map, tuple(rules))
+        # Tracks paid with colored cards only (no locomotives, no substitutes) share the core's
+        # fast payment listing, given a hand without its locomotives.
+        self._groups = _claim_groups(self.map, tuple(COLORED_ONLY if r == (False, 0, 0) else r for r in rules))
 
     # ------------------------------------------------------------------ creation
 
@@ -363,15 +366,20 @@ class Game:
         trains = self.trains[seat]
         owner = self.owner
         open_ = self._doubles_open
+        no_locos = None
         for color, length, ferry, card_rules, tracks in self._groups:
             if length > trains:
                 continue
-            if card_rules is None:
+            extended = False
+            if card_rules is None:  # RULES.md §1/§3 payments (every USA, Europe and Nederland track)
                 options = payment_options(hand, length, color, ferry, collapse)
+            elif card_rules is COLORED_ONLY:
+                if no_locos is None:
+                    no_locos = hand[:LOCO] + [0]
+                options = payment_options(no_locos, length, color, ferry, collapse)
             else:
-                locos_ok, ferry_sub, substitute = card_rules
-                options = extended_payment_options(hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub,
-                                                   substitute=substitute, collapse=collapse)
+                extended = True
+                options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
             if not options:
                 continue
             for index, tid, double in tracks:
@@ -381,10 +389,10 @@ class Game:
                     partner = owner[double]
                     if partner == seat or (partner >= 0 and not open_):
                         continue
-                if card_rules is None:
-                    actions.extend([Claim(tid, c, k) for c, k in options])
-                else:
+                if extended:
                     actions.extend([Claim(tid, c, k, subs) for c, k, subs in options])
+                else:
+                    actions.extend([Claim(tid, c, k) for c, k in options])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
@@ -395,6 +403,13 @@ class Game:
         if not actions:
             actions.append(Pass())
         return actions
+
+    @staticmethod
+    def _extended_options(hand: list[int], length: int, color: int | None, ferry: int, card_rules: tuple,
+                          collapse: bool) -> list:
+        locos_ok, ferry_sub, substitute = card_rules
+        return extended_payment_options(hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub,
+                                        substitute=substitute, collapse=collapse)
 
     def is_legal(self, seat: int | None, action: Action) -> bool:
         try:

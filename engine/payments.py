@@ -97,11 +97,16 @@ def canonical_subs(avail: list[int], count: int) -> tuple[int, ...] | None:
     if sum(left) < count:
         return None
     out = []
+    kinds = range(1, len(left))
     for _ in range(count):
-        c = max(range(len(left)), key=lambda k: (left[k], -k))
-        left[c] -= 1
-        out.append(c)
-    return tuple(sorted(out))
+        best, most = 0, left[0]
+        for k in kinds:
+            if left[k] > most:
+                best, most = k, left[k]
+        left[best] -= 1
+        out.append(best)
+    out.sort()
+    return tuple(out)
 
 
 def extended_payment_options(
@@ -111,13 +116,24 @@ def extended_payment_options(
     """Every payment for a track under the map's card rules (one canonical choice of substitute
     cards per payment shape). With `collapse`: one per color, preferring no substitutes and the
     fewest locomotives; all-locomotive (or color-free) payments only when no color fits."""
+    colors = range(LOCO) if color is None else (color,)
+    if not locos_ok and not ferry and not substitute:  # colored cards only (Switzerland, Nordic plain routes)
+        return [(c, 0, ()) for c in colors if hand[c] >= length]
     locos = hand[LOCO] if locos_ok else 0
-    colors = range(len(COLORS)) if color is None else (color,)
+    max_sub = ferry if (ferry and ferry_sub) else 0
+    # Quick bounds (most hands pay for few tracks): each set of substitutes covers one space.
+    spare = sum(hand[:LOCO]) // ferry_sub if max_sub else 0
+    if locos + min(max_sub, spare) < ferry:
+        return []
+    if not substitute and locos + spare + (max(hand[c] for c in colors) if colors else 0) < length:
+        return []
     options: list[ExtPayment] = []
     colorless: list[ExtPayment] = []
-    max_sub = ferry if (ferry and ferry_sub) else 0
+    first = colors[0]
     for c in colors:
         have = hand[c]
+        if not substitute and have + locos + spare < length and not (c == first and locos + spare >= length):
+            continue
         found: list[ExtPayment] = []
         for m in range(0, max_sub + 1):  # required locomotives replaced by `ferry_sub` cards each
             for k in range(max(ferry - m, 0), min(locos, length - m) + 1):
@@ -125,24 +141,30 @@ def extended_payment_options(
                 if n > have:
                     continue
                 if n == 0:
-                    if c == colors[0]:
+                    if c == first:
                         subs = canonical_subs(hand[:LOCO], ferry_sub * m)
                         if subs is not None:
                             colorless.append((None, k, subs))
                     continue
-                avail = hand[:LOCO]
-                avail[c] -= n
-                subs = canonical_subs(avail, ferry_sub * m)
-                if subs is not None:
-                    found.append((c, k, subs))
-        if substitute and 0 < have < length:  # any `substitute` cards for each missing card
+                if m:
+                    avail = hand[:LOCO]
+                    avail[c] -= n
+                    subs = canonical_subs(avail, ferry_sub * m)
+                    if subs is None:
+                        continue
+                else:
+                    subs = ()
+                found.append((c, k, subs))
+                if collapse:  # the first found has the fewest substitutes, then locomotives
+                    break
+            if collapse and found:
+                break
+        if substitute and 0 < have < length and not (collapse and found):  # any `substitute` cards per missing card
             avail = hand[:LOCO]
             avail[c] = 0
             subs = canonical_subs(avail, substitute * (length - have))
             if subs is not None:
                 found.append((c, 0, subs))
-        if collapse and found:
-            found = [min(found, key=lambda p: (len(p[2]), p[1]))]
         options.extend(found)
     if colorless and not (collapse and options):
         options.extend([min(colorless, key=lambda p: (len(p[2]), p[1]))] if collapse else colorless)
