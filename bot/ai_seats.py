@@ -12,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from ai import ask, make_ai
-from bot.service import Table
+from bot.service import Table, UserError
 from storage import queries
 
 if TYPE_CHECKING:
@@ -55,9 +55,10 @@ class AISeats:
                 return
             seat = waiting[0]
             player = make_ai(self.ai_seats(table)[seat], seed=f"{table.record.seed}:{seat}:{len(table.game.log)}")
-            try:
-                action = await asyncio.to_thread(ask, player, table.game, seat)
-                outcome = await self.bot.service.act(game_id, None, action, seat=seat)
+            try:  # decided under the game's lock: a person's move cannot slip in between
+                outcome = await self.bot.service.act(game_id, None, lambda game: ask(player, game, seat), seat=seat)
+            except (UserError, ValueError):
+                continue  # the decision went away meanwhile (someone resigned, a deadline): look again
             except Exception:
                 log.exception("AI move failed", extra={"game_id": game_id, "seat": seat})
                 return

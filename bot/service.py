@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Callable
 
 from engine import Action, Game, parse_action
 from engine.events import Event, GameOver, TurnStarted
@@ -125,11 +126,14 @@ class GameService:
         self._tables[table.id] = table
 
     async def act(
-        self, game_id: int, user_id: int | None, action: Action | str, *, token: int | None = None,
-        as_table: bool = False, seat: int | None = None,
+        self, game_id: int, user_id: int | None, action: Action | str | Callable[[Game], Action], *,
+        token: int | None = None, as_table: bool = False, seat: int | None = None,
     ) -> Outcome:
         """Apply one action by the player `user_id` (or by the table, `as_table`; or for `seat`
         itself when its deadline passed or an AI plays it), then store it.
+
+        `action` may be a function of the game that decides it (an AI): it runs in a worker
+        thread while this game's lock is held, so nobody moves between the choice and the move.
 
         Raises UserError (not a player, stale button), engine ActionError (illegal: nothing
         changed), or UserError after a lost race with another writer (nothing changed)."""
@@ -146,6 +150,8 @@ class GameService:
                 raise UserError("That choice is no longer open: the game has moved on. Use the newest message.")
             if isinstance(action, str):
                 action = parse_action(game, seat, action)
+            elif callable(action):
+                action = await asyncio.to_thread(action, game)
             version, phase_before = table.version, game.phase
             events = game.apply(seat, action)
             try:
