@@ -113,6 +113,19 @@ class TTRBot(commands.AutoShardedBot):
 
         return ask(make_ai("baseline", seed=f"{game.seed}:{seat}:{len(game.log)}"), game, seat)
 
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left a server (or was removed): its games, lobbies, leagues and settings go."""
+        await self.forget_guild(guild.id)
+
+    async def forget_guild(self, guild_id: int) -> None:
+        from storage.guilds import delete_guild_data
+
+        async with self.storage.sessions() as session:
+            counts = await delete_guild_data(session=session, guild_id=guild_id)
+        for game_id in [t.id for t in list(self.service._tables.values()) if t.record.guild_id == guild_id]:
+            self.service.forget(game_id)
+        log.info("deleted a server's data", extra={"guild_id": guild_id, "games": counts.games})
+
     # ------------------------------------------------------------------ errors
 
     async def on_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:

@@ -391,6 +391,21 @@ async def settings_map(interaction: Interaction, map: app_commands.Choice[str]) 
         await _bot(interaction).admin.set_default_map(interaction, map.value)
 
 
+@settings.command(name="forget", description="Delete all of this server's games, lobbies, leagues and settings")
+@app_commands.describe(confirm="Type DELETE to confirm")
+async def settings_forget(interaction: Interaction, confirm: str) -> None:
+    if not await _manager_only(interaction):
+        return
+    if confirm != "DELETE":
+        await interaction.response.send_message("Nothing deleted: type `DELETE` in `confirm` to delete every game, "
+                                                "lobby, league and setting of this server.", ephemeral=True)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await _bot(interaction).forget_guild(interaction.guild_id)
+    await interaction.followup.send("🗑️ This server's games, lobbies, leagues and settings are deleted.",
+                                    ephemeral=True)
+
+
 @settings.command(name="channel", description="Allow or stop games in a channel (none allowed = everywhere)")
 async def settings_channel(interaction: Interaction, channel: discord.TextChannel, allowed: bool) -> None:
     if await _manager_only(interaction):

@@ -8,6 +8,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.database import begin_write
+from storage.leagues import League
 from storage.models import ActionRecord, GameRecord, GuildSettings, Lobby, LobbyMember, SeatRecord
 
 _NO_SYNC = {"synchronize_session": False}
@@ -20,10 +21,12 @@ class DeletedCounts:
     seats: int
     lobbies: int
     settings: int
+    leagues: int
 
 
 async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedCounts:
-    """Delete every game (with its log and seats), lobby and setting of a guild, in one transaction.
+    """Delete every game (with its log, seats and clocks), lobby, league and setting of a guild, in one
+    transaction.
     Players are not a guild's data (they play on other servers too) and stay."""
     await begin_write(session)
     try:
@@ -35,6 +38,9 @@ async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedC
         lobby_rows = await session.execute(delete(Lobby).where(Lobby.guild_id == guild_id), execution_options=_NO_SYNC)
         game_rows = await session.execute(delete(GameRecord).where(GameRecord.guild_id == guild_id), execution_options=_NO_SYNC)
         settings = await session.execute(delete(GuildSettings).where(GuildSettings.guild_id == guild_id), execution_options=_NO_SYNC)
+        # Seasons, ratings, league games and the audit log go with their league (ON DELETE CASCADE);
+        # turn clocks and timers went with their games.
+        leagues = await session.execute(delete(League).where(League.guild_id == guild_id), execution_options=_NO_SYNC)
         await session.commit()
     except BaseException:
         await session.rollback()
@@ -45,4 +51,5 @@ async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedC
         seats=seats.rowcount,
         lobbies=lobby_rows.rowcount,
         settings=settings.rowcount,
+        leagues=leagues.rowcount,
     )

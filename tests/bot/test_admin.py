@@ -82,3 +82,18 @@ async def test_colorblind_setting_changes_the_images(fake_discord, make_bot):
     assert bot.turns.colorblind(table, 1) and not bot.turns.colorblind(table, 0)
     marked = (await bot.turns.board_file(table)).fp.read()
     assert marked != plain  # the public board switches for everyone at a table with a color-blind player
+
+
+async def test_forget_a_servers_data_on_request(fake_discord, make_bot):
+    from tests.bot.test_play import two_player_game
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    reply = await fake.slash(fake.alice, fake.general, "ttr settings forget", confirm="DELETE")
+    assert "Only members with **Manage Server**" in reply.content
+    reply = await fake.slash(fake.owner, fake.general, "ttr settings forget", confirm="yes")
+    assert "Nothing deleted" in reply.content
+    reply = await fake.slash(fake.owner, fake.general, "ttr settings forget", confirm="DELETE")
+    await reply.wait_resolved()
+    assert "deleted" in reply.message.content
+    assert await bot.service.table_in_channel(fake.general.id) is None

@@ -115,8 +115,14 @@ async def test_deleting_a_guilds_data(db) -> None:
         await join_lobby(session=s, lobby_id=lobby.id, user_id=BOB)
         await update_guild_settings(session=s, guild_id=1, language="fr")
         await update_player(session=s, user_id=ALICE, display_name="Alice")
+        from storage.leagues import create_league, guild_leagues
+
+        await create_league(session=s, guild_id=1, name="Sunday league", created_by=ALICE)
+        await create_league(session=s, guild_id=2, name="Other server", created_by=ALICE)
         counts = await delete_guild_data(session=s, guild_id=1)
-        assert (counts.games, counts.seats, counts.lobbies, counts.settings) == (2, 5, 1, 1)
+        assert (counts.games, counts.seats, counts.lobbies, counts.settings, counts.leagues) == (2, 5, 1, 1, 1)
+        assert await guild_leagues(session=s, guild_id=1) == []
+        assert len(await guild_leagues(session=s, guild_id=2)) == 1
         assert counts.actions > 0
         assert await game_history(session=s, guild_id=1) == []
         assert await get_guild_settings(session=s, guild_id=1) is None
