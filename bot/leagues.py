@@ -573,7 +573,7 @@ async def league_audit(interaction: Interaction, league: str | None = None) -> N
     await _leagues(interaction).audit(interaction, league)
 
 
-@league_group.command(name="leaderboard", description="A season's standings, overall or on one map")
+@ttr.command(name="leaderboard", description="A league season's standings, overall or on one map")
 @app_commands.describe(map="One map's ladder (default: all maps)", league="Which league (if the server has several)",
                        season="Which season (default: the current)", public="Post it for everyone (default: only you)")
 @app_commands.choices(map=MAP_CHOICES)
@@ -584,7 +584,7 @@ async def league_leaderboard(interaction: Interaction, map: app_commands.Choice[
                                             map_id=map.value if map else None, public=public)
 
 
-@league_group.command(name="profile", description="A player's league season: rating, results, recent games")
+@ttr.command(name="profile", description="A player's league season: rating, results, recent games")
 @app_commands.describe(player="Whose profile (default: yours)", league="Which league (if the server has several)",
                        season="Which season (default: the current)", public="Post it for everyone (default: only you)")
 @app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)

@@ -80,7 +80,7 @@ async def league_with_season(fake, holders, **season):
 async def test_only_managers_create_leagues_and_only_league_admins_run_them(fake_discord, make_bot, roles):
     fake = fake_discord
     await make_bot()
-    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard")
+    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard")
     assert reply.ephemeral and "no league yet" in reply.content
     reply = await fake.slash(fake.alice, fake.general, "ttr league create", name="Club")
     assert reply.ephemeral and "Manage Server" in reply.content
@@ -130,12 +130,12 @@ async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord
     assert rated.content.index(f"<@{fake.alice.id}>") < rated.content.index(f"<@{fake.bob.id}>")
     assert "(+" in rated.content and "(-" in rated.content
 
-    reply = await fake.slash(fake.dirk, fake.general, "ttr league leaderboard")
+    reply = await fake.slash(fake.dirk, fake.general, "ttr leaderboard")
     image = await reply.wait_resolved()
     assert image.ephemeral and image.attachments[0].is_png
     alt = image.attachments[0].description
     assert alt.startswith("Club · Standings: 1. alice") and "2. bob" in alt
-    reply = await fake.slash(fake.dirk, fake.general, "ttr league profile", player=fake.alice, public=True)
+    reply = await fake.slash(fake.dirk, fake.general, "ttr profile", player=fake.alice, public=True)
     card = await reply.wait_resolved()
     assert not card.ephemeral and card.attachments[0].is_png
     assert card.attachments[0].description.startswith("alice, Club Autumn: rating") and "1st of 2" in \
@@ -150,7 +150,7 @@ async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord
 
     reply = await fake.slash(fake.bob, fake.general, "ttr league void", game=driver.game_id, reason="test game")
     assert "voided the result of game" in await text_of(reply)
-    reply = await fake.slash(fake.dirk, fake.general, "ttr league leaderboard")
+    reply = await fake.slash(fake.dirk, fake.general, "ttr leaderboard")
     assert "no rated games yet" in (await reply.wait_resolved()).attachments[0].description
     async with bot.storage.sessions() as session:
         audit = await stored.audit_log(session=session, league_id=1)
@@ -231,7 +231,7 @@ async def test_the_issue_season_through_discord(fake_discord, make_bot, roles):
             await session.commit()
             ids.append(record.id)
     # The bot was not told (as after a restart): the leaderboard settles the season first.
-    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard", public=True)
+    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard", public=True)
     alt = (await reply.wait_resolved()).attachments[0].description
     assert alt.startswith("Club · Standings: 1. alice") and alt.index("2. bob") < alt.index("3. carol") < \
         alt.index("4. dirk"), alt
@@ -239,12 +239,12 @@ async def test_the_issue_season_through_discord(fake_discord, make_bot, roles):
         if order[0] is a:
             reply = await fake.slash(fake.bob, fake.general, "ttr league void", game=game_id, reason="fixed")
             assert "voided" in await text_of(reply)
-    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard")
+    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard")
     alt = (await reply.wait_resolved()).attachments[0].description
     assert alt.startswith("Club · Standings: 1. bob") and "alice" not in alt, alt
-    reply = await fake.slash(fake.alice, fake.general, "ttr league profile")
+    reply = await fake.slash(fake.alice, fake.general, "ttr profile")
     assert "alice, Club Autumn: rating –, no rated games yet" in (await reply.wait_resolved()).attachments[0].description
-    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard", map="usa")
+    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard", map="usa")
     assert (await reply.wait_resolved()).attachments[0].description.startswith("Club · Standings: 1. bob")
-    reply = await fake.slash(fake.alice, fake.general, "ttr league leaderboard", map="europe")
+    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard", map="europe")
     assert "no rated games yet" in (await reply.wait_resolved()).attachments[0].description
