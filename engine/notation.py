@@ -65,6 +65,19 @@ def route_label(m: MapData, track: Track) -> str:
     return name
 
 
+def ticket_label(m: MapData, ticket, reached: int | None = None) -> str:
+    """'Bern-Zürich 6'; a ticket with several destinations (Switzerland's country tickets) lists
+    them all, 'Bern: France 5 / Deutschland 6 / Österreich 11 / Italia 8', or only the one scored
+    when `reached` (a final `TicketResult.reached`) is given: 'Bern-Österreich 11'."""
+    a = m.cities[ticket.a].name
+    if not ticket.destinations:
+        return f"{a}-{m.cities[ticket.b].name} {ticket.points}"
+    if reached is not None:
+        points = next(p for place, _, p in ticket.destinations if place == reached)
+        return f"{a}-{m.cities[reached].name} {points}"
+    return f"{a}: " + " / ".join(f"{m.cities[place].name} {p}" for place, _, p in ticket.destinations)
+
+
 def _place(m: MapData, city: int) -> int:
     """The place a track end stands for: a border point's country, else the city itself."""
     country = m.cities[city].country

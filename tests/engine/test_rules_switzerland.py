@@ -16,6 +16,7 @@ from engine import (
     format_action,
     parse_action,
 )
+from engine.notation import ticket_label
 from engine.cards import card_index
 from engine.events import MarketReset, TunnelRevealed
 from engine.mapdata import Ticket
@@ -191,3 +192,10 @@ def test_s5_switzerland_views_show_every_destination_of_a_country_ticket():
     assert ticket["destinations"] == [{"to": "france", "points": 5}, {"to": "deutschland", "points": 6},
                                       {"to": "osterreich", "points": 11}, {"to": "italia", "points": 8}]
     assert (ticket["b"], ticket["points"]) == ("osterreich", 11)
+
+
+def test_s5_switzerland_ticket_labels_name_every_destination():
+    m = swiss().map
+    assert ticket_label(m, m.ticket_by_id[5]) == "Bern: France 5 / Deutschland 6 / Österreich 11 / Italia 8"
+    assert ticket_label(m, m.ticket_by_id[5], reached=m.city_by_id["italia"].index) == "Bern-Italia 8"
+    assert ticket_label(m, m.ticket_by_id[9]) == "Basel-Bern 5"
