@@ -124,7 +124,7 @@ def build_static_map(m: MapData, geo: MapGeometry, colorblind: bool) -> Image.Im
 
 def overlay_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[int, int]]]:
     """Tolls and city labels as small RGBA patches, pasted after the claims so no car hides them."""
-    out = toll_sprites(m, geo)
+    out = toll_sprites(m, geo) + substitute_sprites(m, geo)
     for lab in geo.labels:
         x0, y0 = int(lab.box[0]) - 2, int(lab.box[1]) - 2
         w, h = int(lab.box[2]) + 3 - x0, int(lab.box[3]) + 3 - y0
@@ -167,6 +167,32 @@ def toll_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[
         coin = disc(r, TOLL_FILL, (110, 80, 10), 1.5).copy()
         fonts.draw_text(ImageDraw.Draw(coin), (coin.width / 2, coin.height / 2), str(t.toll), size, INK, style="bold", anchor="mm")
         out.append((coin, (round(x - coin.width / 2), round(y - coin.height / 2))))
+    return out
+
+
+SUBSTITUTE_FILL = (60, 60, 70)
+
+
+def substitute_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """A track whose missing cards may each be replaced by N cards of any colors (Nordic
+    Murmansk-Lieksa, data `substitute`): a dark tag "N:1" beside its middle car."""
+    out = []
+    size = max(8, round(geo.pitch * 0.36))
+    for tg in geo.tracks:
+        n = m.tracks[tg.index].substitute
+        if not n:
+            continue
+        text = f"{n}:1"
+        w = fonts.measure(text, size, "bold") + size * 0.7
+        h = size * 1.45
+        tag = Image.new("RGBA", (round(w) + 2, round(h) + 2), (0, 0, 0, 0))
+        d = ImageDraw.Draw(tag)
+        d.rounded_rectangle((1, 1, w, h), radius=h / 2.5, fill=SUBSTITUTE_FILL + (255,), outline=(250, 248, 240, 255), width=2)
+        fonts.draw_text(d, (w / 2 + 0.5, h / 2 + 0.5), text, size, (255, 255, 255), style="bold", anchor="mm")
+        car = tg.cars[len(tg.cars) // 2]
+        off = geo.car_width / 2 + h / 2 + 3
+        x, y = car.x + tg.normal[0] * off, car.y + tg.normal[1] * off
+        out.append((tag, (round(x - tag.width / 2), round(y - tag.height / 2))))
     return out
 
 
