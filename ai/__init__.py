@@ -12,11 +12,13 @@ from typing import Callable
 from ai.base import GameInfo, Player, ask, legal_for
 from ai.baseline import BaselinePlayer
 from ai.random_player import RandomPlayer
+from ai.strong import StrongPlayer
 
 #: AI players by name; each factory takes a seed.
 players: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer,
     "baseline": BaselinePlayer,
+    "strong": StrongPlayer,
 }
 
 
@@ -29,4 +31,4 @@ def make_ai(name: str, seed: int | str | None = 0) -> Player:
     return factory(seed)
 
 
-__all__ = ["GameInfo", "Player", "ask", "legal_for", "make_ai", "players", "RandomPlayer", "BaselinePlayer"]
+__all__ = ["GameInfo", "Player", "ask", "legal_for", "make_ai", "players", "RandomPlayer", "BaselinePlayer", "StrongPlayer"]

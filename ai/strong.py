@@ -1,0 +1,512 @@
+"""The strong AI: a route-plan search on top of the baseline's planner.
+
+Where the baseline takes the first shortest path and the fewest tickets, this one
+- prices tracks by what they really cost it: trains, tunnel risk, ferry locomotives, and on
+  Nederland the toll (double when it goes to an opponent, prohibitive when it would mean a Loan);
+- keeps the set of tickets with the best expected value: each combination is planned as one
+  network (a greedy Steiner tree) and every ticket's chance of completion falls with the trains
+  and turns the plan needs against the trains and turns the game probably has left;
+- claims the planned track whose loss would hurt most first (the cost of replanning without it),
+  holds back from tunnels it cannot cover, draws more tickets whenever its plan is nearly built
+  and the game has turns left, and ends with the longest routes its trains allow;
+- borrows opponents' routes through stations (Europe) when a ticket is blocked or far cheaper so;
+- blocks: in a two-player game it claims a cheap track the opponent's network clearly needs
+  (no good detour) when its own plan has nothing to claim;
+- gives the Nederland neutral player the track that hurts its opponent more than itself.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import combinations
+from typing import Sequence
+
+from engine import (
+    Game,
+    Action,
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawTickets,
+    KeepTickets,
+    NeutralClaim,
+    PayTunnel,
+)
+from engine.cards import LOCO
+from engine.mapdata import Ticket, Track
+
+from ai.base import GameInfo
+from ai.board import INF, Board, Plan, color_needs, make_plan, shortest_path
+from ai.common import best_payment, draw_card, tunnel_answer
+
+TRAINS_PER_OPP_TURN = 1.15  # trains an opponent places per turn, on average (45 trains in ~40 turns)
+
+
+class StrongPlayer:
+    name = "strong"
+    SPARE = 6  # draw tickets with at least this many trains beyond the plan
+    OPP_TRAINS = 10  # ... while every opponent has at least this many trains
+    TURNS_AHEAD = 4  # ... and the plan needs at most this many more turns
+    SHORT_WEIGHT = 0.4  # extra path cost per card the hand still lacks for a track
+    P_FLAT = 0.45  # plans needing up to this share of the trains (and turns) left are safe
+    P_AT_ONE = 0.5  # chance of completing a plan that needs all of them
+    TURN_FACTOR = 0.9
+    ROLLOUTS = 12  # determinized playouts per candidate for ticket choices (0: heuristics only)
+    CANDIDATES = 4  # ticket choices compared by playouts (the best by the heuristic value)
+    TICKET_ROLLOUTS = 0  # playouts per candidate when weighing a ticket draw against the best other move
+    BUDGET = 0.35  # seconds of playouts per decision at most (then the samples done so far decide)
+    HOARD = 14  # with this many cards in hand, spend surplus on long routes for points
+
+    def __init__(self, seed: int | str | None = 0, **params: float) -> None:
+        self.rng = random.Random(seed)
+        for key, value in params.items():  # tuning experiments: StrongPlayer(seed, SPARE=8)
+            if not key.isupper() or not hasattr(type(self), key):
+                raise TypeError(f"unknown parameter {key}")
+            setattr(self, key, value)
+
+    # ------------------------------------------------------------------ entry point
+
+    def choose(self, view: dict, legal: Sequence[Action], info: GameInfo) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        first = legal[0]
+        board = Board(view, info)
+        if isinstance(first, KeepTickets):
+            return self.keep(board, legal)
+        if isinstance(first, (PayTunnel, DeclineTunnel)):
+            return self.tunnel(board, legal)
+        if isinstance(first, NeutralClaim):
+            return self.neutral(board, legal)
+        return self.turn(board, legal)
+
+    # ------------------------------------------------------------------ pricing
+
+    def pricer(self, board: Board):
+        tolls = board.tolls
+        money = board.money if board.money is not None else 0
+        owner = board.owner
+        seats = board.seats
+
+        hand = board.hand
+        best_gray = max(hand[:LOCO])
+        locos = hand[LOCO]
+
+        def cost(t: Track) -> float:
+            c = float(t.length)
+            have = best_gray if t.color is None else hand[t.color]
+            short = t.length - t.ferry - have - 0.5 * locos
+            if short > 0:
+                c += self.SHORT_WEIGHT * short
+            if t.tunnel:
+                c += 0.6
+            if t.ferry:
+                c += 0.7 * t.ferry
+            if tolls:
+                partner = owner[t.double] if t.double is not None else -1
+                to_opponent = 0 <= partner < seats
+                if t.toll > money:
+                    c += 6.0
+                else:
+                    c += t.toll * (0.9 if to_opponent else 0.45)
+            return c
+
+        return cost
+
+    def borrower(self, board: Board):
+        if not board.stations_left:
+            return None
+        owner = board.owner
+        cities = board.station_cities
+        me = board.me
+        my_station_cities = {board.m.city_by_id[c].index for c, s in board.view["stations"].items() if s == me}
+
+        def borrow(t: Track) -> float | None:
+            if t.a in my_station_cities or t.b in my_station_cities:
+                return 1.0
+            if t.a in cities and t.b in cities:
+                return None
+            return 5.0 + 0.5 * (board.info.map.rules.stations - board.stations_left)
+
+        return borrow
+
+    def table(self, board: Board, blocked: int = -1) -> list:
+        cost = self.pricer(board)
+        if blocked >= 0:
+            base = cost
+
+            def cost(t: Track, base=base) -> float | None:
+                return None if t.index == blocked else base(t)
+
+        return board.edge_costs(cost, borrow=self.borrower(board))
+
+    def plan(self, board: Board, tickets: Sequence[Ticket], table: list) -> Plan:
+        order = sorted(tickets, key=lambda t: -t.points)
+        return make_plan(board, order, table)
+
+    # ------------------------------------------------------------------ how much time is left
+
+    def turns_left(self, board: Board) -> float:
+        if board.last_round:
+            return 1.0
+        return max(1.0, board.min_opp_trains / TRAINS_PER_OPP_TURN)
+
+    def turns_needed(self, board: Board, plan: Plan) -> float:
+        need = color_needs(board, [ti for ti in plan.tracks if board.owner[ti] < 0])
+        cards = sum(need)
+        return len(plan.tracks) + cards / 1.8
+
+    def success(self, board: Board, plan: Plan) -> float:
+        """Chance that the planned tickets all get built (a smooth guess)."""
+        if plan.trains > board.trains:
+            return 0.05
+        r_trains = plan.trains / max(1, board.trains)
+        r_turns = self.turns_needed(board, plan) / self.turns_left(board)
+        r = max(r_trains, r_turns * self.TURN_FACTOR)
+        flat = self.P_FLAT
+        if r <= flat:
+            return 0.97
+        if r <= 1.0:
+            return 0.97 - (r - flat) / (1.0 - flat) * (0.97 - self.P_AT_ONE)
+        return max(0.05, self.P_AT_ONE - (r - 1.0) * 2.0)
+
+    def value(self, board: Board, tickets: Sequence[Ticket], table: list) -> float:
+        plan = self.plan(board, tickets, table)
+        p = self.success(board, plan)
+        v = sum(t.points for t in plan.done)
+        v -= sum(t.points for t in plan.impossible)
+        v += sum(t.points * (2 * p - 1) for t in plan.planned)
+        # Trains placed score anyway; a plan that uses long routes scores more.
+        return v
+
+    # ------------------------------------------------------------------ tickets
+
+    def keep(self, board: Board, legal: Sequence[KeepTickets]) -> KeepTickets:
+        table = self.table(board)
+        m = board.m
+        scored = []
+        for a in legal:
+            chosen = [m.ticket_by_id[i] for i in a.ids]
+            scored.append((self.value(board, [*board.tickets, *chosen], table), -len(a.ids), a))
+        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+        if self.ROLLOUTS and len(scored) > 1:
+            candidates = [a for _, _, a in scored[: self.CANDIDATES]]
+            best = self.simulate(board, candidates)
+            if best is not None:
+                return best
+        return scored[0][2]
+
+    def simulate(self, board: Board, candidates: Sequence[Action], rollouts: int | None = None) -> Action | None:
+        """Compare candidate actions by determinized playouts (common samples for all of them)."""
+        from ai.baseline import BaselinePlayer
+        from ai.simulate import CannotSample, determinize, margin, playout
+
+        start = time.perf_counter()
+        totals = [0.0] * len(candidates)
+        runs = 0
+        seats = board.seats
+        rollouts = self.ROLLOUTS if rollouts is None else rollouts
+        while runs < rollouts and time.perf_counter() - start < self.BUDGET:
+            seed = self.rng.randrange(1 << 30)
+            try:
+                base = determinize(board.view, board.info, random.Random(seed))
+            except CannotSample:
+                return None
+            state = base.to_json()
+            for i, action in enumerate(candidates):
+                game = base if i == 0 else Game.from_json(state)
+                game.apply(board.me, action)
+                policies = [BaselinePlayer(f"{seed}:{s}") for s in range(seats)]
+                playout(game, policies)
+                if not game.is_over():
+                    return None
+                totals[i] += margin(game, board.me)
+            runs += 1
+        if not runs:
+            return None
+        return candidates[max(range(len(candidates)), key=lambda i: totals[i])]
+
+    def want_tickets(self, board: Board, plan: Plan, legal: Sequence[Action]) -> bool:
+        if board.last_round or not any(isinstance(a, DrawTickets) for a in legal):
+            return False
+        spare = board.trains - plan.trains
+        if spare < self.SPARE or board.min_opp_trains < self.OPP_TRAINS:
+            return False
+        if plan.tracks and self.turns_needed(board, plan) > self.TURNS_AHEAD:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ tunnels and the neutral player
+
+    def tunnel(self, board: Board, legal: Sequence[Action]) -> Action:
+        return tunnel_answer(legal, pay=True)
+
+    def neutral(self, board: Board, legal: Sequence[NeutralClaim]) -> NeutralClaim:
+        """The neutral player takes one track; the other stays free for either player. Leave the
+        track this seat's plan (and hand) prefers."""
+        table = self.table(board)
+        plan = self.plan(board, board.tickets, table)
+        planned = set(plan.tracks)
+        m = board.m
+
+        def keep_for_me(a: NeutralClaim) -> float:
+            t = m.track_by_id[a.track]
+            score = 5.0 if t.index in planned else 0.0
+            if t.color is not None:
+                score += board.hand[t.color]
+            if board.tolls:
+                score -= 0.3 * t.toll
+            return score
+
+        # Give away the track we would least like to keep.
+        return min(legal, key=keep_for_me)
+
+    # ------------------------------------------------------------------ a turn
+
+    def turn(self, board: Board, legal: Sequence[Action]) -> Action:
+        action, plan = self.heuristic_turn(board, legal)
+        if (
+            self.TICKET_ROLLOUTS
+            and not isinstance(action, DrawTickets)
+            and self.consider_tickets(board, plan, legal)
+        ):
+            best = self.simulate(board, [action, DrawTickets()], rollouts=self.TICKET_ROLLOUTS)
+            if best is not None:
+                return best
+        return action
+
+    def consider_tickets(self, board: Board, plan: Plan, legal: Sequence[Action]) -> bool:
+        if board.last_round or not any(isinstance(a, DrawTickets) for a in legal):
+            return False
+        if board.trains - plan.trains < 5 or board.min_opp_trains < 8:
+            return False
+        return not plan.tracks or self.turns_needed(board, plan) <= self.TURNS_AHEAD
+
+    def heuristic_turn(self, board: Board, legal: Sequence[Action]) -> tuple[Action, Plan]:
+        action, plan = None, None
+        plan_box: list = []
+        action = self._heuristic_turn(board, legal, plan_box)
+        return action, plan_box[0]
+
+    def _heuristic_turn(self, board: Board, legal: Sequence[Action], plan_box: list) -> Action:
+        m = board.m
+        tracks = m.tracks
+        table = self.table(board)
+        plan = self.plan(board, board.tickets, table)
+        plan_box.append(plan)
+        claims: dict[str, list[Claim]] = {}
+        stations: dict[str, list[BuildStation]] = {}
+        can_draw_tickets = False
+        for a in legal:
+            kind = type(a)
+            if kind is Claim:
+                claims.setdefault(a.track, []).append(a)
+            elif kind is BuildStation:
+                stations.setdefault(a.city, []).append(a)
+            elif kind is DrawTickets:
+                can_draw_tickets = True
+        wanted = [ti for ti in plan.tracks if board.owner[ti] < 0]
+        borrowed = [ti for ti in plan.tracks if board.owner[ti] >= 0]
+        need = color_needs(board, wanted)
+        feasible = plan.trains <= board.trains
+
+        endgame = board.last_round or board.min_opp_trains <= 3 or board.trains <= 3
+
+        # 1. Claim a planned track: the most critical first.
+        if feasible and wanted:
+            choice = self.pick_claim(board, plan, wanted, claims, table, endgame)
+            if choice is not None:
+                return choice
+        # 2. A station to borrow a planned opponent track.
+        if borrowed and stations:
+            act = self.station_for(board, borrowed, stations, need)
+            if act is not None:
+                return act
+        # 3. In the end game: the most points now.
+        if endgame and claims:
+            return self.most_points(board, claims, need)
+        # 4. Too many cards: surplus on a long route for points.
+        if claims and sum(board.hand) >= self.HOARD:
+            act = self.surplus_route(board, plan, claims, need)
+            if act is not None:
+                return act
+        # 5. Cards for the plan.
+        if feasible and wanted:
+            card = draw_card(board, legal, need, take_loco=self.loco_worth_it(board, need))
+            if card is not None:
+                return card
+        # 6. Plan built (or hopeless): more tickets while the game has time for them.
+        if can_draw_tickets and self.want_tickets(board, plan, legal):
+            return DrawTickets()
+        # 7. Block the opponent, then score with long routes.
+        block = self.block(board, claims, need)
+        if block is not None:
+            return block
+        if claims:
+            best = self.long_route(board, claims)
+            if best is not None:
+                return best
+        target = self.long_route_colors(board)
+        card = draw_card(board, legal, target)
+        if card is not None:
+            return card
+        if claims:
+            return self.most_points(board, claims, need)
+        if stations and board.trains < 1:
+            pass
+        return next((a for a in legal if not isinstance(a, BuildStation)), legal[0])
+
+    def pick_claim(self, board: Board, plan: Plan, wanted: list[int], claims: dict, table: list, endgame: bool) -> Action | None:
+        tracks = board.m.tracks
+        ready = [ti for ti in wanted if tracks[ti].id in claims]
+        if not ready:
+            return None
+        best, best_key = None, None
+        for ti in ready:
+            t = tracks[ti]
+            others = [x for x in wanted if x != ti]
+            spare_ok = True
+            if t.tunnel and not endgame:
+                # Hold back from a tunnel until a card or two can cover a surcharge.
+                options = claims[t.id]
+                pay = best_payment(board, options, color_needs(board, others))
+                color = pay.color
+                spare = board.hand[LOCO] - pay.locos + (board.hand[color] - (t.length - pay.locos) if color is not None else 0)
+                spare_ok = spare >= 1
+            crit = self.criticality(board, plan, ti) if len(ready) > 1 or not spare_ok else 0.0
+            key = (spare_ok, crit + 0.4 * t.length)
+            if best_key is None or key > best_key:
+                best, best_key = ti, key
+        if not best_key[0] and best_key[1] < 6:
+            return None  # only an uncovered tunnel: draw first
+        t = tracks[best]
+        return best_payment(board, claims[t.id], color_needs(board, [x for x in wanted if x != best]))
+
+    def criticality(self, board: Board, plan: Plan, ti: int) -> float:
+        """How much more the plan would cost if an opponent took track `ti`."""
+        table = self.table(board, blocked=ti)
+        tickets = [*plan.planned]
+        again = make_plan(board, sorted(tickets, key=lambda t: -t.points), table)
+        lost = sum(t.points for t in again.impossible)
+        return (again.cost - plan.cost) + 2.0 * lost
+
+    def station_for(self, board: Board, borrowed: list[int], stations: dict, need: list[int]) -> Action | None:
+        m = board.m
+        for ti in borrowed:
+            t = m.tracks[ti]
+            for city in (t.a, t.b):
+                cid = m.cities[city].id
+                options = stations.get(cid)
+                if options:
+                    return min(options, key=lambda a: (a.locos, need[a.color] if a.color is not None else 0))
+        return None
+
+    def surplus_route(self, board: Board, plan: Plan, claims: dict, need: list[int]) -> Action | None:
+        m = board.m
+        planned_need = color_needs(board, [ti for ti in plan.tracks if board.owner[ti] < 0])
+        best, best_key = None, None
+        for tid, options in claims.items():
+            t = m.track_by_id[tid]
+            if t.length < 4 or plan.trains + t.length > board.trains - 2:
+                continue
+            if board.tolls and board.money is not None and t.toll > board.money:
+                continue
+            for a in options:
+                if a.locos > t.ferry:
+                    continue
+                used = t.length - a.locos
+                # Only cards the plan does not need.
+                if a.color is not None and board.hand[a.color] - used < (planned_need[a.color] and board.hand[a.color]):
+                    continue
+                key = (t.length, -a.locos)
+                if best_key is None or key > best_key:
+                    best, best_key = a, key
+        return best
+
+    def loco_worth_it(self, board: Board, need: list[int]) -> bool:
+        return sum(need) >= 6 and need[LOCO] > 0
+
+    def most_points(self, board: Board, claims: dict, need: list[int]) -> Action:
+        m = board.m
+        tid = max(claims, key=lambda tid: (m.track_by_id[tid].length, -m.track_by_id[tid].toll))
+        return best_payment(board, claims[tid], need)
+
+    def long_route(self, board: Board, claims: dict) -> Action | None:
+        """A long route for points (3+ trains, or anything when trains run short)."""
+        m = board.m
+        best, best_key = None, None
+        for tid, options in claims.items():
+            t = m.track_by_id[tid]
+            if board.tolls and board.money is not None and t.toll > board.money:
+                continue
+            if t.length < 3 and board.trains > 5:
+                continue
+            if t.tunnel and t.length < 4:
+                continue
+            touches = board.comp.find(t.a) != t.a or board.comp.find(t.b) != t.b
+            key = (t.length, touches, -t.toll)
+            if best_key is None or key > best_key:
+                best, best_key = tid, key
+        if best is None:
+            return None
+        return best_payment(board, claims[best], [0] * 9)
+
+    def long_route_colors(self, board: Board) -> list[int]:
+        """Colors toward the longest free routes the hand is closest to paying for."""
+        target = [0] * 9
+        m = board.m
+        for t in m.tracks:
+            if t.length < 4 or t.length > board.trains or not board.free(t):
+                continue
+            if t.color is None:
+                c = max(range(8), key=lambda k: board.hand[k])
+            else:
+                c = t.color
+            short = t.length - board.hand[c] - board.hand[LOCO]
+            if short > 0:
+                target[c] = max(target[c], 10 - short)
+        return target
+
+    # ------------------------------------------------------------------ blocking
+
+    def block(self, board: Board, claims: dict, need: list[int]) -> Action | None:
+        """Two players: take a short free track that the opponent's network needs and that has no
+        cheap detour, when it costs this seat at most two trains and the game is not ending."""
+        if len(board.opponents) != 1 or board.trains < 8 or not claims:
+            return None
+        opp = board.opponents[0]
+        m = board.m
+        # The opponent's components with 2+ cities: it probably joins them.
+        from ai.board import Components
+
+        comp = Components(len(m.cities))
+        cities = set()
+        for t in m.tracks:
+            if board.owner[t.index] == opp:
+                comp.union(t.a, t.b)
+                cities.update((t.a, t.b))
+        groups: dict[int, list[int]] = {}
+        for c in cities:
+            groups.setdefault(comp.find(c), []).append(c)
+        if len(groups) < 2:
+            return None
+        reps = [g[0] for g in groups.values()]
+        table = board.edge_costs(lambda t: float(t.length), seat=opp)
+        best, best_gain = None, 3.0
+        for i, j in combinations(reps, 2):
+            found = shortest_path(table, i, j)
+            if found is None:
+                continue
+            cost, path = found
+            for ti in path:
+                t = m.tracks[ti]
+                if board.owner[ti] >= 0 or t.id not in claims or t.length > 2:
+                    continue
+                detour_table = board.edge_costs(lambda x, ti=ti: None if x.index == ti else float(x.length), seat=opp)
+                again = shortest_path(detour_table, i, j)
+                gain = 12.0 if again is None else again[0] - cost
+                if gain > best_gain:
+                    best, best_gain = t.id, gain
+        if best is None:
+            return None
+        return best_payment(board, claims[best], need)

@@ -1,0 +1,73 @@
+"""The strong AI's particular decisions and its sampling of hidden information."""
+
+from __future__ import annotations
+
+import random
+
+from ai import GameInfo, make_ai
+from ai.simulate import determinize
+from ai.strong import StrongPlayer
+from engine import Game, GameOptions, NeutralClaim
+
+
+def started(map_id="usa", seats=2, seed=3, **options):
+    game = Game.new(map_id, seats, seed, GameOptions(first_seat=0, **options))
+    for s in range(seats):
+        game.apply(s, game.default_action(s))
+    return game
+
+
+def test_determinized_state_keeps_what_the_seat_sees_and_resamples_the_rest():
+    game = started("europe", 3, seed=8)
+    for _ in range(12):  # a few turns in
+        seat = game.to_move()[0]
+        game.apply(seat, game.default_action(seat))
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    info = GameInfo.from_game(game, seat)
+    sampled = [determinize(view, info, random.Random(k)) for k in range(4)]
+    for g in sampled:
+        v = g.view(seat)
+        for key in ("market", "claims", "stations", "deck_size", "discard_size", "ticket_deck_size", "current", "stage"):
+            assert v[key] == view[key], key
+        assert v["you"]["hand"] == view["you"]["hand"] and v["you"]["tickets"] == view["you"]["tickets"]
+        assert [p["hand_size"] for p in v["players"]] == [p["hand_size"] for p in view["players"]]
+        assert [p["tickets"] for p in v["players"]] == [p["tickets"] for p in view["players"]]
+        assert g._card_total() == 110
+    others = [s for s in range(3) if s != seat]
+    # Opponents' hands are guesses: they differ between samples (and the real seed is never used).
+    assert len({tuple(g.hands[others[0]]) for g in sampled}) > 1
+    assert all(g.seed != game.seed for g in sampled)
+
+
+def test_strong_is_fast_enough_per_decision():
+    from ai.match import play_game
+
+    _, result = play_game("usa", [make_ai("strong", 1), make_ai("baseline", 2)], seed=4)
+    times = result.times[0]
+    assert sum(times) / len(times) < 0.1 and max(times) < 2.0  # generous: the goal is measured by the benchmark
+
+
+def test_neutral_choice_is_made_and_legal():
+    from ai.match import play_game
+
+    seen = []
+
+    class Watch(StrongPlayer):
+        def choose(self, view, legal, info):
+            action = super().choose(view, legal, info)
+            if isinstance(legal[0], NeutralClaim):
+                seen.append((action, list(legal)))
+            return action
+
+    for seed in (6, 7):
+        play_game("nederland", [Watch(seed, ROLLOUTS=2), Watch(seed + 1, ROLLOUTS=2)], seed=seed,
+                  options=GameOptions(variants={"neutral": True}))
+    assert seen and all(a in legal for a, legal in seen)
+
+
+def test_unknown_parameter_is_refused():
+    import pytest
+
+    with pytest.raises(TypeError):
+        StrongPlayer(0, NOPE=1)
