@@ -190,8 +190,20 @@ def substitute_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, 
         d.rounded_rectangle((1, 1, w, h), radius=h / 2.5, fill=SUBSTITUTE_FILL + (255,), outline=(250, 248, 240, 255), width=2)
         fonts.draw_text(d, (w / 2 + 0.5, h / 2 + 0.5), text, size, (255, 255, 255), style="bold", anchor="mm")
         car = tg.cars[len(tg.cars) // 2]
-        off = geo.car_width / 2 + h / 2 + 3
-        x, y = car.x + tg.normal[0] * off, car.y + tg.normal[1] * off
+        points = [p for t in geo.tracks for c in t.cars for p in c.samples()]
+        spot = None
+        for step in range(12):  # beside the middle car, on whichever side is clear of train cars
+            off = geo.car_width / 2 + h / 2 + 3 + step * size * 0.4
+            for side in (1, -1):
+                x, y = car.x + side * tg.normal[0] * off, car.y + side * tg.normal[1] * off
+                pad = geo.car_width * 0.8 + 2  # the samples run along a car's middle: keep its width clear
+                box = (x - w / 2 - pad, y - h / 2 - pad, x + w / 2 + pad, y + h / 2 + pad)
+                if not any(box[0] <= px <= box[2] and box[1] <= py <= box[3] for px, py in points):
+                    spot = (x, y)
+                    break
+            if spot:
+                break
+        x, y = spot or (car.x + tg.normal[0] * off, car.y + tg.normal[1] * off)
         out.append((tag, (round(x - tag.width / 2), round(y - tag.height / 2))))
     return out
 
