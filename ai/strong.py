@@ -17,8 +17,10 @@ Where the baseline takes the first shortest path and the fewest tickets, this on
 
 from __future__ import annotations
 
+import heapq
 import random
 import time
+from functools import cache
 from itertools import combinations
 from typing import Sequence
 
@@ -45,17 +47,21 @@ TRAINS_PER_OPP_TURN = 1.15  # trains an opponent places per turn, on average (45
 
 class StrongPlayer:
     name = "strong"
-    SPARE = 6  # draw tickets with at least this many trains beyond the plan
-    OPP_TRAINS = 10  # ... while every opponent has at least this many trains
+    SPARE = 10  # draw tickets with at least this many trains beyond the plan
+    OPP_TRAINS = 14  # ... while every opponent has at least this many trains
     TURNS_AHEAD = 4  # ... and the plan needs at most this many more turns
     SHORT_WEIGHT = 0.4  # extra path cost per card the hand still lacks for a track
     P_FLAT = 0.45  # plans needing up to this share of the trains (and turns) left are safe
     P_AT_ONE = 0.5  # chance of completing a plan that needs all of them
-    TURN_FACTOR = 0.9
+    TURN_FACTOR = 1.4
     ROLLOUTS = 12  # determinized playouts per candidate for ticket choices (0: heuristics only)
     CANDIDATES = 4  # ticket choices compared by playouts (the best by the heuristic value)
     TICKET_ROLLOUTS = 0  # playouts per candidate when weighing a ticket draw against the best other move
-    BUDGET = 0.35  # seconds of playouts per decision at most (then the samples done so far decide)
+    BUDGET = 0.25  # seconds of playouts per decision at most (then the samples done so far decide)
+    CONTEST = 3.0  # priority of a planned track per 10 points of opponents' tickets that need it
+    BLOCK_GAIN = 4.0  # block a track when the opponent's detour costs at least this many trains
+    OPP_RATE = TRAINS_PER_OPP_TURN
+    LONG_BONUS = 0.3  # path cost saved per route point above one per train (favors long routes)
     HOARD = 14  # with this many cards in hand, spend surplus on long routes for points
 
     def __init__(self, seed: int | str | None = 0, **params: float) -> None:
@@ -92,8 +98,11 @@ class StrongPlayer:
         best_gray = max(hand[:LOCO])
         locos = hand[LOCO]
 
+        points = board.m.rules.route_points
+        long_bonus = self.LONG_BONUS
+
         def cost(t: Track) -> float:
-            c = float(t.length)
+            c = float(t.length) - long_bonus * (points[t.length] - t.length)
             have = best_gray if t.color is None else hand[t.color]
             short = t.length - t.ferry - have - 0.5 * locos
             if short > 0:
@@ -149,7 +158,7 @@ class StrongPlayer:
     def turns_left(self, board: Board) -> float:
         if board.last_round:
             return 1.0
-        return max(1.0, board.min_opp_trains / TRAINS_PER_OPP_TURN)
+        return max(1.0, board.min_opp_trains / self.OPP_RATE)
 
     def turns_needed(self, board: Board, plan: Plan) -> float:
         need = color_needs(board, [ti for ti in plan.tracks if board.owner[ti] < 0])
@@ -362,6 +371,7 @@ class StrongPlayer:
         if not ready:
             return None
         best, best_key = None, None
+        contested = self.demand(board) if len(ready) > 1 else {}
         for ti in ready:
             t = tracks[ti]
             others = [x for x in wanted if x != ti]
@@ -374,7 +384,7 @@ class StrongPlayer:
                 spare = board.hand[LOCO] - pay.locos + (board.hand[color] - (t.length - pay.locos) if color is not None else 0)
                 spare_ok = spare >= 1
             crit = self.criticality(board, plan, ti) if len(ready) > 1 or not spare_ok else 0.0
-            key = (spare_ok, crit + 0.4 * t.length)
+            key = (spare_ok, crit + 0.4 * t.length + self.CONTEST * contested.get(ti, 0.0))
             if best_key is None or key > best_key:
                 best, best_key = ti, key
         if not best_key[0] and best_key[1] < 6:
@@ -467,46 +477,98 @@ class StrongPlayer:
                 target[c] = max(target[c], 10 - short)
         return target
 
-    # ------------------------------------------------------------------ blocking
+    # ------------------------------------------------------------------ the opponents' likely tickets
 
-    def block(self, board: Board, claims: dict, need: list[int]) -> Action | None:
-        """Two players: take a short free track that the opponent's network needs and that has no
-        cheap detour, when it costs this seat at most two trains and the game is not ending."""
-        if len(board.opponents) != 1 or board.trains < 8 or not claims:
-            return None
-        opp = board.opponents[0]
+    def likely_tickets(self, board: Board, opp: int, limit: int = 3) -> list[tuple[Ticket, float, list[int]]]:
+        """Tickets the opponent probably holds, guessed from its claims: unseen tickets whose
+        cheapest remaining path is a small share of their distance on an empty board.
+        Returns (ticket, remaining cost, remaining free tracks) for the likeliest few."""
         m = board.m
-        # The opponent's components with 2+ cities: it probably joins them.
-        from ai.board import Components
-
-        comp = Components(len(m.cities))
-        cities = set()
-        for t in m.tracks:
-            if board.owner[t.index] == opp:
-                comp.union(t.a, t.b)
-                cities.update((t.a, t.b))
-        groups: dict[int, list[int]] = {}
-        for c in cities:
-            groups.setdefault(comp.find(c), []).append(c)
-        if len(groups) < 2:
-            return None
-        reps = [g[0] for g in groups.values()]
+        if not any(o == opp for o in board.owner):
+            return []
+        seen = {t.id for t in board.tickets} | {t["id"] for t in board.view["ticket_discard"]}
         table = board.edge_costs(lambda t: float(t.length), seat=opp)
-        best, best_gain = None, 3.0
-        for i, j in combinations(reps, 2):
-            found = shortest_path(table, i, j)
+        empty = _empty_distances(m)
+        out = []
+        for tid in board.info.deck.tickets:
+            if tid in seen:
+                continue
+            ticket = m.ticket_by_id[tid]
+            base = empty[ticket.a][ticket.b]
+            if not base:
+                continue
+            found = shortest_path(table, ticket.a, ticket.b)
             if found is None:
                 continue
             cost, path = found
-            for ti in path:
-                t = m.tracks[ti]
-                if board.owner[ti] >= 0 or t.id not in claims or t.length > 2:
-                    continue
-                detour_table = board.edge_costs(lambda x, ti=ti: None if x.index == ti else float(x.length), seat=opp)
-                again = shortest_path(detour_table, i, j)
-                gain = 12.0 if again is None else again[0] - cost
-                if gain > best_gain:
-                    best, best_gain = t.id, gain
+            share = cost / base
+            if share > 0.75 or cost == 0:
+                continue  # not started, or already done (nothing to block)
+            out.append((share, ticket, cost, [ti for ti in path if board.owner[ti] < 0]))
+        out.sort(key=lambda x: x[0])
+        return [(t, c, p) for _, t, c, p in out[:limit]]
+
+    def demand(self, board: Board) -> dict[int, float]:
+        """Free tracks the opponents probably need, weighted by the points behind them."""
+        need: dict[int, float] = {}
+        for opp in board.opponents:
+            for ticket, _cost, path in self.likely_tickets(board, opp):
+                for ti in path:
+                    need[ti] = need.get(ti, 0.0) + ticket.points / 10.0
+        return need
+
+    # ------------------------------------------------------------------ blocking
+
+    def block(self, board: Board, claims: dict, need: list[int]) -> Action | None:
+        """Take a short free track that an opponent's likely ticket needs and that has no cheap
+        detour, when it costs this seat at most three trains and the game is not ending."""
+        if board.trains < 8 or not claims or board.last_round:
+            return None
+        m = board.m
+        best, best_gain = None, self.BLOCK_GAIN
+        for opp in board.opponents:
+            likely = self.likely_tickets(board, opp)
+            if not likely:
+                continue
+            for ticket, cost, path in likely:
+                for ti in path:
+                    t = m.tracks[ti]
+                    if t.id not in claims or t.length > 3:
+                        continue
+                    if board.tolls and board.money is not None and t.toll > board.money:
+                        continue
+                    detour = board.edge_costs(lambda x, ti=ti: None if x.index == ti else float(x.length), seat=opp)
+                    again = shortest_path(detour, ticket.a, ticket.b)
+                    gain = 2.0 * ticket.points if again is None else again[0] - cost
+                    gain -= 0.5 * t.length
+                    if gain > best_gain:
+                        best, best_gain = t.id, gain
         if best is None:
             return None
         return best_payment(board, claims[best], need)
+
+
+@cache
+def _empty_distances(m) -> list[list[float]]:
+    """Shortest distances in trains between all cities on an empty board."""
+    from ai.board import adjacency
+
+    n = len(m.cities)
+    table = []
+    for pairs in adjacency(m):
+        table.append([(nbr, float(min(m.tracks[ti].length for ti in tis)), tis[0]) for nbr, tis in pairs])
+    out = []
+    for src in range(n):
+        dist = [INF] * n
+        dist[src] = 0.0
+        heap = [(0.0, src)]
+        while heap:
+            d, c = heapq.heappop(heap)
+            if d > dist[c]:
+                continue
+            for nbr, w, _ in table[c]:
+                if d + w < dist[nbr]:
+                    dist[nbr] = d + w
+                    heapq.heappush(heap, (d + w, nbr))
+        out.append(dist)
+    return out
