@@ -61,7 +61,8 @@ def _seat(table: Table, interaction: Interaction) -> int | None:
 
 @ttr.command(name="new", description="Open a new game in this channel (or a new thread)")
 @app_commands.describe(map="The board", tickets="Ticket deck (default: the map's base deck)",
-                       players="Most players allowed (2–5)", thread="Play in a new thread",
+                       players="Most players allowed (default: as many as the map allows)",
+                       thread="Play in a new thread",
                        tolls="Nederland: play with bridge tolls (default yes)",
                        neutral="Nederland, 2 players: add the neutral player",
                        timer="Time for each turn (play-by-post: 24 hours)",
@@ -71,7 +72,7 @@ def _seat(table: Table, interaction: Interaction) -> int | None:
 @app_commands.choices(map=MAP_CHOICES, tickets=DECK_CHOICES, timer=TIMER_CHOICES, absence=ABSENCE_CHOICES)
 async def new(interaction: Interaction, map: app_commands.Choice[str] | None = None,
               tickets: app_commands.Choice[str] | None = None,
-              players: app_commands.Range[int, 2, 5] = 5, thread: bool = False, tolls: bool | None = None,
+              players: app_commands.Range[int, 2, 5] | None = None, thread: bool = False, tolls: bool | None = None,
               neutral: bool | None = None, timer: app_commands.Choice[int] | None = None,
               absence: app_commands.Choice[str] | None = None, remove_after: app_commands.Range[int, 1, 20] = 3,
               reminder_minutes: app_commands.Range[int, 0, 2880] | None = None) -> None:
@@ -155,15 +156,6 @@ def _not_now(table: Table, seat: int, bot: "TTRBot") -> str:
             "second_card": "Draw your second card first."}.get(game.stage or "", "Not now.")
 
 
-def _claim_text(route: str, color: str | None, locos: int | None) -> str:
-    parts = ["claim", route]
-    if color:
-        parts.append(color)
-    if locos is not None:
-        parts.append(f"loco={locos}")
-    return " ".join(parts)
-
-
 @ttr.command(name="claim", description="Claim a route")
 @app_commands.describe(route="The route (type to search the routes you can claim now)",
                        color="Card color to pay with (asked only if several fit)",
@@ -174,7 +166,7 @@ async def claim(interaction: Interaction, route: str, color: app_commands.Choice
     table = await _table(interaction)
     if table is None:
         return
-    await _bot(interaction).turns.perform(interaction, table.id, _claim_text(route, color.value if color else None, locos))
+    await _bot(interaction).turns.claim(interaction, table.id, route, color.value if color else None, locos)
 
 
 async def _my_legal_actions(interaction: Interaction, kind: type) -> tuple[Table, list] | None:

@@ -12,10 +12,20 @@ from typing import TYPE_CHECKING
 import discord
 from discord import ButtonStyle, Interaction
 
-from bot.present import CARD_EMOJI
-from engine import DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, Game, KeepTickets, PayTunnel
-from engine.cards import CARD_NAMES, LOCO
-from engine.game import SECOND_CARD
+from bot.present import CARD_EMOJI, ticket_text
+from engine import (
+    Action,
+    Claim,
+    DeclineTunnel,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    Game,
+    KeepTickets,
+    NeutralClaim,
+    PayTunnel,
+)
+from engine.cards import CARD_NAMES
 
 if TYPE_CHECKING:
     from bot.client import TTRBot
@@ -95,13 +105,36 @@ class TunnelButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION 
         await _bot(interaction).turns.perform(interaction, self.game_id, action, token=self.token)
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":do:(?P<text>.+)"):
-    """One of several actions offered for a decision (which color pays, which track the neutral
-    player takes); carries the action in the engine's notation."""
+def encode_choice(action: Action) -> str:
+    """An action short enough for a custom id (100 characters): claims by track id and card
+    indices ('C|track|color|locos|subs'), anything else in the engine's notation."""
+    if isinstance(action, Claim):
+        color = "" if action.color is None else str(action.color)
+        return f"C|{action.track}|{color}|{action.locos}|{''.join(map(str, action.subs))}"
+    if isinstance(action, NeutralClaim):
+        return f"N|{action.track}"
+    raise TypeError(f"no short form for {action!r}")
 
-    def __init__(self, game_id: int, token: int, text: str, *, label: str = "Choose") -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=ButtonStyle.primary,
-                                           custom_id=f"ttr:{game_id}:{token}:do:{text}"[:100]))
+
+def decode_choice(text: str) -> Action | str:
+    parts = text.split("|")
+    if parts[0] == "C" and len(parts) == 5:
+        return Claim(parts[1], int(parts[2]) if parts[2] else None, int(parts[3]), tuple(int(c) for c in parts[4]))
+    if parts[0] == "N" and len(parts) == 2:
+        return NeutralClaim(parts[1])
+    return text  # notation (e.g. a payment choice for a station)
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":do:(?P<text>.+)"):
+    """One of several actions offered for a decision (which cards pay, which track the neutral
+    player takes); carries the action (`encode_choice`, or notation)."""
+
+    def __init__(self, game_id: int, token: int, choice: Action | str, *, label: str = "Choose") -> None:
+        text = choice if isinstance(choice, str) else encode_choice(choice)
+        custom_id = f"ttr:{game_id}:{token}:do:{text}"
+        if len(custom_id) > 100:
+            raise ValueError(f"custom id too long: {custom_id}")
+        super().__init__(discord.ui.Button(label=label[:80], style=ButtonStyle.primary, custom_id=custom_id))
         self.game_id, self.token, self.text = game_id, token, text
 
     @classmethod
@@ -109,7 +142,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION 
         return cls(int(match["game"]), int(match["token"]), match["text"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await _bot(interaction).turns.perform(interaction, self.game_id, self.text, token=self.token)
+        await _bot(interaction).turns.perform(interaction, self.game_id, decode_choice(self.text), token=self.token)
 
 
 class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":(?P<ply>[0-9]+):undo"):
@@ -200,13 +233,12 @@ DYNAMIC_ITEMS = (DrawCardButton, DrawTicketsButton, KeepTicketsSelect, TunnelBut
 def draw_buttons(game_id: int, game: Game, seat: int) -> list[discord.ui.Item]:
     """Market and deck buttons for `seat`'s draw, with the second-card rule on the buttons."""
     token = game.decision_token(seat)
-    second = game.stage == SECOND_CARD
     items: list[discord.ui.Item] = []
     for slot, card in enumerate(game.market):
         name = CARD_NAMES[card] if card >= 0 else None
         items.append(DrawCardButton(
             game_id, token, str(slot), label=name or "empty", emoji=CARD_EMOJI.get(name or ""),
-            disabled=card < 0 or (second and card == LOCO),
+            disabled=not game.is_legal(seat, DrawMarket(slot)),  # e.g. no face-up loco as a second card
         ))
     items.append(DrawCardButton(game_id, token, "deck", label=f"Deck ({len(game.deck) + len(game.discard)})",
                                 disabled=not (game.deck or game.discard)))
@@ -245,10 +277,8 @@ def tickets_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
     m = game.map
     options = []
     for ticket_id in sorted(game.offers[seat]):
-        t = m.ticket_by_id[ticket_id]
-        label = f"{m.cities[t.a].name} – {m.cities[t.b].name} ({t.points})"
-        options.append(discord.SelectOption(label=label[:100], value=str(ticket_id),
-                                            description="long route" if t.long else None))
+        options.append(discord.SelectOption(label=ticket_text(m, ticket_id)[:100], value=str(ticket_id),
+                                            description="long route" if m.ticket_by_id[ticket_id].long else None))
     view = discord.ui.View(timeout=None)
     view.add_item(KeepTicketsSelect(game_id, game.decision_token(seat), options, game.offer_keep[seat]))
     return view
@@ -281,7 +311,7 @@ def hook_choice_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
         if track is not None:
             t = game.map.track_by_id[track]
             label = f"{route_label(game.map, t)} ({'gray' if t.color is None else CARD_NAMES[t.color]})"
-        view.add_item(ChoiceButton(game_id, token, format_action(game, action), label=label))
+        view.add_item(ChoiceButton(game_id, token, action, label=label))
     return view
 
 

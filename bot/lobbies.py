@@ -67,7 +67,7 @@ class Lobbies:
 
     # ------------------------------------------------------------------ commands
 
-    async def new(self, interaction: Interaction, *, map_id: str | None, deck: str | None, players: int,
+    async def new(self, interaction: Interaction, *, map_id: str | None, deck: str | None, players: int | None,
                   thread: bool, variants: dict, clock: dict | None = None) -> None:
         default_map, allowed = await self.bot.admin.defaults(interaction.guild_id)
         here = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
@@ -77,6 +77,11 @@ class Lobbies:
             return
         m = load_map(map_id or default_map)
         map_id = m.id
+        if players is None:
+            players = 2 if variants.get("neutral") else m.rules.max_players
+        elif players > m.rules.max_players:
+            await self._reply(interaction, f"The {m.name} map is for at most {m.rules.max_players} players.")
+            return
         if deck is not None and deck not in m.rules.decks:
             await self._reply(interaction, f"The {m.name} map has no ticket deck {deck!r}. Choose one of: "
                               + ", ".join(m.rules.decks) + ".")

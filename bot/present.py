@@ -29,6 +29,7 @@ from engine.events import (
     TunnelRevealed,
 )
 from engine.mapdata import MapData, Track
+from engine.notation import ticket_label
 
 CARD_EMOJI = {
     "pink": "🟪", "white": "⬜", "blue": "🟦", "yellow": "🟨", "orange": "🟧",
@@ -68,6 +69,19 @@ def payment_text(color: int | None, locos: int, total: int) -> str:
     if locos:
         parts.append(f"{locos} loco")
     return " + ".join(parts)
+
+
+def claim_payment_label(game: Game, claim) -> str:
+    """'2 white + 1 loco'; with substitute cards (Nordic) '1 white + 1 loco + 3 others (blue, green, red)'."""
+    t = game.map.track_by_id[claim.track]
+    subs = getattr(claim, "subs", ())
+    per_card = t.substitute or 3  # Nordic: any 4 cards for a missing card on Murmansk-Lieksa, 3 for a ferry loco
+    covered = len(subs) // per_card if subs else 0
+    colored = t.length - claim.locos - covered
+    parts = [f"{colored} {CARD_NAMES[claim.color]}" if claim.color is not None and colored > 0 else "",
+             f"{claim.locos} loco" if claim.locos else "",
+             f"{len(subs)} others ({', '.join(CARD_NAMES[c] for c in subs)})" if subs else ""]
+    return " + ".join(p for p in parts if p)
 
 
 def describe(game: Game, events: list[Event], names: Names) -> list[str]:
@@ -146,10 +160,18 @@ def hand_text(view: dict) -> str:
     return "  ".join(f"{CARD_EMOJI[c]} {c} ×{n}" for c, n in hand.items())
 
 
+def ticket_text(m: MapData, ticket_id: int, reached: int | None = None) -> str:
+    """'Boston – Miami (12)'; a country ticket (Switzerland) lists its destinations, or the one
+    it scored once the game is over (`reached`)."""
+    t = m.ticket_by_id[ticket_id]
+    if t.destinations:
+        return ticket_label(m, t, reached)
+    return f"{m.cities[t.a].name} – {m.cities[t.b].name} ({t.points})"
+
+
 def ticket_line(m: MapData, ticket: dict, done: bool | None = None) -> str:
     mark = "" if done is None else ("✅ " if done else "⬜ ")
-    a, b = m.city_by_id[ticket["a"]].name, m.city_by_id[ticket["b"]].name
-    return f"{mark}#{ticket['id']} {a} – {b} ({ticket['points']})"
+    return f"{mark}#{ticket['id']} {ticket_text(m, ticket['id'])}"
 
 
 def tickets_done(game: Game, seat: int) -> dict[int, bool]:
@@ -190,9 +212,8 @@ def final_fields(game: Game, names: Names) -> list[tuple[str, str]]:
         parts += [f"{name.replace('_', ' ')} {points:+d}" for name, points in score.bonuses.items()]
         lines = [" · ".join(parts)]
         for t in score.tickets:
-            ticket = m.ticket_by_id[t.id]
-            route = f"{m.cities[ticket.a].name} – {m.cities[ticket.b].name}"
-            lines.append(f"{'✅' if t.completed else '❌'} {route} ({'+' if t.completed else '−'}{t.points})")
+            label = ticket_text(m, t.id, t.reached)
+            lines.append(f"{'✅' if t.completed else '❌'} {label} → {'+' if t.completed else '−'}{t.points}")
         body = "\n".join(lines)
         if len(body) > 1024:
             body = body[:1020] + " …"

@@ -16,9 +16,11 @@ from discord import Interaction
 
 from bot import components
 from bot.clocks import timestamp
-from bot.present import describe, final_fields, merge_turn, private_summary, ticket_line
+from bot.present import claim_payment_label, describe, final_fields, merge_turn, private_summary, ticket_line
 from bot.service import Outcome, Table, UserError
-from engine import Action, ActionError, AmbiguousActionError, Claim
+from engine import Action, ActionError, AmbiguousActionError, Claim, parse_action
+from engine.cards import CARD_NAMES
+from engine.mapdata import fold_name
 from engine.events import SeatLeft
 from engine.game import SECOND_CARD, TICKETS, TUNNEL
 from rendering import PlayerStyle, render_board, render_final, render_hand, render_player_board, render_ticket_offer
@@ -118,6 +120,42 @@ class Turns:
             await interaction.followup.send(f"😓 Your move is saved, but I couldn't post about it (error id "
                                             f"`{error_id}`). `/ttr board` shows the game.", ephemeral=True)
         return outcome
+
+    async def claim(self, interaction: Interaction, game_id: int, route: str, color: str | None,
+                    locos: int | None) -> None:
+        """`/ttr claim`: the typed payment if it is legal; otherwise the legal ways to pay for that
+        route (one: taken; several: buttons ask which), so a player never needs the notation."""
+        text = " ".join(["claim", route] + ([color] if color else []) + ([f"loco={locos}"] if locos is not None else []))
+        table = await self.service.table(game_id)
+        seat, game = table.seat_of(interaction.user.id), table.game
+        if seat is None or game.phase != "playing" or game.current != seat or game.stage is not None:
+            await self.perform(interaction, game_id, text)  # the usual, specific refusal
+            return
+        try:
+            action = parse_action(game, seat, text)
+        except AmbiguousActionError:
+            action = None
+        except ActionError:
+            await self.perform(interaction, game_id, text)
+            return
+        if action is not None and game.is_legal(seat, action):
+            await self.perform(interaction, game_id, action)
+            return
+        wanted = fold_name(route.split("/")[0])
+        options = [a for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)
+                   and fold_name(game.map.route_name(game.map.track_by_id[a.track])) == wanted
+                   and (route.count("/") == 0 or a.track.endswith("/" + route.split("/")[1]))
+                   and (color is None or (CARD_NAMES[a.color] if a.color is not None else "loco") == color)]
+        if len(options) == 1:
+            await self.perform(interaction, game_id, options[0])
+        elif options:
+            view = discord.ui.View(timeout=None)
+            token = game.decision_token(seat)
+            for option in options[:20]:
+                view.add_item(components.ChoiceButton(game_id, token, option, label=claim_payment_label(game, option)))
+            await interaction.response.send_message(f"How do you pay for {route}?", view=view, ephemeral=True)
+        else:
+            await self.perform(interaction, game_id, action or text)
 
     async def _with_names(self, game_id: int, message: str) -> str:
         """Engine messages name seats ('seat 2'); players know each other by name."""

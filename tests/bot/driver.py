@@ -24,7 +24,7 @@ from engine import (
     Pass,
     PayTunnel,
 )
-from engine import format_action
+from bot.components import encode_choice
 from engine.cards import CARD_NAMES
 from engine.notation import route_label
 
@@ -112,12 +112,14 @@ class Driver:
         elif isinstance(action, Claim):
             track = game.map.track_by_id[action.track]
             options = {"route": route_label(game.map, track)}
-            if action.color is not None:
-                options["color"] = CARD_NAMES[action.color]
-            else:
-                options["color"] = "loco"
+            options["color"] = "loco" if action.color is None else CARD_NAMES[action.color]
             options["locos"] = action.locos
-            return await self.run(user, "ttr claim", **options)
+            reply = await self.run(user, "ttr claim", **options)
+            wanted = f"ttr:{gid}:{token}:do:{encode_choice(action)}"
+            if reply.message is not None and wanted in reply.message.custom_ids:  # "how do you pay?"
+                reply = await self.fake.click(user, reply.message, wanted)
+            else:
+                return reply
         elif isinstance(action, DrawTickets):
             return await self.run(user, "ttr tickets")
         elif isinstance(action, BuildStation):
@@ -132,7 +134,7 @@ class Driver:
         elif isinstance(action, Pass):
             return await self.run(user, "ttr pass")
         elif isinstance(action, NeutralClaim):
-            custom_id = f"ttr:{gid}:{token}:do:{format_action(game, action)}"
+            custom_id = f"ttr:{gid}:{token}:do:{encode_choice(action)}"
             message = await self._private_message_with(user, re.escape(custom_id))
             reply = await self.fake.click(user, message, custom_id)
         else:
@@ -148,8 +150,9 @@ class Driver:
                 return
             seat = game.to_move()[0]
             before = len(game.log)
-            await self.act(seat, self.choose(seat))
-            assert len(self.game.log) == before + 1, "the action was not applied"
+            action = self.choose(seat)
+            await self.act(seat, action)
+            assert len(self.game.log) == before + 1, f"the action was not applied: {action!r}"
             if on_turn is not None:
                 await on_turn(self)
         raise AssertionError("game did not end")

@@ -105,3 +105,12 @@ async def test_full_nederland_game_with_the_neutral_player(fake_discord, make_bo
     assert any(type(action).__name__ == "NeutralClaim" for _, action in game.log), "no track choice came up"
     money_shown = [m for u in (fake.alice, fake.bob) for m in fake.dms(u) if "money:" in m.content]
     assert money_shown and not any("money:" in m.content for m in fake.channel_messages(fake.general))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("map_id", ["switzerland", "nordic"])
+async def test_full_three_player_games_on_the_newer_maps(fake_discord, make_bot, map_id):
+    """RULES.md §5 maps through Discord: country tickets, free locomotives, ferries, the 4:1 route."""
+    fake = fake_discord
+    driver, watcher = await play_full_game(fake, make_bot, map_id, [fake.alice, fake.bob, fake.dirk], seed=4)
+    assert watcher.turns > 15

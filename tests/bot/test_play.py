@@ -182,9 +182,9 @@ async def test_several_payments_fit_so_buttons_ask_which(fake_discord, make_bot)
 
     track = game.map.track_by_id[choice]
     reply = await fake.slash(fake.alice, fake.general, "ttr claim", route=route_label(game.map, track))
-    await reply.wait_resolved()
-    asked = reply.followups[0]
-    assert "say which color" in asked.content and len(asked.buttons) >= 2
+    asked = reply.message
+    assert asked.ephemeral and "How do you pay for" in asked.content and len(asked.buttons) >= 2
+    assert all(b["label"][0].isdigit() for b in asked.buttons)  # "2 red", "1 blue + 1 loco"
     plies = len(driver.game.log)
     click = await fake.click(fake.alice, asked, asked.custom_ids[0])
     await private_reply(fake, click)
