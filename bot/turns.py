@@ -185,7 +185,10 @@ class Turns:
         view = discord.ui.View(timeout=None)
         token = table.game.decision_token(seat)
         for option in options[:20]:
-            view.add_item(components.ChoiceButton(game_id, token, f"{text} {option}", label=f"Pay with {option}"))
+            try:
+                view.add_item(components.ChoiceButton(game_id, token, f"{text} {option}", label=f"Pay with {option}"))
+            except ValueError:  # the typed text is too long for a button: the message names the choices
+                continue
         await interaction.followup.send(f"{exc}", view=view, ephemeral=True)
 
     async def publish_automatic(self, outcome: Outcome) -> None:
