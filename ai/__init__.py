@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ai.base import GameInfo, Player, ask, legal_for
 from ai.baseline import BaselinePlayer
@@ -31,4 +31,4 @@ def make_ai(name: str, seed: int | str | None = 0) -> Player:
     return factory(seed)
 
 
-__all__ = ["GameInfo", "Player", "ask", "legal_for", "make_ai", "players", "RandomPlayer", "BaselinePlayer", "StrongPlayer"]
+__all__ = ["BaselinePlayer", "GameInfo", "Player", "RandomPlayer", "StrongPlayer", "ask", "legal_for", "make_ai", "players"]

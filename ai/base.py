@@ -12,8 +12,9 @@ It never receives the Game object, so it cannot read hidden cards, the deck orde
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from engine import Action, GameOptions, Resign
 from engine.mapdata import MapData, TicketDeck
@@ -35,7 +36,7 @@ class GameInfo:
     returned_tickets: str  # where returned mid-game tickets go: "box" | "bottom" | "discard"
 
     @classmethod
-    def from_game(cls, game: "Game", seat: int) -> "GameInfo":
+    def from_game(cls, game: Game, seat: int) -> GameInfo:
         """Only public configuration is copied: never hands, decks or the seed."""
         return cls(
             map=game.map,
@@ -58,13 +59,13 @@ class Player(Protocol):
         ...
 
 
-def legal_for(game: "Game", seat: int) -> list[Action]:
+def legal_for(game: Game, seat: int) -> list[Action]:
     """The legal actions an AI is offered: one payment per track and color (fewest locomotives),
     every payment for stations and tunnels as the engine lists them."""
     return game.legal_actions(seat, collapse_payments=True)
 
 
-def ask(player: Player, game: "Game", seat: int, info: GameInfo | None = None) -> Action:
+def ask(player: Player, game: Game, seat: int, info: GameInfo | None = None) -> Action:
     """Ask `player` for `seat`'s next action (one step of a turn, a ticket choice or a hook decision).
 
     Raises ValueError when the seat has nothing to decide now. The result is checked to be legal;

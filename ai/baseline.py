@@ -10,14 +10,21 @@ and the opponents' plans. Payments, tunnels and card draws are shared with the s
 from __future__ import annotations
 
 import random
-from typing import Sequence
-
-from engine import Action, Claim, DrawTickets, KeepTickets, NeutralClaim, PayTunnel, DeclineTunnel
-from engine.mapdata import Ticket
+from collections.abc import Sequence
 
 from ai.base import GameInfo
 from ai.board import Board, color_needs, make_plan
 from ai.common import best_payment, draw_card, tunnel_answer
+from engine import (
+    Action,
+    Claim,
+    DeclineTunnel,
+    DrawTickets,
+    KeepTickets,
+    NeutralClaim,
+    PayTunnel,
+)
+from engine.mapdata import Ticket
 
 SAFE_TRAINS = 15  # draw tickets only with at least this many trains (and nothing left to build)
 

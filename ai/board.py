@@ -7,13 +7,12 @@ Nothing here reads a Game: only `view` (the seat's own view) and `GameInfo` (pub
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import Callable, Iterable, Sequence
-
-from engine.cards import CARD_NAMES, LOCO, NUM_CARD_KINDS
-from engine.mapdata import MapData, Ticket, Track
 
 from ai.base import GameInfo
+from engine.cards import CARD_NAMES, LOCO, NUM_CARD_KINDS
+from engine.mapdata import MapData, Ticket, Track
 
 CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 INF = float("inf")
@@ -22,7 +21,7 @@ INF = float("inf")
 @cache
 def adjacency(m: MapData) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
     """For each city: (neighbor city, track indices joining them) pairs."""
-    adj: list[dict[int, list[int]]] = [dict() for _ in m.cities]
+    adj: list[dict[int, list[int]]] = [{} for _ in m.cities]
     for t in m.tracks:
         adj[t.a].setdefault(t.b, []).append(t.index)
         adj[t.b].setdefault(t.a, []).append(t.index)
@@ -189,7 +188,7 @@ def shortest_path(table: list, src: int, dst: int, zero: set[int] | frozenset = 
 class Plan:
     """Tracks to claim so that a set of tickets is completed, and what that costs."""
 
-    __slots__ = ("tracks", "cost", "trains", "done", "planned", "impossible")
+    __slots__ = ("cost", "done", "impossible", "planned", "tracks", "trains")
 
     def __init__(self) -> None:
         self.tracks: list[int] = []  # missing (not yet owned) track indices, in ticket order

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from engine import Action, Claim, DeclineTunnel, DrawDeck, DrawMarket, PayTunnel
-from engine.cards import LOCO
+from collections.abc import Sequence
 
 from ai.board import Board
+from engine import Action, Claim, DeclineTunnel, DrawDeck, DrawMarket, PayTunnel
+from engine.cards import LOCO
 
 
 def best_payment(board: Board, options: Sequence[Claim], need: list[int]) -> Claim:

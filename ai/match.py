@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
-
-from engine import Game, GameOptions
 
 from ai.base import GameInfo, Player, legal_for
+from engine import Game, GameOptions
 
 MAX_PLIES = 5000  # a safety net: no real game comes near it
 

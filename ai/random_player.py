@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import Sequence
-
-from engine import Action
+from collections.abc import Sequence
 
 from ai.base import GameInfo
+from engine import Action
 
 
 class RandomPlayer:

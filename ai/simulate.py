@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable, Sequence
-
-from engine import Game
-from engine.cards import CARD_NAMES, NUM_CARD_KINDS, standard_deck
+from collections.abc import Sequence
 
 from ai.base import GameInfo, Player, legal_for
+from engine import Game
+from engine.cards import CARD_NAMES, NUM_CARD_KINDS, standard_deck
 
 CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 

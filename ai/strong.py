@@ -20,27 +20,25 @@ from __future__ import annotations
 import heapq
 import random
 import time
+from collections.abc import Sequence
 from functools import cache
-from itertools import combinations
-from typing import Sequence
 
+from ai.base import GameInfo
+from ai.board import INF, Board, Plan, color_needs, make_plan, shortest_path
+from ai.common import best_payment, draw_card, tunnel_answer
 from engine import (
-    Game,
     Action,
     BuildStation,
     Claim,
     DeclineTunnel,
     DrawTickets,
+    Game,
     KeepTickets,
     NeutralClaim,
     PayTunnel,
 )
 from engine.cards import LOCO
 from engine.mapdata import Ticket, Track
-
-from ai.base import GameInfo
-from ai.board import INF, Board, Plan, color_needs, make_plan, shortest_path
-from ai.common import best_payment, draw_card, tunnel_answer
 
 TRAINS_PER_OPP_TURN = 1.15  # trains an opponent places per turn, on average (45 trains in ~40 turns)
 
@@ -125,7 +123,6 @@ class StrongPlayer:
     def borrower(self, board: Board):
         if not board.stations_left:
             return None
-        owner = board.owner
         cities = board.station_cities
         me = board.me
         my_station_cities = {board.m.city_by_id[c].index for c, s in board.view["stations"].items() if s == me}
@@ -241,9 +238,7 @@ class StrongPlayer:
         spare = board.trains - plan.trains
         if spare < self.SPARE or board.min_opp_trains < self.OPP_TRAINS:
             return False
-        if plan.tracks and self.turns_needed(board, plan) > self.TURNS_AHEAD:
-            return False
-        return True
+        return not (plan.tracks and self.turns_needed(board, plan) > self.TURNS_AHEAD)
 
     # ------------------------------------------------------------------ tunnels and the neutral player
 
@@ -292,14 +287,11 @@ class StrongPlayer:
         return not plan.tracks or self.turns_needed(board, plan) <= self.TURNS_AHEAD
 
     def heuristic_turn(self, board: Board, legal: Sequence[Action]) -> tuple[Action, Plan]:
-        action, plan = None, None
         plan_box: list = []
         action = self._heuristic_turn(board, legal, plan_box)
         return action, plan_box[0]
 
     def _heuristic_turn(self, board: Board, legal: Sequence[Action], plan_box: list) -> Action:
-        m = board.m
-        tracks = m.tracks
         table = self.table(board)
         plan = self.plan(board, board.tickets, table)
         plan_box.append(plan)
@@ -361,8 +353,6 @@ class StrongPlayer:
             return card
         if claims:
             return self.most_points(board, claims, need)
-        if stations and board.trains < 1:
-            pass
         return next((a for a in legal if not isinstance(a, BuildStation)), legal[0])
 
     def pick_claim(self, board: Board, plan: Plan, wanted: list[int], claims: dict, table: list, endgame: bool) -> Action | None:
@@ -445,7 +435,7 @@ class StrongPlayer:
         """A long route for points (3+ trains, or anything when trains run short)."""
         m = board.m
         best, best_key = None, None
-        for tid, options in claims.items():
+        for tid in claims:
             t = m.track_by_id[tid]
             if board.tolls and board.money is not None and t.toll > board.money:
                 continue

@@ -18,14 +18,13 @@ import math
 import os
 import sys
 import time
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Sequence
-
-from engine import Game, GameOptions, available_maps
 
 from ai import make_ai
 from ai.match import play_game
+from engine import Game, GameOptions, available_maps
 
 DEFAULT_PAIRS = ("baseline:random", "strong:random", "strong:baseline")
 GOALS = {  # pairing -> minimum win rate in two-player games
@@ -109,7 +108,7 @@ def run_one(task: tuple) -> dict:
     names = [a if s == a_seat else b for s in range(seats)]
     lineup = [make_ai(n, f"{seed}:{s}") for s, n in enumerate(names)]
     start = time.perf_counter()
-    game, r = play_game(map_id, lineup, seed=seed, options=_options(map_id))
+    _game, r = play_game(map_id, lineup, seed=seed, options=_options(map_id))
     return {
         "names": names,
         "a_seat": a_seat,
@@ -187,8 +186,8 @@ def run(
 
 def report(results: Iterable[Pairing]) -> str:
     lines = [
-        "| map | seats | pairing | games | A wins (95% CI) | ties | avg score A / B | tickets done A / B "
-        "| failed A / B | rounds | plies | ms/decision A mean (max) | B mean (max) |",
+        ("| map | seats | pairing | games | A wins (95% CI) | ties | avg score A / B | tickets done A / B "
+        "| failed A / B | rounds | plies | ms/decision A mean (max) | B mean (max) |"),
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for p in results:

@@ -14,14 +14,15 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
+from ai import GameInfo, Player, ask, make_ai
+from ai import players as ai_players
 from engine import (
     Action,
     ActionError,
-    BuildStation,
     Claim,
     Game,
     GameOptions,
@@ -31,8 +32,6 @@ from engine import (
     format_action,
     parse_action,
 )
-
-from ai import GameInfo, Player, ask, make_ai, players as ai_players
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
