@@ -34,6 +34,8 @@ class GameInfo:
     doubles_open: bool  # whether both tracks of a double route may be claimed
     deck: TicketDeck  # the ticket deck in play (deal/keep numbers, bonuses)
     returned_tickets: str  # where returned mid-game tickets go: "box" | "bottom" | "discard"
+    loco_tracks: frozenset[int] | None = None  # tracks locomotives may pay for (None: all of them)
+    free_locos: bool = False  # a face-up locomotive is an ordinary draw (Switzerland, Nordic)
 
     @classmethod
     def from_game(cls, game: Game, seat: int) -> GameInfo:
@@ -46,7 +48,18 @@ class GameInfo:
             doubles_open=game._doubles_open,
             deck=game.deck_rules,
             returned_tickets=game.returned_policy,
+            loco_tracks=_loco_tracks(game),
+            free_locos=bool(getattr(game.hooks, "free_locomotive_draws", False)),
         )
+
+
+def _loco_tracks(game: Game) -> frozenset[int] | None:
+    """Where a map limits locomotives (Switzerland: tunnels; Nordic: ferries and tunnels)."""
+    usable = getattr(game.hooks, "locomotives_usable", None)
+    if usable is None:
+        return None
+    tracks = frozenset(t.index for t in game.map.tracks if usable(t))
+    return None if len(tracks) == len(game.map.tracks) else tracks
 
 
 @runtime_checkable

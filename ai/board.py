@@ -111,7 +111,10 @@ class Board:
         return True
 
     def connected(self, ticket: Ticket) -> bool:
-        return self.comp.joined(ticket.a, ticket.b)
+        if not ticket.destinations:
+            return self.comp.joined(ticket.a, ticket.b)
+        roots = {self.comp.find(n) for n in ticket.a_nodes}
+        return any(self.comp.find(n) in roots for _, nodes, _ in ticket.destinations for n in nodes)
 
     # ------------------------------------------------------------------ paths
 
@@ -155,21 +158,24 @@ class Board:
         return table
 
 
-def shortest_path(table: list, src: int, dst: int, zero: set[int] | frozenset = frozenset()) -> tuple[float, list[int]] | None:
-    """Dijkstra from src to dst; tracks in `zero` cost nothing. Returns (cost, track indices)."""
-    if src == dst:
+def shortest_path(table: list, src, dst, zero: set[int] | frozenset = frozenset()) -> tuple[float, list[int]] | None:
+    """Dijkstra from src to dst (a city, or a tuple of cities: any of them); tracks in `zero` cost
+    nothing. Returns (cost, track indices)."""
+    sources = src if isinstance(src, tuple) else (src,)
+    targets = dst if isinstance(dst, tuple) else (dst,)
+    if any(s in targets for s in sources):
         return 0.0, []
-    dist = {src: 0.0}
+    dist = dict.fromkeys(sources, 0.0)
     prev: dict[int, tuple[int, int]] = {}
-    heap = [(0.0, src)]
+    heap = [(0.0, s) for s in sources]
     done = set()
     while heap:
         d, city = heapq.heappop(heap)
         if city in done:
             continue
-        if city == dst:
+        if city in targets:
             path = []
-            while city != src:
+            while city in prev:  # sources have no predecessor (costs are never negative)
                 city, ti = prev[city]
                 path.append(ti)
             return d, path
@@ -209,7 +215,7 @@ def make_plan(board: Board, tickets: Iterable[Ticket], table: list, start: Seque
         if board.connected(ticket):
             plan.done.append(ticket)
             continue
-        found = shortest_path(table, ticket.a, ticket.b, zero)
+        found = _ticket_path(table, ticket, zero)
         if found is None:
             plan.impossible.append(ticket)
             continue
@@ -222,6 +228,19 @@ def make_plan(board: Board, tickets: Iterable[Ticket], table: list, start: Seque
                 plan.tracks.append(ti)
                 plan.trains += tracks[ti].length
     return plan
+
+
+def _ticket_path(table: list, ticket: Ticket, zero: set[int]) -> tuple[float, list[int]] | None:
+    """The cheapest path for a ticket; for a ticket with several destinations (Switzerland's
+    countries) the destination with the best points for its cost."""
+    if not ticket.destinations:
+        return shortest_path(table, ticket.a, ticket.b, zero)
+    best, best_value = None, None
+    for _place, nodes, points in ticket.destinations:
+        found = shortest_path(table, tuple(ticket.a_nodes), tuple(nodes), zero)
+        if found is not None and (best_value is None or points - found[0] > best_value):
+            best, best_value = found, points - found[0]
+    return best
 
 
 def color_needs(board: Board, track_indices: Iterable[int]) -> list[int]:

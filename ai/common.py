@@ -34,9 +34,10 @@ def draw_card(board: Board, legal: Sequence[Action], need: list[int], take_loco:
     locomotive if allowed and useful, else blind. None if no card can be drawn."""
     market = [a for a in legal if isinstance(a, DrawMarket)]
     best, best_need = None, 0
+    free = board.info.free_locos  # a face-up locomotive is then an ordinary card
     for a in market:
         card = board.market[a.slot]
-        if card is not None and card != LOCO and need[card] > best_need:
+        if card is not None and (card != LOCO or free) and need[card] > best_need:
             best, best_need = a, need[card]
     if best is not None:
         return best

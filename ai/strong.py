@@ -99,10 +99,13 @@ class StrongPlayer:
         points = board.m.rules.route_points
         long_bonus = self.LONG_BONUS
 
+        loco_tracks = board.info.loco_tracks
+
         def cost(t: Track) -> float:
             c = float(t.length) - long_bonus * (points[t.length] - t.length)
             have = best_gray if t.color is None else hand[t.color]
-            short = t.length - t.ferry - have - 0.5 * locos
+            wild = locos if loco_tracks is None or t.index in loco_tracks else 0
+            short = t.length - t.ferry - have - 0.5 * wild
             if short > 0:
                 c += self.SHORT_WEIGHT * short
             if t.tunnel:
@@ -484,6 +487,8 @@ class StrongPlayer:
             if tid in seen:
                 continue
             ticket = m.ticket_by_id[tid]
+            if ticket.destinations:
+                continue  # country tickets: too many ways to guess
             base = empty[ticket.a][ticket.b]
             if not base:
                 continue
