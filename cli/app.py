@@ -69,21 +69,11 @@ def _ticket_text(game: Game, t: dict) -> str:
 
 
 def _connected(game: Game, view: dict, ticket: dict) -> bool:
-    seat = view["viewer"]
-    parent: dict[str, str] = {}
+    """Whether the viewer's own routes join the ticket (a country ticket: any destination)."""
+    from ai.board import Board
 
-    def find(x: str) -> str:
-        while parent.get(x, x) != x:
-            x = parent[x]
-        return x
-
-    for tid, owner in view["claims"].items():
-        if owner == seat:
-            t = game.map.track_by_id[tid]
-            a, b = find(game.map.cities[t.a].id), find(game.map.cities[t.b].id)
-            if a != b:
-                parent[a] = b
-    return find(ticket["a"]) == find(ticket["b"])
+    board = Board(view, GameInfo.from_game(game, view["viewer"]))
+    return board.connected(game.map.ticket_by_id[ticket["id"]])
 
 
 def summary(game: Game, seat: int | None, controllers: Sequence[Controller]) -> str:
