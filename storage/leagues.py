@@ -452,19 +452,8 @@ async def attach_game(*, session: AsyncSession, season_id: int, game_id: int, us
     if any(s.user_id is None for s in seats):
         raise LeagueError("games with AI seats are not rated")
     row = LeagueGame(game_id=game_id, season_id=season_id, added_by=user_id, added_at=now)
-    await begin_write(session)
-    try:
-        session.add(row)
-        _audit(session, league_id=season.league_id, season_id=season_id, user_id=user_id, action="add_game",
-               game_id=game_id)
-        await session.commit()
-    except IntegrityError:
-        await session.rollback()
-        raise LeagueError("that game already belongs to a league season") from None
-    except BaseException:
-        await session.rollback()
-        raise
-    detached(session, row)
+    await _add_audited(session, row, season, user_id, "that game already belongs to a league season",
+                       action="add_game", game_id=game_id)
     return row
 
 
@@ -483,20 +472,26 @@ async def attach_lobby(*, session: AsyncSession, season_id: int, lobby_id: int, 
         raise LeagueError(f"season {season.name!r} needs at least {min(season.player_counts)} players; this lobby "
                           f"takes at most {lobby.max_seats}")
     row = LeagueLobby(lobby_id=lobby_id, season_id=season_id, added_by=user_id, added_at=now)
+    await _add_audited(session, row, season, user_id, "that lobby already belongs to a league season",
+                       action="add_lobby", lobby_id=lobby_id)
+    return row
+
+
+async def _add_audited(session: AsyncSession, row: SQLModel, season: "Season", user_id: int | None,
+                       duplicate: str, **audit: Any) -> None:
+    """Insert a season's game or lobby link with its audit entry, in one transaction."""
     await begin_write(session)
     try:
         session.add(row)
-        _audit(session, league_id=season.league_id, season_id=season_id, user_id=user_id, action="add_lobby",
-               lobby_id=lobby_id)
+        _audit(session, league_id=season.league_id, season_id=season.id, user_id=user_id, **audit)
         await session.commit()
     except IntegrityError:
         await session.rollback()
-        raise LeagueError("that lobby already belongs to a league season") from None
+        raise LeagueError(duplicate) from None
     except BaseException:
         await session.rollback()
         raise
     detached(session, row)
-    return row
 
 
 async def _season_or_error(session: AsyncSession, season_id: int) -> Season:
