@@ -55,6 +55,8 @@ class StrongPlayer:
     ROLLOUTS = 12  # determinized playouts per candidate for ticket choices (0: heuristics only)
     CANDIDATES = 4  # ticket choices compared by playouts (the best by the heuristic value)
     TICKET_ROLLOUTS = 0  # playouts per candidate when weighing a ticket draw against the best other move
+    GLOBE = 0.0  # share of a Globetrotter bonus counted per ticket completed (as a tie-break weight)
+    SELF_PLAYOUT = 0  # 1: playouts play this seat with its own heuristics instead of the baseline's
     BUDGET = 0.25  # seconds of playouts per decision at most (then the samples done so far decide)
     CONTEST = 3.0  # priority of a planned track per 10 points of opponents' tickets that need it
     BLOCK_GAIN = 4.0  # block a track when the opponent's detour costs at least this many trains
@@ -185,6 +187,9 @@ class StrongPlayer:
         v = sum(t.points for t in plan.done)
         v -= sum(t.points for t in plan.impossible)
         v += sum(t.points * (2 * p - 1) for t in plan.planned)
+        globetrotter = board.info.deck.globetrotter_bonus  # most completed tickets (Nordic, USA 1910)
+        if globetrotter:
+            v += self.GLOBE * globetrotter * (len(plan.done) + p * len(plan.planned))
         # Trains placed score anyway; a plan that uses long routes scores more.
         return v
 
@@ -226,6 +231,8 @@ class StrongPlayer:
                 game = base if i == 0 else Game.from_json(state)
                 game.apply(board.me, action)
                 policies = [BaselinePlayer(f"{seed}:{s}") for s in range(seats)]
+                if self.SELF_PLAYOUT:  # play this seat's own future the way it would (no playouts)
+                    policies[board.me] = type(self)(f"{seed}:me", ROLLOUTS=0, TICKET_ROLLOUTS=0)
                 playout(game, policies)
                 if not game.is_over():
                     return None
