@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ai.tournament import main  # noqa: E402
+from ai.tournament import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
