@@ -129,15 +129,25 @@ class TTRBot(commands.AutoShardedBot):
     # ------------------------------------------------------------------ errors
 
     async def on_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
-        """Every unexpected error: a short apology with an id for the user, the traceback in the log."""
         if isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
-        else:
-            error_id = new_error_id()
-            log.error("command failed", exc_info=error,
-                      extra={"error_id": error_id, "guild_id": interaction.guild_id, "user_id": interaction.user.id,
-                             "command": interaction.command.qualified_name if interaction.command else None})
-            text = f"😓 Sorry, something went wrong on my side (error id `{error_id}`). Please try again."
+            await self._reply(interaction, "You can't use that command here.")
+            return
+        await self.apologize(interaction, error, what=interaction.command.qualified_name if interaction.command else None)
+
+    async def apologize(self, interaction: Interaction, error: BaseException, *, what: str | None) -> None:
+        """Every unexpected error: a short apology with an error id for the user, the traceback in the log."""
+        error_id = new_error_id()
+        log.error("interaction failed", exc_info=error,
+                  extra={"error_id": error_id, "guild_id": interaction.guild_id, "user_id": interaction.user.id,
+                         "what": what})
+        try:
+            await self._reply(interaction, f"😓 Sorry, something went wrong on my side (error id `{error_id}`). "
+                                           "Please try again.")
+        except discord.HTTPException:
+            pass  # the interaction expired: the log has it
+
+    @staticmethod
+    async def _reply(interaction: Interaction, text: str) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:

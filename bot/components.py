@@ -38,7 +38,18 @@ def _bot(interaction: Interaction) -> "TTRBot":
     return interaction.client  # type: ignore[return-value]
 
 
-class DrawCardButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":draw:(?P<slot>[0-4]|deck)"):
+class Guarded:
+    """Every button and select: an unexpected error becomes a short apology with an error id for
+    the user and a traceback in the log, as for slash commands."""
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            await self.run(interaction)  # type: ignore[attr-defined]
+        except Exception as exc:
+            await _bot(interaction).apologize(interaction, exc, what=type(self).__name__)
+
+
+class DrawCardButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":draw:(?P<slot>[0-4]|deck)"):
     def __init__(self, game_id: int, token: int, slot: str, *, label: str = "Deck", disabled: bool = False,
                  emoji: str | None = None) -> None:
         super().__init__(discord.ui.Button(
@@ -52,12 +63,12 @@ class DrawCardButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISIO
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["token"]), match["slot"])
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         action = DrawDeck() if self.slot == "deck" else DrawMarket(int(self.slot))
         await _bot(interaction).turns.perform(interaction, self.game_id, action, token=self.token)
 
 
-class DrawTicketsButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tickets"):
+class DrawTicketsButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tickets"):
     def __init__(self, game_id: int, token: int, *, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label="Tickets", emoji="🎟️", style=ButtonStyle.secondary,
                                            disabled=disabled, custom_id=f"ttr:{game_id}:{token}:tickets"))
@@ -67,11 +78,11 @@ class DrawTicketsButton(discord.ui.DynamicItem[discord.ui.Button], template=DECI
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["token"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _bot(interaction).turns.perform(interaction, self.game_id, DrawTickets(), token=self.token)
 
 
-class KeepTicketsSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECISION + r":keep"):
+class KeepTicketsSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=DECISION + r":keep"):
     def __init__(self, game_id: int, token: int, options: list[discord.SelectOption] | None = None,
                  keep: int = 1) -> None:
         options = options or [discord.SelectOption(label="-", value="0")]
@@ -85,12 +96,12 @@ class KeepTicketsSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECI
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["token"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         ids = tuple(sorted(int(v) for v in self.item.values))
         await _bot(interaction).turns.perform(interaction, self.game_id, KeepTickets(ids), token=self.token)
 
 
-class TunnelButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tunnel:(?P<choice>decline|[0-9])"):
+class TunnelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tunnel:(?P<choice>decline|[0-9])"):
     def __init__(self, game_id: int, token: int, choice: str, *, label: str = "Decline") -> None:
         style = ButtonStyle.danger if choice == "decline" else ButtonStyle.success
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"ttr:{game_id}:{token}:tunnel:{choice}"))
@@ -100,7 +111,7 @@ class TunnelButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION 
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["token"]), match["choice"])
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         action = DeclineTunnel() if self.choice == "decline" else PayTunnel(int(self.choice))
         await _bot(interaction).turns.perform(interaction, self.game_id, action, token=self.token)
 
@@ -125,7 +136,7 @@ def decode_choice(text: str) -> Action | str:
     return text  # notation (e.g. a payment choice for a station)
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":do:(?P<text>.+)"):
+class ChoiceButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":do:(?P<text>.+)"):
     """One of several actions offered for a decision (which cards pay, which track the neutral
     player takes); carries the action (`encode_choice`, or notation)."""
 
@@ -141,11 +152,11 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=DECISION 
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["token"]), match["text"])
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _bot(interaction).turns.perform(interaction, self.game_id, decode_choice(self.text), token=self.token)
 
 
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":(?P<ply>[0-9]+):undo"):
+class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":(?P<ply>[0-9]+):undo"):
     """On a turn message: the player who just moved asks to take it back."""
 
     def __init__(self, game_id: int, ply: int) -> None:
@@ -157,11 +168,11 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":(
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["ply"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _bot(interaction).undos.request(interaction, self.game_id, self.ply)
 
 
-class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button],
+class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button],
                      template=GAME + r":(?P<ply>[0-9]+):undo:(?P<vote>yes|no)"):
     def __init__(self, game_id: int, ply: int, vote: str) -> None:
         label, style = ("Agree", ButtonStyle.success) if vote == "yes" else ("Refuse", ButtonStyle.danger)
@@ -172,11 +183,11 @@ class UndoVoteButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["ply"]), match["vote"])
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _bot(interaction).undos.vote(interaction, self.game_id, self.ply, self.vote == "yes")
 
 
-class MyHandButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":hand"):
+class MyHandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":hand"):
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="My hand", emoji="🃏", style=ButtonStyle.secondary,
                                            custom_id=f"ttr:{game_id}:hand"))
@@ -186,11 +197,11 @@ class MyHandButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r"
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _bot(interaction).turns.show_hand(interaction, self.game_id)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":rematch"):
+class RematchButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":rematch"):
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=ButtonStyle.success,
                                            custom_id=f"ttr:{game_id}:rematch"))
@@ -200,11 +211,11 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=GAME + r
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _bot(interaction).lobbies.rematch(interaction, self.game_id)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"):
+class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"):
     LABELS = {"join": ("Join", ButtonStyle.success), "leave": ("Leave", ButtonStyle.secondary),
               "start": ("Start", ButtonStyle.primary)}
 
@@ -217,7 +228,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ttr:lobb
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["lobby"]), match["what"])
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         lobbies = _bot(interaction).lobbies
         await {"join": lobbies.join, "leave": lobbies.leave, "start": lobbies.start}[self.what](
             interaction, lobby_id=self.lobby_id)

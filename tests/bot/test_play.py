@@ -270,3 +270,16 @@ async def test_a_game_in_a_new_thread_and_the_thread_permission_named(fake_disco
     await started.wait_resolved()
     assert (await bot.service.table_in_channel(thread.id)) is not None
     assert fake.channel_messages(thread)[-1].attachments  # the board is posted in the thread
+
+
+async def test_an_unexpected_error_in_a_button_is_an_apology_with_an_error_id(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+
+    async def broken(interaction, game_id):
+        raise RuntimeError("boom")
+
+    bot.turns.show_hand = broken
+    turn = driver._newest_with(fake.channel_messages(fake.general), rf"ttr:{driver.game_id}:hand")
+    reply = await fake.click(fake.alice, turn, f"ttr:{driver.game_id}:hand")
+    assert reply.ephemeral and "Sorry, something went wrong on my side (error id `" in reply.content
