@@ -236,7 +236,7 @@ def human_move(
             continue
         if not game.is_legal(seat, action) or isinstance(action, Resign):
             try:
-                game._check(seat, action)  # the engine's message says why
+                game.check(seat, action)  # the engine's message says why
                 write("? that move is not possible now")
             except ActionError as error:
                 write(f"? {error}")

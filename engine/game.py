@@ -411,6 +411,15 @@ class Game:
         return extended_payment_options(hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub,
                                         substitute=substitute, collapse=collapse)
 
+    def check(self, seat: int | None, action: Action) -> None:
+        """Raise the IllegalActionError that `apply` would raise (naming why), or return."""
+        self._check(seat, action)
+
+    @property
+    def doubles_open(self) -> bool:
+        """Whether both tracks of a double route may be claimed in this game."""
+        return self._doubles_open
+
     def is_legal(self, seat: int | None, action: Action) -> bool:
         try:
             self._check(seat, action)
