@@ -10,6 +10,8 @@ Where the baseline takes the first shortest path and the fewest tickets, this on
   holds back from tunnels it cannot cover, draws more tickets whenever its plan is nearly built
   and the game has turns left, and ends with the longest routes its trains allow;
 - borrows opponents' routes through stations (Europe) when a ticket is blocked or far cheaper so;
+- with a Globetrotter bonus (Nordic) counts each completed ticket toward it and draws tickets
+  sooner;
 - blocks: in a two-player game it claims a cheap track the opponent's network clearly needs
   (no good detour) when its own plan has nothing to claim;
 - gives the Nederland neutral player the track that hurts its opponent more than itself.
@@ -55,7 +57,9 @@ class StrongPlayer:
     ROLLOUTS = 12  # determinized playouts per candidate for ticket choices (0: heuristics only)
     CANDIDATES = 4  # ticket choices compared by playouts (the best by the heuristic value)
     TICKET_ROLLOUTS = 0  # playouts per candidate when weighing a ticket draw against the best other move
-    GLOBE = 0.0  # share of a Globetrotter bonus counted per ticket completed (as a tie-break weight)
+    GLOBE = 1.5  # share of a Globetrotter bonus counted per ticket completed (Nordic)
+    GLOBE_SPARE = 6  # with a Globetrotter bonus (each ticket done counts): SPARE ...
+    GLOBE_OPP_TRAINS = 12  # ... and OPP_TRAINS
     SELF_PLAYOUT = 0  # 1: playouts play this seat with its own heuristics instead of the baseline's
     BUDGET = 0.25  # seconds of playouts per decision at most (then the samples done so far decide)
     CONTEST = 3.0  # priority of a planned track per 10 points of opponents' tickets that need it
@@ -246,7 +250,11 @@ class StrongPlayer:
         if board.last_round or not any(isinstance(a, DrawTickets) for a in legal):
             return False
         spare = board.trains - plan.trains
-        if spare < self.SPARE or board.min_opp_trains < self.OPP_TRAINS:
+        if board.info.deck.globetrotter_bonus:  # one more ticket done may win the bonus
+            min_spare, min_opp = self.GLOBE_SPARE, self.GLOBE_OPP_TRAINS
+        else:
+            min_spare, min_opp = self.SPARE, self.OPP_TRAINS
+        if spare < min_spare or board.min_opp_trains < min_opp:
             return False
         return not (plan.tracks and self.turns_needed(board, plan) > self.TURNS_AHEAD)
 
