@@ -75,5 +75,9 @@ class AISeats:
                 log.exception("could not resume AI", extra={"game_id": game_id})
 
     async def close(self) -> None:
-        for task in self._tasks.values():
+        """Stop the AIs and wait until they have (before storage closes under them)."""
+        tasks = [task for task in self._tasks.values() if not task.done()]
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
