@@ -52,6 +52,13 @@ async def _table(interaction: Interaction) -> Table | None:
     return table
 
 
+async def _act_here(interaction: Interaction, text: str) -> None:
+    """Play `text` (engine notation) in this channel's game, or say there is none."""
+    table = await _table(interaction)
+    if table is not None:
+        await _bot(interaction).turns.perform(interaction, table.id, text)
+
+
 def _seat(table: Table, interaction: Interaction) -> int | None:
     return table.seat_of(interaction.user.id)
 
@@ -198,10 +205,7 @@ async def claim_route_autocomplete(interaction: Interaction, current: str) -> li
 
 @ttr.command(name="tickets", description="Draw destination tickets")
 async def tickets(interaction: Interaction) -> None:
-    table = await _table(interaction)
-    if table is None:
-        return
-    await _bot(interaction).turns.perform(interaction, table.id, "tickets draw")
+    await _act_here(interaction, "tickets draw")
 
 
 @ttr.command(name="station", description="Build a station (Europe)")
@@ -231,18 +235,12 @@ async def station_city_autocomplete(interaction: Interaction, current: str) -> l
 
 @ttr.command(name="pass", description="Pass your turn (only when you have no other move)")
 async def pass_(interaction: Interaction) -> None:
-    table = await _table(interaction)
-    if table is None:
-        return
-    await _bot(interaction).turns.perform(interaction, table.id, "pass")
+    await _act_here(interaction, "pass")
 
 
 @ttr.command(name="resign", description="Leave the game you play in this channel")
 async def resign(interaction: Interaction) -> None:
-    table = await _table(interaction)
-    if table is None:
-        return
-    await _bot(interaction).turns.perform(interaction, table.id, "resign")
+    await _act_here(interaction, "resign")
 
 
 # ---------------------------------------------------------------------------- play-by-post
