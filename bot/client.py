@@ -18,6 +18,7 @@ from bot.admin import Admin
 from bot.ai_seats import AISeats
 from bot.clocks import Clocks
 from bot.history import History
+from bot.language import Languages
 from bot.components import DYNAMIC_ITEMS
 from bot.lobbies import Lobbies
 from bot.logs import setup_logging
@@ -38,6 +39,7 @@ class TTRBot(commands.AutoShardedBot):
         self.settings = settings
         self.storage = storage or Storage(settings.database_url)
         self.service = GameService(self.storage)
+        self.languages = Languages(self)
         self.turns = Turns(self)
         self.lobbies = Lobbies(self)
         self.admin = Admin(self)
@@ -124,6 +126,7 @@ class TTRBot(commands.AutoShardedBot):
             counts = await delete_guild_data(session=session, guild_id=guild_id)
         for game_id in [t.id for t in list(self.service._tables.values()) if t.record.guild_id == guild_id]:
             self.service.forget(game_id)
+        self.languages.forget_guild(guild_id)
         log.info("deleted a server's data", extra={"guild_id": guild_id, "games": counts.games})
 
     # ------------------------------------------------------------------ errors

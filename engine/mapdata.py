@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping
 
 from engine.cards import card_index
 
@@ -37,6 +37,11 @@ class City:
     names: Mapping[str, str] = field(default_factory=dict)
     kind: str = "city"  # "city"; "country" (a ticket destination, no track ends there); "border"
     country: int | None = None  # for a border point: the index of its country
+
+
+def printed_name(city: City) -> str:
+    """A city's name as printed on the board (the default of every label)."""
+    return city.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +138,12 @@ class MapData:
     def find_city(self, text: str) -> City | None:
         return self.city_by_name.get(fold_name(text))
 
-    def route_name(self, track: Track) -> str:
+    def route_name(self, track: Track, city_name: Callable[[City], str] = printed_name) -> str:
+        """'Paris-Dieppe'; `city_name` gives another language's names (the bot's translations)."""
         a, b = self.cities[track.a], self.cities[track.b]
         if a.kind == "border":  # a country's name goes last: 'Schaffhausen-Deutschland'
             a, b = b, a
-        return f"{a.name}-{b.name}"
+        return f"{city_name(a)}-{city_name(b)}"
 
 
 def available_maps() -> list[str]:

@@ -16,7 +16,7 @@ no color given is ambiguous unless only one color can pay.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from engine.actions import (
     Action,
@@ -37,7 +37,7 @@ from engine.actions import (
 )
 from engine.cards import CARD_NAMES, COLORS, LOCO, card_index
 from engine.errors import AmbiguousActionError, InvalidActionError
-from engine.mapdata import MapData, Track, fold_name
+from engine.mapdata import City, MapData, Track, fold_name, printed_name
 from engine.payments import extended_payment_options, payment_options, surcharge_options
 
 if TYPE_CHECKING:
@@ -52,11 +52,11 @@ def _map_of(game_or_map: "Game | MapData") -> MapData:
     return game_or_map if isinstance(game_or_map, MapData) else game_or_map.map
 
 
-def route_label(m: MapData, track: Track) -> str:
+def route_label(m: MapData, track: Track, city_name: Callable[[City], str] = printed_name) -> str:
     """'Dieppe-London/2' for a track of a double route, 'Dieppe-Paris' otherwise; tracks from
     one city to different border points of one country (Switzerland's two Kreuzlingen-Deutschland
-    tracks) are numbered the same way, in map order."""
-    name = m.route_name(track)
+    tracks) are numbered the same way, in map order. `city_name` gives other names (translations)."""
+    name = m.route_name(track, city_name)
     if track.double is not None and "/" in track.id:
         return f"{name}/{track.id.rsplit('/', 1)[1]}"
     siblings = _border_siblings(m, track)
@@ -65,17 +65,17 @@ def route_label(m: MapData, track: Track) -> str:
     return name
 
 
-def ticket_label(m: MapData, ticket, reached: int | None = None) -> str:
+def ticket_label(m: MapData, ticket, reached: int | None = None, city_name: Callable[[City], str] = printed_name) -> str:
     """'Bern-Zürich 6'; a ticket with several destinations (Switzerland's country tickets) lists
     them all, 'Bern: France 5 / Deutschland 6 / Österreich 11 / Italia 8', or only the one scored
     when `reached` (a final `TicketResult.reached`) is given: 'Bern-Österreich 11'."""
-    a = m.cities[ticket.a].name
+    a = city_name(m.cities[ticket.a])
     if not ticket.destinations:
-        return f"{a}-{m.cities[ticket.b].name} {ticket.points}"
+        return f"{a}-{city_name(m.cities[ticket.b])} {ticket.points}"
     if reached is not None:
         points = next(p for place, _, p in ticket.destinations if place == reached)
-        return f"{a}-{m.cities[reached].name} {points}"
-    return f"{a}: " + " / ".join(f"{m.cities[place].name} {p}" for place, _, p in ticket.destinations)
+        return f"{a}-{city_name(m.cities[reached])} {points}"
+    return f"{a}: " + " / ".join(f"{city_name(m.cities[place])} {p}" for place, _, p in ticket.destinations)
 
 
 def _place(m: MapData, city: int) -> int:

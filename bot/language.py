@@ -1,0 +1,136 @@
+"""Which language each text is written in.
+
+Private text (replies, DMs, private images) follows the player: their own choice
+(`/ttr settings language`), else the language of their Discord client (the interaction's locale,
+remembered for DMs sent outside an interaction), else the server's language, else English.
+Channel text (turn messages, boards, final results) follows the server: its chosen language, else
+the server's Discord locale, else English. City names follow the same order ("printed" by default).
+
+`FORCE_LANGUAGE` (settings) puts everything in one language: `qps`, the pseudo-locale, shows
+which text skipped the catalogs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from i18n import DEFAULT_LANGUAGE, Translator, language_for_locale, translator
+from storage import players as stored_players
+
+if TYPE_CHECKING:
+    from bot.client import TTRBot
+
+
+@dataclass
+class Choice:
+    """A stored choice (player or server): a language and city names, None where not chosen."""
+
+    language: str | None = None
+    city_names: str | None = None
+
+
+class Languages:
+    def __init__(self, bot: "TTRBot") -> None:
+        self.bot = bot
+        self.forced = bot.settings.force_language
+        self._players: dict[int, Choice] = {}
+        self._guilds: dict[int, Choice] = {}
+        self._seen_locale: dict[int, str] = {}  # user -> language of their last interaction
+        self._guild_locale: dict[int, str] = {}  # guild -> language of its Discord locale
+
+    # ------------------------------------------------------------------ translators
+
+    async def for_interaction(self, interaction: discord.Interaction) -> Translator:
+        """The language to answer this interaction's user in (privately)."""
+        await self.note(interaction)
+        return await self.for_user(interaction.user.id, interaction.guild_id)
+
+    async def for_user(self, user_id: int | None, guild_id: int | None = None) -> Translator:
+        """A player's language for private text (DMs, ephemeral replies, private images)."""
+        if self.forced:
+            return translator(self.forced)
+        mine = await self.player(user_id) if user_id is not None else Choice()
+        server = await self.guild(guild_id) if guild_id is not None else Choice()
+        language = (mine.language or (self._seen_locale.get(user_id) if user_id is not None else None)
+                    or server.language or (self._guild_locale.get(guild_id) if guild_id is not None else None)
+                    or DEFAULT_LANGUAGE)
+        return translator(language, mine.city_names or server.city_names or "printed")
+
+    async def for_channel(self, guild_id: int | None) -> Translator:
+        """The server's language, for everything posted in its channels."""
+        if self.forced:
+            return translator(self.forced)
+        if guild_id is None:
+            return translator(DEFAULT_LANGUAGE)
+        server = await self.guild(guild_id)
+        language = server.language or self._guild_locale.get(guild_id) or DEFAULT_LANGUAGE
+        return translator(language, server.city_names or "printed")
+
+    async def note(self, interaction: discord.Interaction) -> None:
+        """Remember the languages of the user's client and of the server (for later DMs and posts)."""
+        language = language_for_locale(interaction.locale)
+        user_id = interaction.user.id
+        if language and self._seen_locale.get(user_id) != language:
+            self._seen_locale[user_id] = language
+            mine = await self.player(user_id)
+            if mine.language is None:  # remembered across restarts for DMs (turn pings, reminders)
+                async with self.bot.storage.sessions() as session:
+                    player = await stored_players.get_player(session=session, user_id=user_id)
+                    prefs = dict(player.preferences) if player else {}
+                    if prefs.get("client_language") != language:
+                        prefs["client_language"] = language
+                        await stored_players.update_player(session=session, user_id=user_id, preferences=prefs)
+        if interaction.guild_id is not None:
+            guild_language = language_for_locale(interaction.guild_locale)
+            if guild_language:
+                self._guild_locale[interaction.guild_id] = guild_language
+
+    # ------------------------------------------------------------------ stored choices
+
+    async def player(self, user_id: int) -> Choice:
+        if user_id not in self._players:
+            async with self.bot.storage.sessions() as session:
+                player = await stored_players.get_player(session=session, user_id=user_id)
+            prefs = (player.preferences if player else {}) or {}
+            self._players[user_id] = Choice(player.language if player else None, prefs.get("city_names"))
+            if prefs.get("client_language") and user_id not in self._seen_locale:
+                self._seen_locale[user_id] = prefs["client_language"]
+        return self._players[user_id]
+
+    async def guild(self, guild_id: int) -> Choice:
+        if guild_id not in self._guilds:
+            async with self.bot.storage.sessions() as session:
+                row = await stored_players.get_guild_settings(session=session, guild_id=guild_id)
+            settings = (row.settings if row else {}) or {}
+            self._guilds[guild_id] = Choice(row.language if row else None, settings.get("city_names"))
+        return self._guilds[guild_id]
+
+    async def set_player(self, user_id: int, choice: Choice) -> None:
+        """Store a player's choice (None fields: follow the client / server again)."""
+        async with self.bot.storage.sessions() as session:
+            player = await stored_players.get_player(session=session, user_id=user_id)
+            prefs = dict(player.preferences) if player else {}
+            prefs.pop("city_names", None)
+            if choice.city_names:
+                prefs["city_names"] = choice.city_names
+            await stored_players.update_player(session=session, user_id=user_id, language=choice.language,
+                                               preferences=prefs)
+        self._players[user_id] = choice
+
+    async def set_guild(self, guild_id: int, choice: Choice) -> None:
+        async with self.bot.storage.sessions() as session:
+            row = await stored_players.get_guild_settings(session=session, guild_id=guild_id)
+            settings = dict(row.settings) if row else {}
+            settings.pop("city_names", None)
+            if choice.city_names:
+                settings["city_names"] = choice.city_names
+            await stored_players.update_guild_settings(session=session, guild_id=guild_id, language=choice.language,
+                                                       settings=settings)
+        self._guilds[guild_id] = choice
+
+    def forget_guild(self, guild_id: int) -> None:
+        self._guilds.pop(guild_id, None)
+        self._guild_locale.pop(guild_id, None)

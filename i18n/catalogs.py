@@ -1,0 +1,126 @@
+"""The catalogs against the source: which English strings the code uses and which translations lack.
+
+`python -m i18n check` lists what is missing or stale in every language; `python -m i18n extract`
+writes the template (messages.pot) a translator starts a new language from. The tests run the same
+checks, so a string added without its Russian and Chinese translations fails CI.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from i18n.translator import LANGUAGES, DEFAULT_LANGUAGE, catalog_files, placeholders
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Folders whose Python code shows text to players.
+SOURCE_DIRS = ("bot", "rendering", "i18n", "engine")
+#: Functions whose string arguments are messages: Babel keyword specs (argument positions).
+KEYWORDS = {
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+    "N_": None,
+    "NC_": ((1, "c"), 2),
+    "locale_str": None,  # discord.py's translatable command texts
+    # engine errors: their first argument is a message template (engine/errors.py)
+    "InvalidActionError": None,
+    "IllegalActionError": None,
+    "AmbiguousActionError": None,
+    "_illegal": None,
+}
+
+Key = tuple[str | None, str]  # (context, msgid)
+
+
+@dataclass
+class Message:
+    context: str | None
+    ids: tuple[str, ...]  # msgid, or (singular, plural)
+    where: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> Key:
+        return self.context, self.ids[0]
+
+
+def extract() -> dict[Key, Message]:
+    """Every message the code marks, by (context, msgid), with where it is used."""
+    found: dict[Key, Message] = {}
+    for folder in SOURCE_DIRS:
+        method_map = [("**/locales/**", "ignore"), ("**.py", "python")]
+        for filename, lineno, message, _comments, context in extract_from_dir(
+            ROOT / folder, method_map=method_map, keywords=KEYWORDS
+        ):
+            ids = message if isinstance(message, tuple) else (message,)
+            if not ids or not ids[0]:
+                continue
+            entry = found.setdefault((context, ids[0]), Message(context, tuple(ids)))
+            entry.where.append(f"{folder}/{filename}:{lineno}")
+    return found
+
+
+def load(language: str) -> dict[Key, tuple[str, object, str]]:
+    """A language's entries, by (context, msgid): (plural msgid or '', translation(s), file name)."""
+    entries: dict[Key, tuple[str, object, str]] = {}
+    for file in catalog_files(language):
+        with file.open("rb") as fp:
+            catalog = read_po(fp)
+        for m in catalog:
+            if not m.id:
+                continue
+            msgid = m.id[0] if isinstance(m.id, tuple) else m.id
+            plural = m.id[1] if isinstance(m.id, tuple) else ""
+            entries[(m.context, msgid)] = (plural, m.string, file.name) if not m.fuzzy else (plural, "", file.name)
+    return entries
+
+
+def problems(language: str, messages: dict[Key, Message] | None = None) -> list[str]:
+    """What is wrong with one language: missing, empty, stale entries and placeholder mismatches."""
+    messages = extract() if messages is None else messages
+    entries = load(language)
+    out = []
+    for key, message in sorted(messages.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
+        if key not in entries:
+            out.append(f"missing: {_show(key)} (used at {message.where[0]})")
+            continue
+        _plural, string, file = entries[key]
+        forms = list(string) if isinstance(string, (tuple, list)) else [string]
+        if not all(forms):
+            out.append(f"untranslated: {_show(key)} in {file}")
+            continue
+        expected = placeholders(message.ids[-1]) | placeholders(message.ids[0])
+        for form in forms:
+            if placeholders(form) != expected:
+                out.append(f"placeholders differ: {_show(key)} in {file}: {sorted(placeholders(form))} != {sorted(expected)}")
+    for key, (_plural, _string, file) in sorted(entries.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
+        if key not in messages:
+            out.append(f"stale (no longer in the code): {_show(key)} in {file}")
+    return out
+
+
+def _show(key: Key) -> str:
+    context, msgid = key
+    return f"[{context}] {msgid!r}" if context else repr(msgid)
+
+
+def template() -> bytes:
+    """The messages.pot text: every message with its source locations."""
+    catalog = Catalog(project="ttr-discord", fuzzy=False)
+    for (context, _), message in extract().items():
+        msgid = message.ids if len(message.ids) > 1 else message.ids[0]
+        catalog.add(msgid, locations=[tuple(w.rsplit(":", 1)) for w in message.where], context=context,
+                    flags=("python-brace-format",) if placeholders(message.ids[0]) else ())
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100, sort_output=True)
+    return buf.getvalue()
+
+
+def languages_to_check() -> list[str]:
+    return [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE]
