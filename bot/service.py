@@ -15,6 +15,7 @@ from typing import Callable
 
 from engine import Action, Game, parse_action
 from engine.events import Event, GameOver, TurnStarted
+from i18n import Translator
 from storage import StaleVersionError, Storage, StorageError
 from storage import games as stored_games
 from storage.models import GameRecord, SeatRecord
@@ -23,7 +24,18 @@ log = logging.getLogger(__name__)
 
 
 class UserError(Exception):
-    """Something the user asked for cannot be done; the message says why (shown privately)."""
+    """Something the user asked for cannot be done; the message says why (shown privately).
+
+    Raised with an English template and its parameters (`UserError("{name} has left", name=...)`);
+    `text(t)` words it in the reader's language."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+
+    def text(self, t: Translator) -> str:
+        return t.gettext(self.template, **self.params)
 
 
 @dataclass
@@ -140,7 +152,7 @@ class GameService:
         async with self.lock(game_id):
             table = await self.table(game_id)
             if table.record.status != "active" or table.record.read_only_reason:
-                raise UserError(self._inactive_message(table))
+                raise self._inactive_error(table)
             if seat is None:
                 seat = None if as_table else table.seat_of(user_id or 0)
             if not as_table and seat is None:
@@ -175,10 +187,10 @@ class GameService:
             return Outcome(table=table, seat=seat, action=action, events=events, phase_before=phase_before)
 
     @staticmethod
-    def _inactive_message(table: Table) -> str:
+    def _inactive_error(table: Table) -> UserError:
         if table.record.read_only_reason:
-            return "This game is read-only after a consistency check failed; an admin has been told."
-        return "This game is over."
+            return UserError("This game is read-only after a consistency check failed; an admin has been told.")
+        return UserError("This game is over.")
 
 
 __all__ = ["GameService", "Outcome", "Table", "UserError", "StorageError"]

@@ -34,6 +34,7 @@ KEYWORDS = {
     "IllegalActionError": None,
     "AmbiguousActionError": None,
     "_illegal": None,
+    "UserError": None,  # the bot's own refusals (bot/service.py)
 }
 
 Key = tuple[str | None, str]  # (context, msgid)
