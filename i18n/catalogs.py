@@ -7,6 +7,7 @@ checks, so a string added without its Russian and Chinese translations fails CI.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,7 +54,23 @@ class Message:
 
 def extract() -> dict[Key, Message]:
     """Every message the code marks, by (context, msgid), with where it is used."""
+    return _extract()[0]
+
+
+def fstring_warnings() -> list[str]:
+    """Places that pass an f-string to a translation function (Babel cannot extract those)."""
+    return _extract()[1]
+
+
+def _extract() -> tuple[dict[Key, Message], list[str]]:
     found: dict[Key, Message] = {}
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr):
+        _collect(found)
+    return found, [line for line in stderr.getvalue().splitlines() if "f-string" in line]
+
+
+def _collect(found: dict[Key, Message]) -> None:
     for folder in SOURCE_DIRS:
         method_map = [("**/locales/**", "ignore"), ("**.py", "python")]
         for filename, lineno, message, _comments, context in extract_from_dir(
@@ -64,7 +81,6 @@ def extract() -> dict[Key, Message]:
                 continue
             entry = found.setdefault((context, ids[0]), Message(context, tuple(ids)))
             entry.where.append(f"{folder}/{filename}:{lineno}")
-    return found
 
 
 def load(language: str) -> dict[Key, tuple[str, object, str]]:
