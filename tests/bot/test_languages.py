@@ -1,0 +1,161 @@
+"""Issue 10 through the fake Discord: players in English, Russian and Chinese at one table, and a
+whole game in the pseudo-locale where every translated string is marked ⟦ ⟧.
+
+Private text follows each player's Discord client (the interaction's locale) or their own
+`/ttr settings language`; channel text follows the server's language (docs/i18n.md)."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+
+from rendering import fonts
+from tests.bot.driver import Driver
+
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+LATIN = re.compile(r"[A-Za-z]")
+MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
+DISCORD_MARKUP = re.compile(r"<(?:@[!&]?|#|t:)\d+(?::[A-Za-z])?>")  # mentions, channels, timestamps
+
+
+def texts(message) -> list[str]:
+    """Everything a player reads in a message: content, embeds, components, image descriptions."""
+    out = [message.content]
+    for embed in message.embeds:
+        out += [embed.get("title", ""), embed.get("description", ""), (embed.get("footer") or {}).get("text", ""),
+                (embed.get("author") or {}).get("name", "")]
+        for field in embed.get("fields", []):
+            out += [field.get("name", ""), field.get("value", "")]
+    for component in message._walk():
+        out += [component.get("label") or "", component.get("placeholder") or ""]
+        for option in component.get("options", []):
+            out += [option.get("label", ""), option.get("description") or ""]
+    out += [a.description or "" for a in message.attachments]
+    return [text for text in out if text]
+
+
+def unmarked_letters(text: str, names: list[str]) -> str:
+    """The letters of `text` outside ⟦ ⟧ marks, Discord markup and the players' names."""
+    text = DISCORD_MARKUP.sub("", text)
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, "")
+    previous = None
+    while previous != text:
+        previous, text = text, MARKED.sub("", text)
+    return "".join(ch for ch in text if ch.isalpha())
+
+
+class DrawnText:
+    """Records the text every image draws (all drawing goes through rendering.fonts.draw_text)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.items: list[str] = []
+        self._lock = threading.Lock()
+        original = fonts.draw_text
+
+        def recording(draw, xy, text, *args, **kwargs):
+            with self._lock:
+                self.items.append(text)
+            return original(draw, xy, text, *args, **kwargs)
+
+        monkeypatch.setattr(fonts, "draw_text", recording)
+
+
+def private_messages(fake, user) -> list:
+    return fake.dms(user) + fake.ephemeral(user)
+
+
+def letters_outside(text: str, allowed: list[str]) -> str:
+    """Latin letters of `text` that are not part of an allowed word (names, printed city names)."""
+    text = DISCORD_MARKUP.sub("", text)
+    for word in sorted(allowed, key=len, reverse=True):
+        text = text.replace(word, "")
+    return "".join(LATIN.findall(text))
+
+
+async def test_each_player_reads_their_own_language_privately(fake_discord, make_bot):
+    """A table of alice (en-US), ivan (ru) and mei (zh-CN): DMs, ticket selects, hands and errors come
+    in each player's client language; the channel follows the server (English, then Chinese once a
+    manager sets it)."""
+    fake = fake_discord
+    ivan = fake.add_user("ivan", locale="ru")
+    mei = fake.add_user("mei", locale="zh-CN")
+    bot = await make_bot()
+    driver = Driver(fake, bot, fake.general, [fake.alice, ivan, mei], seed=5)
+    await driver.start_game("europe")
+    game = driver.game
+    printed = [c.name for c in game.map.cities]
+    names = ["alice", "ivan", "mei"]
+
+    # The ticket offer by DM: Russian for ivan, Chinese for mei, English for alice.
+    offer = {u.name: next(m for m in reversed(fake.dms(u)) if m.selects) for u in (fake.alice, ivan, mei)}
+    assert CYRILLIC.search(" ".join(texts(offer["ivan"])))
+    assert CJK.search(" ".join(texts(offer["mei"])))
+    assert not CYRILLIC.search(" ".join(texts(offer["alice"]))) and not CJK.search(" ".join(texts(offer["alice"])))
+    for text in texts(offer["mei"]):  # Chinese, printed city names and names only
+        assert not letters_outside(text, printed + names), text
+
+    # Ivan prefers translated city names: after that his private texts have no Latin letters but names.
+    reply = await driver.run(ivan, "ttr settings language", language="ru", city_names="translated")
+    assert CYRILLIC.search(reply.message.content)
+    for _ in range(12):  # a few turns of play, by buttons, selects and commands
+        seat = driver.game.to_move()[0]
+        await driver.act(seat, driver.choose(seat))
+    later = [m for m in private_messages(fake, ivan) if m.id > reply.message.id]
+    assert later
+    for message in later:
+        for text in texts(message):
+            assert not letters_outside(text, names), text
+
+    # An illegal move is refused in the player's language.
+    game = driver.game
+    waiting = next(u for u in (ivan, mei) if driver.user_of(game.current) is not u)
+    refused = await driver.run(waiting, "ttr pass")
+    refusal = refused.message.content if refused.message else ""
+    assert (CYRILLIC if waiting is ivan else CJK).search(refusal), refusal
+
+    # Channel messages follow the server: English by default, Chinese once a manager says so.
+    before = len(fake.channel_messages(fake.general))
+    assert not CJK.search(fake.channel_messages(fake.general)[-1].content)
+    await driver.run(fake.owner, "ttr settings language", language="zh", **{"for": "server"})
+    while len(fake.channel_messages(fake.general)) == before:
+        seat = driver.game.to_move()[0]
+        await driver.act(seat, driver.choose(seat))
+    turn = fake.channel_messages(fake.general)[-1]
+    assert CJK.search(turn.content) and CJK.search(turn.attachments[0].description or "")
+
+
+@pytest.mark.slow
+async def test_pseudo_locale_game_leaves_no_unmarked_text(fake_discord, make_bot, monkeypatch):
+    """FORCE_LANGUAGE=qps: a whole Europe game (tunnels, stations, final scores) plus the other
+    commands; every message, button, select option, image description and the text drawn in every
+    image is inside ⟦ ⟧ marks, apart from players' names, numbers and Discord markup."""
+    fake = fake_discord
+    drawn = DrawnText(monkeypatch)
+    bot = await make_bot(force_language="qps")
+    users = [fake.alice, fake.bob]
+    driver = Driver(fake, bot, fake.general, users, seed=7)
+    await driver.start_game("europe")
+    for command, options in (("ttr hand", {}), ("ttr status", {}), ("ttr board", {}), ("ttr rules", {}),
+                             ("ttr help", {}), ("ttr games", {}), ("ttr settings show", {})):
+        await driver.run(fake.alice, command, **options)
+    await driver.run(fake.bob, "ttr claim", route="Paris-Nowhere")  # an error, worded by the catalogs
+    choices = await fake.autocomplete(fake.alice, fake.general, "ttr claim", "route", "Pa")
+    await driver.play_to_end()
+    for command in ("ttr log", "ttr profile", "ttr leaderboard"):
+        await driver.run(fake.alice, command)
+
+    names = [u.name for u in users] + [u.display_name for u in users if getattr(u, "display_name", None)]
+    seen = [m for m in fake.channel_messages(fake.general)] + [m for u in users for m in private_messages(fake, u)]
+    assert len(seen) > 50
+    leaks = [(text, unmarked_letters(text, names)) for m in seen for text in texts(m)
+             if unmarked_letters(text, names)]
+    leaks += [(c["name"], unmarked_letters(c["name"], names)) for c in choices.choices
+              if unmarked_letters(c["name"], names)]
+    assert not leaks, leaks[:10]
+    assert drawn.items, "no image text was recorded"
+    image_leaks = sorted({text for text in drawn.items if unmarked_letters(text, names)})
+    assert not image_leaks, image_leaks[:20]
