@@ -45,7 +45,7 @@ class GameInfo:
             seat=seat,
             seats=game.seats,
             options=game.options,
-            doubles_open=game._doubles_open,
+            doubles_open=game.doubles_open,
             deck=game.deck_rules,
             returned_tickets=game.returned_policy,
             loco_tracks=_loco_tracks(game),
