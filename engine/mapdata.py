@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
@@ -19,6 +20,9 @@ from typing import Callable, Mapping
 from engine.cards import card_index
 
 SCHEMA_VERSION = 1
+#: A city's translated names (one line, no braces inside). They are display only, so the map hash
+#: that stored games check leaves them out: translating a city never makes a saved game unreplayable.
+_CITY_NAMES = re.compile(rb'"names": \{[^{}]*\}')
 
 
 def fold_name(text: str) -> str:
@@ -117,7 +121,7 @@ class MapData:
     id: str
     name: str
     data_version: int
-    sha256: str
+    sha256: str  # of the file, leaving out the translated city `names` (display only)
     aspect: float  # board width / height
     cities: tuple[City, ...]
     tracks: tuple[Track, ...]
@@ -272,7 +276,7 @@ def parse_map(raw: bytes) -> MapData:
         id=doc["id"],
         name=doc["name"],
         data_version=int(doc["data_version"]),
-        sha256=hashlib.sha256(raw).hexdigest(),
+        sha256=hashlib.sha256(_CITY_NAMES.sub(b'"names": {}', raw)).hexdigest(),
         aspect=float(board.get("width", 1.5)) / float(board.get("height", 1.0)),
         cities=cities,
         tracks=tracks,
