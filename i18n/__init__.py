@@ -9,8 +9,8 @@ language for the text it shows:
     t.pgettext("button", "Draw")                            # same English, other meaning
 
 Placeholders are named (`{name}`) and filled after translation, so a translator can move them;
-sentences are never glued together from translated fragments. `N_` marks a string for extraction
-where it is defined (tables, constants) and is translated where it is shown.
+sentences are never glued together from translated fragments. `N_` (`NC_` with a context) marks a
+string for extraction where it is defined (tables, constants) and is translated where it is shown.
 
 Languages: "en", "ru", "zh" (Simplified Chinese) and the pseudo-locale "qps", which wraps every
 translated string in ⟦ ⟧ so a test can find text that never went through a catalog.
@@ -21,6 +21,7 @@ from __future__ import annotations
 from i18n.translator import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
+    NC_,
     PSEUDO,
     Translator,
     language_for_locale,
@@ -36,6 +37,7 @@ def N_(message: str) -> str:
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "NC_",
     "N_",
     "PSEUDO",
     "Translator",
