@@ -30,6 +30,8 @@ KEYWORDS = {
     "N_": None,
     "NC_": ((1, "c"), 2),
     "locale_str": None,  # discord.py's translatable command texts
+    "locale_pstr": ((1, "c"), 2),  # command texts with a context (bot/command_translator.py)
+    "locale_format": None,  # a command text's template (bot/command_translator.py)
     # engine errors: their first argument is a message template (engine/errors.py)
     "InvalidActionError": None,
     "IllegalActionError": None,
@@ -132,7 +134,7 @@ def template() -> bytes:
     catalog = Catalog(project="ttr-discord", fuzzy=False)
     for (context, _), message in extract().items():
         msgid = message.ids if len(message.ids) > 1 else message.ids[0]
-        catalog.add(msgid, locations=[tuple(w.rsplit(":", 1)) for w in message.where], context=context,
+        catalog.add(msgid, locations=[(path, int(line)) for path, line in (w.rsplit(":", 1) for w in message.where)], context=context,
                     flags=("python-brace-format",) if placeholders(message.ids[0]) else ())
     buf = io.BytesIO()
     write_po(buf, catalog, width=100, sort_output=True)
