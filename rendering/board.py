@@ -14,14 +14,19 @@ from typing import Iterable, Sequence
 from PIL import Image, ImageDraw
 
 from engine.mapdata import MapData
+from i18n import N_, Translator
 
 from rendering import fonts
 from rendering.draw import card, disc, encode, paste, paste_centered, sprite
 from rendering.geometry import BORDER_SCALE, MapGeometry, geometry
 from rendering.style import (
-    ALERT, BACKGROUND, CITY_FILL, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
-    NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, ROUTE_LETTERS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
-    default_players, lighter, text_on,
+    ALERT, BACKGROUND, CITY_FILL, DEFAULT_PLAYER_COLORS, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
+    NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
+    lighter, text_on,
+)
+from rendering.words import (
+    acting, action_text, city_names, last_action_text, listing, player_name, route_letters, seat_name, status_text,
+    translator_or_english, tunnel_text,
 )
 from engine.cards import CARD_NAMES
 
@@ -30,7 +35,7 @@ BORDER_FILL = (150, 46, 40)  # a country's border point (Switzerland): a small d
 
 
 # ---------------------------------------------------------------------------------------------
-# Static layer (cached per map, width, color-blind mode)
+# Static layer (cached per map, width, and the letters it carries: color-blind mode, language)
 
 
 def _route_color_name(map_data: MapData, track_index: int) -> str:
@@ -38,12 +43,28 @@ def _route_color_name(map_data: MapData, track_index: int) -> str:
     return "gray" if c is None else CARD_NAMES[c]
 
 
+Marks = tuple[tuple[tuple[str, str], ...], tuple[str, ...]]
+
+
+def map_marks(m: MapData, t: Translator, colorblind: bool) -> Marks:
+    """The letters drawn on the static layer, in the viewer's language: the color-blind letters
+    ((card name, letter) pairs, none without color-blind mode) and each border point's country
+    initial (the first letter of the country's name as labelled)."""
+    letters = tuple(route_letters(t).items()) if colorblind else ()
+    initials = tuple(_initial(t.city(m.cities[c.country])) if c.kind == "border" else "" for c in m.cities)
+    return letters, initials
+
+
+def _initial(name: str) -> str:
+    return next((ch for ch in fonts.clean_text(name, "bold") if ch.isalnum()), "")
+
+
 @lru_cache(maxsize=16)
-def _static_map(map_id: str, sha: str, width: int, colorblind: bool) -> Image.Image:
+def _static_map(map_id: str, sha: str, width: int, marks: Marks) -> Image.Image:
     from engine.mapdata import load_map
 
     m = load_map(map_id)
-    return build_static_map(m, geometry(m, width), colorblind)
+    return build_static_map(m, geometry(m, width), marks)
 
 
 def shipped(map_data: MapData) -> bool:
@@ -56,14 +77,14 @@ def shipped(map_data: MapData) -> bool:
         return False
 
 
-def static_map(map_data: MapData, geo: MapGeometry, colorblind: bool) -> Image.Image:
+def static_map(map_data: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
     """The empty board (background, tracks, cities); callers copy it before drawing."""
     if shipped(map_data):
-        return _static_map(map_data.id, map_data.sha256, geo.width, colorblind)
-    return build_static_map(map_data, geo, colorblind)
+        return _static_map(map_data.id, map_data.sha256, geo.width, marks)
+    return build_static_map(map_data, geo, marks)
 
 
-def build_static_map(m: MapData, geo: MapGeometry, colorblind: bool) -> Image.Image:
+def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
     W, H = geo.width, geo.map_height
     S = 2  # the static layer is drawn 2x and reduced: smooth edges, paid once per map
     big = Image.new("RGB", (W * S, H * S), BACKGROUND)
@@ -105,15 +126,15 @@ def build_static_map(m: MapData, geo: MapGeometry, colorblind: bool) -> Image.Im
         d.ellipse((x * S - r2, y * S - r2, x * S + r2, y * S + r2), fill=CITY_FILL)
     img = big.resize((W, H), Image.Resampling.LANCZOS)
     d = ImageDraw.Draw(img)
+    letters, initials = dict(marks[0]), marks[1]
     for i, (x, y) in enumerate(geo.cities):
-        if geo.kinds and geo.kinds[i] == "border":
-            initial = fonts.clean_text(m.cities[m.cities[i].country].name, "bold")[:1]
-            fonts.draw_text(d, (x, y), initial, max(7, round(geo.city_r * 1.9)), (255, 255, 255), style="bold", anchor="mm")
-    if colorblind:
+        if initials[i]:
+            fonts.draw_text(d, (x, y), initials[i], max(7, round(geo.city_r * 1.9)), (255, 255, 255), style="bold", anchor="mm")
+    if letters:
         size = max(8, round(geo.car_width * 0.85))
         for tg in geo.tracks:
             name = _route_color_name(m, tg.index)
-            letter = ROUTE_LETTERS[name]
+            letter = letters[name]
             if letter:
                 for k, car in enumerate(tg.cars):
                     if k < m.tracks[tg.index].ferry:
@@ -137,16 +158,16 @@ def overlay_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tup
 
 
 @lru_cache(maxsize=16)
-def _overlay_sprites(map_id: str, sha: str, width: int):
+def _overlay_sprites(map_id: str, sha: str, width: int, names: tuple[str, ...] | None):
     from engine.mapdata import load_map
 
     m = load_map(map_id)
-    return overlay_sprites(m, geometry(m, width))
+    return overlay_sprites(m, geometry(m, width, names))
 
 
 def overlay_for(map_data: MapData, geo: MapGeometry):
     if shipped(map_data):
-        return _overlay_sprites(map_data.id, map_data.sha256, geo.width)
+        return _overlay_sprites(map_data.id, map_data.sha256, geo.width, geo.names)
     return overlay_sprites(map_data, geo)
 
 
@@ -332,11 +353,12 @@ def _has_key(view: dict, key: str) -> bool:
 
 
 def _columns(m: MapData, view: dict) -> list[tuple[str, str]]:
-    cols = [("score", "Points"), ("trains", "Trains"), ("hand_size", "Cards"), ("tickets", "Tickets")]
+    """(view key, column title) of the panel's table; titles are translated where drawn."""
+    cols = [("score", N_("Points")), ("trains", N_("Trains")), ("hand_size", N_("Cards")), ("tickets", N_("Tickets"))]
     if m.rules.stations:
-        cols.append(("stations_left", "Stations"))
+        cols.append(("stations_left", N_("Stations")))
     if _has_key(view, "loans"):
-        cols.append(("loans", "Loans"))
+        cols.append(("loans", N_("Loans")))
     return cols
 
 
@@ -351,38 +373,8 @@ def swatch(draw: ImageDraw.ImageDraw, box, color, seat: int, fs: int) -> None:
                     text_on(color), style="bold", anchor="mm")
 
 
-def player_name(players: Sequence[PlayerStyle], seat: int) -> str:
-    return fonts.clean_text(players[seat].name, "bold") or f"Player {seat + 1}"
-
-
-def status_text(view: dict, players: Sequence[PlayerStyle]) -> str:
-    if view.get("final") is not None or view["phase"] == "over":
-        return "Game over"
-    if view["phase"] == "choosing":
-        return "Choosing tickets: " + ", ".join(player_name(players, s) for s in view["to_move"])
-    if view["current"] is not None:
-        return f"{player_name(players, view['current'])} to play"
-    return ""
-
-
-def last_action_text(view: dict, players: Sequence[PlayerStyle], m: MapData | None = None) -> str:
-    tun = view.get("tunnel")
-    if tun:
-        t = m.track_by_id.get(tun["track"]) if m is not None else None
-        route = m.route_name(t) if t is not None else tun["track"]
-        cards = ", ".join(tun.get("revealed", [])) or "nothing"
-        more = tun.get("surcharge", 0)
-        return (f"Tunnel {route} ({player_name(players, tun['seat'])}): revealed {cards} — "
-                + (f"{more} more card{'s' if more != 1 else ''} to pay" if more else "nothing more to pay"))
-    la = view.get("last_action")
-    if not la:
-        return ""
-    who = player_name(players, la["seat"]) if la.get("seat") is not None else "Table"
-    return f"Last: {who} — {la['text']}"
-
-
 def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[PlayerStyle], top: int,
-               *, colorblind: bool) -> None:
+               *, colorblind: bool, t: Translator) -> None:
     W = canvas.width
     fs = text_size(W)
     d = ImageDraw.Draw(canvas)
@@ -396,20 +388,23 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
     gap = round(fs * 0.35)
     market = view.get("market", [])
     mx = W - margin - len(market) * card_w - (len(market) - 1) * gap
+    letters = route_letters(t) if colorblind else {}
     for k, name in enumerate(market):
         x = mx + k * (card_w + gap)
-        card(d, (x, y + 2, x + card_w, y + 2 + card_h), name, colorblind=colorblind, radius=max(4, fs // 4))
-    label_w = fonts.measure("Market", round(fs * 0.8), "regular")
-    fonts.draw_text(d, (mx - gap, y + card_h * 0.45), "Market", round(fs * 0.8), MUTED, anchor="rs")
-    fonts.draw_text(d, (mx - gap, y + card_h * 0.45 + fs), f"deck {view.get('deck_size', 0)}", round(fs * 0.8), MUTED, anchor="rs")
+        card(d, (x, y + 2, x + card_w, y + 2 + card_h), name, letter=letters.get(name, ""), radius=max(4, fs // 4))
+    market_label = fonts.fit(t.gettext("Market"), round(fs * 0.8), mx / 3)
+    label_w = fonts.measure(market_label, round(fs * 0.8), "regular")
+    fonts.draw_text(d, (mx - gap, y + card_h * 0.45), market_label, round(fs * 0.8), MUTED, anchor="rs")
+    deck = fonts.fit(t.gettext("deck {n}", n=view.get("deck_size", 0)), round(fs * 0.8), mx / 3)
+    fonts.draw_text(d, (mx - gap, y + card_h * 0.45 + fs), deck, round(fs * 0.8), MUTED, anchor="rs")
     avail = mx - label_w - 2 * gap - margin
-    status = status_text(view, players)
+    status = status_text(t, view, players)
     x = margin
     if view["phase"] == "playing" and view["current"] is not None:
         swatch(d, (x, y + 2, x + fs * 1.3, y + 2 + fs * 1.3), players[view["current"]].color, view["current"], fs)
         x += fs * 1.3 + gap
     if view.get("last_round") and view["phase"] == "playing":
-        badge = "LAST ROUND"
+        badge = fonts.fit(t.gettext("LAST ROUND"), fs, avail / 2, "bold")
         bw = fonts.measure(badge, fs, "bold") + fs
         status = fonts.fit(status, fs, avail - (x - margin) - bw - gap, "bold")
         sw = fonts.draw_text(d, (x, y + fs * 1.15), status, fs, INK, style="bold")
@@ -418,7 +413,7 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
         fonts.draw_text(d, (bx + fs / 2, y + fs * 1.15), badge, fs, (255, 255, 255), style="bold")
     else:
         fonts.draw_text(d, (x, y + fs * 1.15), fonts.fit(status, fs, avail - (x - margin), "bold"), fs, INK, style="bold")
-    last = last_action_text(view, players, m)
+    last = last_action_text(t, view, players, m)
     if last:
         fonts.draw_text(d, (margin, y + fs * 2.55), fonts.fit(last, round(fs * 0.85), avail, "regular"), round(fs * 0.85), MUTED)
     # player table
@@ -429,8 +424,9 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
     cols_x0 = W - margin - len(cols) * col_w
     hs = round(fs * 0.8)
     for k, (_, title) in enumerate(cols):
-        fonts.draw_text(d, (cols_x0 + (k + 1) * col_w - gap, y + fs), title, hs, MUTED, anchor="rs")
-    fonts.draw_text(d, (name_x, y + fs), "Player", hs, MUTED)
+        fonts.draw_text(d, (cols_x0 + (k + 1) * col_w - gap, y + fs), fonts.fit(t.gettext(title), hs, col_w - gap), hs,
+                        MUTED, anchor="rs")
+    fonts.draw_text(d, (name_x, y + fs), fonts.fit(t.gettext("Player"), hs, cols_x0 - name_x - gap), hs, MUTED)
     y += round(fs * 1.5)
     row_h = round(fs * 1.7)
     for p in view["players"]:
@@ -441,7 +437,7 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
         sw = round(fs * 1.3)
         sy = ry + (row_h - sw) / 2
         swatch(d, (margin, sy, margin + sw, sy + sw), players[seat].color, seat, fs)
-        name = fonts.fit(players[seat].name, fs, cols_x0 - name_x - gap, "bold", fallback=f"Player {seat + 1}")
+        name = fonts.fit(players[seat].name, fs, cols_x0 - name_x - gap, "bold", fallback=seat_name(t, seat))
         left = p.get("left")
         fonts.draw_text(d, (name_x, ry + row_h * 0.5), name, fs, MUTED if left else INK, style="bold", anchor="lm")
         if left:
@@ -456,23 +452,23 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
 # Public API
 
 
-def _players(view: dict, players: Sequence[PlayerStyle] | None) -> list[PlayerStyle]:
-    """One style per seat, then the neutral player's (its claims carry the owner index after
-    the last seat, `view["neutral"]["owner"]`)."""
+def _players(view: dict, players: Sequence[PlayerStyle] | None, t: Translator) -> list[PlayerStyle]:
+    """One style per seat (missing seats: the default palette and "Player N"), then the neutral
+    player's (its claims carry the owner index after the last seat, `view["neutral"]["owner"]`)."""
     n = len(view["players"])
-    players = default_players(n) if players is None else list(players)[:n]
-    if len(players) < n:
-        players += default_players(n)[len(players):]
+    players = [] if players is None else list(players)[:n]
+    players += [PlayerStyle(seat_name(t, s), DEFAULT_PLAYER_COLORS[s % len(DEFAULT_PLAYER_COLORS)])
+                for s in range(len(players), n)]
     if view.get("neutral"):
         players.append(PlayerStyle("Neutral", NEUTRAL_PLAYER))
     return players
 
 
-def board_image(view: dict, map_data: MapData, players, *, width=None, colorblind=False, highlight=None,
-                ring_cities=(), glow=(), glow_color=HIGHLIGHT, panel=True,
+def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=None, colorblind=False,
+                highlight=None, ring_cities=(), glow=(), glow_color=HIGHLIGHT, panel=True,
                 extra_height: int = 0) -> tuple[Image.Image, MapGeometry]:
-    geo = geometry(map_data, width)
-    static = static_map(map_data, geo, colorblind)
+    geo = geometry(map_data, width, city_names(t, map_data))
+    static = static_map(map_data, geo, map_marks(map_data, t, colorblind))
     ph = panel_height(geo.width, len(view["players"])) if panel else 0
     canvas = Image.new("RGB", (geo.width, geo.map_height + ph + extra_height), PANEL)
     canvas.paste(static, (0, 0))
@@ -491,19 +487,22 @@ def board_image(view: dict, map_data: MapData, players, *, width=None, colorblin
     draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, highlight=hl, glow_color=glow_color,
                ring_cities=ring_cities, highlight_city=hl_city, static=static)
     if panel:
-        draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind)
+        draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind, t=t)
     return canvas, geo
 
 
-def board_alt_text(view: dict, map_data: MapData, players: Sequence[PlayerStyle]) -> str:
-    scores = ", ".join(f"{player_name(players, p['seat'])} {p['score']}" for p in view["players"])
-    parts = [f"{map_data.name} board", status_text(view, players)]
+def board_alt_text(t: Translator, view: dict, map_data: MapData, players: Sequence[PlayerStyle]) -> str:
+    scores = listing(t, [t.gettext("{player} {points}", player=player_name(t, players, p["seat"]), points=p["score"])
+                         for p in view["players"]])
+    parts = [t.gettext("{map} board", map=map_data.name), status_text(t, view, players)]
     if view.get("last_round") and view["phase"] == "playing":
-        parts.append("last round")
-    parts.append(f"scores: {scores}")
-    last = last_action_text(view, players, map_data)
-    if last:
-        parts.append(last if view.get("tunnel") else "last action: " + last.removeprefix("Last: ").replace(" — ", " ", 1))
+        parts.append(t.gettext("last round"))
+    parts.append(t.gettext("scores: {scores}", scores=scores))
+    if view.get("tunnel"):
+        parts.append(tunnel_text(t, view, players, map_data))
+    elif view.get("last_action"):
+        parts.append(t.gettext("last action: {player} {action}", player=acting(t, view, players),
+                               action=action_text(t, map_data, view["last_action"])))
     return "; ".join(p for p in parts if p) + "."
 
 
@@ -515,13 +514,16 @@ def render_board(
     highlight: Iterable[str] | bool | None = None,
     colorblind: bool = False,
     width: int | None = None,
+    t: Translator | None = None,
 ) -> RenderedImage:
-    """The public board from a spectator view: map, claims, stations, last action, panel.
+    """The public board from a spectator view: map, claims, stations, last action, panel, in the
+    language of `t` (None: English).
 
     highlight: None/True highlights the view's last action, False nothing, or track ids.
     """
     if view.get("you") is not None:
         raise ValueError("render_board draws public images: pass the spectator view game.view(None)")
-    players = _players(view, players)
-    img, _ = board_image(view, map_data, players, width=width, colorblind=colorblind, highlight=highlight)
-    return RenderedImage(encode(img), board_alt_text(view, map_data, players), img.width, img.height)
+    t = translator_or_english(t)
+    players = _players(view, players, t)
+    img, _ = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=highlight)
+    return RenderedImage(encode(img), board_alt_text(t, view, map_data, players), img.width, img.height)

@@ -10,7 +10,7 @@ from typing import Callable
 from PIL import Image, ImageDraw
 
 from rendering import fonts
-from rendering.style import INK, ROUTE_COLORS, ROUTE_LETTERS, RGB, darker, lighter, text_on
+from rendering.style import INK, ROUTE_COLORS, RGB, darker, lighter, text_on
 
 SS = 4  # supersampling factor of sprites
 
@@ -71,11 +71,11 @@ def card(
     box: tuple[float, float, float, float],
     name: str | None,
     *,
-    colorblind: bool = False,
+    letter: str = "",
     radius: int = 6,
 ) -> None:
     """A train card: a rounded rectangle in the card color (locomotive: stripes of every color);
-    an empty market slot is a dashed outline. Color-blind mode writes the card's letter."""
+    an empty market slot is a dashed outline. Color-blind mode passes the card's `letter` to write."""
     x0, y0, x1, y1 = box
     if name is None:
         draw.rounded_rectangle(box, radius=radius, outline=(170, 163, 150), width=2)
@@ -91,9 +91,8 @@ def card(
         color = ROUTE_COLORS[name]
         draw.rounded_rectangle(box, radius=radius, fill=color, outline=darker(color, 0.55) if name != "black" else (90, 90, 90), width=2)
         draw.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), radius=max(2, radius - 3), outline=lighter(color, 0.45), width=1)
-    if colorblind:
+    if letter:
         size = max(10, int(min(y1 - y0, (x1 - x0) * 1.3) * 0.36))
-        letter = ROUTE_LETTERS[name]
         color = ROUTE_COLORS[name] if name != "loco" else (250, 250, 250)
         fonts.draw_text(draw, ((x0 + x1) / 2, y0 + min((y1 - y0) / 2, size * 0.9)), letter, size, text_on(color) if name != "loco" else INK,
                         style="bold", anchor="mm", stroke=2 if name == "loco" else 0, stroke_fill=(255, 255, 255))

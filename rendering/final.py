@@ -7,13 +7,17 @@ from typing import Sequence
 from PIL import ImageDraw
 
 from engine.mapdata import MapData
+from i18n import N_, Translator
 
 from rendering import fonts
-from rendering.board import _players, board_image, player_name, swatch, text_size
+from rendering.board import _players, board_image, swatch, text_size
 from rendering.draw import encode, mark
 from rendering.style import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, PlayerStyle, RenderedImage, lighter
+from rendering.words import city_names, listing, player_name, seat_name, translator_or_english
 
-BONUS_NAMES = {"longest_path": "Longest path", "globetrotter": "Globetrotter", "toll_bonus": "Toll bonus", "loans": "Loans"}
+#: The engine's bonus keys, named (translated where drawn).
+BONUS_NAMES = {"longest_path": N_("Longest path"), "globetrotter": N_("Globetrotter"), "toll_bonus": N_("Toll bonus"),
+               "loans": N_("Loans")}
 
 
 def _completed(t) -> bool:
@@ -31,12 +35,13 @@ def longest_winners(final: list[dict]) -> list[int]:
 
 
 def _columns(m: MapData, final: list[dict]) -> list[tuple[str, str]]:
-    cols = [("route_points", "Routes"), ("tickets", "Tickets"), ("longest", "Longest")]
+    """(final key, column title) of the score table; titles are translated where drawn."""
+    cols = [("route_points", N_("Routes")), ("tickets", N_("Tickets")), ("longest", N_("Longest"))]
     if m.rules.stations:
-        cols.insert(2, ("station_points", "Stations"))
+        cols.insert(2, ("station_points", N_("Stations")))
     if any(p.get("bonuses") for p in final):
-        cols.append(("bonuses", "Bonuses"))
-    cols.append(("total", "Total"))
+        cols.append(("bonuses", N_("Bonuses")))
+    cols.append(("total", N_("Total")))
     return cols
 
 
@@ -47,6 +52,7 @@ def render_final(
     *,
     colorblind: bool = False,
     width: int | None = None,
+    t: Translator | None = None,
 ) -> RenderedImage:
     """Final board (each winner's longest path glowing) and a table: rank, route points,
     tickets completed/failed with their points, stations, longest path, bonuses, total."""
@@ -55,16 +61,17 @@ def render_final(
     final = view.get("final")
     if not final:
         raise ValueError("the game is not over: the view has no final scores")
-    players = _players(view, players)
+    t = translator_or_english(t)
+    players = _players(view, players, t)
     winners = longest_winners(final)
-    glow = [t for s in winners for t in final[s]["longest_tracks"]]
+    glow = [track for s in winners for track in final[s]["longest_tracks"]]
     from rendering.geometry import geometry
 
-    geo = geometry(map_data, width)
+    geo = geometry(map_data, width, city_names(t, map_data))
     fs = text_size(geo.width)
     row_h = round(fs * 1.8)
     table_h = round(fs * 0.8) + round(fs * 1.6) + round(fs * 1.5) + len(final) * row_h + round(fs * 1.6) + round(fs * 0.8)
-    img, geo = board_image(view, map_data, players, width=width, colorblind=colorblind, highlight=False,
+    img, geo = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=False,
                            glow=glow, panel=False, extra_height=table_h)
     d = ImageDraw.Draw(img)
     W = img.width
@@ -74,18 +81,22 @@ def render_final(
     margin = round(fs * 0.9)
     y = top + round(fs * 0.8)
     ranked = sorted(final, key=lambda p: (p["rank"], p["seat"]))
-    champs = [player_name(players, p["seat"]) for p in ranked if p["rank"] == 1]
-    title = ("Winner: " if len(champs) == 1 else "Shared victory: ") + ", ".join(champs)
+    champs = [player_name(t, players, p["seat"]) for p in ranked if p["rank"] == 1]
+    if len(champs) == 1:
+        title = t.gettext("Winner: {player}", player=champs[0])
+    else:
+        title = t.gettext("Shared victory: {players}", players=listing(t, champs))
     fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(title, round(fs * 1.1), W * 0.6, "bold"), round(fs * 1.1), INK, style="bold")
     if winners:
-        note = "glow: longest path " + ", ".join(f"{player_name(players, s)} ({final[s]['longest']})" for s in winners)
+        note = t.gettext("glow: longest path {players}", players=listing(t, [
+            t.gettext("{player} ({n})", player=player_name(t, players, s), n=final[s]["longest"]) for s in winners]))
         fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, round(fs * 0.8), W * 0.38), round(fs * 0.8), MUTED, anchor="rs")
     y += round(fs * 1.6)
     cols = _columns(map_data, final)
     r_mark = fs * 0.45
 
     def tickets_cell_w(p: dict) -> float:
-        ok = sum(1 for t in p["tickets"] if _completed(t))
+        ok = sum(1 for ticket in p["tickets"] if _completed(ticket))
         parts = (f"{p['ticket_points']:+d}", str(len(p["tickets"]) - ok), str(ok))
         return sum(fonts.measure(x, fs) for x in parts) + 4 * r_mark + 6 + fs * 1.05
 
@@ -100,9 +111,11 @@ def render_final(
     name_x = margin + round(fs * 3.4)
     hs = round(fs * 0.8)
     for (key, title_), rx in zip(cols, xs):
-        fonts.draw_text(d, (rx, y + fs), title_, hs, MUTED, anchor="rs")
-    fonts.draw_text(d, (margin, y + fs), "Rank", hs, MUTED)
-    fonts.draw_text(d, (name_x, y + fs), "Player", hs, MUTED)
+        head, size, style = fonts.squeeze(t.gettext(title_), hs, round(widths[key] * fs) - fs * 0.35)
+        fonts.draw_text(d, (rx, y + fs), head, size, MUTED, style=style, anchor="rs")
+    head, size, style = fonts.squeeze(t.gettext("Rank"), hs, name_x - margin - fs * 0.2)
+    fonts.draw_text(d, (margin, y + fs), head, size, MUTED, style=style)
+    fonts.draw_text(d, (name_x, y + fs), fonts.fit(t.gettext("Player"), hs, xs[0] - round(widths[cols[0][0]] * fs) - name_x), hs, MUTED)
     y += round(fs * 1.5)
     for p in ranked:
         seat = p["seat"]
@@ -112,11 +125,11 @@ def render_final(
         fonts.draw_text(d, (margin + fs * 0.6, mid), str(p["rank"]), fs, INK, style="bold", anchor="mm")
         sw = round(fs * 1.3)
         swatch(d, (margin + fs * 1.5, mid - sw / 2, margin + fs * 1.5 + sw, mid + sw / 2), players[seat].color, seat, fs)
-        name = fonts.fit(players[seat].name, fs, xs[0] - round(widths[cols[0][0]] * fs) - name_x, "bold", fallback=f"Player {seat + 1}")
+        name = fonts.fit(players[seat].name, fs, xs[0] - round(widths[cols[0][0]] * fs) - name_x, "bold", fallback=seat_name(t, seat))
         fonts.draw_text(d, (name_x, mid), name, fs, INK, style="bold", anchor="lm")
         for (key, _), rx in zip(cols, xs):
             if key == "tickets":
-                ok = sum(1 for t in p["tickets"] if _completed(t))
+                ok = sum(1 for ticket in p["tickets"] if _completed(ticket))
                 bad = len(p["tickets"]) - ok
                 pts = f"{p['ticket_points']:+d}"
                 w = fonts.draw_text(d, (rx, mid), pts, fs, INK, anchor="rm")
@@ -138,11 +151,13 @@ def render_final(
     # bonus names, one line
     names = sorted({k for p in final for k in p.get("bonuses", {})})
     if names:
-        text = "Bonuses: " + "; ".join(
-            f"{BONUS_NAMES.get(k, k)} " + ", ".join(f"{player_name(players, p['seat'])} {p['bonuses'][k]:+d}"
-                                                     for p in ranked if k in p.get("bonuses", {})) for k in names)
+        text = t.gettext("Bonuses: {bonuses}", bonuses="; ".join(
+            t.gettext("{bonus} {players}", bonus=t.gettext(BONUS_NAMES[k]) if k in BONUS_NAMES else k, players=listing(t, [
+                t.gettext("{player} {points}", player=player_name(t, players, p["seat"]), points=f"{p['bonuses'][k]:+d}")
+                for p in ranked if k in p.get("bonuses", {})])) for k in names))
         fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(text, round(fs * 0.8), W - 2 * margin), round(fs * 0.8), MUTED)
-    alt = f"{map_data.name} final scores: " + "; ".join(
-        f"{p['rank']}. {player_name(players, p['seat'])} {p['total']} (routes {p['route_points']}, tickets "
-        f"{p['ticket_points']:+d}, longest {p['longest']})" for p in ranked) + "."
+    alt = t.gettext("{map} final scores: {rows}.", map=map_data.name, rows="; ".join(
+        t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets}, longest {longest})",
+                  rank=p["rank"], player=player_name(t, players, p["seat"]), total=p["total"], routes=p["route_points"],
+                  tickets=f"{p['ticket_points']:+d}", longest=p["longest"]) for p in ranked))
     return RenderedImage(encode(img), alt, img.width, img.height)

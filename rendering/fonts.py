@@ -185,6 +185,22 @@ def fit(text: str, size: int, max_width: float, style: str = "regular", fallback
     return (clean[:lo].rstrip() + "…") if lo else "…"
 
 
+def squeeze(text: str, size: int, max_width: float, style: str = "regular", min_size: int | None = None,
+            fallback: str = "?") -> tuple[str, int, str]:
+    """(text, size, style) that fit max_width: the text as it is; else in the condensed face at the
+    same size; else smaller, down to min_size (default 80 %); else cut with an ellipsis. For
+    labels in a fixed slot (column titles, names under cards), which other languages make longer."""
+    clean = clean_text(text, style) or fallback
+    if measure(clean, size, style) <= max_width:
+        return clean, size, style
+    condensed = clean_text(text, "label") or fallback
+    low = min_size or max(1, round(size * 0.8))
+    for s in range(size, low - 1, -1):
+        if measure(condensed, s, "label") <= max_width:
+            return condensed, s, "label"
+    return fit(text, low, max_width, "label", fallback), low, "label"
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],

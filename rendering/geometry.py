@@ -88,6 +88,8 @@ class MapGeometry:
     #: Each city's kind (engine.mapdata.City.kind): "city" (a marker and a label), "border" (a
     #: country's border point: a small border marker, no label), "country" (a label only).
     kinds: tuple[str, ...] = ()
+    #: The city names the labels show (one per city); None: as printed on the board.
+    names: tuple[str, ...] | None = None
 
     def has_marker(self, i: int) -> bool:
         return not self.kinds or self.kinds[i] != "country"
@@ -115,27 +117,31 @@ def map_width_for(map_data: MapData, width: int | None) -> int:
 
 
 @lru_cache(maxsize=32)
-def _geometry(map_id: str, sha: str, width: int) -> MapGeometry:
+def _geometry(map_id: str, sha: str, width: int, names: tuple[str, ...] | None) -> MapGeometry:
     from engine.mapdata import load_map
 
     m = load_map(map_id)
     assert m.sha256 == sha
-    return build_geometry(m, width)
+    return build_geometry(m, width, names)
 
 
-def geometry(map_data: MapData, width: int | None = None) -> MapGeometry:
+def geometry(map_data: MapData, width: int | None = None, names: tuple[str, ...] | None = None) -> MapGeometry:
+    """The layout at a width; `names` are the city names to label (one per city, in the viewer's
+    language; None: as printed), so the labels are placed for the names actually drawn."""
     from engine.mapdata import load_map
 
     w = map_width_for(map_data, width)
+    if names == tuple(c.name for c in map_data.cities):
+        names = None  # printed names: one cache entry whatever the language
     try:
         if load_map(map_data.id).sha256 == map_data.sha256:
-            return _geometry(map_data.id, map_data.sha256, w)
+            return _geometry(map_data.id, map_data.sha256, w, names)
     except KeyError:
         pass
-    return build_geometry(map_data, w)  # a map not shipped in engine/maps (tests): not cached
+    return build_geometry(map_data, w, names)  # a map not shipped in engine/maps (tests): not cached
 
 
-def build_geometry(m: MapData, width: int) -> MapGeometry:
+def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None) -> MapGeometry:
     pad = round(width * 0.04)
     bx0, by0, bx1, by1 = content_box(m)
     inner_w = width - 2 * pad
@@ -205,9 +211,9 @@ def build_geometry(m: MapData, width: int) -> MapGeometry:
     geo = MapGeometry(
         map_id=m.id, width=width, map_height=map_height, pad=pad, inner_w=inner_w, inner_h=inner_h,
         pitch=pitch, car_width=car_w, city_r=city_r, halo=halo, label_size=label_size,
-        cities=cities, tracks=tuple(tracks), labels=(), kinds=tuple(c.kind for c in m.cities),
+        cities=cities, tracks=tuple(tracks), labels=(), kinds=tuple(c.kind for c in m.cities), names=names,
     )
-    labels = place_labels(m, geo)
+    labels = place_labels(m, geo, names or tuple(c.name for c in m.cities))
     return MapGeometry(**{**{f: getattr(geo, f) for f in geo.__dataclass_fields__}, "labels": labels})
 
 
@@ -218,14 +224,17 @@ def build_geometry(m: MapData, width: int) -> MapGeometry:
 
 
 def _line_splits(name: str) -> list[tuple[str, ...]]:
+    """The name on one line, and on two: at the most balanced space, or for a name without spaces
+    (Russian 'Солт-Лейк-Сити') after the most balanced hyphen that leaves 3 letters either side."""
     options: list[tuple[str, ...]] = [(name,)]
     words = name.split(" ")
     if len(words) > 1:
-        best = min(
-            ((" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))),
-            key=lambda p: abs(len(p[0]) - len(p[1])),
-        )
-        options.append(best)
+        splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    else:
+        splits = [(name[:k + 1], name[k + 1:]) for k, ch in enumerate(name)
+                  if ch == "-" and sum(map(str.isalpha, name[:k])) >= 3 and sum(map(str.isalpha, name[k + 1:])) >= 3]
+    if splits:
+        options.append(min(splits, key=lambda p: abs(len(p[0]) - len(p[1]))))
     return options
 
 
@@ -290,8 +299,9 @@ def _label_size(geo: MapGeometry, kind: str) -> int:
     return math.ceil(geo.label_size * COUNTRY_LABEL_SCALE) if kind == "country" else geo.label_size
 
 
-def place_labels(m: MapData, geo: MapGeometry) -> tuple[Label, ...]:
-    """Labels for cities and countries; a country's border points are markers without one."""
+def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[Label, ...]:
+    """Labels for cities and countries (`names`, one per city); a country's border points are
+    markers without one."""
     n = len(m.cities)
     samples = [(t.index, p) for t in geo.tracks for c in t.cars for p in c.samples()]
     drawn = [j for j in range(n) if geo.has_marker(j)]
@@ -304,7 +314,7 @@ def place_labels(m: MapData, geo: MapGeometry) -> tuple[Label, ...]:
             cands.append(options)
             continue
         size = _label_size(geo, c.kind)
-        for cost, lines, origins, box in _candidates(geo, i, c.name, size, centered=c.kind == "country"):
+        for cost, lines, origins, box in _candidates(geo, i, names[i], size, centered=c.kind == "country"):
             if box[0] < 1 or box[1] < 1 or box[2] > W - 1 or box[3] > H - 1:
                 continue
             if any(j != i and _overlap(box, markers[j]) for j in drawn):

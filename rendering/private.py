@@ -14,15 +14,17 @@ from PIL import Image, ImageDraw
 from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from engine.scoring import ticket_results
+from i18n import Translator
 
 from rendering import fonts
-from rendering.board import _players, board_image, player_name, shipped, static_map, swatch
+from rendering.board import Marks, _players, _static_map, board_image, map_marks, shipped, static_map, swatch
 from rendering.draw import card, disc, encode, mark, paste_centered
 from rendering.geometry import geometry
 from rendering.style import (
     GOOD, INK, MUTED, PANEL, PANEL_LINE, TICKET_CITY, PlayerStyle,
     RenderedImage, darker,
 )
+from rendering.words import card_name, city, listing, player_name, route_letters, ticket_name, translator_or_english
 
 HAND_WIDTH = 800
 
@@ -50,20 +52,6 @@ def ticket_status(view: dict, map_data: MapData, seat: int, tickets: list[dict])
     return [r.completed for r in ticket_results(own, [_T(t) for t in tickets])]
 
 
-def _city(map_data: MapData, cid: str) -> str:
-    c = map_data.city_by_id.get(cid)
-    return c.name if c else cid
-
-
-def ticket_name(map_data: MapData, t: dict, sep: str = " – ") -> str:
-    """'Bern – Zürich', or with several destinations (Switzerland's country tickets)
-    'Bern – France 5 / Deutschland 6 / Österreich 11 / Italia 8'."""
-    dests = t.get("destinations")
-    if not dests:
-        return f"{_city(map_data, t['a'])}{sep}{_city(map_data, t['b'])}"
-    return f"{_city(map_data, t['a'])}{sep}" + " / ".join(f"{_city(map_data, d['to'])} {d['points']}" for d in dests)
-
-
 def _ticket_points(t: dict) -> str:
     """A ticket's value; a country ticket's is its highest (its destinations are listed by name)."""
     return f"{t['points']}"
@@ -84,11 +72,13 @@ def render_hand(
     *,
     colorblind: bool = False,
     width: int = HAND_WIDTH,
+    t: Translator | None = None,
 ) -> RenderedImage:
     """The seat's cards grouped by color with counts, and its tickets marked done or not."""
     you = _you(view)
     seat = you["seat"]
-    players = _players(view, players)
+    t = translator_or_english(t)
+    players = _players(view, players, t)
     fs = _fs(width)
     margin = round(fs * 1.0)
     hand = you["hand"]
@@ -104,48 +94,60 @@ def render_hand(
     d = ImageDraw.Draw(img)
     me = view["players"][seat]
     y = margin
-    swatch(d, (margin, y, margin + fs * 1.3, y + fs * 1.3), players[seat].color, seat, fs)
-    title = fonts.fit(f"{player_name(players, seat)} — {sum(hand.values())} cards", fs, width - 3 * margin - fs * 1.3, "bold")
-    fonts.draw_text(d, (margin + fs * 1.8, y + fs * 1.05), title, fs, INK, style="bold")
-    extra = [f"{me['trains']} trains"]
+    extra = [t.ngettext("{n} train", "{n} trains", me["trains"])]
     if map_data.rules.stations:
-        extra.append(f"{me['stations_left']} stations")
+        extra.append(t.ngettext("{n} station", "{n} stations", me["stations_left"]))
     if "money" in you:
-        extra.append(f"money {you['money']}")
+        extra.append(t.gettext("money {n}", n=you["money"]))
     info = " · ".join(extra)
-    fonts.draw_text(d, (width - margin, y + fs * 1.05), info, round(fs * 0.9), MUTED, anchor="rs")
+    info_w = fonts.draw_text(d, (width - margin, y + fs * 1.05), info, round(fs * 0.9), MUTED, anchor="rs")
+    swatch(d, (margin, y, margin + fs * 1.3, y + fs * 1.3), players[seat].color, seat, fs)
+    n_cards = sum(hand.values())
+    title = t.ngettext("{player} — {n} card", "{player} — {n} cards", n_cards, player=player_name(t, players, seat))
+    title = fonts.fit(title, fs, width - 3 * margin - fs * 1.3 - info_w, "bold")
+    fonts.draw_text(d, (margin + fs * 1.8, y + fs * 1.05), title, fs, INK, style="bold")
     y += round(fs * 1.8)
     gap = round(fs * 0.5)
+    letters = route_letters(t) if colorblind else {}
     if not kinds:
-        fonts.draw_text(d, (margin, y + card_h / 2), "No train cards", fs, MUTED, anchor="lm")
+        fonts.draw_text(d, (margin, y + card_h / 2), t.gettext("No train cards"), fs, MUTED, anchor="lm")
     for i, k in enumerate(kinds):
         x = margin + i * (card_w + gap)
         n = hand[k]
         for s in range(min(n, 3) - 1, 0, -1):  # a small stack for several cards
             card(d, (x + s * 3, y - s * 3 + 6, x + card_w + s * 3, y + card_h - s * 3 + 6), k, radius=6)
-        card(d, (x, y + 6, x + card_w, y + card_h + 6), k, colorblind=colorblind, radius=6)
+        card(d, (x, y + 6, x + card_w, y + card_h + 6), k, letter=letters.get(k, ""), radius=6)
         cx, cy = x + card_w / 2, y + 6 + card_h * (0.74 if colorblind else 0.5)
         r = fs * 1.05
         paste_centered(img, disc(r, (255, 255, 255), INK, 2), cx, cy)
         fonts.draw_text(d, (cx, cy), str(n), round(fs * 1.2), INK, style="bold", anchor="mm")
-        fonts.draw_text(d, (cx, y + card_h + 6 + fs * 1.25), k, fs, INK, anchor="ms")
+        label, size, style = fonts.squeeze(card_name(t, k), fs, card_w + gap - 2)
+        fonts.draw_text(d, (cx, y + card_h + 6 + fs * 1.25), label, size, INK, style=style, anchor="ms")
     y += card_h + round(fs * 2.2)
-    fonts.draw_text(d, (margin, y + fs * 1.1), f"Tickets ({sum(done)} of {len(tickets)} connected)", fs, INK, style="bold")
+    heading = t.gettext("Tickets ({done} of {n} connected)", done=sum(done), n=len(tickets))
+    fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(heading, fs, width - 2 * margin, "bold"), fs, INK, style="bold")
     y += round(fs * 1.8)
     if not tickets:
-        fonts.draw_text(d, (margin, y + row_h / 2), "No tickets", fs, MUTED, anchor="lm")
-    for t, ok in zip(tickets, done):
-        _ticket_row(d, map_data, t, ok, margin, y, width - margin, row_h, fs)
+        fonts.draw_text(d, (margin, y + row_h / 2), t.gettext("No tickets"), fs, MUTED, anchor="lm")
+    for ticket, ok in zip(tickets, done):
+        _ticket_row(d, t, map_data, ticket, ok, margin, y, width - margin, row_h, fs)
         y += row_h
-    alt = (f"Your hand: " + (", ".join(f"{hand[k]} {k}" for k in kinds) or "no cards")
-           + f"; tickets: " + (", ".join(f"{ticket_name(map_data, t, '-')}"
-                                        + ("" if t.get("destinations") else f" {t['points']}")
-                                        + f" {'connected' if ok else 'not connected'}" for t, ok in zip(tickets, done)) or "none") + ".")
+    cards = listing(t, [t.pgettext("hand", "{n} {card}", n=hand[k], card=card_name(t, k)) for k in kinds])
+    held = listing(t, [(t.gettext("{ticket} connected", ticket=_ticket_alt(t, map_data, ticket)) if ok else
+                        t.gettext("{ticket} not connected", ticket=_ticket_alt(t, map_data, ticket)))
+                       for ticket, ok in zip(tickets, done)])
+    alt = t.gettext("Your hand: {cards}; tickets: {tickets}.", cards=cards or t.gettext("no cards"),
+                    tickets=held or t.gettext("none"))
     return RenderedImage(encode(img), alt, img.width, img.height)
 
 
-def _ticket_row(d: ImageDraw.ImageDraw, m: MapData, t: dict, ok: bool | None, x0: float, y: float, x1: float,
-                row_h: float, fs: int) -> None:
+def _ticket_alt(t: Translator, m: MapData, ticket: dict) -> str:
+    """'Paris-Wien 8'; a country ticket lists its destinations with their values."""
+    return ticket_name(t, m, ticket, "-") + ("" if ticket.get("destinations") else f" {ticket['points']}")
+
+
+def _ticket_row(d: ImageDraw.ImageDraw, t: Translator, m: MapData, ticket: dict, ok: bool | None, x0: float,
+                y: float, x1: float, row_h: float, fs: int) -> None:
     d.rounded_rectangle((x0, y + 2, x1, y + row_h - 4), radius=fs // 3, fill=(255, 252, 240), outline=PANEL_LINE, width=2)
     mid = y + (row_h - 2) / 2
     bx = x0 + fs * 0.5
@@ -156,9 +158,11 @@ def _ticket_row(d: ImageDraw.ImageDraw, m: MapData, t: dict, ok: bool | None, x0
         else:  # not connected yet: an empty circle (a red cross is for the final count)
             d.ellipse((bx, mid - r, bx + 2 * r, mid + r), outline=MUTED, width=max(2, fs // 7))
         bx += 2 * r + fs * 0.5
-    pts = _ticket_points(t)
+    pts = _ticket_points(ticket)
     pw = fonts.measure(pts, fs, "bold")
-    label = ticket_name(m, t) + ("  (long)" if t.get("long") else "")
+    label = ticket_name(t, m, ticket)
+    if ticket.get("long"):
+        label = t.gettext("{ticket}  (long)", ticket=label)
     label = fonts.fit(label, fs, x1 - bx - pw - fs * 1.5, "regular")
     fonts.draw_text(d, (bx, mid), label, fs, INK, anchor="lm")
     fonts.draw_text(d, (x1 - fs * 0.6, mid), pts, fs, INK, style="bold", anchor="rm")
@@ -169,22 +173,18 @@ def _ticket_row(d: ImageDraw.ImageDraw, m: MapData, t: dict, ok: bool | None, x0
 
 
 @lru_cache(maxsize=16)
-def _thumb(map_id: str, sha: str, width: int, thumb_w: int, colorblind: bool) -> Image.Image:
-    from engine.mapdata import load_map
-
-    m = load_map(map_id)
-    geo = geometry(m, width)
-    base = static_map(m, geo, colorblind)
+def _thumb(map_id: str, sha: str, width: int, thumb_w: int, marks: Marks) -> Image.Image:
+    base = _static_map(map_id, sha, width, marks)
     k = thumb_w / base.width
     return base.resize((thumb_w, round(base.height * k)), Image.Resampling.LANCZOS)
 
 
-def thumbnail(m: MapData, thumb_w: int, colorblind: bool) -> tuple[Image.Image, float, object]:
+def thumbnail(m: MapData, thumb_w: int, marks: Marks) -> tuple[Image.Image, float, object]:
     geo = geometry(m)
     if shipped(m):
-        img = _thumb(m.id, m.sha256, geo.width, thumb_w, colorblind)
+        img = _thumb(m.id, m.sha256, geo.width, thumb_w, marks)
     else:
-        base = static_map(m, geo, colorblind)
+        base = static_map(m, geo, marks)
         img = base.resize((thumb_w, round(base.height * thumb_w / base.width)), Image.Resampling.LANCZOS)
     return img, thumb_w / geo.width, geo
 
@@ -196,15 +196,17 @@ def render_ticket_offer(
     *,
     colorblind: bool = False,
     width: int = HAND_WIDTH,
+    t: Translator | None = None,
 ) -> RenderedImage:
     """The tickets offered to the seat as numbered cards, each with a small map of its cities."""
     you = _you(view)
+    t = translator_or_english(t)
     offer = you["offer"]
     fs = _fs(width)
     margin = round(fs * 0.9)
     cols = 2 if len(offer) > 1 else 1
     cell_w = (width - margin * (cols + 1)) // cols
-    thumb, k, geo = thumbnail(map_data, cell_w - 2 * round(fs * 0.4), colorblind)
+    thumb, k, geo = thumbnail(map_data, cell_w - 2 * round(fs * 0.4), map_marks(map_data, t, colorblind))
     cell_h = thumb.height + round(fs * 2.6) + round(fs * 0.8)
     rows = max(1, math.ceil(len(offer) / cols))
     head = round(fs * 2.2)
@@ -212,8 +214,9 @@ def render_ticket_offer(
     img = Image.new("RGB", (width, height), PANEL)
     d = ImageDraw.Draw(img)
     keep = you.get("keep_at_least", 1)
-    fonts.draw_text(d, (margin, margin + fs * 1.1), f"Choose tickets: keep at least {keep} of {len(offer)}", fs, INK, style="bold")
-    for i, t in enumerate(offer):
+    title = t.gettext("Choose tickets: keep at least {keep} of {n}", keep=keep, n=len(offer))
+    fonts.draw_text(d, (margin, margin + fs * 1.1), fonts.fit(title, fs, width - 2 * margin, "bold"), fs, INK, style="bold")
+    for i, ticket in enumerate(offer):
         cx0 = margin + (i % cols) * (cell_w + margin)
         cy0 = margin + head + (i // cols) * (cell_h + margin)
         d.rounded_rectangle((cx0, cy0, cx0 + cell_w, cy0 + cell_h), radius=fs // 2, fill=(255, 252, 240),
@@ -221,8 +224,8 @@ def render_ticket_offer(
         inner = round(fs * 0.4)
         tx, ty = cx0 + inner, cy0 + inner
         img.paste(thumb, (tx, ty))
-        a = map_data.city_by_id.get(t["a"])
-        ends = [map_data.city_by_id.get(x["to"]) for x in t.get("destinations") or [{"to": t["b"]}]]
+        a = map_data.city_by_id.get(ticket["a"])
+        ends = [map_data.city_by_id.get(x["to"]) for x in ticket.get("destinations") or [{"to": ticket["b"]}]]
         if a and all(ends):
             pa = (tx + geo.cities[a.index][0] * k, ty + geo.cities[a.index][1] * k)
             pbs = [(tx + geo.cities[b.index][0] * k, ty + geo.cities[b.index][1] * k) for b in ends]
@@ -235,22 +238,23 @@ def render_ticket_offer(
         r = fs * 0.85
         d.ellipse((tx, by, tx + 2 * r, by + 2 * r), fill=INK)
         fonts.draw_text(d, (tx + r, by + r), str(i + 1), fs, (255, 255, 255), style="bold", anchor="mm")
-        pts = _ticket_points(t)
+        pts = _ticket_points(ticket)
         pw = fonts.measure(pts, round(fs * 1.2), "bold")
-        name = ticket_name(map_data, t)
-        if t.get("destinations"):  # the destinations and their values go on a second line
-            name = f"{_city(map_data, t['a'])} –"
-            rest = " / ".join(f"{_city(map_data, x['to'])} {x['points']}" for x in t["destinations"])
-            rest = fonts.fit(rest, round(fs * 0.8), cell_w - 2 * inner - 2 * r - fs * 0.6, "regular")
+        line_w = cell_w - 2 * inner - 2 * r - fs * 0.6
+        name = ticket_name(t, map_data, ticket)
+        if ticket.get("destinations"):  # the destinations and their values go on a second line
+            name = f"{city(t, map_data, ticket['a'])} –"
+            rest = " / ".join(f"{city(t, map_data, x['to'])} {x['points']}" for x in ticket["destinations"])
+            rest = fonts.fit(rest, round(fs * 0.8), line_w, "regular")
             fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), rest, round(fs * 0.8), MUTED, anchor="lm")
         name = fonts.fit(name, fs, cell_w - 2 * inner - 2 * r - pw - fs * 1.2, "bold")
         fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r), name, fs, INK, style="bold", anchor="lm")
         fonts.draw_text(d, (cx0 + cell_w - inner, by + r), pts, round(fs * 1.2), INK, style="bold", anchor="rm")
-        if t.get("long"):
-            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), "long ticket", round(fs * 0.8), MUTED, anchor="lm")
-    alt = "Ticket offer, keep at least {}: {}.".format(keep, "; ".join(
-        f"{i + 1}: {ticket_name(map_data, t, '-')}" + ("" if t.get("destinations") else f" {t['points']}")
-        for i, t in enumerate(offer)))
+        if ticket.get("long"):
+            long = fonts.fit(t.gettext("long ticket"), round(fs * 0.8), line_w)
+            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), long, round(fs * 0.8), MUTED, anchor="lm")
+    alt = t.gettext("Ticket offer, keep at least {keep}: {tickets}.", keep=keep, tickets="; ".join(
+        f"{i + 1}: {_ticket_alt(t, map_data, ticket)}" for i, ticket in enumerate(offer)))
     return RenderedImage(encode(img), alt, img.width, img.height)
 
 
@@ -266,6 +270,7 @@ def render_player_board(
     claimable_tracks: Iterable[str] = (),
     colorblind: bool = False,
     width: int | None = None,
+    t: Translator | None = None,
 ) -> RenderedImage:
     """The board from one seat's view: its ticket cities ringed (magenta: not yet connected;
     green: every ticket through that city connected), the
@@ -273,20 +278,23 @@ def render_player_board(
     public panel. The bot computes claimable_tracks
     from `game.legal_actions(seat, collapse_payments=True)` (the Claim actions' `.track`)."""
     you = _you(view)
-    players = _players(view, players)
+    t = translator_or_english(t)
+    players = _players(view, players, t)
     claimable = sorted(set(claimable_tracks))
     tickets = you["tickets"]
     done = ticket_status(view, map_data, you["seat"], tickets)
-    def places(t: dict) -> list[str]:  # a country ticket: every destination (its border points ringed)
-        return [t["a"], *(x["to"] for x in t.get("destinations") or [{"to": t["b"]}])]
 
-    cities = sorted({c for t, ok in zip(tickets, done) if not ok for c in places(t)})
-    rings = {c: GOOD for t, ok in zip(tickets, done) if ok for c in places(t)}
+    def places(ticket: dict) -> list[str]:  # a country ticket: every destination (its border points ringed)
+        return [ticket["a"], *(x["to"] for x in ticket.get("destinations") or [{"to": ticket["b"]}])]
+
+    cities = sorted({c for ticket, ok in zip(tickets, done) if not ok for c in places(ticket)})
+    rings = {c: GOOD for ticket, ok in zip(tickets, done) if ok for c in places(ticket)}
     rings.update({c: TICKET_CITY for c in cities})  # a city of an open ticket stays magenta
-    img, _ = board_image(view, map_data, players, width=width, colorblind=colorblind, highlight=claimable,
+    img, _ = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=claimable,
                          ring_cities=rings)
-    alt = (f"Your board ({player_name(players, you['seat'])}): {len(claimable)} routes you can claim now; "
-           f"ticket cities still to connect: {', '.join(_city(map_data, c) for c in cities) or 'none'}.")
+    alt = t.ngettext(
+        "Your board ({player}): {n} route you can claim now; ticket cities still to connect: {cities}.",
+        "Your board ({player}): {n} routes you can claim now; ticket cities still to connect: {cities}.",
+        len(claimable), player=player_name(t, players, you["seat"]),
+        cities=listing(t, [city(t, map_data, c) for c in cities]) or t.gettext("none"))
     return RenderedImage(encode(img), alt, img.width, img.height)
-
-

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from i18n import Translator
+
 from rendering import fonts
 from rendering.draw import encode
+from rendering.words import listing, translator_or_english
 from rendering.style import (
     BACKGROUND,
     BAD,
@@ -76,9 +79,15 @@ class ProfileCard:
     color: tuple[int, int, int] = DEFAULT_PLAYER_COLORS[0]
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _standing(t: Translator, place: int, ranked: int) -> str:
+    """'1st of 4' (English ordinals; other languages word the place their own way)."""
+    if 10 <= place % 100 <= 20 or place % 10 not in (1, 2, 3):
+        return t.gettext("{place}th of {ranked}", place=place, ranked=ranked)
+    if place % 10 == 1:
+        return t.gettext("{place}st of {ranked}", place=place, ranked=ranked)
+    if place % 10 == 2:
+        return t.gettext("{place}nd of {ranked}", place=place, ranked=ranked)
+    return t.gettext("{place}rd of {ranked}", place=place, ranked=ranked)
 
 
 def _header(d: ImageDraw.ImageDraw, title: str, subtitle: str, y: float) -> float:
@@ -99,12 +108,15 @@ def _medal(d: ImageDraw.ImageDraw, x: float, y: float, place: int, r: float = 19
         fonts.draw_text(d, (x, y), str(place), 24, INK, style="bold", anchor="mm")
 
 
-def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "", note: str = "") -> RenderedImage:
-    """The ladder: place (medals for the top three), player, displayed rating, games, wins."""
+def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "", note: str = "",
+                     t: Translator | None = None) -> RenderedImage:
+    """The ladder: place (medals for the top three), player, displayed rating, games, wins.
+    `title`, `subtitle` and `note` come already in the viewer's language; `t` words the rest."""
+    t = translator_or_english(t)
     shown = list(rows[:MAX_ROWS])
     extra = len(rows) - len(shown)
     row_h = 54
-    notes = [n for n in (note, f"… and {extra} more" if extra else "") if n]
+    notes = [n for n in (note, t.ngettext("… and {n} more", "… and {n} more", extra) if extra else "") if n]
     height = 40 + 52 + (36 if subtitle else 0) + 10 + 40 + max(1, len(shown)) * row_h + 24 + 34 * len(notes) + 10
     img = Image.new("RGB", (WIDTH, height), BACKGROUND)
     d = ImageDraw.Draw(img)
@@ -115,12 +127,13 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
     name_x = MARGIN + 58
     hs = 20
     fonts.draw_text(d, (MARGIN + 6, y + 30), "#", hs, MUTED)
-    fonts.draw_text(d, (name_x, y + 30), "Player", hs, MUTED)
-    for key, label in (("rating", "Rating"), ("games", "Games"), ("wins", "Wins")):
-        fonts.draw_text(d, (cols[key], y + 30), label, hs, MUTED, anchor="rs")
+    fonts.draw_text(d, (name_x, y + 30), fonts.fit(t.gettext("Player"), hs, cols["rating"] - 150 - name_x), hs, MUTED)
+    for key, label in (("rating", t.gettext("Rating")), ("games", t.gettext("Games")), ("wins", t.gettext("Wins"))):
+        label, size, style = fonts.squeeze(label, hs, 104)  # the columns are 110 px apart
+        fonts.draw_text(d, (cols[key], y + 30), label, size, MUTED, style=style, anchor="rs")
     y += 40
     if not shown:
-        fonts.draw_text(d, (WIDTH / 2, y + row_h / 2), "No rated games yet", FS, MUTED, anchor="mm")
+        fonts.draw_text(d, (WIDTH / 2, y + row_h / 2), t.gettext("No rated games yet"), FS, MUTED, anchor="mm")
     for i, row in enumerate(shown):
         top = y + i * row_h
         mid = top + row_h / 2
@@ -130,7 +143,7 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
         elif i % 2:
             d.rectangle((MARGIN / 2 + 2, top, WIDTH - MARGIN / 2 - 2, top + row_h), fill=lighter(PANEL_LINE, 0.6))
         _medal(d, MARGIN + 14, mid, row.place)
-        name = fonts.fit(row.name, FS, cols["rating"] - 150 - name_x, "bold", fallback=f"Player {row.place}")
+        name = fonts.fit(row.name, FS, cols["rating"] - 150 - name_x, "bold", fallback=t.gettext("Player {n}", n=row.place))
         fonts.draw_text(d, (name_x, mid), name, FS, INK, style="bold", anchor="lm")
         fonts.draw_text(d, (cols["rating"], mid), f"{row.rating:.1f}", FS + 2, INK, style="bold", anchor="rm")
         fonts.draw_text(d, (cols["games"], mid), str(row.games), FS, INK, anchor="rm")
@@ -140,8 +153,12 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
         fonts.draw_text(d, (MARGIN, y + 22), fonts.fit(n, 20, WIDTH - 2 * MARGIN), 20, MUTED)
         y += 34
     img = img.crop((0, 0, WIDTH, min(img.height, round(y + (12 if notes else 0)))))
-    alt = f"{title}: " + ("; ".join(f"{r.place}. {fonts.clean_text(r.name) or 'Player'} {r.rating:.1f} "
-                                    f"({r.games} games, {r.wins} wins)" for r in shown) or "no rated games yet") + "."
+    ladder = "; ".join(
+        t.gettext("{place}. {player} {rating} ({games}, {wins})", place=r.place,
+                  player=fonts.clean_text(r.name) or t.gettext("Player"), rating=f"{r.rating:.1f}",
+                  games=t.ngettext("{n} game", "{n} games", r.games), wins=t.ngettext("{n} win", "{n} wins", r.wins))
+        for r in shown)
+    alt = t.gettext("{title}: {ladder}.", title=title, ladder=ladder or t.gettext("no rated games yet"))
     return RenderedImage(encode(img), alt[:1024], img.width, img.height)
 
 
@@ -150,14 +167,15 @@ def _tile(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value:
     cx = (box[0] + box[2]) / 2
     fonts.draw_text(d, (cx, box[1] + 50), fonts.fit(value, 34, box[2] - box[0] - 12, "bold"), 34, INK, style="bold",
                     anchor="ms")
-    fonts.draw_text(d, (cx, box[1] + 82), fonts.fit(label, 19, box[2] - box[0] - 12), 19, MUTED, anchor="ms")
+    label, size, style = fonts.squeeze(label, 19, box[2] - box[0] - 12)
+    fonts.draw_text(d, (cx, box[1] + 82), label, size, MUTED, style=style, anchor="ms")
 
 
 def _sparkline(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], values: Sequence[float],
-               color: tuple[int, int, int]) -> None:
+               color: tuple[int, int, int], caption: str) -> None:
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_LINE, width=2)
-    fonts.draw_text(d, (x0 + 16, y0 + 30), "Rating after each game", 19, MUTED)
+    fonts.draw_text(d, (x0 + 16, y0 + 30), fonts.fit(caption, 19, x1 - x0 - 32), 19, MUTED)
     points = [0.0, *values]  # everyone starts at 0 (25 − 3·25/3)
     lo, hi = min(points), max(points)
     if hi - lo < 1:
@@ -179,41 +197,46 @@ def _sparkline(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], v
         d.ellipse((x - 4, y - 4, x + 4, y + 4), fill=color)
 
 
-def render_profile(card: ProfileCard) -> RenderedImage:
+def render_profile(card: ProfileCard, *, t: Translator | None = None) -> RenderedImage:
     """A player's season: displayed rating and place, games, wins, average score, ticket
-    completion rate, longest-path bonuses, per-map ratings, a rating curve and recent games."""
+    completion rate, longest-path bonuses, per-map ratings, a rating curve and recent games.
+    The card's texts (league, season, map names, dates) come in the viewer's language already."""
+    t = translator_or_english(t)
     recent = list(card.recent[:8])
     has_curve = len(card.history) >= 2
     height = (40 + 52 + 36 + 10 + 130 + 16 + 2 * (100 + 14) + (40 if card.map_ratings else 0)
               + (190 if has_curve else 0) + 50 + max(1, len(recent)) * 46 + 30)
     img = Image.new("RGB", (WIDTH, height), BACKGROUND)
     d = ImageDraw.Draw(img)
-    name = fonts.clean_text(card.name, "bold") or "Player"
+    name = fonts.clean_text(card.name, "bold") or t.gettext("Player")
     y = _header(d, name, f"{card.league} · {card.season}", 0)
     # the rating banner
     d.rounded_rectangle((MARGIN / 2, y, WIDTH - MARGIN / 2, y + 130), radius=14, fill=lighter(card.color, 0.82),
                         outline=card.color, width=3)
     rating = "–" if card.rating is None else f"{card.rating:.1f}"
-    fonts.draw_text(d, (MARGIN + 10, y + 34), "Rating", 20, MUTED)
+    fonts.draw_text(d, (MARGIN + 10, y + 34), fonts.fit(t.gettext("Rating"), 20, WIDTH / 2 - MARGIN), 20, MUTED)
     fonts.draw_text(d, (MARGIN + 10, y + 104), rating, 64, INK, style="bold")
     if card.place is not None:
-        place = f"{_ordinal(card.place)} of {card.ranked}"
+        place = _standing(t, card.place, card.ranked)
     elif card.games:
-        place = f"{max(0, card.min_games - card.games)} more game{'s' if card.min_games - card.games != 1 else ''} to rank"
+        more = max(0, card.min_games - card.games)
+        place = t.ngettext("{n} more game to rank", "{n} more games to rank", more)
     else:
-        place = "no rated games yet"
-    fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 34), "Standing", 20, MUTED, anchor="rs")
+        place = t.gettext("no rated games yet")
+    fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 34), fonts.fit(t.gettext("Standing"), 20, WIDTH / 2 - MARGIN), 20, MUTED,
+                    anchor="rs")
     fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 94), fonts.fit(place, 38, WIDTH / 2, "bold"), 38, INK, style="bold",
                     anchor="rs")
     y += 130 + 16
     # stat tiles, two rows of three
     tiles = [
-        (str(card.games), "games"),
-        (str(card.wins), "wins"),
-        (f"{100 * card.wins / card.games:.0f}%" if card.games else "–", "win rate"),
-        (f"{card.average_score:.0f}" if card.average_score is not None else "–", "average score"),
-        (f"{100 * card.ticket_rate:.0f}%" if card.ticket_rate is not None else "–", "tickets completed"),
-        (str(card.longest_bonuses), "longest-path bonuses"),
+        (str(card.games), t.pgettext("profile tile", "games")),
+        (str(card.wins), t.pgettext("profile tile", "wins")),
+        (f"{100 * card.wins / card.games:.0f}%" if card.games else "–", t.pgettext("profile tile", "win rate")),
+        (f"{card.average_score:.0f}" if card.average_score is not None else "–", t.pgettext("profile tile", "average score")),
+        (f"{100 * card.ticket_rate:.0f}%" if card.ticket_rate is not None else "–",
+         t.pgettext("profile tile", "tickets completed")),
+        (str(card.longest_bonuses), t.pgettext("profile tile", "longest-path bonuses")),
     ]
     gap = 14
     tw = (WIDTH - MARGIN - 2 * gap) / 3
@@ -223,34 +246,41 @@ def render_profile(card: ProfileCard) -> RenderedImage:
         _tile(d, (x, y + r * (100 + gap), x + tw, y + r * (100 + gap) + 100), value, label)
     y += 2 * (100 + gap)
     if card.map_ratings:
-        text = "By map: " + " · ".join(f"{m} {v:.1f}" for m, v in card.map_ratings)
+        text = t.gettext("By map: {ratings}", ratings=" · ".join(f"{m} {v:.1f}" for m, v in card.map_ratings))
         fonts.draw_text(d, (MARGIN, y + 26), fonts.fit(text, 22, WIDTH - 2 * MARGIN), 22, INK)
         y += 40
     if has_curve:
-        _sparkline(d, (MARGIN / 2, y + 6, WIDTH - MARGIN / 2, y + 176), card.history, card.color)
+        _sparkline(d, (MARGIN / 2, y + 6, WIDTH - MARGIN / 2, y + 176), card.history, card.color,
+                   t.gettext("Rating after each game"))
         y += 190
-    fonts.draw_text(d, (MARGIN, y + 34), "Recent games", 24, INK, style="bold")
+    fonts.draw_text(d, (MARGIN, y + 34), fonts.fit(t.gettext("Recent games"), 24, WIDTH - 2 * MARGIN, "bold"), 24, INK,
+                    style="bold")
     y += 50
     if not recent:
-        fonts.draw_text(d, (MARGIN, y + 30), "No rated games yet", 22, MUTED)
+        fonts.draw_text(d, (MARGIN, y + 30), t.gettext("No rated games yet"), 22, MUTED)
     for i, g in enumerate(recent):
         top = y + i * 46
         mid = top + 23
         if i % 2 == 0:
             d.rectangle((MARGIN / 2, top, WIDTH - MARGIN / 2, top + 46), fill=PANEL)
         _medal(d, MARGIN + 14, mid, g.rank, r=16)
-        fonts.draw_text(d, (MARGIN + 44, mid), f"of {g.players}", 20, MUTED, anchor="lm")
+        of = fonts.fit(t.gettext("of {n}", n=g.players), 20, 120 - 44 - 4)
+        fonts.draw_text(d, (MARGIN + 44, mid), of, 20, MUTED, anchor="lm")
         fonts.draw_text(d, (MARGIN + 120, mid), fonts.fit(f"{g.map_name} · {g.when}", 22, 330), 22, INK, anchor="lm")
-        score = "–" if g.score is None else f"{g.score} pts"
+        score = "–" if g.score is None else t.ngettext("{n} pt", "{n} pts", g.score)
         fonts.draw_text(d, (WIDTH - MARGIN - 130, mid), score, 22, INK, anchor="rm")
         if g.change is not None:
             fonts.draw_text(d, (WIDTH - MARGIN, mid), f"{g.change:+.1f}", 22, GOOD if g.change >= 0 else BAD,
                             style="bold", anchor="rm")
     img = img.crop((0, 0, WIDTH, min(img.height, round(y + max(1, len(recent)) * 46 + 24))))
-    alt = (f"{name}, {card.league} {card.season}: rating {rating}, {place}; {card.games} games, {card.wins} wins"
-           + (f", average score {card.average_score:.0f}" if card.average_score is not None else "")
-           + (f", tickets completed {100 * card.ticket_rate:.0f}%" if card.ticket_rate is not None else "")
-           + f", {card.longest_bonuses} longest-path bonuses.")
+    facts = [t.ngettext("{n} game", "{n} games", card.games), t.ngettext("{n} win", "{n} wins", card.wins)]
+    if card.average_score is not None:
+        facts.append(t.gettext("average score {n}", n=f"{card.average_score:.0f}"))
+    if card.ticket_rate is not None:
+        facts.append(t.gettext("tickets completed {percent}%", percent=f"{100 * card.ticket_rate:.0f}"))
+    facts.append(t.ngettext("{n} longest-path bonus", "{n} longest-path bonuses", card.longest_bonuses))
+    alt = t.gettext("{player}, {league} {season}: rating {rating}, {standing}; {facts}.", player=name, league=card.league,
+                    season=card.season, rating=rating, standing=place, facts=listing(t, facts))
     return RenderedImage(encode(img), alt[:1024], img.width, img.height)
 
 

@@ -26,12 +26,6 @@ ROUTE_COLORS: dict[str, RGB] = {
     "loco": hex_rgb("#8C8C8C"),
 }
 
-#: Color-blind mode: a letter on every car and card, so no color is told by hue alone.
-ROUTE_LETTERS: dict[str, str] = {
-    "pink": "P", "white": "W", "blue": "B", "yellow": "Y", "orange": "O",
-    "black": "K", "red": "R", "green": "G", "gray": "", "loco": "L",
-}
-
 #: Hues no route uses (violet, teal, brown, sky, lime); a claimed car also has a light stripe
 #: and a dark outline, so it never reads as an unclaimed route of a similar hue.
 DEFAULT_PLAYER_COLORS: tuple[RGB, ...] = (
