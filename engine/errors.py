@@ -1,11 +1,107 @@
 """One exception family, so callers can tell bad syntax from an illegal or ambiguous action.
 
 All are ValueError (as python-chess does): a caller that does not care catches ValueError.
-Messages name exactly what is wrong, in plain English; `code` and `details` carry the same facts
-as data for callers (the bot, translations) that build their own wording.
+
+An error is an English message template with named parameters, `IllegalActionError("{route} is
+already taken by {owner}", route=RouteRef(...), owner=SeatRef(2))`: `str(error)` is the plain
+English (CLI, logs, tests), and bot/error_text.py words the same error in a player's language by
+translating the template (the gettext message id; Babel extracts the first argument of these
+calls, so it is always a literal) and each parameter. Parameters that name something of the game
+are the typed references below; plain ints and strings (text a player typed) stay as they are.
+The engine itself knows nothing of languages.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine.cards import CARD_NAMES
+
+
+def N_(template: str) -> str:
+    """Mark an English template that is raised or nested later, so the catalogs extract it."""
+    return template
+
+
+def english(template: str, params: dict) -> str:
+    """A template filled with its parameters' English text."""
+    return template.format(**params) if params else template
+
+
+class SeatRef(NamedTuple):
+    """A seat (0-based), 'seat 3' in English; the bot shows the player's name."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat + 1}"
+
+
+class CityRef(NamedTuple):
+    """A city of the game's map by index, with its printed name."""
+
+    index: int
+    english: str
+
+    def __str__(self) -> str:
+        return self.english
+
+
+class RouteRef(NamedTuple):
+    """A track of the game's map by index: 'Paris-Dieppe', or with `numbered` the track's label
+    ('Dieppe-London/2', engine.notation.route_label)."""
+
+    track: int
+    english: str
+    numbered: bool = False
+
+    def __str__(self) -> str:
+        return self.english
+
+
+class CardRef(NamedTuple):
+    """A train card (engine.cards index), by its notation name in English ('blue', 'loco')."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return CARD_NAMES[self.card]
+
+
+class ListRef(NamedTuple):
+    """Several items read as one list: `style` 'standard' (a and b) or 'or' (a or b), joined in
+    English with `separator`."""
+
+    items: tuple
+    style: str = "standard"
+    separator: str = ", "
+
+    def __str__(self) -> str:
+        return self.separator.join(map(str, self.items))
+
+
+class Phrase(NamedTuple):
+    """A piece of a message with its own template (marked with N_): a list item, a thing named."""
+
+    template: str
+    params: dict
+
+    def __str__(self) -> str:
+        return english(self.template, self.params)
+
+
+def phrase(template: str, /, **params: object) -> Phrase:
+    return Phrase(template, params)
+
+
+def _data(value: object) -> object:
+    if isinstance(value, SeatRef):
+        return value.seat
+    if isinstance(value, ListRef):
+        return [_data(item) for item in value.items]
+    if isinstance(value, (CityRef, RouteRef, CardRef, Phrase)):
+        return str(value)
+    return value
 
 
 class ActionError(ValueError):
@@ -13,9 +109,26 @@ class ActionError(ValueError):
 
     code = "action_error"
 
-    def __init__(self, message: str, **details: object) -> None:
-        super().__init__(message)
-        self.details = details
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(template)
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return english(self.template, self.params)
+
+    def __reduce__(self):
+        return _rebuild, (type(self), self.template, self.params)
+
+    @property
+    def details(self) -> dict:
+        """The parameters as plain data: a seat as its index, a list as a list, other references
+        as their English text (`details['options']` of an AmbiguousActionError: card names)."""
+        return {key: _data(value) for key, value in self.params.items()}
+
+
+def _rebuild(cls: type[ActionError], template: str, params: dict) -> ActionError:
+    return cls(template, **params)
 
 
 class InvalidActionError(ActionError):

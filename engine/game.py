@@ -31,7 +31,7 @@ from engine.actions import (
     Undo,
 )
 from engine.cards import CARD_NAMES, LOCO, NUM_CARD_KINDS, standard_deck
-from engine.errors import IllegalActionError
+from engine.errors import N_, CardRef, CityRef, IllegalActionError, ListRef, SeatRef, phrase
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
@@ -54,6 +54,7 @@ from engine.events import (
 )
 from engine.hooks import hooks_for
 from engine.mapdata import MapData, Track, load_map
+from engine.notation import route_ref
 from engine.payments import (
     extended_payment_error,
     extended_payment_options,
@@ -77,6 +78,19 @@ OVER = "over"
 SECOND_CARD = "second_card"
 TUNNEL = "tunnel"
 TICKETS = "tickets"
+
+#: Why a turn's action must wait while players choose their starting tickets (error templates).
+_WAITING = {
+    DrawDeck: N_("players are still choosing their starting tickets; drawing waits for the first turn"),
+    DrawMarket: N_("players are still choosing their starting tickets; drawing waits for the first turn"),
+    Claim: N_("players are still choosing their starting tickets; claiming waits for the first turn"),
+    DrawTickets: N_("players are still choosing their starting tickets; drawing tickets waits for the first turn"),
+    KeepTickets: N_("players are still choosing their starting tickets; keeping tickets waits for the first turn"),
+    BuildStation: N_("players are still choosing their starting tickets; building a station waits for the first turn"),
+    PayTunnel: N_("players are still choosing their starting tickets; paying waits for the first turn"),
+    DeclineTunnel: N_("players are still choosing their starting tickets; declining waits for the first turn"),
+    Pass: N_("players are still choosing their starting tickets; passing waits for the first turn"),
+}
 
 
 @dataclass(frozen=True)
@@ -126,8 +140,8 @@ def _json_copy(value):
     return value
 
 
-def _illegal(message: str, **details: object) -> IllegalActionError:
-    return IllegalActionError(message, **details)
+def _illegal(template: str, /, **params: object) -> IllegalActionError:
+    return IllegalActionError(template, **params)
 
 
 class Game:
@@ -297,7 +311,7 @@ class Game:
         try:
             return self.map.track_by_id[track_id]
         except KeyError:
-            raise _illegal(f"there is no track {track_id!r} on the {self.map.name} map") from None
+            raise _illegal("there is no track {track!r} on the {map} map", track=track_id, map=self.map.name) from None
 
     def _card_total(self) -> int:
         """All train cards wherever they are (110 when conserved)."""
@@ -458,141 +472,163 @@ class Game:
         checker = _CHECK.get(type(action))
         if checker is None:
             if type(action) not in self.hooks.action_types:
-                raise _illegal(f"{action!r} is not an action of this game")
+                raise _illegal("{action!r} is not an action of this game", action=action)
             checker = self.hooks.check_action
         if self.phase == OVER:
             raise _illegal("the game is over")
         if isinstance(action, (Skip, Remove)):
+            if seat is not None and isinstance(action, Skip):
+                raise _illegal("only the table (host or timeout) may skip a seat")
             if seat is not None:
-                raise _illegal(f"only the table (host or timeout) may {type(action).__name__.lower()} a seat")
+                raise _illegal("only the table (host or timeout) may remove a seat")
         else:
             if seat is None or not 0 <= seat < self.seats:
-                raise _illegal(f"seat {seat} is not a seat of this game")
+                raise _illegal("seat {seat} is not a seat of this game", seat=seat)
             if self.left[seat] is not None:
-                raise _illegal(f"seat {seat + 1} has left the game")
+                raise _illegal("{seat} has left the game", seat=SeatRef(seat))
         checker(self, seat, action)  # core: Game._check_x(self, ...); hook: hooks.check_action(game, ...)
 
-    def _check_turn(self, seat: int, stage: str | None, what: str) -> None:
+    def _check_turn(self, seat: int, stage: str | None, action: Action) -> None:
         if self.phase == CHOOSING:
-            raise _illegal(f"players are still choosing their starting tickets; {what} waits for the first turn")
+            raise _illegal(_WAITING[type(action)])
         if seat != self.current:
-            raise _illegal(f"it is seat {self.current + 1}'s turn, not yours", current=self.current)
+            raise _illegal("it is {current}'s turn, not yours", current=SeatRef(self.current))
         if self.stage != stage:
-            raise _illegal(self._stage_message())
+            raise self._stage_error()
 
-    def _stage_message(self) -> str:
+    def _stage_error(self) -> IllegalActionError:
+        """What the seat to move must do first at this stage of its turn."""
         if self.stage in self.hooks.stages:
-            return self.hooks.stage_message(self)
-        return {
-            None: "this is the start of your turn: draw cards, claim a route, draw tickets or build a station",
-            SECOND_CARD: "draw your second card first (a face-up locomotive is not allowed now)",
-            TUNNEL: "decide on the tunnel first: pay the extra cards or decline",
-            TICKETS: "choose which tickets to keep first",
-        }[self.stage]
+            return self.hooks.stage_error(self)
+        if self.stage is None:
+            return _illegal("this is the start of your turn: draw cards, claim a route, draw tickets or build a "
+                            "station")
+        if self.stage == SECOND_CARD:
+            return _illegal("draw your second card first (a face-up locomotive is not allowed now)")
+        if self.stage == TUNNEL:
+            return _illegal("decide on the tunnel first: pay the extra cards or decline")
+        return _illegal("choose which tickets to keep first")
 
     def _check_draw_deck(self, seat: int, action: DrawDeck) -> None:
-        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, "drawing")
+        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
         if not self._can_draw_blind():
             raise _illegal("the deck and the discard pile are both empty: take a face-up card or do something else")
 
     def _check_draw_market(self, seat: int, action: DrawMarket) -> None:
-        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, "drawing")
+        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
         if not 0 <= action.slot < MARKET_SIZE:
-            raise _illegal(f"there is no face-up card {action.slot + 1}; the market has 1 to {MARKET_SIZE}")
+            raise _illegal("there is no face-up card {slot}; the market has 1 to {size}", slot=action.slot + 1,
+                           size=MARKET_SIZE)
         card = self.market[action.slot]
         if card < 0:
-            raise _illegal(f"face-up slot {action.slot + 1} is empty")
+            raise _illegal("face-up slot {slot} is empty", slot=action.slot + 1)
         if self.stage == SECOND_CARD and card == LOCO and not self._free_locos:
             raise _illegal("a face-up locomotive cannot be your second card")
 
     def _check_claim(self, seat: int, action: Claim) -> None:
-        self._check_turn(seat, None, "claiming")
+        self._check_turn(seat, None, action)
         t = self.track(action.track)
-        name = self.map.route_name(t)
+        route = route_ref(self.map, t)
         owner = self.owner[t.index]
         if owner >= 0:
-            raise _illegal(f"{name} is already taken by {self.hooks.owner_name(self, owner)}", owner=owner)
+            raise self.hooks.taken_error(self, route, owner)
         if t.double is not None:
             partner = self.owner[t.double]
             if partner == seat:
-                raise _illegal(f"you own the other track of {name}; one player never owns both")
+                raise _illegal("you own the other track of {route}; one player never owns both", route=route)
             if partner >= 0 and not self._doubles_open:
-                raise _illegal(
-                    f"the other track of {name} is taken and with {self.seats} players only one track of a double route is used"
-                )
+                raise _illegal("the other track of {route} is taken and with {players} players only one track of a "
+                               "double route is used", route=route, players=self.seats)
         if t.length > self.trains[seat]:
-            raise _illegal(f"{name} needs {t.length} trains and you have {self.trains[seat]} left")
+            raise _illegal("{route} needs {length} trains and you have {left} left", route=route, length=t.length,
+                           left=self.trains[seat])
         card_rules = self._track_rules[t.index]
         if card_rules is None:
             if action.subs:
-                error = f"{name} takes no substitute cards"
-            else:
-                error = payment_error(self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, name)
+                raise _illegal("{what} takes no substitute cards", what=route)
+            error = payment_error(self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, route)
         else:
             locos_ok, ferry_sub, substitute = card_rules
             error = extended_payment_error(
-                self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, tuple(action.subs), name,
-                locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute, where=self.hooks.locomotive_use,
+                self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, tuple(action.subs), route,
+                locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute, no_locos=self.hooks.locomotive_error,
             )
         if error:
-            raise _illegal(error)
+            raise error
 
     def _check_tickets(self, seat: int, action: DrawTickets) -> None:
-        self._check_turn(seat, None, "drawing tickets")
+        self._check_turn(seat, None, action)
         if not self.ticket_deck and not (self.ticket_discard and self.returned_policy == "discard"):
             raise _illegal("no destination tickets are left to draw")
 
     def _check_keep(self, seat: int, action: KeepTickets) -> None:
         if self.phase == PLAYING:
-            self._check_turn(seat, TICKETS, "keeping tickets")
+            self._check_turn(seat, TICKETS, action)
         elif not self.offers[seat]:
             raise _illegal("you have already chosen your starting tickets")
         offer = self.offers[seat]
         ids = action.ids
         unknown = [i for i in ids if i not in offer]
         if unknown:
-            raise _illegal(
-                f"ticket{'s' if len(unknown) > 1 else ''} {', '.join(map(str, unknown))} "
-                f"{'are' if len(unknown) > 1 else 'is'} not among the tickets offered to you ({', '.join(map(str, sorted(offer)))})"
-            )
+            offered = ListRef(tuple(sorted(offer)))
+            if len(unknown) > 1:
+                raise _illegal("tickets {tickets} are not among the tickets offered to you ({offered})",
+                               tickets=ListRef(tuple(unknown)), offered=offered)
+            raise _illegal("ticket {ticket} is not among the tickets offered to you ({offered})", ticket=unknown[0],
+                           offered=offered)
         if len(set(ids)) != len(ids):
             raise _illegal("each ticket can be kept only once")
         if len(ids) < self.offer_keep[seat]:
-            raise _illegal(f"keep at least {self.offer_keep[seat]} of the {len(offer)} tickets")
+            raise _illegal("keep at least {keep} of the {offered} tickets", keep=self.offer_keep[seat],
+                           offered=len(offer))
 
     def _check_station(self, seat: int, action: BuildStation) -> None:
-        self._check_turn(seat, None, "building a station")
+        self._check_turn(seat, None, action)
         if not self.map.rules.stations:
-            raise _illegal(f"the {self.map.name} map has no stations")
+            raise _illegal("the {map} map has no stations", map=self.map.name)
         city = self.map.city_by_id.get(action.city)
         if city is None:
-            raise _illegal(f"there is no city {action.city!r} on the {self.map.name} map")
+            raise _illegal("there is no city {city!r} on the {map} map", city=action.city, map=self.map.name)
         if not self.stations_left[seat]:
             raise _illegal("you have built all your stations")
         if city.index in self.station_owner:
-            raise _illegal(f"{city.name} already has a station (seat {self.station_owner[city.index] + 1})")
-        cost = self.map.rules.station_costs[len(self.stations[seat])]
-        what = f"your station no. {len(self.stations[seat]) + 1}"
-        error = payment_error(self.hands[seat], cost, None, 0, action.color, action.locos, what)
+            raise _illegal("{city} already has a station ({owner})", city=CityRef(city.index, city.name),
+                           owner=SeatRef(self.station_owner[city.index]))
+        built = len(self.stations[seat])
+        what = phrase(N_("your station no. {number}"), number=built + 1)
+        error = payment_error(self.hands[seat], self.map.rules.station_costs[built], None, 0, action.color,
+                              action.locos, what)
         if error:
-            raise _illegal(error)
+            raise error
 
     def _check_pay_tunnel(self, seat: int, action: PayTunnel) -> None:
-        self._check_turn(seat, TUNNEL, "paying")
+        self._check_turn(seat, TUNNEL, action)
         tunnel = self.tunnel
         options = surcharge_options(self.hands[seat], tunnel["surcharge"], tunnel["color"])
-        if action.locos not in options:
-            n, color = tunnel["surcharge"], tunnel["color"]
-            need = f"{n} locomotive{'s' if n > 1 else ''}" if color is None else f"{n} {CARD_NAMES[color]} or locomotive cards"
+        if action.locos in options:
+            return
+        n, color = tunnel["surcharge"], tunnel["color"]
+        if color is not None:
             if not options:
-                raise _illegal(f"you cannot pay the tunnel's extra {need}: decline instead")
-            raise _illegal(f"the tunnel's extra cost is {need}; pay with {', '.join(map(str, options))} locomotives")
+                raise _illegal("you cannot pay the tunnel's extra {n} {color} or locomotive cards: decline instead",
+                               n=n, color=CardRef(color))
+            raise _illegal("the tunnel's extra cost is {n} {color} or locomotive cards; pay with {options} locomotives",
+                           n=n, color=CardRef(color), options=ListRef(tuple(options), "or"))
+        if not options and n == 1:
+            raise _illegal("you cannot pay the tunnel's extra {n} locomotive: decline instead", n=n)
+        if not options:
+            raise _illegal("you cannot pay the tunnel's extra {n} locomotives: decline instead", n=n)
+        if n == 1:
+            raise _illegal("the tunnel's extra cost is {n} locomotive; pay with {options} locomotives", n=n,
+                           options=ListRef(tuple(options), "or"))
+        raise _illegal("the tunnel's extra cost is {n} locomotives; pay with {options} locomotives", n=n,
+                       options=ListRef(tuple(options), "or"))
 
     def _check_decline(self, seat: int, action: DeclineTunnel) -> None:
-        self._check_turn(seat, TUNNEL, "declining")
+        self._check_turn(seat, TUNNEL, action)
 
     def _check_pass(self, seat: int, action: Pass) -> None:
-        self._check_turn(seat, None, "passing")
+        self._check_turn(seat, None, action)
         if any(not isinstance(a, Pass) for a in self._turn_start_actions(seat, True)):
             raise _illegal("you can only pass when you have no other move")
 
@@ -621,9 +657,9 @@ class Game:
 
     def _check_remove(self, seat: None, action: Remove) -> None:
         if not 0 <= action.seat < self.seats:
-            raise _illegal(f"seat {action.seat + 1} is not a seat of this game")
+            raise _illegal("seat {seat} is not a seat of this game", seat=action.seat + 1)
         if self.left[action.seat] is not None:
-            raise _illegal(f"seat {action.seat + 1} has already left")
+            raise _illegal("{seat} has already left", seat=SeatRef(action.seat))
 
     # --- effects ---
 

@@ -10,7 +10,8 @@ Extension points, in the order a game meets them:
 - `doubles_open`: whether both tracks of a double route are usable.
 - card rules: `free_locomotive_draws` (a face-up locomotive is an ordinary card), `market_resets`
   (3 face-up locomotives reset the market), `locomotives_usable(track)` (where locomotives pay,
-  `locomotive_use` names it for messages), `ferry_substitute` (cards of any colors replacing one
+  `locomotive_use` names it for the rules summary, `locomotive_error` for players who try
+  elsewhere), `ferry_substitute` (cards of any colors replacing one
   required ferry locomotive); a track's own `substitute` (data) is handled by the payments.
 - `after_claim`: effects of a claim (tolls).
 - `after_round`: between turns, once every active seat has played a round; it may open a
@@ -25,6 +26,8 @@ Extension points, in the order a game meets them:
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from engine.errors import N_, IllegalActionError, RouteRef, SeatRef
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -50,6 +53,8 @@ class RuleHooks:
     ferry_substitute: int = 0
     #: Where locomotives may be used, for messages (when `locomotives_usable` is narrower).
     locomotive_use: str = "any route"
+    #: The error (a template) for locomotives paying where `locomotives_usable` forbids them.
+    locomotive_error: str = N_("locomotives cannot be used on this route")
 
     def locomotives_usable(self, track: "Track") -> bool:
         """Whether locomotives may pay for (part of) this track."""
@@ -90,9 +95,9 @@ class RuleHooks:
         """Legal actions of the deciding seat in one of this hook's stages."""
         return []
 
-    def stage_message(self, game: "Game") -> str:
+    def stage_error(self, game: "Game") -> IllegalActionError:
         """What the deciding seat must do first in one of this hook's stages."""
-        return "finish the pending decision first"
+        return IllegalActionError("finish the pending decision first")
 
     def check_action(self, game: "Game", seat: int, action: "Action") -> None:
         """Raise IllegalActionError unless `action` (one of `action_types`) is legal now."""
@@ -104,9 +109,9 @@ class RuleHooks:
         """The forced move in one of this hook's stages (timeouts, skips)."""
         raise NotImplementedError
 
-    def owner_name(self, game: "Game", owner: int) -> str:
-        """How messages name the owner of a track (`owner` may be a non-seat owner of a hook)."""
-        return f"seat {owner + 1}"
+    def taken_error(self, game: "Game", route: RouteRef, owner: int) -> IllegalActionError:
+        """The error for claiming a track that `owner` (maybe a non-seat owner of a hook) has."""
+        return IllegalActionError("{route} is already taken by {owner}", route=route, owner=SeatRef(owner))
 
     def adjust_final_scores(self, game: "Game", scores: list["PlayerScore"]) -> list["PlayerScore"]:
         """Map bonuses and penalties beyond longest path and Globetrotter."""

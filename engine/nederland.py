@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, NeutralClaim
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, ListRef, RouteRef, SeatRef
 from engine.events import (
     Event,
     LoanTaken,
@@ -29,7 +29,7 @@ from engine.events import (
     TollPaid,
 )
 from engine.hooks import RuleHooks, register
-from engine.notation import route_label
+from engine.notation import route_ref
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -179,20 +179,24 @@ class NederlandHooks(RuleHooks):
     def stage_actions(self, game: "Game", seat: int) -> list[Action]:
         return [NeutralClaim(t) for t in self.pending["tracks"]]
 
-    def stage_message(self, game: "Game") -> str:
-        labels = [route_label(game.map, game.map.track_by_id[t]) for t in self.pending["tracks"]]
-        return f"claim a track for the neutral player first: neutral claim {' or '.join(labels)}"
+    def _choices(self, game: "Game") -> ListRef:
+        """The tracks the neutral player may take now, by label ('Amsterdam-Rotterdam/1 or ...')."""
+        tracks = [route_ref(game.map, game.map.track_by_id[t], numbered=True) for t in self.pending["tracks"]]
+        return ListRef(tuple(tracks), "or", " or ")
+
+    def stage_error(self, game: "Game") -> IllegalActionError:
+        return IllegalActionError("claim a track for the neutral player first: neutral claim {routes}",
+                                  routes=self._choices(game))
 
     def check_action(self, game: "Game", seat: int, action: Action) -> None:
         if game.stage != NEUTRAL_STAGE or self.pending is None:
             raise IllegalActionError("there is no neutral player route to claim now")
         if seat != game.current:
-            raise IllegalActionError(
-                f"seat {game.current + 1} holds the neutral marker and chooses the track", current=game.current
-            )
+            raise IllegalActionError("{current} holds the neutral marker and chooses the track",
+                                     current=SeatRef(game.current))
         if action.track not in self.pending["tracks"]:
-            labels = [route_label(game.map, game.map.track_by_id[t]) for t in self.pending["tracks"]]
-            raise IllegalActionError(f"the neutral player claims {' or '.join(labels)}, not {action.track}")
+            raise IllegalActionError("the neutral player claims {routes}, not {track}", routes=self._choices(game),
+                                     track=action.track)
 
     def apply_action(self, game: "Game", seat: int, action: Action, events: list[Event]) -> None:
         pending, self.pending = self.pending, None
@@ -205,8 +209,10 @@ class NederlandHooks(RuleHooks):
     def default_action(self, game: "Game", seat: int) -> Action:
         return NeutralClaim(self.pending["tracks"][0])
 
-    def owner_name(self, game: "Game", owner: int) -> str:
-        return "the neutral player" if owner == game.seats else super().owner_name(game, owner)
+    def taken_error(self, game: "Game", route: RouteRef, owner: int) -> IllegalActionError:
+        if owner == game.seats:
+            return IllegalActionError("{route} is already taken by the neutral player", route=route)
+        return super().taken_error(game, route, owner)
 
     # ------------------------------------------------------------------ scoring
 

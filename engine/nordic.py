@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.errors import N_
 from engine.hooks import RuleHooks, register
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class NordicHooks(RuleHooks):
     free_locomotive_draws = True
     market_resets = False
     locomotive_use = "ferries and tunnels"
+    locomotive_error = N_("locomotives can only be used on ferries and tunnels on this map")
 
     def configure(self, game: "Game") -> None:
         super().configure(game)

@@ -35,8 +35,8 @@ from engine.actions import (
     Skip,
     Undo,
 )
-from engine.cards import CARD_NAMES, COLORS, LOCO, card_index
-from engine.errors import AmbiguousActionError, InvalidActionError
+from engine.cards import COLORS, LOCO, card_index
+from engine.errors import AmbiguousActionError, CardRef, CityRef, InvalidActionError, ListRef, RouteRef
 from engine.mapdata import City, MapData, Track, fold_name, printed_name
 from engine.payments import extended_payment_options, payment_options, surcharge_options
 
@@ -63,6 +63,11 @@ def route_label(m: MapData, track: Track, city_name: Callable[[City], str] = pri
     if len(siblings) > 1:
         return f"{name}/{siblings.index(track) + 1}"
     return name
+
+
+def route_ref(m: MapData, track: Track, numbered: bool = False) -> RouteRef:
+    """A track for an error message: its route name, or with `numbered` its label (above)."""
+    return RouteRef(track.index, route_label(m, track) if numbered else m.route_name(track), numbered)
 
 
 def ticket_label(m: MapData, ticket, reached: int | None = None, city_name: Callable[[City], str] = printed_name) -> str:
@@ -153,11 +158,12 @@ def _parse_subs(text: str) -> tuple[int, ...]:
         try:
             card = card_index(name)
         except KeyError:
-            raise InvalidActionError(f"unknown card color {name!r} in sub=") from None
+            raise InvalidActionError("unknown card color {name!r} in sub=", name=name) from None
         if card == LOCO:
             raise InvalidActionError("substitute cards are colored cards, not locomotives")
         if count and not count.isdigit():
-            raise InvalidActionError(f"write sub= as color:count pairs, like sub=blue:2,green:1 (got {part!r})")
+            raise InvalidActionError("write sub= as color:count pairs, like sub=blue:2,green:1 (got {part!r})",
+                                     part=part)
         out.extend([card] * (int(count) if count else 1))
     return tuple(sorted(out))
 
@@ -196,7 +202,8 @@ def parse_action(game: "Game", seat: int | None, text: str) -> Action:
     if verb == "remove" and len(rest) == 1 and rest[0].isdigit():
         return Remove(int(rest[0]) - 1)
     raise InvalidActionError(
-        f"unknown action {text.strip()!r}: actions are draw, claim, tickets, station, tunnel, neutral, pass, resign"
+        "unknown action {text!r}: actions are draw, claim, tickets, station, tunnel, neutral, pass, resign",
+        text=text.strip(),
     )
 
 
@@ -242,7 +249,8 @@ def _split_payment(words: list[str], subs: list | None = None) -> tuple[list[str
             elif color is None:
                 color = card
             else:
-                raise InvalidActionError(f"pay with one color, not {COLORS[card]} and {COLORS[color]}")
+                raise InvalidActionError("pay with one color, not {card} and {other}", card=CardRef(card),
+                                         other=CardRef(color))
         words = words[:-1]
     return words, color, all_loco, locos
 
@@ -262,16 +270,23 @@ def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
             else:
                 tracks = m.tracks_between.get((min(a.index, b.index), max(a.index, b.index)))
             if not tracks:
-                raise InvalidActionError(f"no route joins {a.name} and {b.name} on the {m.name} map")
+                raise InvalidActionError("no route joins {a} and {b} on the {map} map", a=CityRef(a.index, a.name),
+                                         b=CityRef(b.index, b.name), map=m.name)
             return list(tracks), index
     known = [p for p in parts if m.find_city(p)]
     unknown = [p for p in parts if not m.find_city(p)]
     if len(parts) < 2:
-        raise InvalidActionError(f"name a route as two cities, like 'Paris-Dieppe' (got {text!r})")
-    raise InvalidActionError(
-        f"no city {' or '.join(repr(u) for u in unknown) or repr(text)} on the {m.name} map"
-        + (f" (found {', '.join(known)})" if known else "")
-    )
+        raise InvalidActionError("name a route as two cities, like 'Paris-Dieppe' (got {text!r})", text=text)
+    names = _typed_names(unknown or [text])
+    if known:
+        raise InvalidActionError("no city {names} on the {map} map (found {found})", names=names, map=m.name,
+                                 found=ListRef(tuple(known)))
+    raise InvalidActionError("no city {names} on the {map} map", names=names, map=m.name)
+
+
+def _typed_names(texts: list[str]) -> ListRef:
+    """City names as the player typed them, quoted: "'Atlantis' or 'Oz'"."""
+    return ListRef(tuple(map(repr, texts)), "or", " or ")
 
 
 def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
@@ -287,7 +302,7 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
         else:
             chosen = tracks[index - 1: index] if index >= 1 else []
         if not chosen:
-            raise InvalidActionError(f"{m.route_name(tracks[0])} has no track {index}")
+            raise InvalidActionError("{route} has no track {index}", route=route_ref(m, tracks[0]), index=index)
         tracks = chosen
     elif len(tracks) > 1 and color is not None and any(t.color == color for t in tracks):
         tracks = [t for t in tracks if t.color == color]
@@ -315,11 +330,7 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
         elif locos is not None and locos == track.length:
             return Claim(track.id, None, locos)
         else:
-            names = [CARD_NAMES[c] if c is not None else "loco" for c in options] or list(COLORS)
-            raise AmbiguousActionError(
-                f"{m.route_name(track)} is gray: say which color to pay with ({', '.join(names)})",
-                options=names,
-            )
+            raise _gray_route(m, track, options)
         if color is None:
             return Claim(track.id, None, track.length)
     if track.color is not None and color != track.color:
@@ -360,20 +371,29 @@ def _parse_claim_extended(game: "Game", seat: int | None, track: Track, color: i
     if len(colors) == 1:
         best = min((o for o in options if o[0] == colors[0]), key=lambda o: (len(o[2]), o[1]))
         return Claim(track.id, *best)
-    names = [CARD_NAMES[c] if c is not None else "loco" for c in colors] or list(COLORS)
-    raise AmbiguousActionError(
-        f"{m.route_name(track)} is gray: say which color to pay with ({', '.join(names)})", options=names
-    )
+    raise _gray_route(m, track, colors)
+
+
+def _card_options(colors: list[int | None]) -> ListRef:
+    """The cards that could pay (None: all locomotives), every color when none can."""
+    cards = [LOCO if c is None else c for c in colors] or range(len(COLORS))
+    return ListRef(tuple(map(CardRef, cards)), "or")
+
+
+def _gray_route(m: MapData, track: Track, colors: list[int | None]) -> AmbiguousActionError:
+    return AmbiguousActionError("{route} is gray: say which color to pay with ({options})",
+                                route=route_ref(m, track), options=_card_options(colors))
 
 
 def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
     m = game.map
     city_words, color, all_loco, locos = _split_payment(words)
     city = m.find_city(" ".join(city_words)) if city_words else None
+    if not city_words:
+        raise InvalidActionError("name the city for the station")
     if city is None:
-        raise InvalidActionError(
-            f"no city {' '.join(city_words)!r} on the {m.name} map" if city_words else "name the city for the station"
-        )
+        raise InvalidActionError("no city {names} on the {map} map", names=_typed_names([" ".join(city_words)]),
+                                 map=m.name)
     built = len(game.stations[seat]) if seat is not None else 0
     costs = m.rules.station_costs
     cost = costs[min(built, len(costs) - 1)] if costs else 1
@@ -387,10 +407,8 @@ def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
             if color is None:
                 return BuildStation(city.id, None, cost)
         else:
-            names = [CARD_NAMES[c] if c is not None else "loco" for c in options] or list(COLORS)
-            raise AmbiguousActionError(
-                f"say which color pays for the station in {city.name} ({', '.join(names)})", options=names
-            )
+            raise AmbiguousActionError("say which color pays for the station in {city} ({options})",
+                                       city=CityRef(city.index, city.name), options=_card_options(options))
     if locos is None:
         locos = max(cost - hand[color], 0)
     return BuildStation(city.id, None if locos == cost else color, locos)
@@ -421,7 +439,8 @@ def _parse_neutral(game: "Game", words: list[str]) -> Action:
     if index is not None:
         chosen = [t for t in tracks if t.id.endswith(f"/{index}")]
         if not chosen:
-            raise InvalidActionError(f"{game.map.route_name(tracks[0])} has no track {index}")
+            raise InvalidActionError("{route} has no track {index}", route=route_ref(game.map, tracks[0]),
+                                     index=index)
         return NeutralClaim(chosen[0].id)
     free = [t for t in tracks if game.owner[t.index] < 0]
     return NeutralClaim((free or tracks)[0].id)

@@ -1,12 +1,15 @@
 """Which cards pay for a track, a station or a tunnel surcharge (RULES.md §1, §3).
 
 A payment is (color, locos): `length - locos` cards of `color` plus `locos` locomotives;
-color is None only for an all-locomotive payment.
+color is None only for an all-locomotive payment. The `*_error` functions say why a payment
+does not fit, as the IllegalActionError to raise; `what` names the thing paid for (a RouteRef,
+or a Phrase such as "your station no. 2").
 """
 
 from __future__ import annotations
 
-from engine.cards import CARD_NAMES, COLORS, LOCO
+from engine.cards import COLORS, LOCO
+from engine.errors import N_, CardRef, IllegalActionError, ListRef, phrase
 
 Payment = tuple[int | None, int]
 
@@ -41,27 +44,47 @@ def payment_options(
 
 
 def payment_error(
-    hand: list[int], length: int, color: int | None, ferry: int, pay_color: int | None, locos: int, what: str
-) -> str | None:
+    hand: list[int], length: int, color: int | None, ferry: int, pay_color: int | None, locos: int, what: object
+) -> IllegalActionError | None:
     """Why (pay_color, locos) cannot pay for `what`, or None if it can."""
     if locos < 0 or locos > length:
-        return f"{what} costs {length} cards; {locos} locomotives is not a payment for it"
+        return IllegalActionError("{what} costs {length} cards; {locos} locomotives is not a payment for it",
+                                  what=what, length=length, locos=locos)
     if pay_color is None and locos != length:
-        return f"{what} costs {length} cards: name a color for the {length - locos} non-locomotive cards"
+        return IllegalActionError("{what} costs {length} cards: name a color for the {n} non-locomotive cards",
+                                  what=what, length=length, n=length - locos)
     if pay_color is not None and locos == length:
         pay_color = None
     if pay_color is not None and color is not None and pay_color != color:
-        return f"{what} is {COLORS[color]}: it cannot be paid with {COLORS[pay_color]} cards"
+        return _wrong_color(what, color, pay_color)
     if locos < ferry:
-        return f"{what} is a ferry: it needs at least {ferry} locomotive{'s' if ferry > 1 else ''}, not {locos}"
-    missing = []
-    if pay_color is not None and hand[pay_color] < length - locos:
-        missing.append(f"{length - locos - hand[pay_color]} more {CARD_NAMES[pay_color]} (you have {hand[pay_color]})")
-    if hand[LOCO] < locos:
-        missing.append(f"{locos - hand[LOCO]} more loco (you have {hand[LOCO]})")
-    if missing:
-        return f"not enough cards for {what}: you need " + " and ".join(missing)
-    return None
+        if ferry == 1:
+            return IllegalActionError("{what} is a ferry: it needs at least {ferry} locomotive, not {locos}",
+                                      what=what, ferry=ferry, locos=locos)
+        return IllegalActionError("{what} is a ferry: it needs at least {ferry} locomotives, not {locos}",
+                                  what=what, ferry=ferry, locos=locos)
+    if (pay_color is None or hand[pay_color] >= length - locos) and hand[LOCO] >= locos:
+        return None
+    need = [0] * len(hand)
+    if pay_color is not None:
+        need[pay_color] = length - locos
+    need[LOCO] = locos
+    return _missing_cards(hand, need, what)
+
+
+def _wrong_color(what: object, color: int, pay_color: int) -> IllegalActionError:
+    return IllegalActionError("{what} is {color}: it cannot be paid with {paid} cards", what=what,
+                              color=CardRef(color), paid=CardRef(pay_color))
+
+
+def _missing_cards(hand: list[int], need: list[int], what: object) -> IllegalActionError | None:
+    """The error naming every card kind the hand lacks for `need` (counts by card), or None."""
+    missing = [phrase(N_("{n} more {card} (you have {have})"), n=need[k] - hand[k], card=CardRef(k), have=hand[k])
+               for k in range(len(hand)) if need[k] > hand[k]]
+    if not missing:
+        return None
+    return IllegalActionError("not enough cards for {what}: you need {missing}", what=what,
+                              missing=ListRef(tuple(missing), "standard", " and "))
 
 
 def surcharge_options(hand: list[int], surcharge: int, color: int | None) -> list[int]:
@@ -173,49 +196,78 @@ def extended_payment_options(
 
 def extended_payment_error(
     hand: list[int], length: int, color: int | None, ferry: int, pay_color: int | None, locos: int,
-    subs: tuple[int, ...], what: str, *, locos_ok: bool, ferry_sub: int, substitute: int, where: str,
-) -> str | None:
-    """Why (pay_color, locos, subs) cannot pay for `what` under the map's card rules, or None."""
+    subs: tuple[int, ...], what: object, *, locos_ok: bool, ferry_sub: int, substitute: int, no_locos: str,
+) -> IllegalActionError | None:
+    """Why (pay_color, locos, subs) cannot pay for `what` under the map's card rules, or None.
+    `no_locos` is the error (a template) for locomotives where they cannot pay."""
     if locos and not locos_ok:
-        return f"locomotives can only be used on {where} on this map"
+        return IllegalActionError(no_locos)
+    if locos < 0:
+        return IllegalActionError("{what} costs {length} cards; {locos} locomotives is not a payment for it",
+                                  what=what, length=length, locos=locos)
     if any(not 0 <= c < LOCO for c in subs):
-        return "substitute cards are colored cards, never locomotives"
+        return IllegalActionError("substitute cards are colored cards, never locomotives")
     unit = ferry_sub if ferry else substitute
     if subs and not (unit and (ferry or substitute)):
-        return f"{what} takes no substitute cards"
+        return IllegalActionError("{what} takes no substitute cards", what=what)
     if unit and len(subs) % unit:
-        return f"substitute cards for {what} come in sets of {unit}, not {len(subs)}"
+        return IllegalActionError("substitute cards for {what} come in sets of {unit}, not {count}", what=what,
+                                  unit=unit, count=len(subs))
     m = len(subs) // unit if unit else 0
     if ferry:
         if m > ferry:
-            return f"{what} has {ferry} locomotive space{'s' if ferry > 1 else ''}: at most {ferry * unit} substitute cards"
+            return _too_many_sets(what, ferry, ferry * unit)
         if locos + m < ferry:
-            return (f"{what} is a ferry: it needs {ferry} locomotive{'s' if ferry > 1 else ''} "
-                    f"(or {unit} cards of any colors for each), not {locos}" + (f" and {m} set{'s' if m > 1 else ''}" if m else ""))
+            return _ferry_short(what, ferry, unit, locos, m)
     elif m and locos:
-        return f"{what}: substitute cards replace missing cards of the color you pay, not locomotives"
+        return IllegalActionError("{what}: substitute cards replace missing cards of the color you pay, not "
+                                  "locomotives", what=what)
     n = length - locos - m
     if n < 0:
-        return f"{what} costs {length} cards; that payment covers {locos + m}"
+        return IllegalActionError("{what} costs {length} cards; that payment covers {covered}", what=what,
+                                  length=length, covered=locos + m)
     if n == 0 and pay_color is not None and not (ferry and m):
         pay_color = None
     if n and pay_color is None:
-        return f"{what} costs {length} cards: name a color for the {n} colored cards"
+        return IllegalActionError("{what} costs {length} cards: name a color for the {n} colored cards", what=what,
+                                  length=length, n=n)
     if pay_color is not None and color is not None and pay_color != color:
-        return f"{what} is {COLORS[color]}: it cannot be paid with {COLORS[pay_color]} cards"
+        return _wrong_color(what, color, pay_color)
     if not ferry and m:
         if n < 1:
-            return f"{what}: play at least one card of the color you pay"
+            return IllegalActionError("{what}: play at least one card of the color you pay", what=what)
         if hand[pay_color] != n:
-            return (f"{what}: substitute cards only replace missing {CARD_NAMES[pay_color]} cards "
-                    f"(you have {hand[pay_color]}, so play {min(hand[pay_color], length)} of them)")
+            return IllegalActionError("{what}: substitute cards only replace missing {card} cards (you have {have}, "
+                                      "so play {play} of them)", what=what, card=CardRef(pay_color),
+                                      have=hand[pay_color], play=min(hand[pay_color], length))
     need = [0] * len(hand)
     if pay_color is not None:
         need[pay_color] += n
     need[LOCO] += locos
     for c in subs:
         need[c] += 1
-    missing = [f"{need[k] - hand[k]} more {CARD_NAMES[k]} (you have {hand[k]})" for k in range(len(hand)) if need[k] > hand[k]]
-    if missing:
-        return f"not enough cards for {what}: you need " + " and ".join(missing)
-    return None
+    return _missing_cards(hand, need, what)
+
+
+def _too_many_sets(what: object, ferry: int, most: int) -> IllegalActionError:
+    if ferry == 1:
+        return IllegalActionError("{what} has {ferry} locomotive space: at most {most} substitute cards", what=what,
+                                  ferry=ferry, most=most)
+    return IllegalActionError("{what} has {ferry} locomotive spaces: at most {most} substitute cards", what=what,
+                              ferry=ferry, most=most)
+
+
+def _ferry_short(what: object, ferry: int, unit: int, locos: int, sets: int) -> IllegalActionError:
+    """A ferry paid with too few locomotives and sets of substitute cards (`sets` < `ferry`)."""
+    params = dict(what=what, ferry=ferry, unit=unit, locos=locos, sets=sets)
+    if ferry == 1:
+        return IllegalActionError("{what} is a ferry: it needs {ferry} locomotive (or {unit} cards of any colors for "
+                                  "each), not {locos}", **params)
+    if not sets:
+        return IllegalActionError("{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for "
+                                  "each), not {locos}", **params)
+    if sets == 1:
+        return IllegalActionError("{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for "
+                                  "each), not {locos} and {sets} set", **params)
+    return IllegalActionError("{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for "
+                              "each), not {locos} and {sets} sets", **params)

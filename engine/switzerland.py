@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.errors import N_
 from engine.hooks import RuleHooks, register
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ class SwitzerlandHooks(RuleHooks):
     #: Locomotives pay only for tunnels, so a face-up one counts as one card like any other.
     free_locomotive_draws = True
     locomotive_use = "tunnels"
+    locomotive_error = N_("locomotives can only be used on tunnels on this map")
 
     def locomotives_usable(self, track: "Track") -> bool:
         return track.tunnel
