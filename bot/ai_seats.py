@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ai import ask, make_ai
 from bot.service import Table, UserError
+from i18n import N_
 from storage import queries
 
 if TYPE_CHECKING:
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AI_LEVELS = ("random", "baseline", "strong")
+#: An AI seat's name by level ({n}: the seat's number), translated where it is shown.
+AI_NAMES = {"random": N_("random AI {n}"), "baseline": N_("baseline AI {n}"), "strong": N_("strong AI {n}")}
 
 
 class AISeats:

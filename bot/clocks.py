@@ -19,6 +19,7 @@ from discord.ext import tasks
 from bot.admin import is_manager
 from bot.service import Table
 from engine import Game, Remove
+from i18n import Translator
 from storage import clocks as stored_clocks
 from storage.models import utcnow
 
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Turn timer choices offered at /ttr new (seconds; 0: no timer).
+#: Turn timer choices offered at /ttr new (seconds; 0: no timer), named in English; the names are
+#: marked for the catalogs with the context "timer" where they are shown (bot/commands.py).
 TIMERS = {"none": 0, "5 minutes": 300, "10 minutes": 600, "1 hour": 3600, "12 hours": 43200,
           "24 hours": 86400, "48 hours": 172800}
 
@@ -167,14 +169,17 @@ class Clocks:
             seat_clock = await stored_clocks.seat_clock(session=session, game_id=table.id, seat=timer.seat)
             seat_clock.missed += 1
             await stored_clocks.save_seat_clock(session=session, clock=seat_clock)
-        name = turns.name(table, timer.seat)
+        t = await turns.channel_t(table)  # the note joins the turn's public account
+        name = turns.name(table, timer.seat, t)
         if clock.absence == "remove" and seat_clock.missed >= clock.remove_after:
-            table.turn_notes.append(f"⏰ **{name}** missed {seat_clock.missed} deadlines in a row and is removed.")
+            table.turn_notes.append("⏰ " + t.ngettext("**{name}** missed {n} deadline in a row and is removed.",
+                                                      "**{name}** missed {n} deadlines in a row and is removed.",
+                                                      seat_clock.missed, name=name))
             outcome = await service.act(table.id, None, Remove(timer.seat), as_table=True)
             await turns.publish_automatic(outcome)
             return
-        table.turn_notes.append(f"⏰ **{name}** ran out of time" +
-                                (": an AI plays this turn." if clock.absence == "ai" else "."))
+        table.turn_notes.append("⏰ " + (t.gettext("**{name}** ran out of time: an AI plays this turn.", name=name)
+                                        if clock.absence == "ai" else t.gettext("**{name}** ran out of time.", name=name)))
         key = timer.decision
         for _ in range(10):  # a turn has at most a few steps
             game = table.game
@@ -187,28 +192,33 @@ class Clocks:
 
     # ------------------------------------------------------------------ commands
 
-    async def _clocked_table(self, interaction: Interaction) -> tuple[Table, stored_clocks.GameClock] | None:
+    async def _clocked_table(self, interaction: Interaction,
+                             t: Translator) -> tuple[Table, stored_clocks.GameClock] | None:
         table = await self.bot.service.table_in_channel(interaction.channel_id)
         if table is None:
-            await interaction.response.send_message("There is no game running in this channel.", ephemeral=True)
+            await interaction.response.send_message(t.gettext("There is no game running in this channel."),
+                                                    ephemeral=True)
             return None
         clock = await self.clock(table.id)
         if clock is None:
-            await interaction.response.send_message("This game has no turn timer.", ephemeral=True)
+            await interaction.response.send_message(t.gettext("This game has no turn timer."), ephemeral=True)
             return None
         return table, clock
 
     async def pause(self, interaction: Interaction, paused: bool) -> None:
-        found = await self._clocked_table(interaction)
+        t = await self.bot.languages.for_interaction(interaction)
+        found = await self._clocked_table(interaction, t)
         if found is None:
             return
         table, clock = found
         if interaction.user.id != table.record.host_id and not is_manager(interaction):
-            await interaction.response.send_message("Only the host can pause or resume the timers.", ephemeral=True)
+            await interaction.response.send_message(t.gettext("Only the host can pause or resume the timers."),
+                                                    ephemeral=True)
             return
         if bool(clock.paused_at) == paused:
-            await interaction.response.send_message(f"The timers are already {'paused' if paused else 'running'}.",
-                                                    ephemeral=True)
+            await interaction.response.send_message(
+                t.gettext("The timers are already paused.") if paused else t.gettext("The timers are already running."),
+                ephemeral=True)
             return
         now = self.now()
         async with self.bot.storage.sessions() as session:
@@ -216,21 +226,25 @@ class Clocks:
                 await stored_clocks.shift_timers(session=session, game_id=table.id, by=now - clock.paused_at)
             clock.paused_at = now if paused else None
             await stored_clocks.set_clock(session=session, clock=clock)
+        ct = await self.bot.turns.channel_t(table)  # said in the channel, for everyone
         if paused:
-            await interaction.response.send_message("⏸️ The turn timers are paused. `/ttr admin resume` starts them again.")
+            await interaction.response.send_message(
+                "⏸️ " + ct.gettext("The turn timers are paused. `/ttr admin resume` starts them again."))
         else:
             due = await self.deadline(table, table.game.to_move()[0]) if table.game.to_move() else None
-            await interaction.response.send_message("▶️ The turn timers run again." +
-                                                    (f" Next deadline {timestamp(due)}." if due else ""))
+            await interaction.response.send_message("▶️ " + (
+                ct.gettext("The turn timers run again. Next deadline {when}.", when=timestamp(due)) if due
+                else ct.gettext("The turn timers run again.")))
 
     async def vacation(self, interaction: Interaction, days: int) -> None:
-        found = await self._clocked_table(interaction)
+        t = await self.bot.languages.for_interaction(interaction)
+        found = await self._clocked_table(interaction, t)
         if found is None:
             return
         table, clock = found
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            await interaction.response.send_message("You are not playing in this game.", ephemeral=True)
+            await interaction.response.send_message(t.gettext("You are not playing in this game."), ephemeral=True)
             return
         now = self.now()
         async with self.bot.storage.sessions() as session:
@@ -238,8 +252,9 @@ class Clocks:
             left = clock.vacation_days * 86400 - seat_clock.vacation_used
             wanted = days * 86400
             if wanted > left:
-                await interaction.response.send_message(
-                    f"You have {left / 86400:g} vacation days left in this game.", ephemeral=True)
+                days = f"{left / 86400:g}"
+                await interaction.response.send_message(t.gettext(
+                    "You have {days} vacation days left in this game.", days=days), ephemeral=True)
                 return
             start = max(now, seat_clock.vacation_until or now)
             seat_clock.vacation_until = start + timedelta(seconds=wanted)
@@ -247,7 +262,8 @@ class Clocks:
             await stored_clocks.save_seat_clock(session=session, clock=seat_clock)
             await stored_clocks.shift_timers(session=session, game_id=table.id, by=timedelta(seconds=wanted),
                                              seat=seat)
-        await interaction.response.send_message(
-            f"🏖️ <@{interaction.user.id}> is on vacation until {timestamp(seat_clock.vacation_until)}: "
-            "their deadlines wait.")
+        ct = await self.bot.turns.channel_t(table)  # said in the channel, for everyone
+        await interaction.response.send_message("🏖️ " + ct.gettext(
+            "{player} is on vacation until {when}: their deadlines wait.", player=interaction.user.mention,
+            when=timestamp(seat_clock.vacation_until)))
 

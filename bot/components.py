@@ -3,6 +3,10 @@ the game id and, for decisions, the decision token the engine gave that seat's p
 
 A click on a resolved decision is refused politely by the service (stale token). Nothing is kept
 in memory between clicks, so a restarted bot handles old buttons exactly like new ones.
+
+Items carry mechanics; the view builders below word their labels with the reader's `Translator`
+(`t`, required): the channel's for a channel message, the player's in a DM or an ephemeral reply.
+An item rebuilt from a click's custom id has no label: nobody sees it.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import ButtonStyle, Interaction
 
-from bot.present import CARD_EMOJI, ticket_text
+from bot.present import CARD_EMOJI, claim_payment_label, payment_text, route_color, route_name, ticket_text
 from engine import (
     Action,
     Claim,
@@ -26,6 +30,7 @@ from engine import (
     PayTunnel,
 )
 from engine.cards import CARD_NAMES
+from i18n import Translator
 
 if TYPE_CHECKING:
     from bot.client import TTRBot
@@ -34,8 +39,19 @@ GAME = r"ttr:(?P<game>[0-9]+)"
 DECISION = GAME + r":(?P<token>[0-9]+)"
 
 
+#: Discord's limits on component texts.
+BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER = 80, 100, 150
+
+
 def _bot(interaction: Interaction) -> "TTRBot":
     return interaction.client  # type: ignore[return-value]
+
+
+def fit(text: str | None, limit: int) -> str | None:
+    """A text cut to one of Discord's limits (names and translations may run long)."""
+    if text is None or len(text) <= limit:
+        return text
+    return text[:limit - 1] + "…"
 
 
 class Guarded:
@@ -50,10 +66,10 @@ class Guarded:
 
 
 class DrawCardButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":draw:(?P<slot>[0-4]|deck)"):
-    def __init__(self, game_id: int, token: int, slot: str, *, label: str = "Deck", disabled: bool = False,
+    def __init__(self, game_id: int, token: int, slot: str, *, label: str | None = None, disabled: bool = False,
                  emoji: str | None = None) -> None:
         super().__init__(discord.ui.Button(
-            label=label, emoji=emoji, disabled=disabled,
+            label=fit(label, BUTTON_LABEL), emoji=emoji, disabled=disabled,
             style=ButtonStyle.primary if slot == "deck" else ButtonStyle.secondary,
             custom_id=f"ttr:{game_id}:{token}:draw:{slot}",
         ))
@@ -69,8 +85,8 @@ class DrawCardButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], templat
 
 
 class DrawTicketsButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tickets"):
-    def __init__(self, game_id: int, token: int, *, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label="Tickets", emoji="🎟️", style=ButtonStyle.secondary,
+    def __init__(self, game_id: int, token: int, *, label: str | None = None, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), emoji="🎟️", style=ButtonStyle.secondary,
                                            disabled=disabled, custom_id=f"ttr:{game_id}:{token}:tickets"))
         self.game_id, self.token = game_id, token
 
@@ -84,11 +100,11 @@ class DrawTicketsButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], temp
 
 class KeepTicketsSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=DECISION + r":keep"):
     def __init__(self, game_id: int, token: int, options: list[discord.SelectOption] | None = None,
-                 keep: int = 1) -> None:
+                 keep: int = 1, *, placeholder: str | None = None) -> None:
         options = options or [discord.SelectOption(label="-", value="0")]
         super().__init__(discord.ui.Select(
             custom_id=f"ttr:{game_id}:{token}:keep", options=options, min_values=min(keep, len(options)),
-            max_values=len(options), placeholder=f"Keep at least {keep}",
+            max_values=len(options), placeholder=fit(placeholder, PLACEHOLDER),
         ))
         self.game_id, self.token = game_id, token
 
@@ -102,9 +118,9 @@ class KeepTicketsSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], temp
 
 
 class TunnelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tunnel:(?P<choice>decline|[0-9])"):
-    def __init__(self, game_id: int, token: int, choice: str, *, label: str = "Decline") -> None:
+    def __init__(self, game_id: int, token: int, choice: str, *, label: str | None = None) -> None:
         style = ButtonStyle.danger if choice == "decline" else ButtonStyle.success
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"ttr:{game_id}:{token}:tunnel:{choice}"))
+        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), style=style, custom_id=f"ttr:{game_id}:{token}:tunnel:{choice}"))
         self.game_id, self.token, self.choice = game_id, token, choice
 
     @classmethod
@@ -140,12 +156,12 @@ class ChoiceButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
     """One of several actions offered for a decision (which cards pay, which track the neutral
     player takes); carries the action (`encode_choice`, or notation)."""
 
-    def __init__(self, game_id: int, token: int, choice: Action | str, *, label: str = "Choose") -> None:
+    def __init__(self, game_id: int, token: int, choice: Action | str, *, label: str | None = None) -> None:
         text = choice if isinstance(choice, str) else encode_choice(choice)
         custom_id = f"ttr:{game_id}:{token}:do:{text}"
         if len(custom_id) > 100:
             raise ValueError(f"custom id too long: {custom_id}")
-        super().__init__(discord.ui.Button(label=label[:80], style=ButtonStyle.primary, custom_id=custom_id))
+        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), style=ButtonStyle.primary, custom_id=custom_id))
         self.game_id, self.token, self.text = game_id, token, text
 
     @classmethod
@@ -159,8 +175,8 @@ class ChoiceButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
 class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":(?P<ply>[0-9]+):undo"):
     """On a turn message: the player who just moved asks to take it back."""
 
-    def __init__(self, game_id: int, ply: int) -> None:
-        super().__init__(discord.ui.Button(label="Undo", emoji="↩️", style=ButtonStyle.secondary,
+    def __init__(self, game_id: int, ply: int, *, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), emoji="↩️", style=ButtonStyle.secondary,
                                            custom_id=f"ttr:{game_id}:{ply}:undo"))
         self.game_id, self.ply = game_id, ply
 
@@ -174,9 +190,9 @@ class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GA
 
 class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button],
                      template=GAME + r":(?P<ply>[0-9]+):undo:(?P<vote>yes|no)"):
-    def __init__(self, game_id: int, ply: int, vote: str) -> None:
-        label, style = ("Agree", ButtonStyle.success) if vote == "yes" else ("Refuse", ButtonStyle.danger)
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"ttr:{game_id}:{ply}:undo:{vote}"))
+    def __init__(self, game_id: int, ply: int, vote: str, *, label: str | None = None) -> None:
+        style = ButtonStyle.success if vote == "yes" else ButtonStyle.danger
+        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), style=style, custom_id=f"ttr:{game_id}:{ply}:undo:{vote}"))
         self.game_id, self.ply, self.vote = game_id, ply, vote
 
     @classmethod
@@ -188,8 +204,8 @@ class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button],
 
 
 class MyHandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":hand"):
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="My hand", emoji="🃏", style=ButtonStyle.secondary,
+    def __init__(self, game_id: int, *, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), emoji="🃏", style=ButtonStyle.secondary,
                                            custom_id=f"ttr:{game_id}:hand"))
         self.game_id = game_id
 
@@ -202,8 +218,8 @@ class MyHandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
 
 
 class RematchButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":rematch"):
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=ButtonStyle.success,
+    def __init__(self, game_id: int, *, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), emoji="🔁", style=ButtonStyle.success,
                                            custom_id=f"ttr:{game_id}:rematch"))
         self.game_id = game_id
 
@@ -216,12 +232,10 @@ class RematchButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template
 
 
 class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"):
-    LABELS = {"join": ("Join", ButtonStyle.success), "leave": ("Leave", ButtonStyle.secondary),
-              "start": ("Start", ButtonStyle.primary)}
+    STYLES = {"join": ButtonStyle.success, "leave": ButtonStyle.secondary, "start": ButtonStyle.primary}
 
-    def __init__(self, lobby_id: int, what: str) -> None:
-        label, style = self.LABELS[what]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"ttr:lobby:{lobby_id}:{what}"))
+    def __init__(self, lobby_id: int, what: str, *, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), style=self.STYLES[what], custom_id=f"ttr:lobby:{lobby_id}:{what}"))
         self.lobby_id, self.what = lobby_id, what
 
     @classmethod
@@ -241,99 +255,116 @@ DYNAMIC_ITEMS = (DrawCardButton, DrawTicketsButton, KeepTicketsSelect, TunnelBut
 # ---------------------------------------------------------------------------- views
 
 
-def draw_buttons(game_id: int, game: Game, seat: int) -> list[discord.ui.Item]:
-    """Market and deck buttons for `seat`'s draw, with the second-card rule on the buttons."""
-    token = game.decision_token(seat)
-    items: list[discord.ui.Item] = []
-    for slot, card in enumerate(game.market):
-        name = CARD_NAMES[card] if card >= 0 else None
-        items.append(DrawCardButton(
-            game_id, token, str(slot), label=name or "empty", emoji=CARD_EMOJI.get(name or ""),
-            disabled=not game.is_legal(seat, DrawMarket(slot)),  # e.g. no face-up loco as a second card
-        ))
-    items.append(DrawCardButton(game_id, token, "deck", label=f"Deck ({len(game.deck) + len(game.discard)})",
-                                disabled=not (game.deck or game.discard)))
-    return items
-
-
-def turn_view(game_id: int, game: Game) -> discord.ui.View:
-    """Components of the channel's turn message: the current player's draw, tickets, and My hand."""
+def _view(items) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    if game.phase == "playing" and game.stage is None:
-        for item in draw_buttons(game_id, game, game.current):
-            view.add_item(item)
-        view.add_item(DrawTicketsButton(game_id, game.decision_token(game.current),
-                                        disabled=not game.ticket_deck and not game.ticket_discard))
-    view.add_item(MyHandButton(game_id))
-    if game.undoable and game.phase == "playing":
-        view.add_item(UndoButton(game_id, len(game.log)))
-    return view
-
-
-def undo_vote_view(game_id: int, ply: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(UndoVoteButton(game_id, ply, "yes"))
-    view.add_item(UndoVoteButton(game_id, ply, "no"))
-    return view
-
-
-def second_card_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for item in draw_buttons(game_id, game, seat):
+    for item in items:
         view.add_item(item)
     return view
 
 
-def tickets_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
+def draw_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[discord.ui.Item]:
+    """Market and deck buttons for `seat`'s draw, with the second-card rule on the buttons."""
+    token = game.decision_token(seat)
+    items: list[discord.ui.Item] = []
+    for slot, card in enumerate(game.market):
+        items.append(DrawCardButton(
+            game_id, token, str(slot), label=t.card(card) if card >= 0 else t.pgettext("market", "empty"),
+            emoji=CARD_EMOJI[CARD_NAMES[card]] if card >= 0 else None,
+            disabled=not game.is_legal(seat, DrawMarket(slot)),  # e.g. no face-up loco as a second card
+        ))
+    items.append(DrawCardButton(game_id, token, "deck",
+                                label=t.pgettext("button", "Deck ({n})", n=len(game.deck) + len(game.discard)),
+                                disabled=not (game.deck or game.discard)))
+    return items
+
+
+def turn_view(game_id: int, game: Game, *, t: Translator) -> discord.ui.View:
+    """Components of the channel's turn message: the current player's draw, tickets, and My hand."""
+    items: list[discord.ui.Item] = []
+    if game.phase == "playing" and game.stage is None:
+        items += draw_buttons(game_id, game, game.current, t=t)
+        items.append(DrawTicketsButton(game_id, game.decision_token(game.current), label=t.pgettext("button", "Tickets"),
+                                       disabled=not game.ticket_deck and not game.ticket_discard))
+    items.append(MyHandButton(game_id, label=t.pgettext("button", "My hand")))
+    if game.undoable and game.phase == "playing":
+        items.append(UndoButton(game_id, len(game.log), label=t.pgettext("button", "Undo")))
+    return _view(items)
+
+
+def undo_vote_view(game_id: int, ply: int, *, t: Translator) -> discord.ui.View:
+    return _view([UndoVoteButton(game_id, ply, "yes", label=t.pgettext("button", "Agree")),
+                  UndoVoteButton(game_id, ply, "no", label=t.pgettext("button", "Refuse"))])
+
+
+def second_card_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
+    return _view(draw_buttons(game_id, game, seat, t=t))
+
+
+def tickets_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
     m = game.map
-    options = []
-    for ticket_id in sorted(game.offers[seat]):
-        options.append(discord.SelectOption(label=ticket_text(m, ticket_id)[:100], value=str(ticket_id),
-                                            description="long route" if m.ticket_by_id[ticket_id].long else None))
-    view = discord.ui.View(timeout=None)
-    view.add_item(KeepTicketsSelect(game_id, game.decision_token(seat), options, game.offer_keep[seat]))
-    return view
+    options = [discord.SelectOption(label=fit(ticket_text(t, m, ticket_id), OPTION_TEXT), value=str(ticket_id),
+                                    description=t.gettext("long route") if m.ticket_by_id[ticket_id].long else None)
+               for ticket_id in sorted(game.offers[seat])]
+    keep = game.offer_keep[seat]
+    return _view([KeepTicketsSelect(game_id, game.decision_token(seat), options, keep,
+                                    placeholder=t.gettext("Keep at least {n}", n=keep))])
 
 
-def tunnel_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
+def tunnel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
     from engine.payments import surcharge_options
 
     tunnel = game.tunnel
     token = game.decision_token(seat)
-    view = discord.ui.View(timeout=None)
-    for locos in surcharge_options(game.hands[seat], tunnel["surcharge"], tunnel["color"])[:4]:
-        colored = tunnel["surcharge"] - locos
-        parts = ([f"{colored} {CARD_NAMES[tunnel['color']]}"] if colored else []) + ([f"{locos} loco"] if locos else [])
-        view.add_item(TunnelButton(game_id, token, str(locos), label="Pay " + " + ".join(parts)))
-    view.add_item(TunnelButton(game_id, token, "decline", label="Decline"))
-    return view
+    items = [TunnelButton(game_id, token, str(locos), label=t.gettext(
+                 "Pay {cards}", cards=payment_text(t, tunnel["color"], locos, tunnel["surcharge"])))
+             for locos in surcharge_options(game.hands[seat], tunnel["surcharge"], tunnel["color"])[:4]]
+    items.append(TunnelButton(game_id, token, "decline", label=t.pgettext("button", "Decline")))
+    return _view(items)
 
 
-def hook_choice_view(game_id: int, game: Game, seat: int) -> discord.ui.View:
+def claim_choice_view(game_id: int, game: Game, seat: int, claims: list, *, t: Translator) -> discord.ui.View:
+    """One button per way to pay for a route (`/ttr claim` left the payment open)."""
+    token = game.decision_token(seat)
+    return _view([ChoiceButton(game_id, token, claim, label=claim_payment_label(t, game, claim)) for claim in claims[:20]])
+
+
+def color_choice_view(game_id: int, game: Game, seat: int, text: str, colors: list[str], *,
+                      t: Translator) -> discord.ui.View:
+    """One button per color that can pay for the typed action (`text` in notation, e.g. a station);
+    a choice too long for a button is left out (the message names them all)."""
+    token = game.decision_token(seat)
+    items = []
+    for color in colors[:20]:
+        try:
+            items.append(ChoiceButton(game_id, token, f"{text} {color}",
+                                      label=t.gettext("Pay with {card}", card=t.card(CARD_NAMES.index(color)))))
+        except ValueError:
+            continue
+    return _view(items)
+
+
+def hook_choice_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
     """Buttons for a map hook's decision (Nederland: which track the neutral player takes)."""
     from engine import format_action
-    from engine.notation import route_label
 
-    view = discord.ui.View(timeout=None)
     token = game.decision_token(seat)
+    items = []
     for action in game.legal_actions(seat)[:20]:
-        label = format_action(game, action)
         track = getattr(action, "track", None)
-        if track is not None:
-            t = game.map.track_by_id[track]
-            label = f"{route_label(game.map, t)} ({'gray' if t.color is None else CARD_NAMES[t.color]})"
-        view.add_item(ChoiceButton(game_id, token, action, label=label))
-    return view
+        if track is None:
+            label = format_action(game, action)
+        else:
+            track = game.map.track_by_id[track]
+            label = f"{route_name(t, game.map, track)} ({route_color(t, track)})"
+        items.append(ChoiceButton(game_id, token, action, label=label))
+    return _view(items)
 
 
-def lobby_view(lobby_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for what in ("join", "leave", "start"):
-        view.add_item(LobbyButton(lobby_id, what))
-    return view
+def lobby_view(lobby_id: int, *, t: Translator) -> discord.ui.View:
+    labels = {"join": t.pgettext("button", "Join"), "leave": t.pgettext("button", "Leave"),
+              "start": t.pgettext("button", "Start")}
+    return _view([LobbyButton(lobby_id, what, label=label) for what, label in labels.items()])
 
 
-def final_view(game_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(game_id))
-    return view
+def final_view(game_id: int, *, t: Translator) -> discord.ui.View:
+    return _view([RematchButton(game_id, label=t.pgettext("button", "Rematch"))])

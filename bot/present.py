@@ -1,7 +1,9 @@
-"""Words for what happened: engine events and views turned into short lines a phone shows well.
+"""Words for what happened: engine events and views turned into short lines a phone shows well,
+in the reader's language (every function takes that reader's `Translator`).
 
 Everything shown in a channel comes from public events (`event.for_viewer(None)`) or the
-spectator view; private texts take the seat's own view.
+spectator view, worded with the channel's translator; private texts take the seat's own view and
+the player's translator.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from engine.events import (
     TunnelRevealed,
 )
 from engine.mapdata import MapData, Track
-from engine.notation import ticket_label
+from i18n import N_, Translator
 
 CARD_EMOJI = {
     "pink": "🟪", "white": "⬜", "blue": "🟦", "yellow": "🟨", "orange": "🟧",
@@ -38,182 +40,268 @@ CARD_EMOJI = {
 
 Names = Callable[[int], str]
 
+#: End-of-game bonuses by the engine's name (engine.scoring, engine.nederland).
+BONUSES = {
+    "longest_path": N_("longest path {points:+d}"),
+    "globetrotter": N_("globetrotter {points:+d}"),
+    "toll_bonus": N_("toll bonus {points:+d}"),
+    "loans": N_("loans {points:+d}"),
+}
 
-def card(name: str | None) -> str:
-    return f"{CARD_EMOJI.get(name or '', '')} {name}" if name else "a card"
+
+def map_name(t: Translator, m: MapData) -> str:
+    """A map's name in this language (the names are marked in bot/rules_text.py)."""
+    return t.pgettext("map", m.name)
 
 
-def route_name(m: MapData, track: Track) -> str:
+def card(t: Translator, index: int) -> str:
+    """A card with its color's emoji: '🟥 red'."""
+    return f"{CARD_EMOJI[CARD_NAMES[index]]} {t.card(index)}"
+
+
+def route_name(t: Translator, m: MapData, track: Track) -> str:
     """'Dieppe – Paris' (with '#2' for the second track of a double route)."""
-    name = f"{m.cities[track.a].name} – {m.cities[track.b].name}"
+    name = f"{t.city(m.cities[track.a])} – {t.city(m.cities[track.b])}"
     if track.double is not None and track.id.endswith("/2"):
         name += " #2"
     return name
 
 
-def route_choice_label(m: MapData, track: Track) -> str:
+def route_color(t: Translator, track: Track) -> str:
+    """A route's color: a card color, or gray (any one color)."""
+    return t.pgettext("route", "gray") if track.color is None else t.card(track.color)
+
+
+def route_choice_label(t: Translator, m: MapData, track: Track) -> str:
     """Autocomplete label: 'Dieppe – Paris · 1 · pink', with tunnel/ferry marks."""
-    color = "gray" if track.color is None else CARD_NAMES[track.color]
     extras = []
     if track.tunnel:
-        extras.append("tunnel")
+        extras.append(t.pgettext("route", "tunnel"))
     if track.ferry:
-        extras.append(f"ferry {track.ferry}🌈")
-    return " · ".join([route_name(m, track), str(track.length), color, *extras])
+        extras.append(t.gettext("ferry {n}🌈", n=track.ferry))
+    return " · ".join([route_name(t, m, track), str(track.length), route_color(t, track), *extras])
 
 
-def payment_text(color: int | None, locos: int, total: int) -> str:
+def colored_cards(t: Translator, color: int, n: int) -> str:
+    """'4 blue' (n cards of one color)."""
+    return t.ngettext("{n} {color}", "{n} {color}", n, color=t.card(color))
+
+
+def locos(t: Translator, n: int) -> str:
+    return t.ngettext("{n} loco", "{n} locos", n)
+
+
+def payment_text(t: Translator, color: int | None, loco_count: int, total: int) -> str:
+    """'2 red + 1 loco'."""
     parts = []
-    if color is not None and total - locos:
-        parts.append(f"{total - locos} {CARD_NAMES[color]}")
-    if locos:
-        parts.append(f"{locos} loco")
+    if color is not None and total - loco_count:
+        parts.append(colored_cards(t, color, total - loco_count))
+    if loco_count:
+        parts.append(locos(t, loco_count))
     return " + ".join(parts)
 
 
-def claim_payment_label(game: Game, claim) -> str:
-    """'2 white + 1 loco'; with substitute cards (Nordic) '1 white + 1 loco + 3 others (blue, green, red)'."""
-    t = game.map.track_by_id[claim.track]
+def claim_payment_label(t: Translator, game: Game, claim) -> str:
+    """'2 white + 1 loco'; with substitute cards (Nordic) '1 white + 1 loco + 3 others (blue, green and red)'."""
+    track = game.map.track_by_id[claim.track]
     subs = getattr(claim, "subs", ())
-    per_card = t.substitute or 3  # Nordic: any 4 cards for a missing card on Murmansk-Lieksa, 3 for a ferry loco
+    per_card = track.substitute or 3  # Nordic: any 4 cards for a missing card on Murmansk-Lieksa, 3 for a ferry loco
     covered = len(subs) // per_card if subs else 0
-    colored = t.length - claim.locos - covered
-    parts = [f"{colored} {CARD_NAMES[claim.color]}" if claim.color is not None and colored > 0 else "",
-             f"{claim.locos} loco" if claim.locos else "",
-             f"{len(subs)} others ({', '.join(CARD_NAMES[c] for c in subs)})" if subs else ""]
-    return " + ".join(p for p in parts if p)
+    colored = track.length - claim.locos - covered
+    parts = []
+    if claim.color is not None and colored > 0:
+        parts.append(colored_cards(t, claim.color, colored))
+    if claim.locos:
+        parts.append(locos(t, claim.locos))
+    if subs:
+        parts.append(t.ngettext("{n} other ({cards})", "{n} others ({cards})", len(subs),
+                                cards=t.join(t.card(c) for c in subs)))
+    return " + ".join(parts)
 
 
-def describe(game: Game, events: list[Event], names: Names) -> list[str]:
-    """Public lines for one action's events (redacted for spectators)."""
+def _neutral_ticket(t: Translator, m: MapData, e: NeutralTicketRevealed, names: Names) -> str:
+    if e.route is None:
+        return t.gettext("Neutral ticket: no route → nothing happens")
+    route = f"{t.city(m.city_by_id[e.route[0]])} – {t.city(m.city_by_id[e.route[1]])}"
+    if e.outcome == "built":
+        return t.gettext("Neutral ticket: {route} → already built: nothing happens", route=route)
+    if e.outcome == "taken":
+        return t.gettext("Neutral ticket: {route} → no free track: nothing happens", route=route)
+    if e.outcome == "choose":
+        return t.gettext("Neutral ticket: {route} → {name} picks the track", route=route, name=names(e.holder))
+    if e.outcome == "claimed":
+        return t.gettext("Neutral ticket: {route} → the neutral player builds it", route=route)
+    if e.outcome == "stopped":
+        return t.gettext("Neutral ticket: {route} → the neutral player is out of trains", route=route)
+    return t.gettext("Neutral ticket: {route} → nothing happens", route=route)
+
+
+def _tunnel(t: Translator, m: MapData, e: TunnelRevealed, name: str) -> str:
+    route = route_name(t, m, m.track_by_id[e.track])
+    if not e.revealed:
+        return t.gettext("**{name}** digs the tunnel {route}: revealed nothing (no cards left) → no extra cost",
+                         name=name, route=route)
+    shown = t.join(card(t, c) for c in e.revealed)
+    if not e.surcharge:
+        return t.gettext("**{name}** digs the tunnel {route}: revealed {cards} → no extra cost",
+                         name=name, route=route, cards=shown)
+    return t.ngettext("**{name}** digs the tunnel {route}: revealed {cards} → {n} more card to pay",
+                      "**{name}** digs the tunnel {route}: revealed {cards} → {n} more cards to pay",
+                      e.surcharge, name=name, route=route, cards=shown)
+
+
+def describe(t: Translator, game: Game, events: list[Event], names: Names) -> list[str]:
+    """Public lines for one action's events (redacted for spectators). Cards drawn are left out:
+    `drawn` collects them and `merge_turn` words a turn's draws as one sentence."""
     m = game.map
     lines: list[str] = []
-    draws: list[str] = []
     for raw in events:
         e = raw.for_viewer(None)
-        if isinstance(e, CardDrawn):
-            draws.append(f"a face-up {card(CARD_NAMES[e.card])}" if e.slot is not None else "a card from the deck")
-        elif isinstance(e, RouteClaimed):
-            t = m.track_by_id[e.track]
-            paid = payment_text(e.color, e.locos, t.length)
-            lines.append(f"**{names(e.seat)}** claimed {route_name(m, t)} ({t.length}) with {paid} · +{e.points}")
+        if isinstance(e, RouteClaimed):
+            track = m.track_by_id[e.track]
+            lines.append(t.gettext("**{name}** claimed {route} ({length}) with {payment} · +{points}",
+                                   name=names(e.seat), route=route_name(t, m, track), length=track.length,
+                                   payment=payment_text(t, e.color, e.locos, track.length), points=e.points))
         elif isinstance(e, TunnelRevealed):
-            t = m.track_by_id[e.track]
-            shown = ", ".join(card(CARD_NAMES[c]) for c in e.revealed) or "nothing (no cards left)"
-            extra = f"{e.surcharge} more card{'s' if e.surcharge != 1 else ''} to pay" if e.surcharge else "no extra cost"
-            lines.append(f"**{names(e.seat)}** digs the tunnel {route_name(m, t)}: revealed {shown} → {extra}")
+            lines.append(_tunnel(t, m, e, names(e.seat)))
         elif isinstance(e, TunnelDeclined):
-            lines.append(f"**{names(e.seat)}** declined the tunnel {route_name(m, m.track_by_id[e.track])}")
+            lines.append(t.gettext("**{name}** declined the tunnel {route}", name=names(e.seat),
+                                   route=route_name(t, m, m.track_by_id[e.track])))
         elif isinstance(e, TicketsOffered):
-            lines.append(f"**{names(e.seat)}** draws {e.count} destination ticket{'s' if e.count != 1 else ''}")
+            lines.append(t.ngettext("**{name}** draws {n} destination ticket", "**{name}** draws {n} destination tickets",
+                                    e.count, name=names(e.seat)))
         elif isinstance(e, TicketsKept) and game.phase != "choosing":
-            lines.append(f"**{names(e.seat)}** kept {e.kept} ticket{'s' if e.kept != 1 else ''}")
+            lines.append(t.ngettext("**{name}** kept {n} ticket", "**{name}** kept {n} tickets", e.kept,
+                                    name=names(e.seat)))
         elif isinstance(e, StationBuilt):
             cost = len(game.stations[e.seat])
-            lines.append(f"**{names(e.seat)}** built a station in {m.city_by_id[e.city].name} "
-                         f"({payment_text(e.color, e.locos, cost)})")
+            lines.append(t.gettext("**{name}** built a station in {city} ({payment})", name=names(e.seat),
+                                   city=t.city(m.city_by_id[e.city]), payment=payment_text(t, e.color, e.locos, cost)))
         elif isinstance(e, Passed):
-            lines.append(f"**{names(e.seat)}** {'was skipped' if e.skipped else 'passed (no legal move)'}")
+            lines.append(t.gettext("**{name}** was skipped", name=names(e.seat)) if e.skipped
+                         else t.gettext("**{name}** passed (no legal move)", name=names(e.seat)))
         elif isinstance(e, SeatLeft):
-            lines.append(f"**{names(e.seat)}** {'resigned' if e.reason == 'resigned' else 'was removed from the game'}")
+            lines.append(t.gettext("**{name}** resigned", name=names(e.seat)) if e.reason == "resigned"
+                         else t.gettext("**{name}** was removed from the game", name=names(e.seat)))
         elif isinstance(e, LastRoundStarted):
-            lines.append(f"🔔 **Last round!** {names(e.seat)} has {e.trains} train{'s' if e.trains != 1 else ''} "
-                         "left: everyone gets one more turn.")
+            lines.append("🔔 " + t.ngettext(
+                "**Last round!** {name} has {n} train left: everyone gets one more turn.",
+                "**Last round!** {name} has {n} trains left: everyone gets one more turn.", e.trains, name=names(e.seat)))
         elif isinstance(e, LoanTaken):
-            lines.append(f"💸 **{names(e.seat)}** couldn't pay the toll and took a Loan ({e.loans} now)")
+            lines.append("💸 " + t.gettext("**{name}** couldn't pay the toll and took a Loan ({loans} now)",
+                                          name=names(e.seat), loans=e.loans))
         elif isinstance(e, NeutralTicketRevealed):
-            where = (f"{m.city_by_id[e.route[0]].name} – {m.city_by_id[e.route[1]].name}" if e.route else "no route")
-            what = {"blank": "nothing happens", "built": "already built: nothing happens",
-                    "taken": "no free track: nothing happens", "choose": f"{names(e.holder)} picks the track",
-                    "claimed": "the neutral player builds it", "stopped": "the neutral player is out of trains"}
-            lines.append(f"🤖 Neutral ticket: {where} → {what.get(e.outcome, e.outcome)}")
+            lines.append("🤖 " + _neutral_ticket(t, m, e, names))
         elif isinstance(e, NeutralRouteClaimed):
-            lines.append(f"🤖 The neutral player built {route_name(m, m.track_by_id[e.track])} "
-                         f"({e.trains_left} neutral trains left)")
+            lines.append("🤖 " + t.ngettext("The neutral player built {route} ({n} neutral train left)",
+                                           "The neutral player built {route} ({n} neutral trains left)",
+                                           e.trains_left, route=route_name(t, m, m.track_by_id[e.track])))
         elif isinstance(e, NeutralStopped):
-            lines.append("🤖 The neutral player stops " + ("(out of trains)." if e.reason == "trains" else
-                                                           "(no tickets left)."))
+            lines.append("🤖 " + (t.gettext("The neutral player stops (out of trains).") if e.reason == "trains"
+                                 else t.gettext("The neutral player stops (no tickets left).")))
         elif isinstance(e, GameOver):
-            lines.append("🏁 **Game over!**")
-    if draws:
-        lines.insert(0, f"drew {' and '.join(draws)}")
+            lines.append("🏁 " + t.gettext("**Game over!**"))
     return lines
 
 
-def merge_turn(notes: list[str], seat: int, names: Names) -> str:
-    """One line for a whole turn: draws of two steps become one sentence."""
-    draws = [n.removeprefix("drew ") for n in notes if n.startswith("drew ")]
-    others = [n for n in notes if not n.startswith("drew ")]
-    parts = []
-    if draws == ["a card from the deck", "a card from the deck"]:
-        parts.append(f"**{names(seat)}** drew 2 cards from the deck")
-    elif draws:
-        parts.append(f"**{names(seat)}** drew {' and '.join(draws)}")
-    parts.extend(others)
+def drawn(events: list[Event]) -> list[int | None]:
+    """The cards one action drew, as everyone saw them: a face-up card's index, None from the deck."""
+    return [e.card if e.slot is not None else None for e in events if isinstance(e, CardDrawn)]
+
+
+def _draws(t: Translator, draws: list[int | None], name: str) -> str:
+    """A turn's draws (one or two cards) as one sentence."""
+    first = draws[0]
+    if len(draws) == 1:
+        if first is None:
+            return t.gettext("**{name}** drew a card from the deck", name=name)
+        return t.gettext("**{name}** drew a face-up {card}", name=name, card=card(t, first))
+    second = draws[1]
+    if first is None and second is None:
+        return t.gettext("**{name}** drew 2 cards from the deck", name=name)
+    if second is None:
+        return t.gettext("**{name}** drew a face-up {card} and a card from the deck", name=name, card=card(t, first))
+    if first is None:
+        return t.gettext("**{name}** drew a card from the deck and a face-up {card}", name=name, card=card(t, second))
+    return t.gettext("**{name}** drew a face-up {card} and a face-up {second}", name=name, card=card(t, first),
+                     second=card(t, second))
+
+
+def merge_turn(t: Translator, notes: list[str], draws: list[int | None], seat: int, names: Names) -> str:
+    """One account of a whole turn: the cards drawn in its steps as one sentence, then the rest."""
+    parts = [_draws(t, draws, names(seat))] if draws else []
+    parts.extend(notes)
     return "\n".join(parts)
 
 
-def hand_text(view: dict) -> str:
+def hand_text(t: Translator, view: dict) -> str:
+    """'🟥 red ×3  🌈 locomotive ×1' (a seat's own view)."""
     hand = view["you"]["hand"]
     if not hand:
-        return "no cards"
-    return "  ".join(f"{CARD_EMOJI[c]} {c} ×{n}" for c, n in hand.items())
+        return t.gettext("no cards")
+    return "  ".join(f"{card(t, CARD_NAMES.index(c))} ×{n}" for c, n in hand.items())
 
 
-def ticket_text(m: MapData, ticket_id: int, reached: int | None = None) -> str:
+def ticket_text(t: Translator, m: MapData, ticket_id: int, reached: int | None = None) -> str:
     """'Boston – Miami (12)'; a country ticket (Switzerland) lists its destinations, or the one
     it scored once the game is over (`reached`)."""
-    t = m.ticket_by_id[ticket_id]
-    if t.destinations:
-        return ticket_label(m, t, reached)
-    return f"{m.cities[t.a].name} – {m.cities[t.b].name} ({t.points})"
+    ticket = m.ticket_by_id[ticket_id]
+    if ticket.destinations:
+        return t.ticket(m, ticket, reached)
+    return f"{t.city(m.cities[ticket.a])} – {t.city(m.cities[ticket.b])} ({ticket.points})"
 
 
-def ticket_line(m: MapData, ticket: dict, done: bool | None = None) -> str:
+def ticket_line(t: Translator, m: MapData, ticket: dict, done: bool | None = None) -> str:
     mark = "" if done is None else ("✅ " if done else "⬜ ")
-    return f"{mark}#{ticket['id']} {ticket_text(m, ticket['id'])}"
+    return f"{mark}#{ticket['id']} {ticket_text(t, m, ticket['id'])}"
 
 
 def tickets_done(game: Game, seat: int) -> dict[int, bool]:
     """Which of a seat's tickets its own routes already complete (stations not counted yet)."""
     from engine.scoring import ticket_results
 
-    own = [t for t in game.map.tracks if game.owner[t.index] == seat]
+    own = [track for track in game.map.tracks if game.owner[track.index] == seat]
     tickets = [game.map.ticket_by_id[i] for i in game.tickets[seat]]
     return {r.id: r.completed for r in ticket_results(own, tickets)}
 
 
-def private_summary(game: Game, seat: int) -> str:
+def private_summary(t: Translator, game: Game, seat: int) -> str:
     """The seat's hand and tickets with progress (for a DM or an ephemeral reply)."""
     view = game.view(seat)
     done = tickets_done(game, seat)
-    lines = [f"**Your hand:** {hand_text(view)}"]
+    lines = [t.gettext("**Your hand:** {cards}", cards=hand_text(t, view))]
     if view["you"]["tickets"]:
-        lines.append("**Your tickets:**")
-        lines.extend(ticket_line(game.map, t, done.get(t["id"])) for t in view["you"]["tickets"])
+        lines.append(t.gettext("**Your tickets:**"))
+        lines.extend(ticket_line(t, game.map, ticket, done.get(ticket["id"])) for ticket in view["you"]["tickets"])
     player = view["players"][seat]
-    extras = [f"stations left: {player['stations_left']}" if game.map.rules.stations else "",
-              f"money: {view['you']['money']} (secret)" if "money" in view["you"] else "",
-              f"loans: {player['loans']}" if player.get("loans") else ""]
-    lines.append(" · ".join([f"Trains left: {player['trains']}", *filter(None, extras)]))
+    facts = [t.gettext("Trains left: {n}", n=player["trains"])]
+    if game.map.rules.stations:
+        facts.append(t.gettext("stations left: {n}", n=player["stations_left"]))
+    if "money" in view["you"]:
+        facts.append(t.gettext("money: {n} (secret)", n=view["you"]["money"]))
+    if player.get("loans"):
+        facts.append(t.gettext("loans: {n}", n=player["loans"]))
+    lines.append(" · ".join(facts))
     return "\n".join(lines)
 
 
-def final_fields(game: Game, names: Names) -> list[tuple[str, str]]:
+def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str]]:
     """End-of-game breakdown per player, best first, every ticket revealed: (title, body) pairs
     sized for embed fields (a field holds 1024 characters)."""
     m = game.map
     fields = []
     for score in sorted(game.final, key=lambda s: (s.rank, s.seat)):
-        parts = [f"routes {score.route_points}", f"tickets {score.ticket_points:+d}"]
+        parts = [t.gettext("routes {points}", points=score.route_points),
+                 t.gettext("tickets {points:+d}", points=score.ticket_points)]
         if m.rules.stations:
-            parts.append(f"stations {score.station_points}")
-        parts.append(f"longest path {score.longest}")
-        parts += [f"{name.replace('_', ' ')} {points:+d}" for name, points in score.bonuses.items()]
+            parts.append(t.gettext("stations {points}", points=score.station_points))
+        parts.append(t.gettext("longest path {length}", length=score.longest))
+        parts += [t.gettext(BONUSES[name], points=points) if name in BONUSES else f"{name.replace('_', ' ')} {points:+d}"
+                  for name, points in score.bonuses.items()]
         lines = [" · ".join(parts)]
-        for t in score.tickets:
-            label = ticket_text(m, t.id, t.reached)
-            lines.append(f"{'✅' if t.completed else '❌'} {label} → {'+' if t.completed else '−'}{t.points}")
+        for result in score.tickets:
+            label = ticket_text(t, m, result.id, result.reached)
+            lines.append(f"{'✅' if result.completed else '❌'} {label} → {'+' if result.completed else '−'}{result.points}")
         body = "\n".join(lines)
         if len(body) > 1024:
             body = body[:1020] + " …"

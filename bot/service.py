@@ -45,8 +45,10 @@ class Table:
     record: GameRecord
     seats: list[SeatRecord]
     game: Game
-    #: Public account of the turn in progress (lines), posted when the turn ends.
+    #: Public account of the turn in progress, posted when the turn ends: lines in the channel's
+    #: language, and the cards drawn (a face-up card's index, None from the deck) worded at the end.
     turn_notes: list[str] = field(default_factory=list)
+    turn_draws: list[int | None] = field(default_factory=list)
 
     @property
     def id(self) -> int:

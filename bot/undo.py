@@ -15,18 +15,26 @@ import discord
 from discord import Interaction
 
 from bot import components
+from bot.present import route_name
 from bot.service import Table, UserError
-from engine import ActionError, Undo, format_action
+from engine import ActionError, BuildStation, Claim, Undo, format_action
+from i18n import Translator
 
 if TYPE_CHECKING:
     from bot.client import TTRBot
 
-APPROVED = "Approved by:"
+#: Starts the line of the request message that lists who approved (in any language).
+APPROVED = "👍"
 
 
 def approvers(content: str) -> set[int]:
     line = next((line for line in content.splitlines() if line.startswith(APPROVED)), "")
     return {int(i) for i in re.findall(r"<@(\d+)>", line)}
+
+
+def approved_line(t: Translator, users: set[int]) -> str:
+    who = " ".join(f"<@{u}>" for u in sorted(users)) or "—"
+    return f"{APPROVED} " + t.gettext("Approved by: {players}", players=who)
 
 
 class Undos:
@@ -38,45 +46,61 @@ class Undos:
         return {s.user_id for s in table.seats
                 if s.seat != mover and s.user_id is not None and table.game.left[s.seat] is None}
 
+    def _asks(self, t: Translator, table: Table, seat: int) -> str:
+        """'alice asks to take back the claim of Atlanta – Miami.'"""
+        game, name = table.game, self.bot.turns.name(table, seat, t)
+        move = game.log[-1][1]
+        if isinstance(move, Claim):
+            return t.gettext("**{name}** asks to take back the claim of {route}.", name=name,
+                             route=route_name(t, game.map, game.map.track_by_id[move.track]))
+        if isinstance(move, BuildStation):
+            return t.gettext("**{name}** asks to take back the station in {city}.", name=name,
+                             city=t.city(game.map.city_by_id[move.city]))
+        return t.gettext("**{name}** asks to take back `{move}`.", name=name, move=format_action(game, move))
+
     async def request(self, interaction: Interaction, game_id: int, ply: int) -> None:
         table = await self.bot.service.table(game_id)
         game = table.game
         seat = table.seat_of(interaction.user.id)
         if seat is None or len(game.log) != ply or not game.is_legal(seat, Undo()):
-            await interaction.response.send_message(
+            t = await self.bot.languages.for_interaction(interaction)
+            await interaction.response.send_message(t.gettext(
                 "Only the player who just moved can ask, before the next player acts, and only for a route or a "
-                "station that revealed no card.", ephemeral=True)
+                "station that revealed no card."), ephemeral=True)
             return
-        move = format_action(game, game.log[-1][1])
         voters = self._voters(table, seat)
         if not voters:  # everyone else is an AI: nobody to ask
             await self._take_back(interaction, table, seat, ply)
             return
-        text = (f"↩️ **{self.bot.turns.name(table, seat)}** asks to take back `{move}`.\n"
-                f"Needs the OK of {', '.join(f'<@{u}>' for u in sorted(voters))}.\n{APPROVED} —")
-        await interaction.response.send_message(text, view=components.undo_vote_view(game_id, ply),
+        t = await self.bot.turns.channel_t(table)  # a message in the channel, for everyone
+        text = "\n".join([f"↩️ {self._asks(t, table, seat)}",
+                          t.gettext("Needs the OK of {players}.", players=t.join(f"<@{u}>" for u in sorted(voters))),
+                          approved_line(t, set())])
+        await interaction.response.send_message(text, view=components.undo_vote_view(game_id, ply, t=t),
                                                 allowed_mentions=discord.AllowedMentions(users=True))
 
     async def vote(self, interaction: Interaction, game_id: int, ply: int, approve: bool) -> None:
         table = await self.bot.service.table(game_id)
         game = table.game
+        t = await self.bot.turns.channel_t(table)
         mover = game.log[-1][0] if game.log else None
         if len(game.log) != ply or mover is None:
-            await interaction.response.edit_message(content=interaction.message.content + "\n⌛ Too late: the game moved on.",
-                                                    view=None)
+            await interaction.response.edit_message(
+                content=f"{interaction.message.content}\n⌛ " + t.gettext("Too late: the game moved on."), view=None)
             return
         voters = self._voters(table, mover)
         if interaction.user.id not in voters:
-            await interaction.response.send_message("Only the other players decide on this.", ephemeral=True)
+            mine = await self.bot.languages.for_interaction(interaction)
+            await interaction.response.send_message(mine.gettext("Only the other players decide on this."),
+                                                    ephemeral=True)
             return
         if not approve:
-            await interaction.response.edit_message(
-                content=f"{interaction.message.content}\n❌ <@{interaction.user.id}> said no: the move stands.",
-                view=None)
+            said_no = t.gettext("{player} said no: the move stands.", player=interaction.user.mention)
+            await interaction.response.edit_message(content=f"{interaction.message.content}\n❌ {said_no}", view=None)
             return
         agreed = approvers(interaction.message.content) | {interaction.user.id}
         lines = [line for line in interaction.message.content.splitlines() if not line.startswith(APPROVED)]
-        content = "\n".join(lines + [f"{APPROVED} " + " ".join(f"<@{u}>" for u in sorted(agreed))])
+        content = "\n".join(lines + [approved_line(t, agreed)])
         if agreed >= voters:
             await self._take_back(interaction, table, mover, ply, content=content)
         else:
@@ -85,8 +109,9 @@ class Undos:
 
     async def _take_back(self, interaction: Interaction, table: Table, mover: int, ply: int,
                          content: str | None = None) -> None:
+        t = await self.bot.turns.channel_t(table)
         if content is not None:
-            await interaction.response.edit_message(content=content + "\n✅ Everyone agreed.", view=None)
+            await interaction.response.edit_message(content=f"{content}\n✅ " + t.gettext("Everyone agreed."), view=None)
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -94,9 +119,13 @@ class Undos:
                 raise UserError("Too late: the game moved on.")
             outcome = await self.bot.service.act(table.id, None, Undo(), seat=mover)  # the engine re-checks
         except (UserError, ActionError) as exc:
-            await interaction.followup.send(f"⚠️ {exc}", ephemeral=True)
+            mine = await self.bot.languages.for_interaction(interaction)
+            await interaction.followup.send(f"⚠️ {await self.bot.turns.error_text(mine, table.id, exc)}", ephemeral=True)
             return
-        table.turn_notes = [f"↩️ **{self.bot.turns.name(table, mover)}**'s last move was taken back."]
+        table.turn_notes = ["↩️ " + t.gettext("**{name}**'s last move was taken back.",
+                                              name=self.bot.turns.name(table, mover, t))]
+        table.turn_draws = []
         await self.bot.turns.publish_automatic(outcome)
         if content is None:
-            await interaction.followup.send("Taken back.", ephemeral=True)
+            mine = await self.bot.languages.for_interaction(interaction)
+            await interaction.followup.send(mine.gettext("Taken back."), ephemeral=True)
