@@ -18,7 +18,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import Field, SQLModel
 
-from storage.database import begin_write, detached
+from storage.database import detached, writing
 from storage.models import UTCDateTime, utcnow
 
 ABSENCE_POLICIES = ("skip", "ai", "remove")
@@ -64,24 +64,14 @@ class Timer(SQLModel, table=True):
 
 
 async def _write(session: AsyncSession, *statements: Any) -> None:
-    await begin_write(session)
-    try:
+    async with writing(session):
         for statement in statements:
             await session.execute(statement)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def set_clock(*, session: AsyncSession, clock: GameClock) -> GameClock:
-    await begin_write(session)
-    try:
+    async with writing(session):
         await session.merge(clock)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return clock
 
 
@@ -100,13 +90,8 @@ async def seat_clock(*, session: AsyncSession, game_id: int, seat: int) -> SeatC
 
 
 async def save_seat_clock(*, session: AsyncSession, clock: SeatClock) -> None:
-    await begin_write(session)
-    try:
+    async with writing(session):
         await session.merge(clock)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def schedule_all(*, session: AsyncSession, game_id: int,
@@ -115,8 +100,7 @@ async def schedule_all(*, session: AsyncSession, game_id: int,
 
     Timers of turns no longer pending are dropped; a timer already there for the same seat, turn
     and kind is kept as it is (a multi-step turn keeps its deadline)."""
-    await begin_write(session)
-    try:
+    async with writing(session):
         rows = await session.execute(select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)))
         existing = {(t.seat, t.decision, t.kind): t for t in rows.scalars().all()}
         wanted = {(seat, key, kind): due for seat, (key, timers) in plans.items() for kind, due in timers}
@@ -130,10 +114,6 @@ async def schedule_all(*, session: AsyncSession, game_id: int,
                     Timer.game_id == game_id, Timer.seat == seat, Timer.decision == key, Timer.kind == kind))
                 if fired.first() is None:  # a timer that already fired for this turn is not set again
                     session.add(Timer(game_id=game_id, seat=seat, decision=key, kind=kind, due_at=due))
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def cancel_timers(*, session: AsyncSession, game_id: int) -> None:
@@ -151,26 +131,20 @@ async def pending_timers(*, session: AsyncSession, game_id: int) -> list[Timer]:
 
 async def shift_timers(*, session: AsyncSession, game_id: int, by: timedelta, seat: int | None = None) -> None:
     """Move the pending timers of a game (after a pause), or of one seat (a vacation)."""
-    await begin_write(session)
     query = select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None))
     if seat is not None:
         query = query.where(Timer.seat == seat)
-    rows = await session.execute(query)
-    try:
+    async with writing(session):
+        rows = await session.execute(query)
         for timer in rows.scalars().all():
             timer.due_at = timer.due_at + by
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def claim_due(*, session: AsyncSession, now: datetime | None = None, limit: int = 20,
                     lease: timedelta = timedelta(minutes=2)) -> list[Timer]:
     """Take up to `limit` due timers for this process (a lease); others skip them."""
     now = now or utcnow()
-    await begin_write(session)
-    try:
+    async with writing(session):
         query = (select(Timer.id)
                  .join(GameClock, GameClock.game_id == Timer.game_id)
                  .where(Timer.fired_at.is_(None), Timer.due_at <= now, GameClock.paused_at.is_(None),
@@ -184,10 +158,6 @@ async def claim_due(*, session: AsyncSession, now: datetime | None = None, limit
                                   .execution_options(synchronize_session=False))
         rows = await session.execute(select(Timer).where(Timer.id.in_(ids)).order_by(Timer.due_at)) if ids else None
         timers = list(rows.scalars().all()) if rows is not None else []
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     for timer in timers:
         detached(session, timer)
     return timers

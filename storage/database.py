@@ -11,6 +11,8 @@ process or of the machine. PostgreSQL's defaults are durable already.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,23 @@ async def begin_write(session: AsyncSession) -> None:
         await session.commit()
     if not session.in_transaction():
         await session.connection(execution_options=WRITE)
+
+
+@asynccontextmanager
+async def writing(session: AsyncSession) -> AsyncIterator[None]:
+    """One write call, one transaction: `begin_write`, then commit if the block succeeds.
+
+    On any exception (cancellation too) the transaction is rolled back before the exception goes
+    on, so a failed write leaves nothing behind and the session is usable again. A caller that
+    translates an error (e.g. IntegrityError) catches it around the `async with`: by then the
+    rollback has happened."""
+    try:
+        await begin_write(session)
+        yield
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
 
 
 def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:

@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import RULES_VERSION, Game, GameOptions, format_action, load_map, parse_action
-from storage.database import begin_write, detached
+from storage.database import begin_write, detached, writing
 from storage.errors import (
     ChannelBusyError,
     GameNotActiveError,
@@ -107,39 +107,35 @@ async def create_game(
         updated_at=now,
     )
     try:
-        await begin_write(session)
-        session.add(record)
-        await session.flush()
-        assert record.id is not None
-        for seat, user_id in enumerate(players):
-            session.add(
-                SeatRecord(game_id=record.id, seat=seat, user_id=user_id, color=colors[seat] if colors else None,
-                           ai=ai[seat] if ai else None)
-            )
-        if lobby_id is not None:
-            started = await session.execute(
-                update(Lobby)
-                .where(Lobby.id == lobby_id, Lobby.status == OPEN)
-                .values(status=STARTED, game_id=record.id, updated_at=now)
-                .execution_options(synchronize_session=False)
-            )
-            if started.rowcount != 1:
-                raise LobbyError(f"lobby {lobby_id} is not open")
-        for seq, (seat, action) in enumerate(game.log, start=1):
-            session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action), created_at=now))
-        if game.is_over():
+        async with writing(session):
+            session.add(record)
             await session.flush()
-            await _finish(session, record.id, game, now)
-            record.status, record.finished_at, record.end_reason = FINISHED, now, game.end_reason
-        await session.commit()
+            assert record.id is not None
+            for seat, user_id in enumerate(players):
+                session.add(
+                    SeatRecord(game_id=record.id, seat=seat, user_id=user_id, color=colors[seat] if colors else None,
+                               ai=ai[seat] if ai else None)
+                )
+            if lobby_id is not None:
+                started = await session.execute(
+                    update(Lobby)
+                    .where(Lobby.id == lobby_id, Lobby.status == OPEN)
+                    .values(status=STARTED, game_id=record.id, updated_at=now)
+                    .execution_options(synchronize_session=False)
+                )
+                if started.rowcount != 1:
+                    raise LobbyError(f"lobby {lobby_id} is not open")
+            for seq, (seat, action) in enumerate(game.log, start=1):
+                session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action),
+                                         created_at=now))
+            if game.is_over():
+                await session.flush()
+                await _finish(session, record.id, game, now)
+                record.status, record.finished_at, record.end_reason = FINISHED, now, game.end_reason
     except IntegrityError:
-        await session.rollback()
         existing = await active_game_in_channel(session=session, channel_id=channel_id)
         if existing is not None:
             raise ChannelBusyError(channel_id, existing.id) from None
-        raise
-    except BaseException:
-        await session.rollback()
         raise
     detached(session, record)
     return record
@@ -170,50 +166,44 @@ async def append_action(
     now = utcnow()
     over = state.get("phase") == "over"
     try:
-        await begin_write(session)
-        # The version check and the row lock in one statement: of two writers with the same
-        # expected version, the second waits for the first and then matches no row.
-        values: dict[str, Any] = {"version": new_version, "state": state, "updated_at": now}
-        if over:
-            values.update(status=FINISHED, finished_at=now, end_reason=state.get("end_reason"))
-        result = await session.execute(
-            update(GameRecord)
-            .where(
-                GameRecord.id == game_id,
-                GameRecord.version == expected_version,
-                GameRecord.status == ACTIVE,
-                GameRecord.read_only_reason.is_(None),
+        async with writing(session):
+            # The version check and the row lock in one statement: of two writers with the same
+            # expected version, the second waits for the first and then matches no row.
+            values: dict[str, Any] = {"version": new_version, "state": state, "updated_at": now}
+            if over:
+                values.update(status=FINISHED, finished_at=now, end_reason=state.get("end_reason"))
+            result = await session.execute(
+                update(GameRecord)
+                .where(
+                    GameRecord.id == game_id,
+                    GameRecord.version == expected_version,
+                    GameRecord.status == ACTIVE,
+                    GameRecord.read_only_reason.is_(None),
+                )
+                .values(**values)
+                .execution_options(synchronize_session=False)
             )
-            .values(**values)
-            .execution_options(synchronize_session=False)
-        )
-        if result.rowcount != 1:
-            await session.rollback()
-            raise await _refusal(session, game_id, expected_version)
-        await session.execute(
-            ActionRecord.__table__.insert().values(
-                game_id=game_id, seq=new_version, seat=seat, action=action_text, created_at=now
+            if result.rowcount != 1:
+                await session.rollback()
+                raise await _refusal(session, game_id, expected_version)
+            await session.execute(
+                ActionRecord.__table__.insert().values(
+                    game_id=game_id, seq=new_version, seat=seat, action=action_text, created_at=now
+                )
             )
-        )
-        if over:
-            await _finish(session, game_id, Game.from_json(state), now)
-        elif action_text.split(" ", 1)[0] in ("resign", "remove"):
-            await _note_left(session, game_id, state)
-        await session.commit()
+            if over:
+                await _finish(session, game_id, Game.from_json(state), now)
+            elif action_text.split(" ", 1)[0] in ("resign", "remove"):
+                await _note_left(session, game_id, state)
     except IntegrityError:
         # Only a concurrent writer can have taken this sequence number.
-        await session.rollback()
         raise StaleVersionError(game_id, expected_version, None) from None
     except DBAPIError as exc:
         # SQLite: a reader's snapshot went stale under a concurrent write ("database is locked").
-        await session.rollback()
         if "locked" in str(exc).lower() or "busy" in str(exc).lower():
             current = await _current_version(session, game_id)
             if current != expected_version:
                 raise StaleVersionError(game_id, expected_version, current) from None
-        raise
-    except BaseException:
-        await session.rollback()
         raise
     return new_version
 
@@ -329,33 +319,23 @@ async def set_host(*, session: AsyncSession, game_id: int, user_id: int) -> None
 
 async def replace_seat_user(*, session: AsyncSession, game_id: int, seat: int, user_id: int) -> None:
     """Give a seat (its cards, tickets and routes) to another user; the game goes on unchanged."""
-    await begin_write(session)
-    try:
+    async with writing(session):
         result = await session.execute(
             update(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
             .values(user_id=user_id).execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:
             raise GameNotFoundError(game_id)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def _update_game_row(session: AsyncSession, game_id: int, **values: Any) -> None:
-    await begin_write(session)
-    try:
+    async with writing(session):
         result = await session.execute(
             update(GameRecord).where(GameRecord.id == game_id).values(**values)
             .execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:
             raise GameNotFoundError(game_id)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def get_game(*, session: AsyncSession, game_id: int) -> GameRecord:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.database import begin_write
+from storage.database import writing
 from storage.leagues import League
 from storage.models import ActionRecord, GameRecord, GuildSettings, Lobby, LobbyMember, SeatRecord
 
@@ -28,8 +28,7 @@ async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedC
     """Delete every game (with its log, seats and clocks), lobby, league and setting of a guild, in one
     transaction.
     Players are not a guild's data (they play on other servers too) and stay."""
-    await begin_write(session)
-    try:
+    async with writing(session):
         games = select(GameRecord.id).where(GameRecord.guild_id == guild_id).scalar_subquery()
         lobbies = select(Lobby.id).where(Lobby.guild_id == guild_id).scalar_subquery()
         actions = await session.execute(delete(ActionRecord).where(ActionRecord.game_id.in_(games)), execution_options=_NO_SYNC)
@@ -41,10 +40,6 @@ async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedC
         # Seasons, ratings, league games and the audit log go with their league (ON DELETE CASCADE);
         # turn clocks and timers went with their games.
         leagues = await session.execute(delete(League).where(League.guild_id == guild_id), execution_options=_NO_SYNC)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return DeletedCounts(
         games=game_rows.rowcount,
         actions=actions.rowcount,

@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import Field, SQLModel
 
-from storage.database import begin_write, detached
+from storage.database import detached, writing
 from storage.errors import StorageError
 from storage.models import (
     ABANDONED,
@@ -284,14 +284,6 @@ def unrated_reason(record: GameRecord, seats: Sequence[SeatRecord], season: Seas
 # ---------------------------------------------------------------------------- helpers
 
 
-async def _commit(session: AsyncSession) -> None:
-    try:
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
-
-
 def _audit(session: AsyncSession, *, league_id: int, season_id: int | None, user_id: int | None, action: str,
            **details: Any) -> None:
     session.add(LeagueAudit(league_id=league_id, season_id=season_id, user_id=user_id, action=action,
@@ -305,34 +297,24 @@ async def create_league(*, session: AsyncSession, guild_id: int, name: str, crea
                         admin_role_id: int | None = None) -> League:
     """A new league; `LeagueError` if the server already has one of that name."""
     league = League(guild_id=guild_id, name=name.strip(), admin_role_id=admin_role_id, created_by=created_by)
-    await begin_write(session)
     try:
-        session.add(league)
-        await session.flush()
-        _audit(session, league_id=league.id, season_id=None, user_id=created_by, action="create_league",  # type: ignore[arg-type]
-               name=league.name, admin_role_id=admin_role_id)
-        await session.commit()
+        async with writing(session):
+            session.add(league)
+            await session.flush()
+            _audit(session, league_id=league.id, season_id=None, user_id=created_by, action="create_league",  # type: ignore[arg-type]
+                   name=league.name, admin_role_id=admin_role_id)
     except IntegrityError:
-        await session.rollback()
         raise LeagueError(f"this server already has a league called {name!r}") from None
-    except BaseException:
-        await session.rollback()
-        raise
     detached(session, league)
     return league
 
 
 async def set_admin_role(*, session: AsyncSession, league_id: int, admin_role_id: int | None, user_id: int) -> None:
-    await begin_write(session)
-    try:
+    async with writing(session):
         await session.execute(update(League).where(League.id == league_id).values(admin_role_id=admin_role_id)
                               .execution_options(synchronize_session=False))
         _audit(session, league_id=league_id, season_id=None, user_id=user_id, action="set_admin_role",
                admin_role_id=admin_role_id)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def guild_leagues(*, session: AsyncSession, guild_id: int) -> list[League]:
@@ -368,26 +350,21 @@ async def create_season(
     season = Season(league_id=league_id, name=name.strip(), starts_at=starts_at, ends_at=ends_at,
                     maps=sorted(set(maps)), player_counts=sorted(set(player_counts)), min_games=max(0, min_games),
                     carry_over=carry_over, status=SEASON_ACTIVE)
-    await begin_write(session)
     try:
-        closed = await session.execute(
-            update(Season).where(Season.league_id == league_id, Season.status == SEASON_ACTIVE)
-            .values(status=SEASON_CLOSED).returning(Season.id).execution_options(synchronize_session=False))
-        closed_ids = [i for (i,) in closed]
-        session.add(season)
-        await session.flush()
-        for old in closed_ids:
-            _audit(session, league_id=league_id, season_id=old, user_id=created_by, action="close_season")
-        _audit(session, league_id=league_id, season_id=season.id, user_id=created_by, action="create_season",
-               name=season.name, starts_at=starts_at.isoformat(), ends_at=ends_at.isoformat(), maps=season.maps,
-               player_counts=season.player_counts, min_games=season.min_games, carry_over=carry_over)
-        await session.commit()
+        async with writing(session):
+            closed = await session.execute(
+                update(Season).where(Season.league_id == league_id, Season.status == SEASON_ACTIVE)
+                .values(status=SEASON_CLOSED).returning(Season.id).execution_options(synchronize_session=False))
+            closed_ids = [i for (i,) in closed]
+            session.add(season)
+            await session.flush()
+            for old in closed_ids:
+                _audit(session, league_id=league_id, season_id=old, user_id=created_by, action="close_season")
+            _audit(session, league_id=league_id, season_id=season.id, user_id=created_by, action="create_season",
+                   name=season.name, starts_at=starts_at.isoformat(), ends_at=ends_at.isoformat(), maps=season.maps,
+                   player_counts=season.player_counts, min_games=season.min_games, carry_over=carry_over)
     except IntegrityError:
-        await session.rollback()
         raise LeagueError(f"this league already has a season called {name!r}") from None
-    except BaseException:
-        await session.rollback()
-        raise
     detached(session, season)
     return season
 
@@ -480,17 +457,12 @@ async def attach_lobby(*, session: AsyncSession, season_id: int, lobby_id: int, 
 async def _add_audited(session: AsyncSession, row: SQLModel, season: "Season", user_id: int | None,
                        duplicate: str, **audit: Any) -> None:
     """Insert a season's game or lobby link with its audit entry, in one transaction."""
-    await begin_write(session)
     try:
-        session.add(row)
-        _audit(session, league_id=season.league_id, season_id=season.id, user_id=user_id, **audit)
-        await session.commit()
+        async with writing(session):
+            session.add(row)
+            _audit(session, league_id=season.league_id, season_id=season.id, user_id=user_id, **audit)
     except IntegrityError:
-        await session.rollback()
         raise LeagueError(duplicate) from None
-    except BaseException:
-        await session.rollback()
-        raise
     detached(session, row)
 
 
@@ -556,8 +528,7 @@ async def recompute_season(*, session: AsyncSession, season_id: int) -> None:
 
 
 async def _recompute_one(session: AsyncSession, season_id: int) -> tuple[bool, int | None]:
-    await begin_write(session)
-    try:
+    async with writing(session):
         lock = select(Season).where(Season.id == season_id).execution_options(populate_existing=True)
         if session.bind.dialect.name == "postgresql":
             lock = lock.with_for_update()
@@ -613,10 +584,6 @@ async def _recompute_one(session: AsyncSession, season_id: int) -> tuple[bool, i
             await session.execute(LeagueRatingChange.__table__.insert(),
                                   [{"season_id": season_id, **c} for c in run.changes])
         carry, next_id = season.carry_over, await _next_season(session, season)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return carry, next_id
 
 
@@ -648,8 +615,7 @@ async def void_game(*, session: AsyncSession, game_id: int, user_id: int | None,
                     restore: bool = False) -> LeagueGame:
     """Void (or, `restore`, un-void) a league game's result and rebuild the season's ratings
     from the remaining games in order. Audited."""
-    await begin_write(session)
-    try:
+    async with writing(session):
         row = await session.get(LeagueGame, game_id, populate_existing=True)
         if row is None:
             raise LeagueError(f"game {game_id} is not a league game")
@@ -659,10 +625,6 @@ async def void_game(*, session: AsyncSession, game_id: int, user_id: int | None,
         row.voided = not restore
         _audit(session, league_id=season.league_id, season_id=season.id, user_id=user_id,
                action="restore_game" if restore else "void_game", game_id=game_id, reason=reason)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     await recompute_season(session=session, season_id=row.season_id)
     detached(session, row)
     return row

@@ -10,7 +10,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.database import begin_write, detached
+from storage.database import detached, writing
 from storage.errors import LobbyError
 from storage.models import CANCELLED, OPEN, Lobby, LobbyMember, utcnow
 
@@ -31,18 +31,13 @@ async def open_lobby(
         guild_id=guild_id, channel_id=channel_id, host_id=host_id, map_id=map_id,
         options=options or {}, max_seats=max_seats, created_at=now, updated_at=now,
     )
-    await begin_write(session)
     try:
-        session.add(lobby)
-        await session.flush()
-        session.add(LobbyMember(lobby_id=lobby.id, user_id=host_id, joined_at=now))
-        await session.commit()
+        async with writing(session):
+            session.add(lobby)
+            await session.flush()
+            session.add(LobbyMember(lobby_id=lobby.id, user_id=host_id, joined_at=now))
     except IntegrityError:
-        await session.rollback()
         raise LobbyError(f"channel {channel_id} already has an open lobby") from None
-    except BaseException:
-        await session.rollback()
-        raise
     detached(session, lobby)
     return lobby
 
@@ -75,52 +70,38 @@ async def _lock_open(session: AsyncSession, lobby_id: int) -> None:
 
 async def join_lobby(*, session: AsyncSession, lobby_id: int, user_id: int, color: str | None = None) -> list[LobbyMember]:
     """Add a player; raises `LobbyError` if the lobby is closed, full, or the player is in it."""
-    await begin_write(session)
     try:
-        await _lock_open(session, lobby_id)
-        max_seats = (await session.execute(select(Lobby.max_seats).where(Lobby.id == lobby_id))).scalar_one()
-        count = (await session.execute(select(func.count()).where(LobbyMember.lobby_id == lobby_id))).scalar_one()
-        if count >= max_seats:
-            raise LobbyError(f"lobby {lobby_id} is full ({max_seats} seats)")
-        session.add(LobbyMember(lobby_id=lobby_id, user_id=user_id, color=color, joined_at=utcnow()))
-        await session.flush()
-        await session.commit()
+        async with writing(session):
+            await _lock_open(session, lobby_id)
+            max_seats = (await session.execute(select(Lobby.max_seats).where(Lobby.id == lobby_id))).scalar_one()
+            count = (await session.execute(select(func.count()).where(LobbyMember.lobby_id == lobby_id))
+                     ).scalar_one()
+            if count >= max_seats:
+                raise LobbyError(f"lobby {lobby_id} is full ({max_seats} seats)")
+            session.add(LobbyMember(lobby_id=lobby_id, user_id=user_id, color=color, joined_at=utcnow()))
+            await session.flush()
     except IntegrityError:
-        await session.rollback()
         raise LobbyError(f"user {user_id} is already in lobby {lobby_id}") from None
-    except BaseException:
-        await session.rollback()
-        raise
     return await lobby_members(session=session, lobby_id=lobby_id)
 
 
 async def leave_lobby(*, session: AsyncSession, lobby_id: int, user_id: int) -> bool:
     """Remove a player; False if they were not in it."""
-    await begin_write(session)
-    try:
+    async with writing(session):
         await _lock_open(session, lobby_id)
         member = await session.get(LobbyMember, (lobby_id, user_id))
         if member is not None:
             await session.delete(member)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return member is not None
 
 
 async def cancel_lobby(*, session: AsyncSession, lobby_id: int) -> None:
-    await begin_write(session)
-    try:
+    async with writing(session):
         await _lock_open(session, lobby_id)
         await session.execute(
             update(Lobby).where(Lobby.id == lobby_id).values(status=CANCELLED),
             execution_options={"synchronize_session": False},
         )
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def expire_idle_lobbies(*, session: AsyncSession, idle_minutes: int) -> list[Lobby]:
@@ -128,14 +109,9 @@ async def expire_idle_lobbies(*, session: AsyncSession, idle_minutes: int) -> li
     from datetime import timedelta
 
     cutoff = utcnow() - timedelta(minutes=idle_minutes)
-    await begin_write(session)
-    try:
+    async with writing(session):
         rows = await session.execute(select(Lobby).where(Lobby.status == OPEN, Lobby.updated_at < cutoff))
         expired = list(rows.scalars().all())
         for lobby in expired:
             lobby.status = CANCELLED
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return expired

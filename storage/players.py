@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.database import begin_write, detached
+from storage.database import detached, writing
 from storage.models import GuildSettings, Player, utcnow
 
 _PLAYER_FIELDS = {"display_name", "color_blind", "language", "preferences"}
@@ -24,13 +24,8 @@ async def _upsert(session: AsyncSession, model: type, key: str, key_value: int, 
     row = {name: getattr(fresh, name) for name in allowed}
     statement = insert.values(**{key: key_value}, **row, created_at=now, updated_at=now)
     statement = statement.on_conflict_do_update(index_elements=[key], set_={**fields, "updated_at": now})
-    await begin_write(session)
-    try:
+    async with writing(session):
         await session.execute(statement)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def get_player(*, session: AsyncSession, user_id: int) -> Player | None:
