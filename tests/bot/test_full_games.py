@@ -8,7 +8,10 @@ channel message; and at the end the posted scores equal the engine's scoring.
 import pytest
 
 from bot.present import hand_text, ticket_line
+from i18n import translator
 from tests.bot.driver import Driver
+
+EN = translator("en")
 
 DM_NOTICE = "I can't send you direct messages"
 
@@ -43,14 +46,14 @@ class Watcher:
             assert message.attachments and message.attachments[0].is_png
             if not game.is_over():
                 assert f"<@{driver.user_of(game.current).id}>, your turn" in message.content
-        secret_lines = [ticket_line(game.map, t) for s in range(game.seats) if not game.is_over()
+        secret_lines = [ticket_line(EN, game.map, t) for s in range(game.seats) if not game.is_over()
                         for t in game.view(s)["you"]["tickets"] + game.view(s)["you"]["offer"]]
         for message in self.fake.channel_messages(self.channel):
             assert "Your hand" not in message.content and "Your tickets" not in message.content
             assert not any(line in message.content for line in secret_lines), message.content
         user = driver.user_of(seat)
         if turn_ended and game.phase == "playing" and user.dms_open:
-            assert hand_text(game.view(seat)) in self.fake.dms(user)[-1].content
+            assert hand_text(EN, game.view(seat)) in self.fake.dms(user)[-1].content
 
 
 async def play_full_game(fake, make_bot, map_id, users, seed, **options):
