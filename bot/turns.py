@@ -149,7 +149,7 @@ class Turns:
         return outcome
 
     async def error_text(self, t: Translator, game_id: int | None, exc: UserError | ActionError) -> str:
-        """A refusal in the reader's language; an engine error names seats by their players."""
+        """A refusal in the reader's language; an engine error names seats by their players (in bold)."""
         if isinstance(exc, UserError):
             return exc.text(t)
         try:
@@ -157,9 +157,9 @@ class Turns:
         except Exception:
             table = None
         if table is None:
-            return describe_error(t, exc, None, lambda seat: t.gettext("Seat {n}", n=seat + 1))
+            return describe_error(t, exc, None, lambda seat: "**" + t.gettext("Seat {n}", n=seat + 1) + "**")
         await self._load_names(table)
-        return describe_error(t, exc, table.game, lambda seat: self.name(table, seat, t))
+        return describe_error(t, exc, table.game, lambda seat: f"**{self.name(table, seat, t)}**")
 
     async def claim(self, interaction: Interaction, game_id: int, route: str, color: str | None,
                     locos: int | None) -> None:
