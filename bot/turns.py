@@ -521,6 +521,8 @@ class Turns:
             await channel.send(f"🚂 {text}", file=await self.board_file(table, t),
                                view=components.turn_view(table.id, game, t=t))
         for seat in range(game.seats):
+            if table.user_of(seat) is None:  # an AI: nobody to write to
+                continue
             mine = await self.seat_t(table, seat)
             await self.dm(table, seat, f"{private_summary(mine, game, seat)}\n\n{self._tickets_text(mine, table, seat)}",
                           t=mine, view=components.tickets_view(table.id, game, seat, t=mine),
