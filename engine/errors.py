@@ -59,6 +59,15 @@ class RouteRef(NamedTuple):
         return self.english
 
 
+class MapRef(NamedTuple):
+    """A map by its name as the map file spells it ('USA'); the bot shows the translated name."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class CardRef(NamedTuple):
     """A train card (engine.cards index), by its notation name in English ('blue', 'loco')."""
 
@@ -99,7 +108,7 @@ def _data(value: object) -> object:
         return value.seat
     if isinstance(value, ListRef):
         return [_data(item) for item in value.items]
-    if isinstance(value, (CityRef, RouteRef, CardRef, Phrase)):
+    if isinstance(value, (CityRef, RouteRef, MapRef, CardRef, Phrase)):
         return str(value)
     return value
 

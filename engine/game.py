@@ -30,8 +30,8 @@ from engine.actions import (
     Skip,
     Undo,
 )
-from engine.cards import CARD_NAMES, LOCO, NUM_CARD_KINDS, standard_deck
-from engine.errors import N_, CardRef, CityRef, IllegalActionError, ListRef, SeatRef, phrase
+from engine.cards import LOCO, NUM_CARD_KINDS, standard_deck
+from engine.errors import N_, CardRef, CityRef, IllegalActionError, ListRef, MapRef, SeatRef, phrase
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
@@ -311,7 +311,8 @@ class Game:
         try:
             return self.map.track_by_id[track_id]
         except KeyError:
-            raise _illegal("there is no track {track!r} on the {map} map", track=track_id, map=self.map.name) from None
+            raise _illegal("there is no track {track!r} on the {map} map", track=track_id,
+                           map=MapRef(self.map.name)) from None
 
     def _card_total(self) -> int:
         """All train cards wherever they are (110 when conserved)."""
@@ -585,10 +586,10 @@ class Game:
     def _check_station(self, seat: int, action: BuildStation) -> None:
         self._check_turn(seat, None, action)
         if not self.map.rules.stations:
-            raise _illegal("the {map} map has no stations", map=self.map.name)
+            raise _illegal("the {map} map has no stations", map=MapRef(self.map.name))
         city = self.map.city_by_id.get(action.city)
         if city is None:
-            raise _illegal("there is no city {city!r} on the {map} map", city=action.city, map=self.map.name)
+            raise _illegal("there is no city {city!r} on the {map} map", city=action.city, map=MapRef(self.map.name))
         if not self.stations_left[seat]:
             raise _illegal("you have built all your stations")
         if city.index in self.station_owner:

@@ -36,7 +36,7 @@ from engine.actions import (
     Undo,
 )
 from engine.cards import COLORS, LOCO, card_index
-from engine.errors import AmbiguousActionError, CardRef, CityRef, InvalidActionError, ListRef, RouteRef
+from engine.errors import AmbiguousActionError, CardRef, CityRef, InvalidActionError, ListRef, MapRef, RouteRef
 from engine.mapdata import City, MapData, Track, fold_name, printed_name
 from engine.payments import extended_payment_options, payment_options, surcharge_options
 
@@ -271,7 +271,7 @@ def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
                 tracks = m.tracks_between.get((min(a.index, b.index), max(a.index, b.index)))
             if not tracks:
                 raise InvalidActionError("no route joins {a} and {b} on the {map} map", a=CityRef(a.index, a.name),
-                                         b=CityRef(b.index, b.name), map=m.name)
+                                         b=CityRef(b.index, b.name), map=MapRef(m.name))
             return list(tracks), index
     known = [p for p in parts if m.find_city(p)]
     unknown = [p for p in parts if not m.find_city(p)]
@@ -279,9 +279,9 @@ def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
         raise InvalidActionError("name a route as two cities, like 'Paris-Dieppe' (got {text!r})", text=text)
     names = _typed_names(unknown or [text])
     if known:
-        raise InvalidActionError("no city {names} on the {map} map (found {found})", names=names, map=m.name,
-                                 found=ListRef(tuple(known)))
-    raise InvalidActionError("no city {names} on the {map} map", names=names, map=m.name)
+        raise InvalidActionError("no city {names} on the {map} map (found {found})", names=names,
+                                 map=MapRef(m.name), found=ListRef(tuple(known)))
+    raise InvalidActionError("no city {names} on the {map} map", names=names, map=MapRef(m.name))
 
 
 def _typed_names(texts: list[str]) -> ListRef:
@@ -393,7 +393,7 @@ def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
         raise InvalidActionError("name the city for the station")
     if city is None:
         raise InvalidActionError("no city {names} on the {map} map", names=_typed_names([" ".join(city_words)]),
-                                 map=m.name)
+                                 map=MapRef(m.name))
     built = len(game.stations[seat]) if seat is not None else 0
     costs = m.rules.station_costs
     cost = costs[min(built, len(costs) - 1)] if costs else 1
