@@ -1,8 +1,9 @@
 """An engine error (ActionError) in the player's language.
 
-The engine raises errors with an English message template and its parameters; this is where the
-bot words them for a player: the template through the catalogs, and each parameter (city, route,
-card, seat, list ...) in that player's language and city names.
+The engine raises errors with an English message template and its parameters (engine/errors.py);
+this is where the bot words them for a player: the template through the catalogs, and each
+parameter (city, route, map, card, seat, list, nested phrase) in that player's language and city
+names. Seats become the players' names, so no message says "seat 2".
 """
 
 from __future__ import annotations
@@ -10,10 +11,39 @@ from __future__ import annotations
 from typing import Callable
 
 from engine import Game
-from engine.errors import ActionError
+from engine.errors import ActionError, CardRef, CityRef, ListRef, MapRef, Phrase, RouteRef, SeatRef
 from i18n import Translator
 
 
 def describe_error(t: Translator, error: ActionError, game: Game | None, name: Callable[[int], str]) -> str:
-    """The error's message for the player reading it (`name(seat)` names a seat's player)."""
-    return str(error)  # replaced by the translated template (issue 10, engine errors part)
+    """The error's message for the player reading it (`name(seat)` names a seat's player).
+
+    Without a game, cities and routes keep their printed English names."""
+    text = _text(t, error.template, error.params, game, name)
+    return text[:1].upper() + text[1:]
+
+
+def _text(t: Translator, template: str, params: dict, game: Game | None, name: Callable[[int], str]) -> str:
+    return t.gettext(template, **{key: _word(t, value, game, name) for key, value in params.items()})
+
+
+def _word(t: Translator, value: object, game: Game | None, name: Callable[[int], str]) -> object:
+    """One parameter in the reader's words; plain values (numbers, what the player typed) as they are."""
+    if isinstance(value, SeatRef):
+        return name(value.seat)
+    if isinstance(value, CardRef):
+        return t.card(value.card)
+    if isinstance(value, MapRef):
+        return t.pgettext("map", value.name)  # the names bot/rules_text.py marks
+    if isinstance(value, ListRef):
+        return t.join([str(_word(t, item, game, name)) for item in value.items], value.style)
+    if isinstance(value, Phrase):
+        return _text(t, value.template, value.params, game, name)
+    if isinstance(value, CityRef) and game is not None:
+        return t.city(game.map.cities[value.index])
+    if isinstance(value, RouteRef) and game is not None:
+        track = game.map.tracks[value.track]
+        return t.route(game.map, track) if value.numbered else game.map.route_name(track, t.city)
+    if isinstance(value, (CityRef, RouteRef)):
+        return str(value)
+    return value

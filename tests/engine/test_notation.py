@@ -1,5 +1,7 @@
 """Action notation: what players type, the documented defaults, and the error family."""
 
+import pickle
+
 import pytest
 
 from engine import (
@@ -121,6 +123,21 @@ def test_unreadable_input_is_invalid_with_a_specific_message(text, message):
 def test_error_family_tells_kinds_apart_and_all_are_value_errors():
     assert issubclass(InvalidActionError, ActionError) and issubclass(ActionError, ValueError)
     assert len({InvalidActionError.code, IllegalActionError.code, AmbiguousActionError.code}) == 3
+
+
+def test_an_error_is_a_template_with_typed_parameters_and_survives_pickling():
+    """The template and parameters let the bot word it (bot/error_text.py); tournaments send
+    errors between processes."""
+    game = started("usa")
+    give_route(game, 2, "Atlanta", "Charleston")
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(0, parse_action(game, 0, "claim Atlanta-Charleston red"))
+    error = info.value
+    assert error.template == "{route} is already taken by {owner}"
+    assert error.details == {"route": "Atlanta-Charleston", "owner": 2}
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is IllegalActionError and str(copy) == str(error) == "Atlanta-Charleston is already taken by seat 3"
+    assert copy.params == error.params
 
 
 def test_illegal_action_changes_nothing_and_says_whose_turn():
