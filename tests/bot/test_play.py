@@ -283,3 +283,25 @@ async def test_an_unexpected_error_in_a_button_is_an_apology_with_an_error_id(fa
     turn = driver._newest_with(fake.channel_messages(fake.general), rf"ttr:{driver.game_id}:hand")
     reply = await fake.click(fake.alice, turn, f"ttr:{driver.game_id}:hand")
     assert reply.ephemeral and "Sorry, something went wrong on my side (error id `" in reply.content
+
+
+async def test_a_russian_server_reads_turns_and_undo_requests_in_russian(fake_discord, make_bot):
+    """Channel posts follow the server's language; the undo request keeps its state in any language."""
+    from bot.language import Choice
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    await bot.languages.set_guild(fake.guild.id, Choice("ru"))
+    claim = await _claim_something(driver)
+    turn = fake.channel_messages(fake.general)[-1]
+    assert "прокладывает маршрут" in turn.content and f"<@{fake.bob.id}>, ваш ход" in turn.content
+    assert "Мои карты" in [b["label"] for b in turn.buttons]
+    request = (await fake.click(fake.alice, turn, next(c for c in turn.custom_ids if c.endswith(":undo")))).message
+    assert "просит отменить прокладку маршрута" in request.content
+    assert {b["label"] for b in request.buttons} == {"Согласиться", "Отказать"}
+    agree = await fake.click(fake.bob, request, next(c for c in request.custom_ids if c.endswith(":yes")))
+    await fake.wait_until(lambda: type(driver.game.log[-1][1]).__name__ == "Undo", what="the undo")
+    assert "Все согласны." in agree.message.content and f"<@{fake.bob.id}>" in agree.message.content.splitlines()[-2]
+    posted = await fake.wait_for_message(fake.general, lambda m: "последний ход отменён" in m.content)
+    assert f"<@{fake.alice.id}>, ваш ход" in posted.content
+    assert driver.game.owner[driver.game.map.track_by_id[claim.track].index] == -1
