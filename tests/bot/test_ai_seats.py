@@ -73,3 +73,18 @@ async def test_start_refuses_more_than_five_seats(fake_discord, make_bot):
     await driver.run(fake.bob, "ttr join")
     reply = await fake.slash(fake.alice, fake.general, "ttr start", ai_players=4)
     assert "at most 5 seats" in reply.content
+
+
+async def test_ai_seats_are_named_in_the_servers_language(fake_discord, make_bot):
+    from bot.language import Choice
+
+    fake = fake_discord
+    bot = await make_bot()
+    bot.ai.delay = 3600  # the AIs wait: only the start is looked at
+    await bot.languages.set_guild(fake.guild.id, Choice("zh"))
+    driver = Driver(fake, bot, fake.general, [fake.alice])
+    await driver.run(fake.alice, "ttr new", map="usa", players=3)
+    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice, ai_players=2, ai_level="strong")
+    await reply.wait_resolved()
+    started = fake.channel_messages(fake.general)[-1]
+    assert "座位：alice、🤖 强力 AI 2和🤖 强力 AI 3。" in started.content

@@ -182,3 +182,28 @@ async def test_a_whole_play_by_post_game_every_timer_fires_once(fake_discord, ma
         from storage.clocks import pending_timers
 
         assert await pending_timers(session=session, game_id=driver.game_id) == []
+
+
+async def test_deadline_notes_in_the_servers_language_and_pings_in_the_players(fake_discord, make_bot):
+    """A Chinese server, bob reading Russian: the missed deadline is told in Chinese in the channel,
+    his turn ping and reminder come in Russian by DM."""
+    from bot.language import Choice
+
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock, absence="skip", reminder_minutes=15)
+    await fake.slash(fake.bob, fake.general, "ttr notify", dm=True)
+    await bot.languages.set_guild(fake.guild.id, Choice("zh"))
+    await bot.languages.set_player(fake.bob.id, Choice("ru"))
+    await driver.act(1, driver.game.default_action(1))
+    clock.advance(minutes=61)  # alice misses her starting tickets
+    await bot.clocks.tick()
+    turn = fake.channel_messages(fake.general)[-1]
+    assert turn.content.startswith("⏰ **alice** 超时了。") and f"<@{fake.alice.id}>，轮到你了（美国）。" in turn.content
+    await driver.act(0, DrawDeck())
+    await driver.act(0, DrawDeck())  # bob's turn: a ping in Russian
+    assert "Ваш ход в игре «США» в <#" in fake.dms(fake.bob)[-1].content
+    clock.advance(minutes=46)
+    await bot.clocks.tick()
+    assert f"⏳ <@{fake.bob.id}>，你的回合将在<t:" in fake.channel_messages(fake.general)[-1].content
+    assert fake.dms(fake.bob)[-1].content.startswith("**Игра «США» в <#")
+    assert "закончится <t:" in fake.dms(fake.bob)[-1].content
