@@ -9,10 +9,10 @@ Extension points, in the order a game meets them:
 - `after_setup`: once cards and tickets are dealt.
 - `doubles_open`: whether both tracks of a double route are usable.
 - card rules: `free_locomotive_draws` (a face-up locomotive is an ordinary card), `market_resets`
-  (3 face-up locomotives reset the market), `locomotives_usable(track)` (where locomotives pay,
-  `locomotive_use` names it for the rules summary, `locomotive_error` for players who try
-  elsewhere), `ferry_substitute` (cards of any colors replacing one
-  required ferry locomotive); a track's own `substitute` (data) is handled by the payments.
+  (3 face-up locomotives reset the market), `locomotives_usable(track)` (where locomotives pay;
+  `locomotive_use` names it for the rules summary, `locomotive_error` is the error elsewhere),
+  `ferry_substitute` (cards of any colors replacing one required ferry locomotive); a track's own
+  `substitute` (data) is handled by the payments.
 - `after_claim`: effects of a claim (tolls).
 - `after_round`: between turns, once every active seat has played a round; it may open a
   pending decision (a hook `stage`) for one seat, which the hook's own actions resolve
@@ -51,7 +51,7 @@ class RuleHooks:
     market_resets: bool = True
     #: Cards of any colors that may replace one required ferry locomotive (0: none may).
     ferry_substitute: int = 0
-    #: Where locomotives may be used, for messages (when `locomotives_usable` is narrower).
+    #: Where locomotives may be used, for the rules summary (when `locomotives_usable` is narrower).
     locomotive_use: str = "any route"
     #: The error (a template) for locomotives paying where `locomotives_usable` forbids them.
     locomotive_error: str = N_("locomotives cannot be used on this route")
