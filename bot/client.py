@@ -17,6 +17,7 @@ from bot import commands as ttr_commands
 from bot.admin import Admin
 from bot.ai_seats import AISeats
 from bot.clocks import Clocks
+from bot.command_translator import CommandTranslator
 from bot.history import History
 from bot.language import Languages
 from bot.components import DYNAMIC_ITEMS
@@ -26,6 +27,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.turns import Turns, new_error_id
 from bot.undo import Undos
+from i18n import Translator, translator
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -54,6 +56,7 @@ class TTRBot(commands.AutoShardedBot):
         for problem in getattr(report, "problems", []) or []:
             log.error("stored game kept read-only: %s", problem)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tree.set_translator(CommandTranslator())  # before any sync: names in every language
         ttr_commands.setup(self)
         __import__("bot.leagues").leagues.register(self)  # rates league games when they end
         if self.settings.sync_commands:
@@ -71,8 +74,11 @@ class TTRBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ command sync
 
-    def _tree_hash(self, guild: discord.Object | None) -> str:
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+    async def _tree_hash(self, guild: discord.Object | None) -> str:
+        """The commands as they would sync, translations included (a catalog change syncs again)."""
+        translator = self.tree.translator
+        payload = [await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)
+                   for c in self.tree.get_commands(guild=guild)]
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
     async def sync_commands_if_changed(self) -> None:
@@ -81,7 +87,7 @@ class TTRBot(commands.AutoShardedBot):
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        digest = self._tree_hash(guild)
+        digest = await self._tree_hash(guild)
         marker = Path("data") / f"commands-{guild.id if guild else 'global'}.sha256"
         if marker.exists() and marker.read_text().strip() == digest:
             log.info("commands unchanged since the last sync")
@@ -103,9 +109,11 @@ class TTRBot(commands.AutoShardedBot):
         for lobby in expired:
             channel = self.get_channel(lobby.channel_id)
             if channel is not None:
+                t = await self.languages.for_channel(lobby.guild_id)
                 try:
-                    await channel.send("⌛ The lobby here was closed after "
-                                       f"{self.settings.lobby_idle_minutes} minutes without activity.")
+                    await channel.send(t.ngettext("⌛ The lobby here was closed after {n} minute without activity.",
+                                                  "⌛ The lobby here was closed after {n} minutes without activity.",
+                                                  self.settings.lobby_idle_minutes))
                 except discord.HTTPException:
                     pass
 
@@ -133,7 +141,8 @@ class TTRBot(commands.AutoShardedBot):
 
     async def on_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CheckFailure):
-            await self._reply(interaction, "You can't use that command here.")
+            t = await self._translator(interaction)
+            await self._reply(interaction, t.gettext("You can't use that command here."))
             return
         await self.apologize(interaction, error, what=interaction.command.qualified_name if interaction.command else None)
 
@@ -143,11 +152,20 @@ class TTRBot(commands.AutoShardedBot):
         log.error("interaction failed", exc_info=error,
                   extra={"error_id": error_id, "guild_id": interaction.guild_id, "user_id": interaction.user.id,
                          "what": what})
+        t = await self._translator(interaction)
         try:
-            await self._reply(interaction, f"😓 Sorry, something went wrong on my side (error id `{error_id}`). "
-                                           "Please try again.")
+            await self._reply(interaction, t.gettext("😓 Sorry, something went wrong on my side (error id "
+                                                     "`{error_id}`). Please try again.", error_id=error_id))
         except discord.HTTPException:
             pass  # the interaction expired: the log has it
+
+    async def _translator(self, interaction: Interaction) -> Translator:
+        """The user's language for an error reply; English when even that lookup fails (storage down)."""
+        try:
+            return await self.languages.for_interaction(interaction)
+        except Exception:
+            log.warning("no language for an error reply", exc_info=True)
+            return translator()
 
     @staticmethod
     async def _reply(interaction: Interaction, text: str) -> None:

@@ -27,11 +27,16 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import Interaction, app_commands
+from discord.app_commands import locale_str
 
 from bot.admin import is_manager
+from bot.command_translator import locale_pstr
 from bot.commands import MAP_CHOICES, ttr
+from bot.present import map_name
+from bot.service import UserError
 from bot.turns import PLAYER_COLORS
 from engine import available_maps, load_map
+from i18n import NC_, Translator
 from rendering.standings import (
     LadderRow,
     ProfileCard,
@@ -70,16 +75,40 @@ def is_league_admin(interaction: Interaction, league: stored.League) -> bool:
     return league.admin_role_id is not None and any(r.id == league.admin_role_id for r in roles)
 
 
-def _admin_refusal(league: stored.League) -> str:
-    role = f"the <@&{league.admin_role_id}> role or " if league.admin_role_id else ""
-    return f"Only league admins of **{league.name}** can do that: {role}the **Manage Server** permission."
+def _admin_refusal(t: Translator, league: stored.League) -> str:
+    if league.admin_role_id:
+        role = f"<@&{league.admin_role_id}>"
+        return t.gettext("Only league admins of **{league}** can do that: the {role} role or the **Manage Server** "
+                         "permission.", league=league.name, role=role)
+    return t.gettext("Only league admins of **{league}** can do that: the **Manage Server** permission.",
+                     league=league.name)
 
 
-def map_name(map_id: str) -> str:
+def league_map_name(t: Translator, map_id: str) -> str:
+    """A map's name; a season may name a map this version doesn't have (its id then)."""
     try:
-        return load_map(map_id).name
+        return map_name(t, load_map(map_id))
     except (KeyError, ValueError, OSError):
         return map_id
+
+
+#: Why a league game is not rated (storage.leagues.unrated_reason), where the reason is a fixed text.
+UNRATED = {"abandoned": NC_("unrated", "abandoned"), "AI seats": NC_("unrated", "AI seats"),
+           "a player held two seats": NC_("unrated", "a player held two seats")}
+#: League-admin actions in the audit log, and the details they record.
+AUDIT_ACTIONS = {
+    "create_league": NC_("audit", "create league"), "set_admin_role": NC_("audit", "set admin role"),
+    "create_season": NC_("audit", "create season"), "close_season": NC_("audit", "close season"),
+    "add_game": NC_("audit", "add game"), "add_lobby": NC_("audit", "add lobby"),
+    "void_game": NC_("audit", "void game"), "restore_game": NC_("audit", "restore game"),
+}
+AUDIT_DETAILS = {
+    "name": NC_("audit", "name"), "admin_role_id": NC_("audit", "admin role"),
+    "starts_at": NC_("audit", "starts"), "ends_at": NC_("audit", "ends"), "maps": NC_("audit", "maps"),
+    "player_counts": NC_("audit", "players"), "min_games": NC_("audit", "min. games"),
+    "carry_over": NC_("audit", "carry over"), "game_id": NC_("audit", "game"), "lobby_id": NC_("audit", "lobby"),
+    "reason": NC_("audit", "reason"),
+}
 
 
 # ---------------------------------------------------------------------------- parsing options
@@ -90,7 +119,7 @@ def parse_date(text: str) -> datetime:
     try:
         day = datetime.strptime(text.strip(), "%Y-%m-%d")
     except ValueError:
-        raise ValueError(f"{text!r} is not a date like 2026-12-01") from None
+        raise UserError("{text} is not a date like 2026-12-01", text=repr(text)) from None
     return day.replace(tzinfo=UTC)
 
 
@@ -106,7 +135,7 @@ def parse_maps(text: str | None) -> list[str]:
             continue
         found = known.get(part.lower())
         if found is None:
-            raise ValueError(f"unknown map {part!r}: choose from {', '.join(available_maps())}")
+            raise UserError("unknown map {map}: choose from {maps}", map=repr(part), maps=", ".join(available_maps()))
         maps.append(found)
     return sorted(set(maps))
 
@@ -123,9 +152,9 @@ def parse_counts(text: str | None) -> list[int]:
         try:
             lo, hi = int(bounds[0]), int(bounds[-1])
         except ValueError:
-            raise ValueError(f"{part!r} is not a player count like 3, 2-4 or 3,5") from None
+            raise UserError("{text} is not a player count like 3, 2-4 or 3,5", text=repr(part)) from None
         if not 2 <= lo <= hi <= 5:
-            raise ValueError(f"player counts are 2 to 5, not {part!r}")
+            raise UserError("player counts are 2 to 5, not {text}", text=repr(part))
         counts.update(range(lo, hi + 1))
     return sorted(counts)
 
@@ -137,26 +166,37 @@ class Leagues:
     def __init__(self, bot: TTRBot) -> None:
         self.bot = bot
 
+    async def _t(self, interaction: Interaction) -> Translator:
+        """The language of a private reply."""
+        return await self.bot.languages.for_interaction(interaction)
+
+    async def _public(self, interaction: Interaction) -> Translator:
+        """The language of a reply everyone in the channel sees."""
+        await self.bot.languages.note(interaction)
+        return await self.bot.languages.for_channel(interaction.guild_id)
+
     # ------------------------------------------------------------------ lookups
 
     async def league(self, interaction: Interaction, name: str | None) -> stored.League | None:
         """The named league of this server, or its only one; otherwise a private reply why not."""
         async with self.bot.storage.sessions() as session:
             leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+        t = await self._t(interaction)
         if not leagues:
-            await _reply(interaction, "This server has no league yet. Someone with **Manage Server** can create one "
-                         "with `/ttr league create`.")
+            await _reply(interaction, t.gettext("This server has no league yet. Someone with **Manage Server** can "
+                                                "create one with `/ttr league create`."))
             return None
+        names = t.join(f"**{lg.name}**" for lg in leagues)
         if name:
             found = next((lg for lg in leagues if lg.name.lower() == name.strip().lower()), None)
             if found is None:
-                await _reply(interaction, f"There is no league called **{name}** here. Leagues: "
-                             + ", ".join(f"**{lg.name}**" for lg in leagues) + ".")
+                await _reply(interaction, t.gettext("There is no league called **{name}** here. Leagues: {leagues}.",
+                                                    name=name, leagues=names))
             return found
         if len(leagues) == 1:
             return leagues[0]
-        await _reply(interaction, "This server has several leagues; name one with the `league` option: "
-                     + ", ".join(f"**{lg.name}**" for lg in leagues) + ".")
+        await _reply(interaction, t.gettext("This server has several leagues; name one with the `league` option: "
+                                            "{leagues}.", leagues=names))
         return None
 
     async def season(self, interaction: Interaction, league: stored.League, name: str | None = None,
@@ -172,23 +212,27 @@ class Leagues:
             if season is not None and settle and await stored.needs_recompute(session=session, season_id=season.id):
                 await stored.recompute_season(session=session, season_id=season.id)
         if season is None:
-            text = (f"**{league.name}** has no season called **{name}**." if name else
-                    f"**{league.name}** has no season yet: a league admin opens one with `/ttr league season`.")
+            t = await self._t(interaction)
+            text = (t.gettext("**{league}** has no season called **{name}**.", league=league.name, name=name) if name
+                    else t.gettext("**{league}** has no season yet: a league admin opens one with "
+                                   "`/ttr league season`.", league=league.name))
             await _reply(interaction, text)
         return season
 
-    def _display(self, interaction: Interaction, user_id: int, stored_name: str | None) -> str:
+    def _display(self, t: Translator, interaction: Interaction, user_id: int, stored_name: str | None) -> str:
         guild = interaction.guild
         member = guild.get_member(user_id) if guild else None
         if member is not None:
             return member.display_name
-        return stored_name or f"Player {user_id}"
+        return stored_name or t.gettext("Player {id}", id=user_id)
 
     # ------------------------------------------------------------------ admin commands
 
     async def create(self, interaction: Interaction, name: str, admin_role: discord.Role | None) -> None:
+        t = await self._t(interaction)
         if not is_manager(interaction):
-            await _reply(interaction, "Only someone with the **Manage Server** permission can create a league.")
+            await _reply(interaction, t.gettext("Only someone with the **Manage Server** permission can create a "
+                                                "league."))
             return
         try:
             async with self.bot.storage.sessions() as session:
@@ -196,17 +240,21 @@ class Leagues:
                                                     created_by=interaction.user.id,
                                                     admin_role_id=admin_role.id if admin_role else None)
         except stored.LeagueError as exc:
-            await _reply(interaction, f"⚠️ {exc}.")
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=str(exc)))
             return
-        admins = f"members with <@&{admin_role.id}> and " if admin_role else ""
-        await _reply(interaction, f"🏆 League **{league.name}** created. League admins: {admins}anyone with Manage "
-                     "Server. Next: open a season with `/ttr league season`.", ephemeral=False,
-                     allowed_mentions=discord.AllowedMentions.none())
+        t = await self._public(interaction)
+        text = (t.gettext("🏆 League **{league}** created. League admins: members with {role} and anyone with Manage "
+                          "Server. Next: open a season with `/ttr league season`.", league=league.name,
+                          role=admin_role.mention) if admin_role
+                else t.gettext("🏆 League **{league}** created. League admins: anyone with Manage Server. Next: open a "
+                               "season with `/ttr league season`.", league=league.name))
+        await _reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
     async def set_role(self, interaction: Interaction, league_name: str | None, role: discord.Role | None) -> None:
         if not is_manager(interaction):
-            await _reply(interaction, "Only someone with the **Manage Server** permission can change a league's "
-                         "admin role.")
+            t = await self._t(interaction)
+            await _reply(interaction, t.gettext("Only someone with the **Manage Server** permission can change a "
+                                                "league's admin role."))
             return
         league = await self.league(interaction, league_name)
         if league is None:
@@ -214,31 +262,42 @@ class Leagues:
         async with self.bot.storage.sessions() as session:
             await stored.set_admin_role(session=session, league_id=league.id, admin_role_id=role.id if role else None,
                                         user_id=interaction.user.id)
-        who = f"members with <@&{role.id}> and anyone" if role else "anyone"
-        await _reply(interaction, f"🏆 **{league.name}**: league admins are now {who} with Manage Server.",
-                     ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+        t = await self._public(interaction)
+        text = (t.gettext("🏆 **{league}**: league admins are now members with {role} and anyone with Manage Server.",
+                          league=league.name, role=role.mention) if role
+                else t.gettext("🏆 **{league}**: league admins are now anyone with Manage Server.", league=league.name))
+        await _reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
     async def info(self, interaction: Interaction, league_name: str | None) -> None:
+        t = await self._t(interaction)
         async with self.bot.storage.sessions() as session:
             leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
             if league_name:
                 leagues = [lg for lg in leagues if lg.name.lower() == league_name.strip().lower()]
             lines = []
             for lg in leagues:
-                admins = f"<@&{lg.admin_role_id}> and Manage Server" if lg.admin_role_id else "Manage Server"
-                lines.append(f"🏆 **{lg.name}** · admins: {admins}")
+                role = f"<@&{lg.admin_role_id}>"
+                lines.append(t.gettext("🏆 **{league}** · admins: {role} and Manage Server", league=lg.name,
+                                       role=role) if lg.admin_role_id
+                             else t.gettext("🏆 **{league}** · admins: Manage Server", league=lg.name))
                 seasons = await stored.league_seasons(session=session, league_id=lg.id)
                 for season in reversed(seasons[-3:]):
                     games = await stored.season_games(session=session, season_id=season.id)
                     rated = sum(1 for g in games if g.rated and not g.voided)
-                    state = "open" if season.status == stored.SEASON_ACTIVE else "closed"
-                    lines.append(f"• **{season.name}** ({state}, {rated} rated game{'s' if rated != 1 else ''}): "
-                                 f"{self.season_text(season)}")
+                    words = {"season": season.name, "rules": self.season_text(t, season)}
+                    lines.append(t.ngettext("• **{season}** (open, {n} rated game): {rules}",
+                                            "• **{season}** (open, {n} rated games): {rules}", rated, **words)
+                                 if season.status == stored.SEASON_ACTIVE else
+                                 t.ngettext("• **{season}** (closed, {n} rated game): {rules}",
+                                            "• **{season}** (closed, {n} rated games): {rules}", rated, **words))
                 if not seasons:
-                    lines.append("• no season yet")
+                    lines.append(t.gettext("• no season yet"))
         if not lines:
-            await _reply(interaction, "This server has no league" + (f" called **{league_name}**" if league_name else
-                         "") + " yet. Someone with **Manage Server** can create one with `/ttr league create`.")
+            await _reply(interaction, t.gettext("This server has no league called **{name}** yet. Someone with "
+                                                "**Manage Server** can create one with `/ttr league create`.",
+                                                name=league_name) if league_name
+                         else t.gettext("This server has no league yet. Someone with **Manage Server** can create one "
+                                        "with `/ttr league create`."))
             return
         await _reply(interaction, "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none())
 
@@ -248,8 +307,9 @@ class Leagues:
         league = await self.league(interaction, league_name)
         if league is None:
             return
+        t = await self._t(interaction)
         if not is_league_admin(interaction, league):
-            await _reply(interaction, _admin_refusal(league), allowed_mentions=discord.AllowedMentions.none())
+            await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
             return
         now = datetime.now(UTC)
         try:
@@ -261,44 +321,57 @@ class Leagues:
                 season = await stored.create_season(session=session, league_id=league.id, name=name, starts_at=starts,
                                                     ends_at=ends, created_by=interaction.user.id, maps=map_ids,
                                                     player_counts=counts, min_games=min_games, carry_over=carry_over)
-        except (ValueError, stored.LeagueError) as exc:
-            await _reply(interaction, f"⚠️ {exc}.")
+        except UserError as exc:
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=exc.text(t)))
             return
-        await _reply(interaction, f"📅 **{league.name}**: season **{season.name}** is open.\n{self.season_text(season)}\n"
-                     "Hosts add a game with `/ttr league rated` in its channel (in the lobby or before the first "
-                     "turn).", ephemeral=False)
+        except stored.LeagueError as exc:
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=str(exc)))
+            return
+        t = await self._public(interaction)
+        await _reply(interaction, t.gettext("📅 **{league}**: season **{season}** is open.\n{rules}\nHosts add a game "
+                                            "with `/ttr league rated` in its channel (in the lobby or before the "
+                                            "first turn).", league=league.name, season=season.name,
+                                            rules=self.season_text(t, season)), ephemeral=False)
 
     @staticmethod
-    def season_text(season: stored.Season) -> str:
-        last_day = season.ends_at - timedelta(days=1)
-        maps = ", ".join(map_name(m) for m in season.maps) or "any map"
-        counts = ", ".join(str(c) for c in season.player_counts) or "2–5"
-        carry = "carry over to the next season" if season.carry_over else "start afresh next season"
-        return (f"{season.starts_at:%Y-%m-%d} to {last_day:%Y-%m-%d} · {maps} · {counts} players · "
-                f"{season.min_games} game{'s' if season.min_games != 1 else ''} to appear in the standings · "
-                f"ratings {carry}")
+    def season_text(t: Translator, season: stored.Season) -> str:
+        """A season's rules in one line: dates, maps, player counts, games to rank, carry-over."""
+        first_day = season.starts_at.date().isoformat()
+        last_day = (season.ends_at - timedelta(days=1)).date().isoformat()
+        parts = [
+            t.gettext("{start} to {end}", start=first_day, end=last_day),
+            t.join(league_map_name(t, m) for m in season.maps) if season.maps else t.gettext("any map"),
+            t.gettext("{counts} players", counts=", ".join(str(c) for c in season.player_counts) or "2–5"),
+            t.ngettext("{n} game to appear in the standings", "{n} games to appear in the standings",
+                       season.min_games),
+            t.gettext("ratings carry over to the next season") if season.carry_over
+            else t.gettext("ratings start afresh next season"),
+        ]
+        return " · ".join(parts)
 
     async def rated(self, interaction: Interaction, league_name: str | None) -> None:
         league = await self.league(interaction, league_name)
         if league is None:
             return
+        t = await self._t(interaction)
         async with self.bot.storage.sessions() as session:
             season = await stored.active_season(session=session, league_id=league.id)
         if season is None:
-            await _reply(interaction, f"**{league.name}** has no open season: a league admin opens one with "
-                         "`/ttr league season`.")
+            await _reply(interaction, t.gettext("**{league}** has no open season: a league admin opens one with "
+                                                "`/ttr league season`.", league=league.name))
             return
         admin = is_league_admin(interaction, league)
         table = await self.bot.service.table_in_channel(interaction.channel_id)
         try:
             if table is not None:
                 if interaction.user.id != table.record.host_id and not admin:
-                    await _reply(interaction, "Only the host of this game or a league admin can make it a league game.")
+                    await _reply(interaction, t.gettext("Only the host of this game or a league admin can make it a "
+                                                        "league game."))
                     return
                 if table.game.phase != "choosing" and not admin:
-                    await _reply(interaction, "This game is under way: a game joins a league before its first turn "
-                                 "(in the lobby, or while the starting tickets are chosen). A league admin can still "
-                                 "add it.")
+                    await _reply(interaction, t.gettext("This game is under way: a game joins a league before its "
+                                                        "first turn (in the lobby, or while the starting tickets are "
+                                                        "chosen). A league admin can still add it."))
                     return
                 async with self.bot.storage.sessions() as session:
                     await stored.attach_game(session=session, season_id=season.id, game_id=table.id,
@@ -308,34 +381,40 @@ class Leagues:
                     lobby = await stored_lobbies.open_lobby_in_channel(session=session,
                                                                        channel_id=interaction.channel_id)
                 if lobby is None:
-                    await _reply(interaction, "There is no open lobby or running game here. Open one with `/ttr new`, "
-                                 "then run `/ttr league rated`.")
+                    await _reply(interaction, t.gettext("There is no open lobby or running game here. Open one with "
+                                                        "`/ttr new`, then run `/ttr league rated`."))
                     return
                 if interaction.user.id != lobby.host_id and not admin:
-                    await _reply(interaction, "Only the host of this lobby or a league admin can make it a league game.")
+                    await _reply(interaction, t.gettext("Only the host of this lobby or a league admin can make it a "
+                                                        "league game."))
                     return
                 async with self.bot.storage.sessions() as session:
                     await stored.attach_lobby(session=session, season_id=season.id, lobby_id=lobby.id,
                                               user_id=interaction.user.id)
         except stored.LeagueError as exc:
-            await _reply(interaction, f"⚠️ This game can't join **{league.name}**: {exc}.")
+            await _reply(interaction, t.gettext("⚠️ This game can't join **{league}**: {reason}.", league=league.name,
+                                                reason=str(exc)))
             return
-        await _reply(interaction, f"🏆 This game counts for **{league.name} · {season.name}**: ratings are updated "
-                     f"when it ends.\n{self.season_text(season)}", ephemeral=False)
+        t = await self._public(interaction)
+        await _reply(interaction, t.gettext("🏆 This game counts for **{league} · {season}**: ratings are updated when "
+                                            "it ends.\n{rules}", league=league.name, season=season.name,
+                                            rules=self.season_text(t, season)), ephemeral=False)
 
     async def void(self, interaction: Interaction, *, league_name: str | None, game_id: int, reason: str | None,
                    restore: bool) -> None:
         league = await self.league(interaction, league_name)
         if league is None:
             return
+        t = await self._t(interaction)
         if not is_league_admin(interaction, league):
-            await _reply(interaction, _admin_refusal(league), allowed_mentions=discord.AllowedMentions.none())
+            await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
             return
         async with self.bot.storage.sessions() as session:
             row = await stored.league_game(session=session, game_id=game_id)
             season = await stored.get_season(session=session, season_id=row.season_id) if row else None
         if row is None or season is None or season.league_id != league.id:
-            await _reply(interaction, f"Game #{game_id} is not a game of **{league.name}**.")
+            await _reply(interaction, t.gettext("Game #{game} is not a game of **{league}**.", game=game_id,
+                                                league=league.name))
             return
         await interaction.response.defer(thinking=True)
         try:
@@ -343,21 +422,30 @@ class Leagues:
                 await stored.void_game(session=session, game_id=game_id, user_id=interaction.user.id, reason=reason,
                                        restore=restore)
         except stored.LeagueError as exc:
-            await _reply(interaction, f"⚠️ {exc}.")
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=str(exc)))
             return
-        verb = "restored" if restore else "voided"
-        why = f" ({reason})" if reason else ""
-        await _reply(interaction, f"🧹 <@{interaction.user.id}> {verb} the result of game #{game_id} in "
-                     f"**{league.name} · {season.name}**{why}. Ratings were recomputed from the "
-                     f"{'games' if restore else 'remaining games'} in order.", ephemeral=False,
-                     allowed_mentions=discord.AllowedMentions.none())
+        t = await self._public(interaction)
+        words = {"user": f"<@{interaction.user.id}>", "game": game_id, "league": league.name, "season": season.name,
+                 "reason": reason}
+        if restore:
+            text = (t.gettext("🧹 {user} restored the result of game #{game} in **{league} · {season}** ({reason}). "
+                              "Ratings were recomputed from the games in order.", **words) if reason else
+                    t.gettext("🧹 {user} restored the result of game #{game} in **{league} · {season}**. Ratings were "
+                              "recomputed from the games in order.", **words))
+        else:
+            text = (t.gettext("🧹 {user} voided the result of game #{game} in **{league} · {season}** ({reason}). "
+                              "Ratings were recomputed from the remaining games in order.", **words) if reason else
+                    t.gettext("🧹 {user} voided the result of game #{game} in **{league} · {season}**. Ratings were "
+                              "recomputed from the remaining games in order.", **words))
+        await _reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
     async def export(self, interaction: Interaction, *, league_name: str | None, season_name: str | None) -> None:
         league = await self.league(interaction, league_name)
         if league is None:
             return
+        t = await self._t(interaction)
         if not is_league_admin(interaction, league):
-            await _reply(interaction, _admin_refusal(league), allowed_mentions=discord.AllowedMentions.none())
+            await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
             return
         season = await self.season(interaction, league, season_name)
         if season is None:
@@ -368,23 +456,27 @@ class Leagues:
         stem = re.sub(r"[^A-Za-z0-9]+", "-", f"{league.name}-{season.name}").strip("-").lower() or "season"
         files = [discord.File(io.BytesIO(results.encode()), filename=f"{stem}-results.csv"),
                  discord.File(io.BytesIO(standings.encode()), filename=f"{stem}-standings.csv")]
-        await _reply(interaction, f"📄 **{league.name} · {season.name}**: every game (one row per seat) and the "
-                     "standings.", files=files)
+        await _reply(interaction, t.gettext("📄 **{league} · {season}**: every game (one row per seat) and the "
+                                            "standings.", league=league.name, season=season.name), files=files)
 
     async def audit(self, interaction: Interaction, league_name: str | None) -> None:
         league = await self.league(interaction, league_name)
         if league is None:
             return
+        t = await self._t(interaction)
         if not is_league_admin(interaction, league):
-            await _reply(interaction, _admin_refusal(league), allowed_mentions=discord.AllowedMentions.none())
+            await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
             return
         async with self.bot.storage.sessions() as session:
             entries = await stored.audit_log(session=session, league_id=league.id, limit=15)
-        lines = [f"**{league.name}**: the last league-admin actions"]
+        lines = [t.gettext("**{league}**: the last league-admin actions", league=league.name)]
         for e in entries:
-            details = ", ".join(f"{k} {v}" for k, v in e.details.items() if v not in (None, [], ""))
-            lines.append(f"<t:{int(e.created_at.timestamp())}:f> <@{e.user_id}> {e.action.replace('_', ' ')}"
-                         + (f" ({details})" if details else ""))
+            action = t.pgettext("audit", AUDIT_ACTIONS[e.action]) if e.action in AUDIT_ACTIONS else e.action
+            details = ", ".join(f"{t.pgettext('audit', AUDIT_DETAILS[k]) if k in AUDIT_DETAILS else k} {v}"
+                                for k, v in e.details.items() if v not in (None, [], ""))
+            words = {"when": f"<t:{int(e.created_at.timestamp())}:f>", "user": f"<@{e.user_id}>", "action": action}
+            lines.append(t.gettext("{when} {user} {action} ({details})", details=details, **words) if details
+                         else t.gettext("{when} {user} {action}", **words))
         await _reply(interaction, "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ everyone
@@ -397,17 +489,21 @@ class Leagues:
         season = await self.season(interaction, league, season_name)
         if season is None:
             return
+        t = await self._public(interaction) if public else await self._t(interaction)
         await interaction.response.defer(ephemeral=not public, thinking=True)
         scope = map_id or stored.OVERALL
         async with self.bot.storage.sessions() as session:
             table, below = await stored.standings(session=session, season_id=season.id, scope=scope)
-        rows = [LadderRow(s.place, self._display(interaction, s.user_id, s.name), s.rating, s.games, s.wins,
+        rows = [LadderRow(s.place, self._display(t, interaction, s.user_id, s.name), s.rating, s.games, s.wins,
                           highlight=s.user_id == interaction.user.id) for s in table]
-        ladder = map_name(map_id) if map_id else "all maps"
-        note = (f"{below} more player{'s' if below != 1 else ''} with fewer than {season.min_games} games"
+        ladder = league_map_name(t, map_id) if map_id else t.gettext("all maps")
+        note = (t.ngettext("{n} more player with fewer than {min_games} games",
+                           "{n} more players with fewer than {min_games} games", below, min_games=season.min_games)
                 if below else "")
-        image = await asyncio.to_thread(render_standings, rows, title=f"{league.name} · Standings",
-                                        subtitle=f"{season.name} · {ladder} · rating = μ - 3σ (openskill)", note=note)
+        image = await asyncio.to_thread(
+            render_standings, rows, title=t.gettext("{league} · Standings", league=league.name),
+            subtitle=t.gettext("{season} · {ladder} · rating = μ - 3σ (openskill)", season=season.name, ladder=ladder),
+            note=note, t=t)
         file = discord.File(io.BytesIO(image.png), filename="standings.png", description=image.alt_text[:1024])
         await interaction.followup.send(file=file, ephemeral=not public)
 
@@ -419,6 +515,7 @@ class Leagues:
         season = await self.season(interaction, league, season_name)
         if season is None:
             return
+        t = await self._public(interaction) if public else await self._t(interaction)
         user = user or interaction.user
         await interaction.response.defer(ephemeral=not public, thinking=True)
         async with self.bot.storage.sessions() as session:
@@ -426,14 +523,14 @@ class Leagues:
             table, _ = await stored.standings(session=session, season_id=season.id)
         color = DEFAULT_PLAYER_COLORS[user.id % len(PLAYER_COLORS)]
         card = ProfileCard(
-            name=getattr(user, "display_name", None) or p.name or f"Player {user.id}", league=league.name,
-            season=season.name, rating=p.rating, place=p.place, ranked=len(table), games=p.games, wins=p.wins,
-            average_score=p.average_score, ticket_rate=p.ticket_rate, longest_bonuses=p.longest_bonuses,
-            map_ratings=[(map_name(m), v) for m, v in p.map_ratings.items()], history=p.history,
-            recent=[RecentRow(g.finished_at.strftime("%b %d") if g.finished_at else "", map_name(g.map_id), g.rank,
-                              g.players, g.score, g.change) for g in p.recent],
+            name=getattr(user, "display_name", None) or p.name or t.gettext("Player {id}", id=user.id),
+            league=league.name, season=season.name, rating=p.rating, place=p.place, ranked=len(table), games=p.games,
+            wins=p.wins, average_score=p.average_score, ticket_rate=p.ticket_rate, longest_bonuses=p.longest_bonuses,
+            map_ratings=[(league_map_name(t, m), v) for m, v in p.map_ratings.items()], history=p.history,
+            recent=[RecentRow(f"{g.finished_at:%Y-%m-%d}" if g.finished_at else "", league_map_name(t, g.map_id),
+                              g.rank, g.players, g.score, g.change) for g in p.recent],
             min_games=season.min_games, color=color)
-        image = await asyncio.to_thread(render_profile, card)
+        image = await asyncio.to_thread(render_profile, card, t=t)
         file = discord.File(io.BytesIO(image.png), filename="profile.png", description=image.alt_text[:1024])
         await interaction.followup.send(file=file, ephemeral=not public)
 
@@ -455,16 +552,20 @@ class Leagues:
         except Exception:
             log.exception("rating a league game failed", extra={"game_id": table.id})
             return
+        t = await self.bot.languages.for_channel(table.record.guild_id)
         if row is None or not row.rated:
-            text = (f"🏆 This {league.name} game is not rated: {row.note if row else 'not settled'}.")
+            note = row.note if row else None
+            reason = (t.pgettext("unrated", UNRATED[note]) if note in UNRATED else note) or t.gettext("not settled")
+            text = t.gettext("🏆 This {league} game is not rated: {reason}.", league=league.name, reason=reason)
         else:
             parts = []
             for p in profiles:
                 change = next((g.change for g in p.recent if g.game_id == table.id), None)
                 if p.rating is not None and change is not None:
                     parts.append(f"<@{p.user_id}> {p.rating:.1f} ({change:+.1f})")
-            text = (f"🏆 **{league.name} · {season.name}**, game #{table.id} rated: " + " · ".join(parts)
-                    + "\n`/ttr league leaderboard` shows the standings.")
+            text = t.gettext("🏆 **{league} · {season}**, game #{game} rated: {changes}\n`/ttr league leaderboard` "
+                             "shows the standings.", league=league.name, season=season.name, game=table.id,
+                             changes=" · ".join(parts))
         channel = await self.bot.turns.channel(table)
         if channel is not None:
             try:
@@ -475,8 +576,12 @@ class Leagues:
 
 # ---------------------------------------------------------------------------- the commands
 
-league_group = app_commands.Group(name="league", description="Server leagues: seasons, rated games, standings",
-                                  parent=ttr)
+league_group = app_commands.Group(name=locale_pstr("command", "league"),
+                                  description=locale_str("Server leagues: seasons, rated games, standings"), parent=ttr)
+#: Options several league commands share.
+LEAGUE_OPTION = locale_str("Which league (if the server has several)")
+SEASON_OPTION = locale_str("Which season (default: the current)")
+PUBLIC_OPTION = locale_str("Post it for everyone (default: only you)")
 
 
 def _leagues(interaction: Interaction) -> Leagues:
@@ -507,34 +612,47 @@ async def season_autocomplete(interaction: Interaction, current: str) -> list[ap
     return [app_commands.Choice(name=n, value=n) for n in dict.fromkeys(names) if current.lower() in n.lower()][:25]
 
 
-@league_group.command(name="create", description="Create a league on this server (Manage Server)")
-@app_commands.describe(name="The league's name", admin_role="Members with this role run the league")
+@league_group.command(name=locale_pstr("command", "create"),
+                      description=locale_str("Create a league on this server (Manage Server)"))
+@app_commands.rename(name=locale_pstr("option", "name"), admin_role=locale_pstr("option", "admin_role"))
+@app_commands.describe(name=locale_str("The league's name"),
+                       admin_role=locale_str("Members with this role run the league"))
 async def league_create(interaction: Interaction, name: app_commands.Range[str, 1, 64],
                         admin_role: discord.Role | None = None) -> None:
     await _leagues(interaction).create(interaction, name, admin_role)
 
 
-@league_group.command(name="role", description="Change who runs a league: its admin role (Manage Server)")
-@app_commands.describe(role="The new league-admin role (none: only Manage Server)",
-                       league="Which league (if the server has several)")
+@league_group.command(name=locale_pstr("command", "role"),
+                      description=locale_str("Change who runs a league: its admin role (Manage Server)"))
+@app_commands.rename(role=locale_pstr("option", "role"), league=locale_pstr("option", "league"))
+@app_commands.describe(role=locale_str("The new league-admin role (none: only Manage Server)"), league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_role(interaction: Interaction, role: discord.Role | None = None, league: str | None = None) -> None:
     await _leagues(interaction).set_role(interaction, league, role)
 
 
-@league_group.command(name="info", description="This server's leagues and their seasons' rules")
+@league_group.command(name=locale_pstr("command", "info"),
+                      description=locale_str("This server's leagues and their seasons' rules"))
+@app_commands.rename(league=locale_pstr("option", "league"))
+@app_commands.describe(league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_info(interaction: Interaction, league: str | None = None) -> None:
     await _leagues(interaction).info(interaction, league)
 
 
-@league_group.command(name="season", description="Open a new season (league admins); the open one closes")
-@app_commands.describe(name="The season's name", league="Which league (if the server has several)",
-                       start="First day, YYYY-MM-DD (default: today)", end="Last day, YYYY-MM-DD (default: 30 days)",
-                       maps="Allowed maps, e.g. 'usa, europe' (default: all)",
-                       players="Allowed player counts, e.g. '3-5' or '2,4' (default: 2-5)",
-                       min_games="Rated games needed to appear in the standings",
-                       carry_over="Do this season's final ratings start the next season?")
+@league_group.command(name=locale_pstr("command", "season"),
+                      description=locale_str("Open a new season (league admins); the open one closes"))
+@app_commands.rename(name=locale_pstr("option", "name"), league=locale_pstr("option", "league"),
+                     start=locale_pstr("option", "start"), end=locale_pstr("option", "end"),
+                     maps=locale_pstr("option", "maps"), players=locale_pstr("option", "players"),
+                     min_games=locale_pstr("option", "min_games"), carry_over=locale_pstr("option", "carry_over"))
+@app_commands.describe(name=locale_str("The season's name"), league=LEAGUE_OPTION,
+                       start=locale_str("First day, YYYY-MM-DD (default: today)"),
+                       end=locale_str("Last day, YYYY-MM-DD (default: 30 days)"),
+                       maps=locale_str("Allowed maps, e.g. 'usa, europe' (default: all)"),
+                       players=locale_str("Allowed player counts, e.g. '3-5' or '2,4' (default: 2-5)"),
+                       min_games=locale_str("Rated games needed to appear in the standings"),
+                       carry_over=locale_str("Do this season's final ratings start the next season?"))
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_season(interaction: Interaction, name: app_commands.Range[str, 1, 64], league: str | None = None,
                         start: str | None = None, end: str | None = None, maps: str | None = None,
@@ -544,38 +662,52 @@ async def league_season(interaction: Interaction, name: app_commands.Range[str, 
                                            players=players, min_games=min_games, carry_over=carry_over)
 
 
-@league_group.command(name="rated", description="Make the lobby or new game here a league game (host)")
-@app_commands.describe(league="Which league (if the server has several)")
+@league_group.command(name=locale_pstr("command", "rated"),
+                      description=locale_str("Make the lobby or new game here a league game (host)"))
+@app_commands.rename(league=locale_pstr("option", "league"))
+@app_commands.describe(league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_rated(interaction: Interaction, league: str | None = None) -> None:
     await _leagues(interaction).rated(interaction, league)
 
 
-@league_group.command(name="void", description="Void (or restore) a league game's result (league admins)")
-@app_commands.describe(game="The game number (#… in the rating message and the export)", reason="Why (kept in the audit log)",
-                       restore="Count the game again", league="Which league (if the server has several)")
+@league_group.command(name=locale_pstr("command", "void"),
+                      description=locale_str("Void (or restore) a league game's result (league admins)"))
+@app_commands.rename(game=locale_pstr("option", "game"), reason=locale_pstr("option", "reason"),
+                     restore=locale_pstr("option", "restore"), league=locale_pstr("option", "league"))
+@app_commands.describe(game=locale_str("The game number (#… in the rating message and the export)"),
+                       reason=locale_str("Why (kept in the audit log)"), restore=locale_str("Count the game again"),
+                       league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_void(interaction: Interaction, game: app_commands.Range[int, 1], reason: str | None = None,
                       restore: bool = False, league: str | None = None) -> None:
     await _leagues(interaction).void(interaction, league_name=league, game_id=game, reason=reason, restore=restore)
 
 
-@league_group.command(name="export", description="A season's results as CSV (league admins)")
-@app_commands.describe(league="Which league (if the server has several)", season="Which season (default: the current)")
+@league_group.command(name=locale_pstr("command", "export"),
+                      description=locale_str("A season's results as CSV (league admins)"))
+@app_commands.rename(league=locale_pstr("option", "league"), season=locale_pstr("option", "season"))
+@app_commands.describe(league=LEAGUE_OPTION, season=SEASON_OPTION)
 @app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
 async def league_export(interaction: Interaction, league: str | None = None, season: str | None = None) -> None:
     await _leagues(interaction).export(interaction, league_name=league, season_name=season)
 
 
-@league_group.command(name="audit", description="The last league-admin actions (league admins)")
+@league_group.command(name=locale_pstr("command", "audit"),
+                      description=locale_str("The last league-admin actions (league admins)"))
+@app_commands.rename(league=locale_pstr("option", "league"))
+@app_commands.describe(league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_audit(interaction: Interaction, league: str | None = None) -> None:
     await _leagues(interaction).audit(interaction, league)
 
 
-@ttr.command(name="leaderboard", description="A league season's standings, overall or on one map")
-@app_commands.describe(map="One map's ladder (default: all maps)", league="Which league (if the server has several)",
-                       season="Which season (default: the current)", public="Post it for everyone (default: only you)")
+@ttr.command(name=locale_pstr("command", "leaderboard"),
+             description=locale_str("A league season's standings, overall or on one map"))
+@app_commands.rename(map=locale_pstr("option", "map"), league=locale_pstr("option", "league"),
+                     season=locale_pstr("option", "season"), public=locale_pstr("option", "public"))
+@app_commands.describe(map=locale_str("One map's ladder (default: all maps)"), league=LEAGUE_OPTION,
+                       season=SEASON_OPTION, public=PUBLIC_OPTION)
 @app_commands.choices(map=MAP_CHOICES)
 @app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
 async def league_leaderboard(interaction: Interaction, map: app_commands.Choice[str] | None = None,
@@ -584,9 +716,12 @@ async def league_leaderboard(interaction: Interaction, map: app_commands.Choice[
                                             map_id=map.value if map else None, public=public)
 
 
-@ttr.command(name="profile", description="A player's league season: rating, results, recent games")
-@app_commands.describe(player="Whose profile (default: yours)", league="Which league (if the server has several)",
-                       season="Which season (default: the current)", public="Post it for everyone (default: only you)")
+@ttr.command(name=locale_pstr("command", "profile"),
+             description=locale_str("A player's league season: rating, results, recent games"))
+@app_commands.rename(player=locale_pstr("option", "player"), league=locale_pstr("option", "league"),
+                     season=locale_pstr("option", "season"), public=locale_pstr("option", "public"))
+@app_commands.describe(player=locale_str("Whose profile (default: yours)"), league=LEAGUE_OPTION, season=SEASON_OPTION,
+                       public=PUBLIC_OPTION)
 @app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
 async def league_profile(interaction: Interaction, player: discord.User | None = None, league: str | None = None,
                          season: str | None = None, public: bool = False) -> None:
