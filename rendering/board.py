@@ -25,7 +25,7 @@ from rendering.style import (
     lighter, text_on,
 )
 from rendering.words import (
-    acting, action_text, city_names, last_action_text, listing, player_name, route_letters, seat_name, status_text,
+    acting, action_text, city_names, clauses, last_action_text, listing, player_name, route_letters, seat_name, status_text,
     translator_or_english, tunnel_text,
 )
 from engine.cards import CARD_NAMES
@@ -419,13 +419,15 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
     # player table
     y += round(fs * 2.9)
     cols = _columns(m, view)
-    col_w = round(fs * 4.1)
+    hs = round(fs * 0.8)
+    titles = [t.gettext(title) for _, title in cols]
+    # a longer title (another language) widens every column, up to 5.5 em
+    col_w = round(min(fs * 5.5, max([fs * 4.1] + [fonts.measure(x, hs) + 2 * gap for x in titles])))
     name_x = margin + round(fs * 1.9)
     cols_x0 = W - margin - len(cols) * col_w
-    hs = round(fs * 0.8)
-    for k, (_, title) in enumerate(cols):
-        fonts.draw_text(d, (cols_x0 + (k + 1) * col_w - gap, y + fs), fonts.fit(t.gettext(title), hs, col_w - gap), hs,
-                        MUTED, anchor="rs")
+    for k, title in enumerate(titles):
+        title, size, style = fonts.squeeze(title, hs, col_w - 2 * gap)
+        fonts.draw_text(d, (cols_x0 + (k + 1) * col_w - gap, y + fs), title, size, MUTED, style=style, anchor="rs")
     fonts.draw_text(d, (name_x, y + fs), fonts.fit(t.gettext("Player"), hs, cols_x0 - name_x - gap), hs, MUTED)
     y += round(fs * 1.5)
     row_h = round(fs * 1.7)
@@ -503,7 +505,7 @@ def board_alt_text(t: Translator, view: dict, map_data: MapData, players: Sequen
     elif view.get("last_action"):
         parts.append(t.gettext("last action: {player} {action}", player=acting(t, view, players),
                                action=action_text(t, map_data, view["last_action"])))
-    return "; ".join(p for p in parts if p) + "."
+    return t.gettext("{clauses}.", clauses=clauses(t, parts))
 
 
 def render_board(

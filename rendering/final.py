@@ -13,7 +13,7 @@ from rendering import fonts
 from rendering.board import _players, board_image, swatch, text_size
 from rendering.draw import encode, mark
 from rendering.style import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, PlayerStyle, RenderedImage, lighter
-from rendering.words import city_names, listing, player_name, seat_name, translator_or_english
+from rendering.words import city_names, clauses, listing, player_name, seat_name, translator_or_english
 
 #: The engine's bonus keys, named (translated where drawn).
 BONUS_NAMES = {"longest_path": N_("Longest path"), "globetrotter": N_("Globetrotter"), "toll_bonus": N_("Toll bonus"),
@@ -88,8 +88,8 @@ def render_final(
         title = t.gettext("Shared victory: {players}", players=listing(t, champs))
     fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(title, round(fs * 1.1), W * 0.6, "bold"), round(fs * 1.1), INK, style="bold")
     if winners:
-        note = t.gettext("glow: longest path {players}", players=listing(t, [
-            t.gettext("{player} ({n})", player=player_name(t, players, s), n=final[s]["longest"]) for s in winners]))
+        lengths = [t.gettext("{player} ({n})", player=player_name(t, players, s), n=final[s]["longest"]) for s in winners]
+        note = t.gettext("glow: longest path {players}", players=listing(t, lengths))
         fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, round(fs * 0.8), W * 0.38), round(fs * 0.8), MUTED, anchor="rs")
     y += round(fs * 1.6)
     cols = _columns(map_data, final)
@@ -102,6 +102,9 @@ def render_final(
 
     widths = {"route_points": 3.6, "station_points": 3.8, "longest": 3.8, "bonuses": 4.2, "total": 3.4,
               "tickets": max(4.0, max(tickets_cell_w(p) for p in final) / fs + 0.9)}
+    hs = round(fs * 0.8)
+    for key, title_ in cols:  # a longer title (another language) widens its column, up to 6 em
+        widths[key] = max(widths[key], min(6.0, fonts.measure(t.gettext(title_), hs) / fs + 0.5))
     xs = []
     x = W - margin
     for key, _ in reversed(cols):
@@ -109,7 +112,6 @@ def render_final(
         x -= round(widths[key] * fs)
     xs.reverse()
     name_x = margin + round(fs * 3.4)
-    hs = round(fs * 0.8)
     for (key, title_), rx in zip(cols, xs):
         head, size, style = fonts.squeeze(t.gettext(title_), hs, round(widths[key] * fs) - fs * 0.35)
         fonts.draw_text(d, (rx, y + fs), head, size, MUTED, style=style, anchor="rs")
@@ -151,13 +153,16 @@ def render_final(
     # bonus names, one line
     names = sorted({k for p in final for k in p.get("bonuses", {})})
     if names:
-        text = t.gettext("Bonuses: {bonuses}", bonuses="; ".join(
-            t.gettext("{bonus} {players}", bonus=t.gettext(BONUS_NAMES[k]) if k in BONUS_NAMES else k, players=listing(t, [
-                t.gettext("{player} {points}", player=player_name(t, players, p["seat"]), points=f"{p['bonuses'][k]:+d}")
-                for p in ranked if k in p.get("bonuses", {})])) for k in names))
+        bonuses = []
+        for k in names:
+            won = [t.gettext("{player} {points:+d}", player=player_name(t, players, p["seat"]), points=p["bonuses"][k])
+                   for p in ranked if k in p.get("bonuses", {})]
+            bonus = t.gettext(BONUS_NAMES[k]) if k in BONUS_NAMES else k
+            bonuses.append(t.gettext("{bonus} {players}", bonus=bonus, players=listing(t, won)))
+        text = t.gettext("Bonuses: {bonuses}", bonuses=clauses(t, bonuses))
         fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(text, round(fs * 0.8), W - 2 * margin), round(fs * 0.8), MUTED)
-    alt = t.gettext("{map} final scores: {rows}.", map=map_data.name, rows="; ".join(
-        t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets}, longest {longest})",
-                  rank=p["rank"], player=player_name(t, players, p["seat"]), total=p["total"], routes=p["route_points"],
-                  tickets=f"{p['ticket_points']:+d}", longest=p["longest"]) for p in ranked))
+    rows = [t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d}, longest {longest})",
+                      rank=p["rank"], player=player_name(t, players, p["seat"]), total=p["total"],
+                      routes=p["route_points"], tickets=p["ticket_points"], longest=p["longest"]) for p in ranked]
+    alt = t.gettext("{map} final scores: {rows}.", map=map_data.name, rows=clauses(t, rows))
     return RenderedImage(encode(img), alt, img.width, img.height)

@@ -187,14 +187,15 @@ def fit(text: str, size: int, max_width: float, style: str = "regular", fallback
 
 def squeeze(text: str, size: int, max_width: float, style: str = "regular", min_size: int | None = None,
             fallback: str = "?") -> tuple[str, int, str]:
-    """(text, size, style) that fit max_width: the text as it is; else in the condensed face at the
-    same size; else smaller, down to min_size (default 80 %); else cut with an ellipsis. For
-    labels in a fixed slot (column titles, names under cards), which other languages make longer."""
+    """(text, size, style) that fit max_width: the text as it is, or a little smaller (90 %); else
+    in the condensed face, down to min_size (default 80 %); else cut with an ellipsis. For labels
+    in a fixed slot (column titles, names under cards), which other languages make longer."""
     clean = clean_text(text, style) or fallback
-    if measure(clean, size, style) <= max_width:
-        return clean, size, style
-    condensed = clean_text(text, "label") or fallback
     low = min_size or max(1, round(size * 0.8))
+    for s in range(size, max(low, round(size * 0.9)) - 1, -1):
+        if measure(clean, s, style) <= max_width:
+            return clean, s, style
+    condensed = clean_text(text, "label") or fallback
     for s in range(size, low - 1, -1):
         if measure(condensed, s, "label") <= max_width:
             return condensed, s, "label"

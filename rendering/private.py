@@ -24,7 +24,7 @@ from rendering.style import (
     GOOD, INK, MUTED, PANEL, PANEL_LINE, TICKET_CITY, PlayerStyle,
     RenderedImage, darker,
 )
-from rendering.words import card_name, city, listing, player_name, route_letters, ticket_name, translator_or_english
+from rendering.words import card_name, city, clauses, listing, player_name, route_letters, ticket_name, translator_or_english
 
 HAND_WIDTH = 800
 
@@ -136,8 +136,8 @@ def render_hand(
     held = listing(t, [(t.gettext("{ticket} connected", ticket=_ticket_alt(t, map_data, ticket)) if ok else
                         t.gettext("{ticket} not connected", ticket=_ticket_alt(t, map_data, ticket)))
                        for ticket, ok in zip(tickets, done)])
-    alt = t.gettext("Your hand: {cards}; tickets: {tickets}.", cards=cards or t.gettext("no cards"),
-                    tickets=held or t.gettext("none"))
+    alt = t.gettext("Your hand: {cards}; tickets: {tickets}.", cards=cards or t.pgettext("alt text", "no cards"),
+                    tickets=held or t.pgettext("alt text", "none"))
     return RenderedImage(encode(img), alt, img.width, img.height)
 
 
@@ -253,8 +253,8 @@ def render_ticket_offer(
         if ticket.get("long"):
             long = fonts.fit(t.gettext("long ticket"), round(fs * 0.8), line_w)
             fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), long, round(fs * 0.8), MUTED, anchor="lm")
-    alt = t.gettext("Ticket offer, keep at least {keep}: {tickets}.", keep=keep, tickets="; ".join(
-        f"{i + 1}: {_ticket_alt(t, map_data, ticket)}" for i, ticket in enumerate(offer)))
+    offered = [f"{i + 1}: {_ticket_alt(t, map_data, ticket)}" for i, ticket in enumerate(offer)]
+    alt = t.gettext("Ticket offer, keep at least {keep}: {tickets}.", keep=keep, tickets=clauses(t, offered))
     return RenderedImage(encode(img), alt, img.width, img.height)
 
 
@@ -296,5 +296,5 @@ def render_player_board(
         "Your board ({player}): {n} route you can claim now; ticket cities still to connect: {cities}.",
         "Your board ({player}): {n} routes you can claim now; ticket cities still to connect: {cities}.",
         len(claimable), player=player_name(t, players, you["seat"]),
-        cities=listing(t, [city(t, map_data, c) for c in cities]) or t.gettext("none"))
+        cities=listing(t, [city(t, map_data, c) for c in cities]) or t.pgettext("alt text", "none"))
     return RenderedImage(encode(img), alt, img.width, img.height)

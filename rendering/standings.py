@@ -17,7 +17,7 @@ from i18n import Translator
 
 from rendering import fonts
 from rendering.draw import encode
-from rendering.words import listing, translator_or_english
+from rendering.words import clauses, listing, translator_or_english
 from rendering.style import (
     BACKGROUND,
     BAD,
@@ -153,11 +153,11 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
         fonts.draw_text(d, (MARGIN, y + 22), fonts.fit(n, 20, WIDTH - 2 * MARGIN), 20, MUTED)
         y += 34
     img = img.crop((0, 0, WIDTH, min(img.height, round(y + (12 if notes else 0)))))
-    ladder = "; ".join(
-        t.gettext("{place}. {player} {rating} ({games}, {wins})", place=r.place,
-                  player=fonts.clean_text(r.name) or t.gettext("Player"), rating=f"{r.rating:.1f}",
+    ladder = clauses(t, [
+        t.gettext("{place}. {player} {rating:.1f} ({games}, {wins})", place=r.place,
+                  player=fonts.clean_text(r.name) or t.gettext("Player"), rating=r.rating,
                   games=t.ngettext("{n} game", "{n} games", r.games), wins=t.ngettext("{n} win", "{n} wins", r.wins))
-        for r in shown)
+        for r in shown])
     alt = t.gettext("{title}: {ladder}.", title=title, ladder=ladder or t.gettext("no rated games yet"))
     return RenderedImage(encode(img), alt[:1024], img.width, img.height)
 
@@ -275,9 +275,9 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
     img = img.crop((0, 0, WIDTH, min(img.height, round(y + max(1, len(recent)) * 46 + 24))))
     facts = [t.ngettext("{n} game", "{n} games", card.games), t.ngettext("{n} win", "{n} wins", card.wins)]
     if card.average_score is not None:
-        facts.append(t.gettext("average score {n}", n=f"{card.average_score:.0f}"))
+        facts.append(t.gettext("average score {n:.0f}", n=card.average_score))
     if card.ticket_rate is not None:
-        facts.append(t.gettext("tickets completed {percent}%", percent=f"{100 * card.ticket_rate:.0f}"))
+        facts.append(t.gettext("tickets completed {percent:.0f}%", percent=100 * card.ticket_rate))
     facts.append(t.ngettext("{n} longest-path bonus", "{n} longest-path bonuses", card.longest_bonuses))
     alt = t.gettext("{player}, {league} {season}: rating {rating}, {standing}; {facts}.", player=name, league=card.league,
                     season=card.season, rating=rating, standing=place, facts=listing(t, facts))

@@ -59,6 +59,11 @@ def listing(t: Translator, items: Sequence[str]) -> str:
     return t.pgettext("list separator", ", ").join(items)
 
 
+def clauses(t: Translator, parts: Sequence[str]) -> str:
+    """Clauses of an alt text one after another: "a; b" ("a；b" in Chinese); empty ones left out."""
+    return t.pgettext("clause separator", "; ").join(p for p in parts if p)
+
+
 def player_name(t: Translator, players: Sequence[PlayerStyle], seat: int) -> str:
     """A seat's display name as drawn; "Player N" when nothing of it can be drawn."""
     return fonts.clean_text(players[seat].name, "bold") or seat_name(t, seat)
