@@ -3,9 +3,11 @@
 Needs fontTools (`pip install fonttools`) and Debian's `fonts-noto-core`, `fonts-noto-extra`
 (Noto fonts 20201225) and `fonts-noto-cjk` (20220127), all SIL Open Font License 1.1 (OFL.txt).
 `fonts-noto-extra` is large: `apt-get download fonts-noto-extra && dpkg-deb -x fonts-noto-extra_*.deb X`
-and pass `--extra X/usr/share/fonts/truetype/noto` instead of installing it.
+and pass `--extra X/usr/share/fonts/truetype/noto` instead of installing it. `--cjk` rebuilds only
+the CJK subset (needs only `fonts-noto-cjk`): do that when a Chinese translation or a map's Chinese
+city name uses a character the subset lacks (tests/rendering/test_languages.py says which).
 
-    python rendering/fonts/subset.py [--extra DIR]
+    python rendering/fonts/subset.py [--extra DIR] [--cjk]
 
 Golden images depend on these exact files: after rebuilding them, regenerate the goldens
 (docs/rendering.md).
@@ -13,11 +15,14 @@ Golden images depend on these exact files: after rebuilding them, regenerate the
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
 NOTO = Path("/usr/share/fonts/truetype/noto")
 CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 
@@ -31,13 +36,14 @@ LATIN_RANGES = (
 
 def cjk_text() -> str:
     """Kana, CJK punctuation, fullwidth forms, and the common Han and Hangul repertoires:
-    GB 2312 level 1 (3,755 hanzi), JIS X 0208 level 1 kanji, KS X 1001 hangul."""
+    GB 2312 levels 1 and 2 (6,763 hanzi), JIS X 0208 level 1 kanji, KS X 1001 hangul; and every
+    character of the Chinese catalogs and of the maps' city names (`our_text`)."""
     chars: set[str] = set()
     chars.update(chr(c) for c in range(0x3000, 0x3100))  # CJK punctuation, hiragana, katakana
     chars.update(chr(c) for c in range(0x3130, 0x3190))  # Hangul compatibility jamo
     chars.update(chr(c) for c in range(0x31F0, 0x3200))  # katakana extensions
     chars.update(chr(c) for c in range(0xFF00, 0xFFF0))  # fullwidth and halfwidth forms
-    for hi in range(0xB0, 0xD8):  # GB 2312 level-1 hanzi (rows 16-55)
+    for hi in range(0xB0, 0xF8):  # GB 2312 hanzi: level 1 (rows 16-55) and level 2 (rows 56-87)
         for lo in range(0xA1, 0xFF):
             try:
                 chars.add(bytes((hi, lo)).decode("gb2312"))
@@ -55,7 +61,18 @@ def cjk_text() -> str:
                 chars.add(bytes((hi, lo)).decode("euc_kr"))
             except UnicodeDecodeError:
                 pass
+    chars.update(ch for ch in our_text() if ord(ch) >= 0x2E80)  # Latin and Cyrillic come from Noto Sans
     return "".join(sorted(chars))
+
+
+def our_text() -> str:
+    """The Chinese catalogs' translations and the maps' translated city names (all languages)."""
+    text = []
+    for po in sorted((ROOT / "i18n" / "locales" / "zh").glob("*.po")):
+        text += re.findall(r'^msgstr(?:\[\d+\])? "(.*)"$', po.read_text(encoding="utf-8"), re.MULTILINE)
+    for path in sorted((ROOT / "engine" / "maps").glob("*.json")):
+        text += [name for c in json.loads(path.read_text(encoding="utf-8"))["cities"] for name in c.get("names", {}).values()]
+    return "".join(text)
 
 
 def run(*args: str) -> None:
@@ -65,11 +82,12 @@ def run(*args: str) -> None:
 def main() -> None:
     extra = Path(sys.argv[sys.argv.index("--extra") + 1]) if "--extra" in sys.argv else NOTO
     common = ["--layout-features=kern,liga,ccmp,locl,mark,mkmk", "--no-hinting"]
-    for style in ("Regular", "Bold"):
-        run(str(NOTO / f"NotoSans-{style}.ttf"), f"--unicodes={LATIN_RANGES}",
-            f"--output-file={HERE / f'NotoSans-{style}.ttf'}", *common)
-    run(str(extra / "NotoSans-CondensedSemiBold.ttf"), f"--unicodes={LATIN_RANGES}",
-        f"--output-file={HERE / 'NotoSans-CondensedSemiBold.ttf'}", *common)
+    if "--cjk" not in sys.argv:
+        for style in ("Regular", "Bold"):
+            run(str(NOTO / f"NotoSans-{style}.ttf"), f"--unicodes={LATIN_RANGES}",
+                f"--output-file={HERE / f'NotoSans-{style}.ttf'}", *common)
+        run(str(extra / "NotoSans-CondensedSemiBold.ttf"), f"--unicodes={LATIN_RANGES}",
+            f"--output-file={HERE / 'NotoSans-CondensedSemiBold.ttf'}", *common)
     text = HERE / "cjk-chars.txt"
     text.write_text(cjk_text(), encoding="utf-8")
     try:
