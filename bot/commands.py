@@ -301,7 +301,7 @@ async def station_city_autocomplete(interaction: Interaction, current: str) -> l
         return []
     table, stations = found
     t = await _t(interaction)
-    cities = sorted({table.game.map.city_by_id[a.city] for a in stations}, key=t.city)
+    cities = sorted((table.game.map.city_by_id[city] for city in {a.city for a in stations}), key=t.city)
     return _matching([(t.city(c), c.name) for c in cities], current)
 
 

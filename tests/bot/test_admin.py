@@ -70,6 +70,28 @@ async def test_server_settings_default_map_and_allowed_channels(fake_discord, ma
     assert "New Europe game" in (await reply.wait_resolved()).content
 
 
+async def test_language_setting_for_a_player_and_for_the_server(fake_discord, make_bot):
+    """`/ttr settings language`: a player's own language answers in it at once; the server's needs
+    Manage Server and moves the channel's messages (a new lobby) and `settings show`."""
+    fake = fake_discord
+    await make_bot()
+    reply = await fake.slash(fake.alice, fake.general, "ttr settings show")
+    assert "Language: automatic (Discord's language)" in reply.content and "City names: as printed" in reply.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr settings language", language="ru")
+    assert reply.ephemeral and reply.content == "Теперь пишу вам по-русски."
+    reply = await fake.slash(fake.alice, fake.general, "ttr settings language", language="zh", **{"for": "server"})
+    assert reply.ephemeral and "Управлять сервером" in reply.content  # refused, in alice's Russian
+    reply = await fake.slash(fake.owner, fake.general, "ttr settings language", language="zh",
+                             city_names="translated", **{"for": "server"})
+    assert "语言：简体中文" in reply.content and "城市名：译名" in reply.content  # in the server's new language
+    reply = await fake.slash(fake.alice, fake.general, "ttr settings show")
+    assert "Язык: 简体中文 (китайский)" in reply.content  # alice reads it in Russian
+    reply = await fake.slash(fake.bob, fake.general, "ttr new", map="europe")
+    assert "新的欧洲游戏" in (await reply.wait_resolved()).content  # the lobby, in the server's language
+    reply = await fake.slash(fake.alice, fake.general, "ttr settings language", language="auto")
+    assert reply.content == "I'll follow your Discord language."  # alice's Discord is en-US
+
+
 async def test_colorblind_setting_changes_the_images(fake_discord, make_bot):
     from tests.bot.test_play import two_player_game
 

@@ -1,0 +1,109 @@
+"""Slash commands in Russian and Chinese (issue 10): the bot syncs /ttr through the fake Discord
+with every name, description and choice localized from the catalogs, within Discord's rules
+(names lowercase letters, digits, - and _, unique among siblings; the whole command at most 8000
+characters counting each text's longest localization). Autocomplete speaks the user's language."""
+
+from __future__ import annotations
+
+import regex
+
+from bot.command_translator import CommandTranslator
+from tests.fakediscord.limits import COMMAND_TOTAL_CHARS, _command_size
+
+LOCALES = ("ru", "zh-CN", "zh-TW")
+NAME = regex.compile(r"^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
+#: Texts that read the same in a language: the brand, and a language's name in its own language.
+SAME = {"ttr": LOCALES, "Русский": ("ru",), "简体中文": ("zh-CN", "zh-TW")}
+
+
+def nodes(command: dict, path: str = ""):
+    """Every command, group and option of a synced command, with its path, and their choices."""
+    here = f"{path} {command['name']}".strip()
+    yield here, command
+    for choice in command.get("choices") or []:
+        yield f"{here} = {choice['value']}", choice
+    for option in command.get("options") or []:
+        yield from nodes(option, here)
+
+
+async def synced_ttr(fake, make_bot) -> dict:
+    await make_bot()
+    return next(c for c in fake.commands(fake.guild) if c["name"] == "ttr")
+
+
+async def test_every_name_description_and_choice_is_in_russian_and_chinese(fake_discord, make_bot):
+    ttr = await synced_ttr(fake_discord, make_bot)
+    missing = []
+    for path, node in nodes(ttr):
+        names = node.get("name_localizations") or {}
+        missing += [(path, locale) for locale in LOCALES
+                    if locale not in names and locale not in SAME.get(node["name"], ())]
+        if node.get("description"):
+            descriptions = node.get("description_localizations") or {}
+            missing += [(path, locale, "description") for locale in LOCALES if locale not in descriptions]
+        assert names.get("zh-TW") == names.get("zh-CN"), path  # Simplified Chinese for both
+        assert not {"en-US", "en-GB", "fr", "de"} & set(names), path  # the English stands for them
+    assert not missing, missing[:20]
+
+
+async def test_localized_names_follow_discords_rules(fake_discord, make_bot):
+    ttr = await synced_ttr(fake_discord, make_bot)
+    for path, node in nodes(ttr):
+        if "value" in node:
+            continue  # choice names are free text
+        for locale, name in (node.get("name_localizations") or {}).items():
+            assert NAME.match(name) and name == name.lower(), (path, locale, name)
+        for locale in LOCALES:  # siblings (subcommands or options) keep distinct names
+            children = [(c.get("name_localizations") or {}).get(locale, c["name"]) for c in node.get("options") or []]
+            assert len(children) == len(set(children)), (path, locale, children)
+    assert _command_size(ttr) <= COMMAND_TOTAL_CHARS  # the fake refused the sync otherwise; here for the margin
+
+
+async def test_settings_language_is_in_the_settings_group(fake_discord, make_bot):
+    ttr = await synced_ttr(fake_discord, make_bot)
+    settings = next(o for o in ttr["options"] if o["name"] == "settings")
+    language = next(o for o in settings["options"] if o["name"] == "language")
+    options = {o["name"]: o for o in language["options"]}
+    assert [c["value"] for c in options["language"]["choices"]] == ["auto", "en", "ru", "zh"]
+    assert [c["value"] for c in options["city_names"]["choices"]] == ["printed", "translated"]
+    assert [c["value"] for c in options["for"]["choices"]] == ["me", "server"]
+    assert language["name_localizations"]["ru"] == "язык" and language["name_localizations"]["zh-CN"] == "语言"
+    assert len(ttr["options"]) == 25  # Discord's most subcommands and groups in one command
+
+
+async def test_the_translator_answers_only_for_our_languages():
+    import discord
+    from discord import app_commands
+
+    translator = CommandTranslator()
+    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+    text = app_commands.locale_str("Claim a route")
+    assert await translator.translate(text, discord.Locale.russian, context) == "Занять маршрут"
+    assert await translator.translate(text, discord.Locale.taiwan_chinese, context) == "占领一条路线"
+    assert await translator.translate(text, discord.Locale.french, context) is None
+    assert await translator.translate(text, discord.Locale.american_english, context) is None
+
+
+async def test_route_and_city_autocomplete_in_the_users_language(fake_discord, make_bot):
+    """A Russian player with translated city names sees routes and cities in Russian; typing the
+    printed name or the translated one finds them; the value stays the notation."""
+    from tests.bot.driver import Driver
+
+    fake = fake_discord
+    ivan = fake.add_user("ivan", locale="ru")
+    bot = await make_bot()
+    driver = Driver(fake, bot, fake.general, [ivan, fake.alice], seed=3)
+    await driver.start_game("europe")
+    while driver.game.phase == "choosing":
+        await driver.act(driver.game.to_move()[0], driver.game.default_action(driver.game.to_move()[0]))
+    assert driver.user_of(driver.game.current) is ivan  # seed 3: ivan plays first
+    await driver.run(ivan, "ttr settings language", language="ru", city_names="translated")
+    claims = await fake.autocomplete(ivan, fake.general, "ttr claim", "route", "")
+    assert claims.choices and all(regex.search(r"\p{Cyrillic}", c["name"]) for c in claims.choices)
+    assert all(regex.fullmatch(r"[^\p{Cyrillic}]+", c["value"]) for c in claims.choices)  # notation, printed names
+    for typed in ("Пар", "Par"):  # Париж / Paris
+        found = await fake.autocomplete(ivan, fake.general, "ttr claim", "route", typed)
+        assert found.choices and all("Paris" in c["value"] for c in found.choices), (typed, found.choices)
+    for typed in ("Мадр", "madr"):
+        cities = await fake.autocomplete(ivan, fake.general, "ttr station", "city", typed)
+        assert cities.choices == [{"name": "Мадрид", "value": "Madrid"}], (typed, cities.choices)
