@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 import discord
 from discord import ButtonStyle, Interaction
 
-from bot.present import CARD_EMOJI, claim_payment_label, payment_text, route_color, route_name, ticket_text
+from bot.present import (
+    CARD_EMOJI,
+    claim_payment_label,
+    payment_text,
+    route_color,
+    route_name,
+    ticket_text,
+)
 from engine import (
     Action,
     Claim,

@@ -31,11 +31,18 @@ from bot.present import (
 from bot.service import Outcome, Table, UserError
 from engine import Action, ActionError, AmbiguousActionError, Claim, parse_action
 from engine.cards import CARD_NAMES
-from engine.mapdata import fold_name
 from engine.events import SeatLeft
 from engine.game import SECOND_CARD, TICKETS, TUNNEL
+from engine.mapdata import fold_name
 from i18n import Translator, translator
-from rendering import PlayerStyle, render_board, render_final, render_hand, render_player_board, render_ticket_offer
+from rendering import (
+    PlayerStyle,
+    render_board,
+    render_final,
+    render_hand,
+    render_player_board,
+    render_ticket_offer,
+)
 from rendering.style import DEFAULT_PLAYER_COLORS
 from storage import players as stored_players
 
