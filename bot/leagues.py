@@ -172,7 +172,6 @@ class Leagues:
 
     async def _public(self, interaction: Interaction) -> Translator:
         """The language of a reply everyone in the channel sees."""
-        await self.bot.languages.note(interaction)
         return await self.bot.languages.for_channel(interaction.guild_id)
 
     # ------------------------------------------------------------------ lookups
