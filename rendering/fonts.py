@@ -167,22 +167,26 @@ class Text:
 
 
 def measure(text: str, size: int, style: str = "regular") -> float:
-    return Text(text, size, style).width
+    """The width of what draw_text draws of this text."""
+    return Text(clean_text(text, style), size, style).width
 
 
 def fit(text: str, size: int, max_width: float, style: str = "regular", fallback: str = "?") -> str:
-    """Clean text shortened with an ellipsis to fit max_width pixels (fallback if nothing is left)."""
-    clean = clean_text(text, style) or fallback
-    if measure(clean, size, style) <= max_width:
-        return clean
-    lo, hi = 0, len(clean)
+    """The text, or its beginning with an ellipsis, so that what draw_text draws of it is at most
+    max_width pixels wide (fallback when nothing of it can be drawn). The characters are kept as
+    given (draw_text cleans them), so a test recording draw_text sees the text it was given."""
+    if not clean_text(text, style):
+        text = fallback
+    if measure(text, size, style) <= max_width:
+        return text
+    lo, hi = 0, len(text)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if measure(clean[:mid].rstrip() + "…", size, style) <= max_width:
+        if measure(text[:mid].rstrip() + "…", size, style) <= max_width:
             lo = mid
         else:
             hi = mid - 1
-    return (clean[:lo].rstrip() + "…") if lo else "…"
+    return (text[:lo].rstrip() + "…") if lo else "…"
 
 
 def squeeze(text: str, size: int, max_width: float, style: str = "regular", min_size: int | None = None,
@@ -190,15 +194,15 @@ def squeeze(text: str, size: int, max_width: float, style: str = "regular", min_
     """(text, size, style) that fit max_width: the text as it is, or a little smaller (90 %); else
     in the condensed face, down to min_size (default 80 %); else cut with an ellipsis. For labels
     in a fixed slot (column titles, names under cards), which other languages make longer."""
-    clean = clean_text(text, style) or fallback
+    if not clean_text(text, style):
+        text = fallback
     low = min_size or max(1, round(size * 0.8))
     for s in range(size, max(low, round(size * 0.9)) - 1, -1):
-        if measure(clean, s, style) <= max_width:
-            return clean, s, style
-    condensed = clean_text(text, "label") or fallback
+        if measure(text, s, style) <= max_width:
+            return text, s, style
     for s in range(size, low - 1, -1):
-        if measure(condensed, s, "label") <= max_width:
-            return condensed, s, "label"
+        if measure(text, s, "label") <= max_width:
+            return text, s, "label"
     return fit(text, low, max_width, "label", fallback), low, "label"
 
 
@@ -214,9 +218,10 @@ def draw_text(
     stroke: int = 0,
     stroke_fill=None,
 ) -> float:
-    """Draw clean text with font fallback; anchor is l/m/r + s (baseline) or m (middle of the
-    primary font's cap height). Returns the drawn width."""
-    t = Text(text, size, style)
+    """Draw text (cleaned first: see clean_text) with font fallback; anchor is l/m/r + s (baseline)
+    or m (middle of the primary font's cap height). Returns the drawn width. Every text of every
+    image is drawn here (a test can record them all)."""
+    t = Text(clean_text(text, style), size, style)
     width = t.width
     x, y = xy
     if anchor[0] == "m":

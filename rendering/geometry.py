@@ -63,7 +63,7 @@ class TrackGeom:
 @dataclass(frozen=True, slots=True)
 class Label:
     city: int
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # the name's lines as given (fonts.draw_text cleans what it draws)
     size: int
     origins: tuple[tuple[float, float], ...]  # (x, baseline) of each line
     box: tuple[float, float, float, float]  # ink box grown by the halo: what may not overlap
@@ -291,7 +291,7 @@ def _candidates(geo: MapGeometry, city: int, name: str, size: int | None = None,
                     ink = [min(ink[0], b[0]), min(ink[1], b[1]), max(ink[2], b[2]), max(ink[3], b[3])]
                 box = (ink[0] - halo, ink[1] - halo, ink[2] + halo, ink[3] + halo)
                 cost = pref + 1.2 * li + 2.5 * dist_i
-                out.append((cost, tuple(t.text for t in texts), tuple(origins), box))
+                out.append((cost, lines, tuple(origins), box))
     return out
 
 

@@ -44,3 +44,17 @@ def test_odd_names_on_the_board(synthetic_views):
     players = [PlayerStyle(n, (10, 120, 200)) for n in ODD_NAMES[5:10]]
     r = render_board(synthetic_views["europe"], m, players)
     assert "Player 1" in r.alt_text  # an all-emoji name falls back to the seat
+
+
+def test_squeeze_keeps_the_text_whole_when_it_can():
+    assert fonts.squeeze("Points", 20, 200) == ("Points", 20, "regular")
+    text, size, style = fonts.squeeze("оранжевый", 15, 66)
+    assert text == "оранжевый" and fonts.measure(text, size, style) <= 66 and size >= 12
+    text, size, style = fonts.squeeze("a much too long column title", 20, 60)
+    assert text.endswith("…") and fonts.measure(text, size, style) <= 60
+
+
+def test_fit_keeps_the_characters_it_was_given():
+    """draw_text cleans what it draws; fit keeps marks a test may look for (the pseudo-locale's)."""
+    assert fit("⟦Market⟧", 20, 500) == "⟦Market⟧"
+    assert fit("⟦Last: a very long line of text⟧", 20, 120).startswith("⟦Last")
