@@ -4,8 +4,9 @@ Every function reads an engine view (`game.view(seat)`) and the map data and ret
 `RenderedImage` (PNG bytes, alt text, size); nothing here changes engine state. Public images
 (`render_board`, `render_final`) must be given the spectator view `game.view(None)`; the
 private ones (`render_hand`, `render_ticket_offer`, `render_player_board`) a seat's view, for
-that seat's DMs only. Rendering is synchronous and CPU-bound: the bot runs it off the event loop
-(`await asyncio.to_thread(render_board, ...)`).
+that seat's DMs only. Each takes `t: Translator | None` (keyword, None: English), the language of
+its text and alt text. Rendering is synchronous and CPU-bound: the bot runs it off the event loop
+(`await asyncio.to_thread(render_board, ..., t=t)`).
 """
 
 from rendering.board import render_board
