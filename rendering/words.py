@@ -13,6 +13,7 @@ import re
 from typing import Sequence
 
 from engine.cards import LOCO, card_index
+from engine.errors import InvalidActionError
 from engine.mapdata import MapData
 from engine.notation import _split_payment
 from i18n import Translator, translator
@@ -106,8 +107,8 @@ def payment_text(t: Translator, color: int | None, locos: int | None, subs: Sequ
     else:
         text = t.card(color) if color is not None else ""
     if subs:
-        cards = ",".join(t.pgettext("substitute", "{card}:{n}", card=t.card(c), n=subs.count(c))
-                         for c in sorted(set(subs)))
+        cards = t.pgettext("substitute separator", ",").join(
+            t.pgettext("substitute", "{card}:{n}", card=t.card(c), n=subs.count(c)) for c in sorted(set(subs)))
         text = t.gettext("{payment} sub={cards}", payment=text, cards=cards) if text else t.gettext("sub={cards}", cards=cards)
     return text
 
@@ -116,7 +117,10 @@ def _payment(words: list[str]) -> tuple[bool, int | None, int | None, tuple[int,
     """From the notation's words after the verb: whether the route ends in a track number ("/2"),
     and the payment (color, locomotives, substitute cards)."""
     subs: list[int] = []
-    rest, color, _all_loco, locos = _split_payment(words, subs)
+    try:
+        rest, color, _all_loco, locos = _split_payment(words, subs)
+    except InvalidActionError:  # a city named like a card color: say the route without the payment
+        return False, None, None, ()
     return bool(rest) and bool(re.search(r"/\d$", rest[-1])), color, locos, tuple(subs)
 
 
@@ -124,7 +128,8 @@ def action_text(t: Translator, m: MapData, action: dict) -> str:
     """The last action of a view (`view["last_action"]`) in words."""
     kind, text = action.get("kind"), action.get("text", "")
     words = text.split()
-    number = int(re.search(r"\d+", text).group()) if re.search(r"\d+", text) else 0
+    found = re.search(r"\d+", text)  # the number in "tickets keep (2)", "tunnel pay loco=1", "remove 3"
+    number = int(found.group()) if found else 0
     track = m.track_by_id.get(action.get("track", ""))
     if kind == "DrawDeck":
         return t.pgettext("last action", "draw deck")

@@ -277,3 +277,28 @@ def test_translated_city_labels_are_cached_apart(language):
     translated = render_board(view, m, t=translator(language, "translated")).png
     assert translated != printed
     assert render_board(view, m, t=translator(language)).png == printed
+
+
+@pytest.mark.parametrize("map_id", ["usa", "europe", "nordic"])
+def test_last_actions_worded(map_id):
+    """Every last action of a random game: English prints the engine's notation as before; Russian
+    and Chinese word it (no notation left), with the route in the viewer's city names."""
+    from engine.view import public_last_action
+    from rendering.words import action_text
+
+    game = Game.new(map_id, seats=3, seed=4)
+    rng = random.Random(4)
+    kinds = set()
+    for _ in range(400):
+        if game.is_over():
+            break
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=False)))
+        action = public_last_action(game)
+        kinds.add(action["kind"])
+        assert action_text(translator("en"), game.map, action) == action["text"]
+        for language in LANGUAGES:
+            worded = action_text(translator(language, "translated"), game.map, action)
+            assert not any(word in worded for word in ("claim", "draw", "loco=", "tickets", "station")), worded
+            assert any(map(SCRIPTS[language], worded)), worded
+    assert {"DrawDeck", "DrawMarket", "Claim", "DrawTickets", "KeepTickets"} <= kinds
