@@ -14,10 +14,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from i18n import Translator
-
 from rendering import fonts
 from rendering.draw import encode
-from rendering.words import clauses, listing, translator_or_english
 from rendering.style import (
     BACKGROUND,
     BAD,
@@ -31,6 +29,7 @@ from rendering.style import (
     RenderedImage,
     lighter,
 )
+from rendering.words import clauses, listing, translator_or_english
 
 WIDTH = 800
 FS = 26  # body text

@@ -10,7 +10,7 @@ action is worded here from the view's fields and that notation's payment words.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from engine.cards import LOCO, card_index
 from engine.errors import InvalidActionError

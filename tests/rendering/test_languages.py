@@ -16,13 +16,25 @@ from engine.mapdata import available_maps, load_map, parse_map
 from i18n import catalogs, translator
 from i18n.translator import MARK_CLOSE, MARK_OPEN
 from rendering import (
-    PlayerStyle, default_players, fonts, render_board, render_final, render_hand, render_player_board,
+    PlayerStyle,
+    default_players,
+    fonts,
+    render_board,
+    render_final,
+    render_hand,
+    render_player_board,
     render_ticket_offer,
 )
 from rendering import board as board_module
 from rendering import private as private_module
 from rendering.sample import synthetic_final, synthetic_view, with_seat
-from rendering.standings import LadderRow, ProfileCard, RecentRow, render_profile, render_standings
+from rendering.standings import (
+    LadderRow,
+    ProfileCard,
+    RecentRow,
+    render_profile,
+    render_standings,
+)
 from tests.rendering.conftest import decode
 
 LANGUAGES = ("ru", "zh")
