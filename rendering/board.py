@@ -157,7 +157,7 @@ def overlay_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tup
     return out
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)  # per map, width and city names (printed, Russian, Chinese)
 def _overlay_sprites(map_id: str, sha: str, width: int, names: tuple[str, ...] | None):
     from engine.mapdata import load_map
 
