@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import discord
 from discord import Interaction
 
-from bot.present import map_name
 from bot.service import Table
 from engine import Remove, load_map
 from i18n import LANGUAGES, N_, Translator
@@ -133,7 +132,7 @@ class Admin:
                       else t.gettext("as printed on the board"))
         return "\n".join([
             t.gettext("**Server settings**"),
-            t.gettext("Default map: {map}", map=map_name(t, load_map(default_map))),
+            t.gettext("Default map: {map}", map=t.map_name(load_map(default_map))),
             t.gettext("Games allowed in: {channels}", channels=t.join(f"<#{c}>" for c in channels)) if channels
             else t.gettext("Games allowed in any channel"),
             t.gettext("Language: {language}", language=language),

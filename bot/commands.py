@@ -19,7 +19,7 @@ from bot.ai_seats import AI_LEVELS
 from bot.clocks import TIMERS, timestamp
 from bot.command_translator import locale_format, locale_pstr
 from bot.language import Choice as LanguageChoice
-from bot.present import map_name, route_choice_label
+from bot.present import route_choice_label
 from bot.rules_text import rules_summary
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
@@ -138,8 +138,8 @@ async def new(interaction: Interaction, map: app_commands.Choice[str] | None = N
         if deck_map != map_id:
             t = await _t(interaction)
             await _say(interaction, t.gettext("That ticket deck belongs to the {deck_map} map, not {map}.",
-                                              deck_map=map_name(t, load_map(deck_map)),
-                                              map=map_name(t, load_map(map_id))))
+                                              deck_map=t.map_name(load_map(deck_map)),
+                                              map=t.map_name(load_map(map_id))))
             return
     variants = {k: v for k, v in (("tolls", tolls), ("neutral", neutral)) if v is not None}
     clock = {}
@@ -288,7 +288,7 @@ async def station(interaction: Interaction, city: str, color: app_commands.Choic
         return
     if not table.game.map.rules.stations:
         t = await _t(interaction)
-        await _say(interaction, t.gettext("The {map} map has no stations.", map=map_name(t, table.game.map)))
+        await _say(interaction, t.gettext("The {map} map has no stations.", map=t.map_name(table.game.map)))
         return
     parts = ["station", city] + ([color.value] if color else []) + ([f"loco={locos}"] if locos is not None else [])
     await _bot(interaction).turns.perform(interaction, table.id, " ".join(parts))
@@ -372,7 +372,7 @@ async def games(interaction: Interaction) -> None:
         table = await bot.service.table(record.id)
         await bot.turns._load_names(table)
         channel, state = f"<#{record.channel_id}>", await _game_state(t, bot, table, interaction.user.id)
-        lines.append(t.gettext("• {map} in {channel}: {state}", map=map_name(t, table.game.map), channel=channel,
+        lines.append(t.gettext("• {map} in {channel}: {state}", map=t.map_name(table.game.map), channel=channel,
                                state=state))
     await interaction.followup.send("\n".join(lines) if lines else t.gettext("You have no active games."),
                                     ephemeral=True)
@@ -608,8 +608,8 @@ def status_text(t: Translator, table: Table, name) -> str:
     game = table.game
     view = game.view(None)
     phase = t.gettext(PHASES[view["phase"]])
-    lines = [t.gettext("**{map}** · {phase} · 🔔 last round", map=map_name(t, game.map), phase=phase)
-             if view["last_round"] else t.gettext("**{map}** · {phase}", map=map_name(t, game.map), phase=phase)]
+    lines = [t.gettext("**{map}** · {phase} · 🔔 last round", map=t.map_name(game.map), phase=phase)
+             if view["last_round"] else t.gettext("**{map}** · {phase}", map=t.map_name(game.map), phase=phase)]
     for p in view["players"]:
         stats = [t.npgettext("status", "{n} point", "{n} points", p["score"]),
                  t.npgettext("status", "{n} train", "{n} trains", p["trains"]),

@@ -34,7 +34,7 @@ def _word(t: Translator, value: object, game: Game | None, name: Callable[[int],
     if isinstance(value, CardRef):
         return t.card(value.card)
     if isinstance(value, MapRef):
-        return t.pgettext("map", value.name)  # the names bot/rules_text.py marks
+        return t.map_name(value)
     if isinstance(value, ListRef):
         return t.join([str(_word(t, item, game, name)) for item in value.items], value.style)
     if isinstance(value, Phrase):

@@ -32,7 +32,6 @@ from discord.app_commands import locale_str
 from bot.admin import is_manager
 from bot.command_translator import locale_pstr
 from bot.commands import MAP_CHOICES, ttr
-from bot.present import map_name
 from bot.service import UserError
 from bot.turns import PLAYER_COLORS
 from engine import available_maps, load_map
@@ -87,7 +86,7 @@ def _admin_refusal(t: Translator, league: stored.League) -> str:
 def league_map_name(t: Translator, map_id: str) -> str:
     """A map's name; a season may name a map this version doesn't have (its id then)."""
     try:
-        return map_name(t, load_map(map_id))
+        return t.map_name(load_map(map_id))
     except (KeyError, ValueError, OSError):
         return map_id
 

@@ -16,7 +16,6 @@ from discord import Interaction
 from bot import components
 from bot.admin import is_manager
 from bot.clocks import TIMERS
-from bot.present import map_name
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
 from engine import Game, GameOptions, load_map
@@ -69,7 +68,7 @@ class Lobbies:
     def _lobby_text(t: Translator, lobby: Lobby, members: list[LobbyMember]) -> str:
         """The lobby message (posted in the channel, in the server's language)."""
         m = load_map(lobby.map_id)
-        words = {"map": map_name(t, m), "n": lobby.max_seats,
+        words = {"map": t.map_name(m), "n": lobby.max_seats,
                  "deck": t.pgettext("deck", m.rules.decks[lobby.options.get("deck") or m.rules.default_deck].name)}
         seconds = (lobby.options.get("clock") or {}).get("turn_seconds")
         if seconds:
@@ -113,11 +112,11 @@ class Lobbies:
         elif players > m.rules.max_players:
             await self._reply(interaction, t.ngettext("The {map} map is for at most {n} player.",
                                                       "The {map} map is for at most {n} players.",
-                                                      m.rules.max_players, map=map_name(t, m)))
+                                                      m.rules.max_players, map=t.map_name(m)))
             return
         if deck is not None and deck not in m.rules.decks:
             await self._reply(interaction, t.gettext("The {map} map has no ticket deck {deck}. Choose one of: {decks}.",
-                                                     map=map_name(t, m), deck=repr(deck),
+                                                     map=t.map_name(m), deck=repr(deck),
                                                      decks=t.join(m.rules.decks, style="or")))
             return
         options = GameOptions(deck=deck, variants=variants)
@@ -145,7 +144,7 @@ class Lobbies:
         if thread:
             try:
                 channel = await channel.create_thread(name=public.gettext("Ticket to Ride · {map}",
-                                                                          map=map_name(public, m)),
+                                                                          map=public.map_name(m)),
                                                       type=discord.ChannelType.public_thread)
             except discord.Forbidden:
                 await interaction.followup.send(t.gettext("⚠️ I can't create a thread here: I need the **Create Public "

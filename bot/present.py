@@ -49,11 +49,6 @@ BONUSES = {
 }
 
 
-def map_name(t: Translator, m: MapData) -> str:
-    """A map's name in this language (the names are marked in bot/rules_text.py)."""
-    return t.pgettext("map", m.name)
-
-
 def card(t: Translator, index: int) -> str:
     """A card with its color's emoji: '🟥 red'."""
     return f"{CARD_EMOJI[CARD_NAMES[index]]} {t.card(index)}"

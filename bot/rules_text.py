@@ -61,7 +61,7 @@ def rules_summary(map_id: str, t: Translator | None = None) -> str:
     tolls = any(track.toll for track in m.tracks)
     lines = [t.ngettext("**{map} rules** — {n} train each; {cards} train cards.",
                         "**{map} rules** — {n} trains each; {cards} train cards.",
-                        r.trains, map=t.pgettext("map", m.name), cards=len(standard_deck()))]
+                        r.trains, map=t.map_name(m), cards=len(standard_deck()))]
     if r.max_players < 5:
         lines.append(t.gettext("**Players:** 2–{n}.", n=r.max_players))
     lines.append(t.gettext("**On your turn, do one:** draw train cards · claim a route · draw tickets · "

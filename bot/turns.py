@@ -22,7 +22,6 @@ from bot.present import (
     describe,
     drawn,
     final_fields,
-    map_name,
     merge_turn,
     private_summary,
     route_name,
@@ -383,7 +382,7 @@ class Turns:
         lines = [summary] if summary else ["🎟️ " + t.gettext("Everyone has chosen their tickets.")]
         nxt = game.current
         due = await self.bot.clocks.deadline(table, nxt)
-        params = {"player": self.mention(table, nxt, t), "map": map_name(t, game.map)}
+        params = {"player": self.mention(table, nxt, t), "map": t.map_name(game.map)}
         turn = (t.gettext("{player}, your turn ({map}, last round).", **params) if game.last_round
                 else t.gettext("{player}, your turn ({map}).", **params))
         lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
@@ -396,8 +395,8 @@ class Turns:
         where = channel_mention(table)
         await self.ping(table, nxt, lambda mine: "⏰ " + (
             mine.gettext("It's your turn in the {map} game in {channel} (deadline {when}).",
-                         map=map_name(mine, game.map), channel=where, when=timestamp(due)) if due
-            else mine.gettext("It's your turn in the {map} game in {channel}.", map=map_name(mine, game.map),
+                         map=mine.map_name(game.map), channel=where, when=timestamp(due)) if due
+            else mine.gettext("It's your turn in the {map} game in {channel}.", map=mine.map_name(game.map),
                               channel=where)))
 
     async def ping(self, table: Table, seat: int, write: Callable[[Translator], str]) -> None:
@@ -423,13 +422,13 @@ class Turns:
             text = t.gettext("{player}, your turn ends {when}.", player=self.mention(table, seat, t), when=timestamp(due))
             await channel.send(f"⏳ {text}", allowed_mentions=discord.AllowedMentions(users=True))
         await self.ping(table, seat, lambda mine: "⏳ " + mine.gettext(
-            "Your turn in the {map} game in {channel} ends {when}.", map=map_name(mine, table.game.map),
+            "Your turn in the {map} game in {channel} ends {when}.", map=mine.map_name(table.game.map),
             channel=channel_mention(table), when=timestamp(due)))
 
     async def post_final(self, table: Table, summary: str, channel) -> None:
         game = table.game
         t = await self.channel_t(table)
-        embed = discord.Embed(title="🏁 " + t.gettext("Game over — {map}", map=map_name(t, game.map)), color=0xE0A100)
+        embed = discord.Embed(title="🏁 " + t.gettext("Game over — {map}", map=t.map_name(game.map)), color=0xE0A100)
         for title, body in final_fields(t, game, lambda s: self.name(table, s, t)):
             embed.add_field(name=title[:256], value=body, inline=False)
         content = (summary + "\n" if summary else "") + t.gettext("All tickets are revealed below.")
@@ -462,7 +461,7 @@ class Turns:
         user_id = table.user_of(seat)
         if user_id is None or user_id in self._dm_closed:
             return False
-        header = t.gettext("**{map} game in {channel}**", map=map_name(t, table.game.map),
+        header = t.gettext("**{map} game in {channel}**", map=t.map_name(table.game.map),
                            channel=channel_mention(table))
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -523,7 +522,7 @@ class Turns:
             t = await self.channel_t(table)
             text = t.gettext(
                 "**{map}** game started! Seats: {players}.\nEveryone: choose your starting tickets (I've sent them by "
-                "DM; or press **{button}**).", map=map_name(t, game.map),
+                "DM; or press **{button}**).", map=t.map_name(game.map),
                 players=t.join(self.name(table, s, t) for s in range(game.seats)), button=t.pgettext("button", "My hand"))
             await channel.send(f"🚂 {text}", file=await self.board_file(table, t),
                                view=components.turn_view(table.id, game, t=t))

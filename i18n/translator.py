@@ -134,6 +134,10 @@ class Translator:
         """'Paris-Wien 8' in these city names (see engine.notation.ticket_label)."""
         return ticket_label(m, ticket, reached, self.city)
 
+    def map_name(self, m: MapData) -> str:
+        """A map's name ('USA', 'Europe' ...) in this language (marked in bot/rules_text.py)."""
+        return self.pgettext("map", m.name)
+
     def card(self, card: int) -> str:
         """A train card's name: a color or the locomotive."""
         return self.pgettext("card", CARD_WORDS[card])

@@ -496,7 +496,7 @@ def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=
 def board_alt_text(t: Translator, view: dict, map_data: MapData, players: Sequence[PlayerStyle]) -> str:
     scores = listing(t, [t.gettext("{player} {points}", player=player_name(t, players, p["seat"]), points=p["score"])
                          for p in view["players"]])
-    parts = [t.gettext("{map} board", map=map_data.name), status_text(t, view, players)]
+    parts = [t.gettext("{map} board", map=t.map_name(map_data)), status_text(t, view, players)]
     if view.get("last_round") and view["phase"] == "playing":
         parts.append(t.gettext("last round"))
     parts.append(t.gettext("scores: {scores}", scores=scores))

@@ -164,5 +164,5 @@ def render_final(
     rows = [t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d}, longest {longest})",
                       rank=p["rank"], player=player_name(t, players, p["seat"]), total=p["total"],
                       routes=p["route_points"], tickets=p["ticket_points"], longest=p["longest"]) for p in ranked]
-    alt = t.gettext("{map} final scores: {rows}.", map=map_data.name, rows=clauses(t, rows))
+    alt = t.gettext("{map} final scores: {rows}.", map=t.map_name(map_data), rows=clauses(t, rows))
     return RenderedImage(encode(img), alt, img.width, img.height)
