@@ -37,7 +37,7 @@ from engine.actions import (
 )
 from engine.cards import COLORS, LOCO, card_index
 from engine.errors import AmbiguousActionError, CardRef, CityRef, InvalidActionError, ListRef, MapRef, RouteRef
-from engine.mapdata import City, MapData, Track, fold_name, printed_name
+from engine.mapdata import City, MapData, Track, printed_name
 from engine.payments import extended_payment_options, payment_options, surcharge_options
 
 if TYPE_CHECKING:

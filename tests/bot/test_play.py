@@ -3,9 +3,8 @@
 import asyncio
 import json
 
-import pytest
 
-from engine import DrawDeck, KeepTickets, Resign
+from engine import DrawDeck
 from tests.bot.driver import Driver
 
 

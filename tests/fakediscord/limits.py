@@ -467,7 +467,7 @@ def validate_commands(commands: Any) -> None:
         kind = command.get("type", 1)
         key = (kind, command.get("name"))
         if key in names:
-            errors.add((index, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", f"Application command names must be unique")
+            errors.add((index, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
         names.add(key)
         validate_command(errors, (index,), command)
     errors.raise_if_any()
