@@ -273,7 +273,7 @@ def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
                 raise InvalidActionError("no route joins {a} and {b} on the {map} map", a=CityRef(a.index, a.name),
                                          b=CityRef(b.index, b.name), map=MapRef(m.name))
             return list(tracks), index
-    known = [p for p in parts if m.find_city(p)]
+    known = [CityRef(c.index, c.name) for c in map(m.find_city, parts) if c]
     unknown = [p for p in parts if not m.find_city(p)]
     if len(parts) < 2:
         raise InvalidActionError("name a route as two cities, like 'Paris-Dieppe' (got {text!r})", text=text)

@@ -72,8 +72,20 @@ def _translations(language: str) -> gettext.NullTranslations:
     return merged or gettext.NullTranslations()
 
 
+#: The pseudo-locale's letters: every ASCII letter becomes a look-alike outside ASCII, so English
+#: that reached a player without a catalog (a word passed as data) still shows as plain ASCII.
+_PSEUDO_LETTERS = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "áƀçđéƒĝĥíĵķĺɱñóƥʠŕśţúṽŵẋýźÁßĆĐÉƑĜĤÍĴĶĹṀÑÓƤǪŔŚŢÚṼŴẊÝŹ",
+)
+_FIELD = re.compile(r"(\{[^{}]*\})")
+
+
 def _pseudo(text: str) -> str:
-    return f"{MARK_OPEN}{text}{MARK_CLOSE}"
+    """⟦Ţĥíś⟧: letters swapped for look-alikes (placeholders kept) and the whole marked."""
+    parts = _FIELD.split(text)
+    swapped = "".join(part if i % 2 else part.translate(_PSEUDO_LETTERS) for i, part in enumerate(parts))
+    return f"{MARK_OPEN}{swapped}{MARK_CLOSE}"
 
 
 class Translator:

@@ -85,9 +85,9 @@ def test_chinese_has_one_form_and_english_two():
 
 def test_pseudo_locale_marks_every_string_and_keeps_placeholders():
     q = translator(PSEUDO)
-    assert q.gettext("{route} is already taken by {owner}", route="A-B", owner="ann") == "⟦A-B is already taken by ann⟧"
-    assert q.ngettext("{n} train", "{n} trains", 2) == "⟦2 trains⟧"
-    assert q.card(8) == "⟦locomotive⟧"
+    assert q.gettext("{route} is taken by {owner}", route="A-B", owner="ann") == "⟦A-B íś ţáķéñ ƀý ann⟧"
+    assert q.ngettext("{n} train", "{n} trains", 2) == "⟦2 ţŕáíñś⟧"
+    assert q.card(8) == "⟦ĺóçóɱóţíṽé⟧"
 
 
 def test_card_words_are_translated():
