@@ -104,6 +104,15 @@ def _tracks_between_places(m: MapData, a: int, b: int) -> list[Track]:
     return sorted(out, key=lambda t: t.index)
 
 
+def claim_names_track(m: MapData, action: Claim) -> bool:
+    """Whether a claim must say which track ('/2'): a double (or border) route whose payment alone
+    does not tell its tracks apart."""
+    t = m.track_by_id[action.track]
+    siblings = [t, m.tracks[t.double]] if t.double is not None else _border_siblings(m, t)
+    return len(siblings) > 1 and (t.color is None or action.color is None or
+                                  any(o.color == t.color for o in siblings if o is not t))
+
+
 def format_action(game_or_map: "Game | MapData", action: Action) -> str:
     m = _map_of(game_or_map)
     kind = type(action)
@@ -113,10 +122,7 @@ def format_action(game_or_map: "Game | MapData", action: Action) -> str:
         return f"draw market {action.slot + 1}"
     if kind is Claim:
         t = m.track_by_id[action.track]
-        siblings = [t, m.tracks[t.double]] if t.double is not None else _border_siblings(m, t)
-        needs_index = len(siblings) > 1 and (t.color is None or action.color is None or
-                                             any(o.color == t.color for o in siblings if o is not t))
-        route = route_label(m, t) if needs_index else m.route_name(t)
+        route = route_label(m, t) if claim_names_track(m, action) else m.route_name(t)
         return " ".join(filter(None, ["claim", route, _payment_text(action.color, action.locos),
                                       _subs_text(action.subs)]))
     if kind is DrawTickets:

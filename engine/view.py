@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import RULES_VERSION
-from engine.actions import BuildStation, Claim, DrawMarket, KeepTickets, NeutralClaim
+from engine.actions import BuildStation, Claim, DrawMarket, KeepTickets, NeutralClaim, PayTunnel, Remove
 from engine.cards import CARD_NAMES, NUM_CARD_KINDS
-from engine.notation import format_action
+from engine.notation import claim_names_track, format_action
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -45,11 +45,25 @@ def public_last_action(game: "Game") -> dict | None:
         entry["text"] = format_action(game, action)
     if isinstance(action, (Claim, NeutralClaim)):
         entry["track"] = action.track
+    if isinstance(action, Claim):
+        entry.update(_payment(action.color, action.locos), subs=[CARD_NAMES[c] for c in action.subs],
+                     numbered=claim_names_track(game.map, action))
     elif isinstance(action, BuildStation):
-        entry["city"] = action.city
+        entry.update(_payment(action.color, action.locos), city=action.city)
     elif isinstance(action, DrawMarket):
         entry["slot"] = action.slot
+    elif isinstance(action, KeepTickets):
+        entry["count"] = len(action.ids)
+    elif isinstance(action, PayTunnel):
+        entry["locos"] = action.locos
+    elif isinstance(action, Remove):
+        entry["removed"] = action.seat
     return entry
+
+
+def _payment(color: int | None, locos: int) -> dict:
+    """A payment as data: the color's card name (None: locomotives only) and the locomotives."""
+    return {"color": None if color is None else CARD_NAMES[color], "locos": locos}
 
 
 def build_view(game: "Game", seat: int | None) -> dict:

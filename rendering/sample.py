@@ -77,6 +77,7 @@ def synthetic_view(m: MapData, seats: int = 5, seed: int = 1, fill: float = 0.8)
         "last_action": None if last_track is None else {
             "seat": claims[last_track], "kind": "Claim", "track": last_track,
             "text": f"claim {m.route_name(m.track_by_id[last_track])}",
+            "color": None, "locos": 0, "subs": [], "numbered": False,
         },
         "you": None, "final": None,
     }

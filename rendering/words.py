@@ -3,19 +3,16 @@ players, the color-blind letters, the game's status and its last action.
 
 Each public render function takes `t: Translator | None` (None: English); the English strings are
 the message ids (i18n/locales/*/rendering.po), so English images read as they always have. The
-engine's view says what happened in its notation ("claim Paris-Dieppe red loco=1"); the last
-action is worded here from the view's fields and that notation's payment words.
+last action is worded from the view's fields (kind, track, payment, count ...), in the shape of
+the engine's notation in English ("claim Paris-Dieppe red loco=1").
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from engine.cards import LOCO, card_index
-from engine.errors import InvalidActionError
 from engine.mapdata import MapData
-from engine.notation import _split_payment
 from i18n import Translator, translator
 from i18n.translator import NC_
 from rendering import fonts
@@ -113,49 +110,33 @@ def payment_text(t: Translator, color: int | None, locos: int | None, subs: Sequ
     return text
 
 
-def _payment(words: list[str]) -> tuple[bool, int | None, int | None, tuple[int, ...]]:
-    """From the notation's words after the verb: whether the route ends in a track number ("/2"),
-    and the payment (color, locomotives, substitute cards)."""
-    subs: list[int] = []
-    try:
-        rest, color, _all_loco, locos = _split_payment(words, subs)
-    except InvalidActionError:  # a city named like a card color: say the route without the payment
-        return False, None, None, ()
-    return bool(rest) and bool(re.search(r"/\d$", rest[-1])), color, locos, tuple(subs)
-
-
 def action_text(t: Translator, m: MapData, action: dict) -> str:
     """The last action of a view (`view["last_action"]`) in words."""
-    kind, text = action.get("kind"), action.get("text", "")
-    words = text.split()
-    found = re.search(r"\d+", text)  # the number in "tickets keep (2)", "tunnel pay loco=1", "remove 3"
-    number = int(found.group()) if found else 0
+    kind = action.get("kind")
     track = m.track_by_id.get(action.get("track", ""))
     if kind == "DrawDeck":
         return t.pgettext("last action", "draw deck")
     if kind == "DrawMarket":
-        return t.pgettext("last action", "draw market {n}", n=action.get("slot", number - 1) + 1)
+        return t.pgettext("last action", "draw market {n}", n=action["slot"] + 1)
     if kind == "DrawTickets":
         return t.pgettext("last action", "tickets draw")
     if kind == "KeepTickets":
-        return t.npgettext("last action", "tickets keep ({n})", "tickets keep ({n})", number)
+        return t.npgettext("last action", "tickets keep ({n})", "tickets keep ({n})", action["count"])
     if kind == "Claim" and track is not None:
-        numbered, color, locos, subs = _payment(words[1:])
-        route = t.route(m, track) if numbered else m.route_name(track, t.city)
-        payment = payment_text(t, color, locos, subs)
+        route = t.route(m, track) if action["numbered"] else m.route_name(track, t.city)
+        payment = payment_text(t, _card(action["color"]), action["locos"], [card_index(c) for c in action["subs"]])
         if payment:
             return t.pgettext("last action", "claim {route} {payment}", route=route, payment=payment)
         return t.pgettext("last action", "claim {route}", route=route)
     if kind == "BuildStation" and action.get("city") in m.city_by_id:
-        _, color, locos, _ = _payment(words[1:])
         name = city(t, m, action["city"])
-        payment = payment_text(t, color, locos)
+        payment = payment_text(t, _card(action["color"]), action["locos"])
         if payment:
             return t.pgettext("last action", "station {city} {payment}", city=name, payment=payment)
         return t.pgettext("last action", "station {city}", city=name)
     if kind == "PayTunnel":
-        if number:
-            return t.npgettext("last action", "tunnel pay loco={n}", "tunnel pay loco={n}", number)
+        if action["locos"]:
+            return t.npgettext("last action", "tunnel pay loco={n}", "tunnel pay loco={n}", action["locos"])
         return t.pgettext("last action", "tunnel pay")
     if kind == "DeclineTunnel":
         return t.pgettext("last action", "tunnel decline")
@@ -170,8 +151,12 @@ def action_text(t: Translator, m: MapData, action: dict) -> str:
     if kind == "Undo":
         return t.pgettext("last action", "undo")
     if kind == "Remove":
-        return t.pgettext("last action", "remove {n}", n=number)
-    return text  # an action this module does not know yet: the engine's notation
+        return t.pgettext("last action", "remove {n}", n=action["removed"] + 1)
+    return action.get("text", "")  # an action this module does not know yet: the engine's notation
+
+
+def _card(name: str | None) -> int | None:
+    return None if name is None else card_index(name)
 
 
 def tunnel_text(t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData) -> str:

@@ -26,7 +26,7 @@ def test_spectator_view_has_no_private_fields_and_seat_view_has_own_hand():
     mine = game.view(0)["you"]
     assert sum(mine["hand"].values()) == sum(game.hands[0]) and len(mine["tickets"]) == len(game.tickets[0])
     assert game.view(1)["you"]["hand"] == hand_of(game, 1)
-    assert spectator["last_action"] == {"seat": 2, "kind": "KeepTickets", "text": "tickets keep (2)"}
+    assert spectator["last_action"] == {"seat": 2, "kind": "KeepTickets", "text": "tickets keep (2)", "count": 2}
 
 
 def test_finished_game_view_reveals_everything_to_everyone():
