@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import Interaction
 
+from bot.command_translator import slash
 from bot.service import Table
 from engine import Remove, load_map
 from i18n import LANGUAGES, N_, Translator
@@ -115,8 +116,11 @@ class Admin:
                 await self._say(interaction, t.gettext("This game has already ended."))
                 return
             self.bot.service.forget(table.id)
-        await self._announce(interaction, N_("🛑 {user} ended the game. No scores were recorded. Start a new one "
-                                             "with `/ttr new`."), user=f"<@{interaction.user.id}>")
+        public = await self.bot.languages.for_channel(interaction.guild_id)
+        user = f"<@{interaction.user.id}>"
+        await interaction.response.send_message(public.gettext("🛑 {user} ended the game. No scores were recorded. "
+                                                               "Start a new one with `{new}`.", user=user,
+                                                               new=slash(public, "ttr new")))
 
     # ------------------------------------------------------------------ server settings
 

@@ -17,6 +17,7 @@ from discord import Interaction
 from discord.ext import tasks
 
 from bot.admin import is_manager
+from bot.command_translator import slash
 from bot.service import Table
 from engine import Game, Remove
 from i18n import Translator
@@ -229,7 +230,8 @@ class Clocks:
         ct = await self.bot.turns.channel_t(table)  # said in the channel, for everyone
         if paused:
             await interaction.response.send_message(
-                "⏸️ " + ct.gettext("The turn timers are paused. `/ttr admin resume` starts them again."))
+                "⏸️ " + ct.gettext("The turn timers are paused. `{resume}` starts them again.",
+                                   resume=slash(ct, "ttr admin resume")))
         else:
             due = await self.deadline(table, table.game.to_move()[0]) if table.game.to_move() else None
             await interaction.response.send_message("▶️ " + (

@@ -8,6 +8,9 @@ and an option may not share its translation with a command of the same English n
 tree syncs, discord.py asks `CommandTranslator` for each text in every Discord locale; it answers
 for the locales we have a language for and returns None for the others (Discord then shows the
 English).
+
+Messages that name a command or an option write it with `slash` / `option_name` into a placeholder, so
+the reader sees the name their Discord client lists ("/ttr войти", not "/ttr join").
 """
 
 from __future__ import annotations
@@ -41,6 +44,19 @@ def command_text(t: Translator, text: locale_str) -> str:
     if extras.get("context"):
         return t.pgettext(extras["context"], text.message)
     return t.gettext(text.message)
+
+
+def slash(t: Translator, path: str) -> str:
+    """A command as `t`'s language's Discord client lists it: slash(ru, "ttr join") -> "/ttr войти".
+    Each name after the root is translated as the tree declares it (context "command"; English when
+    the catalog has none); the root "ttr" is the same in every language."""
+    root, *names = path.split()
+    return "/" + " ".join([root, *(t.pgettext("command", name) for name in names)])
+
+
+def option_name(t: Translator, name: str) -> str:
+    """An option's name as `t`'s language's Discord client shows it (context "option")."""
+    return t.pgettext("option", name)
 
 
 class CommandTranslator(app_commands.Translator):

@@ -17,7 +17,7 @@ from bot import components
 from bot.admin import is_manager
 from bot.ai_seats import AI_LEVELS
 from bot.clocks import TIMERS, timestamp
-from bot.command_translator import locale_format, locale_pstr
+from bot.command_translator import locale_format, locale_pstr, option_name, slash
 from bot.language import Choice as LanguageChoice
 from bot.present import route_choice_label
 from bot.rules_text import rules_summary
@@ -86,7 +86,8 @@ async def _table(interaction: Interaction) -> Table | None:
     table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
     if table is None:
         t = await _t(interaction)
-        await _say(interaction, t.gettext("There is no game running in this channel. Start one with `/ttr new`."))
+        await _say(interaction, t.gettext("There is no game running in this channel. Start one with `{new}`.",
+                                          new=slash(t, "ttr new")))
     return table
 
 
@@ -521,7 +522,7 @@ async def settings_show(interaction: Interaction) -> None:
 
 
 @settings.command(name=locale_pstr("command", "map"),
-                  description=locale_str("The map /ttr new uses when none is given"))
+                  description=locale_format("The map /ttr {new} uses when none is given", new=("command", "new")))
 @app_commands.rename(map=locale_pstr("option", "map"))
 @app_commands.describe(map=locale_str("The board"))
 @app_commands.choices(map=MAP_CHOICES)
@@ -539,8 +540,8 @@ async def settings_forget(interaction: Interaction, confirm: str) -> None:
         return
     t = await _t(interaction)
     if confirm != "DELETE":
-        await _say(interaction, t.gettext("Nothing deleted: type `DELETE` in `confirm` to delete every game, lobby, "
-                                          "league and setting of this server."))
+        await _say(interaction, t.gettext("Nothing deleted: type `DELETE` in `{confirm}` to delete every game, lobby, "
+                                          "league and setting of this server.", confirm=option_name(t, "confirm")))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     await _bot(interaction).forget_guild(interaction.guild_id)
@@ -648,13 +649,17 @@ async def help_(interaction: Interaction) -> None:
     t = await _t(interaction)
     await _say(interaction, t.gettext(
         "**Ticket to Ride** — one game per channel or thread.\n"
-        "**Start:** `/ttr new` → others `/ttr join` (or the **{join}** button) → host `/ttr start`.\n"
-        "**Your turn** (one of): draw cards (buttons on the turn message, or `/ttr draw`) · `/ttr claim` a route "
-        "(type to search the routes you can afford) · `/ttr tickets` · `/ttr station` (Europe).\n"
-        "**Private:** your cards and tickets come by DM; **{hand}** or `/ttr hand` shows them here, only to you.\n"
-        "**Info:** `/ttr board` · `/ttr status` · `/ttr rules`. **Leave:** `/ttr resign`.\n"
-        "**Language:** `/ttr settings language`.",
-        join=t.pgettext("button", "Join"), hand=t.pgettext("button", "My hand")))
+        "**Start:** `{new}` → others `{join}` (or the **{join_button}** button) → host `{start}`.\n"
+        "**Your turn** (one of): draw cards (buttons on the turn message, or `{draw}`) · `{claim}` a route "
+        "(type to search the routes you can afford) · `{tickets}` · `{station}` (Europe).\n"
+        "**Private:** your cards and tickets come by DM; **{hand_button}** or `{hand}` shows them here, only to you.\n"
+        "**Info:** `{board}` · `{status}` · `{rules}`. **Leave:** `{resign}`.\n"
+        "**Language:** `{settings_language}`.",
+        join_button=t.pgettext("button", "Join"), hand_button=t.pgettext("button", "My hand"),
+        new=slash(t, "ttr new"), join=slash(t, "ttr join"), start=slash(t, "ttr start"), draw=slash(t, "ttr draw"),
+        claim=slash(t, "ttr claim"), tickets=slash(t, "ttr tickets"), station=slash(t, "ttr station"),
+        hand=slash(t, "ttr hand"), board=slash(t, "ttr board"), status=slash(t, "ttr status"),
+        rules=slash(t, "ttr rules"), resign=slash(t, "ttr resign"), settings_language=slash(t, "ttr settings language")))
 
 
 def setup(bot: "TTRBot") -> None:

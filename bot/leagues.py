@@ -30,7 +30,7 @@ from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
 from bot.admin import is_manager
-from bot.command_translator import locale_pstr
+from bot.command_translator import locale_pstr, option_name, slash
 from bot.commands import MAP_CHOICES, ttr
 from bot.service import UserError
 from bot.turns import PLAYER_COLORS
@@ -182,7 +182,8 @@ class Leagues:
         t = await self._t(interaction)
         if not leagues:
             await _reply(interaction, t.gettext("This server has no league yet. Someone with **Manage Server** can "
-                                                "create one with `/ttr league create`."))
+                                                "create one with `{league_create}`.",
+                                                league_create=slash(t, "ttr league create")))
             return None
         names = t.join(f"**{lg.name}**" for lg in leagues)
         if name:
@@ -193,8 +194,8 @@ class Leagues:
             return found
         if len(leagues) == 1:
             return leagues[0]
-        await _reply(interaction, t.gettext("This server has several leagues; name one with the `league` option: "
-                                            "{leagues}.", leagues=names))
+        await _reply(interaction, t.gettext("This server has several leagues; name one with the `{option}` option: "
+                                            "{leagues}.", option=option_name(t, "league"), leagues=names))
         return None
 
     async def season(self, interaction: Interaction, league: stored.League, name: str | None = None,
@@ -213,7 +214,8 @@ class Leagues:
             t = await self._t(interaction)
             text = (t.gettext("**{league}** has no season called **{name}**.", league=league.name, name=name) if name
                     else t.gettext("**{league}** has no season yet: a league admin opens one with "
-                                   "`/ttr league season`.", league=league.name))
+                                   "`{league_season}`.", league=league.name,
+                                   league_season=slash(t, "ttr league season")))
             await _reply(interaction, text)
         return season
 
@@ -241,11 +243,12 @@ class Leagues:
             await _reply(interaction, t.gettext("⚠️ {reason}.", reason=str(exc)))
             return
         t = await self._public(interaction)
+        league_season = slash(t, "ttr league season")
         text = (t.gettext("🏆 League **{league}** created. League admins: members with {role} and anyone with Manage "
-                          "Server. Next: open a season with `/ttr league season`.", league=league.name,
-                          role=admin_role.mention) if admin_role
+                          "Server. Next: open a season with `{league_season}`.", league=league.name,
+                          role=admin_role.mention, league_season=league_season) if admin_role
                 else t.gettext("🏆 League **{league}** created. League admins: anyone with Manage Server. Next: open a "
-                               "season with `/ttr league season`.", league=league.name))
+                               "season with `{league_season}`.", league=league.name, league_season=league_season))
         await _reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
     async def set_role(self, interaction: Interaction, league_name: str | None, role: discord.Role | None) -> None:
@@ -291,11 +294,12 @@ class Leagues:
                 if not seasons:
                     lines.append(t.gettext("• no season yet"))
         if not lines:
+            league_create = slash(t, "ttr league create")
             await _reply(interaction, t.gettext("This server has no league called **{name}** yet. Someone with "
-                                                "**Manage Server** can create one with `/ttr league create`.",
-                                                name=league_name) if league_name
+                                                "**Manage Server** can create one with `{league_create}`.",
+                                                name=league_name, league_create=league_create) if league_name
                          else t.gettext("This server has no league yet. Someone with **Manage Server** can create one "
-                                        "with `/ttr league create`."))
+                                        "with `{league_create}`.", league_create=league_create))
             return
         await _reply(interaction, "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none())
 
@@ -327,9 +331,10 @@ class Leagues:
             return
         t = await self._public(interaction)
         await _reply(interaction, t.gettext("📅 **{league}**: season **{season}** is open.\n{rules}\nHosts add a game "
-                                            "with `/ttr league rated` in its channel (in the lobby or before the "
+                                            "with `{league_rated}` in its channel (in the lobby or before the "
                                             "first turn).", league=league.name, season=season.name,
-                                            rules=self.season_text(t, season)), ephemeral=False)
+                                            rules=self.season_text(t, season),
+                                            league_rated=slash(t, "ttr league rated")), ephemeral=False)
 
     @staticmethod
     def season_text(t: Translator, season: stored.Season) -> str:
@@ -356,7 +361,8 @@ class Leagues:
             season = await stored.active_season(session=session, league_id=league.id)
         if season is None:
             await _reply(interaction, t.gettext("**{league}** has no open season: a league admin opens one with "
-                                                "`/ttr league season`.", league=league.name))
+                                                "`{league_season}`.", league=league.name,
+                                                league_season=slash(t, "ttr league season")))
             return
         admin = is_league_admin(interaction, league)
         table = await self.bot.service.table_in_channel(interaction.channel_id)
@@ -380,7 +386,8 @@ class Leagues:
                                                                        channel_id=interaction.channel_id)
                 if lobby is None:
                     await _reply(interaction, t.gettext("There is no open lobby or running game here. Open one with "
-                                                        "`/ttr new`, then run `/ttr league rated`."))
+                                                        "`{new}`, then run `{league_rated}`.", new=slash(t, "ttr new"),
+                                                        league_rated=slash(t, "ttr league rated")))
                     return
                 if interaction.user.id != lobby.host_id and not admin:
                     await _reply(interaction, t.gettext("Only the host of this lobby or a league admin can make it a "
@@ -561,9 +568,9 @@ class Leagues:
                 change = next((g.change for g in p.recent if g.game_id == table.id), None)
                 if p.rating is not None and change is not None:
                     parts.append(f"<@{p.user_id}> {p.rating:.1f} ({change:+.1f})")
-            text = t.gettext("🏆 **{league} · {season}**, game #{game} rated: {changes}\n`/ttr league leaderboard` "
+            text = t.gettext("🏆 **{league} · {season}**, game #{game} rated: {changes}\n`{leaderboard}` "
                              "shows the standings.", league=league.name, season=season.name, game=table.id,
-                             changes=" · ".join(parts))
+                             changes=" · ".join(parts), leaderboard=slash(t, "ttr leaderboard"))
         channel = await self.bot.turns.channel(table)
         if channel is not None:
             try:

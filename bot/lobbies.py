@@ -16,6 +16,7 @@ from discord import Interaction
 from bot import components
 from bot.admin import is_manager
 from bot.clocks import TIMERS
+from bot.command_translator import option_name, slash
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
 from engine import Game, GameOptions, load_map
@@ -47,6 +48,12 @@ class Lobbies:
         """A private reply in the user's language."""
         t = await self.bot.languages.for_interaction(interaction)
         await self._reply(interaction, t.gettext(template, **params))
+
+    async def _no_lobby(self, interaction: Interaction) -> None:
+        """The private reply when there is no lobby to join or start, naming the command that opens one."""
+        t = await self.bot.languages.for_interaction(interaction)
+        await self._reply(interaction, t.gettext("There is no open lobby here. Start one with `{new}`.",
+                                                 new=slash(t, "ttr new")))
 
     async def _announce(self, interaction: Interaction, template: str, /, **params: object) -> None:
         """A public reply in the server's language."""
@@ -87,8 +94,8 @@ class Lobbies:
         host = f"<@{lobby.host_id}>"
         return "\n".join([
             title,
-            t.gettext("Host: {host}. Join with the button or `/ttr join`; the host starts with `/ttr start`.",
-                      host=host),
+            t.gettext("Host: {host}. Join with the button or `{join}`; the host starts with `{start}`.",
+                      host=host, join=slash(t, "ttr join"), start=slash(t, "ttr start")),
             t.gettext("**Players ({count}/{most}):**", count=len(members), most=lobby.max_seats),
             *seats,
         ])
@@ -137,7 +144,8 @@ class Lobbies:
             return
         if await self.bot.service.table_in_channel(channel.id) is not None:
             await self._reply(interaction, t.gettext("A game is already running in this channel. Finish it, or start "
-                                                     "a new one in another channel or with `thread: True`."))
+                                                     "a new one in another channel or with `{thread}: True`.",
+                                                     thread=option_name(t, "thread")))
             return
         await interaction.response.defer(thinking=True)
         public = await self.bot.languages.for_channel(interaction.guild_id)
@@ -148,8 +156,9 @@ class Lobbies:
                                                       type=discord.ChannelType.public_thread)
             except discord.Forbidden:
                 await interaction.followup.send(t.gettext("⚠️ I can't create a thread here: I need the **Create Public "
-                                                          "Threads** permission. Run `/ttr new` without `thread`, or "
-                                                          "ask an admin."), ephemeral=True)
+                                                          "Threads** permission. Run `{new}` without `{thread}`, or "
+                                                          "ask an admin.", new=slash(t, "ttr new"),
+                                                          thread=option_name(t, "thread")), ephemeral=True)
                 return
         await self.bot.turns.remember_name(interaction.user)
         try:
@@ -160,7 +169,7 @@ class Lobbies:
                     max_seats=players)
         except LobbyError:
             await interaction.followup.send(public.gettext("A lobby is already open in this channel: join it with "
-                                                           "`/ttr join`."))
+                                                           "`{join}`.", join=slash(public, "ttr join")))
             return
         members = await self._members(lobby.id)
         text = self._lobby_text(public, lobby, members)
@@ -173,7 +182,7 @@ class Lobbies:
     async def join(self, interaction: Interaction, *, lobby_id: int | None = None, color: str | None = None) -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
         if lobby is None:
-            await self._tell(interaction, N_("There is no open lobby here. Start one with `/ttr new`."))
+            await self._no_lobby(interaction)
             return
         members = await self._members(lobby.id)
         taken = {mm.color for mm in members if mm.color}
@@ -226,8 +235,9 @@ class Lobbies:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
         if lobby is None:
             if await self.bot.service.table_in_channel(interaction.channel_id):
-                await self._tell(interaction, N_("There is no open lobby here. The game has started: use "
-                                                 "`/ttr resign` to leave it."))
+                t = await self.bot.languages.for_interaction(interaction)
+                await self._reply(interaction, t.gettext("There is no open lobby here. The game has started: use "
+                                                         "`{resign}` to leave it.", resign=slash(t, "ttr resign")))
             else:
                 await self._tell(interaction, N_("There is no open lobby here."))
             return
@@ -263,7 +273,7 @@ class Lobbies:
                     first: discord.abc.User | None = None, ai_players: int = 0, ai_level: str = "baseline") -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
         if lobby is None:
-            await self._tell(interaction, N_("There is no open lobby here. Start one with `/ttr new`."))
+            await self._no_lobby(interaction)
             return
         if interaction.user.id != lobby.host_id:
             await self._tell(interaction, N_("Only the host ({host}) can start the game."),
@@ -271,8 +281,11 @@ class Lobbies:
             return
         members = await self._members(lobby.id)
         if len(members) + ai_players < 2:
-            await self._tell(interaction, N_("At least 2 players are needed: others join with `/ttr join`, or add "
-                                             "AI players with `/ttr start ai_players:`."))
+            t = await self.bot.languages.for_interaction(interaction)
+            await self._reply(interaction, t.gettext("At least 2 players are needed: others join with `{join}`, or add "
+                                                     "AI players with `{start} {ai_players}:`.", join=slash(t, "ttr join"),
+                                                     start=slash(t, "ttr start"),
+                                                     ai_players=option_name(t, "ai_players")))
             return
         if len(members) + ai_players > 5:
             await self._tell(interaction, N_("A game has at most 5 seats: {players} players + {ais} AIs is too many."),

@@ -16,6 +16,7 @@ from discord import Interaction
 from bot import components
 from bot.ai_seats import AI_NAMES
 from bot.clocks import timestamp
+from bot.command_translator import slash
 from bot.error_text import describe_error
 from bot.present import (
     card,
@@ -150,8 +151,8 @@ class Turns:
             error_id = new_error_id()
             log.exception("publishing failed", extra={"error_id": error_id, "game_id": game_id})
             await interaction.followup.send("😓 " + t.gettext(
-                "Your move is saved, but I couldn't post about it (error id `{error_id}`). `/ttr board` shows the "
-                "game.", error_id=error_id), ephemeral=True)
+                "Your move is saved, but I couldn't post about it (error id `{error_id}`). `{board}` shows the "
+                "game.", error_id=error_id, board=slash(t, "ttr board")), ephemeral=True)
         return outcome
 
     async def error_text(self, t: Translator, game_id: int | None, exc: UserError | ActionError) -> str:

@@ -5,9 +5,13 @@ characters counting each text's longest localization). Autocomplete speaks the u
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import regex
 
-from bot.command_translator import CommandTranslator
+from bot import command_translator
+from bot.command_translator import CommandTranslator, option_name, slash
+from i18n import language_for_locale, translator
 from tests.fakediscord.limits import COMMAND_TOTAL_CHARS, _command_size
 
 LOCALES = ("ru", "zh-CN", "zh-TW")
@@ -24,6 +28,23 @@ def nodes(command: dict, path: str = ""):
         yield f"{here} = {choice['value']}", choice
     for option in command.get("options") or []:
         yield from nodes(option, here)
+
+
+def commands_and_options(command: dict, path: tuple = ()):
+    """Every command and group of a synced command as (path of nodes, node); options separately as
+    (None, option): Discord's option types 1 and 2 are subcommands and groups."""
+    here = (*path, command)
+    yield here, command
+    for option in command.get("options") or []:
+        if option["type"] in (1, 2):
+            yield from commands_and_options(option, here)
+        else:
+            yield None, option
+
+
+def shown(node: dict, locale: str) -> str:
+    """A name as a Discord client in `locale` shows it."""
+    return (node.get("name_localizations") or {}).get(locale, node["name"])
 
 
 async def synced_ttr(fake, make_bot) -> dict:
@@ -107,3 +128,45 @@ async def test_route_and_city_autocomplete_in_the_users_language(fake_discord, m
     for typed in ("Мадр", "madr"):
         cities = await fake.autocomplete(ivan, fake.general, "ttr station", "city", typed)
         assert cities.choices == [{"name": "Мадрид", "value": "Madrid"}], (typed, cities.choices)
+
+
+async def test_commands_named_in_messages_read_as_the_client_lists_them(fake_discord, make_bot):
+    """slash() and option_name() give, for every command, group and option, the name the synced
+    tree carries for a Russian or Chinese client (English where it has no localization)."""
+    ttr = await synced_ttr(fake_discord, make_bot)
+    for locale in ("ru", "zh-CN"):
+        t = translator(language_for_locale(locale))
+        for path, node in commands_and_options(ttr):
+            if path is None:
+                assert option_name(t, node["name"]) == shown(node, locale), (locale, node["name"])
+                continue
+            english = " ".join(n["name"] for n in path)
+            assert slash(t, english) == "/" + " ".join(shown(n, locale) for n in path), (locale, english)
+    assert slash(translator("ru"), "ttr join") == "/ttr " + shown(
+        next(o for o in ttr["options"] if o["name"] == "join"), "ru") != "/ttr join"
+
+
+async def test_every_command_a_message_names_exists(fake_discord, make_bot):
+    """The paths and option names the bot's messages pass to slash() / option_name() are in the tree."""
+    ttr = await synced_ttr(fake_discord, make_bot)
+    paths = {" ".join(n["name"] for n in path) for path, _ in commands_and_options(ttr) if path}
+    options = {node["name"] for path, node in commands_and_options(ttr) if path is None}
+    source = "\n".join(f.read_text() for f in Path(command_translator.__file__).parent.glob("*.py"))
+    named = set(regex.findall(r'\bslash\(\w+, "([^"]+)"\)', source))
+    named_options = set(regex.findall(r'\boption_name\(\w+, "([^"]+)"\)', source))
+    assert len(named) > 15 and named_options  # the messages found
+    assert named <= paths, named - paths
+    assert named_options <= options, named_options - options
+
+
+async def test_russian_help_names_the_commands_in_russian(fake_discord, make_bot):
+    """/ttr help in a Russian client names commands as that client lists them, never in English."""
+    ttr = await synced_ttr(fake_discord, make_bot)
+    listed = {" ".join(shown(n, "ru") for n in path): " ".join(n["name"] for n in path)
+              for path, _ in commands_and_options(ttr) if path}
+    ivan = fake_discord.add_user("ivan", locale="ru")
+    reply = await fake_discord.slash(ivan, fake_discord.general, "ttr help")
+    mentioned = regex.findall(r"`/(ttr[^`]*)`", reply.content)
+    assert len(mentioned) >= 10 and "ttr " + shown(next(o for o in ttr["options"] if o["name"] == "join"), "ru") in mentioned
+    assert all(m in listed for m in mentioned), [m for m in mentioned if m not in listed]
+    assert all(listed[m] != m for m in mentioned), mentioned  # each one reads differently from the English
