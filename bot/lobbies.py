@@ -19,7 +19,8 @@ from bot.clocks import TIMERS
 from bot.command_translator import option_name, slash
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
-from engine import Game, GameOptions, load_map
+from bot.error_text import describe_error
+from engine import Game, GameOptions, GameOptionsError, load_map
 from i18n import N_, Translator
 from storage import ChannelBusyError, LobbyError
 from storage import games as stored_games
@@ -129,8 +130,9 @@ class Lobbies:
         options = GameOptions(deck=deck, variants=variants)
         try:  # let the engine refuse bad combinations (e.g. a neutral player with 3 seats) now
             Game(m, max(players, 2), 0, options)
-        except ValueError as exc:
-            await self._reply(interaction, t.gettext("⚠️ These options don't go together: {reason}", reason=str(exc)))
+        except GameOptionsError as exc:
+            await self._reply(interaction, t.gettext("⚠️ These options don't go together: {reason}",
+                                                     reason=describe_error(t, exc, None, str)))
             return
         channel = interaction.channel
         missing = missing_permissions(t, interaction, threads=thread)

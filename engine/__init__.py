@@ -25,7 +25,9 @@ from engine.actions import (  # noqa: E402
     Skip,
     Undo,
 )
-from engine.errors import ActionError, AmbiguousActionError, IllegalActionError, InvalidActionError  # noqa: E402
+from engine.errors import (  # noqa: E402
+    ActionError, AmbiguousActionError, GameOptionsError, IllegalActionError, InvalidActionError,
+)
 from engine.game import Game, GameOptions  # noqa: E402
 from engine.mapdata import available_maps, load_map  # noqa: E402
 from engine.notation import format_action, parse_action  # noqa: E402
@@ -36,6 +38,6 @@ import engine.switzerland  # noqa: E402,F401  (registers the "switzerland" rule 
 __all__ = [
     "RULES_VERSION", "Action", "BuildStation", "Claim", "DeclineTunnel", "DrawDeck", "DrawMarket",
     "DrawTickets", "KeepTickets", "NeutralClaim", "Pass", "PayTunnel", "Remove", "Resign", "Skip", "Undo", "ActionError",
-    "AmbiguousActionError", "IllegalActionError", "InvalidActionError", "Game", "GameOptions",
+    "AmbiguousActionError", "GameOptionsError", "IllegalActionError", "InvalidActionError", "Game", "GameOptions",
     "available_maps", "load_map", "format_action", "parse_action",
 ]

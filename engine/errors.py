@@ -152,6 +152,13 @@ class IllegalActionError(ActionError):
     code = "illegal"
 
 
+class GameOptionsError(ActionError):
+    """Options a new game cannot have (a 2-player variant with 3 seats, a variant the map lacks):
+    no game was created."""
+
+    code = "options"
+
+
 class AmbiguousActionError(ActionError):
     """The text fits several legal actions; `details['options']` lists them."""
 

@@ -31,7 +31,7 @@ from engine.actions import (
     Undo,
 )
 from engine.cards import LOCO, NUM_CARD_KINDS, standard_deck
-from engine.errors import N_, CardRef, CityRef, IllegalActionError, ListRef, MapRef, SeatRef, phrase
+from engine.errors import N_, CardRef, CityRef, GameOptionsError, IllegalActionError, ListRef, MapRef, SeatRef, phrase
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
@@ -149,7 +149,8 @@ class Game:
 
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
         if not 2 <= seats <= map_data.rules.max_players:
-            raise ValueError(f"a game on the {map_data.name} map has 2 to {map_data.rules.max_players} seats, not {seats}")
+            raise GameOptionsError("a game on the {map} map has 2 to {most} seats, not {seats}", map=MapRef(map_data.name),
+                                   most=map_data.rules.max_players, seats=seats)
         self.map = map_data
         self.seats = seats
         self.seed = seed

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.errors import N_, IllegalActionError, RouteRef, SeatRef
+from engine.errors import N_, GameOptionsError, IllegalActionError, MapRef, RouteRef, SeatRef
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -65,10 +65,12 @@ class RuleHooks:
         given = game.options.variants
         unknown = sorted(set(given) - set(self.variants))
         if unknown:
-            known = ", ".join(sorted(self.variants)) or "none"
-            raise ValueError(
-                f"the {game.map.name} map has no variant {', '.join(map(repr, unknown))} (its variants: {known})"
-            )
+            names = ", ".join(map(repr, unknown))
+            if not self.variants:
+                raise GameOptionsError("the {map} map has no variant {names}", map=MapRef(game.map.name), names=names)
+            raise GameOptionsError("the {map} map has no variant {names} (its variants: {known})",
+                                   map=MapRef(game.map.name), names=names,
+                                   known=", ".join(sorted(self.variants)))
         for key, value in given.items():
             if not isinstance(value, bool):
                 raise ValueError(f"variant {key!r} is true or false, not {value!r}")

@@ -36,6 +36,7 @@ KEYWORDS = {
     "InvalidActionError": None,
     "IllegalActionError": None,
     "AmbiguousActionError": None,
+    "GameOptionsError": None,
     "_illegal": None,
     "UserError": None,  # the bot's own refusals (bot/service.py)
 }

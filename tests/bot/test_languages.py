@@ -164,3 +164,16 @@ async def test_pseudo_locale_game_leaves_no_unmarked_text(fake_discord, make_bot
     assert drawn.items, "no image text was recorded"
     image_leaks = sorted({text for text in drawn.items if unmarked_letters(text, names)})
     assert not image_leaks, image_leaks[:20]
+
+
+async def test_options_that_do_not_go_together_are_refused_in_the_players_language(fake_discord, make_bot):
+    """The engine's GameOptionsError ("the neutral player is a 2-player variant ...") worded for a
+    Russian client, and for a USA game asked for the neutral player (a variant the map lacks)."""
+    fake = fake_discord
+    ivan = fake.add_user("ivan", locale="ru")
+    await make_bot()
+    reply = await fake.slash(ivan, fake.general, "ttr new", map="nederland", players=3, neutral=True)
+    assert "нейтральный игрок" in reply.message.content.lower() and "3" in reply.message.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", neutral=True)
+    assert "the USA map has no variant 'neutral'" in reply.message.content.replace("The USA", "the USA")
+    assert fake.channel_messages(fake.general) == []  # nothing was opened
