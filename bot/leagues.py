@@ -91,9 +91,20 @@ def league_map_name(t: Translator, map_id: str) -> str:
         return map_id
 
 
-#: Why a league game is not rated (storage.leagues.unrated_reason), where the reason is a fixed text.
-UNRATED = {"abandoned": NC_("unrated", "abandoned"), "AI seats": NC_("unrated", "AI seats"),
-           "a player held two seats": NC_("unrated", "a player held two seats")}
+def league_text(t: Translator, text: stored.LeagueError | stored.Unrated) -> str:
+    """A league error or unrated reason from storage (an English template and its data) in the
+    reader's words: map ids as map names, lists of maps or player counts as "a, b or c"; names,
+    numbers and dates (YYYY-MM-DD) as they are."""
+    words = dict(text.params)
+    if "map" in words:
+        words["map"] = league_map_name(t, words["map"])
+    if "maps" in words:
+        words["maps"] = t.join((league_map_name(t, m) for m in words["maps"]), style="or")
+    if "counts" in words:
+        words["counts"] = t.join((str(c) for c in words["counts"]), style="or")
+    return t.gettext(text.template, **words)
+
+
 #: League-admin actions in the audit log, and the details they record.
 AUDIT_ACTIONS = {
     "create_league": NC_("audit", "create league"), "set_admin_role": NC_("audit", "set admin role"),
@@ -240,7 +251,7 @@ class Leagues:
                                                     created_by=interaction.user.id,
                                                     admin_role_id=admin_role.id if admin_role else None)
         except stored.LeagueError as exc:
-            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=str(exc)))
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=league_text(t, exc)))
             return
         t = await self._public(interaction)
         league_season = slash(t, "ttr league season")
@@ -327,7 +338,7 @@ class Leagues:
             await _reply(interaction, t.gettext("⚠️ {reason}.", reason=exc.text(t)))
             return
         except stored.LeagueError as exc:
-            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=str(exc)))
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=league_text(t, exc)))
             return
         t = await self._public(interaction)
         await _reply(interaction, t.gettext("📅 **{league}**: season **{season}** is open.\n{rules}\nHosts add a game "
@@ -398,7 +409,7 @@ class Leagues:
                                               user_id=interaction.user.id)
         except stored.LeagueError as exc:
             await _reply(interaction, t.gettext("⚠️ This game can't join **{league}**: {reason}.", league=league.name,
-                                                reason=str(exc)))
+                                                reason=league_text(t, exc)))
             return
         t = await self._public(interaction)
         await _reply(interaction, t.gettext("🏆 This game counts for **{league} · {season}**: ratings are updated when "
@@ -427,7 +438,7 @@ class Leagues:
                 await stored.void_game(session=session, game_id=game_id, user_id=interaction.user.id, reason=reason,
                                        restore=restore)
         except stored.LeagueError as exc:
-            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=str(exc)))
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=league_text(t, exc)))
             return
         t = await self._public(interaction)
         words = {"user": f"<@{interaction.user.id}>", "game": game_id, "league": league.name, "season": season.name,
@@ -559,9 +570,10 @@ class Leagues:
             return
         t = await self.bot.languages.for_channel(table.record.guild_id)
         if row is None or not row.rated:
-            note = row.note if row else None
-            reason = (t.pgettext("unrated", UNRATED[note]) if note in UNRATED else note) or t.gettext("not settled")
-            text = t.gettext("🏆 This {league} game is not rated: {reason}.", league=league.name, reason=reason)
+            # The stored note is English: the same reason again, from the game, as a template to word.
+            reason = stored.unrated_reason(table.record, table.seats, season) if row and row.rated is False else None
+            text = t.gettext("🏆 This {league} game is not rated: {reason}.", league=league.name,
+                             reason=league_text(t, reason) if reason else t.gettext("not settled"))
         else:
             parts = []
             for p in profiles:

@@ -20,7 +20,7 @@ from i18n.translator import LANGUAGES, DEFAULT_LANGUAGE, catalog_files, placehol
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders whose Python code shows text to players.
-SOURCE_DIRS = ("bot", "rendering", "i18n", "engine")
+SOURCE_DIRS = ("bot", "rendering", "i18n", "engine", "storage")
 #: Functions whose string arguments are messages: Babel keyword specs (argument positions).
 KEYWORDS = {
     "gettext": None,
@@ -39,6 +39,9 @@ KEYWORDS = {
     "GameOptionsError": None,
     "_illegal": None,
     "UserError": None,  # the bot's own refusals (bot/service.py)
+    # league refusals and why a league game is not rated (storage/leagues.py)
+    "LeagueError": None,
+    "Unrated": None,
 }
 
 Key = tuple[str | None, str]  # (context, msgid)

@@ -55,8 +55,38 @@ DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3.0
 
 
+def _english(template: str, params: dict) -> str:
+    """A league text's template filled in English: lists (maps, player counts) as "a, b"."""
+    return template.format(**{key: ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+                              for key, value in params.items()})
+
+
 class LeagueError(StorageError):
-    """A league request that cannot be done (the message says why; nothing was written)."""
+    """A league request that cannot be done (the message says why; nothing was written).
+
+    Like the engine's errors (engine/errors.py) it is an English template with named parameters,
+    `LeagueError("season {season!r} is played on {maps}, not {map}", season=..., maps=[...], map=...)`:
+    `str(error)` is the English, and bot/leagues.py words it in the reader's language. Storage knows
+    no languages, so the parameters are data: `map` a map id, `maps` and `counts` lists of map ids
+    and player counts (read as "one of"), dates as YYYY-MM-DD, names and numbers as they are.
+    Babel extracts the template (i18n/catalogs.py KEYWORDS), so it is always a literal."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(_english(template, params))
+        self.template = template
+        self.params = params
+
+
+class Unrated:
+    """Why a league game is not rated: a template with parameters like LeagueError's (extracted the
+    same way); `str()` is the English kept as the game's `note`."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return _english(self.template, self.params)
 
 
 def _bigint(**kwargs: Any) -> Any:
@@ -266,18 +296,18 @@ def rating_places(seats: Sequence[SeatRecord]) -> tuple[tuple[int, int], ...]:
     return tuple((s.user_id, place(s)) for s in seats)  # type: ignore[misc]
 
 
-def unrated_reason(record: GameRecord, seats: Sequence[SeatRecord], season: Season) -> str | None:
+def unrated_reason(record: GameRecord, seats: Sequence[SeatRecord], season: Season) -> Unrated | None:
     """Why a finished or abandoned league game is not rated, or None when it is."""
     if record.status == ABANDONED:
-        return "abandoned"
+        return Unrated("abandoned")
     if any(s.user_id is None for s in seats):
-        return "AI seats"
+        return Unrated("AI seats")
     if season.maps and record.map_id not in season.maps:
-        return f"map {record.map_id} not in the season"
+        return Unrated("map {map} not in the season", map=record.map_id)
     if season.player_counts and len(seats) not in season.player_counts:
-        return f"{len(seats)} players not allowed"
+        return Unrated("{players} players not allowed", players=len(seats))
     if len({s.user_id for s in seats}) != len(seats):
-        return "a player held two seats"
+        return Unrated("a player held two seats")
     return None
 
 
@@ -304,7 +334,7 @@ async def create_league(*, session: AsyncSession, guild_id: int, name: str, crea
             _audit(session, league_id=league.id, season_id=None, user_id=created_by, action="create_league",  # type: ignore[arg-type]
                    name=league.name, admin_role_id=admin_role_id)
     except IntegrityError:
-        raise LeagueError(f"this server already has a league called {name!r}") from None
+        raise LeagueError("this server already has a league called {name!r}", name=name) from None
     detached(session, league)
     return league
 
@@ -364,7 +394,7 @@ async def create_season(
                    name=season.name, starts_at=starts_at.isoformat(), ends_at=ends_at.isoformat(), maps=season.maps,
                    player_counts=season.player_counts, min_games=season.min_games, carry_over=carry_over)
     except IntegrityError:
-        raise LeagueError(f"this league already has a season called {name!r}") from None
+        raise LeagueError("this league already has a season called {name!r}", name=name) from None
     detached(session, season)
     return season
 
@@ -396,20 +426,23 @@ async def get_season(*, session: AsyncSession, season_id: int) -> Season | None:
 
 def _check_season_open(season: Season, now: datetime) -> None:
     if season.status != SEASON_ACTIVE:
-        raise LeagueError(f"season {season.name!r} is closed")
+        raise LeagueError("season {season!r} is closed", season=season.name)
     if now < season.starts_at:
-        raise LeagueError(f"season {season.name!r} starts on {season.starts_at:%Y-%m-%d}")
+        raise LeagueError("season {season!r} starts on {date}", season=season.name,
+                          date=season.starts_at.date().isoformat())
     if now >= season.ends_at:
-        raise LeagueError(f"season {season.name!r} ended on {season.ends_at:%Y-%m-%d}")
+        raise LeagueError("season {season!r} ended on {date}", season=season.name,
+                          date=season.ends_at.date().isoformat())
 
 
 def check_game_fits(season: Season, *, map_id: str, players: int | None) -> None:
     """`LeagueError` if the season does not allow this map or number of players."""
     if season.maps and map_id not in season.maps:
-        raise LeagueError(f"season {season.name!r} is played on {', '.join(season.maps)}, not {map_id}")
+        raise LeagueError("season {season!r} is played on {maps}, not {map}", season=season.name,
+                          maps=list(season.maps), map=map_id)
     if players is not None and season.player_counts and players not in season.player_counts:
-        counts = ", ".join(str(c) for c in season.player_counts)
-        raise LeagueError(f"season {season.name!r} allows games of {counts} players, not {players}")
+        raise LeagueError("season {season!r} allows games of {counts} players, not {players}", season=season.name,
+                          counts=list(season.player_counts), players=players)
 
 
 async def attach_game(*, session: AsyncSession, season_id: int, game_id: int, user_id: int | None,
@@ -421,7 +454,7 @@ async def attach_game(*, session: AsyncSession, season_id: int, game_id: int, us
     _check_season_open(season, now)
     record = await session.get(GameRecord, game_id, populate_existing=True)
     if record is None:
-        raise LeagueError(f"there is no game {game_id}")
+        raise LeagueError("there is no game {game}", game=game_id)
     if record.status != "active":
         raise LeagueError("that game is over already: only running games can join a season")
     seats = (await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id))).scalars().all()
@@ -429,7 +462,7 @@ async def attach_game(*, session: AsyncSession, season_id: int, game_id: int, us
     if any(s.user_id is None for s in seats):
         raise LeagueError("games with AI seats are not rated")
     row = LeagueGame(game_id=game_id, season_id=season_id, added_by=user_id, added_at=now)
-    await _add_audited(session, row, season, user_id, "that game already belongs to a league season",
+    await _add_audited(session, row, season, user_id, LeagueError("that game already belongs to a league season"),
                        action="add_game", game_id=game_id)
     return row
 
@@ -446,30 +479,30 @@ async def attach_lobby(*, session: AsyncSession, season_id: int, lobby_id: int, 
         raise LeagueError("there is no open lobby to add")
     check_game_fits(season, map_id=lobby.map_id, players=None)
     if season.player_counts and lobby.max_seats < min(season.player_counts):
-        raise LeagueError(f"season {season.name!r} needs at least {min(season.player_counts)} players; this lobby "
-                          f"takes at most {lobby.max_seats}")
+        raise LeagueError("season {season!r} needs at least {players} players; this lobby takes at most {seats}",
+                          season=season.name, players=min(season.player_counts), seats=lobby.max_seats)
     row = LeagueLobby(lobby_id=lobby_id, season_id=season_id, added_by=user_id, added_at=now)
-    await _add_audited(session, row, season, user_id, "that lobby already belongs to a league season",
+    await _add_audited(session, row, season, user_id, LeagueError("that lobby already belongs to a league season"),
                        action="add_lobby", lobby_id=lobby_id)
     return row
 
 
-async def _add_audited(session: AsyncSession, row: SQLModel, season: "Season", user_id: int | None,
-                       duplicate: str, **audit: Any) -> None:
+async def _add_audited(session: AsyncSession, row: SQLModel, season: Season, user_id: int | None,
+                       duplicate: LeagueError, **audit: Any) -> None:
     """Insert a season's game or lobby link with its audit entry, in one transaction."""
     try:
         async with writing(session):
             session.add(row)
             _audit(session, league_id=season.league_id, season_id=season.id, user_id=user_id, **audit)
     except IntegrityError:
-        raise LeagueError(duplicate) from None
+        raise duplicate from None
     detached(session, row)
 
 
 async def _season_or_error(session: AsyncSession, season_id: int) -> Season:
     season = await session.get(Season, season_id, populate_existing=True)
     if season is None:
-        raise LeagueError(f"there is no season {season_id}")
+        raise LeagueError("there is no season {season}", season=season_id)
     return season
 
 
@@ -534,7 +567,7 @@ async def _recompute_one(session: AsyncSession, season_id: int) -> tuple[bool, i
             lock = lock.with_for_update()
         season = (await session.execute(lock)).scalar_one_or_none()
         if season is None:
-            raise LeagueError(f"there is no season {season_id}")
+            raise LeagueError("there is no season {season}", season=season_id)
         # Lobbies of this season that became games: the games join the season.
         pending = await session.execute(
             select(LeagueLobby, Lobby.game_id).join(Lobby, Lobby.id == LeagueLobby.lobby_id)
@@ -558,8 +591,9 @@ async def _recompute_one(session: AsyncSession, season_id: int) -> tuple[bool, i
             if record.status not in (FINISHED, ABANDONED):
                 rated, note, finished = None, None, None
             else:
-                note = unrated_reason(record, seats, season)
-                rated, finished = note is None, record.finished_at or record.updated_at
+                reason = unrated_reason(record, seats, season)
+                rated, finished = reason is None, record.finished_at or record.updated_at
+                note = None if reason is None else str(reason)
             if (link.rated, link.note, link.finished_at) != (rated, note, finished):
                 link.rated, link.note, link.finished_at = rated, note, finished
             if rated and not link.voided:
@@ -618,9 +652,10 @@ async def void_game(*, session: AsyncSession, game_id: int, user_id: int | None,
     async with writing(session):
         row = await session.get(LeagueGame, game_id, populate_existing=True)
         if row is None:
-            raise LeagueError(f"game {game_id} is not a league game")
+            raise LeagueError("game {game} is not a league game", game=game_id)
         if row.voided == (not restore):
-            raise LeagueError(f"game {game_id} is {'already voided' if row.voided else 'not voided'}")
+            raise (LeagueError("game {game} is already voided", game=game_id) if row.voided
+                   else LeagueError("game {game} is not voided", game=game_id))
         season = await _season_or_error(session, row.season_id)
         row.voided = not restore
         _audit(session, league_id=season.league_id, season_id=season.id, user_id=user_id,

@@ -13,7 +13,10 @@ import io
 from dataclasses import dataclass
 
 import pytest
+import regex
 
+from bot.leagues import league_text
+from i18n import translator
 from storage import leagues as stored
 from tests.bot.driver import Driver
 from tests.fakediscord import api as fake_api
@@ -164,11 +167,11 @@ async def test_a_game_joins_before_its_first_turn_and_season_limits_hold(fake_di
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.dirk])
     await driver.start_game("usa")
     reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
-    assert "allows games of 3, 4, 5 players, not 2" in reply.content  # the season's limits
+    assert "allows games of 3, 4, or 5 players, not 2" in reply.content  # the season's limits
     europe = Driver(fake, bot, fake.games, [fake.alice, fake.dirk, fake.bob])
     await europe.start_game("europe")
     reply = await fake.slash(fake.alice, fake.games, "ttr league rated")
-    assert "played on usa, not europe" in reply.content
+    assert "is played on USA, not Europe" in reply.content  # the maps' names
     await driver.run(fake.alice, "ttr admin end")
     usa = Driver(fake, bot, fake.general, [fake.alice, fake.dirk, fake.bob])
     await usa.start_game("usa")
@@ -180,6 +183,47 @@ async def test_a_game_joins_before_its_first_turn_and_season_limits_hold(fake_di
     assert "counts for **Club · Autumn**" in reply.content
     reply = await fake.slash(fake.bob, fake.general, "ttr league rated")
     assert "already belongs to a league season" in reply.content
+
+
+def latin_words(text: str, *data: str) -> list[str]:
+    """Words in Latin letters in a text, besides the data (names) it quotes."""
+    for name in data:
+        text = text.replace(name, "")
+    return regex.findall(r"\p{Latin}+", text)
+
+
+async def test_league_errors_read_in_the_players_language(fake_discord, make_bot, roles):
+    """Refusals from the league's storage reach a Russian league admin in Russian: only the league's
+    and season's names (data) stay as typed; maps by their Russian names, player counts as a list."""
+    fake = fake_discord
+    bot = await make_bot()
+    ivan = fake.add_user("ivan", locale="ru")
+    await league_with_season(fake, roles, maps="usa", players="3-5")
+    roles.add(ivan.id)
+    reply = await fake.slash(ivan, fake.general, "ttr league season", name="Зима", end="2020-01-01")
+    assert reply.ephemeral and reply.content == "⚠️ сезон должен заканчиваться позже, чем начинается."
+    reply = await fake.slash(ivan, fake.general, "ttr league season", name="Autumn")
+    assert reply.content == "⚠️ в этой лиге уже есть сезон «Autumn»."
+    europe = Driver(fake, bot, fake.games, [ivan, fake.alice, fake.bob])
+    await europe.start_game("europe")
+    reply = await fake.slash(ivan, fake.games, "ttr league rated")
+    assert "в сезоне «Autumn» играют на карте США, а не Европа" in reply.content, reply.content
+    assert not latin_words(reply.content, "Club", "Autumn"), reply.content
+    usa = Driver(fake, bot, fake.general, [ivan, fake.alice])
+    await usa.start_game("usa")
+    reply = await fake.slash(ivan, fake.general, "ttr league rated")
+    assert "допустимое число игроков: 3, 4 или 5, а не 2" in reply.content, reply.content
+    assert not latin_words(reply.content, "Club", "Autumn"), reply.content
+
+
+def test_unrated_reasons_with_data_are_worded_for_the_reader():
+    map_reason = stored.Unrated("map {map} not in the season", map="europe")
+    players_reason = stored.Unrated("{players} players not allowed", players=2)
+    assert (str(map_reason), str(players_reason)) == ("map europe not in the season", "2 players not allowed")
+    assert league_text(translator("en"), map_reason) == "map Europe not in the season"
+    assert league_text(translator("ru"), map_reason) == "карта Европа не входит в сезон"
+    assert league_text(translator("zh"), players_reason) == "不允许 2 人对局"
+    assert league_text(translator("ru"), stored.Unrated("AI seats")) == "за столом были ИИ"
 
 
 async def test_a_league_lobby_started_with_an_ai_seat_is_not_rated(fake_discord, make_bot, roles):

@@ -14,7 +14,7 @@ from engine import Game, GameOptions, Remove
 from storage import leagues
 from storage.games import create_game
 from storage.lobbies import open_lobby
-from storage.models import SeatRecord
+from storage.models import FINISHED, GameRecord, SeatRecord
 from storage.players import update_player
 from tests.storage.helpers import advance, finished_game
 
@@ -139,6 +139,32 @@ async def test_a_removed_player_takes_the_last_rank(db) -> None:
              SeatRecord(game_id=1, seat=2, user_id=C, rank=3, left="resigned"),
              SeatRecord(game_id=1, seat=3, user_id=D, rank=4)]
     assert leagues.rating_places(seats) == ((A, 1), (B, 3), (C, 3), (D, 2))
+
+
+def test_refusals_and_unrated_reasons_are_english_templates_with_their_data() -> None:
+    """The bot words them in the reader's language (bot/leagues.py league_text); `str` stays English."""
+    season = leagues.Season(league_id=1, name="S1", starts_at=NOW, ends_at=NOW + timedelta(days=30),
+                            maps=["europe", "usa"], player_counts=[3, 4])
+    with pytest.raises(leagues.LeagueError) as refused:
+        leagues.check_game_fits(season, map_id="nordic", players=3)
+    assert str(refused.value) == "season 'S1' is played on europe, usa, not nordic"
+    assert refused.value.template == "season {season!r} is played on {maps}, not {map}"
+    assert refused.value.params == {"season": "S1", "maps": ["europe", "usa"], "map": "nordic"}
+    with pytest.raises(leagues.LeagueError) as refused:
+        leagues.check_game_fits(season, map_id="usa", players=2)
+    assert str(refused.value) == "season 'S1' allows games of 3, 4 players, not 2"
+    season.starts_at = NOW + timedelta(days=1)
+    with pytest.raises(leagues.LeagueError) as refused:
+        leagues._check_season_open(season, NOW)
+    assert str(refused.value) == f"season 'S1' starts on {season.starts_at:%Y-%m-%d}"
+    record = GameRecord(map_id="nordic", status=FINISHED)
+    seats = [SeatRecord(game_id=1, seat=n, user_id=user) for n, user in enumerate((A, B))]
+    reason = leagues.unrated_reason(record, seats, season)
+    assert (str(reason), reason.template, reason.params) == (
+        "map nordic not in the season", "map {map} not in the season", {"map": "nordic"})
+    record.map_id = "usa"
+    assert str(leagues.unrated_reason(record, seats, season)) == "2 players not allowed"
+    assert leagues.unrated_reason(record, seats + [SeatRecord(game_id=1, seat=2, user_id=C)], season) is None
 
 
 async def test_ai_seats_abandoned_games_and_season_limits(db) -> None:
