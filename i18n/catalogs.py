@@ -16,7 +16,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from i18n.translator import LANGUAGES, DEFAULT_LANGUAGE, catalog_files, placeholders
+from i18n.translator import DEFAULT_LANGUAGE, LANGUAGES, catalog_files, placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders whose Python code shows text to players.
