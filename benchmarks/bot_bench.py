@@ -2,6 +2,7 @@
 
     python benchmarks/bot_bench.py                       # 50 games, 1 action / 10 s each, 120 s
     python benchmarks/bot_bench.py --games 10 --seconds 20
+    python benchmarks/bot_bench.py --locales en-US,ru,zh-CN   # players in several languages
 
 Each game (2 players, USA) acts at random moments, on average one action every `--interval`
 seconds. Measured: time from the interaction's dispatch to the channel's turn message (board
@@ -54,10 +55,11 @@ async def one_game(fake, bot, channel, users, seed, deadline, interval, latencie
             posted.cancel()
 
 
-async def main(games: int, seconds: float, interval: float) -> None:
+async def main(games: int, seconds: float, interval: float, locales: list[str]) -> None:
     fake = FakeDiscord().add_default_world()
     channels = [fake.add_channel(fake.guild, f"game-{i}") for i in range(games)]
-    users = [(fake.add_user(f"a{i}"), fake.add_user(f"b{i}")) for i in range(games)]
+    users = [(fake.add_user(f"a{i}", locale=locales[(2 * i) % len(locales)]),
+              fake.add_user(f"b{i}", locale=locales[(2 * i + 1) % len(locales)])) for i in range(games)]
     await fake.start()
     with tempfile.TemporaryDirectory() as folder, fake.patch_discord():
         os.chdir(folder)  # the command-sync marker (data/) belongs to this fake Discord only
@@ -75,7 +77,8 @@ async def main(games: int, seconds: float, interval: float) -> None:
     await fake.close()
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    print(f"games={games} interval={interval}s window={seconds}s turn messages={len(latencies)}")
+    print(f"games={games} interval={interval}s window={seconds}s locales={','.join(locales)} "
+          f"turn messages={len(latencies)}")
     print(f"latency interaction -> turn message: median {statistics.median(latencies) * 1000:.0f} ms, "
           f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
 
@@ -85,5 +88,6 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--interval", type=float, default=10)
+    parser.add_argument("--locales", default="en-US", help="players' Discord locales, comma-separated, in turn")
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.seconds, args.interval))
+    asyncio.run(main(args.games, args.seconds, args.interval, args.locales.split(",")))
