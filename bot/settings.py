@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -26,7 +28,7 @@ class Settings(BaseSettings):
     shard_ids: list[int] | None = None  # e.g. SHARD_IDS=[0,1]
     auto_migrate: bool = True  # single process: apply pending migrations on start
     lobby_idle_minutes: int = 60  # an open lobby nobody touched for this long is closed
-    force_language: str | None = None  # every text in this language (qps: the pseudo-locale, for testing)
+    force_language: Literal["en", "ru", "zh", "qps"] | None = None  # every text in this language (qps: pseudo-locale)
 
     def token(self) -> str | None:
         value = self.discord_token.get_secret_value().strip() if self.discord_token else ""
