@@ -3,12 +3,15 @@ forms by each language's rule (issue 10)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
+from hypothesis import given
+from hypothesis import strategies as st
 
-from i18n import LANGUAGES, PSEUDO, language_for_locale, translator
-from i18n import catalogs
+from i18n import LANGUAGES, PSEUDO, catalogs, language_for_locale, translator
 from i18n.translator import catalog_files, placeholders
 
 TRANSLATED = catalogs.languages_to_check()
@@ -111,3 +114,19 @@ def test_lists_follow_each_languages_rules():
     assert translator("en").join(["a", "b", "c"], "or") == "a, b, or c"
     assert translator("ru").join(["a", "b", "c"]) == "a, b и c"
     assert translator("zh").join(["a", "b"]) == "a和b"
+
+
+@cache
+def _a_russian_plural() -> tuple:
+    """A plural message of the Russian catalogs whose only placeholder is {n}."""
+    return next((m.id, m.string) for f in catalog_files("ru") for m in read_po(f.open("rb"))
+                if m.pluralizable and not m.context and placeholders(m.id[0]) | placeholders(m.id[1]) <= {"n"})
+
+
+@given(st.integers(min_value=0, max_value=10**9))
+def test_russian_plural_form_follows_the_cldr_rule_for_every_number(n):
+    """One (1, 21, 101 …), few (2–4, 22–24 … but not 12–14), many (the rest), read through a real
+    plural message of the catalogs."""
+    (singular, plural), forms = _a_russian_plural()
+    expected = 0 if n % 10 == 1 and n % 100 != 11 else 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
+    assert translator("ru").ngettext(singular, plural, n) == forms[expected].format(n=n)
