@@ -121,6 +121,22 @@ AUDIT_DETAILS = {
 }
 
 
+def _audit_value(t: Translator, key: str, value: object) -> str:
+    """A recorded detail as a reader of the audit log wants it: dates as Discord timestamps (shown
+    in the reader's own locale and time zone), maps by name, yes/no, roles as mentions."""
+    if isinstance(value, bool):
+        return t.gettext("yes") if value else t.gettext("no")
+    if key in ("starts_at", "ends_at") and isinstance(value, str):
+        return f"<t:{int(datetime.fromisoformat(value).timestamp())}:d>"
+    if key == "maps" and isinstance(value, list):
+        return t.join(league_map_name(t, m) for m in value)
+    if key == "admin_role_id":
+        return f"<@&{value}>"
+    if isinstance(value, list):
+        return t.join(str(v) for v in value)
+    return str(value)
+
+
 # ---------------------------------------------------------------------------- parsing options
 
 
@@ -488,8 +504,8 @@ class Leagues:
         lines = [t.gettext("**{league}**: the last league-admin actions", league=league.name)]
         for e in entries:
             action = t.pgettext("audit", AUDIT_ACTIONS[e.action]) if e.action in AUDIT_ACTIONS else e.action
-            details = ", ".join(f"{t.pgettext('audit', AUDIT_DETAILS[k]) if k in AUDIT_DETAILS else k} {v}"
-                                for k, v in e.details.items() if v not in (None, [], ""))
+            details = ", ".join(f"{t.pgettext('audit', AUDIT_DETAILS[k]) if k in AUDIT_DETAILS else k} "
+                                f"{_audit_value(t, k, v)}" for k, v in e.details.items() if v not in (None, [], ""))
             words = {"when": f"<t:{int(e.created_at.timestamp())}:f>", "user": f"<@{e.user_id}>", "action": action}
             lines.append(t.gettext("{when} {user} {action} ({details})", details=details, **words) if details
                          else t.gettext("{when} {user} {action}", **words))

@@ -224,8 +224,8 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
         place = t.gettext("no rated games yet")
     fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 34), fonts.fit(t.gettext("Standing"), 20, WIDTH / 2 - MARGIN), 20, MUTED,
                     anchor="rs")
-    fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 94), fonts.fit(place, 38, WIDTH / 2, "bold"), 38, INK, style="bold",
-                    anchor="rs")
+    place, size, style = fonts.squeeze(place, 38, WIDTH / 2, "bold", min_size=24)
+    fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 94), place, size, INK, style=style, anchor="rs")
     y += 130 + 16
     # stat tiles, two rows of three
     tiles = [

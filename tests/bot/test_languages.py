@@ -177,3 +177,55 @@ async def test_options_that_do_not_go_together_are_refused_in_the_players_langua
     reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", neutral=True)
     assert "the USA map has no variant 'neutral'" in reply.message.content.replace("The USA", "the USA")
     assert fake.channel_messages(fake.general) == []  # nothing was opened
+
+
+async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, make_bot, monkeypatch):
+    """FORCE_LANGUAGE=qps beyond the game itself: lobbies, settings, admin, notify, vacation,
+    deadlines (reminder, skip, removal), refusals, and a league season with its rating, standings,
+    profile and audit — all inside the pseudo-locale's marks."""
+    from datetime import datetime, timedelta, timezone
+
+    fake = fake_discord
+    drawn = DrawnText(monkeypatch)
+    bot = await make_bot(force_language="qps")
+    now = [datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)]
+    bot.clocks.now = lambda: now[0]
+    users = [fake.alice, fake.bob]
+    driver = Driver(fake, bot, fake.general, users, seed=11)
+
+    await driver.run(fake.owner, "ttr league create", name="Club")
+    await driver.run(fake.owner, "ttr league season", name="Autumn")
+    await driver.run(fake.owner, "ttr league season", name="Bad", end="2020-01-01")  # refused
+    await driver.run(fake.alice, "ttr new", map="usa", players=2, timer=3600, absence="remove", remove_after=2)
+    await driver.run(fake.bob, "ttr join")
+    await driver.run(fake.alice, "ttr league rated")
+    await driver.run(fake.alice, "ttr start", first=fake.alice)
+    driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    for command, options in (("ttr notify", {"dm": True}), ("ttr settings colorblind", {"on": True}),
+                             ("ttr settings show", {}), ("ttr station", {"city": "Denver"}),
+                             ("ttr admin pause", {}), ("ttr admin resume", {}), ("ttr vacation", {"days": 1})):
+        await driver.run(fake.alice, command, **options)
+    await driver.run(fake.bob, "ttr claim", route="Atlanta-Miami")  # not bob's turn
+    await driver.run(fake.bob, "ttr admin end")  # bob may not
+    now[0] += timedelta(days=1, minutes=50)
+    await bot.clocks.tick()  # alice's reminder
+    now[0] += timedelta(minutes=15)
+    await bot.clocks.tick()  # alice misses a deadline
+    while not driver.game.is_over():
+        seat = driver.game.to_move()[0]
+        await driver.act(seat, driver.choose(seat))
+    for user, command, options in ((fake.alice, "ttr leaderboard", {}), (fake.alice, "ttr profile", {}),
+                                   (fake.owner, "ttr league info", {}), (fake.owner, "ttr league audit", {}),
+                                   (fake.alice, "ttr board", {"move": 2}), (fake.alice, "ttr log", {"export": True}),
+                                   (fake.owner, "ttr league void", {"game": driver.game_id, "reason": "test"})):
+        await driver.run(user, command, **options)
+
+    names = [u.name for u in users] + ["owner", "Club", "Autumn", "Bad", "test"]
+    people = users + [fake.owner]
+    seen = fake.channel_messages(fake.general) + [m for u in people for m in private_messages(fake, u)]
+    leaks = [(text, unmarked_letters(text, names)) for m in seen for text in texts(m) if unmarked_letters(text, names)]
+    assert not leaks, leaks[:10]
+    image_leaks = sorted({text for text in drawn.items if unmarked_letters(text, names)})
+    assert not image_leaks, image_leaks[:20]
