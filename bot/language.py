@@ -12,6 +12,7 @@ which text skipped the catalogs.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,8 @@ from storage import players as stored_players
 
 if TYPE_CHECKING:
     from bot.client import TTRBot
+
+CACHE_SECONDS = 60.0
 
 
 @dataclass
@@ -36,8 +39,11 @@ class Languages:
     def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
         self.forced = bot.settings.force_language
-        self._players: dict[int, Choice] = {}
-        self._guilds: dict[int, Choice] = {}
+        # Stored choices, with when they were read: re-read after CACHE_SECONDS, so a choice made
+        # through another process (shards run apart) reaches this one too.
+        self.clock = time.monotonic  # seconds; tests move it
+        self._players: dict[int, tuple[float, Choice]] = {}
+        self._guilds: dict[int, tuple[float, Choice]] = {}
         self._seen_locale: dict[int, str] = {}  # user -> language of their last interaction
         self._guild_locale: dict[int, str] = {}  # guild -> language of its Discord locale
 
@@ -91,22 +97,26 @@ class Languages:
     # ------------------------------------------------------------------ stored choices
 
     async def player(self, user_id: int) -> Choice:
-        if user_id not in self._players:
+        cached = self._players.get(user_id)
+        if cached is None or self.clock() - cached[0] > CACHE_SECONDS:
             async with self.bot.storage.sessions() as session:
                 player = await stored_players.get_player(session=session, user_id=user_id)
             prefs = (player.preferences if player else {}) or {}
-            self._players[user_id] = Choice(player.language if player else None, prefs.get("city_names"))
+            cached = self._players[user_id] = (self.clock(),
+                                               Choice(player.language if player else None, prefs.get("city_names")))
             if prefs.get("client_language") and user_id not in self._seen_locale:
                 self._seen_locale[user_id] = prefs["client_language"]
-        return self._players[user_id]
+        return cached[1]
 
     async def guild(self, guild_id: int) -> Choice:
-        if guild_id not in self._guilds:
+        cached = self._guilds.get(guild_id)
+        if cached is None or self.clock() - cached[0] > CACHE_SECONDS:
             async with self.bot.storage.sessions() as session:
                 row = await stored_players.get_guild_settings(session=session, guild_id=guild_id)
             settings = (row.settings if row else {}) or {}
-            self._guilds[guild_id] = Choice(row.language if row else None, settings.get("city_names"))
-        return self._guilds[guild_id]
+            cached = self._guilds[guild_id] = (self.clock(),
+                                               Choice(row.language if row else None, settings.get("city_names")))
+        return cached[1]
 
     async def set_player(self, user_id: int, choice: Choice) -> None:
         """Store a player's choice (None fields: follow the client / server again)."""
@@ -118,7 +128,7 @@ class Languages:
                 prefs["city_names"] = choice.city_names
             await stored_players.update_player(session=session, user_id=user_id, language=choice.language,
                                                preferences=prefs)
-        self._players[user_id] = choice
+        self._players[user_id] = (self.clock(), choice)
 
     async def set_guild(self, guild_id: int, choice: Choice) -> None:
         async with self.bot.storage.sessions() as session:
@@ -129,7 +139,7 @@ class Languages:
                 settings["city_names"] = choice.city_names
             await stored_players.update_guild_settings(session=session, guild_id=guild_id, language=choice.language,
                                                        settings=settings)
-        self._guilds[guild_id] = choice
+        self._guilds[guild_id] = (self.clock(), choice)
 
     def forget_guild(self, guild_id: int) -> None:
         self._guilds.pop(guild_id, None)

@@ -229,3 +229,21 @@ async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, m
     assert not leaks, leaks[:10]
     image_leaks = sorted({text for text in drawn.items if unmarked_letters(text, names)})
     assert not image_leaks, image_leaks[:20]
+
+
+async def test_a_choice_made_by_another_process_is_seen_within_a_minute(fake_discord, make_bot):
+    """Shards may run in separate processes over one database: a player's language chosen through
+    one reaches the others when their cached copy expires (bot/language.py CACHE_SECONDS)."""
+    from bot import language
+    from storage import players as stored_players
+
+    fake = fake_discord
+    bot = await make_bot()
+    ivan = fake.add_user("ivan", locale="ru")
+    assert (await bot.languages.for_user(ivan.id)).language == "en"  # no choice, no interaction yet
+    async with bot.storage.sessions() as session:  # what another process's /ttr settings language writes
+        await stored_players.update_player(session=session, user_id=ivan.id, language="zh")
+    assert (await bot.languages.for_user(ivan.id)).language == "en"  # still the cached copy
+    later = bot.languages.clock() + language.CACHE_SECONDS + 1
+    bot.languages.clock = lambda: later
+    assert (await bot.languages.for_user(ivan.id)).language == "zh"
