@@ -12,7 +12,7 @@ from cli.app import Completer, Controller, human_move, main, play
 from engine import Game, GameOptions, format_action, parse_action
 
 ROOT = Path(__file__).resolve().parents[2]
-FINAL = re.compile(r"^(\d+)\. seat (\d+) (.+?): (-?\d+) points", re.MULTILINE)
+FINAL = re.compile(r"^(\d+)\. seat (\d+) (.+?): (-?\d+) points?$", re.MULTILINE)
 
 
 def scripted(lines, then="1"):
