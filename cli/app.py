@@ -485,7 +485,8 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
             default = t.gettext("you") if humans == 1 else t.gettext("player {n}", n=s + 1)
             controllers.append(Controller(names[s] if s < len(names) else default))
         else:
-            controllers.append(Controller(t.gettext("{level} AI", level=args.ai), make_ai(args.ai, f"{seed}:{s}")))
+            name = t.gettext("{level} AI", level=t.pgettext("AI level", args.ai))
+            controllers.append(Controller(name, make_ai(args.ai, f"{seed}:{s}")))
     image = None if args.no_images else Path(args.image)
     replay = f"--seed {seed}"
     write(t.ngettext("Ticket to Ride: {map}, {n} seat, seed {seed} (replay with {replay}). Type '{help}' for help.",
