@@ -97,35 +97,37 @@ class Languages:
     # ------------------------------------------------------------------ stored choices
 
     async def player(self, user_id: int) -> Choice:
-        cached = self._players.get(user_id)
-        if cached is None or self.clock() - cached[0] > CACHE_SECONDS:
+        async def load() -> Choice:
             async with self.bot.storage.sessions() as session:
                 player = await stored_players.get_player(session=session, user_id=user_id)
             prefs = (player.preferences if player else {}) or {}
-            cached = self._players[user_id] = (self.clock(),
-                                               Choice(player.language if player else None, prefs.get("city_names")))
             if prefs.get("client_language") and user_id not in self._seen_locale:
                 self._seen_locale[user_id] = prefs["client_language"]
-        return cached[1]
+            return Choice(player.language if player else None, prefs.get("city_names"))
+
+        return await self._cached(self._players, user_id, load)
 
     async def guild(self, guild_id: int) -> Choice:
-        cached = self._guilds.get(guild_id)
-        if cached is None or self.clock() - cached[0] > CACHE_SECONDS:
+        async def load() -> Choice:
             async with self.bot.storage.sessions() as session:
                 row = await stored_players.get_guild_settings(session=session, guild_id=guild_id)
             settings = (row.settings if row else {}) or {}
-            cached = self._guilds[guild_id] = (self.clock(),
-                                               Choice(row.language if row else None, settings.get("city_names")))
-        return cached[1]
+            return Choice(row.language if row else None, settings.get("city_names"))
+
+        return await self._cached(self._guilds, guild_id, load)
+
+    async def _cached(self, cache: dict, key: int, load) -> Choice:
+        """A stored choice from `cache`, loaded again when older than CACHE_SECONDS."""
+        hit = cache.get(key)
+        if hit is None or self.clock() - hit[0] > CACHE_SECONDS:
+            hit = cache[key] = (self.clock(), await load())
+        return hit[1]
 
     async def set_player(self, user_id: int, choice: Choice) -> None:
         """Store a player's choice (None fields: follow the client / server again)."""
         async with self.bot.storage.sessions() as session:
             player = await stored_players.get_player(session=session, user_id=user_id)
-            prefs = dict(player.preferences) if player else {}
-            prefs.pop("city_names", None)
-            if choice.city_names:
-                prefs["city_names"] = choice.city_names
+            prefs = _with_city_names(player.preferences if player else {}, choice.city_names)
             await stored_players.update_player(session=session, user_id=user_id, language=choice.language,
                                                preferences=prefs)
         self._players[user_id] = (self.clock(), choice)
@@ -133,10 +135,7 @@ class Languages:
     async def set_guild(self, guild_id: int, choice: Choice) -> None:
         async with self.bot.storage.sessions() as session:
             row = await stored_players.get_guild_settings(session=session, guild_id=guild_id)
-            settings = dict(row.settings) if row else {}
-            settings.pop("city_names", None)
-            if choice.city_names:
-                settings["city_names"] = choice.city_names
+            settings = _with_city_names(row.settings if row else {}, choice.city_names)
             await stored_players.update_guild_settings(session=session, guild_id=guild_id, language=choice.language,
                                                        settings=settings)
         self._guilds[guild_id] = (self.clock(), choice)
@@ -144,3 +143,11 @@ class Languages:
     def forget_guild(self, guild_id: int) -> None:
         self._guilds.pop(guild_id, None)
         self._guild_locale.pop(guild_id, None)
+
+
+def _with_city_names(stored: dict, city_names: str | None) -> dict:
+    """A copy of stored preferences / settings with the city-name choice set (or cleared)."""
+    out = {k: v for k, v in (stored or {}).items() if k != "city_names"}
+    if city_names:
+        out["city_names"] = city_names
+    return out
