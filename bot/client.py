@@ -18,9 +18,9 @@ from bot.admin import Admin
 from bot.ai_seats import AISeats
 from bot.clocks import Clocks
 from bot.command_translator import CommandTranslator
+from bot.components import DYNAMIC_ITEMS
 from bot.history import History
 from bot.language import Languages
-from bot.components import DYNAMIC_ITEMS
 from bot.lobbies import Lobbies
 from bot.logs import setup_logging
 from bot.service import GameService

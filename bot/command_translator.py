@@ -1,13 +1,14 @@
 """Slash command names, descriptions and choices in Russian and Chinese, from the same catalogs as
 every other text.
 
-Command texts are `locale_str`: descriptions and most choice names are plain messages; names carry
-a context, "command" for commands and groups, "option" for options (`locale_pstr("command",
-"draw")`): Discord wants names lowercase and without spaces, unlike the same word in a sentence,
-and an option may not share its translation with a command of the same English name. When the
-tree syncs, discord.py asks `CommandTranslator` for each text in every Discord locale; it answers
-for the locales we have a language for and returns None for the others (Discord then shows the
-English).
+Descriptions and choice names are `locale_str` (choices of game words carry their catalog context:
+`locale_pstr("map", "Europe")`). Names take their context from where they stand: "command" for
+commands and groups, "option" for options — Discord wants names lowercase and without spaces,
+unlike the same word in a sentence, and an option may not share its translation with a command of
+the same English name. When the tree syncs, discord.py asks `CommandTranslator` for each text in
+every Discord locale; it answers for the locales we have a language for and returns None for the
+others (Discord then shows the English). `tree_names` lists the names for the catalog check, since
+Babel cannot see names that are plain identifiers.
 
 Messages that name a command or an option write it with `slash` / `option_name` into a placeholder, so
 the reader sees the name their Discord client lists ("/ttr войти", not "/ttr join").
@@ -35,15 +36,42 @@ def locale_format(template: str, /, **words: tuple[str, str]) -> locale_str:
                       template=template, words=words)
 
 
-def command_text(t: Translator, text: locale_str) -> str:
-    """One command text in `t`'s language."""
+#: The catalog context of a name, by where it stands in the command tree.
+NAME_CONTEXTS = {
+    app_commands.TranslationContextLocation.command_name: "command",
+    app_commands.TranslationContextLocation.group_name: "command",
+    app_commands.TranslationContextLocation.parameter_name: "option",
+}
+
+
+def command_text(t: Translator, text: locale_str, context: str | None = None) -> str:
+    """One command text in `t`'s language (`context`: the catalog context, unless the text has its own)."""
     extras = text.extras
     if "template" in extras:
-        words = {k: t.pgettext(context, message) for k, (context, message) in extras["words"].items()}
+        words = {k: t.pgettext(ctx, message) for k, (ctx, message) in extras["words"].items()}
         return t.gettext(extras["template"], **words)
-    if extras.get("context"):
-        return t.pgettext(extras["context"], text.message)
-    return t.gettext(text.message)
+    context = extras.get("context", context)
+    return t.pgettext(context, text.message) if context else t.gettext(text.message)
+
+
+def tree_names() -> list[tuple[str, str, str]]:
+    """(context, name, where) of every command, group and option name under /ttr except the root."""
+    from bot import leagues  # noqa: F401  (adds /ttr league … to the tree)
+    from bot.commands import ttr
+
+    found = []
+
+    def walk(node, path: str) -> None:
+        for child in node.commands:
+            where = f"/{path} {child.name}"
+            found.append(("command", child.name, where))
+            if isinstance(child, app_commands.Group):
+                walk(child, f"{path} {child.name}")
+            else:
+                found.extend(("option", p.display_name, where) for p in child.parameters)
+
+    walk(ttr, ttr.name)
+    return found
 
 
 def slash(t: Translator, path: str) -> str:
@@ -67,5 +95,5 @@ class CommandTranslator(app_commands.Translator):
         language = language_for_locale(locale)
         if language is None or language == DEFAULT_LANGUAGE:
             return None
-        text = command_text(translator(language), string)
+        text = command_text(translator(language), string, NAME_CONTEXTS.get(context.location))
         return text if text != string.message else None

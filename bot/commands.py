@@ -105,14 +105,8 @@ def _seat(table: Table, interaction: Interaction) -> int | None:
 # ---------------------------------------------------------------------------- lobby
 
 
-@ttr.command(name=locale_pstr("command", "new"),
+@ttr.command(name="new",
              description=locale_str("Open a new game in this channel (or a new thread)"))
-@app_commands.rename(map=locale_pstr("option", "map"), tickets=locale_pstr("option", "tickets"),
-                     players=locale_pstr("option", "players"), thread=locale_pstr("option", "thread"),
-                     tolls=locale_pstr("option", "tolls"), neutral=locale_pstr("option", "neutral"),
-                     timer=locale_pstr("option", "timer"), absence=locale_pstr("option", "absence"),
-                     remove_after=locale_pstr("option", "remove_after"),
-                     reminder_minutes=locale_pstr("option", "reminder_minutes"))
 @app_commands.describe(map=locale_str("The board"),
                        tickets=locale_str("Ticket deck (default: the map's base deck)"),
                        players=locale_str("Most players allowed (default: as many as the map allows)"),
@@ -153,22 +147,19 @@ async def new(interaction: Interaction, map: app_commands.Choice[str] | None = N
                                         variants=variants, clock=clock)
 
 
-@ttr.command(name=locale_pstr("command", "join"), description=locale_str("Join the open game in this channel"))
-@app_commands.rename(color=locale_pstr("option", "color"))
+@ttr.command(name="join", description=locale_str("Join the open game in this channel"))
 @app_commands.describe(color=locale_str("Your train color"))
 @app_commands.choices(color=COLOR_CHOICES)
 async def join(interaction: Interaction, color: app_commands.Choice[str] | None = None) -> None:
     await _bot(interaction).lobbies.join(interaction, color=color.value if color else None)
 
 
-@ttr.command(name=locale_pstr("command", "leave"), description=locale_str("Leave the open lobby in this channel"))
+@ttr.command(name="leave", description=locale_str("Leave the open lobby in this channel"))
 async def leave(interaction: Interaction) -> None:
     await _bot(interaction).lobbies.leave(interaction)
 
 
-@ttr.command(name=locale_pstr("command", "start"), description=locale_str("Start the game (host only)"))
-@app_commands.rename(first=locale_pstr("option", "first"), ai_players=locale_pstr("option", "ai_players"),
-                     ai_level=locale_pstr("option", "ai_level"))
+@ttr.command(name="start", description=locale_str("Start the game (host only)"))
 @app_commands.describe(first=locale_str("Who plays first (default: random)"),
                        ai_players=locale_str("AI players to add (solo practice, or to fill the table)"),
                        ai_level=locale_str("How strong the AI players are"))
@@ -180,7 +171,7 @@ async def start(interaction: Interaction, first: discord.User | None = None,
                                           ai_level=ai_level.value if ai_level else "baseline")
 
 
-@ttr.command(name=locale_pstr("command", "cancel"),
+@ttr.command(name="cancel",
              description=locale_str("Cancel the open lobby (host or server manager)"))
 async def cancel(interaction: Interaction) -> None:
     await _bot(interaction).lobbies.cancel(interaction)
@@ -189,7 +180,7 @@ async def cancel(interaction: Interaction) -> None:
 # ---------------------------------------------------------------------------- play
 
 
-@ttr.command(name=locale_pstr("command", "draw"),
+@ttr.command(name="draw",
              description=locale_str("Draw train cards: buttons for the face-up cards and the deck"))
 async def draw(interaction: Interaction) -> None:
     table = await _table(interaction)
@@ -227,9 +218,7 @@ def _not_now(t: Translator, table: Table, seat: int, bot: TTRBot) -> str:
     return t.gettext("Not now.")
 
 
-@ttr.command(name=locale_pstr("command", "claim"), description=locale_str("Claim a route"))
-@app_commands.rename(route=locale_pstr("option", "route"), color=locale_pstr("option", "color"),
-                     locos=locale_pstr("option", "locos"))
+@ttr.command(name="claim", description=locale_str("Claim a route"))
 @app_commands.describe(route=locale_str("The route (type to search the routes you can claim now)"),
                        color=locale_str("Card color to pay with (asked only if several fit)"),
                        locos=locale_str("How many locomotives to use (default: as few as needed)"))
@@ -271,14 +260,12 @@ async def claim_route_autocomplete(interaction: Interaction, current: str) -> li
     return _matching([(route_choice_label(t, m, track), route_label(m, track)) for track in tracks], current)
 
 
-@ttr.command(name=locale_pstr("command", "tickets"), description=locale_str("Draw destination tickets"))
+@ttr.command(name="tickets", description=locale_str("Draw destination tickets"))
 async def tickets(interaction: Interaction) -> None:
     await _act_here(interaction, "tickets draw")
 
 
-@ttr.command(name=locale_pstr("command", "station"), description=locale_str("Build a station (Europe)"))
-@app_commands.rename(city=locale_pstr("option", "city"), color=locale_pstr("option", "color"),
-                     locos=locale_pstr("option", "locos"))
+@ttr.command(name="station", description=locale_str("Build a station (Europe)"))
 @app_commands.describe(city=locale_str("The city"), color=locale_str("Card color to pay with"),
                        locos=locale_str("How many locomotives to use"))
 @app_commands.choices(color=CARD_CHOICES)
@@ -306,13 +293,13 @@ async def station_city_autocomplete(interaction: Interaction, current: str) -> l
     return _matching([(t.city(c), c.name) for c in cities], current)
 
 
-@ttr.command(name=locale_pstr("command", "pass"),
+@ttr.command(name="pass",
              description=locale_str("Pass your turn (only when you have no other move)"))
 async def pass_(interaction: Interaction) -> None:
     await _act_here(interaction, "pass")
 
 
-@ttr.command(name=locale_pstr("command", "resign"), description=locale_str("Leave the game you play in this channel"))
+@ttr.command(name="resign", description=locale_str("Leave the game you play in this channel"))
 async def resign(interaction: Interaction) -> None:
     await _act_here(interaction, "resign")
 
@@ -320,18 +307,15 @@ async def resign(interaction: Interaction) -> None:
 # ---------------------------------------------------------------------------- play-by-post
 
 
-@ttr.command(name=locale_pstr("command", "vacation"),
+@ttr.command(name="vacation",
              description=locale_str("Pause your own deadlines in this game for some days"))
-@app_commands.rename(days=locale_pstr("option", "days"))
 @app_commands.describe(days=locale_str("How many days"))
 async def vacation(interaction: Interaction, days: app_commands.Range[int, 1, 30]) -> None:
     await _bot(interaction).clocks.vacation(interaction, days)
 
 
-@ttr.command(name=locale_pstr("command", "notify"),
+@ttr.command(name="notify",
              description=locale_str("DM pings when it's your turn, with optional quiet hours"))
-@app_commands.rename(dm=locale_pstr("option", "dm"), quiet_from=locale_pstr("option", "quiet_from"),
-                     quiet_to=locale_pstr("option", "quiet_to"), utc_offset=locale_pstr("option", "utc_offset"))
 @app_commands.describe(dm=locale_str("Ping me by DM when my turn starts and before deadlines"),
                        quiet_from=locale_str("Quiet hours start (hour, 0–23, your time)"),
                        quiet_to=locale_str("Quiet hours end (hour)"),
@@ -359,7 +343,7 @@ async def notify(interaction: Interaction, dm: bool, quiet_from: app_commands.Ra
     await _say(interaction, text)
 
 
-@ttr.command(name=locale_pstr("command", "games"), description=locale_str("Your active games on every server"))
+@ttr.command(name="games", description=locale_str("Your active games on every server"))
 async def games(interaction: Interaction) -> None:
     from storage import queries
 
@@ -395,9 +379,8 @@ async def _game_state(t: Translator, bot: TTRBot, table: Table, user_id: int) ->
             else t.gettext("{name}'s turn", name=name))
 
 
-@ttr.command(name=locale_pstr("command", "log"),
+@ttr.command(name="log",
              description=locale_str("The last moves (the whole log, or the game as JSON, once it is over)"))
-@app_commands.rename(moves=locale_pstr("option", "moves"), export=locale_pstr("option", "export"))
 @app_commands.describe(moves=locale_str("How many of the last moves"),
                        export=locale_str("The last finished game here as JSON: seed, options and full log, to "
                                          "replay anywhere"))
@@ -410,49 +393,46 @@ async def log_(interaction: Interaction, moves: app_commands.Range[int, 1, 100] 
 
 # ---------------------------------------------------------------------------- admin
 
-admin = app_commands.Group(name=locale_pstr("command", "admin"),
+admin = app_commands.Group(name="admin",
                            description=locale_str("Run the game in this channel (host or server manager)"),
                            parent=ttr)
 
 
-@admin.command(name=locale_pstr("command", "kick"),
+@admin.command(name="kick",
                description=locale_str("Remove a player from the game (their routes and tickets stay)"))
-@app_commands.rename(player=locale_pstr("option", "player"))
 @app_commands.describe(player=locale_str("Who leaves"))
 async def admin_kick(interaction: Interaction, player: discord.User) -> None:
     await _bot(interaction).admin.kick(interaction, player)
 
 
-@admin.command(name=locale_pstr("command", "replace"), description=locale_str("Give a player's seat to someone else"))
-@app_commands.rename(player=locale_pstr("option", "player"), new_player=locale_pstr("option", "new_player"))
+@admin.command(name="replace", description=locale_str("Give a player's seat to someone else"))
 @app_commands.describe(player=locale_str("Who leaves"), new_player=locale_str("Who takes the seat over"))
 async def admin_replace(interaction: Interaction, player: discord.User, new_player: discord.User) -> None:
     await _bot(interaction).admin.replace(interaction, player, new_player)
 
 
-@admin.command(name=locale_pstr("command", "host"), description=locale_str("Make someone else the host of this game"))
-@app_commands.rename(player=locale_pstr("option", "player"))
+@admin.command(name="host", description=locale_str("Make someone else the host of this game"))
 @app_commands.describe(player=locale_str("The new host"))
 async def admin_host(interaction: Interaction, player: discord.User) -> None:
     await _bot(interaction).admin.transfer_host(interaction, player)
 
 
-@admin.command(name=locale_pstr("command", "pause"), description=locale_str("Pause the turn timers"))
+@admin.command(name="pause", description=locale_str("Pause the turn timers"))
 async def admin_pause(interaction: Interaction) -> None:
     await _bot(interaction).clocks.pause(interaction, True)
 
 
-@admin.command(name=locale_pstr("command", "resume"), description=locale_str("Start the paused turn timers again"))
+@admin.command(name="resume", description=locale_str("Start the paused turn timers again"))
 async def admin_resume(interaction: Interaction) -> None:
     await _bot(interaction).clocks.pause(interaction, False)
 
 
-@admin.command(name=locale_pstr("command", "end"), description=locale_str("End the game now, without scores"))
+@admin.command(name="end", description=locale_str("End the game now, without scores"))
 async def admin_end(interaction: Interaction) -> None:
     await _bot(interaction).admin.end(interaction)
 
 
-settings = app_commands.Group(name=locale_pstr("command", "settings"),
+settings = app_commands.Group(name="settings",
                               description=locale_str("Your settings, and the server's (Manage Server)"), parent=ttr)
 
 
@@ -464,10 +444,9 @@ async def _manager_only(interaction: Interaction) -> bool:
     return False
 
 
-@settings.command(name=locale_pstr("command", "colorblind"),
+@settings.command(name="colorblind",
                   description=locale_str("Images with letters on every color, for you (and any board of a game you "
                                          "play)"))
-@app_commands.rename(on=locale_pstr("option", "on"))
 @app_commands.describe(on=locale_str("Letters on or off"))
 async def settings_colorblind(interaction: Interaction, on: bool) -> None:
     from storage import players as stored_players
@@ -481,10 +460,9 @@ async def settings_colorblind(interaction: Interaction, on: bool) -> None:
                else t.gettext("Color-blind images off."))
 
 
-@settings.command(name=locale_pstr("command", "language"),
+@settings.command(name="language",
                   description=locale_str("The bot's language, for you or (Manage Server) the server"))
-@app_commands.rename(language=locale_pstr("option", "language"), city_names=locale_pstr("option", "city_names"),
-                     for_=locale_pstr("option", "for"))
+@app_commands.rename(for_="for")
 @app_commands.describe(language=locale_str("The language (automatic: your Discord's, or the server's)"),
                        city_names=locale_str("City names as printed on the board, or translated"),
                        for_=locale_str("You (default) or the whole server's messages"))
@@ -516,14 +494,13 @@ def _language_text(t: Translator, chosen: LanguageChoice) -> str:
             if chosen.city_names == "translated" else t.gettext("I'll write to you in English."))
 
 
-@settings.command(name=locale_pstr("command", "show"), description=locale_str("This server's game settings"))
+@settings.command(name="show", description=locale_str("This server's game settings"))
 async def settings_show(interaction: Interaction) -> None:
     await _bot(interaction).admin.show_settings(interaction)
 
 
-@settings.command(name=locale_pstr("command", "map"),
+@settings.command(name="map",
                   description=locale_format("The map /ttr {new} uses when none is given", new=("command", "new")))
-@app_commands.rename(map=locale_pstr("option", "map"))
 @app_commands.describe(map=locale_str("The board"))
 @app_commands.choices(map=MAP_CHOICES)
 async def settings_map(interaction: Interaction, map: app_commands.Choice[str]) -> None:
@@ -531,9 +508,8 @@ async def settings_map(interaction: Interaction, map: app_commands.Choice[str]) 
         await _bot(interaction).admin.set_default_map(interaction, map.value)
 
 
-@settings.command(name=locale_pstr("command", "forget"),
+@settings.command(name="forget",
                   description=locale_str("Delete all of this server's games, lobbies, leagues and settings"))
-@app_commands.rename(confirm=locale_pstr("option", "confirm"))
 @app_commands.describe(confirm=locale_str("Type DELETE to confirm"))
 async def settings_forget(interaction: Interaction, confirm: str) -> None:
     if not await _manager_only(interaction):
@@ -549,9 +525,8 @@ async def settings_forget(interaction: Interaction, confirm: str) -> None:
                                     ephemeral=True)
 
 
-@settings.command(name=locale_pstr("command", "channel"),
+@settings.command(name="channel",
                   description=locale_str("Allow or stop games in a channel (none allowed = everywhere)"))
-@app_commands.rename(channel=locale_pstr("option", "channel"), allowed=locale_pstr("option", "allowed"))
 @app_commands.describe(channel=locale_str("The channel"), allowed=locale_str("Games allowed there"))
 async def settings_channel(interaction: Interaction, channel: discord.TextChannel, allowed: bool) -> None:
     if await _manager_only(interaction):
@@ -561,7 +536,7 @@ async def settings_channel(interaction: Interaction, channel: discord.TextChanne
 # ---------------------------------------------------------------------------- information
 
 
-@ttr.command(name=locale_pstr("command", "hand"), description=locale_str("Your cards and tickets (only you see them)"))
+@ttr.command(name="hand", description=locale_str("Your cards and tickets (only you see them)"))
 async def hand(interaction: Interaction) -> None:
     table = await _table(interaction)
     if table is None:
@@ -569,9 +544,8 @@ async def hand(interaction: Interaction) -> None:
     await _bot(interaction).turns.show_hand(interaction, table.id)
 
 
-@ttr.command(name=locale_pstr("command", "board"),
+@ttr.command(name="board",
              description=locale_str("Show the board (or a finished game's board after any move)"))
-@app_commands.rename(public=locale_pstr("option", "public"), move=locale_pstr("option", "move"))
 @app_commands.describe(public=locale_str("Post it for everyone (default: only you)"),
                        move=locale_str("The last finished game here: its board after this many moves"))
 async def board(interaction: Interaction, public: bool = False,
@@ -588,7 +562,7 @@ async def board(interaction: Interaction, public: bool = False,
     await interaction.followup.send(file=await bot.turns.board_file(table, t), ephemeral=not public)
 
 
-@ttr.command(name=locale_pstr("command", "status"),
+@ttr.command(name="status",
              description=locale_str("Whose turn, scores, trains, cards and tickets"))
 async def status(interaction: Interaction) -> None:
     table = await _table(interaction)
@@ -631,9 +605,8 @@ def status_text(t: Translator, table: Table, name) -> str:
     return "\n".join(lines)
 
 
-@ttr.command(name=locale_pstr("command", "rules"),
+@ttr.command(name="rules",
              description=locale_str("The rules of this channel's map (or a map you name)"))
-@app_commands.rename(map=locale_pstr("option", "map"))
 @app_commands.describe(map=locale_str("The board"))
 @app_commands.choices(map=MAP_CHOICES)
 async def rules(interaction: Interaction, map: app_commands.Choice[str] | None = None) -> None:
@@ -644,7 +617,7 @@ async def rules(interaction: Interaction, map: app_commands.Choice[str] | None =
     await _say(interaction, rules_summary(map_id, t=await _t(interaction)))
 
 
-@ttr.command(name=locale_pstr("command", "help"), description=locale_str("How to play with this bot"))
+@ttr.command(name="help", description=locale_str("How to play with this bot"))
 async def help_(interaction: Interaction) -> None:
     t = await _t(interaction)
     await _say(interaction, t.gettext(

@@ -30,7 +30,7 @@ from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
 from bot.admin import is_manager
-from bot.command_translator import locale_pstr, option_name, slash
+from bot.command_translator import option_name, slash
 from bot.commands import MAP_CHOICES, ttr
 from bot.service import UserError
 from bot.turns import PLAYER_COLORS
@@ -609,7 +609,7 @@ class Leagues:
 
 # ---------------------------------------------------------------------------- the commands
 
-league_group = app_commands.Group(name=locale_pstr("command", "league"),
+league_group = app_commands.Group(name="league",
                                   description=locale_str("Server leagues: seasons, rated games, standings"), parent=ttr)
 #: Options several league commands share.
 LEAGUE_OPTION = locale_str("Which league (if the server has several)")
@@ -645,9 +645,8 @@ async def season_autocomplete(interaction: Interaction, current: str) -> list[ap
     return [app_commands.Choice(name=n, value=n) for n in dict.fromkeys(names) if current.lower() in n.lower()][:25]
 
 
-@league_group.command(name=locale_pstr("command", "create"),
+@league_group.command(name="create",
                       description=locale_str("Create a league on this server (Manage Server)"))
-@app_commands.rename(name=locale_pstr("option", "name"), admin_role=locale_pstr("option", "admin_role"))
 @app_commands.describe(name=locale_str("The league's name"),
                        admin_role=locale_str("Members with this role run the league"))
 async def league_create(interaction: Interaction, name: app_commands.Range[str, 1, 64],
@@ -655,30 +654,24 @@ async def league_create(interaction: Interaction, name: app_commands.Range[str, 
     await _leagues(interaction).create(interaction, name, admin_role)
 
 
-@league_group.command(name=locale_pstr("command", "role"),
+@league_group.command(name="role",
                       description=locale_str("Change who runs a league: its admin role (Manage Server)"))
-@app_commands.rename(role=locale_pstr("option", "role"), league=locale_pstr("option", "league"))
 @app_commands.describe(role=locale_str("The new league-admin role (none: only Manage Server)"), league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_role(interaction: Interaction, role: discord.Role | None = None, league: str | None = None) -> None:
     await _leagues(interaction).set_role(interaction, league, role)
 
 
-@league_group.command(name=locale_pstr("command", "info"),
+@league_group.command(name="info",
                       description=locale_str("This server's leagues and their seasons' rules"))
-@app_commands.rename(league=locale_pstr("option", "league"))
 @app_commands.describe(league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_info(interaction: Interaction, league: str | None = None) -> None:
     await _leagues(interaction).info(interaction, league)
 
 
-@league_group.command(name=locale_pstr("command", "season"),
+@league_group.command(name="season",
                       description=locale_str("Open a new season (league admins); the open one closes"))
-@app_commands.rename(name=locale_pstr("option", "name"), league=locale_pstr("option", "league"),
-                     start=locale_pstr("option", "start"), end=locale_pstr("option", "end"),
-                     maps=locale_pstr("option", "maps"), players=locale_pstr("option", "players"),
-                     min_games=locale_pstr("option", "min_games"), carry_over=locale_pstr("option", "carry_over"))
 @app_commands.describe(name=locale_str("The season's name"), league=LEAGUE_OPTION,
                        start=locale_str("First day, YYYY-MM-DD (default: today)"),
                        end=locale_str("Last day, YYYY-MM-DD (default: 30 days)"),
@@ -695,19 +688,16 @@ async def league_season(interaction: Interaction, name: app_commands.Range[str, 
                                            players=players, min_games=min_games, carry_over=carry_over)
 
 
-@league_group.command(name=locale_pstr("command", "rated"),
+@league_group.command(name="rated",
                       description=locale_str("Make the lobby or new game here a league game (host)"))
-@app_commands.rename(league=locale_pstr("option", "league"))
 @app_commands.describe(league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_rated(interaction: Interaction, league: str | None = None) -> None:
     await _leagues(interaction).rated(interaction, league)
 
 
-@league_group.command(name=locale_pstr("command", "void"),
+@league_group.command(name="void",
                       description=locale_str("Void (or restore) a league game's result (league admins)"))
-@app_commands.rename(game=locale_pstr("option", "game"), reason=locale_pstr("option", "reason"),
-                     restore=locale_pstr("option", "restore"), league=locale_pstr("option", "league"))
 @app_commands.describe(game=locale_str("The game number (#… in the rating message and the export)"),
                        reason=locale_str("Why (kept in the audit log)"), restore=locale_str("Count the game again"),
                        league=LEAGUE_OPTION)
@@ -717,28 +707,24 @@ async def league_void(interaction: Interaction, game: app_commands.Range[int, 1]
     await _leagues(interaction).void(interaction, league_name=league, game_id=game, reason=reason, restore=restore)
 
 
-@league_group.command(name=locale_pstr("command", "export"),
+@league_group.command(name="export",
                       description=locale_str("A season's results as CSV (league admins)"))
-@app_commands.rename(league=locale_pstr("option", "league"), season=locale_pstr("option", "season"))
 @app_commands.describe(league=LEAGUE_OPTION, season=SEASON_OPTION)
 @app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
 async def league_export(interaction: Interaction, league: str | None = None, season: str | None = None) -> None:
     await _leagues(interaction).export(interaction, league_name=league, season_name=season)
 
 
-@league_group.command(name=locale_pstr("command", "audit"),
+@league_group.command(name="audit",
                       description=locale_str("The last league-admin actions (league admins)"))
-@app_commands.rename(league=locale_pstr("option", "league"))
 @app_commands.describe(league=LEAGUE_OPTION)
 @app_commands.autocomplete(league=league_autocomplete)
 async def league_audit(interaction: Interaction, league: str | None = None) -> None:
     await _leagues(interaction).audit(interaction, league)
 
 
-@ttr.command(name=locale_pstr("command", "leaderboard"),
+@ttr.command(name="leaderboard",
              description=locale_str("A league season's standings, overall or on one map"))
-@app_commands.rename(map=locale_pstr("option", "map"), league=locale_pstr("option", "league"),
-                     season=locale_pstr("option", "season"), public=locale_pstr("option", "public"))
 @app_commands.describe(map=locale_str("One map's ladder (default: all maps)"), league=LEAGUE_OPTION,
                        season=SEASON_OPTION, public=PUBLIC_OPTION)
 @app_commands.choices(map=MAP_CHOICES)
@@ -749,10 +735,8 @@ async def league_leaderboard(interaction: Interaction, map: app_commands.Choice[
                                             map_id=map.value if map else None, public=public)
 
 
-@ttr.command(name=locale_pstr("command", "profile"),
+@ttr.command(name="profile",
              description=locale_str("A player's league season: rating, results, recent games"))
-@app_commands.rename(player=locale_pstr("option", "player"), league=locale_pstr("option", "league"),
-                     season=locale_pstr("option", "season"), public=locale_pstr("option", "public"))
 @app_commands.describe(player=locale_str("Whose profile (default: yours)"), league=LEAGUE_OPTION, season=SEASON_OPTION,
                        public=PUBLIC_OPTION)
 @app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)

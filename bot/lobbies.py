@@ -17,9 +17,9 @@ from bot import components
 from bot.admin import is_manager
 from bot.clocks import TIMERS
 from bot.command_translator import option_name, slash
+from bot.error_text import describe_error
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
-from bot.error_text import describe_error
 from engine import Game, GameOptions, GameOptionsError, load_map
 from i18n import N_, Translator
 from storage import ChannelBusyError, LobbyError

@@ -2,7 +2,9 @@
 
 `python -m i18n check` lists what is missing or stale in every language; `python -m i18n extract`
 writes the template (messages.pot) a translator starts a new language from. The tests run the same
-checks, so a string added without its Russian and Chinese translations fails CI.
+checks, so a string added without its Russian and Chinese translations fails CI. Messages are the
+strings marked in the code (Babel, KEYWORDS below) and the slash commands' names, read from the
+command tree (bot/command_translator.py `tree_names`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,11 @@ def _collect(found: dict[Key, Message]) -> None:
                 continue
             entry = found.setdefault((context, ids[0]), Message(context, tuple(ids)))
             entry.where.append(f"{folder}/{filename}:{lineno}")
+    # Slash command and option names are identifiers, not strings Babel sees: read the tree itself.
+    from bot.command_translator import tree_names
+
+    for context, name, where in tree_names():
+        found.setdefault((context, name), Message(context, (name,))).where.append(f"command tree {where}")
 
 
 def load(language: str) -> dict[Key, tuple[str, object, str]]:
@@ -138,7 +145,8 @@ def template() -> bytes:
     catalog = Catalog(project="ttr-discord", fuzzy=False)
     for (context, _), message in extract().items():
         msgid = message.ids if len(message.ids) > 1 else message.ids[0]
-        catalog.add(msgid, locations=[(path, int(line)) for path, line in (w.rsplit(":", 1) for w in message.where)], context=context,
+        catalog.add(msgid, locations=[(path, int(line)) for path, _, line in (w.rpartition(":") for w in message.where)
+                               if line.isdigit()], context=context,
                     flags=("python-brace-format",) if placeholders(message.ids[0]) else ())
     buf = io.BytesIO()
     write_po(buf, catalog, width=100, sort_output=True)
