@@ -1,5 +1,5 @@
 """The `/ttr` slash commands. Each one only reads options and hands over to the lobby or turn
-controllers; rules live in the engine, words in bot.present.
+controllers; rules live in the engine, words in texts.present.
 
 Every name, description and choice is a `locale_str` (bot/command_translator.py): Discord shows
 them in the user's language. Replies are in the language `bot.languages` picks for the user.
@@ -19,8 +19,8 @@ from bot.ai_seats import AI_LEVELS
 from bot.clocks import TIMERS, timestamp
 from bot.command_translator import locale_format, locale_pstr, option_name, slash
 from bot.language import Choice as LanguageChoice
-from bot.present import route_choice_label
-from bot.rules_text import rules_summary
+from texts.present import route_choice_label
+from texts.rules_text import rules_summary
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
 from engine import BuildStation, Claim, available_maps, load_map

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import ButtonStyle, Interaction
 
-from bot.present import (
+from texts.present import (
     CARD_EMOJI,
     claim_payment_label,
     payment_text,

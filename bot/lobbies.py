@@ -17,7 +17,7 @@ from bot import components
 from bot.admin import is_manager
 from bot.clocks import TIMERS
 from bot.command_translator import option_name, slash
-from bot.error_text import describe_error
+from texts.error_text import describe_error
 from bot.service import Table
 from bot.turns import PLAYER_COLORS
 from engine import Game, GameOptions, GameOptionsError, load_map

@@ -17,8 +17,8 @@ from bot import components
 from bot.ai_seats import AI_NAMES
 from bot.clocks import timestamp
 from bot.command_translator import slash
-from bot.error_text import describe_error
-from bot.present import (
+from texts.error_text import describe_error
+from texts.present import (
     card,
     describe,
     drawn,

@@ -15,7 +15,7 @@ import discord
 from discord import Interaction
 
 from bot import components
-from bot.present import route_name
+from texts.present import route_name
 from bot.service import Table, UserError
 from engine import ActionError, BuildStation, Claim, Undo, format_action
 from i18n import Translator

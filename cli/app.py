@@ -8,7 +8,7 @@ claim. Commands: `help`, `moves` (list again), `board` (summary again), `quit` (
 
 Everything it prints is in one language (`--language`, by default the environment's locale) through
 an i18n Translator, with the bot's wording where the bot already says the same thing
-(bot/present.py, bot/error_text.py). What players type stays the engine's notation and the
+(texts/present.py, texts/error_text.py). What players type stays the engine's notation and the
 commands above; the move list shows the notation so it can be typed back.
 
 The loop takes an input function and an output function, so tests drive whole games with scripts.
@@ -27,8 +27,8 @@ from pathlib import Path
 
 from ai import GameInfo, Player, ask, make_ai
 from ai import players as ai_players
-from bot import present
-from bot.error_text import describe_error
+from texts import present
+from texts.error_text import describe_error
 from engine import (
     Action,
     ActionError,

@@ -22,7 +22,7 @@ from i18n.translator import DEFAULT_LANGUAGE, LANGUAGES, catalog_files, placehol
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders whose Python code shows text to players.
-SOURCE_DIRS = ("bot", "rendering", "i18n", "engine", "storage", "cli")
+SOURCE_DIRS = ("bot", "texts", "rendering", "i18n", "engine", "storage", "cli")
 #: Functions whose string arguments are messages: Babel keyword specs (argument positions).
 KEYWORDS = {
     "gettext": None,

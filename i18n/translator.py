@@ -147,7 +147,7 @@ class Translator:
         return ticket_label(m, ticket, reached, self.city)
 
     def map_name(self, m: MapData) -> str:
-        """A map's name ('USA', 'Europe' ...) in this language (marked in bot/rules_text.py)."""
+        """A map's name ('USA', 'Europe' ...) in this language (marked in texts/rules_text.py)."""
         return self.pgettext("map", m.name)
 
     def card(self, card: int) -> str:

@@ -7,7 +7,7 @@ channel message; and at the end the posted scores equal the engine's scoring.
 
 import pytest
 
-from bot.present import hand_text, ticket_line
+from texts.present import hand_text, ticket_line
 from i18n import translator
 from tests.bot.driver import Driver
 

@@ -126,7 +126,7 @@ def test_error_family_tells_kinds_apart_and_all_are_value_errors():
 
 
 def test_an_error_is_a_template_with_typed_parameters_and_survives_pickling():
-    """The template and parameters let the bot word it (bot/error_text.py); tournaments send
+    """The template and parameters let the bot word it (texts/error_text.py); tournaments send
     errors between processes."""
     game = started("usa")
     give_route(game, 2, "Atlanta", "Charleston")

@@ -1,4 +1,4 @@
-"""Engine errors in the player's language (bot/error_text.py): real illegal actions described in
+"""Engine errors in the player's language (texts/error_text.py): real illegal actions described in
 Russian and Chinese with translated city and card names and players' names, the pseudo-locale
 marking every letter, and the engine's English unchanged (issue 10)."""
 
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bot.error_text import describe_error
+from texts.error_text import describe_error
 from engine import Game, GameOptions, parse_action
 from engine.actions import BuildStation, Claim, DrawDeck, KeepTickets, PayTunnel
 from engine.cards import card_index

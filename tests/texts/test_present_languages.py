@@ -1,4 +1,4 @@
-"""The words of bot.present in Russian and Chinese (issue 10): plurals by each language's rule,
+"""The words of texts.present in Russian and Chinese (issue 10): plurals by each language's rule,
 whole-sentence accounts of a turn, and every word through the catalogs (the pseudo-locale)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.present import (
+from texts.present import (
     claim_payment_label,
     describe,
     drawn,

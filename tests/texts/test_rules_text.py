@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from bot.rules_text import DECK_NAMES, MAP_NAMES, rules_summary
+from texts.rules_text import DECK_NAMES, MAP_NAMES, rules_summary
 from engine import available_maps, load_map
 from i18n import LANGUAGES, PSEUDO, translator
 from i18n.translator import MARK_CLOSE, MARK_OPEN

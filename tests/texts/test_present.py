@@ -1,6 +1,6 @@
 """The words players read: turn accounts stay short and never name a blind card."""
 
-from bot.present import describe, drawn, merge_turn
+from texts.present import describe, drawn, merge_turn
 from engine import DrawDeck, DrawMarket
 from i18n import translator
 from tests.engine.helpers import arrange, started
