@@ -1,6 +1,10 @@
-"""The bot process: a small commands.Bot subclass whose setup_hook opens storage (migrating and
-verifying stored games), registers the persistent buttons and the /ttr commands, and syncs them
-when they changed."""
+"""The bot process: a small commands.Bot subclass that holds the core services and loads the
+controllers (bot/cogs/) by name in `setup_hook`, as RoboDanny's `initial_extensions` do.
+
+`setup_hook` opens storage (migrating and verifying stored games), sets the command translator,
+loads every extension (a failure is logged, the others still load), starts their background work
+and syncs the commands when they changed.
+"""
 
 from __future__ import annotations
 
@@ -11,26 +15,39 @@ from pathlib import Path
 
 import discord
 from discord import Interaction, app_commands
-from discord.ext import commands, tasks
+from discord.app_commands import locale_str
+from discord.ext import commands
 
-from bot import commands as ttr_commands
-from bot.admin import Admin
-from bot.ai_seats import AISeats
-from bot.clocks import Clocks
+from bot.announcer import Announcer
+from bot.cog import TTRCog
 from bot.command_translator import CommandTranslator
-from bot.components import DYNAMIC_ITEMS
-from bot.history import History
+from bot.errors import reason
 from bot.language import Languages
-from bot.lobbies import Lobbies
 from bot.logs import setup_logging
-from bot.service import GameService
+from bot.messenger import TableMessenger
+from bot.moves import Moves
+from bot.service import ANNOUNCER, TIMERS, GameService, new_error_id
 from bot.settings import Settings
-from bot.turns import Turns, new_error_id
-from bot.undo import Undos
+from bot.timers import Timers
+from engine.errors import TemplateError
 from i18n import Translator, translator
 from storage import Storage
 
 log = logging.getLogger(__name__)
+
+#: The controllers, one concern each, loaded in this order.
+EXTENSIONS = (
+    "bot.cogs.lobby",  # /ttr new, join, leave, start, cancel; lobby buttons, rematch, idle lobbies
+    "bot.cogs.play",  # /ttr draw, claim, tickets, station, pass, resign, hand; the turn's buttons
+    "bot.cogs.clocks",  # turn timers firing; /ttr vacation
+    "bot.cogs.admin",  # /ttr admin …: kick, replace, host, pause, resume, end
+    "bot.cogs.preferences",  # /ttr settings …, /ttr notify
+    "bot.cogs.info",  # /ttr status, games, rules, help
+    "bot.cogs.history",  # /ttr board, log (and a finished game's export and replay)
+    "bot.cogs.undo",  # the Undo button and its vote
+    "bot.cogs.ai_seats",  # AI seats play their turns
+    "bot.cogs.leagues",  # /ttr league …, leaderboard, profile; rating finished league games
+)
 
 
 class TTRBot(commands.AutoShardedBot):
@@ -41,34 +58,43 @@ class TTRBot(commands.AutoShardedBot):
         self.settings = settings
         self.storage = storage or Storage(settings.database_url)
         self.service = GameService(self.storage)
-        self.languages = Languages(self)
-        self.turns = Turns(self)
-        self.lobbies = Lobbies(self)
-        self.admin = Admin(self)
-        self.clocks = Clocks(self)
-        self.history = History(self)
-        self.ai = AISeats(self)
-        self.undos = Undos(self)
+        self.languages = Languages(self.storage, forced=settings.force_language)
+        self.timers = Timers(self.storage)
+        self.messenger = TableMessenger(self, self.storage, self.languages, self.timers)
+        self.announcer = Announcer(self.messenger)
+        self.moves = Moves(self.service, self.messenger)
+        self.service.subscribe(TIMERS, self.timers.on_outcome)
+        self.service.subscribe(ANNOUNCER, self.announcer.on_outcome)
+        #: Every slash command is a subcommand of /ttr (the cogs put theirs here).
+        self.root = app_commands.Group(name="ttr", description=locale_str("Play Ticket to Ride"), guild_only=True)
+        self.tree.add_command(self.root)
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
         report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
         for problem in getattr(report, "problems", []) or []:
             log.error("stored game kept read-only: %s", problem)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(CommandTranslator())  # before any sync: names in every language
-        ttr_commands.setup(self)
-        __import__("bot.leagues").leagues.register(self)  # rates league games when they end
+        await self.load_controllers()
+        for cog in self.controllers():
+            await cog.start_work()
         if self.settings.sync_commands:
             await self.sync_commands_if_changed()
-        self.expire_lobbies.start()
-        self.clocks.loop.start()
-        await self.ai.resume_all()
+
+    async def load_controllers(self) -> None:
+        """Load every extension by name; one that fails is logged and the others still load."""
+        for name in EXTENSIONS:
+            try:
+                await self.load_extension(name)
+            except Exception:
+                log.exception("could not load extension %s", name)
+
+    def controllers(self) -> list[TTRCog]:
+        return [cog for cog in self.cogs.values() if isinstance(cog, TTRCog)]
 
     async def close(self) -> None:
-        self.expire_lobbies.cancel()
-        self.clocks.loop.cancel()
-        await self.ai.close()
+        for cog in self.controllers():
+            await cog.stop_work()
         await super().close()
         await self.storage.close()
 
@@ -97,31 +123,7 @@ class TTRBot(commands.AutoShardedBot):
         marker.write_text(digest)
         log.info("synced %d commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
 
-    # ------------------------------------------------------------------ housekeeping
-
-    @tasks.loop(minutes=5)
-    async def expire_lobbies(self) -> None:
-        from storage import lobbies as stored_lobbies
-
-        async with self.storage.sessions() as session:
-            expired = await stored_lobbies.expire_idle_lobbies(session=session,
-                                                               idle_minutes=self.settings.lobby_idle_minutes)
-        for lobby in expired:
-            channel = self.get_channel(lobby.channel_id)
-            if channel is not None:
-                t = await self.languages.for_channel(lobby.guild_id)
-                try:
-                    await channel.send(t.ngettext("⌛ The lobby here was closed after {n} minute without activity.",
-                                                  "⌛ The lobby here was closed after {n} minutes without activity.",
-                                                  self.settings.lobby_idle_minutes))
-                except discord.HTTPException:
-                    pass
-
-    def ai_action(self, game, seat: int):
-        """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy)."""
-        from ai import ask, make_ai
-
-        return ask(make_ai("baseline", seed=f"{game.seed}:{seat}:{len(game.log)}"), game, seat)
+    # ------------------------------------------------------------------ servers
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot left a server (or was removed): its games, lobbies, leagues and settings go."""
@@ -132,19 +134,30 @@ class TTRBot(commands.AutoShardedBot):
 
         async with self.storage.sessions() as session:
             counts = await delete_guild_data(session=session, guild_id=guild_id)
-        for game_id in [t.id for t in list(self.service._tables.values()) if t.record.guild_id == guild_id]:
-            self.service.forget(game_id)
+        self.service.forget_guild(guild_id)
         self.languages.forget_guild(guild_id)
         log.info("deleted a server's data", extra={"guild_id": guild_id, "games": counts.games})
 
     # ------------------------------------------------------------------ errors
 
     async def on_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
+        """Every command's failure: a refusal (any TemplateError) worded for the caller by the one
+        function that words them; a failed check; anything else is an apology with an error id."""
+        original = error.__cause__ if isinstance(error, app_commands.TransformerError) else getattr(
+            error, "original", error)
+        if isinstance(original, TemplateError):
+            await self.refuse(interaction, original)
+            return
         if isinstance(error, app_commands.CheckFailure):
             t = await self._translator(interaction)
-            await self._reply(interaction, t.gettext("You can't use that command here."))
+            await self.reply(interaction, t.gettext("You can't use that command here."))
             return
         await self.apologize(interaction, error, what=interaction.command.qualified_name if interaction.command else None)
+
+    async def refuse(self, interaction: Interaction, error: TemplateError) -> None:
+        """A refusal, privately, in the caller's words (nothing was changed)."""
+        t = await self._translator(interaction)
+        await self.reply(interaction, "⚠️ " + reason(t, error))
 
     async def apologize(self, interaction: Interaction, error: BaseException, *, what: str | None) -> None:
         """Every unexpected error: a short apology with an error id for the user, the traceback in the log."""
@@ -154,8 +167,8 @@ class TTRBot(commands.AutoShardedBot):
                          "what": what})
         t = await self._translator(interaction)
         try:
-            await self._reply(interaction, t.gettext("😓 Sorry, something went wrong on my side (error id "
-                                                     "`{error_id}`). Please try again.", error_id=error_id))
+            await self.reply(interaction, t.gettext("😓 Sorry, something went wrong on my side (error id "
+                                                    "`{error_id}`). Please try again.", error_id=error_id))
         except discord.HTTPException:
             pass  # the interaction expired: the log has it
 
@@ -168,11 +181,12 @@ class TTRBot(commands.AutoShardedBot):
             return translator()
 
     @staticmethod
-    async def _reply(interaction: Interaction, text: str) -> None:
+    async def reply(interaction: Interaction, text: str, **kwargs) -> None:
+        """A private reply, whether or not the interaction was answered (deferred) already."""
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
     async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
         log.exception("unhandled error in %s", event_method, extra={"error_id": new_error_id()})

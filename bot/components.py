@@ -1,57 +1,42 @@
-"""Buttons and selects that survive restarts: discord.py DynamicItems whose custom_id carries
-the game id and, for decisions, the decision token the engine gave that seat's pending choice.
+"""What a message's buttons and selects look like, and the custom ids they carry.
 
-A click on a resolved decision is refused politely by the service (stale token). Nothing is kept
-in memory between clicks, so a restarted bot handles old buttons exactly like new ones.
+Every button and select survives restarts: its custom_id carries the game id and, for decisions,
+the decision token the engine gave that seat's pending choice (the templates below). The cogs own
+what a click does: each registers discord.py DynamicItems with these templates (bot/cogs/), so a
+restarted bot handles old buttons exactly like new ones, and a click on a resolved decision is
+refused by the service (stale token).
 
-Items carry mechanics; the view builders below word their labels with the reader's `Translator`
-(`t`, required): the channel's for a channel message, the player's in a DM or an ephemeral reply.
-An item rebuilt from a click's custom id has no label: nobody sees it.
+The builders word their labels with the reader's `Translator` (`t`, required): the channel's for a
+channel message, the player's in a DM or an ephemeral reply.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import ButtonStyle, Interaction
 
-from texts.present import (
-    CARD_EMOJI,
-    claim_payment_label,
-    payment_text,
-    route_color,
-    route_name,
-    ticket_text,
-)
-from engine import (
-    Action,
-    Claim,
-    DeclineTunnel,
-    DrawDeck,
-    DrawMarket,
-    DrawTickets,
-    Game,
-    KeepTickets,
-    NeutralClaim,
-    PayTunnel,
-)
+from engine import Action, Claim, DrawMarket, Game, NeutralClaim
 from engine.cards import CARD_NAMES
+from engine.errors import TemplateError
 from i18n import Translator
+from texts.present import CARD_EMOJI, claim_payment_label, payment_text, route_color, route_name, ticket_text
 
-if TYPE_CHECKING:
-    from bot.client import TTRBot
-
+#: custom_id templates (regular expressions) of every component, by what a click does.
 GAME = r"ttr:(?P<game>[0-9]+)"
 DECISION = GAME + r":(?P<token>[0-9]+)"
-
+DRAW = DECISION + r":draw:(?P<slot>[0-4]|deck)"
+TICKETS = DECISION + r":tickets"
+KEEP = DECISION + r":keep"
+TUNNEL = DECISION + r":tunnel:(?P<choice>decline|[0-9])"
+CHOICE = DECISION + r":do:(?P<text>.+)"
+UNDO = GAME + r":(?P<ply>[0-9]+):undo"
+UNDO_VOTE = GAME + r":(?P<ply>[0-9]+):undo:(?P<vote>yes|no)"
+HAND = GAME + r":hand"
+REMATCH = GAME + r":rematch"
+LOBBY = r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"
 
 #: Discord's limits on component texts.
-BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER = 80, 100, 150
-
-
-def _bot(interaction: Interaction) -> "TTRBot":
-    return interaction.client  # type: ignore[return-value]
+BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER, CUSTOM_ID = 80, 100, 150, 100
 
 
 def fit(text: str | None, limit: int) -> str | None:
@@ -62,81 +47,25 @@ def fit(text: str | None, limit: int) -> str | None:
 
 
 class Guarded:
-    """Every button and select: an unexpected error becomes a short apology with an error id for
-    the user and a traceback in the log, as for slash commands."""
+    """Mixed into every DynamicItem, as `tree.on_error` is for slash commands: a refusal is worded
+    for the user, an unexpected error becomes a short apology with an error id and a traceback in
+    the log; `run` does the work."""
 
     async def callback(self, interaction: Interaction) -> None:
         try:
             await self.run(interaction)  # type: ignore[attr-defined]
+        except TemplateError as exc:
+            await interaction.client.refuse(interaction, exc)  # type: ignore[attr-defined]
         except Exception as exc:
-            await _bot(interaction).apologize(interaction, exc, what=type(self).__name__)
+            await interaction.client.apologize(interaction, exc, what=type(self).__name__)  # type: ignore[attr-defined]
 
 
-class DrawCardButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":draw:(?P<slot>[0-4]|deck)"):
-    def __init__(self, game_id: int, token: int, slot: str, *, label: str | None = None, disabled: bool = False,
-                 emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(
-            label=fit(label, BUTTON_LABEL), emoji=emoji, disabled=disabled,
-            style=ButtonStyle.primary if slot == "deck" else ButtonStyle.secondary,
-            custom_id=f"ttr:{game_id}:{token}:draw:{slot}",
-        ))
-        self.game_id, self.token, self.slot = game_id, token, slot
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["token"]), match["slot"])
-
-    async def run(self, interaction: Interaction) -> None:
-        action = DrawDeck() if self.slot == "deck" else DrawMarket(int(self.slot))
-        await _bot(interaction).turns.perform(interaction, self.game_id, action, token=self.token)
-
-
-class DrawTicketsButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tickets"):
-    def __init__(self, game_id: int, token: int, *, label: str | None = None, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), emoji="🎟️", style=ButtonStyle.secondary,
-                                           disabled=disabled, custom_id=f"ttr:{game_id}:{token}:tickets"))
-        self.game_id, self.token = game_id, token
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["token"]))
-
-    async def run(self, interaction: Interaction) -> None:
-        await _bot(interaction).turns.perform(interaction, self.game_id, DrawTickets(), token=self.token)
-
-
-class KeepTicketsSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=DECISION + r":keep"):
-    def __init__(self, game_id: int, token: int, options: list[discord.SelectOption] | None = None,
-                 keep: int = 1, *, placeholder: str | None = None) -> None:
-        options = options or [discord.SelectOption(label="-", value="0")]
-        super().__init__(discord.ui.Select(
-            custom_id=f"ttr:{game_id}:{token}:keep", options=options, min_values=min(keep, len(options)),
-            max_values=len(options), placeholder=fit(placeholder, PLACEHOLDER),
-        ))
-        self.game_id, self.token = game_id, token
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["token"]))
-
-    async def run(self, interaction: Interaction) -> None:
-        ids = tuple(sorted(int(v) for v in self.item.values))
-        await _bot(interaction).turns.perform(interaction, self.game_id, KeepTickets(ids), token=self.token)
-
-
-class TunnelButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":tunnel:(?P<choice>decline|[0-9])"):
-    def __init__(self, game_id: int, token: int, choice: str, *, label: str | None = None) -> None:
-        style = ButtonStyle.danger if choice == "decline" else ButtonStyle.success
-        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), style=style, custom_id=f"ttr:{game_id}:{token}:tunnel:{choice}"))
-        self.game_id, self.token, self.choice = game_id, token, choice
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["token"]), match["choice"])
-
-    async def run(self, interaction: Interaction) -> None:
-        action = DeclineTunnel() if self.choice == "decline" else PayTunnel(int(self.choice))
-        await _bot(interaction).turns.perform(interaction, self.game_id, action, token=self.token)
+def button(custom_id: str, label: str | None, *, style: ButtonStyle = ButtonStyle.secondary,
+           emoji: str | None = None, disabled: bool = False) -> discord.ui.Button:
+    if len(custom_id) > CUSTOM_ID:
+        raise ValueError(f"custom id too long: {custom_id}")
+    return discord.ui.Button(label=fit(label, BUTTON_LABEL), style=style, emoji=emoji, disabled=disabled,
+                             custom_id=custom_id)
 
 
 def encode_choice(action: Action) -> str:
@@ -159,104 +88,11 @@ def decode_choice(text: str) -> Action | str:
     return text  # notation (e.g. a payment choice for a station)
 
 
-class ChoiceButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=DECISION + r":do:(?P<text>.+)"):
+def choice_button(game_id: int, token: int, choice: Action | str, *, label: str | None) -> discord.ui.Button:
     """One of several actions offered for a decision (which cards pay, which track the neutral
     player takes); carries the action (`encode_choice`, or notation)."""
-
-    def __init__(self, game_id: int, token: int, choice: Action | str, *, label: str | None = None) -> None:
-        text = choice if isinstance(choice, str) else encode_choice(choice)
-        custom_id = f"ttr:{game_id}:{token}:do:{text}"
-        if len(custom_id) > 100:
-            raise ValueError(f"custom id too long: {custom_id}")
-        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), style=ButtonStyle.primary, custom_id=custom_id))
-        self.game_id, self.token, self.text = game_id, token, text
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["token"]), match["text"])
-
-    async def run(self, interaction: Interaction) -> None:
-        await _bot(interaction).turns.perform(interaction, self.game_id, decode_choice(self.text), token=self.token)
-
-
-class UndoButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":(?P<ply>[0-9]+):undo"):
-    """On a turn message: the player who just moved asks to take it back."""
-
-    def __init__(self, game_id: int, ply: int, *, label: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), emoji="↩️", style=ButtonStyle.secondary,
-                                           custom_id=f"ttr:{game_id}:{ply}:undo"))
-        self.game_id, self.ply = game_id, ply
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["ply"]))
-
-    async def run(self, interaction: Interaction) -> None:
-        await _bot(interaction).undos.request(interaction, self.game_id, self.ply)
-
-
-class UndoVoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button],
-                     template=GAME + r":(?P<ply>[0-9]+):undo:(?P<vote>yes|no)"):
-    def __init__(self, game_id: int, ply: int, vote: str, *, label: str | None = None) -> None:
-        style = ButtonStyle.success if vote == "yes" else ButtonStyle.danger
-        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), style=style, custom_id=f"ttr:{game_id}:{ply}:undo:{vote}"))
-        self.game_id, self.ply, self.vote = game_id, ply, vote
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), int(match["ply"]), match["vote"])
-
-    async def run(self, interaction: Interaction) -> None:
-        await _bot(interaction).undos.vote(interaction, self.game_id, self.ply, self.vote == "yes")
-
-
-class MyHandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":hand"):
-    def __init__(self, game_id: int, *, label: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), emoji="🃏", style=ButtonStyle.secondary,
-                                           custom_id=f"ttr:{game_id}:hand"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
-
-    async def run(self, interaction: Interaction) -> None:
-        await _bot(interaction).turns.show_hand(interaction, self.game_id)
-
-
-class RematchButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=GAME + r":rematch"):
-    def __init__(self, game_id: int, *, label: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), emoji="🔁", style=ButtonStyle.success,
-                                           custom_id=f"ttr:{game_id}:rematch"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
-
-    async def run(self, interaction: Interaction) -> None:
-        await _bot(interaction).lobbies.rematch(interaction, self.game_id)
-
-
-class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"):
-    STYLES = {"join": ButtonStyle.success, "leave": ButtonStyle.secondary, "start": ButtonStyle.primary}
-
-    def __init__(self, lobby_id: int, what: str, *, label: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=fit(label, BUTTON_LABEL), style=self.STYLES[what], custom_id=f"ttr:lobby:{lobby_id}:{what}"))
-        self.lobby_id, self.what = lobby_id, what
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["lobby"]), match["what"])
-
-    async def run(self, interaction: Interaction) -> None:
-        lobbies = _bot(interaction).lobbies
-        await {"join": lobbies.join, "leave": lobbies.leave, "start": lobbies.start}[self.what](
-            interaction, lobby_id=self.lobby_id)
-
-
-DYNAMIC_ITEMS = (DrawCardButton, DrawTicketsButton, KeepTicketsSelect, TunnelButton, ChoiceButton,
-                 MyHandButton, RematchButton, LobbyButton, UndoButton, UndoVoteButton)
+    text = choice if isinstance(choice, str) else encode_choice(choice)
+    return button(f"ttr:{game_id}:{token}:do:{text}", label, style=ButtonStyle.primary)
 
 
 # ---------------------------------------------------------------------------- views
@@ -274,14 +110,14 @@ def draw_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[
     token = game.decision_token(seat)
     items: list[discord.ui.Item] = []
     for slot, card in enumerate(game.market):
-        items.append(DrawCardButton(
-            game_id, token, str(slot), label=t.card(card) if card >= 0 else t.pgettext("market", "empty"),
+        items.append(button(
+            f"ttr:{game_id}:{token}:draw:{slot}", t.card(card) if card >= 0 else t.pgettext("market", "empty"),
             emoji=CARD_EMOJI[CARD_NAMES[card]] if card >= 0 else None,
             disabled=not game.is_legal(seat, DrawMarket(slot)),  # e.g. no face-up loco as a second card
         ))
-    items.append(DrawCardButton(game_id, token, "deck",
-                                label=t.pgettext("button", "Deck ({n})", n=len(game.deck) + len(game.discard)),
-                                disabled=not (game.deck or game.discard)))
+    items.append(button(f"ttr:{game_id}:{token}:draw:deck",
+                        t.pgettext("button", "Deck ({n})", n=len(game.deck) + len(game.discard)),
+                        style=ButtonStyle.primary, disabled=not (game.deck or game.discard)))
     return items
 
 
@@ -290,17 +126,18 @@ def turn_view(game_id: int, game: Game, *, t: Translator) -> discord.ui.View:
     items: list[discord.ui.Item] = []
     if game.phase == "playing" and game.stage is None:
         items += draw_buttons(game_id, game, game.current, t=t)
-        items.append(DrawTicketsButton(game_id, game.decision_token(game.current), label=t.pgettext("button", "Tickets"),
-                                       disabled=not game.ticket_deck and not game.ticket_discard))
-    items.append(MyHandButton(game_id, label=t.pgettext("button", "My hand")))
+        items.append(button(f"ttr:{game_id}:{game.decision_token(game.current)}:tickets",
+                            t.pgettext("button", "Tickets"), emoji="🎟️",
+                            disabled=not game.ticket_deck and not game.ticket_discard))
+    items.append(button(f"ttr:{game_id}:hand", t.pgettext("button", "My hand"), emoji="🃏"))
     if game.undoable and game.phase == "playing":
-        items.append(UndoButton(game_id, len(game.log), label=t.pgettext("button", "Undo")))
+        items.append(button(f"ttr:{game_id}:{len(game.log)}:undo", t.pgettext("button", "Undo"), emoji="↩️"))
     return _view(items)
 
 
 def undo_vote_view(game_id: int, ply: int, *, t: Translator) -> discord.ui.View:
-    return _view([UndoVoteButton(game_id, ply, "yes", label=t.pgettext("button", "Agree")),
-                  UndoVoteButton(game_id, ply, "no", label=t.pgettext("button", "Refuse"))])
+    return _view([button(f"ttr:{game_id}:{ply}:undo:yes", t.pgettext("button", "Agree"), style=ButtonStyle.success),
+                  button(f"ttr:{game_id}:{ply}:undo:no", t.pgettext("button", "Refuse"), style=ButtonStyle.danger)])
 
 
 def second_card_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
@@ -313,8 +150,9 @@ def tickets_view(game_id: int, game: Game, seat: int, *, t: Translator) -> disco
                                     description=t.gettext("long route") if m.ticket_by_id[ticket_id].long else None)
                for ticket_id in sorted(game.offers[seat])]
     keep = game.offer_keep[seat]
-    return _view([KeepTicketsSelect(game_id, game.decision_token(seat), options, keep,
-                                    placeholder=t.gettext("Keep at least {n}", n=keep))])
+    return _view([discord.ui.Select(custom_id=f"ttr:{game_id}:{game.decision_token(seat)}:keep", options=options,
+                                    min_values=min(keep, len(options)), max_values=len(options),
+                                    placeholder=fit(t.gettext("Keep at least {n}", n=keep), PLACEHOLDER))])
 
 
 def tunnel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
@@ -322,17 +160,20 @@ def tunnel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discor
 
     tunnel = game.tunnel
     token = game.decision_token(seat)
-    items = [TunnelButton(game_id, token, str(locos), label=t.gettext(
-                 "Pay {cards}", cards=payment_text(t, tunnel["color"], locos, tunnel["surcharge"])))
+    items = [button(f"ttr:{game_id}:{token}:tunnel:{locos}", t.gettext(
+                 "Pay {cards}", cards=payment_text(t, tunnel["color"], locos, tunnel["surcharge"])),
+                 style=ButtonStyle.success)
              for locos in surcharge_options(game.hands[seat], tunnel["surcharge"], tunnel["color"])[:4]]
-    items.append(TunnelButton(game_id, token, "decline", label=t.pgettext("button", "Decline")))
+    items.append(button(f"ttr:{game_id}:{token}:tunnel:decline", t.pgettext("button", "Decline"),
+                        style=ButtonStyle.danger))
     return _view(items)
 
 
 def claim_choice_view(game_id: int, game: Game, seat: int, claims: list, *, t: Translator) -> discord.ui.View:
     """One button per way to pay for a route (`/ttr claim` left the payment open)."""
     token = game.decision_token(seat)
-    return _view([ChoiceButton(game_id, token, claim, label=claim_payment_label(t, game, claim)) for claim in claims[:20]])
+    return _view([choice_button(game_id, token, claim, label=claim_payment_label(t, game, claim))
+                  for claim in claims[:20]])
 
 
 def color_choice_view(game_id: int, game: Game, seat: int, text: str, colors: list[str], *,
@@ -343,8 +184,8 @@ def color_choice_view(game_id: int, game: Game, seat: int, text: str, colors: li
     items = []
     for color in colors[:20]:
         try:
-            items.append(ChoiceButton(game_id, token, f"{text} {color}",
-                                      label=t.gettext("Pay with {card}", card=t.card(CARD_NAMES.index(color)))))
+            items.append(choice_button(game_id, token, f"{text} {color}",
+                                       label=t.gettext("Pay with {card}", card=t.card(CARD_NAMES.index(color)))))
         except ValueError:
             continue
     return _view(items)
@@ -363,15 +204,17 @@ def hook_choice_view(game_id: int, game: Game, seat: int, *, t: Translator) -> d
         else:
             track = game.map.track_by_id[track]
             label = f"{route_name(t, game.map, track)} ({route_color(t, track)})"
-        items.append(ChoiceButton(game_id, token, action, label=label))
+        items.append(choice_button(game_id, token, action, label=label))
     return _view(items)
 
 
 def lobby_view(lobby_id: int, *, t: Translator) -> discord.ui.View:
     labels = {"join": t.pgettext("button", "Join"), "leave": t.pgettext("button", "Leave"),
               "start": t.pgettext("button", "Start")}
-    return _view([LobbyButton(lobby_id, what, label=label) for what, label in labels.items()])
+    styles = {"join": ButtonStyle.success, "leave": ButtonStyle.secondary, "start": ButtonStyle.primary}
+    return _view([button(f"ttr:lobby:{lobby_id}:{what}", label, style=styles[what]) for what, label in labels.items()])
 
 
 def final_view(game_id: int, *, t: Translator) -> discord.ui.View:
-    return _view([RematchButton(game_id, label=t.pgettext("button", "Rematch"))])
+    return _view([button(f"ttr:{game_id}:rematch", t.pgettext("button", "Rematch"), emoji="🔁",
+                         style=ButtonStyle.success)])

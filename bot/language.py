@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import discord
 
 from i18n import DEFAULT_LANGUAGE, Translator, language_for_locale, translator
+from storage import Storage
 from storage import players as stored_players
-
-if TYPE_CHECKING:
-    from bot.client import TTRBot
 
 CACHE_SECONDS = 60.0
 
@@ -36,9 +33,9 @@ class Choice:
 
 
 class Languages:
-    def __init__(self, bot: "TTRBot") -> None:
-        self.bot = bot
-        self.forced = bot.settings.force_language
+    def __init__(self, storage: Storage, *, forced: str | None = None) -> None:
+        self.storage = storage
+        self.forced = forced
         # Stored choices, with when they were read: re-read after CACHE_SECONDS, so a choice made
         # through another process (shards run apart) reaches this one too.
         self.clock = time.monotonic  # seconds; tests move it
@@ -83,7 +80,7 @@ class Languages:
             self._seen_locale[user_id] = language
             mine = await self.player(user_id)
             if mine.language is None:  # remembered across restarts for DMs (turn pings, reminders)
-                async with self.bot.storage.sessions() as session:
+                async with self.storage.sessions() as session:
                     player = await stored_players.get_player(session=session, user_id=user_id)
                     prefs = dict(player.preferences) if player else {}
                     if prefs.get("client_language") != language:
@@ -98,7 +95,7 @@ class Languages:
 
     async def player(self, user_id: int) -> Choice:
         async def load() -> Choice:
-            async with self.bot.storage.sessions() as session:
+            async with self.storage.sessions() as session:
                 player = await stored_players.get_player(session=session, user_id=user_id)
             prefs = (player.preferences if player else {}) or {}
             if prefs.get("client_language") and user_id not in self._seen_locale:
@@ -109,7 +106,7 @@ class Languages:
 
     async def guild(self, guild_id: int) -> Choice:
         async def load() -> Choice:
-            async with self.bot.storage.sessions() as session:
+            async with self.storage.sessions() as session:
                 row = await stored_players.get_guild_settings(session=session, guild_id=guild_id)
             settings = (row.settings if row else {}) or {}
             return Choice(row.language if row else None, settings.get("city_names"))
@@ -125,7 +122,7 @@ class Languages:
 
     async def set_player(self, user_id: int, choice: Choice) -> None:
         """Store a player's choice (None fields: follow the client / server again)."""
-        async with self.bot.storage.sessions() as session:
+        async with self.storage.sessions() as session:
             player = await stored_players.get_player(session=session, user_id=user_id)
             prefs = _with_city_names(player.preferences if player else {}, choice.city_names)
             await stored_players.update_player(session=session, user_id=user_id, language=choice.language,
@@ -133,7 +130,7 @@ class Languages:
         self._players[user_id] = (self.clock(), choice)
 
     async def set_guild(self, guild_id: int, choice: Choice) -> None:
-        async with self.bot.storage.sessions() as session:
+        async with self.storage.sessions() as session:
             row = await stored_players.get_guild_settings(session=session, guild_id=guild_id)
             settings = _with_city_names(row.settings if row else {}, choice.city_names)
             await stored_players.update_guild_settings(session=session, guild_id=guild_id, language=choice.language,

@@ -1,4 +1,10 @@
-"""Games as the bot holds them: load from storage, apply one action at a time, save before replying.
+"""Games as the bot holds them, and the one path every change of a game takes.
+
+`GameService` is the only code that changes a game: `act` checks the staleness token, applies
+the action in the engine, saves state and log, then publishes one `Outcome` with its `Cause`
+(a player, a deadline, an AI, an undo, a kick, an admin) to the listeners in their fixed order —
+turn timers, the announcer, AI seats, leagues — as boardgame.io's master checks, applies, stores
+and then sends each player their view. `start` and `end` publish the same way.
 
 The engine decides what is legal, storage decides who wrote first; this module only joins them.
 One asyncio lock per game serializes a process's own clicks; the stored state version (optimistic
@@ -9,13 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+import uuid
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from enum import StrEnum
+from typing import Any
 
-from engine import Action, Game, parse_action
+from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NotPlaying, StaleChoice
+from engine import Action, Game, GameOptions, parse_action
 from engine.events import Event, GameOver, TurnStarted
-from i18n import Translator
 from storage import StaleVersionError, Storage, StorageError
 from storage import games as stored_games
 from storage.models import GameRecord, SeatRecord
@@ -23,32 +33,13 @@ from storage.models import GameRecord, SeatRecord
 log = logging.getLogger(__name__)
 
 
-class UserError(Exception):
-    """Something the user asked for cannot be done; the message says why (shown privately).
-
-    Raised with an English template and its parameters (`UserError("{name} has left", name=...)`);
-    `text(t)` words it in the reader's language."""
-
-    def __init__(self, template: str, /, **params: object) -> None:
-        super().__init__(template.format(**params) if params else template)
-        self.template = template
-        self.params = params
-
-    def text(self, t: Translator) -> str:
-        return t.gettext(self.template, **self.params)
-
-
 @dataclass
 class Table:
-    """One stored game and its live engine state."""
+    """One stored game, its seats and its live engine state (nothing about how it is shown)."""
 
     record: GameRecord
     seats: list[SeatRecord]
     game: Game
-    #: Public account of the turn in progress, posted when the turn ends: lines in the channel's
-    #: language, and the cards drawn (a face-up card's index, None from the deck) worded at the end.
-    turn_notes: list[str] = field(default_factory=list)
-    turn_draws: list[int | None] = field(default_factory=list)
 
     @property
     def id(self) -> int:
@@ -60,30 +51,60 @@ class Table:
         return len(self.game.log)
 
     def seat_of(self, user_id: int) -> int | None:
-        for seat in self.seats:
-            if seat.user_id == user_id:
-                return seat.seat
-        return None
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
     def user_of(self, seat: int) -> int | None:
-        for record in self.seats:
-            if record.seat == seat:
-                return record.user_id
-        return None
+        return next((s.user_id for s in self.seats if s.seat == seat), None)
 
     def color_of(self, seat: int) -> str | None:
         return next((s.color for s in self.seats if s.seat == seat), None)
 
+    def ai_seats(self) -> dict[int, str]:
+        """Seat → AI level, for the seats an AI plays."""
+        return {s.seat: s.ai for s in self.seats if s.ai}
+
+
+class CauseKind(StrEnum):
+    PLAYER = "player"  # a person clicked or typed
+    TIMEOUT = "timeout"  # a turn's deadline passed (the absence policy acts)
+    AI = "ai"  # an AI seat moved
+    UNDO = "undo"  # everyone agreed to take the last move back
+    KICK = "kick"  # the host removed a player
+    ADMIN = "admin"  # the host ended the game
+    START = "start"  # a lobby or a rematch started the game
+
+
+@dataclass(frozen=True)
+class Cause:
+    """Why a game changed, and what its listeners need to know about that."""
+
+    kind: CauseKind
+    #: Who asked (the player, the undo's mover, the admin); None for the table itself.
+    user_id: int | None = None
+    #: Where the asker's private reply goes (None: nobody is waiting for one).
+    interaction: Any = None
+    #: TIMEOUT: whose time ran out; the absence policy ("skip", "ai", "remove"), the deadlines missed in a row, and
+    #: whether this is the first action of the timed-out turn (the channel is told once).
+    seat: int | None = None
+    policy: str = ""
+    missed: int = 0
+    first: bool = True
+    #: START: the turn timer chosen for the game (bot/timers.py `configure`).
+    clock: dict = field(default_factory=dict)
+
 
 @dataclass
 class Outcome:
-    """What one accepted action did, for the messages that follow it."""
+    """What one change did, for everything that follows it."""
 
     table: Table
-    seat: int | None
-    action: Action
-    events: list[Event]
-    phase_before: str
+    cause: Cause
+    seat: int | None = None
+    action: Action | None = None  # None for START and ADMIN (the game was created or ended)
+    events: list[Event] = field(default_factory=list)
+    phase_before: str = ""
+    #: Error ids of listeners that failed (the change itself is stored; see `publish`).
+    failures: list[str] = field(default_factory=list)
 
     @property
     def turn_ended(self) -> bool:
@@ -94,6 +115,17 @@ class Outcome:
         return any(isinstance(e, GameOver) for e in self.events)
 
 
+Listener = Callable[[Outcome], Awaitable[None]]
+
+#: The order listeners hear an outcome in: deadlines are set before the turn message shows them,
+#: AI seats move after the turn is announced, leagues rate after the final results are posted.
+TIMERS, ANNOUNCER, AI_SEATS, LEAGUES = 10, 20, 30, 40
+
+
+def new_error_id() -> str:
+    return uuid.uuid4().hex[:8]
+
+
 class GameService:
     #: Games kept in memory (least recently used go first; a game comes back by replay).
     CACHE_SIZE = 2000
@@ -102,6 +134,34 @@ class GameService:
         self.storage = storage
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._listeners: list[tuple[int, Listener]] = []
+        #: Where new games get their seed (tests replace it to replay the same games).
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(62)
+
+    # ------------------------------------------------------------------ listeners
+
+    def subscribe(self, order: int, listener: Listener) -> None:
+        """Hear every outcome, after the listeners with a lower `order` (constants above)."""
+        self._listeners.append((order, listener))
+        self._listeners.sort(key=lambda entry: entry[0])
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self._listeners = [(o, fn) for o, fn in self._listeners if fn != listener]
+
+    async def publish(self, outcome: Outcome) -> Outcome:
+        """Tell every listener, in order. The change is already stored: a failing listener is
+        logged with an error id (kept in `outcome.failures`) and the others still hear it."""
+        for _, listener in list(self._listeners):
+            try:
+                await listener(outcome)
+            except Exception:
+                error_id = new_error_id()
+                outcome.failures.append(error_id)
+                log.exception("a listener failed", extra={"error_id": error_id, "game_id": outcome.table.id,
+                                                          "listener": getattr(listener, "__qualname__", None)})
+        return outcome
+
+    # ------------------------------------------------------------------ reading
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -136,32 +196,36 @@ class GameService:
     def forget(self, game_id: int) -> None:
         self._tables.pop(game_id, None)
 
-    def remember(self, table: Table) -> None:
-        self._tables[table.id] = table
+    def forget_guild(self, guild_id: int) -> None:
+        for game_id in [t.id for t in list(self._tables.values()) if t.record.guild_id == guild_id]:
+            self.forget(game_id)
+
+    # ------------------------------------------------------------------ changing
 
     async def act(
-        self, game_id: int, user_id: int | None, action: Action | str | Callable[[Game], Action], *,
-        token: int | None = None, as_table: bool = False, seat: int | None = None,
+        self, game_id: int, action: Action | str | Callable[[Game], Action], *, cause: Cause,
+        token: int | None = None, seat: int | None = None, as_table: bool = False,
     ) -> Outcome:
-        """Apply one action by the player `user_id` (or by the table, `as_table`; or for `seat`
-        itself when its deadline passed or an AI plays it), then store it.
+        """Apply one action, store it, publish its outcome.
 
-        `action` may be a function of the game that decides it (an AI): it runs in a worker
-        thread while this game's lock is held, so nobody moves between the choice and the move.
+        The action is the player `cause.user_id`'s (their seat), or the table's (`as_table`: a
+        kick), or `seat`'s own (a deadline, an AI, an undo). It may be a function of the game that
+        decides it (an AI): that runs in a worker thread while this game's lock is held, so nobody
+        moves between the choice and the move.
 
-        Raises UserError (not a player, stale button), engine ActionError (illegal: nothing
-        changed), or UserError after a lost race with another writer (nothing changed)."""
+        Raises UserError (not a player, stale button, a lost race: nothing changed) or the
+        engine's ActionError (illegal: nothing changed)."""
         async with self.lock(game_id):
             table = await self.table(game_id)
             if table.record.status != "active" or table.record.read_only_reason:
-                raise self._inactive_error(table)
-            if seat is None:
-                seat = None if as_table else table.seat_of(user_id or 0)
-            if not as_table and seat is None:
-                raise UserError("You are not playing in this game.")
+                raise GameReadOnly() if table.record.read_only_reason else GameIsOver()
+            if seat is None and not as_table:
+                seat = table.seat_of(cause.user_id or 0)
+                if seat is None:
+                    raise NotPlaying()
             game = table.game
             if token is not None and seat is not None and game.decision_token(seat) != token:
-                raise UserError("That choice is no longer open: the game has moved on. Use the newest message.")
+                raise StaleChoice()
             if isinstance(action, str):
                 action = parse_action(game, seat, action)
             elif callable(action):
@@ -175,24 +239,59 @@ class GameService:
                     )
             except StaleVersionError:
                 self.forget(game_id)
-                raise UserError("Someone else moved at the same moment. Look at the newest message and try again.")
+                raise LostRace() from None
             except BaseException:
                 self.forget(game_id)  # the in-memory game is ahead of the database: drop it
                 raise
             if game.is_over():
                 table.record.status = "finished"
-            log.info(
-                "action applied",
-                extra={"game_id": game_id, "guild_id": table.record.guild_id, "user_id": user_id,
-                       "seat": seat, "version": table.record.version},
-            )
-            return Outcome(table=table, seat=seat, action=action, events=events, phase_before=phase_before)
+            log.info("action applied", extra={"game_id": game_id, "guild_id": table.record.guild_id,
+                                              "user_id": cause.user_id, "seat": seat, "cause": str(cause.kind),
+                                              "version": table.record.version})
+        return await self.publish(Outcome(table=table, cause=cause, seat=seat, action=action, events=events,
+                                          phase_before=phase_before))
 
-    @staticmethod
-    def _inactive_error(table: Table) -> UserError:
-        if table.record.read_only_reason:
-            return UserError("This game is read-only after a consistency check failed; an admin has been told.")
-        return UserError("This game is over.")
+    async def start(self, *, guild_id: int, channel_id: int, map_id: str, options: GameOptions,
+                    user_ids: list[int | None], colors: list[str | None], host_id: int, cause: Cause,
+                    lobby_id: int | None = None, ai: list[str | None] | None = None) -> Outcome:
+        """Create and store a new game (closing its lobby in the same transaction), then publish it.
+
+        Raises storage's LobbyError or ChannelBusyError when the lobby started already or the
+        channel has a game."""
+        game = Game.new(map_id, len(user_ids), self.new_seed(), options)
+        async with self.storage.sessions() as session:
+            await stored_games.create_game(session=session, guild_id=guild_id, channel_id=channel_id, game=game,
+                                           players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id,
+                                           ai=ai)
+        table = await self.table_in_channel(channel_id)
+        assert table is not None
+        return await self.publish(Outcome(table=table, cause=cause, phase_before=game.phase))
+
+    async def end(self, game_id: int, *, cause: Cause) -> Outcome:
+        """End an active game without scores (an admin's decision), then publish it."""
+        async with self.lock(game_id):
+            table = await self.table(game_id)
+            try:
+                async with self.storage.sessions() as session:
+                    await stored_games.abandon_game(session=session, game_id=game_id)
+            except StorageError:
+                raise GameEnded() from None
+            table.record.status = "abandoned"
+            self.forget(game_id)
+        return await self.publish(Outcome(table=table, cause=cause, phase_before=table.game.phase))
+
+    async def replace_player(self, table: Table, seat: int, user_id: int) -> None:
+        """Give a seat (its cards, tickets and routes) to another member; the game goes on unchanged."""
+        async with self.lock(table.id):
+            async with self.storage.sessions() as session:
+                await stored_games.replace_seat_user(session=session, game_id=table.id, seat=seat, user_id=user_id)
+            next(s for s in table.seats if s.seat == seat).user_id = user_id
+
+    async def set_host(self, table: Table, user_id: int) -> None:
+        async with self.storage.sessions() as session:
+            await stored_games.set_host(session=session, game_id=table.id, user_id=user_id)
+        table.record.host_id = user_id
 
 
-__all__ = ["GameService", "Outcome", "Table", "UserError", "StorageError"]
+__all__ = ["ANNOUNCER", "AI_SEATS", "Cause", "CauseKind", "GameService", "LEAGUES", "Outcome", "TIMERS", "Table",
+           "new_error_id"]

@@ -4,7 +4,7 @@ All are ValueError (as python-chess does): a caller that does not care catches V
 
 An error is an English message template with named parameters, `IllegalActionError("{route} is
 already taken by {owner}", route=RouteRef(...), owner=SeatRef(2))`: `str(error)` is the plain
-English (CLI, logs, tests), and bot/error_text.py words the same error in a player's language by
+English (CLI, logs, tests), and texts/error_text.py words the same error in a player's language by
 translating the template (the gettext message id; Babel extracts the first argument of these
 calls, so it is always a literal) and each parameter. Parameters that name something of the game
 are the typed references below; plain ints and strings (text a player typed) stay as they are.
@@ -113,10 +113,10 @@ def _data(value: object) -> object:
     return value
 
 
-class ActionError(ValueError):
-    """Base class: the action was not applied and nothing changed."""
-
-    code = "action_error"
+class TemplateError(Exception):
+    """Every refusal the project words for a player (engine, storage and bot errors alike): an
+    English template and its typed parameters, worded in the reader's language in one place
+    (texts/error_text.py)."""
 
     def __init__(self, template: str, /, **params: object) -> None:
         super().__init__(template)
@@ -136,8 +136,14 @@ class ActionError(ValueError):
         return {key: _data(value) for key, value in self.params.items()}
 
 
-def _rebuild(cls: type[ActionError], template: str, params: dict) -> ActionError:
+def _rebuild(cls: type[TemplateError], template: str, params: dict) -> TemplateError:
     return cls(template, **params)
+
+
+class ActionError(TemplateError, ValueError):
+    """Base class of the engine's errors: the action was not applied and nothing changed."""
+
+    code = "action_error"
 
 
 class InvalidActionError(ActionError):

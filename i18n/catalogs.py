@@ -3,8 +3,9 @@
 `python -m i18n check` lists what is missing or stale in every language; `python -m i18n extract`
 writes the template (messages.pot) a translator starts a new language from. The tests run the same
 checks, so a string added without its Russian and Chinese translations fails CI. Messages are the
-strings marked in the code (Babel, KEYWORDS below) and the slash commands' names, read from the
-command tree (bot/command_translator.py `tree_names`).
+strings marked in the code (Babel, KEYWORDS below). The slash commands' names are identifiers of the
+bot's command tree, checked against the catalogs by the bot's tests (`TREE_CONTEXTS`), so this layer
+needs nothing of the bot.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ KEYWORDS = {
 
 Key = tuple[str | None, str]  # (context, msgid)
 
+#: Contexts of slash command and option names: identifiers in the bot's command tree, not strings
+#: Babel sees; tests/bot/test_command_localization.py checks them against the tree itself.
+TREE_CONTEXTS = ("command", "option")
+
 
 @dataclass
 class Message:
@@ -89,11 +94,6 @@ def _collect(found: dict[Key, Message]) -> None:
                 continue
             entry = found.setdefault((context, ids[0]), Message(context, tuple(ids)))
             entry.where.append(f"{folder}/{filename}:{lineno}")
-    # Slash command and option names are identifiers, not strings Babel sees: read the tree itself.
-    from bot.command_translator import tree_names
-
-    for context, name, where in tree_names():
-        found.setdefault((context, name), Message(context, (name,))).where.append(f"command tree {where}")
 
 
 def load(language: str) -> dict[Key, tuple[str, object, str]]:
@@ -130,7 +130,7 @@ def problems(language: str, messages: dict[Key, Message] | None = None) -> list[
             if placeholders(form) != expected:
                 out.append(f"placeholders differ: {_show(key)} in {file}: {sorted(placeholders(form))} != {sorted(expected)}")
     for key, (_plural, _string, file) in sorted(entries.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
-        if key not in messages:
+        if key not in messages and key[0] not in TREE_CONTEXTS:
             out.append(f"stale (no longer in the code): {_show(key)} in {file}")
     return out
 

@@ -1,4 +1,4 @@
-"""An engine error (ActionError) in the player's language.
+"""A refusal (an engine ActionError, or any TemplateError) in the player's language.
 
 The engine raises errors with an English message template and its parameters (engine/errors.py);
 this is where the bot words them for a player: the template through the catalogs, and each
@@ -11,16 +11,18 @@ from __future__ import annotations
 from typing import Callable
 
 from engine import Game
-from engine.errors import ActionError, CardRef, CityRef, ListRef, MapRef, Phrase, RouteRef, SeatRef
+from engine.errors import CardRef, CityRef, ListRef, MapRef, Phrase, RouteRef, SeatRef, TemplateError
 from i18n import Translator
 
 
-def describe_error(t: Translator, error: ActionError, game: Game | None, name: Callable[[int], str]) -> str:
-    """The error's message for the player reading it (`name(seat)` names a seat's player).
+def describe_error(t: Translator, error: TemplateError, game: Game | None, name: Callable[[int], str], *,
+                   sentence: bool = True) -> str:
+    """The error's message for the player reading it (`name(seat)` names a seat's player), as a
+    sentence (capitalized) unless `sentence` is False (a reason quoted inside another message).
 
     Without a game, cities and routes keep their printed English names."""
     text = _text(t, error.template, error.params, game, name)
-    return text[:1].upper() + text[1:]
+    return text[:1].upper() + text[1:] if sentence else text
 
 
 def _text(t: Translator, template: str, params: dict, game: Game | None, name: Callable[[int], str]) -> str:

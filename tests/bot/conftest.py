@@ -24,7 +24,7 @@ async def make_bot(fake_discord, run_bot, tmp_path, monkeypatch):
                             database_url=url, dev_guild_id=fake_discord.guild.id, **overrides)
         bot = TTRBot(settings, storage=Storage(url))
         seeds = iter(range(1000, 2000))
-        bot.lobbies.new_seed = lambda: next(seeds)  # the same games on every run
+        bot.service.new_seed = lambda: next(seeds)  # the same games on every run
         bots.append(bot)
         return await run_bot(bot)
 

@@ -98,11 +98,11 @@ async def test_colorblind_setting_changes_the_images(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
     table = await bot.service.table(driver.game_id)
-    plain = (await bot.turns.board_file(table)).fp.read()
+    plain = (await bot.messenger.board_file(table)).fp.read()
     reply = await fake.slash(fake.bob, fake.general, "ttr settings colorblind", on=True)
     assert "letter" in reply.content
-    assert bot.turns.colorblind(table, 1) and not bot.turns.colorblind(table, 0)
-    marked = (await bot.turns.board_file(table)).fp.read()
+    assert bot.messenger.colorblind(table, 1) and not bot.messenger.colorblind(table, 0)
+    marked = (await bot.messenger.board_file(table)).fp.read()
     assert marked != plain  # the public board switches for everyone at a table with a color-blind player
 
 

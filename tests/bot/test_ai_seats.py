@@ -8,7 +8,7 @@ from tests.bot.driver import Driver
 
 async def solo_game(fake, make_bot, ai_players=2, level="baseline"):
     bot = await make_bot()
-    bot.ai.delay = 0
+    bot.get_cog("AISeats").delay = 0
     driver = Driver(fake, bot, fake.general, [fake.alice])
     await driver.run(fake.alice, "ttr new", map="usa", players=3)
     reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice, ai_players=ai_players,
@@ -23,7 +23,7 @@ async def wait_for_people(fake, driver):
     """Until the game waits on alice (or is over): the AIs move by themselves."""
     def ready():
         game = driver.game
-        task = driver.bot.ai._tasks.get(driver.game_id)
+        task = driver.bot.get_cog("AISeats")._tasks.get(driver.game_id)
         return (game.is_over() or 0 in game.to_move()) and (task is None or task.done())
     await fake.wait_until(ready, timeout=20, what="the AIs to move")
 
@@ -53,13 +53,13 @@ async def test_ai_plays_on_after_a_restart(fake_discord, make_bot):
     await driver.act(0, driver.game.default_action(0))  # alice's starting tickets
     await wait_for_people(fake, driver)
     plies = len(driver.game.log)
-    bot.ai.delay = 3600  # the AI would wait an hour: restart before it moves
+    bot.get_cog("AISeats").delay = 3600  # the AI would wait an hour: restart before it moves
     await driver.act(0, driver.game.default_action(0))
     await driver.act(0, driver.game.default_action(0))
     assert 1 in driver.game.to_move()
     bot = await make_bot()
-    bot.ai.delay = 0
-    await bot.ai.resume_all()
+    bot.get_cog("AISeats").delay = 0
+    await bot.get_cog("AISeats").start_work()
     driver.bot = bot
     await fake.wait_until(lambda: 0 in driver.game.to_move() and len(driver.game.log) > plies + 2,
                           timeout=20, what="the AI to move after the restart")
@@ -80,7 +80,7 @@ async def test_ai_seats_are_named_in_the_servers_language(fake_discord, make_bot
 
     fake = fake_discord
     bot = await make_bot()
-    bot.ai.delay = 3600  # the AIs wait: only the start is looked at
+    bot.get_cog("AISeats").delay = 3600  # the AIs wait: only the start is looked at
     await bot.languages.set_guild(fake.guild.id, Choice("zh"))
     driver = Driver(fake, bot, fake.general, [fake.alice])
     await driver.run(fake.alice, "ttr new", map="usa", players=3)

@@ -22,7 +22,7 @@ class Clock:
 
 async def timed_game(fake, make_bot, clock, **options):
     bot = await make_bot()
-    bot.clocks.now = clock
+    bot.timers.now = clock
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
     await driver.run(fake.alice, "ttr new", map="usa", players=2, timer=3600, **options)
     await driver.run(fake.bob, "ttr join")
@@ -40,27 +40,27 @@ async def test_reminder_deadline_skip_and_each_timer_fires_once_across_a_restart
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock, absence="skip", reminder_minutes=15)
     clock.advance(minutes=46)
-    assert await bot.clocks.tick() == 2  # both players' reminders for their starting tickets
+    assert await bot.get_cog("Clocks").tick() == 2  # both players' reminders for their starting tickets
     reminders = [t for t in texts(fake, fake.general) if t.startswith("⏳")]
     assert len(reminders) == 2 and f"<@{fake.bob.id}>" in reminders[1]
-    assert await bot.clocks.tick() == 0
+    assert await bot.get_cog("Clocks").tick() == 0
     await driver.act(0, driver.game.default_action(0))  # alice chooses; bob lets the time run out
     bot = await make_bot()  # a restart while bob's deadline is pending
-    bot.clocks.now = clock
+    bot.timers.now = clock
     driver.bot = bot
     clock.advance(minutes=15)
-    assert await bot.clocks.tick() == 1  # bob's missed deadline fires after the restart
+    assert await bot.get_cog("Clocks").tick() == 1  # bob's missed deadline fires after the restart
     game = driver.game if driver.game_id in bot.service._tables else (await bot.service.table(driver.game_id)).game
     assert game.phase == "playing" and len(game.tickets[1]) == 2
     turn = fake.channel_messages(fake.general)[-1]
     assert "ran out of time" in turn.content and f"<@{fake.alice.id}>, your turn (USA). ⏰ <t:" in turn.content
-    assert await bot.clocks.tick() == 0
+    assert await bot.get_cog("Clocks").tick() == 0
     clock.advance(minutes=61)  # alice misses her first turn: she draws 2 blind cards, bob is next
-    assert await bot.clocks.tick() == 2  # her reminder (now overdue) and her deadline
+    assert await bot.get_cog("Clocks").tick() == 2  # her reminder (now overdue) and her deadline
     game = (await bot.service.table(driver.game_id)).game
     assert game.current == 1 and game.log[-1] == (0, DrawDeck()) and game.log[-2] == (0, DrawDeck())
     assert "**alice** ran out of time." in fake.channel_messages(fake.general)[-1].content
-    assert await bot.clocks.tick() == 0
+    assert await bot.get_cog("Clocks").tick() == 0
 
 
 async def test_removal_after_missed_turns_and_acting_resets_the_count(fake_discord, make_bot):
@@ -69,11 +69,11 @@ async def test_removal_after_missed_turns_and_acting_resets_the_count(fake_disco
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
     clock.advance(minutes=61)
-    await bot.clocks.tick()  # alice misses once
+    await bot.get_cog("Clocks").tick()  # alice misses once
     await driver.act(1, DrawDeck())  # bob plays himself
     await driver.act(1, DrawDeck())
     clock.advance(minutes=61)
-    await bot.clocks.tick()  # alice misses twice in a row: removed, and the game (2 players) ends
+    await bot.get_cog("Clocks").tick()  # alice misses twice in a row: removed, and the game (2 players) ends
     assert driver.game.left[0] == "removed" and driver.game.is_over()
     assert any("missed 2 deadlines in a row and is removed" in t for t in texts(fake, fake.general))
 
@@ -84,10 +84,10 @@ async def test_vacation_and_pause_move_deadlines(fake_discord, make_bot):
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
     table = await bot.service.table(driver.game_id)
-    due = await bot.clocks.deadline(table, 0)
+    due = await bot.timers.deadline(table, 0)
     reply = await fake.slash(fake.alice, fake.general, "ttr vacation", days=2)
     assert "on vacation until" in reply.content
-    assert await bot.clocks.deadline(table, 0) == due + timedelta(days=2)
+    assert await bot.timers.deadline(table, 0) == due + timedelta(days=2)
     reply = await fake.slash(fake.alice, fake.general, "ttr vacation", days=6)
     assert "5 vacation days left" in reply.content  # 7 per game, 2 used
     reply = await fake.slash(fake.bob, fake.general, "ttr admin pause")
@@ -95,10 +95,10 @@ async def test_vacation_and_pause_move_deadlines(fake_discord, make_bot):
     reply = await fake.slash(fake.alice, fake.general, "ttr admin pause")
     assert "paused" in reply.content
     clock.advance(days=3)
-    assert await bot.clocks.tick() == 0  # paused: nothing fires
+    assert await bot.get_cog("Clocks").tick() == 0  # paused: nothing fires
     reply = await fake.slash(fake.alice, fake.general, "ttr admin resume")
     assert "run again" in reply.content
-    assert await bot.clocks.deadline(table, 0) == due + timedelta(days=5)
+    assert await bot.timers.deadline(table, 0) == due + timedelta(days=5)
 
 
 async def test_games_lists_my_games_with_whose_turn_and_deadline(fake_discord, make_bot):
@@ -141,7 +141,7 @@ async def test_absence_policy_ai_plays_the_missed_turn(fake_discord, make_bot):
         await driver.act(seat, driver.game.default_action(seat))
     plies = len(driver.game.log)
     clock.advance(minutes=61)
-    await bot.clocks.tick()
+    await bot.get_cog("Clocks").tick()
     game = driver.game
     assert game.current == 1 and len(game.log) > plies and all(seat == 0 for seat, _ in game.log[plies:])
     assert "**alice** ran out of time: an AI plays this turn." in fake.channel_messages(fake.general)[-1].content
@@ -153,7 +153,7 @@ async def test_a_whole_play_by_post_game_every_timer_fires_once(fake_discord, ma
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock, absence="remove", remove_after=2, reminder_minutes=10)
     async def tick():
-        return await driver.bot.clocks.tick()
+        return await driver.bot.get_cog("Clocks").tick()
 
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
@@ -164,7 +164,7 @@ async def test_a_whole_play_by_post_game_every_timer_fires_once(fake_discord, ma
     assert await tick() == 1  # alice's deadline: her turn is skipped (2 blind cards)
     assert driver.game.current == 1
     bot = await make_bot()  # restart; bob is on vacation: his deadline is a day later
-    bot.clocks.now = clock
+    bot.timers.now = clock
     driver.bot = bot
     clock.advance(hours=2)
     assert await tick() == 0
@@ -196,14 +196,14 @@ async def test_deadline_notes_in_the_servers_language_and_pings_in_the_players(f
     await bot.languages.set_player(fake.bob.id, Choice("ru"))
     await driver.act(1, driver.game.default_action(1))
     clock.advance(minutes=61)  # alice misses her starting tickets
-    await bot.clocks.tick()
+    await bot.get_cog("Clocks").tick()
     turn = fake.channel_messages(fake.general)[-1]
     assert turn.content.startswith("⏰ **alice** 超时了。") and f"<@{fake.alice.id}>，轮到你了（美国）。" in turn.content
     await driver.act(0, DrawDeck())
     await driver.act(0, DrawDeck())  # bob's turn: a ping in Russian
     assert "Ваш ход в игре «США» в <#" in fake.dms(fake.bob)[-1].content
     clock.advance(minutes=46)
-    await bot.clocks.tick()
+    await bot.get_cog("Clocks").tick()
     assert f"⏳ <@{fake.bob.id}>，你的回合将在<t:" in fake.channel_messages(fake.general)[-1].content
     assert fake.dms(fake.bob)[-1].content.startswith("**Игра «США» в <#")
     assert "закончится <t:" in fake.dms(fake.bob)[-1].content

@@ -151,12 +151,28 @@ async def test_every_command_a_message_names_exists(fake_discord, make_bot):
     ttr = await synced_ttr(fake_discord, make_bot)
     paths = {" ".join(n["name"] for n in path) for path, _ in commands_and_options(ttr) if path}
     options = {node["name"] for path, node in commands_and_options(ttr) if path is None}
-    source = "\n".join(f.read_text() for f in Path(command_translator.__file__).parent.glob("*.py"))
-    named = set(regex.findall(r'\bslash\(\w+, "([^"]+)"\)', source))
-    named_options = set(regex.findall(r'\boption_name\(\w+, "([^"]+)"\)', source))
+    source = "\n".join(f.read_text() for f in Path(command_translator.__file__).parent.glob("**/*.py"))
+    named = set(regex.findall(r'\bslash\(\w+, "([^"]+)"\)|\bCommand\("([^"]+)"\)', source))
+    named = {a or b for a, b in named}
+    named_options = set(regex.findall(r'\boption_name\(\w+, "([^"]+)"\)|\bOption\("([^"]+)"\)', source))
+    named_options = {a or b for a, b in named_options}
     assert len(named) > 15 and named_options  # the messages found
     assert named <= paths, named - paths
     assert named_options <= options, named_options - options
+
+
+async def test_the_catalogs_hold_exactly_the_names_of_the_tree(fake_discord, make_bot):
+    """Command and option names are identifiers Babel cannot extract: every one has its Russian and
+    Chinese entry, and no entry of those contexts names something the tree no longer has."""
+    from i18n import catalogs
+
+    bot = await make_bot()
+    names = {(context, name) for context, name, _ in command_translator.tree_names(bot.root)}
+    for language in catalogs.languages_to_check():
+        entries = {key for key, (_, string, _) in catalogs.load(language).items()
+                   if key[0] in catalogs.TREE_CONTEXTS and string}
+        assert not names - entries, (language, sorted(names - entries)[:10])
+        assert not entries - names, (language, sorted(entries - names)[:10])
 
 
 async def test_russian_help_names_the_commands_in_russian(fake_discord, make_bot):

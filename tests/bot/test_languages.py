@@ -189,7 +189,7 @@ async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, m
     drawn = DrawnText(monkeypatch)
     bot = await make_bot(force_language="qps")
     now = [datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)]
-    bot.clocks.now = lambda: now[0]
+    bot.timers.now = lambda: now[0]
     users = [fake.alice, fake.bob]
     driver = Driver(fake, bot, fake.general, users, seed=11)
 
@@ -210,9 +210,9 @@ async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, m
     await driver.run(fake.bob, "ttr claim", route="Atlanta-Miami")  # not bob's turn
     await driver.run(fake.bob, "ttr admin end")  # bob may not
     now[0] += timedelta(days=1, minutes=50)
-    await bot.clocks.tick()  # alice's reminder
+    await bot.get_cog("Clocks").tick()  # alice's reminder
     now[0] += timedelta(minutes=15)
-    await bot.clocks.tick()  # alice misses a deadline
+    await bot.get_cog("Clocks").tick()  # alice misses a deadline
     while not driver.game.is_over():
         seat = driver.game.to_move()[0]
         await driver.act(seat, driver.choose(seat))

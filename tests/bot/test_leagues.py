@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pytest
 import regex
 
-from bot.leagues import league_text
+from bot.errors import league_text
 from i18n import translator
 from storage import leagues as stored
 from tests.bot.driver import Driver
@@ -229,7 +229,7 @@ def test_unrated_reasons_with_data_are_worded_for_the_reader():
 async def test_a_league_lobby_started_with_an_ai_seat_is_not_rated(fake_discord, make_bot, roles):
     fake = fake_discord
     bot = await make_bot()
-    bot.ai.delay = 3600  # the AI never gets to move here: what matters is that its seat is there
+    bot.get_cog("AISeats").delay = 3600  # the AI never gets to move here: what matters is that its seat is there
     await league_with_season(fake, roles, maps="usa")
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
     await driver.run(fake.alice, "ttr new", map="usa", players=3)

@@ -278,7 +278,7 @@ async def test_an_unexpected_error_in_a_button_is_an_apology_with_an_error_id(fa
     async def broken(interaction, game_id):
         raise RuntimeError("boom")
 
-    bot.turns.show_hand = broken
+    bot.get_cog("Play").show_hand = broken
     turn = driver._newest_with(fake.channel_messages(fake.general), rf"ttr:{driver.game_id}:hand")
     reply = await fake.click(fake.alice, turn, f"ttr:{driver.game_id}:hand")
     assert reply.ephemeral and "Sorry, something went wrong on my side (error id `" in reply.content

@@ -9,19 +9,18 @@ nothing and needs no table.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import discord
 from discord import Interaction
 
 from bot import components
-from texts.present import route_name
-from bot.service import Table, UserError
-from engine import ActionError, BuildStation, Claim, Undo, format_action
+from bot.cog import TTRCog
+from bot.errors import TooLate, UserError
+from bot.service import Cause, CauseKind, Table
+from engine import BuildStation, Claim, Undo, format_action
+from engine.errors import TemplateError
 from i18n import Translator
-
-if TYPE_CHECKING:
-    from bot.client import TTRBot
+from texts.present import route_name
 
 #: Starts the line of the request message that lists who approved (in any language).
 APPROVED = "👍"
@@ -37,9 +36,40 @@ def approved_line(t: Translator, users: set[int]) -> str:
     return f"{APPROVED} " + t.gettext("Approved by: {players}", players=who)
 
 
-class Undos:
-    def __init__(self, bot: "TTRBot") -> None:
-        self.bot = bot
+def _undos(interaction: Interaction) -> "Undos":
+    return interaction.client.get_cog("Undos")  # type: ignore[attr-defined,return-value]
+
+
+class UndoButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.UNDO):
+    """On a turn message: the player who just moved asks to take it back."""
+
+    def __init__(self, item, game_id: int, ply: int) -> None:
+        super().__init__(item)
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(item, int(match["game"]), int(match["ply"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        await _undos(interaction).request(interaction, self.game_id, self.ply)
+
+
+class UndoVoteButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.UNDO_VOTE):
+    def __init__(self, item, game_id: int, ply: int, vote: str) -> None:
+        super().__init__(item)
+        self.game_id, self.ply, self.vote = game_id, ply, vote
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(item, int(match["game"]), int(match["ply"]), match["vote"])
+
+    async def run(self, interaction: Interaction) -> None:
+        await _undos(interaction).vote(interaction, self.game_id, self.ply, self.vote == "yes")
+
+
+class Undos(TTRCog):
+    items = (UndoButton, UndoVoteButton)
 
     def _voters(self, table: Table, mover: int) -> set[int]:
         """The people who must agree: every other active seat held by a person (AIs agree)."""
@@ -48,7 +78,7 @@ class Undos:
 
     def _asks(self, t: Translator, table: Table, seat: int) -> str:
         """'alice asks to take back the claim of Atlanta – Miami.'"""
-        game, name = table.game, self.bot.turns.name(table, seat, t)
+        game, name = table.game, self.bot.messenger.name(table, seat, t)
         move = game.log[-1][1]
         if isinstance(move, Claim):
             return t.gettext("**{name}** asks to take back the claim of {route}.", name=name,
@@ -63,16 +93,13 @@ class Undos:
         game = table.game
         seat = table.seat_of(interaction.user.id)
         if seat is None or len(game.log) != ply or not game.is_legal(seat, Undo()):
-            t = await self.bot.languages.for_interaction(interaction)
-            await interaction.response.send_message(t.gettext(
-                "Only the player who just moved can ask, before the next player acts, and only for a route or a "
-                "station that revealed no card."), ephemeral=True)
-            return
+            raise UserError("Only the player who just moved can ask, before the next player acts, and only for a "
+                            "route or a station that revealed no card.")
         voters = self._voters(table, seat)
         if not voters:  # everyone else is an AI: nobody to ask
             await self._take_back(interaction, table, seat, ply)
             return
-        t = await self.bot.turns.channel_t(table)  # a message in the channel, for everyone
+        t = await self.bot.messenger.channel_t(table)  # a message in the channel, for everyone
         text = "\n".join([f"↩️ {self._asks(t, table, seat)}",
                           t.gettext("Needs the OK of {players}.", players=t.join(f"<@{u}>" for u in sorted(voters))),
                           approved_line(t, set())])
@@ -82,7 +109,7 @@ class Undos:
     async def vote(self, interaction: Interaction, game_id: int, ply: int, approve: bool) -> None:
         table = await self.bot.service.table(game_id)
         game = table.game
-        t = await self.bot.turns.channel_t(table)
+        t = await self.bot.messenger.channel_t(table)
         mover = game.log[-1][0] if game.log else None
         if len(game.log) != ply or mover is None:
             await interaction.response.edit_message(
@@ -90,10 +117,7 @@ class Undos:
             return
         voters = self._voters(table, mover)
         if interaction.user.id not in voters:
-            mine = await self.bot.languages.for_interaction(interaction)
-            await interaction.response.send_message(mine.gettext("Only the other players decide on this."),
-                                                    ephemeral=True)
-            return
+            raise UserError("Only the other players decide on this.")
         if not approve:
             said_no = t.gettext("{player} said no: the move stands.", player=interaction.user.mention)
             await interaction.response.edit_message(content=f"{interaction.message.content}\n❌ {said_no}", view=None)
@@ -109,23 +133,24 @@ class Undos:
 
     async def _take_back(self, interaction: Interaction, table: Table, mover: int, ply: int,
                          content: str | None = None) -> None:
-        t = await self.bot.turns.channel_t(table)
+        t = await self.bot.messenger.channel_t(table)
         if content is not None:
             await interaction.response.edit_message(content=f"{content}\n✅ " + t.gettext("Everyone agreed."), view=None)
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             if len(table.game.log) != ply:
-                raise UserError("Too late: the game moved on.")
-            outcome = await self.bot.service.act(table.id, None, Undo(), seat=mover)  # the engine re-checks
-        except (UserError, ActionError) as exc:
+                raise TooLate()
+            await self.bot.service.act(table.id, Undo(), seat=mover,  # the engine re-checks
+                                       cause=Cause(CauseKind.UNDO, user_id=interaction.user.id))
+        except TemplateError as exc:
             mine = await self.bot.languages.for_interaction(interaction)
-            await interaction.followup.send(f"⚠️ {await self.bot.turns.error_text(mine, table.id, exc)}", ephemeral=True)
+            await interaction.followup.send(f"⚠️ {await self.bot.moves.refusal(mine, table.id, exc)}", ephemeral=True)
             return
-        table.turn_notes = ["↩️ " + t.gettext("**{name}**'s last move was taken back.",
-                                              name=self.bot.turns.name(table, mover, t))]
-        table.turn_draws = []
-        await self.bot.turns.publish_automatic(outcome)
         if content is None:
             mine = await self.bot.languages.for_interaction(interaction)
             await interaction.followup.send(mine.gettext("Taken back."), ephemeral=True)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Undos(bot))

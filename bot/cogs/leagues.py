@@ -11,7 +11,7 @@ Who may do what:
 
 A game joins a league season with `/ttr league rated` in its channel: on an open lobby (the link
 is kept on the lobby, and the game it starts is in the season) or on a game that has just
-started. `/ttr new` stays as it is. When the game ends (`game_finished`), the season's ratings
+started. `/ttr new` stays as it is. When the game ends (its outcome says so), the season's ratings
 are rebuilt and the channel is told the rating changes. All league words live here; storage
 (`storage.leagues`) rates and keeps them, `rendering.standings` draws them.
 """
@@ -23,17 +23,20 @@ import io
 import logging
 import re
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 import discord
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
-from bot.admin import is_manager
-from bot.command_translator import option_name, slash
-from bot.commands import MAP_CHOICES, ttr
-from bot.service import UserError
-from bot.turns import PLAYER_COLORS
+from bot.choices import MAP_CHOICES
+from bot.cog import TTRCog
+from bot.command_translator import slash
+from bot import errors
+from bot.errors import UserError, league_map_name
+from bot.messenger import PLAYER_COLORS
+from bot.permissions import is_manager
+from bot.service import LEAGUES, Outcome, Table
+from bot.transformers import League, NoLeague, Season, find_league, find_season
 from engine import available_maps, load_map
 from i18n import NC_, Translator
 from rendering.standings import (
@@ -47,17 +50,9 @@ from rendering.style import DEFAULT_PLAYER_COLORS
 from storage import leagues as stored
 from storage import lobbies as stored_lobbies
 
-if TYPE_CHECKING:
-    from bot.client import TTRBot
-    from bot.service import Table
-
 log = logging.getLogger(__name__)
 
 SEASON_DAYS = 30  # a season's length when no end date is given
-
-
-def _bot(interaction: Interaction) -> TTRBot:
-    return interaction.client  # type: ignore[return-value]
 
 
 async def _reply(interaction: Interaction, text: str, *, ephemeral: bool = True, **kwargs) -> None:
@@ -81,28 +76,6 @@ def _admin_refusal(t: Translator, league: stored.League) -> str:
                          "permission.", league=league.name, role=role)
     return t.gettext("Only league admins of **{league}** can do that: the **Manage Server** permission.",
                      league=league.name)
-
-
-def league_map_name(t: Translator, map_id: str) -> str:
-    """A map's name; a season may name a map this version doesn't have (its id then)."""
-    try:
-        return t.map_name(load_map(map_id))
-    except (KeyError, ValueError, OSError):
-        return map_id
-
-
-def league_text(t: Translator, text: stored.LeagueError | stored.Unrated) -> str:
-    """A league error or unrated reason from storage (an English template and its data) in the
-    reader's words: map ids as map names, lists of maps or player counts as "a, b or c"; names,
-    numbers and dates (YYYY-MM-DD) as they are."""
-    words = dict(text.params)
-    if "map" in words:
-        words["map"] = league_map_name(t, words["map"])
-    if "maps" in words:
-        words["maps"] = t.join((league_map_name(t, m) for m in words["maps"]), style="or")
-    if "counts" in words:
-        words["counts"] = t.join((str(c) for c in words["counts"]), style="or")
-    return t.gettext(text.template, **words)
 
 
 #: League-admin actions in the audit log, and the details they record.
@@ -188,9 +161,26 @@ def parse_counts(text: str | None) -> list[int]:
 # ---------------------------------------------------------------------------- the controller
 
 
-class Leagues:
-    def __init__(self, bot: TTRBot) -> None:
-        self.bot = bot
+#: Options several league commands share.
+LEAGUE_OPTION = locale_str("Which league (if the server has several)")
+SEASON_OPTION = locale_str("Which season (default: the current)")
+PUBLIC_OPTION = locale_str("Post it for everyone (default: only you)")
+
+
+class Leagues(TTRCog):
+    league = app_commands.Group(name="league", description=locale_str("Server leagues: seasons, rated games, standings"))
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.service.subscribe(LEAGUES, self.on_outcome)
+
+    async def cog_unload(self) -> None:
+        self.bot.service.unsubscribe(self.on_outcome)
+        await super().cog_unload()
+
+    async def on_outcome(self, outcome: Outcome) -> None:
+        if outcome.game_over:
+            await self.on_game_finished(outcome.table)
 
     async def _t(self, interaction: Interaction) -> Translator:
         """The language of a private reply."""
@@ -201,50 +191,6 @@ class Leagues:
         return await self.bot.languages.for_channel(interaction.guild_id)
 
     # ------------------------------------------------------------------ lookups
-
-    async def league(self, interaction: Interaction, name: str | None) -> stored.League | None:
-        """The named league of this server, or its only one; otherwise a private reply why not."""
-        async with self.bot.storage.sessions() as session:
-            leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
-        t = await self._t(interaction)
-        if not leagues:
-            await _reply(interaction, t.gettext("This server has no league yet. Someone with **Manage Server** can "
-                                                "create one with `{league_create}`.",
-                                                league_create=slash(t, "ttr league create")))
-            return None
-        names = t.join(f"**{lg.name}**" for lg in leagues)
-        if name:
-            found = next((lg for lg in leagues if lg.name.lower() == name.strip().lower()), None)
-            if found is None:
-                await _reply(interaction, t.gettext("There is no league called **{name}** here. Leagues: {leagues}.",
-                                                    name=name, leagues=names))
-            return found
-        if len(leagues) == 1:
-            return leagues[0]
-        await _reply(interaction, t.gettext("This server has several leagues; name one with the `{option}` option: "
-                                            "{leagues}.", option=option_name(t, "league"), leagues=names))
-        return None
-
-    async def season(self, interaction: Interaction, league: stored.League, name: str | None = None,
-                     *, settle: bool = True) -> stored.Season | None:
-        """The named season, else the active one, else the latest; settled (ratings up to date)."""
-        async with self.bot.storage.sessions() as session:
-            seasons = await stored.league_seasons(session=session, league_id=league.id)
-            if name:
-                season = next((s for s in seasons if s.name.lower() == name.strip().lower()), None)
-            else:
-                season = next((s for s in seasons if s.status == stored.SEASON_ACTIVE), None) or (
-                    seasons[-1] if seasons else None)
-            if season is not None and settle and await stored.needs_recompute(session=session, season_id=season.id):
-                await stored.recompute_season(session=session, season_id=season.id)
-        if season is None:
-            t = await self._t(interaction)
-            text = (t.gettext("**{league}** has no season called **{name}**.", league=league.name, name=name) if name
-                    else t.gettext("**{league}** has no season yet: a league admin opens one with "
-                                   "`{league_season}`.", league=league.name,
-                                   league_season=slash(t, "ttr league season")))
-            await _reply(interaction, text)
-        return season
 
     def _display(self, t: Translator, interaction: Interaction, user_id: int, stored_name: str | None) -> str:
         guild = interaction.guild
@@ -267,7 +213,7 @@ class Leagues:
                                                     created_by=interaction.user.id,
                                                     admin_role_id=admin_role.id if admin_role else None)
         except stored.LeagueError as exc:
-            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=league_text(t, exc)))
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=errors.reason(t, exc)))
             return
         t = await self._public(interaction)
         league_season = slash(t, "ttr league season")
@@ -278,15 +224,13 @@ class Leagues:
                                "season with `{league_season}`.", league=league.name, league_season=league_season))
         await _reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
-    async def set_role(self, interaction: Interaction, league_name: str | None, role: discord.Role | None) -> None:
+    async def set_role(self, interaction: Interaction, chosen: stored.League | None, role: discord.Role | None) -> None:
         if not is_manager(interaction):
             t = await self._t(interaction)
             await _reply(interaction, t.gettext("Only someone with the **Manage Server** permission can change a "
                                                 "league's admin role."))
             return
-        league = await self.league(interaction, league_name)
-        if league is None:
-            return
+        league = chosen or await find_league(interaction, None)
         async with self.bot.storage.sessions() as session:
             await stored.set_admin_role(session=session, league_id=league.id, admin_role_id=role.id if role else None,
                                         user_id=interaction.user.id)
@@ -296,12 +240,11 @@ class Leagues:
                 else t.gettext("🏆 **{league}**: league admins are now anyone with Manage Server.", league=league.name))
         await _reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
-    async def info(self, interaction: Interaction, league_name: str | None) -> None:
+    async def info(self, interaction: Interaction, chosen: stored.League | None) -> None:
         t = await self._t(interaction)
         async with self.bot.storage.sessions() as session:
-            leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
-            if league_name:
-                leagues = [lg for lg in leagues if lg.name.lower() == league_name.strip().lower()]
+            leagues = [chosen] if chosen else await stored.guild_leagues(session=session,
+                                                                          guild_id=interaction.guild_id or 0)
             lines = []
             for lg in leagues:
                 role = f"<@&{lg.admin_role_id}>"
@@ -321,21 +264,13 @@ class Leagues:
                 if not seasons:
                     lines.append(t.gettext("• no season yet"))
         if not lines:
-            league_create = slash(t, "ttr league create")
-            await _reply(interaction, t.gettext("This server has no league called **{name}** yet. Someone with "
-                                                "**Manage Server** can create one with `{league_create}`.",
-                                                name=league_name, league_create=league_create) if league_name
-                         else t.gettext("This server has no league yet. Someone with **Manage Server** can create one "
-                                        "with `{league_create}`.", league_create=league_create))
-            return
+            raise NoLeague()
         await _reply(interaction, "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none())
 
-    async def new_season(self, interaction: Interaction, *, league_name: str | None, name: str,
+    async def new_season(self, interaction: Interaction, *, chosen: stored.League | None, name: str,
                          start: str | None, end: str | None, maps: str | None, players: str | None,
                          min_games: int, carry_over: bool) -> None:
-        league = await self.league(interaction, league_name)
-        if league is None:
-            return
+        league = chosen or await find_league(interaction, None)
         t = await self._t(interaction)
         if not is_league_admin(interaction, league):
             await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
@@ -351,10 +286,10 @@ class Leagues:
                                                     ends_at=ends, created_by=interaction.user.id, maps=map_ids,
                                                     player_counts=counts, min_games=min_games, carry_over=carry_over)
         except UserError as exc:
-            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=exc.text(t)))
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=errors.reason(t, exc)))
             return
         except stored.LeagueError as exc:
-            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=league_text(t, exc)))
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=errors.reason(t, exc)))
             return
         t = await self._public(interaction)
         await _reply(interaction, t.gettext("📅 **{league}**: season **{season}** is open.\n{rules}\nHosts add a game "
@@ -379,10 +314,8 @@ class Leagues:
         ]
         return " · ".join(parts)
 
-    async def rated(self, interaction: Interaction, league_name: str | None) -> None:
-        league = await self.league(interaction, league_name)
-        if league is None:
-            return
+    async def rated(self, interaction: Interaction, chosen: stored.League | None) -> None:
+        league = chosen or await find_league(interaction, None)
         t = await self._t(interaction)
         async with self.bot.storage.sessions() as session:
             season = await stored.active_season(session=session, league_id=league.id)
@@ -425,18 +358,16 @@ class Leagues:
                                               user_id=interaction.user.id)
         except stored.LeagueError as exc:
             await _reply(interaction, t.gettext("⚠️ This game can't join **{league}**: {reason}.", league=league.name,
-                                                reason=league_text(t, exc)))
+                                                reason=errors.reason(t, exc)))
             return
         t = await self._public(interaction)
         await _reply(interaction, t.gettext("🏆 This game counts for **{league} · {season}**: ratings are updated when "
                                             "it ends.\n{rules}", league=league.name, season=season.name,
                                             rules=self.season_text(t, season)), ephemeral=False)
 
-    async def void(self, interaction: Interaction, *, league_name: str | None, game_id: int, reason: str | None,
+    async def void(self, interaction: Interaction, *, chosen: stored.League | None, game_id: int, reason: str | None,
                    restore: bool) -> None:
-        league = await self.league(interaction, league_name)
-        if league is None:
-            return
+        league = chosen or await find_league(interaction, None)
         t = await self._t(interaction)
         if not is_league_admin(interaction, league):
             await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
@@ -454,7 +385,7 @@ class Leagues:
                 await stored.void_game(session=session, game_id=game_id, user_id=interaction.user.id, reason=reason,
                                        restore=restore)
         except stored.LeagueError as exc:
-            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=league_text(t, exc)))
+            await _reply(interaction, t.gettext("⚠️ {reason}.", reason=errors.reason(t, exc)))
             return
         t = await self._public(interaction)
         words = {"user": f"<@{interaction.user.id}>", "game": game_id, "league": league.name, "season": season.name,
@@ -471,17 +402,13 @@ class Leagues:
                               "recomputed from the remaining games in order.", **words))
         await _reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
-    async def export(self, interaction: Interaction, *, league_name: str | None, season_name: str | None) -> None:
-        league = await self.league(interaction, league_name)
-        if league is None:
-            return
+    async def export(self, interaction: Interaction, *, chosen: stored.League | None, season_name: str | None) -> None:
+        league = chosen or await find_league(interaction, None)
         t = await self._t(interaction)
         if not is_league_admin(interaction, league):
             await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
             return
-        season = await self.season(interaction, league, season_name)
-        if season is None:
-            return
+        season = await find_season(interaction, league, season_name)
         async with self.bot.storage.sessions() as session:
             results = await stored.export_results_csv(session=session, season_id=season.id)
             standings = await stored.export_standings_csv(session=session, season_id=season.id)
@@ -491,10 +418,8 @@ class Leagues:
         await _reply(interaction, t.gettext("📄 **{league} · {season}**: every game (one row per seat) and the "
                                             "standings.", league=league.name, season=season.name), files=files)
 
-    async def audit(self, interaction: Interaction, league_name: str | None) -> None:
-        league = await self.league(interaction, league_name)
-        if league is None:
-            return
+    async def audit(self, interaction: Interaction, chosen: stored.League | None) -> None:
+        league = chosen or await find_league(interaction, None)
         t = await self._t(interaction)
         if not is_league_admin(interaction, league):
             await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
@@ -513,14 +438,10 @@ class Leagues:
 
     # ------------------------------------------------------------------ everyone
 
-    async def leaderboard(self, interaction: Interaction, *, league_name: str | None, season_name: str | None,
+    async def leaderboard(self, interaction: Interaction, *, chosen: stored.League | None, season_name: str | None,
                           map_id: str | None, public: bool) -> None:
-        league = await self.league(interaction, league_name)
-        if league is None:
-            return
-        season = await self.season(interaction, league, season_name)
-        if season is None:
-            return
+        league = chosen or await find_league(interaction, None)
+        season = await find_season(interaction, league, season_name)
         t = await self._public(interaction) if public else await self._t(interaction)
         await interaction.response.defer(ephemeral=not public, thinking=True)
         scope = map_id or stored.OVERALL
@@ -539,14 +460,10 @@ class Leagues:
         file = discord.File(io.BytesIO(image.png), filename="standings.png", description=image.alt_text[:1024])
         await interaction.followup.send(file=file, ephemeral=not public)
 
-    async def profile(self, interaction: Interaction, *, user: discord.abc.User | None, league_name: str | None,
+    async def profile(self, interaction: Interaction, *, user: discord.abc.User | None, chosen: stored.League | None,
                       season_name: str | None, public: bool) -> None:
-        league = await self.league(interaction, league_name)
-        if league is None:
-            return
-        season = await self.season(interaction, league, season_name)
-        if season is None:
-            return
+        league = chosen or await find_league(interaction, None)
+        season = await find_season(interaction, league, season_name)
         t = await self._public(interaction) if public else await self._t(interaction)
         user = user or interaction.user
         await interaction.response.defer(ephemeral=not public, thinking=True)
@@ -589,7 +506,7 @@ class Leagues:
             # The stored note is English: the same reason again, from the game, as a template to word.
             reason = stored.unrated_reason(table.record, table.seats, season) if row and row.rated is False else None
             text = t.gettext("🏆 This {league} game is not rated: {reason}.", league=league.name,
-                             reason=league_text(t, reason) if reason else t.gettext("not settled"))
+                             reason=errors.reason(t, reason) if reason else t.gettext("not settled"))
         else:
             parts = []
             for p in profiles:
@@ -599,154 +516,105 @@ class Leagues:
             text = t.gettext("🏆 **{league} · {season}**, game #{game} rated: {changes}\n`{leaderboard}` "
                              "shows the standings.", league=league.name, season=season.name, game=table.id,
                              changes=" · ".join(parts), leaderboard=slash(t, "ttr leaderboard"))
-        channel = await self.bot.turns.channel(table)
+        channel = await self.bot.messenger.channel(table)
         if channel is not None:
             try:
                 await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException:
                 log.warning("could not post league ratings", extra={"game_id": table.id})
 
+    # ------------------------------------------------------------------ the commands
 
-# ---------------------------------------------------------------------------- the commands
-
-league_group = app_commands.Group(name="league",
-                                  description=locale_str("Server leagues: seasons, rated games, standings"), parent=ttr)
-#: Options several league commands share.
-LEAGUE_OPTION = locale_str("Which league (if the server has several)")
-SEASON_OPTION = locale_str("Which season (default: the current)")
-PUBLIC_OPTION = locale_str("Post it for everyone (default: only you)")
-
-
-def _leagues(interaction: Interaction) -> Leagues:
-    bot = _bot(interaction)
-    controller = getattr(bot, "leagues", None)
-    if controller is None:
-        controller = bot.leagues = Leagues(bot)  # type: ignore[attr-defined]
-    return controller
+    @league.command(name="create",
+                          description=locale_str("Create a league on this server (Manage Server)"))
+    @app_commands.describe(name=locale_str("The league's name"),
+                           admin_role=locale_str("Members with this role run the league"))
+    async def league_create(self, interaction: Interaction, name: app_commands.Range[str, 1, 64],
+                            admin_role: discord.Role | None = None) -> None:
+        await self.create(interaction, name, admin_role)
 
 
-async def league_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    async with _bot(interaction).storage.sessions() as session:
-        leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
-    return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
-            if current.lower() in lg.name.lower()][:25]
+    @league.command(name="role",
+                          description=locale_str("Change who runs a league: its admin role (Manage Server)"))
+    @app_commands.describe(role=locale_str("The new league-admin role (none: only Manage Server)"), league=LEAGUE_OPTION)
+    async def league_role(self, interaction: Interaction, role: discord.Role | None = None, league: League | None = None) -> None:
+        await self.set_role(interaction, league, role)
 
 
-async def season_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot = _bot(interaction)
-    wanted = (getattr(interaction.namespace, "league", None) or "").lower()
-    async with bot.storage.sessions() as session:
-        leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
-        names = []
-        for lg in leagues:
-            if wanted and lg.name.lower() != wanted:
-                continue
-            names += [s.name for s in reversed(await stored.league_seasons(session=session, league_id=lg.id))]
-    return [app_commands.Choice(name=n, value=n) for n in dict.fromkeys(names) if current.lower() in n.lower()][:25]
+    @league.command(name="info",
+                          description=locale_str("This server's leagues and their seasons' rules"))
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def league_info(self, interaction: Interaction, league: League | None = None) -> None:
+        await self.info(interaction, league)
 
 
-@league_group.command(name="create",
-                      description=locale_str("Create a league on this server (Manage Server)"))
-@app_commands.describe(name=locale_str("The league's name"),
-                       admin_role=locale_str("Members with this role run the league"))
-async def league_create(interaction: Interaction, name: app_commands.Range[str, 1, 64],
-                        admin_role: discord.Role | None = None) -> None:
-    await _leagues(interaction).create(interaction, name, admin_role)
+    @league.command(name="season",
+                          description=locale_str("Open a new season (league admins); the open one closes"))
+    @app_commands.describe(name=locale_str("The season's name"), league=LEAGUE_OPTION,
+                           start=locale_str("First day, YYYY-MM-DD (default: today)"),
+                           end=locale_str("Last day, YYYY-MM-DD (default: 30 days)"),
+                           maps=locale_str("Allowed maps, e.g. 'usa, europe' (default: all)"),
+                           players=locale_str("Allowed player counts, e.g. '3-5' or '2,4' (default: 2-5)"),
+                           min_games=locale_str("Rated games needed to appear in the standings"),
+                           carry_over=locale_str("Do this season's final ratings start the next season?"))
+    async def league_season(self, interaction: Interaction, name: app_commands.Range[str, 1, 64], league: League | None = None,
+                            start: str | None = None, end: str | None = None, maps: str | None = None,
+                            players: str | None = None, min_games: app_commands.Range[int, 0, 100] = 3,
+                            carry_over: bool = False) -> None:
+        await self.new_season(interaction, chosen=league, name=name, start=start, end=end, maps=maps,
+                                               players=players, min_games=min_games, carry_over=carry_over)
 
 
-@league_group.command(name="role",
-                      description=locale_str("Change who runs a league: its admin role (Manage Server)"))
-@app_commands.describe(role=locale_str("The new league-admin role (none: only Manage Server)"), league=LEAGUE_OPTION)
-@app_commands.autocomplete(league=league_autocomplete)
-async def league_role(interaction: Interaction, role: discord.Role | None = None, league: str | None = None) -> None:
-    await _leagues(interaction).set_role(interaction, league, role)
+    @league.command(name="rated",
+                          description=locale_str("Make the lobby or new game here a league game (host)"))
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def league_rated(self, interaction: Interaction, league: League | None = None) -> None:
+        await self.rated(interaction, league)
 
 
-@league_group.command(name="info",
-                      description=locale_str("This server's leagues and their seasons' rules"))
-@app_commands.describe(league=LEAGUE_OPTION)
-@app_commands.autocomplete(league=league_autocomplete)
-async def league_info(interaction: Interaction, league: str | None = None) -> None:
-    await _leagues(interaction).info(interaction, league)
+    @league.command(name="void",
+                          description=locale_str("Void (or restore) a league game's result (league admins)"))
+    @app_commands.describe(game=locale_str("The game number (#… in the rating message and the export)"),
+                           reason=locale_str("Why (kept in the audit log)"), restore=locale_str("Count the game again"),
+                           league=LEAGUE_OPTION)
+    async def league_void(self, interaction: Interaction, game: app_commands.Range[int, 1], reason: str | None = None,
+                          restore: bool = False, league: League | None = None) -> None:
+        await self.void(interaction, chosen=league, game_id=game, reason=reason, restore=restore)
 
 
-@league_group.command(name="season",
-                      description=locale_str("Open a new season (league admins); the open one closes"))
-@app_commands.describe(name=locale_str("The season's name"), league=LEAGUE_OPTION,
-                       start=locale_str("First day, YYYY-MM-DD (default: today)"),
-                       end=locale_str("Last day, YYYY-MM-DD (default: 30 days)"),
-                       maps=locale_str("Allowed maps, e.g. 'usa, europe' (default: all)"),
-                       players=locale_str("Allowed player counts, e.g. '3-5' or '2,4' (default: 2-5)"),
-                       min_games=locale_str("Rated games needed to appear in the standings"),
-                       carry_over=locale_str("Do this season's final ratings start the next season?"))
-@app_commands.autocomplete(league=league_autocomplete)
-async def league_season(interaction: Interaction, name: app_commands.Range[str, 1, 64], league: str | None = None,
-                        start: str | None = None, end: str | None = None, maps: str | None = None,
-                        players: str | None = None, min_games: app_commands.Range[int, 0, 100] = 3,
-                        carry_over: bool = False) -> None:
-    await _leagues(interaction).new_season(interaction, league_name=league, name=name, start=start, end=end, maps=maps,
-                                           players=players, min_games=min_games, carry_over=carry_over)
+    @league.command(name="export",
+                          description=locale_str("A season's results as CSV (league admins)"))
+    @app_commands.describe(league=LEAGUE_OPTION, season=SEASON_OPTION)
+    async def league_export(self, interaction: Interaction, league: League | None = None, season: Season | None = None) -> None:
+        await self.export(interaction, chosen=league, season_name=season)
 
 
-@league_group.command(name="rated",
-                      description=locale_str("Make the lobby or new game here a league game (host)"))
-@app_commands.describe(league=LEAGUE_OPTION)
-@app_commands.autocomplete(league=league_autocomplete)
-async def league_rated(interaction: Interaction, league: str | None = None) -> None:
-    await _leagues(interaction).rated(interaction, league)
+    @league.command(name="audit",
+                          description=locale_str("The last league-admin actions (league admins)"))
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def league_audit(self, interaction: Interaction, league: League | None = None) -> None:
+        await self.audit(interaction, league)
 
 
-@league_group.command(name="void",
-                      description=locale_str("Void (or restore) a league game's result (league admins)"))
-@app_commands.describe(game=locale_str("The game number (#… in the rating message and the export)"),
-                       reason=locale_str("Why (kept in the audit log)"), restore=locale_str("Count the game again"),
-                       league=LEAGUE_OPTION)
-@app_commands.autocomplete(league=league_autocomplete)
-async def league_void(interaction: Interaction, game: app_commands.Range[int, 1], reason: str | None = None,
-                      restore: bool = False, league: str | None = None) -> None:
-    await _leagues(interaction).void(interaction, league_name=league, game_id=game, reason=reason, restore=restore)
+    @app_commands.command(name="leaderboard",
+                 description=locale_str("A league season's standings, overall or on one map"))
+    @app_commands.describe(map=locale_str("One map's ladder (default: all maps)"), league=LEAGUE_OPTION,
+                           season=SEASON_OPTION, public=PUBLIC_OPTION)
+    @app_commands.choices(map=MAP_CHOICES)
+    async def league_leaderboard(self, interaction: Interaction, map: app_commands.Choice[str] | None = None,
+                                 league: League | None = None, season: Season | None = None, public: bool = False) -> None:
+        await self.leaderboard(interaction, chosen=league, season_name=season,
+                                                map_id=map.value if map else None, public=public)
 
 
-@league_group.command(name="export",
-                      description=locale_str("A season's results as CSV (league admins)"))
-@app_commands.describe(league=LEAGUE_OPTION, season=SEASON_OPTION)
-@app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
-async def league_export(interaction: Interaction, league: str | None = None, season: str | None = None) -> None:
-    await _leagues(interaction).export(interaction, league_name=league, season_name=season)
+    @app_commands.command(name="profile",
+                 description=locale_str("A player's league season: rating, results, recent games"))
+    @app_commands.describe(player=locale_str("Whose profile (default: yours)"), league=LEAGUE_OPTION, season=SEASON_OPTION,
+                           public=PUBLIC_OPTION)
+    async def league_profile(self, interaction: Interaction, player: discord.User | None = None, league: League | None = None,
+                             season: Season | None = None, public: bool = False) -> None:
+        await self.profile(interaction, user=player, chosen=league, season_name=season, public=public)
 
 
-@league_group.command(name="audit",
-                      description=locale_str("The last league-admin actions (league admins)"))
-@app_commands.describe(league=LEAGUE_OPTION)
-@app_commands.autocomplete(league=league_autocomplete)
-async def league_audit(interaction: Interaction, league: str | None = None) -> None:
-    await _leagues(interaction).audit(interaction, league)
-
-
-@ttr.command(name="leaderboard",
-             description=locale_str("A league season's standings, overall or on one map"))
-@app_commands.describe(map=locale_str("One map's ladder (default: all maps)"), league=LEAGUE_OPTION,
-                       season=SEASON_OPTION, public=PUBLIC_OPTION)
-@app_commands.choices(map=MAP_CHOICES)
-@app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
-async def league_leaderboard(interaction: Interaction, map: app_commands.Choice[str] | None = None,
-                             league: str | None = None, season: str | None = None, public: bool = False) -> None:
-    await _leagues(interaction).leaderboard(interaction, league_name=league, season_name=season,
-                                            map_id=map.value if map else None, public=public)
-
-
-@ttr.command(name="profile",
-             description=locale_str("A player's league season: rating, results, recent games"))
-@app_commands.describe(player=locale_str("Whose profile (default: yours)"), league=LEAGUE_OPTION, season=SEASON_OPTION,
-                       public=PUBLIC_OPTION)
-@app_commands.autocomplete(league=league_autocomplete, season=season_autocomplete)
-async def league_profile(interaction: Interaction, player: discord.User | None = None, league: str | None = None,
-                         season: str | None = None, public: bool = False) -> None:
-    await _leagues(interaction).profile(interaction, user=player, league_name=league, season_name=season, public=public)
-
-
-def register(bot: TTRBot) -> None:
-    """The listener that rates league games (`game_finished` is dispatched by bot.turns)."""
-    controller = getattr(bot, "leagues", None) or Leagues(bot)
-    bot.leagues = controller  # type: ignore[attr-defined]
-    bot.add_listener(controller.on_game_finished, "on_game_finished")
+async def setup(bot) -> None:
+    await bot.add_cog(Leagues(bot))

@@ -1,5 +1,6 @@
-"""A game's past: `/ttr log` (recent turns in notation), `/ttr export` (a finished game as JSON
-that replays anywhere) and `/ttr replay` (the board of a finished game at any move).
+"""A game's past: `/ttr board` (this game's board, or a finished game's at any move) and
+`/ttr log` (recent turns in notation, the whole log of a finished game, or its export as JSON
+that replays anywhere).
 
 Moves stay in the game's notation in every language (it is what `/ttr claim` and the CLI accept);
 the words around them follow the reader's language."""
@@ -9,21 +10,20 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from typing import TYPE_CHECKING
 
 import discord
-from discord import Interaction
+from discord import Interaction, app_commands
+from discord.app_commands import locale_str
 
+from bot.cog import TTRCog
 from bot.service import Table
+from bot.transformers import table_here
 from engine import Game, GameOptions, KeepTickets, format_action, parse_action
 from i18n import Translator
 from rendering import render_board
 from storage import export as stored_export
 from storage import games as stored_games
 from storage import queries
-
-if TYPE_CHECKING:
-    from bot.client import TTRBot
 
 
 def log_entry(t: Translator, game: Game, seat: int | None, action, names, *, public: bool) -> str:
@@ -35,9 +35,35 @@ def log_entry(t: Translator, game: Game, seat: int | None, action, names, *, pub
     return t.gettext("{who}: {move}", who=who, move=move)
 
 
-class History:
-    def __init__(self, bot: "TTRBot") -> None:
-        self.bot = bot
+class History(TTRCog):
+    @app_commands.command(name="board",
+                          description=locale_str("Show the board (or a finished game's board after any move)"))
+    @app_commands.describe(public=locale_str("Post it for everyone (default: only you)"),
+                           move=locale_str("The last finished game here: its board after this many moves"))
+    async def board(self, interaction: Interaction, public: bool = False,
+                    move: app_commands.Range[int, 0, 5000] | None = None) -> None:
+        if move is not None:
+            await self.replay(interaction, move)
+            return
+        table = await table_here(interaction)
+        bot = self.bot
+        t = await bot.languages.for_channel(interaction.guild_id) if public else await bot.languages.for_interaction(
+            interaction)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        await interaction.followup.send(file=await bot.messenger.board_file(table, t), ephemeral=not public)
+
+    @app_commands.command(name="log",
+                          description=locale_str("The last moves (the whole log, or the game as JSON, once it is "
+                                                 "over)"))
+    @app_commands.describe(moves=locale_str("How many of the last moves"),
+                           export=locale_str("The last finished game here as JSON: seed, options and full log, to "
+                                             "replay anywhere"))
+    async def log_(self, interaction: Interaction, moves: app_commands.Range[int, 1, 100] = 20,
+                   export: bool = False) -> None:
+        if export:
+            await self.export(interaction)
+        else:
+            await self.log(interaction, moves)
 
     async def _finished_here(self, interaction: Interaction):
         async with self.bot.storage.sessions() as session:
@@ -47,7 +73,7 @@ class History:
         t = await self.bot.languages.for_interaction(interaction)
         table = await self.bot.service.table_in_channel(interaction.channel_id)
         if table is not None:
-            await self.bot.turns._load_names(table)
+            await self.bot.messenger.load_names(table)
             lines = [f"{i + 1}. {log_entry(t, table.game, seat, action, self._names(table, t), public=True)}"
                      for i, (seat, action) in enumerate(table.game.log)][-count:]
             text = "\n".join(lines)[-1900:] if lines else t.gettext("No moves yet.")
@@ -59,7 +85,7 @@ class History:
             return
         # A finished game: everything may be seen now, kept tickets included.
         finished = await self.bot.service.table(record.id)
-        await self.bot.turns._load_names(finished)
+        await self.bot.messenger.load_names(finished)
         lines = [f"{i + 1}. {log_entry(t, finished.game, seat, action, self._names(finished, t), public=False)}"
                  for i, (seat, action) in enumerate(finished.game.log)]
         file = discord.File(io.BytesIO("\n".join(lines).encode()), filename=f"game-{record.id}-log.txt")
@@ -88,16 +114,16 @@ class History:
         async with self.bot.storage.sessions() as session:
             log = await stored_games.action_log(session=session, game_id=record.id)
         finished = await self.bot.service.table(record.id)
-        await self.bot.turns._load_names(finished)
+        await self.bot.messenger.load_names(finished)
         move = max(0, min(move, len(log)))
-        image = await asyncio.to_thread(self._board_at, record, log[:move], self.bot.turns.styles(finished, t), t)
+        image = await asyncio.to_thread(self._board_at, record, log[:move], self.bot.messenger.styles(finished, t), t)
         await interaction.followup.send(t.gettext("The board after move {move} of {total}.", move=move, total=len(log)),
                                         ephemeral=True,
                                         file=discord.File(io.BytesIO(image.png), filename=f"move-{move}.png",
                                                           description=image.alt_text[:1024]))
 
     def _names(self, table: Table, t: Translator):
-        return lambda seat: self.bot.turns.name(table, seat, t)
+        return lambda seat: self.bot.messenger.name(table, seat, t)
 
     @staticmethod
     async def _say(interaction: Interaction, text: str, **kwargs) -> None:
@@ -111,4 +137,5 @@ class History:
         return render_board(game.view(None), game.map, styles, t=t)
 
 
-
+async def setup(bot) -> None:
+    await bot.add_cog(History(bot))

@@ -1,43 +1,199 @@
-"""Gathering players: open a lobby in a channel (or a new thread), join with a color, start.
+"""Gathering players: open a lobby in a channel (or a new thread), join with a color, start; the
+Rematch button; lobbies nobody touched for a while are closed.
 
-A lobby lives in storage until the host starts it; `start` creates the engine game and stores it
+A lobby lives in storage until the host starts it; starting creates the engine game and stores it
 in the same transaction that closes the lobby, so two starts at once cannot both succeed.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
-from typing import TYPE_CHECKING
 
 import discord
-from discord import Interaction
+from discord import Interaction, app_commands
+from discord.app_commands import locale_str
+from discord.ext import tasks
 
 from bot import components
-from bot.admin import is_manager
-from bot.clocks import TIMERS
-from bot.command_translator import option_name, slash
-from texts.error_text import describe_error
-from bot.service import Table
-from bot.turns import PLAYER_COLORS
-from engine import Game, GameOptions, GameOptionsError, load_map
-from i18n import N_, Translator
+from bot.choices import MAP_CHOICES
+from bot.cog import TTRCog
+from bot.command_translator import locale_format, locale_pstr, option_name, slash
+from bot.errors import reason
+from bot.messenger import AI_LEVELS, PLAYER_COLORS
+from bot.permissions import is_manager, missing_permissions
+from bot.service import Cause, CauseKind
+from bot.timers import TIMERS
+from engine import Game, GameOptions, GameOptionsError, available_maps, load_map
+from i18n import N_, NC_, Translator
 from storage import ChannelBusyError, LobbyError
-from storage import games as stored_games
 from storage import lobbies as stored_lobbies
+from storage import players as stored_settings
 from storage.models import Lobby, LobbyMember
-
-if TYPE_CHECKING:
-    from bot.client import TTRBot
 
 log = logging.getLogger(__name__)
 
+#: Words of the choices below that come from tables elsewhere, for the catalogs.
+TIMER_WORDS = (NC_("timer", "none"), NC_("timer", "5 minutes"), NC_("timer", "10 minutes"),
+               NC_("timer", "1 hour"), NC_("timer", "12 hours"), NC_("timer", "24 hours"),
+               NC_("timer", "48 hours"))  # bot.timers.TIMERS
+AI_LEVEL_WORDS = (NC_("AI level", "random"), NC_("AI level", "baseline"), NC_("AI level", "strong"))  # AI_LEVELS
+PLAYER_COLOR_WORDS = (NC_("player color", "violet"), NC_("player color", "teal"), NC_("player color", "brown"),
+                      NC_("player color", "sky"), NC_("player color", "lime"))  # PLAYER_COLORS
 
-class Lobbies:
-    def __init__(self, bot: "TTRBot") -> None:
-        self.bot = bot
-        #: Where new games get their seed (tests replace it to replay the same games).
-        self.new_seed = lambda: secrets.randbits(62)
+DECK_CHOICES = [
+    app_commands.Choice(name=locale_format("{map}: {deck}", map=("map", load_map(m).name), deck=("deck", d.name)),
+                        value=f"{m}:{d.id}")
+    for m in available_maps() for d in load_map(m).rules.decks.values()
+][:25]
+COLOR_CHOICES = [app_commands.Choice(name=locale_pstr("player color", c), value=c) for c in PLAYER_COLORS]
+TIMER_CHOICES = [app_commands.Choice(name=locale_pstr("timer", name), value=seconds)
+                 for name, seconds in TIMERS.items()]
+ABSENCE_CHOICES = [app_commands.Choice(name=locale_str("skip the turn"), value="skip"),
+                   app_commands.Choice(name=locale_str("an AI plays the turn"), value="ai"),
+                   app_commands.Choice(name=locale_str("skip, remove after several misses"), value="remove")]
+AI_LEVEL_CHOICES = [app_commands.Choice(name=locale_pstr("AI level", level), value=level) for level in AI_LEVELS]
+
+
+def _lobbies(interaction: Interaction) -> "Lobbies":
+    return interaction.client.get_cog("Lobbies")  # type: ignore[attr-defined,return-value]
+
+
+class LobbyButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.LOBBY):
+    def __init__(self, item: discord.ui.Button, lobby_id: int, what: str) -> None:
+        super().__init__(item)
+        self.lobby_id, self.what = lobby_id, what
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(item, int(match["lobby"]), match["what"])
+
+    async def run(self, interaction: Interaction) -> None:
+        lobbies = _lobbies(interaction)
+        await {"join": lobbies.join_lobby, "leave": lobbies.leave_lobby, "start": lobbies.start_game}[self.what](
+            interaction, lobby_id=self.lobby_id)
+
+
+class RematchButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.REMATCH):
+    def __init__(self, item: discord.ui.Button, game_id: int) -> None:
+        super().__init__(item)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(item, int(match["game"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        await _lobbies(interaction).rematch(interaction, self.game_id)
+
+
+class Lobbies(TTRCog):
+    """Gathering players and starting games (and rematches); closing lobbies nobody touches."""
+
+    items = (LobbyButton, RematchButton)
+
+    async def start_work(self) -> None:
+        self.expire_lobbies.start()
+
+    async def stop_work(self) -> None:
+        self.expire_lobbies.cancel()
+
+    # ------------------------------------------------------------------ slash commands
+
+    @app_commands.command(name="new", description=locale_str("Open a new game in this channel (or a new thread)"))
+    @app_commands.describe(map=locale_str("The board"),
+                           tickets=locale_str("Ticket deck (default: the map's base deck)"),
+                           players=locale_str("Most players allowed (default: as many as the map allows)"),
+                           thread=locale_str("Play in a new thread"),
+                           tolls=locale_str("Nederland: play with bridge tolls (default yes)"),
+                           neutral=locale_str("Nederland, 2 players: add the neutral player"),
+                           timer=locale_str("Time for each turn (play-by-post: 24 hours)"),
+                           absence=locale_str("When a turn's time runs out (default: skip it)"),
+                           remove_after=locale_str("With absence 'remove': missed turns in a row before removal"),
+                           reminder_minutes=locale_str("Remind this many minutes before the deadline (default: a "
+                                                       "quarter of it)"))
+    @app_commands.choices(map=MAP_CHOICES, tickets=DECK_CHOICES, timer=TIMER_CHOICES, absence=ABSENCE_CHOICES)
+    async def new(self, interaction: Interaction, map: app_commands.Choice[str] | None = None,
+                  tickets: app_commands.Choice[str] | None = None,
+                  players: app_commands.Range[int, 2, 5] | None = None, thread: bool = False,
+                  tolls: bool | None = None, neutral: bool | None = None,
+                  timer: app_commands.Choice[int] | None = None, absence: app_commands.Choice[str] | None = None,
+                  remove_after: app_commands.Range[int, 1, 20] = 3,
+                  reminder_minutes: app_commands.Range[int, 0, 2880] | None = None) -> None:
+        deck = None
+        map_id = map.value if map else None
+        if tickets is not None:
+            deck_map, deck = tickets.value.split(":", 1)
+            map_id = map_id or deck_map
+            if deck_map != map_id:
+                t = await self.bot.languages.for_interaction(interaction)
+                await self._reply(interaction, t.gettext("That ticket deck belongs to the {deck_map} map, not {map}.",
+                                                         deck_map=t.map_name(load_map(deck_map)),
+                                                         map=t.map_name(load_map(map_id))))
+                return
+        variants = {k: v for k, v in (("tolls", tolls), ("neutral", neutral)) if v is not None}
+        clock = {}
+        if timer is not None and timer.value:
+            clock = {"turn_seconds": timer.value, "absence": absence.value if absence else "skip",
+                     "remove_after": remove_after}
+            if reminder_minutes is not None:
+                clock["reminder_seconds"] = min(reminder_minutes * 60, timer.value)
+        await self.open_lobby(interaction, map_id=map_id, deck=deck, players=players, thread=thread,
+                              variants=variants, clock=clock)
+
+    @app_commands.command(name="join", description=locale_str("Join the open game in this channel"))
+    @app_commands.describe(color=locale_str("Your train color"))
+    @app_commands.choices(color=COLOR_CHOICES)
+    async def join(self, interaction: Interaction, color: app_commands.Choice[str] | None = None) -> None:
+        await self.join_lobby(interaction, color=color.value if color else None)
+
+    @app_commands.command(name="leave", description=locale_str("Leave the open lobby in this channel"))
+    async def leave(self, interaction: Interaction) -> None:
+        await self.leave_lobby(interaction)
+
+    @app_commands.command(name="start", description=locale_str("Start the game (host only)"))
+    @app_commands.describe(first=locale_str("Who plays first (default: random)"),
+                           ai_players=locale_str("AI players to add (solo practice, or to fill the table)"),
+                           ai_level=locale_str("How strong the AI players are"))
+    @app_commands.choices(ai_level=AI_LEVEL_CHOICES)
+    async def start(self, interaction: Interaction, first: discord.User | None = None,
+                    ai_players: app_commands.Range[int, 0, 4] = 0,
+                    ai_level: app_commands.Choice[str] | None = None) -> None:
+        await self.start_game(interaction, first=first, ai_players=ai_players,
+                              ai_level=ai_level.value if ai_level else "baseline")
+
+    @app_commands.command(name="cancel", description=locale_str("Cancel the open lobby (host or server manager)"))
+    async def cancel(self, interaction: Interaction) -> None:
+        await self.cancel_lobby(interaction)
+
+    # ------------------------------------------------------------------ housekeeping
+
+    @tasks.loop(minutes=5)
+    async def expire_lobbies(self) -> None:
+        async with self.bot.storage.sessions() as session:
+            expired = await stored_lobbies.expire_idle_lobbies(session=session,
+                                                               idle_minutes=self.bot.settings.lobby_idle_minutes)
+        for lobby in expired:
+            channel = self.bot.get_channel(lobby.channel_id)
+            if channel is not None:
+                t = await self.bot.languages.for_channel(lobby.guild_id)
+                try:
+                    await channel.send(t.ngettext("⌛ The lobby here was closed after {n} minute without activity.",
+                                                  "⌛ The lobby here was closed after {n} minutes without activity.",
+                                                  self.bot.settings.lobby_idle_minutes))
+                except discord.HTTPException:
+                    pass
+
+    async def defaults(self, guild_id: int | None) -> tuple[str, list[int]]:
+        """(the server's default map, channels where games are allowed; empty = everywhere)."""
+        if guild_id is None:
+            return "usa", []
+        async with self.bot.storage.sessions() as session:
+            settings = await stored_settings.get_guild_settings(session=session, guild_id=guild_id)
+        if settings is None:
+            return "usa", []
+        return settings.default_map or "usa", list(settings.settings.get("channels", []))
+
+    # ------------------------------------------------------------------ the controller
 
     async def _reply(self, interaction: Interaction, text: str, *, ephemeral: bool = True, **kwargs) -> None:
         if interaction.response.is_done():
@@ -103,9 +259,9 @@ class Lobbies:
 
     # ------------------------------------------------------------------ commands
 
-    async def new(self, interaction: Interaction, *, map_id: str | None, deck: str | None, players: int | None,
+    async def open_lobby(self, interaction: Interaction, *, map_id: str | None, deck: str | None, players: int | None,
                   thread: bool, variants: dict, clock: dict | None = None) -> None:
-        default_map, allowed = await self.bot.admin.defaults(interaction.guild_id)
+        default_map, allowed = await self.defaults(interaction.guild_id)
         here = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
         t = await self.bot.languages.for_interaction(interaction)
         if allowed and here not in allowed and interaction.channel_id not in allowed:
@@ -132,7 +288,7 @@ class Lobbies:
             Game(m, max(players, 2), 0, options)
         except GameOptionsError as exc:
             await self._reply(interaction, t.gettext("⚠️ These options don't go together: {reason}",
-                                                     reason=describe_error(t, exc, None, str)))
+                                                     reason=reason(t, exc, name=str)))
             return
         channel = interaction.channel
         missing = missing_permissions(t, interaction, threads=thread)
@@ -162,7 +318,7 @@ class Lobbies:
                                                           "ask an admin.", new=slash(t, "ttr new"),
                                                           thread=option_name(t, "thread")), ephemeral=True)
                 return
-        await self.bot.turns.remember_name(interaction.user)
+        await self.bot.messenger.remember_name(interaction.user)
         try:
             async with self.bot.storage.sessions() as session:
                 lobby = await stored_lobbies.open_lobby(
@@ -181,7 +337,7 @@ class Lobbies:
         else:
             await interaction.followup.send(text, view=components.lobby_view(lobby.id, t=public))
 
-    async def join(self, interaction: Interaction, *, lobby_id: int | None = None, color: str | None = None) -> None:
+    async def join_lobby(self, interaction: Interaction, *, lobby_id: int | None = None, color: str | None = None) -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
         if lobby is None:
             await self._no_lobby(interaction)
@@ -196,7 +352,7 @@ class Lobbies:
                                                                  if c not in taken)))
             return
         color = color or next((c for c in PLAYER_COLORS if c not in taken), None)
-        await self.bot.turns.remember_name(interaction.user)
+        await self.bot.messenger.remember_name(interaction.user)
         try:
             async with self.bot.storage.sessions() as session:
                 members = await stored_lobbies.join_lobby(session=session, lobby_id=lobby.id,
@@ -233,7 +389,7 @@ class Lobbies:
         except discord.Forbidden:
             return False
 
-    async def leave(self, interaction: Interaction, *, lobby_id: int | None = None) -> None:
+    async def leave_lobby(self, interaction: Interaction, *, lobby_id: int | None = None) -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
         if lobby is None:
             if await self.bot.service.table_in_channel(interaction.channel_id):
@@ -258,7 +414,7 @@ class Lobbies:
         await self._announce(interaction, N_("{player} left the lobby. ({count}/{most})"),
                              player=f"<@{interaction.user.id}>", count=len(members), most=lobby.max_seats)
 
-    async def cancel(self, interaction: Interaction) -> None:
+    async def cancel_lobby(self, interaction: Interaction) -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id)
         if lobby is None:
             await self._tell(interaction, N_("There is no open lobby here."))
@@ -271,7 +427,7 @@ class Lobbies:
             await stored_lobbies.cancel_lobby(session=session, lobby_id=lobby.id)
         await self._announce(interaction, N_("Lobby cancelled."))
 
-    async def start(self, interaction: Interaction, *, lobby_id: int | None = None,
+    async def start_game(self, interaction: Interaction, *, lobby_id: int | None = None,
                     first: discord.abc.User | None = None, ai_players: int = 0, ai_level: str = "baseline") -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
         if lobby is None:
@@ -306,26 +462,15 @@ class Lobbies:
         colors = [mm.color or next(free) for mm in members] + [next(free) for _ in range(ai_players)]
         ai = [None] * len(members) + [ai_level] * ai_players
         try:
-            table = await self._create(lobby.guild_id, lobby.channel_id, lobby.map_id, options, user_ids, colors,
-                                       host_id=lobby.host_id, lobby_id=lobby.id, ai=ai)
+            await self.bot.service.start(guild_id=lobby.guild_id, channel_id=lobby.channel_id, map_id=lobby.map_id,
+                                         options=options, user_ids=user_ids, colors=colors, host_id=lobby.host_id,
+                                         lobby_id=lobby.id, ai=ai,
+                                         cause=Cause(CauseKind.START, user_id=interaction.user.id,
+                                                     clock=lobby.options.get("clock") or {}))
         except (LobbyError, ChannelBusyError):
             await self._tell(interaction, N_("This lobby has already started (or a game is running here)."))
             return
-        await self.bot.clocks.configure(table, lobby.options.get("clock") or {})
-        await self.bot.turns.game_started(table)
         await self._tell(interaction, N_("Game started!"))
-
-    async def _create(self, guild_id: int, channel_id: int, map_id: str, options: GameOptions,
-                      user_ids: list[int | None], colors: list[str | None], *, host_id: int,
-                      lobby_id: int | None = None, ai: list[str | None] | None = None) -> Table:
-        game = Game.new(map_id, len(user_ids), self.new_seed(), options)
-        async with self.bot.storage.sessions() as session:
-            await stored_games.create_game(session=session, guild_id=guild_id, channel_id=channel_id, game=game,
-                                           players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id,
-                                           ai=ai)
-        table = await self.bot.service.table_in_channel(channel_id)
-        assert table is not None
-        return table
 
     async def rematch(self, interaction: Interaction, game_id: int) -> None:
         """Same seats, same map and options, a new seed, in the same channel."""
@@ -337,30 +482,17 @@ class Lobbies:
         options = GameOptions.from_json(old.record.options)
         options = GameOptions(deck=options.deck, returned_tickets=options.returned_tickets, variants=options.variants)
         try:
-            table = await self._create(old.record.guild_id, old.record.channel_id, old.record.map_id, options,
-                                       [s.user_id for s in old.seats], [s.color for s in old.seats],
-                                       host_id=interaction.user.id, ai=[s.ai for s in old.seats])
+            await self.bot.service.start(guild_id=old.record.guild_id, channel_id=old.record.channel_id,
+                                         map_id=old.record.map_id, options=options,
+                                         user_ids=[s.user_id for s in old.seats], colors=[s.color for s in old.seats],
+                                         host_id=interaction.user.id, ai=[s.ai for s in old.seats],
+                                         cause=Cause(CauseKind.START, user_id=interaction.user.id,
+                                                     clock=await self.bot.timers.settings_of(game_id)))
         except ChannelBusyError:
             await self._tell(interaction, N_("A game is already running in this channel."))
             return
-        old_clock = await self.bot.clocks.clock(game_id)
-        if old_clock is not None:
-            await self.bot.clocks.configure(table, {
-                "turn_seconds": old_clock.turn_seconds, "reminder_seconds": old_clock.reminder_seconds,
-                "absence": old_clock.absence, "remove_after": old_clock.remove_after,
-                "vacation_days": old_clock.vacation_days})
-        await self.bot.turns.game_started(table)
         await self._tell(interaction, N_("Rematch started!"))
 
 
-def missing_permissions(t: Translator, interaction: Interaction, *, threads: bool = False) -> list[str]:
-    """The permissions the bot lacks in this channel to post turns (and open a thread), named as
-    Discord's settings name them in `t`'s language."""
-    perms = interaction.app_permissions
-    needed = [("send_messages", t.pgettext("permission", "Send Messages")),
-              ("attach_files", t.pgettext("permission", "Attach Files"))]
-    if threads:
-        needed.append(("create_public_threads", t.pgettext("permission", "Create Public Threads")))
-    return [label for flag, label in needed if not getattr(perms, flag)]
-
-
+async def setup(bot) -> None:
+    await bot.add_cog(Lobbies(bot))

@@ -1,0 +1,128 @@
+"""Running a table: `/ttr admin` kick, replace, host, pause, resume, end.
+
+A game's host (who opened its lobby, or who asked for the rematch) and anyone with Manage Server
+may use these. Kicking is the engine's `Remove` (docs/rules.md "Leaving"); replacing gives the
+seat, with its cards, tickets and routes, to another member; ending goes through the service too.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import Interaction, app_commands
+from discord.app_commands import locale_str
+
+from bot.cog import TTRCog
+from bot.command_translator import slash
+from bot.errors import UserError
+from bot.permissions import is_manager
+from bot.service import Cause, CauseKind, Table
+from bot.timers import timestamp
+from bot.transformers import clocked_table, table_here
+from engine import Remove
+from i18n import N_
+
+
+class NotYourTable(UserError):
+    message = N_("Only {host} or someone with **Manage Server** can do that.")
+
+
+class NotYourTableNoHost(UserError):
+    message = N_("Only the host or someone with **Manage Server** can do that.")
+
+
+class NotAPlayer(UserError):
+    message = N_("{name} is not playing in this game.")
+
+
+def check_host(table: Table, interaction: Interaction) -> None:
+    """The caller runs this table: its host, or a server manager."""
+    if interaction.user.id != table.record.host_id and not is_manager(interaction):
+        if table.record.host_id:
+            raise NotYourTable(host=f"<@{table.record.host_id}>")
+        raise NotYourTableNoHost()
+
+
+class Admin(TTRCog):
+    admin = app_commands.Group(name="admin", description=locale_str("Run the game in this channel (host or server "
+                                                                    "manager)"))
+
+    async def _table(self, interaction: Interaction) -> Table:
+        table = await table_here(interaction)
+        check_host(table, interaction)
+        return table
+
+    async def _player_seat(self, interaction: Interaction, member: discord.abc.User) -> tuple[Table, int]:
+        """The game and `member`'s seat, for an admin command about that player."""
+        table = await self._table(interaction)
+        seat = table.seat_of(member.id)
+        if seat is None:
+            raise NotAPlayer(name=member.display_name)
+        return table, seat
+
+    async def _announce(self, interaction: Interaction, template: str, /, **params: object) -> None:
+        """A public reply, in the server's language."""
+        t = await self.bot.languages.for_channel(interaction.guild_id)
+        await interaction.response.send_message(t.gettext(template, **params))
+
+    @admin.command(name="kick", description=locale_str("Remove a player from the game (their routes and tickets stay)"))
+    @app_commands.describe(player=locale_str("Who leaves"))
+    async def kick(self, interaction: Interaction, player: discord.User) -> None:
+        table, seat = await self._player_seat(interaction, player)
+        await self.bot.moves.perform(interaction, table.id, Remove(seat), as_table=True, kind=CauseKind.KICK)
+
+    @admin.command(name="replace", description=locale_str("Give a player's seat to someone else"))
+    @app_commands.describe(player=locale_str("Who leaves"), new_player=locale_str("Who takes the seat over"))
+    async def replace(self, interaction: Interaction, player: discord.User, new_player: discord.User) -> None:
+        table, seat = await self._player_seat(interaction, player)
+        if new_player.bot or table.seat_of(new_player.id) is not None:
+            raise UserError("{name} can't take that seat: they already play here or are a bot.",
+                            name=new_player.display_name)
+        await self.bot.service.replace_player(table, seat, new_player.id)
+        await self.bot.messenger.remember_name(new_player)
+        t = await self.bot.languages.for_channel(interaction.guild_id)
+        await interaction.response.send_message(t.gettext(
+            "🔁 {new} takes over {old}'s seat (cards, tickets and routes). Your hand: **{button}**.",
+            new=new_player.mention, old=player.mention, button=t.pgettext("button", "My hand")))
+
+    @admin.command(name="host", description=locale_str("Make someone else the host of this game"))
+    @app_commands.describe(player=locale_str("The new host"))
+    async def host(self, interaction: Interaction, player: discord.User) -> None:
+        table = await self._table(interaction)
+        await self.bot.service.set_host(table, player.id)
+        await self._announce(interaction, N_("👑 {player} is now the host of this game."), player=f"<@{player.id}>")
+
+    @admin.command(name="pause", description=locale_str("Pause the turn timers"))
+    async def pause(self, interaction: Interaction) -> None:
+        await self._pause(interaction, True)
+
+    @admin.command(name="resume", description=locale_str("Start the paused turn timers again"))
+    async def resume(self, interaction: Interaction) -> None:
+        await self._pause(interaction, False)
+
+    async def _pause(self, interaction: Interaction, paused: bool) -> None:
+        table, clock = await clocked_table(interaction)
+        if interaction.user.id != table.record.host_id and not is_manager(interaction):
+            raise UserError("Only the host can pause or resume the timers.")
+        if bool(clock.paused_at) == paused:
+            raise UserError("The timers are already paused.") if paused else UserError("The timers are already running.")
+        await self.bot.timers.pause(table, clock, paused)
+        ct = await self.bot.messenger.channel_t(table)  # said in the channel, for everyone
+        if paused:
+            await interaction.response.send_message(
+                "⏸️ " + ct.gettext("The turn timers are paused. `{resume}` starts them again.",
+                                   resume=slash(ct, "ttr admin resume")))
+        else:
+            due = await self.bot.timers.deadline(table, table.game.to_move()[0]) if table.game.to_move() else None
+            await interaction.response.send_message("▶️ " + (
+                ct.gettext("The turn timers run again. Next deadline {when}.", when=timestamp(due)) if due
+                else ct.gettext("The turn timers run again.")))
+
+    @admin.command(name="end", description=locale_str("End the game now, without scores"))
+    async def end(self, interaction: Interaction) -> None:
+        table = await self._table(interaction)
+        await self.bot.service.end(table.id, cause=Cause(CauseKind.ADMIN, user_id=interaction.user.id,
+                                                         interaction=interaction))
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Admin(bot))

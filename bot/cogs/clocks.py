@@ -1,0 +1,116 @@
+"""Turn timers firing: every few seconds, each timer that fell due (missed ones too, after a
+restart) reminds the player or applies the game's absence policy through the one path, with a
+deadline as its cause; `/ttr vacation` pushes a player's own deadlines back.
+
+Claiming a timer takes a lease in storage, so two processes or a restart do not fire it twice;
+a timer whose turn is over does nothing (bot/timers.py `turn_key`).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from discord import Interaction, app_commands
+from discord.app_commands import locale_str
+from discord.ext import tasks
+
+from ai import ask, make_ai
+from bot.cog import TTRCog
+from bot.errors import NotPlaying
+from bot.timers import timestamp, turn_key
+from bot.transformers import clocked_table
+from engine import Game, Remove
+from storage import clocks as stored_clocks
+
+log = logging.getLogger(__name__)
+
+
+class Clocks(TTRCog):
+    async def start_work(self) -> None:
+        self.loop.start()
+
+    async def stop_work(self) -> None:
+        self.loop.cancel()
+
+    @tasks.loop(seconds=5)
+    async def loop(self) -> None:
+        try:
+            await self.tick()
+        except Exception:
+            log.exception("scheduler tick failed")
+
+    async def tick(self) -> int:
+        """Fire every due timer (missed ones too); returns how many were handled."""
+        timers = self.bot.timers
+        handled = 0
+        while True:
+            async with self.bot.storage.sessions() as session:
+                due = await stored_clocks.claim_due(session=session, now=timers.now())
+            if not due:
+                return handled
+            for timer in due:
+                try:
+                    await self._fire(timer)
+                except Exception:
+                    log.exception("timer failed", extra={"game_id": timer.game_id, "timer_id": timer.id})
+                    continue  # its lease runs out and it is tried again
+                async with self.bot.storage.sessions() as session:
+                    await stored_clocks.mark_fired(session=session, timer_id=timer.id, now=timers.now())
+                handled += 1
+
+    async def _fire(self, timer: stored_clocks.Timer) -> None:
+        service, timers = self.bot.service, self.bot.timers
+        try:
+            table = await service.table(timer.game_id)
+        except Exception:
+            return
+        game = table.game
+        if (table.record.status != "active" or game.is_over() or timer.seat not in game.to_move()
+                or turn_key(game, timer.seat) != timer.decision):
+            return  # that turn is over: nothing to do
+        if timer.kind == stored_clocks.REMINDER:
+            await self.bot.messenger.remind(table, timer.seat, await timers.deadline(table, timer.seat))
+            return
+        clock = await timers.clock(table.id)
+        missed = await timers.missed(table, timer.seat)
+        cause = timers.timeout_cause(clock, timer.seat, missed, first=True)
+        if cause.policy == "remove":
+            await service.act(table.id, Remove(timer.seat), cause=cause, as_table=True)
+            return
+        key = timer.decision
+        for _ in range(10):  # a turn has at most a few steps
+            game = table.game
+            if game.is_over() or timer.seat not in game.to_move() or turn_key(game, timer.seat) != key:
+                break
+            action = self._ai_action(game, timer.seat) if cause.policy == "ai" else game.default_action(timer.seat)
+            outcome = await service.act(table.id, action, cause=cause, seat=timer.seat)
+            cause = timers.timeout_cause(clock, timer.seat, missed, first=False)
+            table = outcome.table
+
+    @staticmethod
+    def _ai_action(game: Game, seat: int):
+        """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy)."""
+        return ask(make_ai("baseline", seed=f"{game.seed}:{seat}:{len(game.log)}"), game, seat)
+
+    @app_commands.command(name="vacation", description=locale_str("Pause your own deadlines in this game for some days"))
+    @app_commands.describe(days=locale_str("How many days"))
+    async def vacation(self, interaction: Interaction, days: app_commands.Range[int, 1, 30]) -> None:
+        table, clock = await clocked_table(interaction)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotPlaying()
+        until = await self.bot.timers.vacation(table, clock, seat, days)
+        if isinstance(until, float):
+            t = await self.bot.languages.for_interaction(interaction)
+            days_left = f"{until:g}"
+            await self.bot.reply(interaction, t.gettext("You have {days} vacation days left in this game.",
+                                                        days=days_left))
+            return
+        ct = await self.bot.messenger.channel_t(table)  # said in the channel, for everyone
+        await interaction.response.send_message("🏖️ " + ct.gettext(
+            "{player} is on vacation until {when}: their deadlines wait.", player=interaction.user.mention,
+            when=timestamp(until)))
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Clocks(bot))

@@ -1,0 +1,335 @@
+"""How a table speaks: the turn message and the board in the channel, DMs and private images for
+each player, reminders and the final results — each in its reader's language, and nothing private
+in the channel. What to say after a change is the announcer's choice (bot/announcer.py); this is
+how it is said.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Callable
+
+import discord
+from discord import Interaction
+
+from bot import components
+from bot.language import Languages
+from bot.service import Table
+from bot.timers import Timers, timestamp
+from engine import Claim
+from engine.cards import CARD_NAMES
+from i18n import N_, Translator, translator
+from rendering import (
+    PlayerStyle,
+    render_board,
+    render_final,
+    render_hand,
+    render_player_board,
+    render_ticket_offer,
+)
+from rendering.style import DEFAULT_PLAYER_COLORS
+from storage import Storage
+from storage import players as stored_players
+from texts.present import card, final_fields, private_summary, route_name, ticket_line
+
+log = logging.getLogger(__name__)
+
+#: Player colors offered at join, in the renderer's palette order (distinct from route colors).
+PLAYER_COLORS: dict[str, tuple[int, int, int]] = dict(zip(("violet", "teal", "brown", "sky", "lime"),
+                                                          DEFAULT_PLAYER_COLORS))
+AI_LEVELS = ("random", "baseline", "strong")
+#: An AI seat's name by level ({n}: the seat's number), translated where it is shown.
+AI_NAMES = {"random": N_("random AI {n}"), "baseline": N_("baseline AI {n}"), "strong": N_("strong AI {n}")}
+
+
+class TableMessenger:
+    def __init__(self, client: discord.Client, storage: Storage, languages: Languages, timers: Timers) -> None:
+        self.client = client
+        self.storage = storage
+        self.languages = languages
+        self.timers = timers
+        self._names: dict[int, str] = {}  # user id -> display name ("" when storage has none)
+        self._colorblind: dict[int, bool] = {}
+        self._dm_closed: set[int] = set()
+
+    # ------------------------------------------------------------------ languages
+
+    async def channel_t(self, table: Table) -> Translator:
+        """The language of the game's channel (turn messages, boards, results)."""
+        return await self.languages.for_channel(table.record.guild_id)
+
+    async def seat_t(self, table: Table, seat: int) -> Translator:
+        """The language of a seat's player, for their DMs and private images."""
+        return await self.languages.for_user(table.user_of(seat), table.record.guild_id)
+
+    # ------------------------------------------------------------------ names and styles
+
+    async def remember_name(self, user: discord.abc.User) -> None:
+        if self._names.get(user.id) != user.display_name:
+            self._names[user.id] = user.display_name
+            async with self.storage.sessions() as session:
+                await stored_players.update_player(session=session, user_id=user.id, display_name=user.display_name)
+
+    async def load_names(self, table: Table) -> None:
+        missing = [s.user_id for s in table.seats if s.user_id is not None and s.user_id not in self._names]
+        if missing:
+            async with self.storage.sessions() as session:
+                for user_id in missing:
+                    player = await stored_players.get_player(session=session, user_id=user_id)
+                    self._names[user_id] = (player.display_name or "") if player else ""
+                    self._colorblind[user_id] = bool(player and player.color_blind)
+
+    def colorblind(self, table: Table, seat: int | None = None) -> bool:
+        """Color-blind images: a seat's private ones if it asked; public ones if anyone at the table did."""
+        users = [table.user_of(seat)] if seat is not None else [s.user_id for s in table.seats]
+        return any(self._colorblind.get(u, False) for u in users if u is not None)
+
+    def set_colorblind(self, user_id: int, on: bool) -> None:
+        self._colorblind[user_id] = on
+
+    def name(self, table: Table, seat: int, t: Translator | None = None) -> str:
+        """A seat's player as others read it: the display name, or the AI's (in `t`'s language)."""
+        t = t or translator()
+        level = next((s.ai for s in table.seats if s.seat == seat and s.ai), None)
+        if level in AI_NAMES:
+            return "🤖 " + t.gettext(AI_NAMES[level], n=seat + 1)
+        user_id = table.user_of(seat)
+        return (self._names.get(user_id) if user_id is not None else None) or t.gettext("Seat {n}", n=seat + 1)
+
+    def styles(self, table: Table, t: Translator | None = None) -> list[PlayerStyle]:
+        styles = []
+        for seat in range(table.game.seats):
+            color = PLAYER_COLORS.get(table.color_of(seat) or "", DEFAULT_PLAYER_COLORS[seat % len(DEFAULT_PLAYER_COLORS)])
+            styles.append(PlayerStyle(self.name(table, seat, t), color))
+        return styles
+
+    def mention(self, table: Table, seat: int, t: Translator | None = None) -> str:
+        user_id = table.user_of(seat)
+        return f"<@{user_id}>" if user_id else self.name(table, seat, t)
+
+    @staticmethod
+    def hook_text(t: Translator) -> str:
+        """A map hook's pending decision (Nederland's neutral player is the only one so far)."""
+        return "🤖 " + t.gettext("**The neutral player builds a route with two free tracks: you pick which.** "
+                                "(It costs you nothing.)")
+
+    def tickets_text(self, t: Translator, table: Table, seat: int) -> str:
+        game = table.game
+        lines = [t.gettext("**Choose your tickets** (keep at least {n}):", n=game.offer_keep[seat])]
+        lines += [ticket_line(t, game.map, ticket) for ticket in game.view(seat)["you"]["offer"]]
+        return "\n".join(lines)
+
+    def tunnel_text(self, t: Translator, table: Table, seat: int) -> str:
+        game = table.game
+        tunnel = game.view(seat)["tunnel"]
+        route = route_name(t, game.map, game.map.track_by_id[tunnel["track"]])
+        revealed = t.join(card(t, CARD_NAMES.index(c)) for c in tunnel["revealed"])
+        ask = t.ngettext("**Tunnel {route}:** revealed {cards} → pay {n} more card or decline.",
+                         "**Tunnel {route}:** revealed {cards} → pay {n} more cards or decline.",
+                         tunnel["surcharge"], route=route, cards=revealed)
+        return f"{ask}\n{private_summary(t, game, seat)}"
+
+    async def send_ticket_choice(self, interaction: Interaction, t: Translator, table: Table, seat: int) -> None:
+        files = await self.private_files(table, seat, hand=False, offer=True, interaction=interaction, t=t)
+        await interaction.followup.send(self.tickets_text(t, table, seat), ephemeral=True, files=files,
+                                        view=components.tickets_view(table.id, table.game, seat, t=t))
+
+    async def private_files(self, table: Table, seat: int, *, hand: bool = True, offer: bool = False,
+                            board: bool = False, interaction: Interaction | None = None,
+                            t: Translator | None = None) -> list[discord.File]:
+        """Images only this seat may see (for its DMs or ephemeral replies), in its player's language
+        (`t`, else looked up). None for a reply in a channel where the bot may not attach files: the
+        text says the same."""
+        if interaction is not None and interaction.guild_id and not interaction.app_permissions.attach_files:
+            return []
+        t = t or await self.seat_t(table, seat)
+        game, styles = table.game, self.styles(table, t)
+        seen = game.view(seat)  # what this seat may see
+        jobs = []
+        if hand:
+            jobs.append(("hand.png", render_hand, {}))
+        if offer and seen["you"]["offer"]:
+            jobs.append(("tickets.png", render_ticket_offer, {}))
+        if board:
+            claimable = [a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
+            jobs.append(("my-board.png", render_player_board, {"claimable_tracks": claimable}))
+
+        colorblind = self.colorblind(table, seat)
+
+        def draw() -> list[discord.File]:
+            files = []
+            for filename, render, kwargs in jobs:
+                image = render(seen, game.map, styles, colorblind=colorblind, t=t, **kwargs)
+                files.append(discord.File(io.BytesIO(image.png), filename=filename, description=image.alt_text[:1024]))
+            return files
+
+        return await asyncio.to_thread(draw)
+
+    # ------------------------------------------------------------------ the channel
+
+    async def board_file(self, table: Table, t: Translator | None = None) -> discord.File:
+        """The public board, in the channel's language unless `t` says otherwise (a private copy)."""
+        await self.load_names(table)
+        t = t or await self.channel_t(table)
+        image = await asyncio.to_thread(render_board, table.game.view(None), table.game.map, self.styles(table, t),
+                                        colorblind=self.colorblind(table), t=t)
+        return discord.File(io.BytesIO(image.png), filename="board.png", description=image.alt_text[:1024])
+
+    async def channel(self, table: Table) -> discord.abc.Messageable | None:
+        channel = self.client.get_channel(table.record.channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(table.record.channel_id)
+            except discord.HTTPException:
+                return None
+        return channel  # type: ignore[return-value]
+
+    async def post_turn(self, table: Table, summary: str, *, interaction: Interaction | None = None) -> None:
+        """The channel message after a turn: what happened, the board, whose turn it is."""
+        game = table.game
+        channel = await self.channel(table)
+        if channel is None:
+            return
+        if game.is_over():
+            await self.post_final(table, summary, channel)
+            return
+        t = await self.channel_t(table)
+        lines = [summary] if summary else ["🎟️ " + t.gettext("Everyone has chosen their tickets.")]
+        nxt = game.current
+        due = await self.timers.deadline(table, nxt)
+        params = {"player": self.mention(table, nxt, t), "map": t.map_name(game.map)}
+        turn = (t.gettext("{player}, your turn ({map}, last round).", **params) if game.last_round
+                else t.gettext("{player}, your turn ({map}).", **params))
+        lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
+        content = "\n".join(line for line in lines if line)[:2000]
+        try:
+            await channel.send(content, file=await self.board_file(table, t), view=components.turn_view(table.id, game, t=t),
+                               allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.Forbidden as exc:
+            await self.permission_problem(interaction, channel, exc)
+        where = channel_mention(table)
+        await self.ping(table, nxt, lambda mine: "⏰ " + (
+            mine.gettext("It's your turn in the {map} game in {channel} (deadline {when}).",
+                         map=mine.map_name(game.map), channel=where, when=timestamp(due)) if due
+            else mine.gettext("It's your turn in the {map} game in {channel}.", map=mine.map_name(game.map),
+                              channel=where)))
+
+    async def ping(self, table: Table, seat: int, write: Callable[[Translator], str]) -> None:
+        """A DM nudge for players who asked for them (`/ttr notify`), outside their quiet hours;
+        `write` words it in the player's language."""
+        user_id = table.user_of(seat)
+        if user_id is None:
+            return
+        async with self.storage.sessions() as session:
+            player = await stored_players.get_player(session=session, user_id=user_id)
+        prefs = (player.preferences if player else {}) or {}
+        if not prefs.get("notify_dm") or in_quiet_hours(prefs, self.timers.now()):
+            return
+        t = await self.seat_t(table, seat)
+        await self.dm(table, seat, write(t), t=t)
+
+    async def remind(self, table: Table, seat: int, due) -> None:
+        if due is None:
+            return
+        channel = await self.channel(table)
+        if channel is not None:
+            t = await self.channel_t(table)
+            text = t.gettext("{player}, your turn ends {when}.", player=self.mention(table, seat, t), when=timestamp(due))
+            await channel.send(f"⏳ {text}", allowed_mentions=discord.AllowedMentions(users=True))
+        await self.ping(table, seat, lambda mine: "⏳ " + mine.gettext(
+            "Your turn in the {map} game in {channel} ends {when}.", map=mine.map_name(table.game.map),
+            channel=channel_mention(table), when=timestamp(due)))
+
+    async def post_final(self, table: Table, summary: str, channel) -> None:
+        game = table.game
+        t = await self.channel_t(table)
+        embed = discord.Embed(title="🏁 " + t.gettext("Game over — {map}", map=t.map_name(game.map)), color=0xE0A100)
+        for title, body in final_fields(t, game, lambda s: self.name(table, s, t)):
+            embed.add_field(name=title[:256], value=body, inline=False)
+        content = (summary + "\n" if summary else "") + t.gettext("All tickets are revealed below.")
+        image = await asyncio.to_thread(render_final, game.view(None), game.map, self.styles(table, t),
+                                        colorblind=self.colorblind(table), t=t)
+        file = discord.File(io.BytesIO(image.png), filename="final.png", description=image.alt_text[:1024])
+        await channel.send(content[:2000], embed=embed, file=file, view=components.final_view(table.id, t=t))
+
+    async def permission_problem(self, interaction: Interaction | None, channel, exc: discord.Forbidden) -> None:
+        if interaction is not None:
+            t = await self.languages.for_interaction(interaction)
+            perms = interaction.app_permissions
+            labels = {"send_messages": t.pgettext("permission", "Send Messages"),
+                      "attach_files": t.pgettext("permission", "Attach Files")}
+            missing = [label for flag, label in labels.items() if not getattr(perms, flag)] or list(labels.values())
+            await interaction.followup.send("⚠️ " + t.gettext(
+                "Your move is saved, but I can't post the board in {channel}: I need the **{permissions}** permission "
+                "there. Ask a server admin to grant it.", channel=channel.mention, permissions=t.join(missing)),
+                ephemeral=True)
+        log.warning("cannot post in channel", extra={"channel_id": getattr(channel, "id", None), "error": str(exc)})
+
+    # ------------------------------------------------------------------ private information
+
+    async def dm(self, table: Table, seat: int, content: str, *, t: Translator, view: discord.ui.View | None = None,
+                 files: list[discord.File] | None = None) -> bool:
+        """Send a DM to the seat's player (`content` and `view` in their language `t`); if DMs are
+        closed, say so once in the channel (nothing private)."""
+        user_id = table.user_of(seat)
+        if user_id is None or user_id in self._dm_closed:
+            return False
+        header = t.gettext("**{map} game in {channel}**", map=t.map_name(table.game.map),
+                           channel=channel_mention(table))
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(f"{header}\n{content}"[:2000],
+                            view=view or discord.utils.MISSING, files=files or discord.utils.MISSING)
+            return True
+        except discord.Forbidden:
+            self._dm_closed.add(user_id)
+            channel = await self.channel(table)
+            if channel is not None:
+                ct = await self.channel_t(table)
+                await channel.send(ct.gettext(
+                    "{player}, I can't send you direct messages. Your cards and tickets stay private: press "
+                    "**{button}** on the newest turn message to see them and choose.",
+                    player=self.mention(table, seat, ct), button=ct.pgettext("button", "My hand")),
+                    allowed_mentions=discord.AllowedMentions(users=True))
+            return False
+        except discord.HTTPException:
+            log.exception("DM failed", extra={"game_id": table.id, "user_id": user_id})
+            return False
+
+    async def game_started(self, table: Table) -> None:
+        """A new game: the channel gets the board, every player their hand and ticket choice."""
+        await self.load_names(table)
+        channel = await self.channel(table)
+        game = table.game
+        if channel is not None:
+            t = await self.channel_t(table)
+            text = t.gettext(
+                "**{map}** game started! Seats: {players}.\nEveryone: choose your starting tickets (I've sent them by "
+                "DM; or press **{button}**).", map=t.map_name(game.map),
+                players=t.join(self.name(table, s, t) for s in range(game.seats)), button=t.pgettext("button", "My hand"))
+            await channel.send(f"🚂 {text}", file=await self.board_file(table, t),
+                               view=components.turn_view(table.id, game, t=t))
+        for seat in range(game.seats):
+            if table.user_of(seat) is None:  # an AI: nobody to write to
+                continue
+            mine = await self.seat_t(table, seat)
+            await self.dm(table, seat, f"{private_summary(mine, game, seat)}\n\n{self.tickets_text(mine, table, seat)}",
+                          t=mine, view=components.tickets_view(table.id, game, seat, t=mine),
+                          files=await self.private_files(table, seat, offer=True, t=mine))
+
+
+def channel_mention(table: Table) -> str:
+    """The game's channel as Discord markup (shown as a link in DMs)."""
+    return f"<#{table.record.channel_id}>"
+
+
+def in_quiet_hours(prefs: dict, now) -> bool:
+    """Quiet hours [start, end) in the player's own UTC offset; they may wrap past midnight."""
+    quiet = prefs.get("quiet")
+    if not quiet:
+        return False
+    start, end = quiet
+    hour = (now.hour + int(prefs.get("utc_offset", 0))) % 24
+    return start <= hour < end if start <= end else hour >= start or hour < end

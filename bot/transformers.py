@@ -1,0 +1,229 @@
+"""What a command's options name, turned into the game's objects in one place: the channel's
+table, the caller's seat, a route, a city, a league, a season (discord.py `Transformer`s, as
+RoboDanny uses them). Each raises a specific UserError that `tree.on_error` words for the caller,
+and gives the autocomplete for its option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from discord import Interaction, app_commands
+
+from bot.errors import Command, NoGameHere, NotPlaying, Option, UserError
+from bot.service import Table
+from engine import BuildStation, Claim
+from engine.errors import ListRef
+from engine.mapdata import fold_name
+from engine.notation import route_label
+from i18n import N_
+from storage import leagues as stored
+from storage.clocks import GameClock
+from texts.present import route_choice_label
+
+
+def _bot(interaction: Interaction):
+    return interaction.client
+
+
+async def table_here(interaction: Interaction) -> Table:
+    """The game of this channel (raises NoGameHere)."""
+    table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
+    if table is None:
+        raise NoGameHere()
+    return table
+
+
+def my_seat(table: Table, interaction: Interaction) -> int:
+    """The caller's seat at `table` (raises NotPlaying)."""
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        raise NotPlaying()
+    return seat
+
+
+class NoTimer(UserError):
+    message = N_("This game has no turn timer.")
+
+
+async def clocked_table(interaction: Interaction) -> tuple[Table, GameClock]:
+    """This channel's game and its turn timer (raises when there is none)."""
+    table = await table_here(interaction)
+    clock = await _bot(interaction).timers.clock(table.id)
+    if clock is None:
+        raise NoTimer()
+    return table, clock
+
+
+async def _my_legal_actions(interaction: Interaction, kind: type) -> tuple[Table, list] | None:
+    """The caller's legal actions of one kind in this channel's game (for autocomplete)."""
+    table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
+    seat = table.seat_of(interaction.user.id) if table else None
+    if table is None or seat is None:
+        return None
+    return table, [a for a in table.game.legal_actions(seat, collapse_payments=True) if isinstance(a, kind)]
+
+
+def _matching(options: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    """(label, value) pairs where what was typed is in the label (the user's language) or in the
+    value (printed names), case and accents ignored."""
+    wanted = fold_name(current)
+    return [app_commands.Choice(name=label[:100], value=value[:100])
+            for label, value in options if wanted in fold_name(label) or wanted in fold_name(value)][:25]
+
+
+@dataclass(frozen=True)
+class RouteQuery:
+    """A route as typed ('Dieppe-London/2', 'Лондон-Дьеп') and the tracks of the map it names."""
+
+    text: str
+    tracks: tuple[str, ...]
+
+
+class RouteTransformer(app_commands.Transformer):
+    """A route of this channel's map; autocomplete lists the routes the caller can claim now."""
+
+    async def transform(self, interaction: Interaction, value: str) -> RouteQuery:
+        table = await table_here(interaction)
+        m = table.game.map
+        name, _, number = value.partition("/")
+        t = await _bot(interaction).languages.for_interaction(interaction)
+        wanted = fold_name(name)
+        tracks = tuple(track.id for track in m.tracks
+                       if wanted in (fold_name(m.route_name(track)), fold_name(m.route_name(track, t.city)))
+                       and (not number or track.id.endswith("/" + number)))
+        return RouteQuery(value, tracks)
+
+    async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
+        found = await _my_legal_actions(interaction, Claim)
+        if found is None:
+            return []
+        table, claims = found
+        t = await _bot(interaction).languages.for_interaction(interaction)
+        m = table.game.map
+        tracks = sorted({m.track_by_id[a.track] for a in claims}, key=lambda track: (t.route(m, track), track.id))
+        return _matching([(route_choice_label(t, m, track), route_label(m, track)) for track in tracks], value)
+
+
+class CityTransformer(app_commands.Transformer):
+    """A city typed for a station (kept as typed: the engine reads names in any language);
+    autocomplete lists the cities where the caller can build one now."""
+
+    async def transform(self, interaction: Interaction, value: str) -> str:
+        return value
+
+    async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
+        found = await _my_legal_actions(interaction, BuildStation)
+        if found is None:
+            return []
+        table, stations = found
+        t = await _bot(interaction).languages.for_interaction(interaction)
+        cities = sorted((table.game.map.city_by_id[city] for city in {a.city for a in stations}), key=t.city)
+        return _matching([(t.city(c), c.name) for c in cities], value)
+
+
+# ---------------------------------------------------------------------------- leagues
+
+
+class NoLeague(UserError):
+    message = N_("This server has no league yet. Someone with **Manage Server** can create one with "
+                 "`{league_create}`.")
+
+    def __init__(self) -> None:
+        super().__init__(league_create=Command("ttr league create"))
+
+
+class UnknownLeague(UserError):
+    message = N_("There is no league called **{name}** here. Leagues: {leagues}.")
+
+
+class SeveralLeagues(UserError):
+    message = N_("This server has several leagues; name one with the `{option}` option: {leagues}.")
+
+    def __init__(self, leagues: ListRef) -> None:
+        super().__init__(option=Option("league"), leagues=leagues)
+
+
+class NoSeasonCalled(UserError):
+    message = N_("**{league}** has no season called **{name}**.")
+
+
+class NoSeasonYet(UserError):
+    message = N_("**{league}** has no season yet: a league admin opens one with `{league_season}`.")
+
+    def __init__(self, league: str) -> None:
+        super().__init__(league=league, league_season=Command("ttr league season"))
+
+
+async def find_league(interaction: Interaction, name: str | None) -> stored.League:
+    """The named league of this server, or its only one (raises why not)."""
+    async with _bot(interaction).storage.sessions() as session:
+        leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+    if not leagues:
+        raise NoLeague()
+    names = ListRef(tuple(f"**{lg.name}**" for lg in leagues))
+    if name:
+        found = next((lg for lg in leagues if lg.name.lower() == name.strip().lower()), None)
+        if found is None:
+            raise UnknownLeague(name=name, leagues=names)
+        return found
+    if len(leagues) == 1:
+        return leagues[0]
+    raise SeveralLeagues(names)
+
+
+async def find_season(interaction: Interaction, league: stored.League, name: str | None = None, *,
+                      settle: bool = True) -> stored.Season:
+    """The named season, else the active one, else the latest; settled (ratings up to date)."""
+    async with _bot(interaction).storage.sessions() as session:
+        seasons = await stored.league_seasons(session=session, league_id=league.id)
+        if name:
+            season = next((s for s in seasons if s.name.lower() == name.strip().lower()), None)
+        else:
+            season = next((s for s in seasons if s.status == stored.SEASON_ACTIVE), None) or (
+                seasons[-1] if seasons else None)
+        if season is not None and settle and await stored.needs_recompute(session=session, season_id=season.id):
+            await stored.recompute_season(session=session, season_id=season.id)
+    if season is None:
+        raise NoSeasonCalled(league=league.name, name=name) if name else NoSeasonYet(league.name)
+    return season
+
+
+class LeagueTransformer(app_commands.Transformer):
+    """A league of this server, by name."""
+
+    async def transform(self, interaction: Interaction, value: str) -> stored.League:
+        return await find_league(interaction, value)
+
+    async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
+        async with _bot(interaction).storage.sessions() as session:
+            leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
+                if value.lower() in lg.name.lower()][:25]
+
+
+class SeasonName(app_commands.Transformer):
+    """A season's name (resolved with the league, `find_season`); autocomplete lists the seasons
+    of the league chosen in the same command, newest first."""
+
+    async def transform(self, interaction: Interaction, value: str) -> str:
+        return value
+
+    async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
+        bot = _bot(interaction)
+        wanted = (getattr(interaction.namespace, "league", None) or "").lower()
+        async with bot.storage.sessions() as session:
+            leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+            names = []
+            for lg in leagues:
+                if wanted and lg.name.lower() != wanted:
+                    continue
+                names += [s.name for s in reversed(await stored.league_seasons(session=session, league_id=lg.id))]
+        return [app_commands.Choice(name=n, value=n) for n in dict.fromkeys(names)
+                if value.lower() in n.lower()][:25]
+
+
+Route = app_commands.Transform[RouteQuery, RouteTransformer]
+City = app_commands.Transform[str, CityTransformer]
+League = app_commands.Transform[stored.League, LeagueTransformer]
+Season = app_commands.Transform[str, SeasonName]
