@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.announcer import Announcer
 from bot.cog import TTRCog
 from bot.command_translator import CommandTranslator
+from bot.components import MESSAGE_CONTENT, UnknownComponent, fit
 from bot.errors import reason
 from bot.language import Languages
 from bot.logs import setup_logging
@@ -53,8 +54,11 @@ EXTENSIONS = (
 class TTRBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, storage: Storage | None = None) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands need none
+        # Nobody is pinged unless a message names whom (bot/messenger.py `pings`): a player named
+        # "@everyone" or "<@&role>" pings nobody.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         shard_count=settings.shard_count, shard_ids=settings.shard_ids)
+                         shard_count=settings.shard_count, shard_ids=settings.shard_ids,
+                         allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.storage = storage or Storage(settings.database_url)
         self.service = GameService(self.storage)
@@ -76,6 +80,7 @@ class TTRBot(commands.AutoShardedBot):
             log.error("stored game kept read-only: %s", problem)
         await self.tree.set_translator(CommandTranslator())  # before any sync: names in every language
         await self.load_controllers()
+        self.add_dynamic_items(UnknownComponent)  # refuses what no controller's templates know
         for cog in self.controllers():
             await cog.start_work()
         if self.settings.sync_commands:
@@ -183,6 +188,7 @@ class TTRBot(commands.AutoShardedBot):
     @staticmethod
     async def reply(interaction: Interaction, text: str, **kwargs) -> None:
         """A private reply, whether or not the interaction was answered (deferred) already."""
+        text = fit(text, MESSAGE_CONTENT)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:

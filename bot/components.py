@@ -12,9 +12,12 @@ channel message, the player's in a DM or an ephemeral reply.
 
 from __future__ import annotations
 
+import re
+
 import discord
 from discord import ButtonStyle, Interaction
 
+from bot.errors import ButtonNotValid
 from engine import Action, Claim, DrawMarket, Game, NeutralClaim
 from engine.cards import CARD_NAMES
 from engine.errors import TemplateError
@@ -34,9 +37,14 @@ UNDO_VOTE = GAME + r":(?P<ply>[0-9]+):undo:(?P<vote>yes|no)"
 HAND = GAME + r":hand"
 REMATCH = GAME + r":rematch"
 LOBBY = r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"
+KNOWN = (DRAW, TICKETS, KEEP, TUNNEL, CHOICE, UNDO, UNDO_VOTE, HAND, REMATCH, LOBBY)
+#: Any other custom id (an old release's, a forged one): refused, not ignored. Every component the
+#: bot sends is one of the templates above, so this never shadows a live one.
+UNKNOWN = r"(?!(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", k) for k in KNOWN) + r")$).*"
 
-#: Discord's limits on component texts.
+#: Discord's limits on component texts, and on a message's content.
 BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER, CUSTOM_ID = 80, 100, 150, 100
+MESSAGE_CONTENT = 2000
 
 
 def fit(text: str | None, limit: int) -> str | None:
@@ -60,6 +68,17 @@ class Guarded:
             await interaction.client.apologize(interaction, exc, what=type(self).__name__)  # type: ignore[attr-defined]
 
 
+class UnknownComponent(Guarded, discord.ui.DynamicItem[discord.ui.Item], template=UNKNOWN):
+    """A click on a component no controller knows: a short private "no longer valid"."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(item)
+
+    async def run(self, interaction: Interaction) -> None:
+        raise ButtonNotValid()
+
+
 def button(custom_id: str, label: str | None, *, style: ButtonStyle = ButtonStyle.secondary,
            emoji: str | None = None, disabled: bool = False) -> discord.ui.Button:
     if len(custom_id) > CUSTOM_ID:
@@ -80,12 +99,21 @@ def encode_choice(action: Action) -> str:
 
 
 def decode_choice(text: str) -> Action | str:
+    """The action a choice button carries. It can only be what choices are offered for — a claim,
+    the neutral player's track, a way to pay for a typed claim or station — never another action
+    (a forged `…:do:resign` is refused, not played)."""
     parts = text.split("|")
-    if parts[0] == "C" and len(parts) == 5:
-        return Claim(parts[1], int(parts[2]) if parts[2] else None, int(parts[3]), tuple(int(c) for c in parts[4]))
-    if parts[0] == "N" and len(parts) == 2:
-        return NeutralClaim(parts[1])
-    return text  # notation (e.g. a payment choice for a station)
+    try:
+        if parts[0] == "C" and len(parts) == 5:
+            return Claim(parts[1], int(parts[2]) if parts[2] else None, int(parts[3]),
+                         tuple(int(c) for c in parts[4]))
+        if parts[0] == "N" and len(parts) == 2:
+            return NeutralClaim(parts[1])
+    except ValueError:
+        raise ButtonNotValid() from None
+    if text.startswith(("claim ", "station ")):
+        return text  # notation: a payment chosen for a typed claim or station
+    raise ButtonNotValid()
 
 
 def choice_button(game_id: int, token: int, choice: Action | str, *, label: str | None) -> discord.ui.Button:

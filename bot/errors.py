@@ -46,6 +46,17 @@ class NoGameHere(UserError):
         super().__init__(new=Command("ttr new"))
 
 
+class NoSuchGame(UserError):
+    message = N_("That game no longer exists.")
+
+
+class ButtonNotValid(UserError):
+    """A component whose custom id no template knows, or that asks for what it was never offered
+    for (an old release's button, or a forged one)."""
+
+    message = N_("This button is no longer valid.")
+
+
 class NotPlaying(UserError):
     message = N_("You are not playing in this game.")
 

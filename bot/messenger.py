@@ -44,6 +44,17 @@ AI_LEVELS = ("random", "baseline", "strong")
 AI_NAMES = {"random": N_("random AI {n}"), "baseline": N_("baseline AI {n}"), "strong": N_("strong AI {n}")}
 
 
+def pings(*user_ids: int | None) -> discord.AllowedMentions:
+    """Who a message may ping: exactly these users; never everyone, here or a role."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in user_ids if u])
+
+
+def escaped(name: str) -> str:
+    """A name as message text: no markdown, no mention (it reads as typed, and pings nobody)."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
 class TableMessenger:
     def __init__(self, client: discord.Client, storage: Storage, languages: Languages, timers: Timers) -> None:
         self.client = client
@@ -90,7 +101,11 @@ class TableMessenger:
         self._colorblind[user_id] = on
 
     def name(self, table: Table, seat: int, t: Translator | None = None) -> str:
-        """A seat's player as others read it: the display name, or the AI's (in `t`'s language)."""
+        """A seat's player as message text: the display name (escaped), or the AI's (in `t`'s language)."""
+        return escaped(self.display_name(table, seat, t))
+
+    def display_name(self, table: Table, seat: int, t: Translator | None = None) -> str:
+        """A seat's player as drawn in images: the display name as it is, or the AI's."""
         t = t or translator()
         level = next((s.ai for s in table.seats if s.seat == seat and s.ai), None)
         if level in AI_NAMES:
@@ -102,7 +117,7 @@ class TableMessenger:
         styles = []
         for seat in range(table.game.seats):
             color = PLAYER_COLORS.get(table.color_of(seat) or "", DEFAULT_PLAYER_COLORS[seat % len(DEFAULT_PLAYER_COLORS)])
-            styles.append(PlayerStyle(self.name(table, seat, t), color))
+            styles.append(PlayerStyle(self.display_name(table, seat, t), color))
         return styles
 
     def mention(self, table: Table, seat: int, t: Translator | None = None) -> str:
@@ -206,7 +221,7 @@ class TableMessenger:
         content = "\n".join(line for line in lines if line)[:2000]
         try:
             await channel.send(content, file=await self.board_file(table, t), view=components.turn_view(table.id, game, t=t),
-                               allowed_mentions=discord.AllowedMentions(users=True))
+                               allowed_mentions=pings(table.user_of(nxt)))
         except discord.Forbidden as exc:
             await self.permission_problem(interaction, channel, exc)
         where = channel_mention(table)
@@ -237,7 +252,7 @@ class TableMessenger:
         if channel is not None:
             t = await self.channel_t(table)
             text = t.gettext("{player}, your turn ends {when}.", player=self.mention(table, seat, t), when=timestamp(due))
-            await channel.send(f"⏳ {text}", allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(f"⏳ {text}", allowed_mentions=pings(table.user_of(seat)))
         await self.ping(table, seat, lambda mine: "⏳ " + mine.gettext(
             "Your turn in the {map} game in {channel} ends {when}.", map=mine.map_name(table.game.map),
             channel=channel_mention(table), when=timestamp(due)))
@@ -292,7 +307,7 @@ class TableMessenger:
                     "{player}, I can't send you direct messages. Your cards and tickets stay private: press "
                     "**{button}** on the newest turn message to see them and choose.",
                     player=self.mention(table, seat, ct), button=ct.pgettext("button", "My hand")),
-                    allowed_mentions=discord.AllowedMentions(users=True))
+                    allowed_mentions=pings(user_id))
             return False
         except discord.HTTPException:
             log.exception("DM failed", extra={"game_id": table.id, "user_id": user_id})

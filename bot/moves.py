@@ -41,7 +41,8 @@ class Moves:
         except AmbiguousActionError as exc:
             await self._offer_payments(interaction, t, game_id, exc, action if isinstance(action, str) else None)
         except TemplateError as exc:
-            await interaction.followup.send(f"⚠️ {await self.refusal(t, game_id, exc)}", ephemeral=True)
+            await interaction.followup.send(components.fit(f"⚠️ {await self.refusal(t, game_id, exc)}",
+                                                           components.MESSAGE_CONTENT), ephemeral=True)
         except Exception:
             error_id = new_error_id()
             log.exception("action failed", extra={"error_id": error_id, "game_id": game_id,

@@ -18,7 +18,8 @@ def missing_permissions(t: Translator, interaction: Interaction, *, threads: boo
     Discord's settings name them in `t`'s language."""
     perms = interaction.app_permissions
     needed = [("send_messages", t.pgettext("permission", "Send Messages")),
-              ("attach_files", t.pgettext("permission", "Attach Files"))]
+              ("attach_files", t.pgettext("permission", "Attach Files")),
+              ("embed_links", t.pgettext("permission", "Embed Links"))]  # the final scores are an embed
     if threads:
         needed.append(("create_public_threads", t.pgettext("permission", "Create Public Threads")))
     return [label for flag, label in needed if not getattr(perms, flag)]

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NotPlaying, StaleChoice
+from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NoSuchGame, NotPlaying, StaleChoice
 from engine import Action, Game, GameOptions, parse_action
 from engine.events import Event, GameOver, TurnStarted
-from storage import StaleVersionError, Storage, StorageError
+from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
 from storage import games as stored_games
 from storage.models import GameRecord, SeatRecord
 
@@ -171,8 +171,11 @@ class GameService:
         if table is not None:
             self._tables.move_to_end(game_id)
         else:
-            async with self.storage.sessions() as session:
-                loaded = await stored_games.load_game(session=session, game_id=game_id)
+            try:
+                async with self.storage.sessions() as session:
+                    loaded = await stored_games.load_game(session=session, game_id=game_id)
+            except GameNotFoundError:
+                raise NoSuchGame() from None
             table = Table(record=loaded.record, seats=loaded.seats, game=loaded.game)
             self._tables[game_id] = table
             while len(self._tables) > self.CACHE_SIZE:

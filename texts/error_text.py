@@ -15,6 +15,10 @@ from engine.errors import CardRef, CityRef, ListRef, MapRef, Phrase, RouteRef, S
 from i18n import Translator
 
 
+#: The most characters of a player's own text a refusal quotes back.
+QUOTE = 80
+
+
 def describe_error(t: Translator, error: TemplateError, game: Game | None, name: Callable[[int], str], *,
                    sentence: bool = True) -> str:
     """The error's message for the player reading it (`name(seat)` names a seat's player), as a
@@ -48,4 +52,6 @@ def _word(t: Translator, value: object, game: Game | None, name: Callable[[int],
         return t.route(game.map, track) if value.numbered else game.map.route_name(track, t.city)
     if isinstance(value, (CityRef, RouteRef)):
         return str(value)
+    if isinstance(value, str) and len(value) > QUOTE:
+        return value[:QUOTE - 1] + "…"  # what the player typed, quoted back: never the whole of a long paste
     return value

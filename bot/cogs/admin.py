@@ -14,6 +14,7 @@ from discord.app_commands import locale_str
 from bot.cog import TTRCog
 from bot.command_translator import slash
 from bot.errors import UserError
+from bot.messenger import escaped
 from bot.permissions import is_manager
 from bot.service import Cause, CauseKind, Table
 from bot.timers import timestamp
@@ -56,7 +57,7 @@ class Admin(TTRCog):
         table = await self._table(interaction)
         seat = table.seat_of(member.id)
         if seat is None:
-            raise NotAPlayer(name=member.display_name)
+            raise NotAPlayer(name=escaped(member.display_name))
         return table, seat
 
     async def _announce(self, interaction: Interaction, template: str, /, **params: object) -> None:
@@ -76,7 +77,7 @@ class Admin(TTRCog):
         table, seat = await self._player_seat(interaction, player)
         if new_player.bot or table.seat_of(new_player.id) is not None:
             raise UserError("{name} can't take that seat: they already play here or are a bot.",
-                            name=new_player.display_name)
+                            name=escaped(new_player.display_name))
         await self.bot.service.replace_player(table, seat, new_player.id)
         await self.bot.messenger.remember_name(new_player)
         t = await self.bot.languages.for_channel(interaction.guild_id)

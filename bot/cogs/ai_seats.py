@@ -12,7 +12,7 @@ import logging
 
 from ai import ask, make_ai
 from bot.cog import TTRCog
-from bot.service import AI_SEATS, Cause, CauseKind, Outcome, Table
+from bot.service import AI_SEATS, Cause, CauseKind, Outcome, Table, new_error_id
 from engine.errors import TemplateError
 from storage import queries
 
@@ -27,6 +27,9 @@ def waiting_on_ai(table: Table) -> list[int]:
 
 
 class AISeats(TTRCog):
+    #: Tries of a failing AI move (waiting 2, 4, 8 … seconds between) before it waits for the next outcome.
+    RETRIES = 4
+
     def __init__(self, bot, delay: float = 1.5) -> None:
         super().__init__(bot)
         self.delay = delay  # seconds before an AI moves, so people can follow (tests use 0)
@@ -53,6 +56,7 @@ class AISeats(TTRCog):
 
     async def _play(self, game_id: int) -> None:
         await asyncio.sleep(self.delay)
+        failures = 0
         for _ in range(50):  # every step of every consecutive AI turn, then stop
             table = await self.bot.service.table(game_id)
             waiting = waiting_on_ai(table)
@@ -66,8 +70,12 @@ class AISeats(TTRCog):
             except (TemplateError, ValueError):
                 continue  # the decision went away meanwhile (someone resigned, a deadline): look again
             except Exception:
-                log.exception("AI move failed", extra={"game_id": game_id, "seat": seat})
-                return
+                failures += 1
+                log.exception("AI move failed", extra={"game_id": game_id, "seat": seat, "error_id": new_error_id(),
+                                                       "failures": failures})
+                if failures >= self.RETRIES:
+                    return  # the next outcome of the game, or a restart, starts it again
+                await asyncio.sleep(self.delay + 2 ** failures)
 
     async def start_work(self) -> None:
         """At start-up: AIs whose turn it was when the bot stopped play on."""
@@ -77,7 +85,7 @@ class AISeats(TTRCog):
             try:
                 self.kick(await self.bot.service.table(game_id))
             except Exception:
-                log.exception("could not resume AI", extra={"game_id": game_id})
+                log.exception("could not resume AI", extra={"game_id": game_id, "error_id": new_error_id()})
 
     async def stop_work(self) -> None:
         """Stop the AIs and wait until they have (before storage closes under them)."""

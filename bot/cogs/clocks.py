@@ -15,8 +15,10 @@ from discord.app_commands import locale_str
 from discord.ext import tasks
 
 from ai import ask, make_ai
+from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.errors import NotPlaying
+from bot.service import new_error_id
 from bot.timers import timestamp, turn_key
 from bot.transformers import clocked_table
 from engine import Game, Remove
@@ -26,6 +28,10 @@ log = logging.getLogger(__name__)
 
 
 class Clocks(TTRCog):
+    def __init__(self, bot) -> None:
+        super().__init__(bot)
+        self._ticks = Backoff("timer scheduler", base=5, most=300)
+
     async def start_work(self) -> None:
         self.loop.start()
 
@@ -34,10 +40,7 @@ class Clocks(TTRCog):
 
     @tasks.loop(seconds=5)
     async def loop(self) -> None:
-        try:
-            await self.tick()
-        except Exception:
-            log.exception("scheduler tick failed")
+        await self._ticks.run(self.tick)
 
     async def tick(self) -> int:
         """Fire every due timer (missed ones too); returns how many were handled."""
@@ -52,7 +55,8 @@ class Clocks(TTRCog):
                 try:
                     await self._fire(timer)
                 except Exception:
-                    log.exception("timer failed", extra={"game_id": timer.game_id, "timer_id": timer.id})
+                    log.exception("timer failed", extra={"game_id": timer.game_id, "timer_id": timer.id,
+                                                         "error_id": new_error_id()})
                     continue  # its lease runs out and it is tried again
                 async with self.bot.storage.sessions() as session:
                     await stored_clocks.mark_fired(session=session, timer_id=timer.id, now=timers.now())

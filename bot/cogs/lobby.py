@@ -12,14 +12,15 @@ import logging
 import discord
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
-from discord.ext import tasks
+from discord.ext import commands, tasks
 
 from bot import components
+from bot.background import Backoff
 from bot.choices import MAP_CHOICES
 from bot.cog import TTRCog
 from bot.command_translator import locale_format, locale_pstr, option_name, slash
-from bot.errors import reason
-from bot.messenger import AI_LEVELS, PLAYER_COLORS
+from bot.errors import Command, Option, UserError, reason
+from bot.messenger import AI_LEVELS, PLAYER_COLORS, escaped
 from bot.permissions import is_manager, missing_permissions
 from bot.service import Cause, CauseKind
 from bot.timers import TIMERS
@@ -52,6 +53,16 @@ ABSENCE_CHOICES = [app_commands.Choice(name=locale_str("skip the turn"), value="
                    app_commands.Choice(name=locale_str("an AI plays the turn"), value="ai"),
                    app_commands.Choice(name=locale_str("skip, remove after several misses"), value="remove")]
 AI_LEVEL_CHOICES = [app_commands.Choice(name=locale_pstr("AI level", level), value=level) for level in AI_LEVELS]
+
+
+#: Game threads archive after a week without messages, Discord's longest (turn timers run up to 48
+#: hours); a game thread that archives anyway while its game runs is opened again (`on_thread_update`).
+THREAD_ARCHIVE_MINUTES = 10080
+
+
+class InThreadAlready(UserError):
+    message = N_("This is a thread already: run `{new}` here without `{thread}`, or in a channel to open a "
+                 "new thread.")
 
 
 def _lobbies(interaction: Interaction) -> "Lobbies":
@@ -90,6 +101,10 @@ class Lobbies(TTRCog):
     """Gathering players and starting games (and rematches); closing lobbies nobody touches."""
 
     items = (LobbyButton, RematchButton)
+
+    def __init__(self, bot) -> None:
+        super().__init__(bot)
+        self._expiry = Backoff("lobby expiry", base=60, most=3600)
 
     async def start_work(self) -> None:
         self.expire_lobbies.start()
@@ -169,6 +184,9 @@ class Lobbies(TTRCog):
 
     @tasks.loop(minutes=5)
     async def expire_lobbies(self) -> None:
+        await self._expiry.run(self._expire_idle_lobbies)
+
+    async def _expire_idle_lobbies(self) -> None:
         async with self.bot.storage.sessions() as session:
             expired = await stored_lobbies.expire_idle_lobbies(session=session,
                                                                idle_minutes=self.bot.settings.lobby_idle_minutes)
@@ -182,6 +200,16 @@ class Lobbies(TTRCog):
                                                   self.bot.settings.lobby_idle_minutes))
                 except discord.HTTPException:
                     pass
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A game's thread archived (a long pause or vacation): unarchive it, so its players can go on."""
+        if after.archived and not before.archived and not after.locked:
+            if await self.bot.service.table_in_channel(after.id) is not None:
+                try:
+                    await after.edit(archived=False)
+                except discord.HTTPException:
+                    log.warning("could not unarchive a game thread", extra={"channel_id": after.id})
 
     async def defaults(self, guild_id: int | None) -> tuple[str, list[int]]:
         """(the server's default map, channels where games are allowed; empty = everywhere)."""
@@ -291,6 +319,8 @@ class Lobbies(TTRCog):
                                                      reason=reason(t, exc, name=str)))
             return
         channel = interaction.channel
+        if thread and isinstance(channel, discord.Thread):
+            raise InThreadAlready(new=Command("ttr new"), thread=Option("thread"))
         missing = missing_permissions(t, interaction, threads=thread)
         if missing:
             await self._reply(interaction, t.ngettext(
@@ -311,7 +341,8 @@ class Lobbies(TTRCog):
             try:
                 channel = await channel.create_thread(name=public.gettext("Ticket to Ride · {map}",
                                                                           map=public.map_name(m)),
-                                                      type=discord.ChannelType.public_thread)
+                                                      type=discord.ChannelType.public_thread,
+                                                      auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             except discord.Forbidden:
                 await interaction.followup.send(t.gettext("⚠️ I can't create a thread here: I need the **Create Public "
                                                           "Threads** permission. Run `{new}` without `{thread}`, or "
@@ -451,7 +482,7 @@ class Lobbies(TTRCog):
             return
         user_ids: list[int | None] = [mm.user_id for mm in members] + [None] * ai_players
         if first is not None and first.id not in user_ids:
-            await self._tell(interaction, N_("{name} is not in this lobby."), name=first.display_name)
+            await self._tell(interaction, N_("{name} is not in this lobby."), name=escaped(first.display_name))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         options = GameOptions.from_json(lobby.options)

@@ -190,11 +190,7 @@ class Play(TTRCog):
         m = self.bot.messenger
         await interaction.response.defer(ephemeral=True, thinking=True)
         t = await self.bot.languages.for_interaction(interaction)
-        try:
-            table = await self.bot.service.table(game_id)
-        except Exception:
-            await interaction.followup.send("⚠️ " + t.gettext("That game no longer exists."), ephemeral=True)
-            return
+        table = await self.bot.service.table(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise NotPlaying()

@@ -15,6 +15,7 @@ from discord import Interaction
 
 from bot import components
 from bot.cog import TTRCog
+from bot.messenger import pings
 from bot.errors import TooLate, UserError
 from bot.service import Cause, CauseKind, Table
 from engine import BuildStation, Claim, Undo, format_action
@@ -104,7 +105,7 @@ class Undos(TTRCog):
                           t.gettext("Needs the OK of {players}.", players=t.join(f"<@{u}>" for u in sorted(voters))),
                           approved_line(t, set())])
         await interaction.response.send_message(text, view=components.undo_vote_view(game_id, ply, t=t),
-                                                allowed_mentions=discord.AllowedMentions(users=True))
+                                                allowed_mentions=pings(*voters))
 
     async def vote(self, interaction: Interaction, game_id: int, ply: int, approve: bool) -> None:
         table = await self.bot.service.table(game_id)

@@ -1,0 +1,68 @@
+"""What a hostile or careless user can type or click changes nothing and gets a clear, short,
+private answer; a name is never markup (issue 18)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot import components
+from bot.errors import ButtonNotValid
+from engine import Claim, NeutralClaim
+from tests.bot.test_play import private_reply, state_of, two_player_game
+
+
+def test_a_choice_button_carries_only_what_choices_are_offered_for():
+    claim = Claim("Atlanta-Miami", 3, 1, ())
+    assert components.decode_choice(components.encode_choice(claim)) == claim
+    assert components.decode_choice("N|Amsterdam-Utrecht") == NeutralClaim("Amsterdam-Utrecht")
+    assert components.decode_choice("station Paris red") == "station Paris red"
+    for forged in ("resign", "pass", "tickets draw", "C|x|y|z|w", "C|Atlanta-Miami|3|one|"):
+        with pytest.raises(ButtonNotValid):
+            components.decode_choice(forged)
+
+
+def test_every_custom_id_the_bot_can_send_is_known_and_anything_else_is_refused():
+    unknown = re.compile(components.UNKNOWN)
+    sent = ["ttr:12:3:draw:4", "ttr:12:3:draw:deck", "ttr:12:3:tickets", "ttr:12:3:keep", "ttr:12:3:tunnel:2",
+            "ttr:12:3:tunnel:decline", "ttr:12:3:do:C|a|1|0|", "ttr:12:40:undo", "ttr:12:40:undo:yes",
+            "ttr:12:hand", "ttr:12:rematch", "ttr:lobby:7:join"]
+    assert not [cid for cid in sent if unknown.fullmatch(cid)]
+    assert all(unknown.fullmatch(cid) for cid in ("ttr:12:3:draw:9", "ttr:12:hand:x", "ttr:", "garbage", ""))
+
+
+async def test_a_thread_inside_a_thread_is_refused_clearly(fake_discord, make_bot):
+    fake = fake_discord
+    await make_bot()
+    reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", thread=True)
+    await reply.wait_resolved()
+    [thread] = fake.threads(fake.general)
+    reply = await fake.slash(fake.alice, thread, "ttr new", map="usa", thread=True)
+    text = await private_reply(fake, reply)
+    assert reply.ephemeral and "This is a thread already" in text and "Sorry" not in text
+    assert len(fake.threads(fake.general)) == 1
+
+
+async def test_a_huge_typed_route_gets_a_short_refusal_that_quotes_a_little_of_it(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    before = state_of(driver)
+    reply = await fake.slash(fake.alice, fake.general, "ttr claim", route="Denver-" + "X" * 5000)
+    text = await private_reply(fake, reply)
+    assert reply.ephemeral and len(text) < 300 and "Sorry" not in text
+    assert "XXXX…" in text and "X" * 100 not in text
+    assert state_of(driver) == before
+
+
+async def test_names_in_messages_are_text_not_markup(fake_discord, make_bot):
+    fake = fake_discord
+    fake.alice.global_name = "**bold** `tick` @everyone <@&123456789012345678>"
+    bot, driver = await two_player_game(fake, make_bot)
+    await driver.act(0, driver.game.default_action(0))  # alice's turn ends: the channel reads her name
+    posted = [m.content for m in fake.channel_messages(fake.general)]
+    named = [c for c in posted if "bold" in c]
+    assert named, posted[-3:]
+    for content in named:
+        assert "**bold**" not in content and "\\*\\*bold\\*\\*" in content
+        assert "@everyone" not in content.replace("@\u200beveryone", "") and "<@&123456789012345678>" not in content
