@@ -27,7 +27,7 @@ from storage.errors import (
     GameNotActiveError,
     GameNotFoundError,
     GameReadOnlyError,
-    LobbyError,
+    LobbyNotOpenError,
     ReplayMismatchError,
     StaleVersionError,
 )
@@ -83,7 +83,7 @@ async def create_game(
 
     Raises `ChannelBusyError` if the channel already has an active game (the unique index decides,
     so two starts at once in one channel cannot both succeed). With `lobby_id`, that open lobby is
-    marked started in the same transaction (`LobbyError` if it is not open any more)."""
+    marked started in the same transaction (`LobbyNotOpenError` if it is not open any more)."""
     if len(players) != game.seats:
         raise ValueError(f"{len(players)} players for a {game.seats}-seat game")
     if colors is not None and len(colors) != game.seats:
@@ -124,7 +124,7 @@ async def create_game(
                     .execution_options(synchronize_session=False)
                 )
                 if started.rowcount != 1:
-                    raise LobbyError(f"lobby {lobby_id} is not open")
+                    raise LobbyNotOpenError("lobby {lobby} is not open", lobby=lobby_id)
             for seq, (seat, action) in enumerate(game.log, start=1):
                 session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action),
                                          created_at=now))

@@ -11,7 +11,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.database import detached, writing
-from storage.errors import LobbyError
+from storage.errors import (
+    AlreadyInLobbyError,
+    LobbyAlreadyOpenError,
+    LobbyFullError,
+    LobbyNotOpenError,
+)
 from storage.models import CANCELLED, OPEN, Lobby, LobbyMember, utcnow
 
 
@@ -25,7 +30,7 @@ async def open_lobby(
     options: dict[str, Any] | None = None,
     max_seats: int = 5,
 ) -> Lobby:
-    """Open a lobby with its host as the first member."""
+    """Open a lobby with its host as the first member (`LobbyAlreadyOpenError` if the channel has one)."""
     now = utcnow()
     lobby = Lobby(
         guild_id=guild_id, channel_id=channel_id, host_id=host_id, map_id=map_id,
@@ -37,7 +42,7 @@ async def open_lobby(
             await session.flush()
             session.add(LobbyMember(lobby_id=lobby.id, user_id=host_id, joined_at=now))
     except IntegrityError:
-        raise LobbyError(f"channel {channel_id} already has an open lobby") from None
+        raise LobbyAlreadyOpenError("channel {channel} already has an open lobby", channel=channel_id) from None
     detached(session, lobby)
     return lobby
 
@@ -65,11 +70,11 @@ async def _lock_open(session: AsyncSession, lobby_id: int) -> None:
         execution_options={"synchronize_session": False},
     )
     if result.rowcount != 1:
-        raise LobbyError(f"lobby {lobby_id} is not open")
+        raise LobbyNotOpenError("lobby {lobby} is not open", lobby=lobby_id)
 
 
 async def join_lobby(*, session: AsyncSession, lobby_id: int, user_id: int, color: str | None = None) -> list[LobbyMember]:
-    """Add a player; raises `LobbyError` if the lobby is closed, full, or the player is in it."""
+    """Add a player; raises `LobbyNotOpenError`, `LobbyFullError` or `AlreadyInLobbyError`."""
     try:
         async with writing(session):
             await _lock_open(session, lobby_id)
@@ -77,11 +82,11 @@ async def join_lobby(*, session: AsyncSession, lobby_id: int, user_id: int, colo
             count = (await session.execute(select(func.count()).where(LobbyMember.lobby_id == lobby_id))
                      ).scalar_one()
             if count >= max_seats:
-                raise LobbyError(f"lobby {lobby_id} is full ({max_seats} seats)")
+                raise LobbyFullError("lobby {lobby} is full ({seats} seats)", lobby=lobby_id, seats=max_seats)
             session.add(LobbyMember(lobby_id=lobby_id, user_id=user_id, color=color, joined_at=utcnow()))
             await session.flush()
     except IntegrityError:
-        raise LobbyError(f"user {user_id} is already in lobby {lobby_id}") from None
+        raise AlreadyInLobbyError("user {user} is already in lobby {lobby}", user=user_id, lobby=lobby_id) from None
     return await lobby_members(session=session, lobby_id=lobby_id)
 
 
