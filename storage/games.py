@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import RULES_VERSION, Game, GameOptions, format_action, load_map, parse_action
+from storage.announcements import Announce, add_announcement
 from storage.database import begin_write, detached, writing
 from storage.errors import (
     ChannelBusyError,
@@ -78,12 +79,14 @@ async def create_game(
     lobby_id: int | None = None,
     host_id: int | None = None,
     ai: Sequence[str | None] | None = None,
+    announce: Announce | None = None,
 ) -> GameRecord:
     """Store a new game (usually with an empty log) and its seats; `players[i]` sits at seat i.
 
     Raises `ChannelBusyError` if the channel already has an active game (the unique index decides,
     so two starts at once in one channel cannot both succeed). With `lobby_id`, that open lobby is
-    marked started in the same transaction (`LobbyNotOpenError` if it is not open any more)."""
+    marked started in the same transaction (`LobbyNotOpenError` if it is not open any more). With
+    `announce`, its announcement (storage/announcements.py) is queued in the same transaction."""
     if len(players) != game.seats:
         raise ValueError(f"{len(players)} players for a {game.seats}-seat game")
     if colors is not None and len(colors) != game.seats:
@@ -128,6 +131,8 @@ async def create_game(
             for seq, (seat, action) in enumerate(game.log, start=1):
                 session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action),
                                          created_at=now))
+            if announce is not None:
+                add_announcement(session, game_id=record.id, version=record.version, announce=announce, now=now)
             if game.is_over():
                 await session.flush()
                 await _finish(session, record.id, game, now)
@@ -152,8 +157,11 @@ async def append_action(
     seat: int | None,
     action_text: str,
     state: dict[str, Any],
+    announce: Announce | None = None,
 ) -> int:
-    """Append one action (in notation) and save the state after it, in one transaction.
+    """Append one action (in notation) and save the state after it, in one transaction; with
+    `announce`, queue its announcement in that transaction too (storage/announcements.py), so
+    the action is stored with its announcement or not at all.
 
     Succeeds only if the game is active, writable and still at `expected_version`; returns the
     new version (`expected_version + 1`). Otherwise raises `StaleVersionError`,
@@ -195,6 +203,9 @@ async def append_action(
                 await _finish(session, game_id, Game.from_json(state), now)
             elif action_text.split(" ", 1)[0] in ("resign", "remove"):
                 await _note_left(session, game_id, state)
+            if announce is not None:
+                add_announcement(session, game_id=game_id, version=new_version, announce=announce, now=now)
+                await session.flush()
     except IntegrityError:
         # Only a concurrent writer can have taken this sequence number.
         raise StaleVersionError(game_id, expected_version, None) from None
@@ -208,8 +219,10 @@ async def append_action(
     return new_version
 
 
-async def save_action(*, session: AsyncSession, game_id: int, expected_version: int, game: Game) -> int:
-    """`append_action` for the last action of `game` (just applied): its notation and new state."""
+async def save_action(*, session: AsyncSession, game_id: int, expected_version: int, game: Game,
+                      announce: Announce | None = None) -> int:
+    """`append_action` for the last action of `game` (just applied): its notation and new state
+    (and, with `announce`, its announcement)."""
     if len(game.log) != expected_version + 1:
         raise ValueError(f"the game has {len(game.log)} actions; expected version {expected_version} + 1")
     seat, action = game.log[-1]
@@ -220,6 +233,7 @@ async def save_action(*, session: AsyncSession, game_id: int, expected_version: 
         seat=seat,
         action_text=format_action(game, action),
         state=game.to_json(),
+        announce=announce,
     )
 
 

@@ -365,3 +365,54 @@ class LeagueAudit(SQLModel, table=True):
     action: str = Field(max_length=32)
     details: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
     created_at: datetime = _created()
+
+
+# ---------------------------------------------------------------------------- the outbox
+
+
+# Why a stored change is announced: who made it.
+ANNOUNCEMENT_CAUSES = ("start", "player", "timeout", "ai", "undo", "kick", "admin")
+
+
+class Announcement(SQLModel, table=True):
+    """The outbox: one row per stored change the channel must hear about, written in the same
+    transaction as the change, so a crash between saving and telling loses no announcement.
+    Claimed with a lease, marked once posted (storage/announcements.py, docs/storage.md)."""
+
+    __tablename__ = "announcements"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "version"),
+        sa.CheckConstraint(f"cause IN ({', '.join(repr(c) for c in ANNOUNCEMENT_CAUSES)})", name="cause"),
+        # The drain reads only the rows not yet announced: a small index however long the history.
+        sa.Index("ix_announcements_pending", "id", sqlite_where=sa.text("announced_at IS NULL"),
+                 postgresql_where=sa.text("announced_at IS NULL")),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", ondelete="CASCADE")
+    version: int  # the game's version (log length) after the change
+    cause: str = Field(max_length=16)
+    interaction_token: str | None = Field(default=None, sa_type=sa.Text)  # answer this interaction (15 min)
+    application_id: int | None = _discord_id(default=None, nullable=True)
+    created_at: datetime = _created()
+    claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    claimed_by: str | None = Field(default=None, max_length=64)
+    attempts: int = 0  # claims so far (more than one: a process died or was slow while posting)
+    announced_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    error: str | None = Field(default=None, sa_type=sa.Text)  # given up: why (the channel is gone, ...)
+
+
+# ---------------------------------------------------------------------------- undo votes
+
+
+class UndoVote(SQLModel, table=True):
+    """One player's answer to an undo request (the request is the game's move `ply`): rows, not
+    the message text, so two players answering at once are both counted."""
+
+    __tablename__ = "undo_votes"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE")
+    ply: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    approve: bool
+    voted_at: datetime = _created()
