@@ -4,6 +4,9 @@ joins are rows of `lobby_members`, checked against the seat limit under the lobb
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -109,14 +112,46 @@ async def cancel_lobby(*, session: AsyncSession, lobby_id: int) -> None:
         )
 
 
-async def expire_idle_lobbies(*, session: AsyncSession, idle_minutes: int) -> list[Lobby]:
-    """Cancel the open lobbies nobody touched for `idle_minutes`; returns them."""
-    from datetime import timedelta
+@dataclass(frozen=True)
+class RowProblem:
+    """A row a background task could not read: its id and what went wrong (for the log)."""
 
+    id: int
+    error: str
+
+
+@dataclass
+class ExpiredLobbies:
+    """What `expire_idle_lobbies` did: iterating gives the cancelled lobbies it could read;
+    `problems` the cancelled ones it could not (damaged rows), to log."""
+
+    lobbies: list[Lobby] = field(default_factory=list)
+    problems: list[RowProblem] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[Lobby]:
+        return iter(self.lobbies)
+
+
+async def expire_idle_lobbies(*, session: AsyncSession, idle_minutes: int) -> ExpiredLobbies:
+    """Cancel the open lobbies nobody touched for `idle_minutes`; returns them.
+
+    The cancel is one UPDATE that reads nothing into Python, so a damaged row (broken JSON, a
+    time that does not convert) is cancelled like the others and cannot stop the expiry for good;
+    such a row is then reported in `problems` instead of returned."""
     cutoff = utcnow() - timedelta(minutes=idle_minutes)
     async with writing(session):
-        rows = await session.execute(select(Lobby).where(Lobby.status == OPEN, Lobby.updated_at < cutoff))
-        expired = list(rows.scalars().all())
-        for lobby in expired:
-            lobby.status = CANCELLED
-    return expired
+        cancelled = await session.execute(
+            update(Lobby).where(Lobby.status == OPEN, Lobby.updated_at < cutoff).values(status=CANCELLED)
+            .returning(Lobby.id).execution_options(synchronize_session=False))
+        ids = sorted(cancelled.scalars().all())
+    result = ExpiredLobbies()
+    for lobby_id in ids:
+        try:
+            lobby = (await session.execute(select(Lobby).where(Lobby.id == lobby_id))).scalar_one()
+        except Exception as exc:  # noqa: BLE001  (a damaged row: whatever the driver or a column type raises)
+            await session.rollback()
+            result.problems.append(RowProblem(lobby_id, f"{type(exc).__name__}: {exc}"))
+            continue
+        detached(session, lobby)
+        result.lobbies.append(lobby)
+    return result
