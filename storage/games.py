@@ -20,7 +20,8 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine import RULES_VERSION, Game, GameOptions, format_action, load_map, parse_action
+from engine import RULES_VERSION, Action, Game, GameOptions, format_action, load_map, parse_action
+from engine.events import Event
 from storage.announcements import Announce, add_announcement
 from storage.database import begin_write, detached, writing
 from storage.errors import (
@@ -402,13 +403,14 @@ def compatibility_problem(record: GameRecord) -> str | None:
     return None
 
 
-def replay(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> Game:
-    """Rebuild `record`'s game from its seed and log; raises `ReplayMismatchError` if it diverges."""
+def _replayed(record: GameRecord, log: Sequence[tuple[int | None, str]], *, whole: bool = False) -> Game:
+    """`record`'s game from its seed with `log` applied (`whole`: the log must be all of it);
+    raises `ReplayMismatchError`."""
     assert record.id is not None
     problem = compatibility_problem(record)
     if problem is not None:
         raise ReplayMismatchError(record.id, problem)
-    if len(log) != record.version:
+    if whole and len(log) != record.version:
         raise ReplayMismatchError(record.id, f"the log has {len(log)} actions, the game is at version {record.version}")
     try:
         game = Game.new(record.map_id, record.seats, record.seed, GameOptions.from_json(record.options))
@@ -419,9 +421,53 @@ def replay(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> Game:
             game.apply(seat, parse_action(game, seat, text))
         except ValueError as exc:  # ActionError is a ValueError
             raise ReplayMismatchError(record.id, f"action {n} ({text!r}) does not replay: {exc}") from None
+    return game
+
+
+def replay(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> Game:
+    """Rebuild `record`'s game from its seed and log; raises `ReplayMismatchError` if it diverges."""
+    assert record.id is not None
+    game = _replayed(record, log, whole=True)
     if _normal(game.to_json()) != _normal(record.state):
         raise ReplayMismatchError(record.id, "replaying the log does not give the stored state")
     return game
+
+
+@dataclass
+class StoredTurn:
+    """A stored action replayed, to announce it after a restart (the outbox, storage/announcements.py):
+    the game at `version` and what the action did. Version 0 (a new game) has no action."""
+
+    game: Game
+    version: int
+    seat: int | None
+    action: Action | None
+    events: list[Event]
+    phase_before: str | None
+
+
+def _turn(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> StoredTurn:
+    game = _replayed(record, log[:-1])
+    if not log:
+        return StoredTurn(game, 0, None, None, [], None)
+    seat, text = log[-1]
+    phase_before = game.phase
+    try:
+        action = parse_action(game, seat, text)
+        events = game.apply(seat, action)
+    except ValueError as exc:
+        raise ReplayMismatchError(record.id, f"action {len(log)} ({text!r}) does not replay: {exc}") from None  # type: ignore[arg-type]
+    return StoredTurn(game, len(log), seat, action, events, phase_before)
+
+
+async def stored_turn(*, session: AsyncSession, game_id: int, version: int) -> StoredTurn:
+    """The action that took the game to `version`, replayed from the seed (`ValueError` if the
+    game has not reached `version`; `ReplayMismatchError` if its log does not replay)."""
+    record = await get_game(session=session, game_id=game_id)
+    if not 0 <= version <= record.version:
+        raise ValueError(f"game {game_id} is at version {record.version}, not {version}")
+    log = await action_log(session=session, game_id=game_id, upto=version)
+    return await asyncio.to_thread(_turn, record, log)
 
 
 def _normal(state: dict[str, Any]) -> Any:

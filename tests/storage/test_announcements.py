@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, text
 
+from engine import Game
 from storage.announcements import (
     LEASE,
     Announce,
@@ -25,7 +26,14 @@ from storage.announcements import (
     prune_announcements,
 )
 from storage.errors import StaleVersionError
-from storage.games import action_log, append_action, create_game, get_game, save_action
+from storage.games import (
+    action_log,
+    append_action,
+    create_game,
+    get_game,
+    save_action,
+    stored_turn,
+)
 from storage.migrate import current_revision, downgrade, head_revisions, migrate
 from storage.models import Announcement, utcnow
 from tests.storage.helpers import advance, new_game
@@ -253,3 +261,34 @@ async def test_the_new_migrations_are_idempotent(db) -> None:
     await migrate(engine=db.engine)
     async with db.sessions() as s:
         assert (await s.execute(select(func.count()).select_from(Announcement))).scalar_one() == 0
+
+
+async def test_a_stored_turn_replays_what_the_action_did(db) -> None:
+    """After a restart the bot announces from storage: the same seat, action and events as live."""
+    game = new_game(seed=9)
+    live = []
+    async with db.sessions() as s:
+        record = await create_game(session=s, guild_id=1, channel_id=next(channels), game=game, players=[1, 2, 3])
+        for v in range(6):
+            seat = game.to_move()[0]
+            phase = game.phase
+            action = advance_one(game)
+            live.append((seat, action, game.apply(seat, action), phase, game.to_json()))
+            await save_action(session=s, game_id=record.id, expected_version=v, game=game, announce=Announce("player"))
+        start = await stored_turn(session=s, game_id=record.id, version=0)
+        assert (start.version, start.action, start.events, start.game.to_json()) == (
+            0, None, [], new_game(seed=9).to_json())
+        for version, (seat, action, events, phase, state) in enumerate(live, start=1):
+            turn = await stored_turn(session=s, game_id=record.id, version=version)
+            assert (turn.version, turn.seat, turn.action, turn.events, turn.phase_before) == (
+                version, seat, action, events, phase)
+            assert turn.game.to_json() == state
+        with pytest.raises(ValueError, match="at version 6"):
+            await stored_turn(session=s, game_id=record.id, version=7)
+
+
+def advance_one(game):  # type: ignore[no-untyped-def]
+    """The action `advance` would play next (without playing it)."""
+    probe = Game.from_json(game.to_json())
+    advance(probe, 1, random.Random(len(game.log)))
+    return probe.log[-1][1]
