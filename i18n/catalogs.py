@@ -42,8 +42,16 @@ KEYWORDS = {
     "GameOptionsError": None,
     "_illegal": None,
     "UserError": None,  # the bot's own refusals (bot/service.py)
-    # league refusals and why a league game is not rated (storage/leagues.py)
+    # league refusals (storage/errors.py, raised in storage/leagues.py) and why a league game is
+    # not rated (storage/ratings.py)
     "LeagueError": None,
+    "LeagueNotFoundError": None,
+    "LeagueNameTakenError": None,
+    "InvalidSeasonError": None,
+    "SeasonNotOpenError": None,
+    "NotEligibleError": None,
+    "AlreadyInSeasonError": None,
+    "VoidStateError": None,
     "Unrated": None,
 }
 

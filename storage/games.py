@@ -20,14 +20,16 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine import RULES_VERSION, Game, GameOptions, format_action, load_map, parse_action
+from engine import RULES_VERSION, Action, Game, GameOptions, format_action, load_map, parse_action
+from engine.events import Event
+from storage.announcements import Announce, add_announcement
 from storage.database import begin_write, detached, writing
 from storage.errors import (
     ChannelBusyError,
     GameNotActiveError,
     GameNotFoundError,
     GameReadOnlyError,
-    LobbyError,
+    LobbyNotOpenError,
     ReplayMismatchError,
     StaleVersionError,
 )
@@ -78,12 +80,14 @@ async def create_game(
     lobby_id: int | None = None,
     host_id: int | None = None,
     ai: Sequence[str | None] | None = None,
+    announce: Announce | None = None,
 ) -> GameRecord:
     """Store a new game (usually with an empty log) and its seats; `players[i]` sits at seat i.
 
     Raises `ChannelBusyError` if the channel already has an active game (the unique index decides,
     so two starts at once in one channel cannot both succeed). With `lobby_id`, that open lobby is
-    marked started in the same transaction (`LobbyError` if it is not open any more)."""
+    marked started in the same transaction (`LobbyNotOpenError` if it is not open any more). With
+    `announce`, its announcement (storage/announcements.py) is queued in the same transaction."""
     if len(players) != game.seats:
         raise ValueError(f"{len(players)} players for a {game.seats}-seat game")
     if colors is not None and len(colors) != game.seats:
@@ -124,10 +128,12 @@ async def create_game(
                     .execution_options(synchronize_session=False)
                 )
                 if started.rowcount != 1:
-                    raise LobbyError(f"lobby {lobby_id} is not open")
+                    raise LobbyNotOpenError("lobby {lobby} is not open", lobby=lobby_id)
             for seq, (seat, action) in enumerate(game.log, start=1):
                 session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action),
                                          created_at=now))
+            if announce is not None:
+                add_announcement(session, game_id=record.id, version=record.version, announce=announce, now=now)
             if game.is_over():
                 await session.flush()
                 await _finish(session, record.id, game, now)
@@ -152,8 +158,11 @@ async def append_action(
     seat: int | None,
     action_text: str,
     state: dict[str, Any],
+    announce: Announce | None = None,
 ) -> int:
-    """Append one action (in notation) and save the state after it, in one transaction.
+    """Append one action (in notation) and save the state after it, in one transaction; with
+    `announce`, queue its announcement in that transaction too (storage/announcements.py), so
+    the action is stored with its announcement or not at all.
 
     Succeeds only if the game is active, writable and still at `expected_version`; returns the
     new version (`expected_version + 1`). Otherwise raises `StaleVersionError`,
@@ -195,6 +204,9 @@ async def append_action(
                 await _finish(session, game_id, Game.from_json(state), now)
             elif action_text.split(" ", 1)[0] in ("resign", "remove"):
                 await _note_left(session, game_id, state)
+            if announce is not None:
+                add_announcement(session, game_id=game_id, version=new_version, announce=announce, now=now)
+                await session.flush()
     except IntegrityError:
         # Only a concurrent writer can have taken this sequence number.
         raise StaleVersionError(game_id, expected_version, None) from None
@@ -208,8 +220,10 @@ async def append_action(
     return new_version
 
 
-async def save_action(*, session: AsyncSession, game_id: int, expected_version: int, game: Game) -> int:
-    """`append_action` for the last action of `game` (just applied): its notation and new state."""
+async def save_action(*, session: AsyncSession, game_id: int, expected_version: int, game: Game,
+                      announce: Announce | None = None) -> int:
+    """`append_action` for the last action of `game` (just applied): its notation and new state
+    (and, with `announce`, its announcement)."""
     if len(game.log) != expected_version + 1:
         raise ValueError(f"the game has {len(game.log)} actions; expected version {expected_version} + 1")
     seat, action = game.log[-1]
@@ -220,6 +234,7 @@ async def save_action(*, session: AsyncSession, game_id: int, expected_version: 
         seat=seat,
         action_text=format_action(game, action),
         state=game.to_json(),
+        announce=announce,
     )
 
 
@@ -388,13 +403,14 @@ def compatibility_problem(record: GameRecord) -> str | None:
     return None
 
 
-def replay(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> Game:
-    """Rebuild `record`'s game from its seed and log; raises `ReplayMismatchError` if it diverges."""
+def _replayed(record: GameRecord, log: Sequence[tuple[int | None, str]], *, whole: bool = False) -> Game:
+    """`record`'s game from its seed with `log` applied (`whole`: the log must be all of it);
+    raises `ReplayMismatchError`."""
     assert record.id is not None
     problem = compatibility_problem(record)
     if problem is not None:
         raise ReplayMismatchError(record.id, problem)
-    if len(log) != record.version:
+    if whole and len(log) != record.version:
         raise ReplayMismatchError(record.id, f"the log has {len(log)} actions, the game is at version {record.version}")
     try:
         game = Game.new(record.map_id, record.seats, record.seed, GameOptions.from_json(record.options))
@@ -405,9 +421,53 @@ def replay(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> Game:
             game.apply(seat, parse_action(game, seat, text))
         except ValueError as exc:  # ActionError is a ValueError
             raise ReplayMismatchError(record.id, f"action {n} ({text!r}) does not replay: {exc}") from None
+    return game
+
+
+def replay(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> Game:
+    """Rebuild `record`'s game from its seed and log; raises `ReplayMismatchError` if it diverges."""
+    assert record.id is not None
+    game = _replayed(record, log, whole=True)
     if _normal(game.to_json()) != _normal(record.state):
         raise ReplayMismatchError(record.id, "replaying the log does not give the stored state")
     return game
+
+
+@dataclass
+class StoredTurn:
+    """A stored action replayed, to announce it after a restart (the outbox, storage/announcements.py):
+    the game at `version` and what the action did. Version 0 (a new game) has no action."""
+
+    game: Game
+    version: int
+    seat: int | None
+    action: Action | None
+    events: list[Event]
+    phase_before: str | None
+
+
+def _turn(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> StoredTurn:
+    game = _replayed(record, log[:-1])
+    if not log:
+        return StoredTurn(game, 0, None, None, [], None)
+    seat, text = log[-1]
+    phase_before = game.phase
+    try:
+        action = parse_action(game, seat, text)
+        events = game.apply(seat, action)
+    except ValueError as exc:
+        raise ReplayMismatchError(record.id, f"action {len(log)} ({text!r}) does not replay: {exc}") from None  # type: ignore[arg-type]
+    return StoredTurn(game, len(log), seat, action, events, phase_before)
+
+
+async def stored_turn(*, session: AsyncSession, game_id: int, version: int) -> StoredTurn:
+    """The action that took the game to `version`, replayed from the seed (`ValueError` if the
+    game has not reached `version`; `ReplayMismatchError` if its log does not replay)."""
+    record = await get_game(session=session, game_id=game_id)
+    if not 0 <= version <= record.version:
+        raise ValueError(f"game {game_id} is at version {record.version}, not {version}")
+    log = await action_log(session=session, game_id=game_id, upto=version)
+    return await asyncio.to_thread(_turn, record, log)
 
 
 def _normal(state: dict[str, Any]) -> Any:

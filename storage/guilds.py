@@ -8,8 +8,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.database import writing
-from storage.leagues import League
-from storage.models import ActionRecord, GameRecord, GuildSettings, Lobby, LobbyMember, SeatRecord
+from storage.models import ActionRecord, GameRecord, GuildSettings, League, Lobby, LobbyMember, SeatRecord
 
 _NO_SYNC = {"synchronize_session": False}
 
@@ -38,7 +37,7 @@ async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedC
         game_rows = await session.execute(delete(GameRecord).where(GameRecord.guild_id == guild_id), execution_options=_NO_SYNC)
         settings = await session.execute(delete(GuildSettings).where(GuildSettings.guild_id == guild_id), execution_options=_NO_SYNC)
         # Seasons, ratings, league games and the audit log go with their league (ON DELETE CASCADE);
-        # turn clocks and timers went with their games.
+        # turn clocks, timers, announcements and undo votes went with their games.
         leagues = await session.execute(delete(League).where(League.guild_id == guild_id), execution_options=_NO_SYNC)
     return DeletedCounts(
         games=game_rows.rowcount,

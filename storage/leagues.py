@@ -14,6 +14,9 @@ finishing at once both end up counted. A seat that left the game (removed for in
 resigned) takes the last rank, shared with any other leaver. Games with an AI seat (no user)
 are not rated. The displayed rating is the conservative mu − 3·sigma.
 
+The tables are in storage/models.py, the rating maths (pure, no SQL) in storage/ratings.py, the
+refusals (`LeagueError` and its subclasses) in storage/errors.py.
+
 Every function is keyword-only and takes the session; write functions commit.
 """
 
@@ -22,7 +25,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -30,286 +33,46 @@ import sqlalchemy as sa
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import Field, SQLModel
+from sqlmodel import SQLModel
 
 from storage.database import detached, writing
-from storage.errors import StorageError
+from storage.errors import (
+    AlreadyInSeasonError,
+    InvalidSeasonError,
+    LeagueError,
+    LeagueNameTakenError,
+    LeagueNotFoundError,
+    NotEligibleError,
+    SeasonNotOpenError,
+    VoidStateError,
+)
 from storage.models import (
     ABANDONED,
     FINISHED,
+    SEASON_ACTIVE,
+    SEASON_CLOSED,
     GameRecord,
+    League,
+    LeagueAudit,
+    LeagueGame,
+    LeagueLobby,
+    LeagueRating,
+    LeagueRatingChange,
     Lobby,
     Player,
+    Season,
     SeatRecord,
-    UTCDateTime,
     utcnow,
 )
-
-#: The scope of the overall ladder (per-map ladders use the map id).
-OVERALL = "all"
-SEASON_ACTIVE = "active"
-SEASON_CLOSED = "closed"
-
-#: Plackett–Luce defaults of openskill (mu 25, sigma 25/3): a new player shows 25 − 3·25/3 = 0.
-DEFAULT_MU = 25.0
-DEFAULT_SIGMA = 25.0 / 3.0
-
-
-def _english(template: str, params: dict) -> str:
-    """A league text's template filled in English: lists (maps, player counts) as "a, b"."""
-    return template.format(**{key: ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
-                              for key, value in params.items()})
-
-
-class LeagueError(StorageError):
-    """A league request that cannot be done (the message says why; nothing was written).
-
-    Like the engine's errors (engine/errors.py) it is an English template with named parameters,
-    `LeagueError("season {season!r} is played on {maps}, not {map}", season=..., maps=[...], map=...)`:
-    `str(error)` is the English, and bot/leagues.py words it in the reader's language. Storage knows
-    no languages, so the parameters are data: `map` a map id, `maps` and `counts` lists of map ids
-    and player counts (read as "one of"), dates as YYYY-MM-DD, names and numbers as they are.
-    Babel extracts the template (i18n/catalogs.py KEYWORDS), so it is always a literal."""
-
-    def __init__(self, template: str, /, **params: object) -> None:
-        super().__init__(_english(template, params))
-        self.template = template
-        self.params = params
-
-
-class Unrated:
-    """Why a league game is not rated: a template with parameters like LeagueError's (extracted the
-    same way); `str()` is the English kept as the game's `note`."""
-
-    def __init__(self, template: str, /, **params: object) -> None:
-        self.template = template
-        self.params = params
-
-    def __str__(self) -> str:
-        return _english(self.template, self.params)
-
-
-def _bigint(**kwargs: Any) -> Any:
-    return Field(sa_type=sa.BigInteger, **kwargs)
-
-
-def _created() -> Any:
-    return Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
-
-
-# ---------------------------------------------------------------------------- tables
-
-
-class League(SQLModel, table=True):
-    __tablename__ = "leagues"
-    __table_args__ = (sa.UniqueConstraint("guild_id", "name"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    guild_id: int = _bigint()
-    name: str = Field(max_length=64)
-    admin_role_id: int | None = _bigint(default=None, nullable=True)  # league admins (besides Manage Server)
-    created_by: int = _bigint()
-    created_at: datetime = _created()
-
-
-class Season(SQLModel, table=True):
-    __tablename__ = "league_seasons"
-    __table_args__ = (
-        sa.UniqueConstraint("league_id", "name"),
-        # At most one active season per league: a database constraint.
-        sa.Index("uq_league_seasons_active", "league_id", unique=True,
-                 sqlite_where=sa.text("status = 'active'"), postgresql_where=sa.text("status = 'active'")),
-        sa.CheckConstraint("status IN ('active', 'closed')", name="status"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    league_id: int = Field(foreign_key="leagues.id", ondelete="CASCADE")
-    name: str = Field(max_length=64)
-    starts_at: datetime = Field(sa_type=UTCDateTime)
-    ends_at: datetime = Field(sa_type=UTCDateTime)
-    maps: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # map ids; empty: any
-    player_counts: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # empty: any
-    min_games: int = 1  # rated games needed to appear in the standings
-    carry_over: bool = False  # this season's final ratings seed the next season
-    status: str = Field(default=SEASON_ACTIVE, max_length=16)
-    created_at: datetime = _created()
-
-
-class LeagueGame(SQLModel, table=True):
-    """A game that belongs to a season. `rated` is None until the game ends; then True, or False
-    with the reason in `note` (AI seats, abandoned, a map or player count the season excludes)."""
-
-    __tablename__ = "league_games"
-
-    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE",
-                         sa_column_kwargs={"autoincrement": False})
-    season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
-    added_by: int | None = _bigint(default=None, nullable=True)
-    added_at: datetime = _created()
-    rated: bool | None = None
-    note: str | None = Field(default=None, max_length=64)
-    voided: bool = False
-    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
-
-
-class LeagueLobby(SQLModel, table=True):
-    """A lobby whose game will belong to a season (the game does not exist yet)."""
-
-    __tablename__ = "league_lobbies"
-
-    lobby_id: int = Field(foreign_key="lobbies.id", primary_key=True, ondelete="CASCADE",
-                          sa_column_kwargs={"autoincrement": False})
-    season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
-    added_by: int | None = _bigint(default=None, nullable=True)
-    added_at: datetime = _created()
-
-
-class LeagueRating(SQLModel, table=True):
-    """A player's rating in a season's ladder (`scope`: "all" or a map id). Derived data:
-    rebuilt by `recompute_season`."""
-
-    __tablename__ = "league_ratings"
-
-    season_id: int = Field(foreign_key="league_seasons.id", primary_key=True, ondelete="CASCADE")
-    scope: str = Field(primary_key=True, max_length=64)
-    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
-    mu: float
-    sigma: float
-    games: int = 0
-    wins: int = 0
-
-    @property
-    def displayed(self) -> float:
-        return displayed(self.mu, self.sigma)
-
-
-class LeagueRatingChange(SQLModel, table=True):
-    """What one rated game did to one player's rating in one ladder (derived, rebuilt)."""
-
-    __tablename__ = "league_rating_changes"
-
-    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE",
-                         sa_column_kwargs={"autoincrement": False})
-    scope: str = Field(primary_key=True, max_length=64)
-    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
-    season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
-    rank: int  # the rank used for rating (a leaver's is the last)
-    mu_before: float
-    sigma_before: float
-    mu_after: float
-    sigma_after: float
-
-
-class LeagueAudit(SQLModel, table=True):
-    """League-admin actions: league and season creation, games added, voided and restored."""
-
-    __tablename__ = "league_audit"
-
-    id: int | None = Field(default=None, primary_key=True)
-    league_id: int = Field(foreign_key="leagues.id", ondelete="CASCADE", index=True)
-    season_id: int | None = Field(default=None, foreign_key="league_seasons.id", ondelete="SET NULL")
-    user_id: int | None = _bigint(default=None, nullable=True)
-    action: str = Field(max_length=32)
-    details: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
-    created_at: datetime = _created()
-
-
-# ---------------------------------------------------------------------------- ratings (pure)
-
-
-def displayed(mu: float, sigma: float) -> float:
-    """The conservative rating shown to players: mu − 3·sigma."""
-    return mu - 3.0 * sigma
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One rated game for the rating computation: `places` are (user id, rank), rank 1 best,
-    equal ranks tied (leavers already moved to the last rank)."""
-
-    game_id: int
-    map_id: str
-    places: tuple[tuple[int, int], ...]
-
-
-@dataclass
-class RatingState:
-    mu: float
-    sigma: float
-    games: int = 0
-    wins: int = 0
-
-
-@dataclass
-class RatingRun:
-    """The outcome of `compute_ratings`: ratings per (scope, user) and each game's changes."""
-
-    ratings: dict[tuple[str, int], RatingState] = field(default_factory=dict)
-    changes: list[dict[str, Any]] = field(default_factory=list)
-
-
-def _model():  # type: ignore[no-untyped-def]
-    from openskill.models import PlackettLuce
-
-    return PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
-
-
-def compute_ratings(games: Iterable[GameResult],
-                    priors: dict[tuple[str, int], tuple[float, float]] | None = None) -> RatingRun:
-    """Rate `games` in order, in the overall ladder and in each game's map ladder. `priors`:
-    starting (mu, sigma) per (scope, user), e.g. a previous season's final ratings."""
-    model = _model()
-    priors = priors or {}
-    run = RatingRun()
-    for result in games:
-        users = [u for u, _ in result.places]
-        ranks = [r for _, r in result.places]
-        for scope in (OVERALL, result.map_id):
-            states = []
-            for user in users:
-                state = run.ratings.get((scope, user))
-                if state is None:
-                    mu, sigma = priors.get((scope, user), (DEFAULT_MU, DEFAULT_SIGMA))
-                    state = run.ratings[(scope, user)] = RatingState(mu, sigma)
-                states.append(state)
-            teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in states]
-            rated = model.rate(teams, ranks=[float(r) for r in ranks])
-            for user, rank, state, (after,) in zip(users, ranks, states, rated):
-                run.changes.append({"game_id": result.game_id, "scope": scope, "user_id": user, "rank": rank,
-                                    "mu_before": state.mu, "sigma_before": state.sigma,
-                                    "mu_after": after.mu, "sigma_after": after.sigma})
-                state.mu, state.sigma = after.mu, after.sigma
-                state.games += 1
-                state.wins += rank == 1
-    return run
-
-
-def rating_places(seats: Sequence[SeatRecord]) -> tuple[tuple[int, int], ...]:
-    """(user, rank for rating) of a finished game's seats: those who stayed in the order of the
-    game's ranks (ties kept); everyone who left (removed or resigned) shares the last rank."""
-    stayed = [s.rank or len(seats) for s in seats if s.left is None]
-    last = len(stayed) + 1
-
-    def place(seat: SeatRecord) -> int:  # competition rank among those who stayed (1, 1, 3)
-        return last if seat.left is not None else 1 + sum(r < (seat.rank or len(seats)) for r in stayed)
-
-    return tuple((s.user_id, place(s)) for s in seats)  # type: ignore[misc]
-
-
-def unrated_reason(record: GameRecord, seats: Sequence[SeatRecord], season: Season) -> Unrated | None:
-    """Why a finished or abandoned league game is not rated, or None when it is."""
-    if record.status == ABANDONED:
-        return Unrated("abandoned")
-    if any(s.user_id is None for s in seats):
-        return Unrated("AI seats")
-    if season.maps and record.map_id not in season.maps:
-        return Unrated("map {map} not in the season", map=record.map_id)
-    if season.player_counts and len(seats) not in season.player_counts:
-        return Unrated("{players} players not allowed", players=len(seats))
-    if len({s.user_id for s in seats}) != len(seats):
-        return Unrated("a player held two seats")
-    return None
-
+from storage.ratings import (
+    OVERALL,
+    GameResult,
+    Unrated,  # noqa: F401  (bot/leagues.py reads `stored.Unrated` from here)
+    compute_ratings,
+    displayed,
+    rating_places,
+    unrated_reason,
+)
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -334,7 +97,7 @@ async def create_league(*, session: AsyncSession, guild_id: int, name: str, crea
             _audit(session, league_id=league.id, season_id=None, user_id=created_by, action="create_league",  # type: ignore[arg-type]
                    name=league.name, admin_role_id=admin_role_id)
     except IntegrityError:
-        raise LeagueError("this server already has a league called {name!r}", name=name) from None
+        raise LeagueNameTakenError("this server already has a league called {name!r}", name=name) from None
     detached(session, league)
     return league
 
@@ -376,7 +139,7 @@ async def create_season(
     """Open a season (the league's active one); the season active until now is closed in the
     same transaction. `LeagueError` for a duplicate name or an end before the start."""
     if ends_at <= starts_at:
-        raise LeagueError("a season must end after it starts")
+        raise InvalidSeasonError("a season must end after it starts")
     season = Season(league_id=league_id, name=name.strip(), starts_at=starts_at, ends_at=ends_at,
                     maps=sorted(set(maps)), player_counts=sorted(set(player_counts)), min_games=max(0, min_games),
                     carry_over=carry_over, status=SEASON_ACTIVE)
@@ -394,7 +157,7 @@ async def create_season(
                    name=season.name, starts_at=starts_at.isoformat(), ends_at=ends_at.isoformat(), maps=season.maps,
                    player_counts=season.player_counts, min_games=season.min_games, carry_over=carry_over)
     except IntegrityError:
-        raise LeagueError("this league already has a season called {name!r}", name=name) from None
+        raise LeagueNameTakenError("this league already has a season called {name!r}", name=name) from None
     detached(session, season)
     return season
 
@@ -426,22 +189,22 @@ async def get_season(*, session: AsyncSession, season_id: int) -> Season | None:
 
 def _check_season_open(season: Season, now: datetime) -> None:
     if season.status != SEASON_ACTIVE:
-        raise LeagueError("season {season!r} is closed", season=season.name)
+        raise SeasonNotOpenError("season {season!r} is closed", season=season.name)
     if now < season.starts_at:
-        raise LeagueError("season {season!r} starts on {date}", season=season.name,
+        raise SeasonNotOpenError("season {season!r} starts on {date}", season=season.name,
                           date=season.starts_at.date().isoformat())
     if now >= season.ends_at:
-        raise LeagueError("season {season!r} ended on {date}", season=season.name,
+        raise SeasonNotOpenError("season {season!r} ended on {date}", season=season.name,
                           date=season.ends_at.date().isoformat())
 
 
 def check_game_fits(season: Season, *, map_id: str, players: int | None) -> None:
     """`LeagueError` if the season does not allow this map or number of players."""
     if season.maps and map_id not in season.maps:
-        raise LeagueError("season {season!r} is played on {maps}, not {map}", season=season.name,
+        raise NotEligibleError("season {season!r} is played on {maps}, not {map}", season=season.name,
                           maps=list(season.maps), map=map_id)
     if players is not None and season.player_counts and players not in season.player_counts:
-        raise LeagueError("season {season!r} allows games of {counts} players, not {players}", season=season.name,
+        raise NotEligibleError("season {season!r} allows games of {counts} players, not {players}", season=season.name,
                           counts=list(season.player_counts), players=players)
 
 
@@ -454,15 +217,15 @@ async def attach_game(*, session: AsyncSession, season_id: int, game_id: int, us
     _check_season_open(season, now)
     record = await session.get(GameRecord, game_id, populate_existing=True)
     if record is None:
-        raise LeagueError("there is no game {game}", game=game_id)
+        raise LeagueNotFoundError("there is no game {game}", game=game_id)
     if record.status != "active":
-        raise LeagueError("that game is over already: only running games can join a season")
+        raise NotEligibleError("that game is over already: only running games can join a season")
     seats = (await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id))).scalars().all()
     check_game_fits(season, map_id=record.map_id, players=len(seats))
     if any(s.user_id is None for s in seats):
-        raise LeagueError("games with AI seats are not rated")
+        raise NotEligibleError("games with AI seats are not rated")
     row = LeagueGame(game_id=game_id, season_id=season_id, added_by=user_id, added_at=now)
-    await _add_audited(session, row, season, user_id, LeagueError("that game already belongs to a league season"),
+    await _add_audited(session, row, season, user_id, AlreadyInSeasonError("that game already belongs to a league season"),
                        action="add_game", game_id=game_id)
     return row
 
@@ -476,13 +239,13 @@ async def attach_lobby(*, session: AsyncSession, season_id: int, lobby_id: int, 
     _check_season_open(season, now)
     lobby = await session.get(Lobby, lobby_id, populate_existing=True)
     if lobby is None or lobby.status != "open":
-        raise LeagueError("there is no open lobby to add")
+        raise LeagueNotFoundError("there is no open lobby to add")
     check_game_fits(season, map_id=lobby.map_id, players=None)
     if season.player_counts and lobby.max_seats < min(season.player_counts):
-        raise LeagueError("season {season!r} needs at least {players} players; this lobby takes at most {seats}",
+        raise NotEligibleError("season {season!r} needs at least {players} players; this lobby takes at most {seats}",
                           season=season.name, players=min(season.player_counts), seats=lobby.max_seats)
     row = LeagueLobby(lobby_id=lobby_id, season_id=season_id, added_by=user_id, added_at=now)
-    await _add_audited(session, row, season, user_id, LeagueError("that lobby already belongs to a league season"),
+    await _add_audited(session, row, season, user_id, AlreadyInSeasonError("that lobby already belongs to a league season"),
                        action="add_lobby", lobby_id=lobby_id)
     return row
 
@@ -502,7 +265,7 @@ async def _add_audited(session: AsyncSession, row: SQLModel, season: Season, use
 async def _season_or_error(session: AsyncSession, season_id: int) -> Season:
     season = await session.get(Season, season_id, populate_existing=True)
     if season is None:
-        raise LeagueError("there is no season {season}", season=season_id)
+        raise LeagueNotFoundError("there is no season {season}", season=season_id)
     return season
 
 
@@ -567,7 +330,7 @@ async def _recompute_one(session: AsyncSession, season_id: int) -> tuple[bool, i
             lock = lock.with_for_update()
         season = (await session.execute(lock)).scalar_one_or_none()
         if season is None:
-            raise LeagueError("there is no season {season}", season=season_id)
+            raise LeagueNotFoundError("there is no season {season}", season=season_id)
         # Lobbies of this season that became games: the games join the season.
         pending = await session.execute(
             select(LeagueLobby, Lobby.game_id).join(Lobby, Lobby.id == LeagueLobby.lobby_id)
@@ -652,10 +415,10 @@ async def void_game(*, session: AsyncSession, game_id: int, user_id: int | None,
     async with writing(session):
         row = await session.get(LeagueGame, game_id, populate_existing=True)
         if row is None:
-            raise LeagueError("game {game} is not a league game", game=game_id)
+            raise LeagueNotFoundError("game {game} is not a league game", game=game_id)
         if row.voided == (not restore):
-            raise (LeagueError("game {game} is already voided", game=game_id) if row.voided
-                   else LeagueError("game {game} is not voided", game=game_id))
+            raise (VoidStateError("game {game} is already voided", game=game_id) if row.voided
+                   else VoidStateError("game {game} is not voided", game=game_id))
         season = await _season_or_error(session, row.season_id)
         row.voided = not restore
         _audit(session, league_id=season.league_id, season_id=season.id, user_id=user_id,

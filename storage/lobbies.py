@@ -4,6 +4,9 @@ joins are rows of `lobby_members`, checked against the seat limit under the lobb
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -11,7 +14,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.database import detached, writing
-from storage.errors import LobbyError
+from storage.errors import (
+    AlreadyInLobbyError,
+    LobbyAlreadyOpenError,
+    LobbyFullError,
+    LobbyNotOpenError,
+)
 from storage.models import CANCELLED, OPEN, Lobby, LobbyMember, utcnow
 
 
@@ -25,7 +33,7 @@ async def open_lobby(
     options: dict[str, Any] | None = None,
     max_seats: int = 5,
 ) -> Lobby:
-    """Open a lobby with its host as the first member."""
+    """Open a lobby with its host as the first member (`LobbyAlreadyOpenError` if the channel has one)."""
     now = utcnow()
     lobby = Lobby(
         guild_id=guild_id, channel_id=channel_id, host_id=host_id, map_id=map_id,
@@ -37,7 +45,7 @@ async def open_lobby(
             await session.flush()
             session.add(LobbyMember(lobby_id=lobby.id, user_id=host_id, joined_at=now))
     except IntegrityError:
-        raise LobbyError(f"channel {channel_id} already has an open lobby") from None
+        raise LobbyAlreadyOpenError("channel {channel} already has an open lobby", channel=channel_id) from None
     detached(session, lobby)
     return lobby
 
@@ -65,11 +73,11 @@ async def _lock_open(session: AsyncSession, lobby_id: int) -> None:
         execution_options={"synchronize_session": False},
     )
     if result.rowcount != 1:
-        raise LobbyError(f"lobby {lobby_id} is not open")
+        raise LobbyNotOpenError("lobby {lobby} is not open", lobby=lobby_id)
 
 
 async def join_lobby(*, session: AsyncSession, lobby_id: int, user_id: int, color: str | None = None) -> list[LobbyMember]:
-    """Add a player; raises `LobbyError` if the lobby is closed, full, or the player is in it."""
+    """Add a player; raises `LobbyNotOpenError`, `LobbyFullError` or `AlreadyInLobbyError`."""
     try:
         async with writing(session):
             await _lock_open(session, lobby_id)
@@ -77,11 +85,11 @@ async def join_lobby(*, session: AsyncSession, lobby_id: int, user_id: int, colo
             count = (await session.execute(select(func.count()).where(LobbyMember.lobby_id == lobby_id))
                      ).scalar_one()
             if count >= max_seats:
-                raise LobbyError(f"lobby {lobby_id} is full ({max_seats} seats)")
+                raise LobbyFullError("lobby {lobby} is full ({seats} seats)", lobby=lobby_id, seats=max_seats)
             session.add(LobbyMember(lobby_id=lobby_id, user_id=user_id, color=color, joined_at=utcnow()))
             await session.flush()
     except IntegrityError:
-        raise LobbyError(f"user {user_id} is already in lobby {lobby_id}") from None
+        raise AlreadyInLobbyError("user {user} is already in lobby {lobby}", user=user_id, lobby=lobby_id) from None
     return await lobby_members(session=session, lobby_id=lobby_id)
 
 
@@ -104,14 +112,46 @@ async def cancel_lobby(*, session: AsyncSession, lobby_id: int) -> None:
         )
 
 
-async def expire_idle_lobbies(*, session: AsyncSession, idle_minutes: int) -> list[Lobby]:
-    """Cancel the open lobbies nobody touched for `idle_minutes`; returns them."""
-    from datetime import timedelta
+@dataclass(frozen=True)
+class RowProblem:
+    """A row a background task could not read: its id and what went wrong (for the log)."""
 
+    id: int
+    error: str
+
+
+@dataclass
+class ExpiredLobbies:
+    """What `expire_idle_lobbies` did: iterating gives the cancelled lobbies it could read;
+    `problems` the cancelled ones it could not (damaged rows), to log."""
+
+    lobbies: list[Lobby] = field(default_factory=list)
+    problems: list[RowProblem] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[Lobby]:
+        return iter(self.lobbies)
+
+
+async def expire_idle_lobbies(*, session: AsyncSession, idle_minutes: int) -> ExpiredLobbies:
+    """Cancel the open lobbies nobody touched for `idle_minutes`; returns them.
+
+    The cancel is one UPDATE that reads nothing into Python, so a damaged row (broken JSON, a
+    time that does not convert) is cancelled like the others and cannot stop the expiry for good;
+    such a row is then reported in `problems` instead of returned."""
     cutoff = utcnow() - timedelta(minutes=idle_minutes)
     async with writing(session):
-        rows = await session.execute(select(Lobby).where(Lobby.status == OPEN, Lobby.updated_at < cutoff))
-        expired = list(rows.scalars().all())
-        for lobby in expired:
-            lobby.status = CANCELLED
-    return expired
+        cancelled = await session.execute(
+            update(Lobby).where(Lobby.status == OPEN, Lobby.updated_at < cutoff).values(status=CANCELLED)
+            .returning(Lobby.id).execution_options(synchronize_session=False))
+        ids = sorted(cancelled.scalars().all())
+    result = ExpiredLobbies()
+    for lobby_id in ids:
+        try:
+            lobby = (await session.execute(select(Lobby).where(Lobby.id == lobby_id))).scalar_one()
+        except Exception as exc:  # noqa: BLE001  (a damaged row: whatever the driver or a column type raises)
+            await session.rollback()
+            result.problems.append(RowProblem(lobby_id, f"{type(exc).__name__}: {exc}"))
+            continue
+        detached(session, lobby)
+        result.lobbies.append(lobby)
+    return result

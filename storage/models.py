@@ -4,8 +4,10 @@ Layers: a `...Base` class holds the fields a caller sets; the `table=True` class
 bookkeeping. Discord ids are 64-bit: `BigInteger`. JSON columns hold engine data as-is
 (`Game.to_json()`, `GameOptions.to_json()`).
 
-Later features (leagues, deadlines) define their tables in their own module on the same
-`SQLModel.metadata` and add a migration whose `down_revision` is the current head.
+One module holds the tables (games, players, lobbies, leagues, the outbox, undo votes; the turn
+clocks' tables still live in storage/clocks.py): a new table goes here, with a migration whose
+`down_revision` is the current head. The functions that read and write them live in the modules
+named after what they do (games, lobbies, leagues, announcements, undo_votes).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
+
+from storage.ratings import displayed
 
 # Named constraints: Alembic's batch mode (SQLite ALTER) needs names to drop or change them.
 SQLModel.metadata.naming_convention = {
@@ -35,6 +39,10 @@ GAME_STATUSES = (ACTIVE, FINISHED, ABANDONED)
 OPEN = "open"
 STARTED = "started"
 CANCELLED = "cancelled"
+
+# League season status. At most one season of a league is active.
+SEASON_ACTIVE = "active"
+SEASON_CLOSED = "closed"
 
 
 def utcnow() -> datetime:
@@ -240,3 +248,171 @@ class LobbyMember(SQLModel, table=True):
     user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
     color: str | None = Field(default=None, max_length=16)
     joined_at: datetime = _created()
+
+
+# ---------------------------------------------------------------------------- leagues
+
+
+class League(SQLModel, table=True):
+    __tablename__ = "leagues"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _discord_id()
+    name: str = Field(max_length=64)
+    admin_role_id: int | None = _discord_id(default=None, nullable=True)  # league admins (besides Manage Server)
+    created_by: int = _discord_id()
+    created_at: datetime = _created()
+
+
+class Season(SQLModel, table=True):
+    __tablename__ = "league_seasons"
+    __table_args__ = (
+        sa.UniqueConstraint("league_id", "name"),
+        # At most one active season per league: a database constraint.
+        sa.Index("uq_league_seasons_active", "league_id", unique=True,
+                 sqlite_where=sa.text("status = 'active'"), postgresql_where=sa.text("status = 'active'")),
+        sa.CheckConstraint("status IN ('active', 'closed')", name="status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", ondelete="CASCADE")
+    name: str = Field(max_length=64)
+    starts_at: datetime = Field(sa_type=UTCDateTime)
+    ends_at: datetime = Field(sa_type=UTCDateTime)
+    maps: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # map ids; empty: any
+    player_counts: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # empty: any
+    min_games: int = 1  # rated games needed to appear in the standings
+    carry_over: bool = False  # this season's final ratings seed the next season
+    status: str = Field(default=SEASON_ACTIVE, max_length=16)
+    created_at: datetime = _created()
+
+
+class LeagueGame(SQLModel, table=True):
+    """A game that belongs to a season. `rated` is None until the game ends; then True, or False
+    with the reason in `note` (AI seats, abandoned, a map or player count the season excludes)."""
+
+    __tablename__ = "league_games"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE",
+                         sa_column_kwargs={"autoincrement": False})
+    season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
+    added_by: int | None = _discord_id(default=None, nullable=True)
+    added_at: datetime = _created()
+    rated: bool | None = None
+    note: str | None = Field(default=None, max_length=64)
+    voided: bool = False
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class LeagueLobby(SQLModel, table=True):
+    """A lobby whose game will belong to a season (the game does not exist yet)."""
+
+    __tablename__ = "league_lobbies"
+
+    lobby_id: int = Field(foreign_key="lobbies.id", primary_key=True, ondelete="CASCADE",
+                          sa_column_kwargs={"autoincrement": False})
+    season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
+    added_by: int | None = _discord_id(default=None, nullable=True)
+    added_at: datetime = _created()
+
+
+class LeagueRating(SQLModel, table=True):
+    """A player's rating in a season's ladder (`scope`: "all" or a map id). Derived data:
+    rebuilt by `recompute_season`."""
+
+    __tablename__ = "league_ratings"
+
+    season_id: int = Field(foreign_key="league_seasons.id", primary_key=True, ondelete="CASCADE")
+    scope: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def displayed(self) -> float:
+        return displayed(self.mu, self.sigma)
+
+
+class LeagueRatingChange(SQLModel, table=True):
+    """What one rated game did to one player's rating in one ladder (derived, rebuilt)."""
+
+    __tablename__ = "league_rating_changes"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE",
+                         sa_column_kwargs={"autoincrement": False})
+    scope: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
+    rank: int  # the rank used for rating (a leaver's is the last)
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+class LeagueAudit(SQLModel, table=True):
+    """League-admin actions: league and season creation, games added, voided and restored."""
+
+    __tablename__ = "league_audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", ondelete="CASCADE", index=True)
+    season_id: int | None = Field(default=None, foreign_key="league_seasons.id", ondelete="SET NULL")
+    user_id: int | None = _discord_id(default=None, nullable=True)
+    action: str = Field(max_length=32)
+    details: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    created_at: datetime = _created()
+
+
+# ---------------------------------------------------------------------------- the outbox
+
+
+# Why a stored change is announced: who made it.
+ANNOUNCEMENT_CAUSES = ("start", "player", "timeout", "ai", "undo", "kick", "admin")
+
+
+class Announcement(SQLModel, table=True):
+    """The outbox: one row per stored change the channel must hear about, written in the same
+    transaction as the change, so a crash between saving and telling loses no announcement.
+    Claimed with a lease, marked once posted (storage/announcements.py, docs/storage.md)."""
+
+    __tablename__ = "announcements"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "version"),
+        sa.CheckConstraint(f"cause IN ({', '.join(repr(c) for c in ANNOUNCEMENT_CAUSES)})", name="cause"),
+        # The drain reads only the rows not yet announced: a small index however long the history.
+        sa.Index("ix_announcements_pending", "id", sqlite_where=sa.text("announced_at IS NULL"),
+                 postgresql_where=sa.text("announced_at IS NULL")),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", ondelete="CASCADE")
+    version: int  # the game's version (log length) after the change
+    cause: str = Field(max_length=16)
+    interaction_token: str | None = Field(default=None, sa_type=sa.Text)  # answer this interaction (15 min)
+    application_id: int | None = _discord_id(default=None, nullable=True)
+    created_at: datetime = _created()
+    claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    claimed_by: str | None = Field(default=None, max_length=64)
+    attempts: int = 0  # claims so far (more than one: a process died or was slow while posting)
+    announced_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    error: str | None = Field(default=None, sa_type=sa.Text)  # given up: why (the channel is gone, ...)
+
+
+# ---------------------------------------------------------------------------- undo votes
+
+
+class UndoVote(SQLModel, table=True):
+    """One player's answer to an undo request (the request is the game's move `ply`): rows, not
+    the message text, so two players answering at once are both counted."""
+
+    __tablename__ = "undo_votes"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE")
+    ply: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    approve: bool
+    voted_at: datetime = _created()

@@ -27,6 +27,7 @@ from bot.timers import TIMERS
 from engine import Game, GameOptions, GameOptionsError, available_maps, load_map
 from i18n import N_, NC_, Translator
 from storage import ChannelBusyError, LobbyError
+from storage.errors import AlreadyInLobbyError, LobbyAlreadyOpenError, LobbyFullError
 from storage import lobbies as stored_lobbies
 from storage import players as stored_settings
 from storage.models import Lobby, LobbyMember
@@ -356,7 +357,7 @@ class Lobbies(TTRCog):
                     session=session, guild_id=interaction.guild_id or 0, channel_id=channel.id,
                     host_id=interaction.user.id, map_id=map_id, options={**options.to_json(), "clock": clock or {}},
                     max_seats=players)
-        except LobbyError:
+        except LobbyAlreadyOpenError:
             await interaction.followup.send(public.gettext("A lobby is already open in this channel: join it with "
                                                            "`{join}`.", join=slash(public, "ttr join")))
             return
@@ -388,15 +389,16 @@ class Lobbies(TTRCog):
             async with self.bot.storage.sessions() as session:
                 members = await stored_lobbies.join_lobby(session=session, lobby_id=lobby.id,
                                                           user_id=interaction.user.id, color=color)
-        except LobbyError as exc:
-            if "already" in str(exc):
-                reason = t.gettext("You can't join this lobby: you are already in it.")
-            elif "full" in str(exc):
-                reason = t.ngettext("You can't join this lobby: it is full ({n} player).",
-                                    "You can't join this lobby: it is full ({n} players).", lobby.max_seats)
-            else:
-                reason = t.gettext("You can't join this lobby: it is closed.")
-            await self._reply(interaction, reason)
+        except AlreadyInLobbyError:
+            await self._reply(interaction, t.gettext("You can't join this lobby: you are already in it."))
+            return
+        except LobbyFullError:
+            await self._reply(interaction, t.ngettext("You can't join this lobby: it is full ({n} player).",
+                                                      "You can't join this lobby: it is full ({n} players).",
+                                                      lobby.max_seats))
+            return
+        except LobbyError:
+            await self._reply(interaction, t.gettext("You can't join this lobby: it is closed."))
             return
         await interaction.response.defer(thinking=True)
         dms_work = await self._dm_welcome(t, interaction.user)

@@ -12,10 +12,32 @@ import pytest
 
 from engine import Game, GameOptions, Remove
 from storage import leagues
+from storage.errors import (
+    AlreadyInSeasonError,
+    LeagueError,
+    LeagueNameTakenError,
+    LeagueNotFoundError,
+    NotEligibleError,
+    SeasonNotOpenError,
+    StorageError,
+    VoidStateError,
+)
 from storage.games import create_game
 from storage.lobbies import open_lobby
-from storage.models import FINISHED, GameRecord, SeatRecord
+from storage.models import (
+    SEASON_CLOSED,
+    LeagueGame,
+    Season,
+    SeatRecord,
+)
 from storage.players import update_player
+from storage.ratings import (
+    OVERALL,
+    GameResult,
+    compute_ratings,
+    displayed,
+    rating_places,
+)
 from tests.storage.helpers import advance, finished_game
 
 A, B, C, D = 101, 102, 103, 104
@@ -40,7 +62,7 @@ async def finished(s, order: list[int], map_id: str = "usa", season_id: int | No
     record = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
                                players=seating(game, order))
     if season_id is not None:
-        s.add(leagues.LeagueGame(game_id=record.id, season_id=season_id, added_by=A))
+        s.add(LeagueGame(game_id=record.id, season_id=season_id, added_by=A))
         await s.commit()
         await leagues.settle_game(session=s, game_id=record.id)
     return record.id
@@ -54,7 +76,7 @@ async def league_and_season(s, **season):
     return league, season
 
 
-async def ratings(s, season_id: int, scope: str = leagues.OVERALL) -> dict[int, float]:
+async def ratings(s, season_id: int, scope: str = OVERALL) -> dict[int, float]:
     table, _ = await leagues.standings(session=s, season_id=season_id, scope=scope, min_games=0)
     return {row.user_id: row.rating for row in table}
 
@@ -78,9 +100,9 @@ async def test_the_issue_season_a_always_wins_d_always_last_then_voiding_a_s_win
         assert A not in r  # no rated game left: a new player's 0, below B
         assert r[B] > 0 > r[D] and r[B] > r[C] > r[D]
         # Recomputed from the remaining games in order = rating only those games from scratch.
-        alone = leagues.compute_ratings([leagues.GameResult(i, "usa", ((B, 1), (C, 2), (D, 3)))
+        alone = compute_ratings([GameResult(i, "usa", ((B, 1), (C, 2), (D, 3)))
                                          for i, order in zip(ids, orders) if order[0] == B])
-        assert r[B] == pytest.approx(leagues.displayed(alone.ratings[("all", B)].mu, alone.ratings[("all", B)].sigma))
+        assert r[B] == pytest.approx(displayed(alone.ratings[("all", B)].mu, alone.ratings[("all", B)].sigma))
         # Restoring the games gives the first ratings back exactly.
         for game_id, order in zip(ids, orders):
             if order[0] == A:
@@ -99,7 +121,7 @@ async def test_displayed_rating_is_mu_minus_three_sigma_and_ties_share(db) -> No
         table, _ = await leagues.standings(session=s, season_id=season.id)
         for row in table:
             assert row.rating == pytest.approx(row.mu - 3 * row.sigma)
-    tied = leagues.compute_ratings([leagues.GameResult(1, "usa", ((A, 1), (B, 1), (C, 3)))])
+    tied = compute_ratings([GameResult(1, "usa", ((A, 1), (B, 1), (C, 3)))])
     a, b = tied.ratings[("all", A)], tied.ratings[("all", B)]
     assert a.mu == pytest.approx(b.mu) and a.sigma == pytest.approx(b.sigma)
     assert a.wins == b.wins == 1
@@ -128,7 +150,7 @@ async def test_a_removed_player_takes_the_last_rank(db) -> None:
         _, season = await league_and_season(s)
         record = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
                                    players=[A, B, C])
-        s.add(leagues.LeagueGame(game_id=record.id, season_id=season.id))
+        s.add(LeagueGame(game_id=record.id, season_id=season.id))
         await s.commit()
         await leagues.settle_game(session=s, game_id=record.id)
         export = list(csv.DictReader(io.StringIO(await leagues.export_results_csv(session=s, season_id=season.id))))
@@ -138,33 +160,47 @@ async def test_a_removed_player_takes_the_last_rank(db) -> None:
                                                                           left="removed"),
              SeatRecord(game_id=1, seat=2, user_id=C, rank=3, left="resigned"),
              SeatRecord(game_id=1, seat=3, user_id=D, rank=4)]
-    assert leagues.rating_places(seats) == ((A, 1), (B, 3), (C, 3), (D, 2))
+    assert rating_places(seats) == ((A, 1), (B, 3), (C, 3), (D, 2))
 
 
-def test_refusals_and_unrated_reasons_are_english_templates_with_their_data() -> None:
-    """The bot words them in the reader's language (bot/leagues.py league_text); `str` stays English."""
-    season = leagues.Season(league_id=1, name="S1", starts_at=NOW, ends_at=NOW + timedelta(days=30),
+def test_refusals_are_english_templates_with_their_data() -> None:
+    """The bot words them in the reader's language (bot/leagues.py league_text); `str` stays English.
+    (Unrated reasons: tests/storage/test_ratings.py.)"""
+    season = Season(league_id=1, name="S1", starts_at=NOW, ends_at=NOW + timedelta(days=30),
                             maps=["europe", "usa"], player_counts=[3, 4])
-    with pytest.raises(leagues.LeagueError) as refused:
+    with pytest.raises(NotEligibleError) as refused:
         leagues.check_game_fits(season, map_id="nordic", players=3)
     assert str(refused.value) == "season 'S1' is played on europe, usa, not nordic"
     assert refused.value.template == "season {season!r} is played on {maps}, not {map}"
     assert refused.value.params == {"season": "S1", "maps": ["europe", "usa"], "map": "nordic"}
-    with pytest.raises(leagues.LeagueError) as refused:
+    with pytest.raises(NotEligibleError) as refused:
         leagues.check_game_fits(season, map_id="usa", players=2)
     assert str(refused.value) == "season 'S1' allows games of 3, 4 players, not 2"
     season.starts_at = NOW + timedelta(days=1)
-    with pytest.raises(leagues.LeagueError) as refused:
+    with pytest.raises(SeasonNotOpenError) as refused:
         leagues._check_season_open(season, NOW)
     assert str(refused.value) == f"season 'S1' starts on {season.starts_at:%Y-%m-%d}"
-    record = GameRecord(map_id="nordic", status=FINISHED)
-    seats = [SeatRecord(game_id=1, seat=n, user_id=user) for n, user in enumerate((A, B))]
-    reason = leagues.unrated_reason(record, seats, season)
-    assert (str(reason), reason.template, reason.params) == (
-        "map nordic not in the season", "map {map} not in the season", {"map": "nordic"})
-    record.map_id = "usa"
-    assert str(leagues.unrated_reason(record, seats, season)) == "2 players not allowed"
-    assert leagues.unrated_reason(record, seats + [SeatRecord(game_id=1, seat=2, user_id=C)], season) is None
+
+
+async def test_void_refusals_and_lookups_have_their_own_classes(db) -> None:
+    """The bot catches the class (storage/errors.py), never matches the English text."""
+    async with db.sessions() as s:
+        _, season = await league_and_season(s)
+        game_id = await finished(s, [A, B, C], season_id=season.id)
+        outside = await finished(s, [A, B])
+        with pytest.raises(VoidStateError, match="is not voided"):
+            await leagues.void_game(session=s, game_id=game_id, user_id=A, restore=True)
+        await leagues.void_game(session=s, game_id=game_id, user_id=A)
+        with pytest.raises(VoidStateError, match="already voided"):
+            await leagues.void_game(session=s, game_id=game_id, user_id=A)
+        with pytest.raises(LeagueNotFoundError, match="not a league game") as refused:
+            await leagues.void_game(session=s, game_id=outside, user_id=A)
+        assert isinstance(refused.value, LookupError) and refused.value.params == {"game": outside}
+        with pytest.raises(LeagueNotFoundError, match="no season"):
+            await leagues.standings(session=s, season_id=season.id + 99)
+    for cls in (AlreadyInSeasonError, LeagueNameTakenError, LeagueNotFoundError, NotEligibleError,
+                SeasonNotOpenError, VoidStateError):
+        assert issubclass(cls, LeagueError) and issubclass(cls, StorageError)
 
 
 async def test_ai_seats_abandoned_games_and_season_limits(db) -> None:
@@ -173,24 +209,24 @@ async def test_ai_seats_abandoned_games_and_season_limits(db) -> None:
         game = Game.new("usa", 3, 9, GameOptions())
         with_ai = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
                                     players=[A, None, B])
-        with pytest.raises(leagues.LeagueError, match="AI seats"):
+        with pytest.raises(NotEligibleError, match="AI seats"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=with_ai.id, user_id=A)
         two = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
                                 game=Game.new("usa", 2, 9, GameOptions()), players=[A, B])
-        with pytest.raises(leagues.LeagueError, match="not 2"):
+        with pytest.raises(NotEligibleError, match="not 2"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=two.id, user_id=A)
         europe = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
                                    game=Game.new("europe", 3, 9, GameOptions()), players=[A, B, C])
-        with pytest.raises(leagues.LeagueError, match="played on usa"):
+        with pytest.raises(NotEligibleError, match="played on usa"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=europe.id, user_id=A)
         small = await open_lobby(session=s, guild_id=GUILD, channel_id=next(channels), host_id=A, map_id="usa",
                                  max_seats=2)
-        with pytest.raises(leagues.LeagueError, match="needs at least 3 players"):
+        with pytest.raises(NotEligibleError, match="needs at least 3 players"):
             await leagues.attach_lobby(session=s, season_id=season.id, lobby_id=small.id, user_id=A)
         ok = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
                                game=Game.new("usa", 3, 9, GameOptions()), players=[A, B, C])
         await leagues.attach_game(session=s, season_id=season.id, game_id=ok.id, user_id=A)
-        with pytest.raises(leagues.LeagueError, match="already belongs"):
+        with pytest.raises(AlreadyInSeasonError, match="already belongs"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=ok.id, user_id=A)
         from storage.games import abandon_game
 
@@ -217,23 +253,23 @@ async def test_a_lobby_s_game_is_rated_when_it_ends_and_seasons_close_and_carry_
         end_of_first = {r.user_id: r for r in (await leagues.standings(session=s, season_id=first.id))[0]}
         second = await leagues.create_season(session=s, league_id=league.id, name="S2", starts_at=NOW,
                                              ends_at=NOW + timedelta(days=10), created_by=A)
-        assert (await leagues.get_season(session=s, season_id=first.id)).status == leagues.SEASON_CLOSED
+        assert (await leagues.get_season(session=s, season_id=first.id)).status == SEASON_CLOSED
         assert (await leagues.active_season(session=s, league_id=league.id)).id == second.id
-        with pytest.raises(leagues.LeagueError, match="closed"):
+        with pytest.raises(SeasonNotOpenError, match="closed"):
             await leagues.attach_lobby(session=s, season_id=first.id, lobby_id=lobby.id, user_id=A)
         await finished(s, [C, B], season_id=second.id)
         profile = await leagues.player_profile(session=s, season_id=second.id, user_id=C)
         change = profile.recent[0].change
-        start = leagues.displayed(end_of_first[C].mu, end_of_first[C].sigma)
+        start = displayed(end_of_first[C].mu, end_of_first[C].sigma)
         assert profile.history[0] == pytest.approx(start + change)  # started from the first season's rating
         # A change to the first season flows into the second.
         await leagues.void_game(session=s, game_id=record.id, user_id=A)
         profile = await leagues.player_profile(session=s, season_id=second.id, user_id=C)
         assert profile.history[0] == pytest.approx(profile.recent[0].change)  # from 0 again
-        with pytest.raises(leagues.LeagueError, match="already has a season"):
+        with pytest.raises(LeagueNameTakenError, match="already has a season"):
             await leagues.create_season(session=s, league_id=league.id, name="S2", starts_at=NOW,
                                         ends_at=NOW + timedelta(days=1), created_by=A)
-        with pytest.raises(leagues.LeagueError, match="already has a league"):
+        with pytest.raises(LeagueNameTakenError, match="already has a league"):
             await leagues.create_league(session=s, guild_id=GUILD, name="Club", created_by=A)
 
 
@@ -268,7 +304,7 @@ async def test_two_games_finishing_at_once_are_both_rated(db) -> None:
         _, season = await league_and_season(s)
         ids = [await finished(s, order) for order in ([A, B], [C, D])]
         for game_id in ids:
-            s.add(leagues.LeagueGame(game_id=game_id, season_id=season.id))
+            s.add(LeagueGame(game_id=game_id, season_id=season.id))
         await s.commit()
 
     async def settle(game_id: int) -> None:

@@ -5,7 +5,9 @@
 MODE `race`: load the game, print READY, wait for a line on stdin, try to save one action and
 print `won` or `stale`. MODE `pause`: save one action but stop just before COMMIT (print READY
 and sleep, waiting to be killed). MODE `loop`: save actions one after another, printing each
-committed version, until killed or the game ends.
+committed version, until killed or the game ends. MODE `outbox`: like `loop`, each action saved
+with its announcement, which it then claims, "posts" (prints `post NONCE`) and marks, as the bot
+does.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 
 from sqlalchemy import event
 
+from storage.announcements import Announce, claim_next, mark_announced, nonce
 from storage.database import make_engine, session_factory
 from storage.errors import StaleVersionError
 from storage.games import load_game, save_action
@@ -61,6 +64,16 @@ async def main(url: str, game_id: int, mode: str) -> None:
                 advance(game, 1, rng)
                 version = await save_action(session=s, game_id=game_id, expected_version=version, game=game)
                 say(str(version))
+    elif mode == "outbox":
+        async with sessions() as s:
+            while not game.is_over():
+                advance(game, 1, rng)
+                version = await save_action(session=s, game_id=game_id, expected_version=version, game=game,
+                                            announce=Announce("player", f"token-{version + 1}", 42))
+                say(str(version))
+                while (row := await claim_next(session=s, claimer="writer", game_id=game_id)) is not None:
+                    say(f"post {nonce(row)}")
+                    await mark_announced(session=s, announcement_id=row.id)
     await engine.dispose()
 
 

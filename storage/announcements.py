@@ -1,0 +1,194 @@
+"""The outbox: every stored change is announced in its channel exactly once, crashes included.
+
+A change and its announcement commit together (`save_action(..., announce=Announce(...))` or
+`create_game(..., announce=...)` write the row in the action's transaction), so after a kill -9
+at any moment every stored turn has a row and no row lacks its turn. Posting is then:
+
+    a = await claim_next(session=s, claimer=me, shard=(shard_id, shard_count))  # or game_id=...
+    post the turn with nonce(a, part) and answer a.interaction_token by editing the original response
+    await mark_announced(session=s, announcement_id=a.id)
+
+A claim is a lease: `claimed_at` is set, and the row is claimable again only when the lease ran
+out (the process died or hung while posting). Claiming is one UPDATE guarded by "not announced,
+not claimed or lease over", so of several processes sharing one PostgreSQL (or SQLite's one
+writer) exactly one gets a row at a time. A re-post after a lost lease repeats the same Discord
+nonces, and Discord returns the first message instead of sending a second (it checks nonces for a
+few minutes, longer than the lease), so the channel sees each turn once; editing the original
+interaction response is idempotent by nature. Within a game the rows go out in order: a row is
+claimable only when every older row of its game is announced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from storage.database import detached, writing
+from storage.models import ANNOUNCEMENT_CAUSES, Announcement, GameRecord, utcnow
+
+#: How long a claim holds: a claimer that did not mark its row by then is taken to be dead.
+LEASE = timedelta(seconds=60)
+#: Discord accepts an interaction's follow-ups and edits this long after the interaction; a row is
+#: written a moment after its interaction arrived, so answers are tried a minute less.
+TOKEN_LIFETIME = timedelta(minutes=15)
+ANSWER_WINDOW = TOKEN_LIFETIME - timedelta(minutes=1)
+
+
+@dataclass(frozen=True)
+class Announce:
+    """What a write owes its channel: why (`cause`, one of ANNOUNCEMENT_CAUSES) and, when the
+    change came from an interaction, its token and application id, to answer it after a restart."""
+
+    cause: str
+    interaction_token: str | None = None
+    application_id: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.cause not in ANNOUNCEMENT_CAUSES:
+            raise ValueError(f"unknown announcement cause {self.cause!r}: one of {', '.join(ANNOUNCEMENT_CAUSES)}")
+        if (self.interaction_token is None) != (self.application_id is None):
+            raise ValueError("an interaction is answered with both its token and its application id")
+
+
+def add_announcement(session: AsyncSession, *, game_id: int, version: int, announce: Announce,
+                     now: datetime) -> None:
+    """Queue the announcement inside the caller's (the change's) transaction."""
+    session.add(Announcement(game_id=game_id, version=version, cause=announce.cause,
+                             interaction_token=announce.interaction_token,
+                             application_id=announce.application_id, created_at=now))
+
+
+def _claimable(now: datetime, lease: timedelta) -> sa.ColumnElement[bool]:
+    older = aliased(Announcement)
+    return sa.and_(
+        Announcement.announced_at.is_(None),
+        sa.or_(Announcement.claimed_at.is_(None), Announcement.claimed_at < now - lease),
+        ~sa.exists().where(older.game_id == Announcement.game_id, older.id < Announcement.id,
+                           older.announced_at.is_(None)),
+    )
+
+
+def _scoped(query: sa.Select, guild_ids: Iterable[int] | None, shard: tuple[int, int] | None,
+            game_id: int | None) -> sa.Select:
+    """Only this process's rows: its guilds, or its shard (Discord's rule: (guild_id >> 22) % count)."""
+    if game_id is not None:
+        query = query.where(Announcement.game_id == game_id)
+    if guild_ids is None and shard is None:
+        return query
+    games = select(GameRecord.id)
+    if guild_ids is not None:
+        games = games.where(GameRecord.guild_id.in_(sorted(set(guild_ids))))
+    if shard is not None:
+        shard_id, shard_count = shard
+        games = games.where(GameRecord.guild_id.op(">>")(sa.literal_column("22")) % shard_count == shard_id)
+    return query.where(Announcement.game_id.in_(games))
+
+
+async def pending_announcements(
+    *,
+    session: AsyncSession,
+    guild_ids: Iterable[int] | None = None,
+    shard: tuple[int, int] | None = None,
+    game_id: int | None = None,
+    limit: int = 100,
+    now: datetime | None = None,
+    lease: timedelta = LEASE,
+) -> list[Announcement]:
+    """The rows that can be claimed now, oldest first (a look; `claim_next` takes one)."""
+    now = now or utcnow()
+    query = _scoped(select(Announcement).where(_claimable(now, lease)), guild_ids, shard, game_id)
+    rows = list((await session.execute(query.order_by(Announcement.id).limit(limit))).scalars())
+    detached(session, *rows)
+    return rows
+
+
+async def _claim(session: AsyncSession, candidates: sa.Select, claimer: str, now: datetime,
+                 lease: timedelta) -> Announcement | None:
+    async with writing(session):
+        if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
+            # Racing claimers skip a row another one is taking instead of queueing behind it.
+            candidates = candidates.with_for_update(skip_locked=True)
+        chosen = candidates.order_by(Announcement.id).limit(1).scalar_subquery()
+        # The guard is repeated in the UPDATE: it is what makes the claim exclusive (a claimer that
+        # read the row before another one's commit re-checks it and matches nothing).
+        result = await session.execute(
+            update(Announcement)
+            .where(Announcement.id == chosen, _claimable(now, lease))
+            .values(claimed_at=now, claimed_by=claimer[:64], attempts=Announcement.attempts + 1)
+            .returning(Announcement)
+            .execution_options(synchronize_session=False)
+        )
+        row = result.scalar_one_or_none()
+    detached(session, row)
+    return row
+
+
+async def claim_announcement(*, session: AsyncSession, announcement_id: int, claimer: str,
+                             now: datetime | None = None, lease: timedelta = LEASE) -> Announcement | None:
+    """Take one row for `lease`; None if it is announced, claimed by someone else, or an older
+    row of its game is still waiting (they go out in order)."""
+    now = now or utcnow()
+    candidates = select(Announcement.id).where(Announcement.id == announcement_id, _claimable(now, lease))
+    return await _claim(session, candidates, claimer, now, lease)
+
+
+async def claim_next(
+    *,
+    session: AsyncSession,
+    claimer: str,
+    guild_ids: Iterable[int] | None = None,
+    shard: tuple[int, int] | None = None,
+    game_id: int | None = None,
+    now: datetime | None = None,
+    lease: timedelta = LEASE,
+) -> Announcement | None:
+    """Take the oldest claimable row (of these guilds, this shard or this game) for `lease`; None
+    when nothing is waiting. Drain with `while (a := await claim_next(...)) is not None`."""
+    now = now or utcnow()
+    candidates = _scoped(select(Announcement.id).where(_claimable(now, lease)), guild_ids, shard, game_id)
+    return await _claim(session, candidates, claimer, now, lease)
+
+
+async def mark_announced(*, session: AsyncSession, announcement_id: int, error: str | None = None,
+                         now: datetime | None = None) -> bool:
+    """The row's turn is posted (or, with `error`, given up: the channel is gone, the bot may not
+    post there). Its interaction token is dropped. False if it was marked already."""
+    async with writing(session):
+        result = await session.execute(
+            update(Announcement)
+            .where(Announcement.id == announcement_id, Announcement.announced_at.is_(None))
+            .values(announced_at=now or utcnow(), error=error, interaction_token=None)
+            .execution_options(synchronize_session=False)
+        )
+    return result.rowcount == 1
+
+
+async def prune_announcements(*, session: AsyncSession, older_than: timedelta = timedelta(days=1),
+                              now: datetime | None = None) -> int:
+    """Delete announced rows older than `older_than` (the outbox would otherwise keep a row per
+    action for ever). Returns how many went."""
+    cutoff = (now or utcnow()) - older_than
+    async with writing(session):
+        result = await session.execute(
+            delete(Announcement).where(Announcement.announced_at.is_not(None), Announcement.announced_at < cutoff)
+            .execution_options(synchronize_session=False)
+        )
+    return result.rowcount
+
+
+def can_answer(announcement: Announcement, now: datetime | None = None) -> bool:
+    """Whether the row's interaction can still be answered (its token is younger than 15 minutes)."""
+    return (announcement.interaction_token is not None
+            and (now or utcnow()) < announcement.created_at + ANSWER_WINDOW)
+
+
+def nonce(announcement: Announcement, part: int = 0) -> str:
+    """The Discord nonce of the `part`-th message posted for this row: the same on every retry,
+    so Discord sends it once (at most 25 characters)."""
+    return f"ttr{announcement.id}.{part}"

@@ -1,0 +1,154 @@
+"""League ratings as pure functions: openskill Plackett–Luce over a season's results, in order.
+
+No SQL here (nothing of sqlalchemy or sqlmodel is imported; tests/storage/test_ratings.py checks
+it), so the maths is tested without a database and `storage/leagues.py` only reads rows, calls
+`compute_ratings` and writes what it returns. The inputs are anything with the attributes the
+Protocols below name: table rows in production, plain objects in tests.
+
+Ties share a rank; everyone who left a game (removed, resigned) shares its last rank. The
+displayed rating is the conservative mu − 3·sigma, 0 for a new player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from storage.errors import english
+
+#: The scope of the overall ladder (per-map ladders use the map id).
+OVERALL = "all"
+
+#: Plackett–Luce defaults of openskill (mu 25, sigma 25/3): a new player shows 25 − 3·25/3 = 0.
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3.0
+
+
+def displayed(mu: float, sigma: float) -> float:
+    """The conservative rating shown to players: mu − 3·sigma."""
+    return mu - 3.0 * sigma
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One rated game for the rating computation: `places` are (user id, rank), rank 1 best,
+    equal ranks tied (leavers already moved to the last rank)."""
+
+    game_id: int
+    map_id: str
+    places: tuple[tuple[int, int], ...]
+
+
+@dataclass
+class RatingState:
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+
+
+@dataclass
+class RatingRun:
+    """The outcome of `compute_ratings`: ratings per (scope, user) and each game's changes."""
+
+    ratings: dict[tuple[str, int], RatingState] = field(default_factory=dict)
+    changes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _model():  # type: ignore[no-untyped-def]
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
+
+
+def compute_ratings(games: Iterable[GameResult],
+                    priors: dict[tuple[str, int], tuple[float, float]] | None = None) -> RatingRun:
+    """Rate `games` in order, in the overall ladder and in each game's map ladder. `priors`:
+    starting (mu, sigma) per (scope, user), e.g. a previous season's final ratings."""
+    model = _model()
+    priors = priors or {}
+    run = RatingRun()
+    for result in games:
+        users = [u for u, _ in result.places]
+        ranks = [r for _, r in result.places]
+        for scope in (OVERALL, result.map_id):
+            states = []
+            for user in users:
+                state = run.ratings.get((scope, user))
+                if state is None:
+                    mu, sigma = priors.get((scope, user), (DEFAULT_MU, DEFAULT_SIGMA))
+                    state = run.ratings[(scope, user)] = RatingState(mu, sigma)
+                states.append(state)
+            teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in states]
+            rated = model.rate(teams, ranks=[float(r) for r in ranks])
+            for user, rank, state, (after,) in zip(users, ranks, states, rated):
+                run.changes.append({"game_id": result.game_id, "scope": scope, "user_id": user, "rank": rank,
+                                    "mu_before": state.mu, "sigma_before": state.sigma,
+                                    "mu_after": after.mu, "sigma_after": after.sigma})
+                state.mu, state.sigma = after.mu, after.sigma
+                state.games += 1
+                state.wins += rank == 1
+    return run
+
+
+class SeatResult(Protocol):
+    """A finished game's seat (storage.models.SeatRecord)."""
+
+    user_id: int | None
+    rank: int | None
+    left: str | None
+
+
+class GameFacts(Protocol):
+    """A league game (storage.models.GameRecord)."""
+
+    status: str
+    map_id: str
+
+
+class SeasonRules(Protocol):
+    """What a season allows (storage.models.Season); empty: anything."""
+
+    maps: list
+    player_counts: list
+
+
+def rating_places(seats: Sequence[SeatResult]) -> tuple[tuple[int, int], ...]:
+    """(user, rank for rating) of a finished game's seats: those who stayed in the order of the
+    game's ranks (ties kept); everyone who left (removed or resigned) shares the last rank."""
+    stayed = [s.rank or len(seats) for s in seats if s.left is None]
+    last = len(stayed) + 1
+
+    def place(seat: SeatResult) -> int:  # competition rank among those who stayed (1, 1, 3)
+        return last if seat.left is not None else 1 + sum(r < (seat.rank or len(seats)) for r in stayed)
+
+    return tuple((s.user_id, place(s)) for s in seats)  # type: ignore[misc]
+
+
+class Unrated:
+    """Why a league game is not rated: an English template with parameters like the league errors'
+    (storage/errors.py; Babel extracts it the same way); `str()` is the English kept as the game's
+    `note`."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return english(self.template, self.params)
+
+
+def unrated_reason(record: GameFacts, seats: Sequence[SeatResult], season: SeasonRules) -> Unrated | None:
+    """Why a finished or abandoned league game is not rated, or None when it is."""
+    if record.status == "abandoned":  # storage.models.ABANDONED (a test checks they agree)
+        return Unrated("abandoned")
+    if any(s.user_id is None for s in seats):
+        return Unrated("AI seats")
+    if season.maps and record.map_id not in season.maps:
+        return Unrated("map {map} not in the season", map=record.map_id)
+    if season.player_counts and len(seats) not in season.player_counts:
+        return Unrated("{players} players not allowed", players=len(seats))
+    if len({s.user_id for s in seats}) != len(seats):
+        return Unrated("a player held two seats")
+    return None
