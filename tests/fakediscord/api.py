@@ -25,6 +25,7 @@ from tests.fakediscord import limits
 from tests.fakediscord.gateway import (
     DIRECT_MESSAGES,
     GUILD_MESSAGES,
+    GUILDS,
     INVALID_SESSION,
     MESSAGE_CONTENT,
     PRIVILEGED,
@@ -84,6 +85,7 @@ class FakeDiscord:
         self._commands: dict[int | None, list[dict[str, Any]]] = {None: []}
         self._rate_limits: list[dict[str, Any]] = []
         self._clock_offset = 0.0
+        self._background: list[asyncio.Future] = []
         self._changed_event = asyncio.Event()
         self._sessions: dict[str, GatewaySession] = {}  # live or resumable gateway sessions, by id
         self._gateway_connections: set[GatewayConnection] = set()
@@ -374,8 +376,40 @@ class FakeDiscord:
         return asyncio.get_running_loop().time() + self._clock_offset
 
     def advance(self, seconds: float) -> None:
-        """Move the fake's clock (interaction deadlines, token expiry) forward without sleeping."""
+        """Move the fake's clock (interaction deadlines, token expiry, thread auto-archive) forward
+        without sleeping. Threads idle for their ``auto_archive_duration`` are archived; their
+        THREAD_UPDATE is dispatched in the background (see `settled`)."""
         self._clock_offset += seconds
+        now = self.now()
+        for thread in [c for c in self.channels.values() if c.is_thread and not c.archived]:
+            if thread.idle_until() <= now:
+                thread.archived = True
+                thread.archive_changed = thread.idle_until()
+                self._background.append(asyncio.ensure_future(self.dispatch_thread_update(thread)))
+        self._changed()
+
+    async def settled(self) -> None:
+        """Wait until the events `advance` dispatched in the background were sent."""
+        while self._background:
+            await self._background.pop(0)
+
+    async def thread_activity(self, channel: Channel) -> None:
+        """A message was posted in ``channel``: a thread's inactivity timer restarts, and an archived
+        thread is unarchived (Discord's threads topic: "Sending a message will automatically unarchive
+        the thread")."""
+        if not channel.is_thread:
+            return
+        channel.last_activity = self.now()
+        if channel.archived:
+            channel.archived = False
+            channel.archive_changed = channel.last_activity
+            await self.dispatch_thread_update(channel)
+
+    async def dispatch_thread_update(self, thread: Channel) -> None:
+        for session in list(self._sessions.values()):
+            if session.wants(GUILDS):
+                await session.dispatch("THREAD_UPDATE", thread.payload())
+        self._changed()
 
     def rate_limit(self, route: str, *, retry_after: float = 0.05, times: int = 1, is_global: bool = False) -> None:
         """Answer the next ``times`` requests to ``route`` with 429 and Retry-After, like Discord.
@@ -480,6 +514,7 @@ class FakeDiscord:
         wrong types, values outside choices or min/max raise `ScriptError`.
         """
         values = {**(options or {}), **kwargs}
+        self._check_commands_usable(channel)
         data, leaf, resolved = self._command_data(user, channel, command)
         target = leaf["_target"]
         for name, value in values.items():
@@ -496,6 +531,7 @@ class FakeDiscord:
     async def autocomplete(self, user: User, channel: Channel, command: str, focused: str, typed: str = "", *,
                            options: dict[str, Any] | None = None, wait: bool = True, **kwargs: Any) -> Interaction:
         """``user`` types ``typed`` into option ``focused`` of ``/command``; read `.choices` on the result."""
+        self._check_commands_usable(channel)
         data, leaf, resolved = self._command_data(user, channel, command)
         target = leaf["_target"]
         for name, value in {**(options or {}), **kwargs}.items():
@@ -578,9 +614,12 @@ class FakeDiscord:
             raise ScriptError(f"{user!r} is not a member of {channel.guild!r}")
         if channel.type == DM and channel.recipient is not user:
             raise ScriptError(f"{user!r} is not in {channel!r}")
+        if channel.is_thread and channel.archived and channel.locked:
+            raise ScriptError(f"{channel!r} is archived and locked: members cannot post there")
         message = Message(id=self.ids.next(), channel=channel, author=user, content=content)
         self.messages[message.id] = message
         channel.messages.append(message)
+        await self.thread_activity(channel)
         intent = DIRECT_MESSAGES if channel.type == DM else GUILD_MESSAGES
         for session in list(self._sessions.values()):
             if session.wants(intent):
@@ -601,6 +640,13 @@ class FakeDiscord:
             raise ScriptError(f"{user!r} cannot see ephemeral {message!r}")
         if message.channel.type == DM and message.channel.recipient is not user:
             raise ScriptError(f"{user!r} cannot see a DM to {message.channel.recipient!r}")
+
+    @staticmethod
+    def _check_commands_usable(channel: Channel) -> None:
+        """Discord's threads topic: users cannot use application commands in archived threads."""
+        if channel.is_thread and channel.archived:
+            raise ScriptError(f"{channel!r} is archived: Discord does not let users run commands there "
+                              "(a message in it unarchives it)")
 
     def _find_command(self, channel: Channel, name: str) -> dict[str, Any]:
         scopes: list[list[dict[str, Any]]] = []

@@ -61,6 +61,7 @@ STRING_OPTION_LENGTH = 6000
 
 # --- channels -----------------------------------------------------------------------------------
 THREAD_NAME = 100
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes of inactivity before a thread archives
 
 # --- flags --------------------------------------------------------------------------------------
 FLAG_SUPPRESS_EMBEDS = 1 << 2
@@ -104,6 +105,7 @@ CANNOT_DM = (50007, "Cannot send messages to this user")
 MISSING_PERMISSIONS = (50013, "Missing Permissions")
 INVALID_WEBHOOK_TOKEN = (50027, "Invalid Webhook Token")
 INVALID_FORM_BODY = (50035, "Invalid Form Body")
+ARCHIVED_THREAD = (50083, "Operation cannot be performed on an archived thread")
 
 
 def error(status: int, code_message: tuple[int, str]) -> DiscordError:
@@ -574,7 +576,13 @@ def _command_size(node: dict[str, Any]) -> int:
     return size
 
 
-def validate_thread_name(name: Any) -> None:
+def validate_thread(payload: dict[str, Any], *, creating: bool) -> None:
+    """A thread's name (required when creating) and ``auto_archive_duration`` (one of Discord's four)."""
     errors = FormErrors()
-    errors.length_between(("name",), name, 1, THREAD_NAME)
+    if creating or "name" in payload:
+        errors.length_between(("name",), payload.get("name"), 1, THREAD_NAME)
+    duration = payload.get("auto_archive_duration")
+    if duration is not None and duration not in THREAD_ARCHIVE_DURATIONS:
+        errors.add(("auto_archive_duration",), "BASE_TYPE_CHOICES",
+                   f"Value must be one of {set(THREAD_ARCHIVE_DURATIONS)}.")
     errors.raise_if_any()

@@ -24,6 +24,7 @@ from tests.fakediscord.state import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    MANAGE_THREADS,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
@@ -116,6 +117,7 @@ class RestApi:
         needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
         if channel.bot_permissions & needed != needed:
             raise error(403, limits.MISSING_PERMISSIONS)
+        self.check_can_post_in_thread(channel)
         self.check_can_attach(channel, files)
 
     @staticmethod
@@ -175,8 +177,7 @@ class RestApi:
             fake._ephemeral.setdefault(owner.id, []).append(message)
         else:
             message.channel.messages.append(message)
-            if message.channel.archived:
-                message.channel.archived = False
+            await fake.thread_activity(message.channel)
             await self.dispatch_message("MESSAGE_CREATE", message)
         fake._changed()
 
@@ -186,7 +187,19 @@ class RestApi:
             if session.wants(intent):
                 await session.dispatch(event, message.payload(for_gateway=True))
 
+    @staticmethod
+    def check_active(channel: Channel) -> None:
+        """Archived threads take no edits, reactions or joins (Discord's threads topic); 50083."""
+        if channel.is_thread and channel.archived:
+            raise error(400, limits.ARCHIVED_THREAD)
+
+    def check_can_post_in_thread(self, channel: Channel) -> None:
+        """Posting unarchives a thread, except a locked one for someone without MANAGE_THREADS."""
+        if channel.is_thread and channel.archived and channel.locked and not channel.bot_permissions & MANAGE_THREADS:
+            raise error(400, limits.ARCHIVED_THREAD)
+
     async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = ()) -> None:
+        self.check_active(message.channel)
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
                                 prefix=prefix)
         message.history.append(message.payload())
@@ -491,6 +504,36 @@ class RestApi:
         await self.store(message)
         return json_response(message.payload())
 
+    async def modify_channel(self, request: web.Request) -> web.Response:
+        """PATCH a thread: ``archived``, ``locked``, ``auto_archive_duration``, ``name`` (other channels: 50024)."""
+        channel = self.channel(request)
+        payload, _ = await read_body(request)
+        if not channel.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        limits.validate_thread(payload, creating=False)
+        manages = bool(channel.bot_permissions & MANAGE_THREADS)
+        if payload.get("locked") is not None and not manages:
+            raise error(403, limits.MISSING_PERMISSIONS)
+        if channel.locked and payload.get("archived") is False and not manages:
+            raise error(403, limits.MISSING_PERMISSIONS)
+        if channel.archived and payload.get("archived") is not False:
+            raise error(400, limits.ARCHIVED_THREAD)  # only unarchiving is allowed on an archived thread
+        if "name" in payload:
+            channel.name = payload["name"]
+        if payload.get("locked") is not None:
+            channel.locked = bool(payload["locked"])
+        now = self.fake.now()
+        if payload.get("auto_archive_duration") is not None:
+            channel.auto_archive_duration = int(payload["auto_archive_duration"])
+            channel.last_activity = channel.archive_changed = now
+        if payload.get("archived") is not None and bool(payload["archived"]) != channel.archived:
+            channel.archived = bool(payload["archived"])
+            channel.archive_changed = now
+            if not channel.archived:
+                channel.last_activity = now
+        await self.fake.dispatch_thread_update(channel)
+        return json_response(channel.payload())
+
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self.channel(request)
         return json_response(self.message(channel, request.match_info["message_id"]).payload())
@@ -527,6 +570,7 @@ class RestApi:
         channel = self.channel(request)
         message = self.message(channel, request.match_info["message_id"])
         emoji = unquote(request.match_info["emoji"])
+        self.check_active(channel)
         if request.method == "PUT":
             if emoji not in message.reactions:
                 if len(message.reactions) >= 20:
@@ -549,9 +593,10 @@ class RestApi:
                                                  else CREATE_PUBLIC_THREADS)
         if parent.bot_permissions & needed != needed:
             raise error(403, limits.MISSING_PERMISSIONS)
-        limits.validate_thread_name(payload.get("name"))
+        limits.validate_thread(payload, creating=True)
         if source is not None and source.thread is not None:
             raise DiscordError(400, 160004, "A thread has already been created for this message")
+        now = self.fake.now()
         thread = Channel(
             id=source.id if source is not None else self.fake.ids.next(),
             name=payload["name"],
@@ -560,6 +605,8 @@ class RestApi:
             parent=parent,
             owner_id=self.fake.bot_user.id,
             thread_members={self.fake.bot_user.id},
+            auto_archive_duration=int(payload.get("auto_archive_duration") or parent.default_auto_archive_duration),
+            last_activity=now, archive_changed=now, created_clock=now,
         )
         self.fake.channels[thread.id] = thread
         assert parent.guild is not None
@@ -579,6 +626,7 @@ class RestApi:
         raw = request.match_info["user_id"]
         user_id = self.fake.bot_user.id if raw == "@me" else int(raw)
         if request.method == "PUT":
+            self.check_active(thread)
             thread.thread_members.add(user_id)
         else:
             thread.thread_members.discard(user_id)
@@ -720,6 +768,7 @@ def build_app(fake: "FakeDiscord") -> web.Application:
     app.router.add_patch(hook_message, api.webhook_message_edit)
     app.router.add_delete(hook_message, api.webhook_message_delete)
     app.router.add_get(p + "/channels/{channel_id}", api.get_channel)
+    app.router.add_patch(p + "/channels/{channel_id}", api.modify_channel)
     app.router.add_post(p + "/channels/{channel_id}/messages", api.create_message)
     app.router.add_get(p + "/channels/{channel_id}/messages", api.get_messages)
     message = p + "/channels/{channel_id}/messages/{message_id}"

@@ -55,9 +55,10 @@ class Snowflakes:
         return ((_FIXED_START_MS - DISCORD_EPOCH_MS + next(self._counter)) << 22) | 1
 
 
-def snowflake_time(snowflake: int) -> str:
+def snowflake_time(snowflake: int, later: float = 0.0) -> str:
+    """The ISO time a snowflake was made, ``later`` seconds on (for times kept on the fake's clock)."""
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS
-    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.timezone.utc).isoformat()
+    return dt.datetime.fromtimestamp(ms / 1000 + max(later, 0.0), tz=dt.timezone.utc).isoformat()
 
 
 @dataclass(eq=False)
@@ -211,11 +212,17 @@ class Channel:
     recipient: User | None = None  # DM channels
     owner_id: int | None = None  # threads
     archived: bool = False
+    locked: bool = False  # threads: only MANAGE_THREADS may unarchive or post
+    auto_archive_duration: int = 1440  # threads: minutes of inactivity before Discord archives them
+    last_activity: float = 0.0  # threads, on the fake's clock: last message, unarchive or duration change
+    archive_changed: float = 0.0  # threads, on the fake's clock: when `archived` or the duration last changed
+    created_clock: float = 0.0  # threads: the fake's clock at creation (for ``archive_timestamp``)
     bot_can_send: bool = True  # False: a member overwrite denies the bot SEND_MESSAGES
     bot_can_attach: bool = True  # False: ... denies ATTACH_FILES
     bot_can_create_threads: bool = True  # False: ... denies CREATE_PUBLIC_THREADS and CREATE_PRIVATE_THREADS
     messages: list["Message"] = field(default_factory=list)
     thread_members: set[int] = field(default_factory=set)
+    default_auto_archive_duration: int = 1440  # text channels: what clients preselect for new threads
 
     @property
     def is_thread(self) -> bool:
@@ -224,6 +231,10 @@ class Channel:
     @property
     def is_dm(self) -> bool:
         return self.type == DM
+
+    def idle_until(self) -> float:
+        """When (on the fake's clock) an active thread archives itself if nothing happens before."""
+        return self.last_activity + self.auto_archive_duration * 60
 
     @property
     def mention(self) -> str:
@@ -270,7 +281,7 @@ class Channel:
         }
         if self.type == TEXT:
             data["topic"] = None
-            data["default_auto_archive_duration"] = 1440
+            data["default_auto_archive_duration"] = self.default_auto_archive_duration
         if self.is_thread:
             data.pop("position")
             data.pop("permission_overwrites")
@@ -280,9 +291,9 @@ class Channel:
             data["total_message_sent"] = len(self.messages)
             data["thread_metadata"] = {
                 "archived": self.archived,
-                "auto_archive_duration": 1440,
-                "archive_timestamp": snowflake_time(self.id),
-                "locked": False,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": snowflake_time(self.id, self.archive_changed - self.created_clock),
+                "locked": self.locked,
                 "invitable": True,
                 "create_timestamp": snowflake_time(self.id),
             }
