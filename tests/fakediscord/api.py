@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 from aiohttp import web
 
 from tests.fakediscord import limits
+from tests.fakediscord.mentions import Pings, compute_pings, message_text
 from tests.fakediscord.gateway import (
     DIRECT_MESSAGES,
     GUILD_MESSAGES,
@@ -48,7 +49,9 @@ from tests.fakediscord.state import (
     Channel,
     Guild,
     Interaction,
+    MENTION_EVERYONE,
     Message,
+    Role,
     ScriptError,
     Snowflakes,
     User,
@@ -102,6 +105,8 @@ class FakeDiscord:
         self.rejections: list[tuple[str, limits.DiscordError]] = []
         #: API calls to routes the fake does not implement (answered 404)
         self.unknown_routes: list[str] = []
+        #: every message version created or edited, with who it pinged, in order
+        self.pings: list[tuple[Message, Pings]] = []
         #: requests answered 429 by a scripted rate limit
         self.rate_limited: list[str] = []
         #: requests answered with a scripted 5xx: ("METHOD /route/{template}", status)
@@ -133,15 +138,24 @@ class FakeDiscord:
         return guild
 
     def add_channel(self, guild: Guild, name: str, *, bot_can_send: bool = True, bot_can_attach: bool = True,
-                    bot_can_create_threads: bool = True) -> Channel:
+                    bot_can_create_threads: bool = True, bot_deny: int = 0) -> Channel:
         """A text channel. ``bot_can_...=False`` adds a member overwrite denying the bot SEND_MESSAGES,
         ATTACH_FILES or CREATE_PUBLIC/PRIVATE_THREADS there (seen by discord.py in GUILD_CREATE, enforced
-        by the REST routes with 403 Missing Permissions). Add channels before the bot connects."""
+        by the REST routes with 403 Missing Permissions); ``bot_deny`` denies any further bits (e.g.
+        EMBED_LINKS, MENTION_EVERYONE). Add channels before the bot connects."""
         channel = Channel(id=self.ids.next(), name=name, type=TEXT, guild=guild, bot_can_send=bot_can_send,
-                          bot_can_attach=bot_can_attach, bot_can_create_threads=bot_can_create_threads)
+                          bot_can_attach=bot_can_attach, bot_can_create_threads=bot_can_create_threads,
+                          bot_deny=bot_deny)
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel
+
+    def add_role(self, guild: Guild, name: str, *, mentionable: bool = False) -> Role:
+        """A role in ``guild`` (in GUILD_CREATE: add it before the bot connects); ``role.mention`` pings it
+        when it is mentionable or the sender may mention everyone."""
+        role = Role(id=self.ids.next(), name=name, mentionable=mentionable, position=2 + len(guild.extra_roles))
+        guild.extra_roles.append(role)
+        return role
 
     def add_user(self, name: str, *, locale: str = "en-US", dms_open: bool = True, guild: Guild | None = None,
                  member: bool = True) -> User:
@@ -284,6 +298,32 @@ class FakeDiscord:
                 await asyncio.wait_for(task, 5.0)
             except (asyncio.CancelledError, Exception):
                 pass
+
+    def record_pings(self, message: Message, allowed: dict[str, Any] | None, *, interaction: bool) -> Pings:
+        """Work out and keep who this version of ``message`` pings (see `tests.fakediscord.mentions`)."""
+        channel = message.channel
+        guild = channel.guild
+        if guild is not None:
+            visible = set(guild.members)
+            sender_permissions = (channel.bot_permissions if message.author is self.bot_user
+                                  else ALL_PERMISSIONS if message.author.id == guild.owner_id else EVERYONE_PERMISSIONS)
+            can_mention_everyone = bool(sender_permissions & MENTION_EVERYONE)
+            roles = guild.extra_roles
+        else:
+            visible = {channel.recipient.id} if channel.recipient is not None else set()
+            can_mention_everyone, roles = False, []
+        replied = self.messages.get(message.reference_id) if message.reference_id else None
+        pings = compute_pings(
+            message_text(message.content, message.components), allowed, interaction=interaction,
+            can_mention_everyone=can_mention_everyone, visible_user_ids=visible,
+            mentionable_role_ids=[r.id for r in roles if r.mentionable], role_ids=[r.id for r in roles],
+            author_id=message.author.id, replied_author_id=replied.author.id if replied is not None else None,
+            silent=bool(message.flags & limits.FLAG_SUPPRESS_NOTIFICATIONS),
+        )
+        message.pings = pings
+        message.mentioned = [self.users[i] for i in pings.users]
+        self.pings.append((message, pings))
+        return pings
 
     # --- reading what the bot did ---------------------------------------------------------------
 
@@ -617,6 +657,7 @@ class FakeDiscord:
         if channel.is_thread and channel.archived and channel.locked:
             raise ScriptError(f"{channel!r} is archived and locked: members cannot post there")
         message = Message(id=self.ids.next(), channel=channel, author=user, content=content)
+        self.record_pings(message, None, interaction=False)
         self.messages[message.id] = message
         channel.messages.append(message)
         await self.thread_activity(channel)

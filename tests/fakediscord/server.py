@@ -19,6 +19,7 @@ from aiohttp import web
 from tests.fakediscord import limits
 from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, GUILDS, gateway_handler
 from tests.fakediscord.limits import DiscordError, FormErrors, error
+from tests.fakediscord.mentions import validate_allowed_mentions
 from tests.fakediscord.state import (
     APPLICATION_COMMAND,
     ATTACH_FILES,
@@ -87,6 +88,12 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], Files]:
                 raise DiscordError(400, 50109, "The request body contains invalid JSON.") from None
             return body if isinstance(body, dict) else {"__list__": body}, []
     return {}, []
+
+
+def validate_mentions(payload: dict[str, Any], prefix: tuple) -> None:
+    errors = FormErrors(prefix)
+    validate_allowed_mentions(payload.get("allowed_mentions"), errors)
+    errors.raise_if_any()
 
 
 class RestApi:
@@ -167,6 +174,7 @@ class RestApi:
         ref = payload.get("message_reference")
         if isinstance(ref, dict) and ref.get("message_id"):
             message.reference_id = int(ref["message_id"])
+        self.fake.record_pings(message, payload.get("allowed_mentions"), interaction=message.webhook_id is not None)
         return message
 
     async def store(self, message: Message, *, owner: Any = None) -> None:
@@ -198,10 +206,14 @@ class RestApi:
         if channel.is_thread and channel.archived and channel.locked and not channel.bot_permissions & MANAGE_THREADS:
             raise error(400, limits.ARCHIVED_THREAD)
 
-    async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = ()) -> None:
+    async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = (),
+                         interaction: bool = True) -> None:
+        """Edit ``message``; ``interaction``: through an interaction (response, webhook route), which
+        changes the default of ``allowed_mentions``."""
         self.check_active(message.channel)
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
                                 prefix=prefix)
+        validate_mentions(payload, prefix)
         message.history.append(message.payload())
         if "content" in payload:
             message.content = payload["content"] or ""
@@ -215,6 +227,7 @@ class RestApi:
         if "attachments" in payload or files:
             message.attachments = self.build_attachments(payload, files, message.channel, message.attachments)
         message.flags &= ~limits.FLAG_LOADING
+        self.fake.record_pings(message, payload.get("allowed_mentions"), interaction=interaction)
         message.edited = True
         if not message.ephemeral:
             await self.dispatch_message("MESSAGE_UPDATE", message)
@@ -223,6 +236,7 @@ class RestApi:
     def validate_new(self, payload: dict[str, Any], files: Files, *, interaction: bool, prefix: tuple = ()) -> None:
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=True, interaction=interaction,
                                 prefix=prefix)
+        validate_mentions(payload, prefix)
 
     # --- login and gateway discovery ------------------------------------------------------------
 
@@ -554,7 +568,7 @@ class RestApi:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         payload, files = await read_body(request)
         self.check_can_attach(channel, files)
-        await self.apply_edit(message, payload, files)
+        await self.apply_edit(message, payload, files, interaction=False)
         return json_response(message.payload())
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.fakediscord import limits
+from tests.fakediscord.mentions import Pings
 
 DISCORD_EPOCH_MS = 1420070400000
 _FIXED_START_MS = 1_735_689_600_000  # 2025-01-01, so ids and timestamps are the same on every run
@@ -27,6 +28,7 @@ ADD_REACTIONS = 1 << 6
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
+MENTION_EVERYONE = 1 << 17
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
@@ -92,6 +94,28 @@ class User:
 
 
 @dataclass(eq=False)
+class Role:
+    """A guild role a test added (`FakeDiscord.add_role`); ``mentionable`` lets anyone ping it."""
+
+    id: int
+    name: str
+    mentionable: bool = False
+    permissions: int = 0
+    position: int = 2
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id), "name": self.name, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
+            "icon": None, "unicode_emoji": None, "position": self.position, "permissions": str(self.permissions),
+            "managed": False, "mentionable": self.mentionable, "flags": 0,
+        }
+
+
+@dataclass(eq=False)
 class Guild:
     id: int
     name: str
@@ -104,6 +128,7 @@ class Guild:
     bot_role_id: int = 0
     bot_role_permissions: int = BOT_ROLE_PERMISSIONS
     bot_role_name: str = "bot"
+    extra_roles: list[Role] = field(default_factory=list)
 
     def everyone_role(self) -> dict[str, Any]:
         return {
@@ -123,7 +148,8 @@ class Guild:
 
     @property
     def roles(self) -> list[dict[str, Any]]:
-        return [self.everyone_role()] + ([self.bot_role()] if self.bot_role_id else [])
+        return ([self.everyone_role()] + ([self.bot_role()] if self.bot_role_id else [])
+                + [role.payload() for role in self.extra_roles])
 
     @property
     def bot_base_permissions(self) -> int:
@@ -220,6 +246,7 @@ class Channel:
     bot_can_send: bool = True  # False: a member overwrite denies the bot SEND_MESSAGES
     bot_can_attach: bool = True  # False: ... denies ATTACH_FILES
     bot_can_create_threads: bool = True  # False: ... denies CREATE_PUBLIC_THREADS and CREATE_PRIVATE_THREADS
+    bot_deny: int = 0  # any further permission bits the bot's member overwrite denies (EMBED_LINKS, ...)
     messages: list["Message"] = field(default_factory=list)
     thread_members: set[int] = field(default_factory=set)
     default_auto_archive_duration: int = 1440  # text channels: what clients preselect for new threads
@@ -244,7 +271,8 @@ class Channel:
     def bot_denied(self) -> int:
         """The permission bits the channel's member overwrite for the bot denies."""
         return ((0 if self.bot_can_send else SEND_MESSAGES) | (0 if self.bot_can_attach else ATTACH_FILES)
-                | (0 if self.bot_can_create_threads else CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS))
+                | (0 if self.bot_can_create_threads else CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS)
+                | self.bot_deny)
 
     def overwrites(self) -> list[dict[str, Any]]:
         denied = self.bot_denied
@@ -371,6 +399,8 @@ class Message:
     reactions: list[str] = field(default_factory=list)
     thread: Channel | None = None
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier versions, oldest first
+    pings: Pings = field(default_factory=Pings)  # who this version notified (see `mentions`)
+    mentioned: list[User] = field(default_factory=list)  # the users in ``pings``, for the payload
 
     @property
     def ephemeral(self) -> bool:
@@ -437,9 +467,9 @@ class Message:
             "timestamp": snowflake_time(self.id),
             "edited_timestamp": snowflake_time(self.id) if self.edited else None,
             "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            "mention_everyone": self.pings.everyone or self.pings.here,
+            "mentions": [u.payload() for u in self.mentioned],
+            "mention_roles": [str(r) for r in self.pings.roles],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
             "pinned": False,
