@@ -138,14 +138,15 @@ class FakeDiscord:
         return guild
 
     def add_channel(self, guild: Guild, name: str, *, bot_can_send: bool = True, bot_can_attach: bool = True,
-                    bot_can_create_threads: bool = True, bot_deny: int = 0) -> Channel:
+                    bot_can_create_threads: bool = True, bot_deny: int = 0, everyone_deny: int = 0) -> Channel:
         """A text channel. ``bot_can_...=False`` adds a member overwrite denying the bot SEND_MESSAGES,
         ATTACH_FILES or CREATE_PUBLIC/PRIVATE_THREADS there (seen by discord.py in GUILD_CREATE, enforced
         by the REST routes with 403 Missing Permissions); ``bot_deny`` denies any further bits (e.g.
-        EMBED_LINKS, MENTION_EVERYONE). Add channels before the bot connects."""
+        EMBED_LINKS, MENTION_EVERYONE), ``everyone_deny`` adds an @everyone overwrite denying those bits.
+        Add channels before the bot connects."""
         channel = Channel(id=self.ids.next(), name=name, type=TEXT, guild=guild, bot_can_send=bot_can_send,
                           bot_can_attach=bot_can_attach, bot_can_create_threads=bot_can_create_threads,
-                          bot_deny=bot_deny)
+                          bot_deny=bot_deny, everyone_deny=everyone_deny)
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel

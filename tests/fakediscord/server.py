@@ -25,6 +25,7 @@ from tests.fakediscord.state import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
     MANAGE_THREADS,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -128,10 +129,23 @@ class RestApi:
         self.check_can_attach(channel, files)
 
     @staticmethod
-    def check_can_attach(channel: Channel, files: Files | None) -> None:
-        """Uploads need ATTACH_FILES, for channel messages and (as `app_permissions`) interaction responses."""
-        if files and channel.type != DM and not channel.bot_permissions & ATTACH_FILES:
+    def check_can_attach(channel: Channel, files: Files | None, *, initial_response: bool = False) -> None:
+        """Uploads need ATTACH_FILES: the bot's for channel messages, their edits, and (2023-11-01
+        changelog) interaction follow-ups and edits of responses; @everyone's for the initial
+        interaction response (2022-06-29 changelog: ATTACH_FILES and EMBED_LINKS were left out of the
+        switch to the bot's own permissions)."""
+        permissions = channel.everyone_permissions if initial_response else channel.bot_permissions
+        if files and channel.type != DM and not permissions & ATTACH_FILES:
             raise error(403, limits.MISSING_PERMISSIONS)
+
+    @staticmethod
+    def drop_embeds_without_permission(message: Message, *, initial_response: bool = False) -> None:
+        """Without EMBED_LINKS (whose permissions: as for `check_can_attach`) the message is sent, its
+        embeds are not: Discord shows no embed from a sender lacking the permission."""
+        channel = message.channel
+        permissions = channel.everyone_permissions if initial_response else channel.bot_permissions
+        if channel.type != DM and not permissions & EMBED_LINKS:
+            message.embeds = []
 
     def build_attachments(self, payload: dict[str, Any], files: Files, channel: Channel, keep: list[Attachment]) -> list[Attachment]:
         meta_by_index: dict[int, dict[str, Any]] = {}
@@ -207,9 +221,10 @@ class RestApi:
             raise error(400, limits.ARCHIVED_THREAD)
 
     async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = (),
-                         interaction: bool = True) -> None:
+                         interaction: bool = True, initial_response: bool = False) -> None:
         """Edit ``message``; ``interaction``: through an interaction (response, webhook route), which
-        changes the default of ``allowed_mentions``."""
+        changes the default of ``allowed_mentions``; ``initial_response``: as the interaction's first
+        answer (an update), which is judged by @everyone's EMBED_LINKS."""
         self.check_active(message.channel)
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
                                 prefix=prefix)
@@ -227,6 +242,7 @@ class RestApi:
         if "attachments" in payload or files:
             message.attachments = self.build_attachments(payload, files, message.channel, message.attachments)
         message.flags &= ~limits.FLAG_LOADING
+        self.drop_embeds_without_permission(message, initial_response=initial_response)
         self.fake.record_pings(message, payload.get("allowed_mentions"), interaction=interaction)
         message.edited = True
         if not message.ephemeral:
@@ -374,12 +390,13 @@ class RestApi:
             errors.raise_if_any()
         resource: dict[str, Any] = {"type": kind}
         if kind in (4, 7):
-            self.check_can_attach(record.channel, files)
+            self.check_can_attach(record.channel, files, initial_response=True)
         if kind == 4:
             self.validate_new(data, files, interaction=True, prefix=("data",))
             message = self.new_message(record.channel, data, files, webhook_id=fake.application_id, interaction=record,
                                        type=20 if record.type == APPLICATION_COMMAND else 0)
             message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
+            self.drop_embeds_without_permission(message, initial_response=True)
             record.message = message
             await self.store(message, owner=record.user)
             resource["message"] = message.payload()
@@ -396,7 +413,7 @@ class RestApi:
         elif kind == 7:
             assert record.source_message is not None
             record.message = record.source_message
-            await self.apply_edit(record.source_message, data, files, prefix=("data",))
+            await self.apply_edit(record.source_message, data, files, prefix=("data",), initial_response=True)
             resource["message"] = record.source_message.payload()
         elif kind == 8:
             limits.validate_choices(data, record.focused_type)
@@ -459,6 +476,7 @@ class RestApi:
                 message = self.new_message(record.channel, payload, files, webhook_id=self.fake.application_id,
                                            interaction=record)
                 message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
+                self.drop_embeds_without_permission(message)
                 await self.store(message, owner=record.user)
             record.followups.append(message)
             self.fake._changed()
@@ -515,6 +533,7 @@ class RestApi:
         self.check_can_send(channel, files)
         self.validate_new(payload, files, interaction=False)
         message = self.new_message(channel, payload, files)
+        self.drop_embeds_without_permission(message)
         await self.store(message)
         return json_response(message.payload())
 

@@ -247,6 +247,7 @@ class Channel:
     bot_can_attach: bool = True  # False: ... denies ATTACH_FILES
     bot_can_create_threads: bool = True  # False: ... denies CREATE_PUBLIC_THREADS and CREATE_PRIVATE_THREADS
     bot_deny: int = 0  # any further permission bits the bot's member overwrite denies (EMBED_LINKS, ...)
+    everyone_deny: int = 0  # permission bits the channel's @everyone overwrite denies
     messages: list["Message"] = field(default_factory=list)
     thread_members: set[int] = field(default_factory=set)
     default_auto_archive_duration: int = 1440  # text channels: what clients preselect for new threads
@@ -275,18 +276,34 @@ class Channel:
                 | self.bot_deny)
 
     def overwrites(self) -> list[dict[str, Any]]:
-        denied = self.bot_denied
-        if not denied or self.guild is None:
+        if self.guild is None:
             return []
-        return [{"id": str(self.guild.bot_id), "type": 1, "allow": "0", "deny": str(denied)}]
+        found = []
+        if self.everyone_deny:
+            found.append({"id": str(self.guild.id), "type": 0, "allow": "0", "deny": str(self.everyone_deny)})
+        if self.bot_denied:
+            found.append({"id": str(self.guild.bot_id), "type": 1, "allow": "0", "deny": str(self.bot_denied)})
+        return found
+
+    @property
+    def _overwritten(self) -> "Channel":
+        return self.parent if self.is_thread and self.parent is not None else self
 
     @property
     def bot_permissions(self) -> int:
-        """The bot's permissions here, computed like Discord: base, then overwrites (threads: the parent's)."""
+        """The bot's permissions here, computed like Discord: base, then the @everyone overwrite, then the
+        member overwrite (threads: the parent's)."""
         if self.type == DM or self.guild is None:
             return DM_PERMISSIONS
-        source = self.parent if self.is_thread and self.parent is not None else self
-        return self.guild.bot_base_permissions & ~source.bot_denied
+        source = self._overwritten
+        return self.guild.bot_base_permissions & ~source.everyone_deny & ~source.bot_denied
+
+    @property
+    def everyone_permissions(self) -> int:
+        """What @everyone may do here (threads: in the parent); DMs: Discord's DM set."""
+        if self.type == DM or self.guild is None:
+            return DM_PERMISSIONS
+        return EVERYONE_PERMISSIONS & ~self._overwritten.everyone_deny
 
     def payload(self) -> dict[str, Any]:
         if self.type == DM:

@@ -228,6 +228,12 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
         picture = discord.File(io.BytesIO(tiny_png()), filename="card.png")
         await interaction.response.send_message("Your card", file=picture)
 
+    @ttr.command(name="scores", description="Scores as an embed, then again in a follow-up")
+    async def scores(interaction: discord.Interaction) -> None:
+        table = discord.Embed(title="Scores", description="alice 12, bob 9")
+        await interaction.response.send_message("Scores:", embed=table)
+        await interaction.followup.send("Again:", embed=table)
+
     @ttr.command(name="perms", description="What may the bot do here?")
     async def perms(interaction: discord.Interaction) -> None:
         def flags(p: discord.Permissions) -> str:
