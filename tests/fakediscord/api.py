@@ -23,6 +23,7 @@ from aiohttp import web
 
 from tests.fakediscord import limits
 from tests.fakediscord.mentions import Pings, compute_pings, message_text
+from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.gateway import (
     DIRECT_MESSAGES,
     GUILD_MESSAGES,
@@ -68,8 +69,14 @@ OPTION_TYPES = {1: "SUB_COMMAND", 2: "SUB_COMMAND_GROUP", 3: "STRING", 4: "INTEG
 class FakeDiscord:
     """A Discord server on 127.0.0.1 that a real, unmodified discord.py client connects to."""
 
-    def __init__(self, *, token: str = "fake-bot-token", privileged_intents: bool = True, bot_name: str = "TTR Bot"):
+    def __init__(self, *, token: str = "fake-bot-token", privileged_intents: bool = True, bot_name: str = "TTR Bot",
+                 rate_limits: dict[str, tuple[int, float]] | None = None,
+                 global_rate_limit: tuple[int, float] | None = None):
+        """``rate_limits``: per-route buckets, {"METHOD /template": (limit, per_seconds)} (off by default;
+        `tests.fakediscord.ratelimits.DISCORD_LIKE` is a Discord-like table); ``global_rate_limit``:
+        (limit, per_seconds) over all routes but interaction callbacks."""
         self.ids = Snowflakes()
+        self.rate_limits = RateLimits(rate_limits, global_limit=global_rate_limit, clock=self.now)
         self.token = token
         self.owner = User(id=self.ids.next(), name="owner")
         self.bot_user = User(id=self.ids.next(), name=bot_name, bot=True)
@@ -107,7 +114,7 @@ class FakeDiscord:
         self.unknown_routes: list[str] = []
         #: every message version created or edited, with who it pinged, in order
         self.pings: list[tuple[Message, Pings]] = []
-        #: requests answered 429 by a scripted rate limit
+        #: requests answered 429 (scripted with `rate_limit`, or by a bucket of ``rate_limits``)
         self.rate_limited: list[str] = []
         #: requests answered with a scripted 5xx: ("METHOD /route/{template}", status)
         self.failed: list[tuple[str, int]] = []

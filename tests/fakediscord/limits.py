@@ -32,6 +32,7 @@ EMBED_AUTHOR_NAME = 256
 EMBED_TOTAL = 6000
 FILES_PER_MESSAGE = 10
 ATTACHMENT_BYTES = 10 * 1024 * 1024  # a server without boosts (and DMs)
+REQUEST_BYTES = 25 * 1024 * 1024  # all the files of one message together
 
 # --- components ---------------------------------------------------------------------------------
 ACTION_ROWS = 5
@@ -161,9 +162,9 @@ def validate_message(
     ``files`` are the uploaded (filename, bytes, content type); ``keep_attachments`` counts existing
     attachments an edit keeps, so an edit that leaves only attachments is not "empty".
     """
-    for _name, data, _type in files:
-        if len(data) > ATTACHMENT_BYTES:
-            raise error(413, ENTITY_TOO_LARGE)
+    if any(len(data) > ATTACHMENT_BYTES for _name, data, _type in files) \
+            or sum(len(data) for _name, data, _type in files) > REQUEST_BYTES:
+        raise error(413, ENTITY_TOO_LARGE)
     errors = FormErrors(prefix)
     content = payload.get("content")
     if content is not None and not isinstance(content, str):

@@ -771,12 +771,20 @@ async def discord_middleware(request: web.Request, handler: Any) -> web.StreamRe
             headers["X-RateLimit-Global"] = "true"
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         return json_response(body, status=429, headers=headers)
+    verdict = fake.rate_limits.check(route, dict(request.match_info)) if fake.rate_limits.enabled else None
+    if verdict is not None and verdict.retry_after is not None:
+        fake.rate_limited.append(route)
+        fake._changed()
+        return json_response(verdict.body(), status=429, headers=verdict.headers)
     try:
-        return await handler(request)
+        response = await handler(request)
     except DiscordError as exc:
         fake.rejections.append((route, exc))
         fake._changed()
-        return json_response(exc.body(), status=exc.status)
+        response = json_response(exc.body(), status=exc.status)
+    if verdict is not None:
+        response.headers.update(verdict.headers)
+    return response
 
 
 def build_app(fake: "FakeDiscord") -> web.Application:
