@@ -181,7 +181,8 @@ async def test_invalid_session_makes_the_bot_identify_again(fake_discord: FakeDi
     await fake_discord.disconnect(resume=False)
     assert (fake_discord.identifies, fake_discord.resumes) == (2, 0)
     [new] = fake_discord.session_ids
-    assert new != old and bot.ws.session_id == new
+    assert new != old
+    await fake_discord.wait_until(lambda: bot.ws.session_id == new, what="discord.py to read READY")
     await fake_discord.wait_until(lambda: guild_creates, what="GUILD_CREATE after READY")
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr claim", start="boston", end="miami")
     assert reply.content == "Claimed boston-miami grey"
