@@ -34,6 +34,7 @@ from tests.fakediscord.gateway import (
     RECONNECT,
     GatewayConnection,
     GatewaySession,
+    shard_for,
 )
 from tests.fakediscord.server import API_PREFIX, build_app
 from tests.fakediscord.state import (
@@ -71,12 +72,17 @@ class FakeDiscord:
 
     def __init__(self, *, token: str = "fake-bot-token", privileged_intents: bool = True, bot_name: str = "TTR Bot",
                  rate_limits: dict[str, tuple[int, float]] | None = None,
-                 global_rate_limit: tuple[int, float] | None = None):
+                 global_rate_limit: tuple[int, float] | None = None, max_guilds_per_shard: int = 2500,
+                 recommended_shards: int | None = None):
         """``rate_limits``: per-route buckets, {"METHOD /template": (limit, per_seconds)} (off by default;
         `tests.fakediscord.ratelimits.DISCORD_LIKE` is a Discord-like table); ``global_rate_limit``:
-        (limit, per_seconds) over all routes but interaction callbacks."""
+        (limit, per_seconds) over all routes but interaction callbacks. ``max_guilds_per_shard``: more
+        guilds than this on one session and IDENTIFY is closed with 4011 Sharding required (Discord:
+        2500); ``recommended_shards``: the ``shards`` of `GET /gateway/bot` (default: just enough)."""
         self.ids = Snowflakes()
         self.rate_limits = RateLimits(rate_limits, global_limit=global_rate_limit, clock=self.now)
+        self.max_guilds_per_shard = max_guilds_per_shard
+        self._recommended_shards = recommended_shards
         self.token = token
         self.owner = User(id=self.ids.next(), name="owner")
         self.bot_user = User(id=self.ids.next(), name=bot_name, bot=True)
@@ -370,6 +376,22 @@ class FakeDiscord:
         """The gateway sessions the fake would accept a RESUME for (live or disconnected)."""
         return list(self._sessions)
 
+    @property
+    def recommended_shards(self) -> int:
+        """What `GET /gateway/bot` answers: the configured count, or just enough shards for the guilds."""
+        if self._recommended_shards is not None:
+            return self._recommended_shards
+        return max(1, -(-len(self.bot_guilds()) // self.max_guilds_per_shard))
+
+    def sessions_for(self, guild: Guild | None) -> list[GatewaySession]:
+        """The gateway sessions that receive ``guild``'s events (``None``: DMs, shard 0)."""
+        guild_id = guild.id if guild is not None else None
+        return [s for s in list(self._sessions.values()) if s.covers(guild_id)]
+
+    @staticmethod
+    def shard_of(guild: Guild, shard_count: int) -> int:
+        return shard_for(guild.id, shard_count)
+
     def _end_session(self, session: GatewaySession) -> None:
         self._sessions.pop(session.id, None)
         self._changed()
@@ -454,7 +476,7 @@ class FakeDiscord:
             await self.dispatch_thread_update(channel)
 
     async def dispatch_thread_update(self, thread: Channel) -> None:
-        for session in list(self._sessions.values()):
+        for session in self.sessions_for(thread.guild):
             if session.wants(GUILDS):
                 await session.dispatch("THREAD_UPDATE", thread.payload())
         self._changed()
@@ -670,7 +692,7 @@ class FakeDiscord:
         channel.messages.append(message)
         await self.thread_activity(channel)
         intent = DIRECT_MESSAGES if channel.type == DM else GUILD_MESSAGES
-        for session in list(self._sessions.values()):
+        for session in self.sessions_for(channel.guild):
             if session.wants(intent):
                 payload = message.payload(for_gateway=True)
                 mentioned = f"<@{self.bot_user.id}>" in content
@@ -862,8 +884,11 @@ class FakeDiscord:
             raise ScriptError(f"{user!r} is not a member of {guild!r} and cannot interact in {channel!r}")
         if channel.type == DM and channel.recipient is not user:
             raise ScriptError(f"{user!r} is not in {channel!r}")
-        if not self._sessions:
-            raise ScriptError("no bot is connected to the fake gateway")
+        sessions = self.sessions_for(guild)
+        if not sessions:
+            where = "shard 0 (DMs)" if guild is None else f"the shard of {guild!r}"
+            raise ScriptError(f"no bot session on the fake gateway receives {where}" if self._sessions
+                              else "no bot is connected to the fake gateway")
         interaction_id = self.ids.next()
         record = Interaction(
             id=interaction_id, token=f"fake-interaction-token-{interaction_id}", type=kind, user=user,
@@ -896,7 +921,7 @@ class FakeDiscord:
             payload["message"] = source.payload()
         self.interactions[record.id] = record
         self._by_token[record.token] = record
-        for session in list(self._sessions.values()):  # buffered for a resume if disconnected
+        for session in sessions:  # buffered for a resume if disconnected
             await session.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await record.wait_acknowledged(timeout)

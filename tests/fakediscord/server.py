@@ -205,7 +205,7 @@ class RestApi:
 
     async def dispatch_message(self, event: str, message: Message) -> None:
         intent = DIRECT_MESSAGES if message.channel.type == DM else GUILD_MESSAGES
-        for session in list(self.fake._sessions.values()):
+        for session in self.fake.sessions_for(message.channel.guild):
             if session.wants(intent):
                 await session.dispatch(event, message.payload(for_gateway=True))
 
@@ -282,7 +282,8 @@ class RestApi:
     async def get_gateway(self, request: web.Request) -> web.Response:
         data: dict[str, Any] = {"url": self.fake.gateway_url}
         if request.path.endswith("/bot"):
-            data.update(shards=1, session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
+            data.update(shards=self.fake.recommended_shards,
+                        session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
         return json_response(data)
 
     # --- application commands -------------------------------------------------------------------
@@ -517,7 +518,7 @@ class RestApi:
             if message.channel.guild is not None:
                 data["guild_id"] = str(message.channel.guild.id)
             intent = DIRECT_MESSAGES if message.channel.type == DM else GUILD_MESSAGES
-            for session in list(self.fake._sessions.values()):
+            for session in self.fake.sessions_for(message.channel.guild):
                 if session.wants(intent):
                     await session.dispatch("MESSAGE_DELETE", data)
         self.fake._changed()
@@ -646,7 +647,7 @@ class RestApi:
         parent.guild.channels.append(thread)
         if source is not None:
             source.thread = thread
-        for session in list(self.fake._sessions.values()):
+        for session in self.fake.sessions_for(parent.guild):
             if session.wants(GUILDS):
                 await session.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
         self.fake._changed()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import itertools
 import struct
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,10 +50,19 @@ class Snowflakes:
     """Deterministic, increasing snowflake ids: one millisecond apart from a fixed date."""
 
     def __init__(self) -> None:
-        self._counter = itertools.count(1)
+        self._last = 0
 
     def next(self) -> int:
-        return ((_FIXED_START_MS - DISCORD_EPOCH_MS + next(self._counter)) << 22) | 1
+        self._last += 1
+        return self._make(self._last)
+
+    def peek(self) -> int:
+        """The id `next` will give (to place a guild on a chosen shard, say)."""
+        return self._make(self._last + 1)
+
+    @staticmethod
+    def _make(count: int) -> int:
+        return ((_FIXED_START_MS - DISCORD_EPOCH_MS + count) << 22) | 1
 
 
 def snowflake_time(snowflake: int, later: float = 0.0) -> str:

@@ -96,8 +96,8 @@ class InviteView(discord.ui.View):
 class TinyBot(commands.Bot):
     """The throwaway bot. ``errors`` collects every exception its handlers raised (e.g. HTTP 400s)."""
 
-    def __init__(self, *, guild_id: int | None = None, intents: discord.Intents | None = None) -> None:
-        super().__init__(command_prefix="!", intents=intents or discord.Intents.default())
+    def __init__(self, *, guild_id: int | None = None, intents: discord.Intents | None = None, **options: Any) -> None:
+        super().__init__(command_prefix="!", intents=intents or discord.Intents.default(), **options)
         self.guild_id = guild_id
         self.errors: list[BaseException] = []
         self.error_event = asyncio.Event()
@@ -127,6 +127,10 @@ class TinyBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         await self.tree.sync()
+
+
+class ShardedTinyBot(TinyBot, commands.AutoShardedBot):
+    """The tiny bot as an `AutoShardedBot` (pass ``shard_ids=[...]``, ``shard_count=N``)."""
 
 
 def build_ttr_group(bot: TinyBot) -> app_commands.Group:
