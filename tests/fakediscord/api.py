@@ -657,22 +657,17 @@ class FakeDiscord:
         unknown = set(given) - set(modal.fields)
         if unknown:
             raise ScriptError(f"modal {modal.custom_id!r} has no field(s) {sorted(unknown)}; fields: {list(modal.fields)}")
-        rows, resolved = [], {}
+        rows: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
         for row in modal.components:
             if row.get("type") == 1:
                 field = row["components"][0]
-                rows.append({"type": 1, "components": [self._modal_value(field, given)]})
+                rows.append({"type": 1, "id": row.get("id"), "components": [self._modal_value(field, given)]})
             elif row.get("type") == 18:
-                field = row["component"]
-                if field.get("type") == 4:
-                    rows.append({"type": 18, "component": self._modal_value(field, given)})
-                elif field.get("type") in limits.SELECT_TYPES:
-                    picked = given.get(field["custom_id"], [])
-                    picked = picked if isinstance(picked, (list, tuple)) else [picked]
-                    chosen, more = self._select_values(field, picked, opened.channel, submitting=True)
-                    resolved.update(more)
-                    rows.append({"type": 18, "component": {"type": field["type"], "custom_id": field["custom_id"],
-                                                           "values": chosen}})
+                submitted = self._modal_submission(row["component"], given, opened.channel, resolved)
+                rows.append({"type": 18, "id": row.get("id"), "component": submitted})
+            elif row.get("type") == 10:
+                rows.append({"type": 10, "id": row.get("id")})
         data: dict[str, Any] = {"custom_id": modal.custom_id, "components": rows}
         if resolved:
             data["resolved"] = resolved
@@ -805,13 +800,7 @@ class FakeDiscord:
             raw = str(value.id)
             resolved.setdefault("channels", {})[raw] = self._resolved_channel(value)
         elif kind == 11 and isinstance(value, tuple) and len(value) == 2:
-            filename, blob = value
-            attachment = Attachment(id=self.ids.next(), filename=filename, data=bytes(blob), content_type=None,
-                                    description=None, url="")
-            attachment.url = f"{self.base_url}/attachments/{channel.id}/{attachment.id}/{filename}"
-            self._user_attachments[attachment.id] = attachment
-            raw = str(attachment.id)
-            resolved.setdefault("attachments", {})[raw] = attachment.payload()
+            raw = self._upload(value[0], value[1], channel, resolved)
         else:
             raise bad({6: "a User", 7: "a Channel", 9: "a User", 11: "a (filename, bytes) tuple"}.get(kind, "a value"))
         choices = option.get("choices")
@@ -862,6 +851,66 @@ class FakeDiscord:
         if len(set(chosen)) != len(chosen):
             raise ScriptError("a select value can be picked only once")
         return chosen, resolved
+
+    def _modal_submission(self, field: dict[str, Any], given: dict[str, Any], channel: Channel,
+                          resolved: dict[str, Any]) -> dict[str, Any]:
+        """What the Discord client sends for one labelled component, from the test's ``given`` values:
+        text for a text input; option values (or users/channels) for selects; one option value (or
+        None) for a radio group; a list of option values for a checkbox group; a bool for a checkbox;
+        ``(filename, bytes)`` pairs for a file upload. Unset fields keep their defaults."""
+        kind, custom_id = field.get("type"), field["custom_id"]
+        base = {"type": kind, "custom_id": custom_id, "id": field.get("id")}
+        required = field.get("required", True)
+        options = [o["value"] for o in field.get("options") or []]
+        defaults = [o["value"] for o in field.get("options") or [] if o.get("default")]
+        if kind == 4:
+            return {**self._modal_value(field, given), "id": field.get("id")}
+        if kind in limits.SELECT_TYPES:
+            picked = given.get(custom_id, defaults)
+            picked = picked if isinstance(picked, (list, tuple)) else [picked]
+            chosen, more = self._select_values(field, picked, channel, submitting=True)
+            resolved.update(more)
+            return {**base, "values": chosen}
+        if kind == 21:  # radio group: exactly one option, or none when not required
+            value = given.get(custom_id, defaults[0] if defaults else None)
+            if value is None and required:
+                raise ScriptError(f"radio group {custom_id!r} is required: pick one of {options}")
+            if value is not None and value not in options:
+                raise ScriptError(f"{value!r} is not an option of radio group {custom_id!r}: {options}")
+            return {**base, "value": value}
+        if kind == 22:  # checkbox group
+            values = list(given.get(custom_id, defaults))
+            low = 0 if not required else (1 if field.get("min_values") is None else field["min_values"])
+            high = len(options) if field.get("max_values") is None else field["max_values"]
+            if not low <= len(values) <= high or len(set(values)) != len(values):
+                raise ScriptError(f"checkbox group {custom_id!r} takes {low}..{high} distinct values, got {values}")
+            unknown = [v for v in values if v not in options]
+            if unknown:
+                raise ScriptError(f"{unknown} are not options of checkbox group {custom_id!r}: {options}")
+            return {**base, "values": values}
+        if kind == 23:  # checkbox
+            value = given.get(custom_id, bool(field.get("default", False)))
+            if not isinstance(value, bool):
+                raise ScriptError(f"checkbox {custom_id!r} takes True or False, got {value!r}")
+            return {**base, "value": value}
+        if kind == 19:  # file upload
+            uploads = list(given.get(custom_id, []))
+            low = 0 if not required else (1 if field.get("min_values") is None else field["min_values"])
+            high = 1 if field.get("max_values") is None else field["max_values"]
+            if not low <= len(uploads) <= high:
+                raise ScriptError(f"file upload {custom_id!r} takes {low}..{high} files, got {len(uploads)}")
+            ids = [self._upload(filename, blob, channel, resolved) for filename, blob in uploads]
+            return {**base, "values": ids}
+        raise ScriptError(f"the fake cannot fill in a component of type {kind}")
+
+    def _upload(self, filename: str, blob: bytes, channel: Channel, resolved: dict[str, Any]) -> str:
+        """A file a user attaches (a command option or a modal upload), served by the fake's CDN."""
+        attachment = Attachment(id=self.ids.next(), filename=filename, data=bytes(blob), content_type=None,
+                                description=None, url="")
+        attachment.url = f"{self.base_url}/attachments/{channel.id}/{attachment.id}/{filename}"
+        self._user_attachments[attachment.id] = attachment
+        resolved.setdefault("attachments", {})[str(attachment.id)] = attachment.payload()
+        return str(attachment.id)
 
     def _modal_value(self, field: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
         custom_id = field["custom_id"]

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from tests.fakediscord import limits
+from tests.fakediscord import layout, limits
 from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, GUILDS, gateway_handler
 from tests.fakediscord.limits import DiscordError, FormErrors, error
 from tests.fakediscord.mentions import validate_allowed_mentions
@@ -149,16 +149,11 @@ class RestApi:
 
     def build_attachments(self, payload: dict[str, Any], files: Files, channel: Channel, keep: list[Attachment]) -> list[Attachment]:
         meta_by_index: dict[int, dict[str, Any]] = {}
-        kept_ids: set[int] | None = None
-        if isinstance(payload.get("attachments"), list):
-            kept_ids = set()
-            for meta in payload["attachments"]:
-                raw_id = int(meta.get("id", -1))
-                if raw_id < 1000:  # an upload slot, not a snowflake
-                    meta_by_index[raw_id] = meta
-                else:
-                    kept_ids.add(raw_id)
-        result = [a for a in keep if kept_ids is None or a.id in kept_ids]
+        for meta in payload.get("attachments") or []:
+            raw_id = int(meta.get("id", -1))
+            if raw_id < 1000:  # an upload slot, not a snowflake
+                meta_by_index[raw_id] = meta
+        result = self.kept_attachments(payload, keep)
         for index, filename, data, content_type in files:
             meta = meta_by_index.get(index, {})
             attachment_id = self.fake.ids.next()
@@ -184,6 +179,7 @@ class RestApi:
             flags=int(payload.get("flags") or 0),
             **extra,
         )
+        layout.assign_ids(message.components)
         message.attachments = self.build_attachments(payload, files, channel, [])
         ref = payload.get("message_reference")
         if isinstance(ref, dict) and ref.get("message_id"):
@@ -226,8 +222,20 @@ class RestApi:
         changes the default of ``allowed_mentions``; ``initial_response``: as the interaction's first
         answer (an update), which is judged by @everyone's EMBED_LINKS."""
         self.check_active(message.channel)
+        flags = payload.get("flags")
+        was_v2 = bool(message.flags & limits.FLAG_IS_COMPONENTS_V2)
+        if was_v2 and flags is not None and not int(flags) & limits.FLAG_IS_COMPONENTS_V2:
+            errors = FormErrors(prefix)
+            errors.add(("flags",), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                       "The IS_COMPONENTS_V2 flag cannot be removed from a message once set")
+            errors.raise_if_any()
+        v2 = was_v2 or bool(int(flags or 0) & limits.FLAG_IS_COMPONENTS_V2)
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
-                                prefix=prefix)
+                                prefix=prefix, components_v2=v2)
+        if v2 and "components" in payload:
+            kept = self.kept_attachments(payload, message.attachments)
+            names = {a.filename for a in kept} | self.upload_names(payload, files)
+            layout.validate_message_layout(payload["components"] or [], names, prefix)
         validate_mentions(payload, prefix)
         message.history.append(message.payload())
         if "content" in payload:
@@ -236,9 +244,11 @@ class RestApi:
             message.embeds = list(payload["embeds"] or [])
         if "components" in payload:
             message.components = list(payload["components"] or [])
+            layout.assign_ids(message.components)
         if "flags" in payload and payload["flags"] is not None:
             keep = message.flags & (limits.FLAG_EPHEMERAL | limits.FLAG_IS_COMPONENTS_V2)
-            message.flags = keep | (int(payload["flags"]) & limits.FLAG_SUPPRESS_EMBEDS)
+            changeable = limits.FLAG_SUPPRESS_EMBEDS | limits.FLAG_IS_COMPONENTS_V2
+            message.flags = keep | (int(payload["flags"]) & changeable)
         if "attachments" in payload or files:
             message.attachments = self.build_attachments(payload, files, message.channel, message.attachments)
         message.flags &= ~limits.FLAG_LOADING
@@ -252,7 +262,23 @@ class RestApi:
     def validate_new(self, payload: dict[str, Any], files: Files, *, interaction: bool, prefix: tuple = ()) -> None:
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=True, interaction=interaction,
                                 prefix=prefix)
+        if int(payload.get("flags") or 0) & limits.FLAG_IS_COMPONENTS_V2:
+            layout.validate_message_layout(payload.get("components") or [], self.upload_names(payload, files), prefix)
         validate_mentions(payload, prefix)
+
+    @staticmethod
+    def upload_names(payload: dict[str, Any], files: Files) -> set[str]:
+        """The filenames the uploads will have (``attachments[].filename`` overrides the part's)."""
+        meta = {int(m.get("id", -1)): m for m in payload.get("attachments") or [] if isinstance(m, dict)}
+        return {meta.get(index, {}).get("filename") or filename for index, filename, _, _ in files}
+
+    @staticmethod
+    def kept_attachments(payload: dict[str, Any], current: list[Attachment]) -> list[Attachment]:
+        """Which of an edited message's attachments stay (all, unless ``attachments`` lists them)."""
+        if not isinstance(payload.get("attachments"), list):
+            return list(current)
+        ids = {int(m.get("id", -1)) for m in payload["attachments"] if isinstance(m, dict)}
+        return [a for a in current if a.id in ids]
 
     # --- login and gateway discovery ------------------------------------------------------------
 
@@ -420,8 +446,10 @@ class RestApi:
             limits.validate_choices(data, record.focused_type)
             record.choices = list(data["choices"])
         elif kind == 9:
-            limits.validate_modal(data)
-            record.modal = Modal(custom_id=data["custom_id"], title=data["title"], components=data["components"])
+            layout.validate_modal(data)
+            components = list(data["components"])
+            layout.assign_ids(components)
+            record.modal = Modal(custom_id=data["custom_id"], title=data["title"], components=components)
         record.response_type = kind
         record.acknowledged.set()
         fake._changed()

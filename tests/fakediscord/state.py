@@ -458,6 +458,11 @@ class Message:
         return found
 
     @property
+    def text_displays(self) -> list[str]:
+        """The contents of the Components V2 text displays, nested ones included, in order."""
+        return [c["content"] for c in self._walk() if c.get("type") == 10]
+
+    @property
     def buttons(self) -> list[dict[str, Any]]:
         return [c for c in self._walk() if c.get("type") == 2]
 
