@@ -232,8 +232,12 @@ class RestApi:
         v2 = was_v2 or bool(int(flags or 0) & limits.FLAG_IS_COMPONENTS_V2)
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
                                 prefix=prefix, components_v2=v2)
+        kept = self.kept_attachments(payload, message.attachments)
+        if len(kept) + len(files) > limits.FILES_PER_MESSAGE:  # the attachments it keeps count too
+            errors = FormErrors(prefix)
+            errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {limits.FILES_PER_MESSAGE} or fewer in length.")
+            errors.raise_if_any()
         if v2 and "components" in payload:
-            kept = self.kept_attachments(payload, message.attachments)
             names = {a.filename for a in kept} | self.upload_names(payload, files)
             layout.validate_message_layout(payload["components"] or [], names, prefix)
         validate_mentions(payload, prefix)
