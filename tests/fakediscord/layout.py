@@ -15,10 +15,16 @@ component gets an ``id`` (numbered in order, skipping ids already used) as Disco
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from tests.fakediscord import limits
-from tests.fakediscord.limits import FormErrors, check_custom_id, validate_component, validate_select
+from tests.fakediscord.limits import (
+    FormErrors,
+    check_custom_id,
+    validate_component,
+    validate_select,
+)
 
 ACTION_ROW, BUTTON, TEXT_INPUT, SECTION, TEXT_DISPLAY, THUMBNAIL = 1, 2, 4, 9, 10, 11
 MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER, LABEL, FILE_UPLOAD = 12, 13, 14, 17, 18, 19

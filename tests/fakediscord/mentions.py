@@ -17,8 +17,9 @@ Markdown is not a mention: ``**bold**`` or `` `tick` `` in a display name is tex
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from tests.fakediscord.limits import FormErrors
 

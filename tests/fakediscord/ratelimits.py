@@ -18,8 +18,8 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 # What Discord tends to allow (it says not to hard-code these; they are plausible, not promised).
 DISCORD_LIKE: dict[str, tuple[int, float]] = {
@@ -97,12 +97,12 @@ class RateLimits:
     def check(self, route: str, match_info: dict[str, str]) -> Verdict | None:
         now = self.clock()
         template = route.partition(" ")[2]
-        if self.global_window is not None and not template.startswith(UNBOUND_BY_GLOBAL):
-            if not self.global_window.take(now):
-                retry = self.global_window.reset_at - now
-                return Verdict(headers={"Retry-After": str(max(1, math.ceil(retry))), "X-RateLimit-Global": "true",
-                                        "X-RateLimit-Scope": "global", "Via": "1.1 google"},
-                               retry_after=round(retry, 3), is_global=True)
+        bound_by_global = self.global_window is not None and not template.startswith(UNBOUND_BY_GLOBAL)
+        if bound_by_global and not self.global_window.take(now):
+            retry = self.global_window.reset_at - now
+            return Verdict(headers={"Retry-After": str(max(1, math.ceil(retry))), "X-RateLimit-Global": "true",
+                                    "X-RateLimit-Scope": "global", "Via": "1.1 google"},
+                           retry_after=round(retry, 3), is_global=True)
         if route not in self.routes:
             return None
         major = self._major(match_info)

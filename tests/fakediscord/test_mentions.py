@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import discord
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.mentions import Pings, compute_pings

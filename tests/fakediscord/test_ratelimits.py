@@ -10,8 +10,7 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord import limits
+from tests.fakediscord import FakeDiscord, limits
 from tests.fakediscord.tinybot import TinyBot
 
 MESSAGES = "POST /channels/{channel_id}/messages"
