@@ -167,6 +167,15 @@ async def test_modal_values_a_client_could_not_send(fake_discord: FakeDiscord, b
         await fake.submit_modal(fake.alice, opened)  # the map select is required
 
 
+async def test_a_modal_file_upload_reaches_discord_py(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    fake = fake_discord
+    opened = await fake.slash(fake.alice, fake.general, "ttr upload")
+    with pytest.raises(ScriptError, match="takes 1..2 files"):
+        await fake.submit_modal(fake.alice, opened, files=[("a.txt", b"a"), ("b.txt", b"b"), ("c.txt", b"c")])
+    reply = await fake.submit_modal(fake.alice, opened, files=[("usa.json", b"{}"), ("europe.json", b"{ }")])
+    assert reply.content == "Got usa.json (2 bytes), europe.json (3 bytes)"
+
+
 def label(component: dict[str, Any], text_: str = "Pick") -> dict[str, Any]:
     return {"type": 18, "label": text_, "component": component}
 

@@ -136,6 +136,20 @@ class OptionsModal(discord.ui.Modal, title="Game options"):
             f"ranked={self.ranked.value}")
 
 
+class UploadModal(discord.ui.Modal, title="Upload a map"):
+    """A modal with a file upload (up to two files)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.files = discord.ui.FileUpload(custom_id="files", max_values=2)
+        self.add_item(discord.ui.Label(text="Map files", component=self.files))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        blobs = [await attachment.read() for attachment in self.files.values]
+        names = ", ".join(f"{a.filename} ({len(b)} bytes)" for a, b in zip(self.files.values, blobs))
+        await interaction.response.send_message(f"Got {names}")
+
+
 class InviteView(discord.ui.View):
     @discord.ui.select(cls=discord.ui.UserSelect, custom_id="ttr:invite", max_values=3)
     async def invite(self, interaction: discord.Interaction, select: discord.ui.UserSelect) -> None:
@@ -296,6 +310,10 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
     @ttr.command(name="options", description="Game options in a modal with a radio group and checkboxes")
     async def options(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(OptionsModal())
+
+    @ttr.command(name="upload", description="Upload map files in a modal")
+    async def upload(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(UploadModal())
 
     @ttr.command(name="perms", description="What may the bot do here?")
     async def perms(interaction: discord.Interaction) -> None:
