@@ -22,15 +22,19 @@ from typing import Any, Callable, Iterator
 from aiohttp import web
 
 from tests.fakediscord import limits
+from tests.fakediscord.mentions import Pings, compute_pings, message_text
+from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.gateway import (
     DIRECT_MESSAGES,
     GUILD_MESSAGES,
+    GUILDS,
     INVALID_SESSION,
     MESSAGE_CONTENT,
     PRIVILEGED,
     RECONNECT,
     GatewayConnection,
     GatewaySession,
+    shard_for,
 )
 from tests.fakediscord.server import API_PREFIX, build_app
 from tests.fakediscord.state import (
@@ -47,7 +51,9 @@ from tests.fakediscord.state import (
     Channel,
     Guild,
     Interaction,
+    MENTION_EVERYONE,
     Message,
+    Role,
     ScriptError,
     Snowflakes,
     User,
@@ -64,8 +70,19 @@ OPTION_TYPES = {1: "SUB_COMMAND", 2: "SUB_COMMAND_GROUP", 3: "STRING", 4: "INTEG
 class FakeDiscord:
     """A Discord server on 127.0.0.1 that a real, unmodified discord.py client connects to."""
 
-    def __init__(self, *, token: str = "fake-bot-token", privileged_intents: bool = True, bot_name: str = "TTR Bot"):
+    def __init__(self, *, token: str = "fake-bot-token", privileged_intents: bool = True, bot_name: str = "TTR Bot",
+                 rate_limits: dict[str, tuple[int, float]] | None = None,
+                 global_rate_limit: tuple[int, float] | None = None, max_guilds_per_shard: int = 2500,
+                 recommended_shards: int | None = None):
+        """``rate_limits``: per-route buckets, {"METHOD /template": (limit, per_seconds)} (off by default;
+        `tests.fakediscord.ratelimits.DISCORD_LIKE` is a Discord-like table); ``global_rate_limit``:
+        (limit, per_seconds) over all routes but interaction callbacks. ``max_guilds_per_shard``: more
+        guilds than this on one session and IDENTIFY is closed with 4011 Sharding required (Discord:
+        2500); ``recommended_shards``: the ``shards`` of `GET /gateway/bot` (default: just enough)."""
         self.ids = Snowflakes()
+        self.rate_limits = RateLimits(rate_limits, global_limit=global_rate_limit, clock=self.now)
+        self.max_guilds_per_shard = max_guilds_per_shard
+        self._recommended_shards = recommended_shards
         self.token = token
         self.owner = User(id=self.ids.next(), name="owner")
         self.bot_user = User(id=self.ids.next(), name=bot_name, bot=True)
@@ -84,6 +101,7 @@ class FakeDiscord:
         self._commands: dict[int | None, list[dict[str, Any]]] = {None: []}
         self._rate_limits: list[dict[str, Any]] = []
         self._clock_offset = 0.0
+        self._background: list[asyncio.Future] = []
         self._changed_event = asyncio.Event()
         self._sessions: dict[str, GatewaySession] = {}  # live or resumable gateway sessions, by id
         self._gateway_connections: set[GatewayConnection] = set()
@@ -100,7 +118,9 @@ class FakeDiscord:
         self.rejections: list[tuple[str, limits.DiscordError]] = []
         #: API calls to routes the fake does not implement (answered 404)
         self.unknown_routes: list[str] = []
-        #: requests answered 429 by a scripted rate limit
+        #: every message version created or edited, with who it pinged, in order
+        self.pings: list[tuple[Message, Pings]] = []
+        #: requests answered 429 (scripted with `rate_limit`, or by a bucket of ``rate_limits``)
         self.rate_limited: list[str] = []
         #: requests answered with a scripted 5xx: ("METHOD /route/{template}", status)
         self.failed: list[tuple[str, int]] = []
@@ -131,15 +151,25 @@ class FakeDiscord:
         return guild
 
     def add_channel(self, guild: Guild, name: str, *, bot_can_send: bool = True, bot_can_attach: bool = True,
-                    bot_can_create_threads: bool = True) -> Channel:
+                    bot_can_create_threads: bool = True, bot_deny: int = 0, everyone_deny: int = 0) -> Channel:
         """A text channel. ``bot_can_...=False`` adds a member overwrite denying the bot SEND_MESSAGES,
         ATTACH_FILES or CREATE_PUBLIC/PRIVATE_THREADS there (seen by discord.py in GUILD_CREATE, enforced
-        by the REST routes with 403 Missing Permissions). Add channels before the bot connects."""
+        by the REST routes with 403 Missing Permissions); ``bot_deny`` denies any further bits (e.g.
+        EMBED_LINKS, MENTION_EVERYONE), ``everyone_deny`` adds an @everyone overwrite denying those bits.
+        Add channels before the bot connects."""
         channel = Channel(id=self.ids.next(), name=name, type=TEXT, guild=guild, bot_can_send=bot_can_send,
-                          bot_can_attach=bot_can_attach, bot_can_create_threads=bot_can_create_threads)
+                          bot_can_attach=bot_can_attach, bot_can_create_threads=bot_can_create_threads,
+                          bot_deny=bot_deny, everyone_deny=everyone_deny)
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel
+
+    def add_role(self, guild: Guild, name: str, *, mentionable: bool = False) -> Role:
+        """A role in ``guild`` (in GUILD_CREATE: add it before the bot connects); ``role.mention`` pings it
+        when it is mentionable or the sender may mention everyone."""
+        role = Role(id=self.ids.next(), name=name, mentionable=mentionable, position=2 + len(guild.extra_roles))
+        guild.extra_roles.append(role)
+        return role
 
     def add_user(self, name: str, *, locale: str = "en-US", dms_open: bool = True, guild: Guild | None = None,
                  member: bool = True) -> User:
@@ -283,6 +313,32 @@ class FakeDiscord:
             except (asyncio.CancelledError, Exception):
                 pass
 
+    def record_pings(self, message: Message, allowed: dict[str, Any] | None, *, interaction: bool) -> Pings:
+        """Work out and keep who this version of ``message`` pings (see `tests.fakediscord.mentions`)."""
+        channel = message.channel
+        guild = channel.guild
+        if guild is not None:
+            visible = set(guild.members)
+            sender_permissions = (channel.bot_permissions if message.author is self.bot_user
+                                  else ALL_PERMISSIONS if message.author.id == guild.owner_id else EVERYONE_PERMISSIONS)
+            can_mention_everyone = bool(sender_permissions & MENTION_EVERYONE)
+            roles = guild.extra_roles
+        else:
+            visible = {channel.recipient.id} if channel.recipient is not None else set()
+            can_mention_everyone, roles = False, []
+        replied = self.messages.get(message.reference_id) if message.reference_id else None
+        pings = compute_pings(
+            message_text(message.content, message.components), allowed, interaction=interaction,
+            can_mention_everyone=can_mention_everyone, visible_user_ids=visible,
+            mentionable_role_ids=[r.id for r in roles if r.mentionable], role_ids=[r.id for r in roles],
+            author_id=message.author.id, replied_author_id=replied.author.id if replied is not None else None,
+            silent=bool(message.flags & limits.FLAG_SUPPRESS_NOTIFICATIONS),
+        )
+        message.pings = pings
+        message.mentioned = [self.users[i] for i in pings.users]
+        self.pings.append((message, pings))
+        return pings
+
     # --- reading what the bot did ---------------------------------------------------------------
 
     def channel_messages(self, channel: Channel) -> list[Message]:
@@ -319,6 +375,22 @@ class FakeDiscord:
     def session_ids(self) -> list[str]:
         """The gateway sessions the fake would accept a RESUME for (live or disconnected)."""
         return list(self._sessions)
+
+    @property
+    def recommended_shards(self) -> int:
+        """What `GET /gateway/bot` answers: the configured count, or just enough shards for the guilds."""
+        if self._recommended_shards is not None:
+            return self._recommended_shards
+        return max(1, -(-len(self.bot_guilds()) // self.max_guilds_per_shard))
+
+    def sessions_for(self, guild: Guild | None) -> list[GatewaySession]:
+        """The gateway sessions that receive ``guild``'s events (``None``: DMs, shard 0)."""
+        guild_id = guild.id if guild is not None else None
+        return [s for s in list(self._sessions.values()) if s.covers(guild_id)]
+
+    @staticmethod
+    def shard_of(guild: Guild, shard_count: int) -> int:
+        return shard_for(guild.id, shard_count)
 
     def _end_session(self, session: GatewaySession) -> None:
         self._sessions.pop(session.id, None)
@@ -374,8 +446,40 @@ class FakeDiscord:
         return asyncio.get_running_loop().time() + self._clock_offset
 
     def advance(self, seconds: float) -> None:
-        """Move the fake's clock (interaction deadlines, token expiry) forward without sleeping."""
+        """Move the fake's clock (interaction deadlines, token expiry, thread auto-archive) forward
+        without sleeping. Threads idle for their ``auto_archive_duration`` are archived; their
+        THREAD_UPDATE is dispatched in the background (see `settled`)."""
         self._clock_offset += seconds
+        now = self.now()
+        for thread in [c for c in self.channels.values() if c.is_thread and not c.archived]:
+            if thread.idle_until() <= now:
+                thread.archived = True
+                thread.archive_changed = thread.idle_until()
+                self._background.append(asyncio.ensure_future(self.dispatch_thread_update(thread)))
+        self._changed()
+
+    async def settled(self) -> None:
+        """Wait until the events `advance` dispatched in the background were sent."""
+        while self._background:
+            await self._background.pop(0)
+
+    async def thread_activity(self, channel: Channel) -> None:
+        """A message was posted in ``channel``: a thread's inactivity timer restarts, and an archived
+        thread is unarchived (Discord's threads topic: "Sending a message will automatically unarchive
+        the thread")."""
+        if not channel.is_thread:
+            return
+        channel.last_activity = self.now()
+        if channel.archived:
+            channel.archived = False
+            channel.archive_changed = channel.last_activity
+            await self.dispatch_thread_update(channel)
+
+    async def dispatch_thread_update(self, thread: Channel) -> None:
+        for session in self.sessions_for(thread.guild):
+            if session.wants(GUILDS):
+                await session.dispatch("THREAD_UPDATE", thread.payload())
+        self._changed()
 
     def rate_limit(self, route: str, *, retry_after: float = 0.05, times: int = 1, is_global: bool = False) -> None:
         """Answer the next ``times`` requests to ``route`` with 429 and Retry-After, like Discord.
@@ -480,6 +584,7 @@ class FakeDiscord:
         wrong types, values outside choices or min/max raise `ScriptError`.
         """
         values = {**(options or {}), **kwargs}
+        self._check_commands_usable(channel)
         data, leaf, resolved = self._command_data(user, channel, command)
         target = leaf["_target"]
         for name, value in values.items():
@@ -496,6 +601,7 @@ class FakeDiscord:
     async def autocomplete(self, user: User, channel: Channel, command: str, focused: str, typed: str = "", *,
                            options: dict[str, Any] | None = None, wait: bool = True, **kwargs: Any) -> Interaction:
         """``user`` types ``typed`` into option ``focused`` of ``/command``; read `.choices` on the result."""
+        self._check_commands_usable(channel)
         data, leaf, resolved = self._command_data(user, channel, command)
         target = leaf["_target"]
         for name, value in {**(options or {}), **kwargs}.items():
@@ -551,22 +657,17 @@ class FakeDiscord:
         unknown = set(given) - set(modal.fields)
         if unknown:
             raise ScriptError(f"modal {modal.custom_id!r} has no field(s) {sorted(unknown)}; fields: {list(modal.fields)}")
-        rows, resolved = [], {}
+        rows: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
         for row in modal.components:
             if row.get("type") == 1:
                 field = row["components"][0]
-                rows.append({"type": 1, "components": [self._modal_value(field, given)]})
+                rows.append({"type": 1, "id": row.get("id"), "components": [self._modal_value(field, given)]})
             elif row.get("type") == 18:
-                field = row["component"]
-                if field.get("type") == 4:
-                    rows.append({"type": 18, "component": self._modal_value(field, given)})
-                elif field.get("type") in limits.SELECT_TYPES:
-                    picked = given.get(field["custom_id"], [])
-                    picked = picked if isinstance(picked, (list, tuple)) else [picked]
-                    chosen, more = self._select_values(field, picked, opened.channel, submitting=True)
-                    resolved.update(more)
-                    rows.append({"type": 18, "component": {"type": field["type"], "custom_id": field["custom_id"],
-                                                           "values": chosen}})
+                submitted = self._modal_submission(row["component"], given, opened.channel, resolved)
+                rows.append({"type": 18, "id": row.get("id"), "component": submitted})
+            elif row.get("type") == 10:
+                rows.append({"type": 10, "id": row.get("id")})
         data: dict[str, Any] = {"custom_id": modal.custom_id, "components": rows}
         if resolved:
             data["resolved"] = resolved
@@ -578,11 +679,15 @@ class FakeDiscord:
             raise ScriptError(f"{user!r} is not a member of {channel.guild!r}")
         if channel.type == DM and channel.recipient is not user:
             raise ScriptError(f"{user!r} is not in {channel!r}")
+        if channel.is_thread and channel.archived and channel.locked:
+            raise ScriptError(f"{channel!r} is archived and locked: members cannot post there")
         message = Message(id=self.ids.next(), channel=channel, author=user, content=content)
+        self.record_pings(message, None, interaction=False)
         self.messages[message.id] = message
         channel.messages.append(message)
+        await self.thread_activity(channel)
         intent = DIRECT_MESSAGES if channel.type == DM else GUILD_MESSAGES
-        for session in list(self._sessions.values()):
+        for session in self.sessions_for(channel.guild):
             if session.wants(intent):
                 payload = message.payload(for_gateway=True)
                 mentioned = f"<@{self.bot_user.id}>" in content
@@ -601,6 +706,13 @@ class FakeDiscord:
             raise ScriptError(f"{user!r} cannot see ephemeral {message!r}")
         if message.channel.type == DM and message.channel.recipient is not user:
             raise ScriptError(f"{user!r} cannot see a DM to {message.channel.recipient!r}")
+
+    @staticmethod
+    def _check_commands_usable(channel: Channel) -> None:
+        """Discord's threads topic: users cannot use application commands in archived threads."""
+        if channel.is_thread and channel.archived:
+            raise ScriptError(f"{channel!r} is archived: Discord does not let users run commands there "
+                              "(a message in it unarchives it)")
 
     def _find_command(self, channel: Channel, name: str) -> dict[str, Any]:
         scopes: list[list[dict[str, Any]]] = []
@@ -688,13 +800,7 @@ class FakeDiscord:
             raw = str(value.id)
             resolved.setdefault("channels", {})[raw] = self._resolved_channel(value)
         elif kind == 11 and isinstance(value, tuple) and len(value) == 2:
-            filename, blob = value
-            attachment = Attachment(id=self.ids.next(), filename=filename, data=bytes(blob), content_type=None,
-                                    description=None, url="")
-            attachment.url = f"{self.base_url}/attachments/{channel.id}/{attachment.id}/{filename}"
-            self._user_attachments[attachment.id] = attachment
-            raw = str(attachment.id)
-            resolved.setdefault("attachments", {})[raw] = attachment.payload()
+            raw = self._upload(value[0], value[1], channel, resolved)
         else:
             raise bad({6: "a User", 7: "a Channel", 9: "a User", 11: "a (filename, bytes) tuple"}.get(kind, "a value"))
         choices = option.get("choices")
@@ -746,6 +852,66 @@ class FakeDiscord:
             raise ScriptError("a select value can be picked only once")
         return chosen, resolved
 
+    def _modal_submission(self, field: dict[str, Any], given: dict[str, Any], channel: Channel,
+                          resolved: dict[str, Any]) -> dict[str, Any]:
+        """What the Discord client sends for one labelled component, from the test's ``given`` values:
+        text for a text input; option values (or users/channels) for selects; one option value (or
+        None) for a radio group; a list of option values for a checkbox group; a bool for a checkbox;
+        ``(filename, bytes)`` pairs for a file upload. Unset fields keep their defaults."""
+        kind, custom_id = field.get("type"), field["custom_id"]
+        base = {"type": kind, "custom_id": custom_id, "id": field.get("id")}
+        required = field.get("required", True)
+        options = [o["value"] for o in field.get("options") or []]
+        defaults = [o["value"] for o in field.get("options") or [] if o.get("default")]
+        if kind == 4:
+            return {**self._modal_value(field, given), "id": field.get("id")}
+        if kind in limits.SELECT_TYPES:
+            picked = given.get(custom_id, defaults)
+            picked = picked if isinstance(picked, (list, tuple)) else [picked]
+            chosen, more = self._select_values(field, picked, channel, submitting=True)
+            resolved.update(more)
+            return {**base, "values": chosen}
+        if kind == 21:  # radio group: exactly one option, or none when not required
+            value = given.get(custom_id, defaults[0] if defaults else None)
+            if value is None and required:
+                raise ScriptError(f"radio group {custom_id!r} is required: pick one of {options}")
+            if value is not None and value not in options:
+                raise ScriptError(f"{value!r} is not an option of radio group {custom_id!r}: {options}")
+            return {**base, "value": value}
+        if kind == 22:  # checkbox group
+            values = list(given.get(custom_id, defaults))
+            low = 0 if not required else (1 if field.get("min_values") is None else field["min_values"])
+            high = len(options) if field.get("max_values") is None else field["max_values"]
+            if not low <= len(values) <= high or len(set(values)) != len(values):
+                raise ScriptError(f"checkbox group {custom_id!r} takes {low}..{high} distinct values, got {values}")
+            unknown = [v for v in values if v not in options]
+            if unknown:
+                raise ScriptError(f"{unknown} are not options of checkbox group {custom_id!r}: {options}")
+            return {**base, "values": values}
+        if kind == 23:  # checkbox
+            value = given.get(custom_id, bool(field.get("default", False)))
+            if not isinstance(value, bool):
+                raise ScriptError(f"checkbox {custom_id!r} takes True or False, got {value!r}")
+            return {**base, "value": value}
+        if kind == 19:  # file upload
+            uploads = list(given.get(custom_id, []))
+            low = 0 if not required else (1 if field.get("min_values") is None else field["min_values"])
+            high = 1 if field.get("max_values") is None else field["max_values"]
+            if not low <= len(uploads) <= high:
+                raise ScriptError(f"file upload {custom_id!r} takes {low}..{high} files, got {len(uploads)}")
+            ids = [self._upload(filename, blob, channel, resolved) for filename, blob in uploads]
+            return {**base, "values": ids}
+        raise ScriptError(f"the fake cannot fill in a component of type {kind}")
+
+    def _upload(self, filename: str, blob: bytes, channel: Channel, resolved: dict[str, Any]) -> str:
+        """A file a user attaches (a command option or a modal upload), served by the fake's CDN."""
+        attachment = Attachment(id=self.ids.next(), filename=filename, data=bytes(blob), content_type=None,
+                                description=None, url="")
+        attachment.url = f"{self.base_url}/attachments/{channel.id}/{attachment.id}/{filename}"
+        self._user_attachments[attachment.id] = attachment
+        resolved.setdefault("attachments", {})[str(attachment.id)] = attachment.payload()
+        return str(attachment.id)
+
     def _modal_value(self, field: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
         custom_id = field["custom_id"]
         value = given.get(custom_id, field.get("value") or "")
@@ -767,8 +933,11 @@ class FakeDiscord:
             raise ScriptError(f"{user!r} is not a member of {guild!r} and cannot interact in {channel!r}")
         if channel.type == DM and channel.recipient is not user:
             raise ScriptError(f"{user!r} is not in {channel!r}")
-        if not self._sessions:
-            raise ScriptError("no bot is connected to the fake gateway")
+        sessions = self.sessions_for(guild)
+        if not sessions:
+            where = "shard 0 (DMs)" if guild is None else f"the shard of {guild!r}"
+            raise ScriptError(f"no bot session on the fake gateway receives {where}" if self._sessions
+                              else "no bot is connected to the fake gateway")
         interaction_id = self.ids.next()
         record = Interaction(
             id=interaction_id, token=f"fake-interaction-token-{interaction_id}", type=kind, user=user,
@@ -801,7 +970,7 @@ class FakeDiscord:
             payload["message"] = source.payload()
         self.interactions[record.id] = record
         self._by_token[record.token] = record
-        for session in list(self._sessions.values()):  # buffered for a resume if disconnected
+        for session in sessions:  # buffered for a resume if disconnected
             await session.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await record.wait_acknowledged(timeout)

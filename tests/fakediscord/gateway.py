@@ -64,6 +64,11 @@ class _Compressor:
 _session_numbers = itertools.count(1)
 
 
+def shard_for(guild_id: int, shard_count: int) -> int:
+    """Discord's sharding formula: ``shard_id = (guild_id >> 22) % num_shards``."""
+    return (guild_id >> 22) % shard_count
+
+
 class GatewaySession:
     """A bot's gateway session: outlives its websocket, so that a RESUME can replay what it missed.
 
@@ -73,9 +78,10 @@ class GatewaySession:
 
     BUFFERED_EVENTS = 1000
 
-    def __init__(self, fake: "FakeDiscord", intents: int):
+    def __init__(self, fake: "FakeDiscord", intents: int, shard: tuple[int, int] | None = None):
         self.fake = fake
         self.intents = intents
+        self.shard = shard  # (shard_id, shard_count) from IDENTIFY; None: unsharded (every guild)
         self.sequence = 0
         self.id = f"fake-session-{next(_session_numbers)}"
         self.buffer: collections.deque[dict[str, Any]] = collections.deque(maxlen=self.BUFFERED_EVENTS)
@@ -85,6 +91,13 @@ class GatewaySession:
 
     def wants(self, intent: int) -> bool:
         return bool(self.intents & intent)
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether this session receives the events of ``guild_id`` (None: DMs, which go to shard 0)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_for(guild_id, count))
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         async with self.lock:
@@ -216,12 +229,25 @@ class GatewayConnection:
         if intents & PRIVILEGED & ~fake.privileged_intents:
             await self.close(4014, b"Disallowed intent(s).")
             return
-        session = GatewaySession(fake, intents)
+        shard = data.get("shard")
+        if shard is not None:
+            valid = isinstance(shard, list) and len(shard) == 2 and all(isinstance(n, int) for n in shard)
+            if not valid or not 0 <= shard[0] < shard[1]:
+                await self.close(4010, b"Invalid shard.")
+                return
+            shard = (shard[0], shard[1])
+        guilds = [g for g in fake.bot_guilds() if shard is None or shard_for(g.id, shard[1]) == shard[0]]
+        if len(guilds) > fake.max_guilds_per_shard:
+            await self.close(4011, b"Sharding required.")
+            return
+        if shard is not None and shard[0] + 1 < shard[1]:
+            # discord.py's AutoShardedClient waits 5 s before identifying its next shard (shortened)
+            fake._identify_waits_owed += 1
+        session = GatewaySession(fake, intents, shard)
         self.session = session
         session.connection = self
         fake._sessions[session.id] = session
         fake.identifies += 1
-        guilds = fake.bot_guilds()
         ready = {
             "v": 10,
             "user": {**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
@@ -236,8 +262,8 @@ class GatewayConnection:
             "geo_ordered_rtc_regions": [],
             "user_settings": {},
         }
-        if "shard" in data:
-            ready["shard"] = data["shard"]
+        if shard is not None:
+            ready["shard"] = list(shard)
         await session.dispatch("READY", ready)
         if session.wants(GUILDS):
             for guild in guilds:

@@ -32,6 +32,7 @@ EMBED_AUTHOR_NAME = 256
 EMBED_TOTAL = 6000
 FILES_PER_MESSAGE = 10
 ATTACHMENT_BYTES = 10 * 1024 * 1024  # a server without boosts (and DMs)
+REQUEST_BYTES = 25 * 1024 * 1024  # all the files of one message together
 
 # --- components ---------------------------------------------------------------------------------
 ACTION_ROWS = 5
@@ -61,6 +62,7 @@ STRING_OPTION_LENGTH = 6000
 
 # --- channels -----------------------------------------------------------------------------------
 THREAD_NAME = 100
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes of inactivity before a thread archives
 
 # --- flags --------------------------------------------------------------------------------------
 FLAG_SUPPRESS_EMBEDS = 1 << 2
@@ -104,6 +106,7 @@ CANNOT_DM = (50007, "Cannot send messages to this user")
 MISSING_PERMISSIONS = (50013, "Missing Permissions")
 INVALID_WEBHOOK_TOKEN = (50027, "Invalid Webhook Token")
 INVALID_FORM_BODY = (50035, "Invalid Form Body")
+ARCHIVED_THREAD = (50083, "Operation cannot be performed on an archived thread")
 
 
 def error(status: int, code_message: tuple[int, str]) -> DiscordError:
@@ -153,15 +156,18 @@ def validate_message(
     interaction: bool = False,
     keep_attachments: int = 0,
     prefix: tuple = (),
+    components_v2: bool | None = None,
 ) -> None:
     """Check a message body (create, edit, interaction response, follow-up) against Discord's limits.
 
     ``files`` are the uploaded (filename, bytes, content type); ``keep_attachments`` counts existing
-    attachments an edit keeps, so an edit that leaves only attachments is not "empty".
+    attachments an edit keeps, so an edit that leaves only attachments is not "empty";
+    ``components_v2``: the message is (or becomes) a Components V2 one (default: the payload's flag),
+    whose components `layout.validate_message_layout` checks.
     """
-    for _name, data, _type in files:
-        if len(data) > ATTACHMENT_BYTES:
-            raise error(413, ENTITY_TOO_LARGE)
+    if any(len(data) > ATTACHMENT_BYTES for _name, data, _type in files) \
+            or sum(len(data) for _name, data, _type in files) > REQUEST_BYTES:
+        raise error(413, ENTITY_TOO_LARGE)
     errors = FormErrors(prefix)
     content = payload.get("content")
     if content is not None and not isinstance(content, str):
@@ -179,11 +185,13 @@ def validate_message(
     if flags & ~allowed:
         errors.add(("flags",), "MESSAGE_FLAGS_INVALID", "Invalid message flags")
     components = payload.get("components") or []
-    if flags & FLAG_IS_COMPONENTS_V2:
-        if content or embeds:
-            errors.add(("content",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                       "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2")
-        _validate_custom_ids(errors, ("components",), components, seen=set())
+    if components_v2 is None:
+        components_v2 = bool(flags & FLAG_IS_COMPONENTS_V2)
+    if components_v2:
+        for field in ("content", "embeds", "poll", "sticker_ids"):
+            if payload.get(field):
+                errors.add((field,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                           f"The '{field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
     else:
         validate_message_components(errors, components)
     attachments_meta = payload.get("attachments")
@@ -231,20 +239,7 @@ def _validate_embed(errors: FormErrors, path: tuple, embed: Any) -> int:
     return size
 
 
-def _validate_custom_ids(errors: FormErrors, path: tuple, node: Any, seen: set[str]) -> None:
-    if isinstance(node, list):
-        for index, item in enumerate(node):
-            _validate_custom_ids(errors, path + (index,), item, seen)
-    elif isinstance(node, dict):
-        custom_id = node.get("custom_id")
-        if custom_id is not None:
-            _check_custom_id(errors, path + ("custom_id",), custom_id, seen)
-        for key in ("components", "component", "accessory"):
-            if key in node:
-                _validate_custom_ids(errors, path + (key,), node[key], seen)
-
-
-def _check_custom_id(errors: FormErrors, path: tuple, custom_id: Any, seen: set[str]) -> None:
+def check_custom_id(errors: FormErrors, path: tuple, custom_id: Any, seen: set[str]) -> None:
     if not isinstance(custom_id, str) or not custom_id:
         errors.add(path, "BASE_TYPE_REQUIRED", "This field is required")
         return
@@ -269,20 +264,25 @@ def validate_message_components(errors: FormErrors, components: Any) -> None:
         if not isinstance(row, dict) or row.get("type") != 1:
             errors.add(path + ("type",), "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (1,).")
             continue
-        children = row.get("components") or []
-        if not children:
-            errors.add(path + ("components",), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
-        kinds = {child.get("type") for child in children}
-        if kinds & SELECT_TYPES and len(children) > 1:
-            errors.add(path + ("components",), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                       "The specified component exceeds the maximum width")
-        elif len(children) > BUTTONS_PER_ROW:
-            errors.add(path + ("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {BUTTONS_PER_ROW} or fewer in length.")
-        for c, child in enumerate(children):
-            _validate_component(errors, path + ("components", c), child, seen)
+        validate_action_row(errors, path, row, seen)
 
 
-def _validate_component(errors: FormErrors, path: tuple, child: dict[str, Any], seen: set[str]) -> None:
+def validate_action_row(errors: FormErrors, path: tuple, row: dict[str, Any], seen: set[str]) -> None:
+    """1-5 buttons, or a single select (text inputs belong in modals)."""
+    children = row.get("components") or []
+    if not children:
+        errors.add(path + ("components",), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+    kinds = {child.get("type") for child in children}
+    if kinds & SELECT_TYPES and len(children) > 1:
+        errors.add(path + ("components",), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                   "The specified component exceeds the maximum width")
+    elif len(children) > BUTTONS_PER_ROW:
+        errors.add(path + ("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {BUTTONS_PER_ROW} or fewer in length.")
+    for c, child in enumerate(children):
+        validate_component(errors, path + ("components", c), child, seen)
+
+
+def validate_component(errors: FormErrors, path: tuple, child: dict[str, Any], seen: set[str]) -> None:
     kind = child.get("type")
     if kind == 2:
         style = child.get("style")
@@ -297,21 +297,21 @@ def _validate_component(errors: FormErrors, path: tuple, child: dict[str, Any], 
             if not child.get("sku_id"):
                 errors.add(path + ("sku_id",), "BASE_TYPE_REQUIRED", "This field is required")
         elif style in (1, 2, 3, 4):
-            _check_custom_id(errors, path + ("custom_id",), child.get("custom_id"), seen)
+            check_custom_id(errors, path + ("custom_id",), child.get("custom_id"), seen)
             if not child.get("label") and not child.get("emoji"):
                 errors.add(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji")
         else:
             errors.add(path + ("style",), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
     elif kind in SELECT_TYPES:
-        _check_custom_id(errors, path + ("custom_id",), child.get("custom_id"), seen)
-        _validate_select(errors, path, child)
+        check_custom_id(errors, path + ("custom_id",), child.get("custom_id"), seen)
+        validate_select(errors, path, child)
     elif kind == 4:
         errors.add(path + ("type",), "COMPONENT_TYPE_INVALID", "Text inputs can only be used in modals")
     else:
         errors.add(path + ("type",), "BASE_TYPE_CHOICES", "Value must be one of {2, 3, 5, 6, 7, 8}.")
 
 
-def _validate_select(errors: FormErrors, path: tuple, select: dict[str, Any]) -> None:
+def validate_select(errors: FormErrors, path: tuple, select: dict[str, Any]) -> None:
     errors.max_length(path + ("placeholder",), select.get("placeholder"), SELECT_PLACEHOLDER)
     min_values = select.get("min_values", 1)
     max_values = select.get("max_values", 1)
@@ -346,44 +346,8 @@ def _validate_select(errors: FormErrors, path: tuple, select: dict[str, Any]) ->
 # --- modals -------------------------------------------------------------------------------------
 
 
-def validate_modal(data: dict[str, Any]) -> None:
-    errors = FormErrors()
-    errors.length_between(("data", "title"), data.get("title"), 1, MODAL_TITLE)
-    seen: set[str] = set()
-    _check_custom_id(errors, ("data", "custom_id"), data.get("custom_id"), seen)
-    rows = data.get("components") or []
-    if not rows:
-        errors.add(("data", "components"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
-    errors.max_items(("data", "components"), rows, MODAL_ROWS)
-    for r, row in enumerate(rows):
-        path = ("data", "components", r)
-        kind = row.get("type")
-        if kind == 1:  # legacy: an action row holding exactly one text input
-            children = row.get("components") or []
-            if len(children) != 1 or children[0].get("type") != 4:
-                errors.add(path + ("components",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 1 in length.")
-                continue
-            _validate_text_input(errors, path + ("components", 0), children[0], seen, needs_label=True)
-        elif kind == 18:  # label wrapping one interactive component
-            errors.length_between(path + ("label",), row.get("label"), 1, TEXT_INPUT_LABEL)
-            errors.max_length(path + ("description",), row.get("description"), LABEL_DESCRIPTION)
-            child = row.get("component") or {}
-            if child.get("type") == 4:
-                _validate_text_input(errors, path + ("component",), child, seen, needs_label=False)
-            elif child.get("type") in SELECT_TYPES:
-                _check_custom_id(errors, path + ("component", "custom_id"), child.get("custom_id"), seen)
-                _validate_select(errors, path + ("component",), child)
-            else:
-                _check_custom_id(errors, path + ("component", "custom_id"), child.get("custom_id"), seen)
-        elif kind == 10:  # text display
-            pass
-        else:
-            errors.add(path + ("type",), "BASE_TYPE_CHOICES", "Value must be one of {1, 10, 18}.")
-    errors.raise_if_any()
-
-
-def _validate_text_input(errors: FormErrors, path: tuple, text: dict[str, Any], seen: set[str], *, needs_label: bool) -> None:
-    _check_custom_id(errors, path + ("custom_id",), text.get("custom_id"), seen)
+def validate_text_input(errors: FormErrors, path: tuple, text: dict[str, Any], seen: set[str], *, needs_label: bool) -> None:
+    check_custom_id(errors, path + ("custom_id",), text.get("custom_id"), seen)
     if needs_label:
         errors.length_between(path + ("label",), text.get("label"), 1, TEXT_INPUT_LABEL)
     if text.get("style") not in (1, 2):
@@ -574,7 +538,13 @@ def _command_size(node: dict[str, Any]) -> int:
     return size
 
 
-def validate_thread_name(name: Any) -> None:
+def validate_thread(payload: dict[str, Any], *, creating: bool) -> None:
+    """A thread's name (required when creating) and ``auto_archive_duration`` (one of Discord's four)."""
     errors = FormErrors()
-    errors.length_between(("name",), name, 1, THREAD_NAME)
+    if creating or "name" in payload:
+        errors.length_between(("name",), payload.get("name"), 1, THREAD_NAME)
+    duration = payload.get("auto_archive_duration")
+    if duration is not None and duration not in THREAD_ARCHIVE_DURATIONS:
+        errors.add(("auto_archive_duration",), "BASE_TYPE_CHOICES",
+                   f"Value must be one of {set(THREAD_ARCHIVE_DURATIONS)}.")
     errors.raise_if_any()

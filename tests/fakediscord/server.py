@@ -16,14 +16,17 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from tests.fakediscord import limits
+from tests.fakediscord import layout, limits
 from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, GUILDS, gateway_handler
 from tests.fakediscord.limits import DiscordError, FormErrors, error
+from tests.fakediscord.mentions import validate_allowed_mentions
 from tests.fakediscord.state import (
     APPLICATION_COMMAND,
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
+    MANAGE_THREADS,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
@@ -88,6 +91,12 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], Files]:
     return {}, []
 
 
+def validate_mentions(payload: dict[str, Any], prefix: tuple) -> None:
+    errors = FormErrors(prefix)
+    validate_allowed_mentions(payload.get("allowed_mentions"), errors)
+    errors.raise_if_any()
+
+
 class RestApi:
     def __init__(self, fake: "FakeDiscord"):
         self.fake = fake
@@ -116,26 +125,35 @@ class RestApi:
         needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
         if channel.bot_permissions & needed != needed:
             raise error(403, limits.MISSING_PERMISSIONS)
+        self.check_can_post_in_thread(channel)
         self.check_can_attach(channel, files)
 
     @staticmethod
-    def check_can_attach(channel: Channel, files: Files | None) -> None:
-        """Uploads need ATTACH_FILES, for channel messages and (as `app_permissions`) interaction responses."""
-        if files and channel.type != DM and not channel.bot_permissions & ATTACH_FILES:
+    def check_can_attach(channel: Channel, files: Files | None, *, initial_response: bool = False) -> None:
+        """Uploads need ATTACH_FILES: the bot's for channel messages, their edits, and (2023-11-01
+        changelog) interaction follow-ups and edits of responses; @everyone's for the initial
+        interaction response (2022-06-29 changelog: ATTACH_FILES and EMBED_LINKS were left out of the
+        switch to the bot's own permissions)."""
+        permissions = channel.everyone_permissions if initial_response else channel.bot_permissions
+        if files and channel.type != DM and not permissions & ATTACH_FILES:
             raise error(403, limits.MISSING_PERMISSIONS)
+
+    @staticmethod
+    def drop_embeds_without_permission(message: Message, *, initial_response: bool = False) -> None:
+        """Without EMBED_LINKS (whose permissions: as for `check_can_attach`) the message is sent, its
+        embeds are not: Discord shows no embed from a sender lacking the permission."""
+        channel = message.channel
+        permissions = channel.everyone_permissions if initial_response else channel.bot_permissions
+        if channel.type != DM and not permissions & EMBED_LINKS:
+            message.embeds = []
 
     def build_attachments(self, payload: dict[str, Any], files: Files, channel: Channel, keep: list[Attachment]) -> list[Attachment]:
         meta_by_index: dict[int, dict[str, Any]] = {}
-        kept_ids: set[int] | None = None
-        if isinstance(payload.get("attachments"), list):
-            kept_ids = set()
-            for meta in payload["attachments"]:
-                raw_id = int(meta.get("id", -1))
-                if raw_id < 1000:  # an upload slot, not a snowflake
-                    meta_by_index[raw_id] = meta
-                else:
-                    kept_ids.add(raw_id)
-        result = [a for a in keep if kept_ids is None or a.id in kept_ids]
+        for meta in payload.get("attachments") or []:
+            raw_id = int(meta.get("id", -1))
+            if raw_id < 1000:  # an upload slot, not a snowflake
+                meta_by_index[raw_id] = meta
+        result = self.kept_attachments(payload, keep)
         for index, filename, data, content_type in files:
             meta = meta_by_index.get(index, {})
             attachment_id = self.fake.ids.next()
@@ -161,10 +179,12 @@ class RestApi:
             flags=int(payload.get("flags") or 0),
             **extra,
         )
+        layout.assign_ids(message.components)
         message.attachments = self.build_attachments(payload, files, channel, [])
         ref = payload.get("message_reference")
         if isinstance(ref, dict) and ref.get("message_id"):
             message.reference_id = int(ref["message_id"])
+        self.fake.record_pings(message, payload.get("allowed_mentions"), interaction=message.webhook_id is not None)
         return message
 
     async def store(self, message: Message, *, owner: Any = None) -> None:
@@ -175,20 +195,52 @@ class RestApi:
             fake._ephemeral.setdefault(owner.id, []).append(message)
         else:
             message.channel.messages.append(message)
-            if message.channel.archived:
-                message.channel.archived = False
+            await fake.thread_activity(message.channel)
             await self.dispatch_message("MESSAGE_CREATE", message)
         fake._changed()
 
     async def dispatch_message(self, event: str, message: Message) -> None:
         intent = DIRECT_MESSAGES if message.channel.type == DM else GUILD_MESSAGES
-        for session in list(self.fake._sessions.values()):
+        for session in self.fake.sessions_for(message.channel.guild):
             if session.wants(intent):
                 await session.dispatch(event, message.payload(for_gateway=True))
 
-    async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = ()) -> None:
+    @staticmethod
+    def check_active(channel: Channel) -> None:
+        """Archived threads take no edits, reactions or joins (Discord's threads topic); 50083."""
+        if channel.is_thread and channel.archived:
+            raise error(400, limits.ARCHIVED_THREAD)
+
+    def check_can_post_in_thread(self, channel: Channel) -> None:
+        """Posting unarchives a thread, except a locked one for someone without MANAGE_THREADS."""
+        if channel.is_thread and channel.archived and channel.locked and not channel.bot_permissions & MANAGE_THREADS:
+            raise error(400, limits.ARCHIVED_THREAD)
+
+    async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = (),
+                         interaction: bool = True, initial_response: bool = False) -> None:
+        """Edit ``message``; ``interaction``: through an interaction (response, webhook route), which
+        changes the default of ``allowed_mentions``; ``initial_response``: as the interaction's first
+        answer (an update), which is judged by @everyone's EMBED_LINKS."""
+        self.check_active(message.channel)
+        flags = payload.get("flags")
+        was_v2 = bool(message.flags & limits.FLAG_IS_COMPONENTS_V2)
+        if was_v2 and flags is not None and not int(flags) & limits.FLAG_IS_COMPONENTS_V2:
+            errors = FormErrors(prefix)
+            errors.add(("flags",), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                       "The IS_COMPONENTS_V2 flag cannot be removed from a message once set")
+            errors.raise_if_any()
+        v2 = was_v2 or bool(int(flags or 0) & limits.FLAG_IS_COMPONENTS_V2)
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
-                                prefix=prefix)
+                                prefix=prefix, components_v2=v2)
+        kept = self.kept_attachments(payload, message.attachments)
+        if len(kept) + len(files) > limits.FILES_PER_MESSAGE:  # the attachments it keeps count too
+            errors = FormErrors(prefix)
+            errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {limits.FILES_PER_MESSAGE} or fewer in length.")
+            errors.raise_if_any()
+        if v2 and "components" in payload:
+            names = {a.filename for a in kept} | self.upload_names(payload, files)
+            layout.validate_message_layout(payload["components"] or [], names, prefix)
+        validate_mentions(payload, prefix)
         message.history.append(message.payload())
         if "content" in payload:
             message.content = payload["content"] or ""
@@ -196,12 +248,16 @@ class RestApi:
             message.embeds = list(payload["embeds"] or [])
         if "components" in payload:
             message.components = list(payload["components"] or [])
+            layout.assign_ids(message.components)
         if "flags" in payload and payload["flags"] is not None:
             keep = message.flags & (limits.FLAG_EPHEMERAL | limits.FLAG_IS_COMPONENTS_V2)
-            message.flags = keep | (int(payload["flags"]) & limits.FLAG_SUPPRESS_EMBEDS)
+            changeable = limits.FLAG_SUPPRESS_EMBEDS | limits.FLAG_IS_COMPONENTS_V2
+            message.flags = keep | (int(payload["flags"]) & changeable)
         if "attachments" in payload or files:
             message.attachments = self.build_attachments(payload, files, message.channel, message.attachments)
         message.flags &= ~limits.FLAG_LOADING
+        self.drop_embeds_without_permission(message, initial_response=initial_response)
+        self.fake.record_pings(message, payload.get("allowed_mentions"), interaction=interaction)
         message.edited = True
         if not message.ephemeral:
             await self.dispatch_message("MESSAGE_UPDATE", message)
@@ -210,6 +266,23 @@ class RestApi:
     def validate_new(self, payload: dict[str, Any], files: Files, *, interaction: bool, prefix: tuple = ()) -> None:
         limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=True, interaction=interaction,
                                 prefix=prefix)
+        if int(payload.get("flags") or 0) & limits.FLAG_IS_COMPONENTS_V2:
+            layout.validate_message_layout(payload.get("components") or [], self.upload_names(payload, files), prefix)
+        validate_mentions(payload, prefix)
+
+    @staticmethod
+    def upload_names(payload: dict[str, Any], files: Files) -> set[str]:
+        """The filenames the uploads will have (``attachments[].filename`` overrides the part's)."""
+        meta = {int(m.get("id", -1)): m for m in payload.get("attachments") or [] if isinstance(m, dict)}
+        return {meta.get(index, {}).get("filename") or filename for index, filename, _, _ in files}
+
+    @staticmethod
+    def kept_attachments(payload: dict[str, Any], current: list[Attachment]) -> list[Attachment]:
+        """Which of an edited message's attachments stay (all, unless ``attachments`` lists them)."""
+        if not isinstance(payload.get("attachments"), list):
+            return list(current)
+        ids = {int(m.get("id", -1)) for m in payload["attachments"] if isinstance(m, dict)}
+        return [a for a in current if a.id in ids]
 
     # --- login and gateway discovery ------------------------------------------------------------
 
@@ -239,7 +312,8 @@ class RestApi:
     async def get_gateway(self, request: web.Request) -> web.Response:
         data: dict[str, Any] = {"url": self.fake.gateway_url}
         if request.path.endswith("/bot"):
-            data.update(shards=1, session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
+            data.update(shards=self.fake.recommended_shards,
+                        session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
         return json_response(data)
 
     # --- application commands -------------------------------------------------------------------
@@ -347,12 +421,13 @@ class RestApi:
             errors.raise_if_any()
         resource: dict[str, Any] = {"type": kind}
         if kind in (4, 7):
-            self.check_can_attach(record.channel, files)
+            self.check_can_attach(record.channel, files, initial_response=True)
         if kind == 4:
             self.validate_new(data, files, interaction=True, prefix=("data",))
             message = self.new_message(record.channel, data, files, webhook_id=fake.application_id, interaction=record,
                                        type=20 if record.type == APPLICATION_COMMAND else 0)
             message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
+            self.drop_embeds_without_permission(message, initial_response=True)
             record.message = message
             await self.store(message, owner=record.user)
             resource["message"] = message.payload()
@@ -369,14 +444,16 @@ class RestApi:
         elif kind == 7:
             assert record.source_message is not None
             record.message = record.source_message
-            await self.apply_edit(record.source_message, data, files, prefix=("data",))
+            await self.apply_edit(record.source_message, data, files, prefix=("data",), initial_response=True)
             resource["message"] = record.source_message.payload()
         elif kind == 8:
             limits.validate_choices(data, record.focused_type)
             record.choices = list(data["choices"])
         elif kind == 9:
-            limits.validate_modal(data)
-            record.modal = Modal(custom_id=data["custom_id"], title=data["title"], components=data["components"])
+            layout.validate_modal(data)
+            components = list(data["components"])
+            layout.assign_ids(components)
+            record.modal = Modal(custom_id=data["custom_id"], title=data["title"], components=components)
         record.response_type = kind
         record.acknowledged.set()
         fake._changed()
@@ -432,6 +509,7 @@ class RestApi:
                 message = self.new_message(record.channel, payload, files, webhook_id=self.fake.application_id,
                                            interaction=record)
                 message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
+                self.drop_embeds_without_permission(message)
                 await self.store(message, owner=record.user)
             record.followups.append(message)
             self.fake._changed()
@@ -472,7 +550,7 @@ class RestApi:
             if message.channel.guild is not None:
                 data["guild_id"] = str(message.channel.guild.id)
             intent = DIRECT_MESSAGES if message.channel.type == DM else GUILD_MESSAGES
-            for session in list(self.fake._sessions.values()):
+            for session in self.fake.sessions_for(message.channel.guild):
                 if session.wants(intent):
                     await session.dispatch("MESSAGE_DELETE", data)
         self.fake._changed()
@@ -488,8 +566,39 @@ class RestApi:
         self.check_can_send(channel, files)
         self.validate_new(payload, files, interaction=False)
         message = self.new_message(channel, payload, files)
+        self.drop_embeds_without_permission(message)
         await self.store(message)
         return json_response(message.payload())
+
+    async def modify_channel(self, request: web.Request) -> web.Response:
+        """PATCH a thread: ``archived``, ``locked``, ``auto_archive_duration``, ``name`` (other channels: 50024)."""
+        channel = self.channel(request)
+        payload, _ = await read_body(request)
+        if not channel.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        limits.validate_thread(payload, creating=False)
+        manages = bool(channel.bot_permissions & MANAGE_THREADS)
+        if payload.get("locked") is not None and not manages:
+            raise error(403, limits.MISSING_PERMISSIONS)
+        if channel.locked and payload.get("archived") is False and not manages:
+            raise error(403, limits.MISSING_PERMISSIONS)
+        if channel.archived and payload.get("archived") is not False:
+            raise error(400, limits.ARCHIVED_THREAD)  # only unarchiving is allowed on an archived thread
+        if "name" in payload:
+            channel.name = payload["name"]
+        if payload.get("locked") is not None:
+            channel.locked = bool(payload["locked"])
+        now = self.fake.now()
+        if payload.get("auto_archive_duration") is not None:
+            channel.auto_archive_duration = int(payload["auto_archive_duration"])
+            channel.last_activity = channel.archive_changed = now
+        if payload.get("archived") is not None and bool(payload["archived"]) != channel.archived:
+            channel.archived = bool(payload["archived"])
+            channel.archive_changed = now
+            if not channel.archived:
+                channel.last_activity = now
+        await self.fake.dispatch_thread_update(channel)
+        return json_response(channel.payload())
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self.channel(request)
@@ -511,7 +620,7 @@ class RestApi:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         payload, files = await read_body(request)
         self.check_can_attach(channel, files)
-        await self.apply_edit(message, payload, files)
+        await self.apply_edit(message, payload, files, interaction=False)
         return json_response(message.payload())
 
     async def delete_message(self, request: web.Request) -> web.Response:
@@ -527,6 +636,7 @@ class RestApi:
         channel = self.channel(request)
         message = self.message(channel, request.match_info["message_id"])
         emoji = unquote(request.match_info["emoji"])
+        self.check_active(channel)
         if request.method == "PUT":
             if emoji not in message.reactions:
                 if len(message.reactions) >= 20:
@@ -549,9 +659,10 @@ class RestApi:
                                                  else CREATE_PUBLIC_THREADS)
         if parent.bot_permissions & needed != needed:
             raise error(403, limits.MISSING_PERMISSIONS)
-        limits.validate_thread_name(payload.get("name"))
+        limits.validate_thread(payload, creating=True)
         if source is not None and source.thread is not None:
             raise DiscordError(400, 160004, "A thread has already been created for this message")
+        now = self.fake.now()
         thread = Channel(
             id=source.id if source is not None else self.fake.ids.next(),
             name=payload["name"],
@@ -560,13 +671,15 @@ class RestApi:
             parent=parent,
             owner_id=self.fake.bot_user.id,
             thread_members={self.fake.bot_user.id},
+            auto_archive_duration=int(payload.get("auto_archive_duration") or parent.default_auto_archive_duration),
+            last_activity=now, archive_changed=now, created_clock=now,
         )
         self.fake.channels[thread.id] = thread
         assert parent.guild is not None
         parent.guild.channels.append(thread)
         if source is not None:
             source.thread = thread
-        for session in list(self.fake._sessions.values()):
+        for session in self.fake.sessions_for(parent.guild):
             if session.wants(GUILDS):
                 await session.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
         self.fake._changed()
@@ -579,6 +692,7 @@ class RestApi:
         raw = request.match_info["user_id"]
         user_id = self.fake.bot_user.id if raw == "@me" else int(raw)
         if request.method == "PUT":
+            self.check_active(thread)
             thread.thread_members.add(user_id)
         else:
             thread.thread_members.discard(user_id)
@@ -690,12 +804,20 @@ async def discord_middleware(request: web.Request, handler: Any) -> web.StreamRe
             headers["X-RateLimit-Global"] = "true"
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         return json_response(body, status=429, headers=headers)
+    verdict = fake.rate_limits.check(route, dict(request.match_info)) if fake.rate_limits.enabled else None
+    if verdict is not None and verdict.retry_after is not None:
+        fake.rate_limited.append(route)
+        fake._changed()
+        return json_response(verdict.body(), status=429, headers=verdict.headers)
     try:
-        return await handler(request)
+        response = await handler(request)
     except DiscordError as exc:
         fake.rejections.append((route, exc))
         fake._changed()
-        return json_response(exc.body(), status=exc.status)
+        response = json_response(exc.body(), status=exc.status)
+    if verdict is not None:
+        response.headers.update(verdict.headers)
+    return response
 
 
 def build_app(fake: "FakeDiscord") -> web.Application:
@@ -720,6 +842,7 @@ def build_app(fake: "FakeDiscord") -> web.Application:
     app.router.add_patch(hook_message, api.webhook_message_edit)
     app.router.add_delete(hook_message, api.webhook_message_delete)
     app.router.add_get(p + "/channels/{channel_id}", api.get_channel)
+    app.router.add_patch(p + "/channels/{channel_id}", api.modify_channel)
     app.router.add_post(p + "/channels/{channel_id}/messages", api.create_message)
     app.router.add_get(p + "/channels/{channel_id}/messages", api.get_messages)
     message = p + "/channels/{channel_id}/messages/{message_id}"

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import itertools
 import struct
 from dataclasses import dataclass, field
 from typing import Any
 
 from tests.fakediscord import limits
+from tests.fakediscord.mentions import Pings
 
 DISCORD_EPOCH_MS = 1420070400000
 _FIXED_START_MS = 1_735_689_600_000  # 2025-01-01, so ids and timestamps are the same on every run
@@ -27,6 +27,7 @@ ADD_REACTIONS = 1 << 6
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
+MENTION_EVERYONE = 1 << 17
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
@@ -49,15 +50,25 @@ class Snowflakes:
     """Deterministic, increasing snowflake ids: one millisecond apart from a fixed date."""
 
     def __init__(self) -> None:
-        self._counter = itertools.count(1)
+        self._last = 0
 
     def next(self) -> int:
-        return ((_FIXED_START_MS - DISCORD_EPOCH_MS + next(self._counter)) << 22) | 1
+        self._last += 1
+        return self._make(self._last)
+
+    def peek(self) -> int:
+        """The id `next` will give (to place a guild on a chosen shard, say)."""
+        return self._make(self._last + 1)
+
+    @staticmethod
+    def _make(count: int) -> int:
+        return ((_FIXED_START_MS - DISCORD_EPOCH_MS + count) << 22) | 1
 
 
-def snowflake_time(snowflake: int) -> str:
+def snowflake_time(snowflake: int, later: float = 0.0) -> str:
+    """The ISO time a snowflake was made, ``later`` seconds on (for times kept on the fake's clock)."""
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS
-    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.timezone.utc).isoformat()
+    return dt.datetime.fromtimestamp(ms / 1000 + max(later, 0.0), tz=dt.timezone.utc).isoformat()
 
 
 @dataclass(eq=False)
@@ -91,6 +102,28 @@ class User:
 
 
 @dataclass(eq=False)
+class Role:
+    """A guild role a test added (`FakeDiscord.add_role`); ``mentionable`` lets anyone ping it."""
+
+    id: int
+    name: str
+    mentionable: bool = False
+    permissions: int = 0
+    position: int = 2
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id), "name": self.name, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
+            "icon": None, "unicode_emoji": None, "position": self.position, "permissions": str(self.permissions),
+            "managed": False, "mentionable": self.mentionable, "flags": 0,
+        }
+
+
+@dataclass(eq=False)
 class Guild:
     id: int
     name: str
@@ -103,6 +136,7 @@ class Guild:
     bot_role_id: int = 0
     bot_role_permissions: int = BOT_ROLE_PERMISSIONS
     bot_role_name: str = "bot"
+    extra_roles: list[Role] = field(default_factory=list)
 
     def everyone_role(self) -> dict[str, Any]:
         return {
@@ -122,7 +156,8 @@ class Guild:
 
     @property
     def roles(self) -> list[dict[str, Any]]:
-        return [self.everyone_role()] + ([self.bot_role()] if self.bot_role_id else [])
+        return ([self.everyone_role()] + ([self.bot_role()] if self.bot_role_id else [])
+                + [role.payload() for role in self.extra_roles])
 
     @property
     def bot_base_permissions(self) -> int:
@@ -211,11 +246,19 @@ class Channel:
     recipient: User | None = None  # DM channels
     owner_id: int | None = None  # threads
     archived: bool = False
+    locked: bool = False  # threads: only MANAGE_THREADS may unarchive or post
+    auto_archive_duration: int = 1440  # threads: minutes of inactivity before Discord archives them
+    last_activity: float = 0.0  # threads, on the fake's clock: last message, unarchive or duration change
+    archive_changed: float = 0.0  # threads, on the fake's clock: when `archived` or the duration last changed
+    created_clock: float = 0.0  # threads: the fake's clock at creation (for ``archive_timestamp``)
     bot_can_send: bool = True  # False: a member overwrite denies the bot SEND_MESSAGES
     bot_can_attach: bool = True  # False: ... denies ATTACH_FILES
     bot_can_create_threads: bool = True  # False: ... denies CREATE_PUBLIC_THREADS and CREATE_PRIVATE_THREADS
+    bot_deny: int = 0  # any further permission bits the bot's member overwrite denies (EMBED_LINKS, ...)
+    everyone_deny: int = 0  # permission bits the channel's @everyone overwrite denies
     messages: list["Message"] = field(default_factory=list)
     thread_members: set[int] = field(default_factory=set)
+    default_auto_archive_duration: int = 1440  # text channels: what clients preselect for new threads
 
     @property
     def is_thread(self) -> bool:
@@ -225,6 +268,10 @@ class Channel:
     def is_dm(self) -> bool:
         return self.type == DM
 
+    def idle_until(self) -> float:
+        """When (on the fake's clock) an active thread archives itself if nothing happens before."""
+        return self.last_activity + self.auto_archive_duration * 60
+
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
@@ -233,21 +280,38 @@ class Channel:
     def bot_denied(self) -> int:
         """The permission bits the channel's member overwrite for the bot denies."""
         return ((0 if self.bot_can_send else SEND_MESSAGES) | (0 if self.bot_can_attach else ATTACH_FILES)
-                | (0 if self.bot_can_create_threads else CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS))
+                | (0 if self.bot_can_create_threads else CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS)
+                | self.bot_deny)
 
     def overwrites(self) -> list[dict[str, Any]]:
-        denied = self.bot_denied
-        if not denied or self.guild is None:
+        if self.guild is None:
             return []
-        return [{"id": str(self.guild.bot_id), "type": 1, "allow": "0", "deny": str(denied)}]
+        found = []
+        if self.everyone_deny:
+            found.append({"id": str(self.guild.id), "type": 0, "allow": "0", "deny": str(self.everyone_deny)})
+        if self.bot_denied:
+            found.append({"id": str(self.guild.bot_id), "type": 1, "allow": "0", "deny": str(self.bot_denied)})
+        return found
+
+    @property
+    def _overwritten(self) -> "Channel":
+        return self.parent if self.is_thread and self.parent is not None else self
 
     @property
     def bot_permissions(self) -> int:
-        """The bot's permissions here, computed like Discord: base, then overwrites (threads: the parent's)."""
+        """The bot's permissions here, computed like Discord: base, then the @everyone overwrite, then the
+        member overwrite (threads: the parent's)."""
         if self.type == DM or self.guild is None:
             return DM_PERMISSIONS
-        source = self.parent if self.is_thread and self.parent is not None else self
-        return self.guild.bot_base_permissions & ~source.bot_denied
+        source = self._overwritten
+        return self.guild.bot_base_permissions & ~source.everyone_deny & ~source.bot_denied
+
+    @property
+    def everyone_permissions(self) -> int:
+        """What @everyone may do here (threads: in the parent); DMs: Discord's DM set."""
+        if self.type == DM or self.guild is None:
+            return DM_PERMISSIONS
+        return EVERYONE_PERMISSIONS & ~self._overwritten.everyone_deny
 
     def payload(self) -> dict[str, Any]:
         if self.type == DM:
@@ -270,7 +334,7 @@ class Channel:
         }
         if self.type == TEXT:
             data["topic"] = None
-            data["default_auto_archive_duration"] = 1440
+            data["default_auto_archive_duration"] = self.default_auto_archive_duration
         if self.is_thread:
             data.pop("position")
             data.pop("permission_overwrites")
@@ -280,9 +344,9 @@ class Channel:
             data["total_message_sent"] = len(self.messages)
             data["thread_metadata"] = {
                 "archived": self.archived,
-                "auto_archive_duration": 1440,
-                "archive_timestamp": snowflake_time(self.id),
-                "locked": False,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": snowflake_time(self.id, self.archive_changed - self.created_clock),
+                "locked": self.locked,
                 "invitable": True,
                 "create_timestamp": snowflake_time(self.id),
             }
@@ -360,6 +424,8 @@ class Message:
     reactions: list[str] = field(default_factory=list)
     thread: Channel | None = None
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier versions, oldest first
+    pings: Pings = field(default_factory=Pings)  # who this version notified (see `mentions`)
+    mentioned: list[User] = field(default_factory=list)  # the users in ``pings``, for the payload
 
     @property
     def ephemeral(self) -> bool:
@@ -390,6 +456,11 @@ class Message:
 
         visit(self.components)
         return found
+
+    @property
+    def text_displays(self) -> list[str]:
+        """The contents of the Components V2 text displays, nested ones included, in order."""
+        return [c["content"] for c in self._walk() if c.get("type") == 10]
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -426,9 +497,9 @@ class Message:
             "timestamp": snowflake_time(self.id),
             "edited_timestamp": snowflake_time(self.id) if self.edited else None,
             "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            "mention_everyone": self.pings.everyone or self.pings.here,
+            "mentions": [u.payload() for u in self.mentioned],
+            "mention_roles": [str(r) for r in self.pings.roles],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
             "pinned": False,

@@ -61,23 +61,56 @@ async def test_files_need_attach_files(fake_discord: FakeDiscord, locked_bot: Ti
         await sent.edit(attachments=[discord.File(io.BytesIO(tiny_png()), filename="late.png")])
 
 
-async def test_interaction_responses_with_files_need_attach_files(fake_discord: FakeDiscord,
-                                                                  locked_bot: TinyBot) -> None:
-    card = await fake_discord.slash(fake_discord.alice, fake_discord.no_files, "ttr card", wait=False)
-    error = await fake_discord.wait_for_rejection(50013)
-    assert card.rejected == [error] and card.kind is None
-    await fake_discord.wait_until(lambda: locked_bot.errors)
-    assert isinstance(locked_bot.errors[-1], discord.Forbidden) and locked_bot.errors[-1].code == 50013
+async def test_interaction_responses_judge_files_by_everyone_follow_ups_by_the_bot(fake_discord: FakeDiscord,
+                                                                                  locked_bot: TinyBot) -> None:
+    """2022-06-29 changelog: ATTACH_FILES stays out of the switch to the bot's own permissions for
+    interaction responses (so @everyone's count: here they may attach); 2023-11-01: follow-ups and
+    edits of responses follow the bot user's permissions (here denied by its member overwrite)."""
+    card = await fake_discord.slash(fake_discord.alice, fake_discord.no_files, "ttr card")
+    assert card.kind == "message" and card.message.attachments[0].filename == "card.png"
 
     board = await fake_discord.slash(fake_discord.alice, fake_discord.no_files, "ttr board")  # defer, then a file
     assert board.kind == "deferred"
-    await fake_discord.wait_until(lambda: len(locked_bot.errors) == 2)
-    assert locked_bot.errors[-1].code == 50013 and board.followups == [] and board.message.loading
+    await fake_discord.wait_until(lambda: locked_bot.errors)
+    assert isinstance(locked_bot.errors[-1], discord.Forbidden) and locked_bot.errors[-1].code == 50013
+    assert board.followups == [] and board.message.loading
 
-    text = await fake_discord.slash(fake_discord.alice, fake_discord.no_files, "ttr new", map="usa")
-    assert text.kind == "message"
     card = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr card")
     assert card.message.attachments[0].filename == "card.png"
+
+
+async def test_interaction_responses_need_everyone_to_attach(fake_discord: FakeDiscord, run_bot) -> None:
+    from tests.fakediscord.state import ATTACH_FILES
+
+    closed = fake_discord.add_channel(fake_discord.guild, "closed", everyone_deny=ATTACH_FILES)
+    bot = await run_bot(TinyBot())
+    assert not bot.get_channel(closed.id).permissions_for(bot.get_guild(fake_discord.guild.id).me).attach_files
+    card = await fake_discord.slash(fake_discord.alice, closed, "ttr card", wait=False)
+    error = await fake_discord.wait_for_rejection(50013)
+    assert card.rejected == [error] and card.kind is None
+    text = await fake_discord.slash(fake_discord.alice, closed, "ttr new", map="usa")
+    assert text.kind == "message"
+
+
+async def test_embeds_need_embed_links(fake_discord: FakeDiscord, run_bot) -> None:
+    from tests.fakediscord.state import EMBED_LINKS
+
+    plain = fake_discord.add_channel(fake_discord.guild, "plain", bot_deny=EMBED_LINKS)
+    bare = fake_discord.add_channel(fake_discord.guild, "bare", everyone_deny=EMBED_LINKS)
+    bot = await run_bot(TinyBot())
+    sent = await bot.get_channel(plain.id).send("with an embed", embed=discord.Embed(title="t"))
+    assert sent.embeds == [] and fake_discord.messages[sent.id].embeds == [] and sent.content == "with an embed"
+    await sent.edit(embed=discord.Embed(title="again"))
+    assert fake_discord.messages[sent.id].embeds == []
+    ok = await bot.get_channel(fake_discord.general.id).send("with an embed", embed=discord.Embed(title="t"))
+    assert ok.embeds[0].title == "t"
+
+    reply = await fake_discord.slash(fake_discord.alice, plain, "ttr scores")  # @everyone may embed: kept
+    assert reply.message.embeds[0]["title"] == "Scores"
+    follow = await reply.wait_followup(0)  # the bot may not: dropped
+    assert follow.content == "Again:" and follow.embeds == []
+    reply = await fake_discord.slash(fake_discord.alice, bare, "ttr scores")
+    assert reply.message.embeds == [] and reply.content == "Scores:"
 
 
 async def test_threads_need_create_threads(fake_discord: FakeDiscord, locked_bot: TinyBot) -> None:
@@ -148,7 +181,8 @@ async def test_invalid_session_makes_the_bot_identify_again(fake_discord: FakeDi
     await fake_discord.disconnect(resume=False)
     assert (fake_discord.identifies, fake_discord.resumes) == (2, 0)
     [new] = fake_discord.session_ids
-    assert new != old and bot.ws.session_id == new
+    assert new != old
+    await fake_discord.wait_until(lambda: bot.ws.session_id == new, what="discord.py to read READY")
     await fake_discord.wait_until(lambda: guild_creates, what="GUILD_CREATE after READY")
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr claim", start="boston", end="miami")
     assert reply.content == "Claimed boston-miami grey"

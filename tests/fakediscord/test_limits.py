@@ -324,3 +324,13 @@ async def test_bot_whose_command_sync_is_refused_fails_to_start(fake_discord: Fa
     assert "In command 'maps'" in str(caught.value)
     assert "In parameter 'name'\n    choices: Must be 25 or fewer in length." in str(caught.value)
     await fake_discord.stop_client(bot)
+
+
+async def test_an_edit_counts_the_attachments_it_keeps(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    channel = bot.get_channel(fake_discord.general.id)
+    sent = await channel.send(files=[discord.File(io.BytesIO(b"x"), filename=f"{n}.txt") for n in range(6)])
+    with pytest.raises(discord.HTTPException) as caught:
+        await sent.add_files(*[discord.File(io.BytesIO(b"y"), filename=f"more{n}.txt") for n in range(5)])
+    assert caught.value.code == 50035 and "attachments" in str(caught.value)
+    edited = await sent.add_files(*[discord.File(io.BytesIO(b"y"), filename=f"more{n}.txt") for n in range(4)])
+    assert len(edited.attachments) == 10 == len(fake_discord.messages[sent.id].attachments)

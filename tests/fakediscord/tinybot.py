@@ -86,6 +86,70 @@ class SettingsModal(discord.ui.Modal, title="Game settings"):
         await interaction.response.send_message(f"{self.seats.value} seats, rules: {', '.join(self.rules.values) or 'none'}")
 
 
+class TurnLayout(discord.ui.LayoutView):
+    """A Components V2 turn card: a container with text, a section with a thumbnail, a gallery, a
+    separator, the board as a file, and a row of buttons; Draw edits it in place."""
+
+    def __init__(self, player: discord.abc.User, drawn: int = 0) -> None:
+        super().__init__(timeout=None)
+        board = "attachment://board.png"
+        self.add_item(discord.ui.Container(
+            discord.ui.TextDisplay(f"## Your turn, {player.mention}"),
+            discord.ui.Section(discord.ui.TextDisplay(f"Cards drawn: {drawn}"), discord.ui.TextDisplay("**Draw** or claim"),
+                               accessory=discord.ui.Thumbnail(board, description="the board")),
+            discord.ui.MediaGallery(discord.MediaGalleryItem(board)),
+            discord.ui.Separator(),
+            discord.ui.File(board),
+            accent_colour=discord.Colour.green(),
+        ))
+        draw = discord.ui.Button(label="Draw", custom_id="ttr:v2:draw", style=discord.ButtonStyle.primary)
+        draw.callback = self.draw  # type: ignore[method-assign]
+        self.player, self.drawn = player, drawn
+        self.add_item(discord.ui.ActionRow(draw))
+
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=TurnLayout(interaction.user, self.drawn + 1))
+
+
+class OptionsModal(discord.ui.Modal, title="Game options"):
+    """A modal of labelled components: a select, a radio group, a checkbox group and a checkbox."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.map = discord.ui.Select(custom_id="map", options=[
+            discord.SelectOption(label="USA", value="usa"), discord.SelectOption(label="Europe", value="europe")])
+        self.speed = discord.ui.RadioGroup(custom_id="speed", options=[
+            discord.RadioGroupOption(label="Fast", value="fast"),
+            discord.RadioGroupOption(label="Slow", value="slow", default=True)])
+        self.rules = discord.ui.CheckboxGroup(custom_id="rules", required=False, options=[
+            discord.CheckboxGroupOption(label="Stations", value="stations"),
+            discord.CheckboxGroupOption(label="Tunnels", value="tunnels")])
+        self.ranked = discord.ui.Checkbox(custom_id="ranked")
+        self.add_item(discord.ui.Label(text="Map", component=self.map))
+        self.add_item(discord.ui.Label(text="Speed", component=self.speed))
+        self.add_item(discord.ui.Label(text="Rules", component=self.rules))
+        self.add_item(discord.ui.Label(text="Ranked", description="Counts for the league", component=self.ranked))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"map={','.join(self.map.values)} speed={self.speed.value} rules={','.join(self.rules.values) or '-'} "
+            f"ranked={self.ranked.value}")
+
+
+class UploadModal(discord.ui.Modal, title="Upload a map"):
+    """A modal with a file upload (up to two files)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.files = discord.ui.FileUpload(custom_id="files", max_values=2)
+        self.add_item(discord.ui.Label(text="Map files", component=self.files))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        blobs = [await attachment.read() for attachment in self.files.values]
+        names = ", ".join(f"{a.filename} ({len(b)} bytes)" for a, b in zip(self.files.values, blobs))
+        await interaction.response.send_message(f"Got {names}")
+
+
 class InviteView(discord.ui.View):
     @discord.ui.select(cls=discord.ui.UserSelect, custom_id="ttr:invite", max_values=3)
     async def invite(self, interaction: discord.Interaction, select: discord.ui.UserSelect) -> None:
@@ -96,8 +160,8 @@ class InviteView(discord.ui.View):
 class TinyBot(commands.Bot):
     """The throwaway bot. ``errors`` collects every exception its handlers raised (e.g. HTTP 400s)."""
 
-    def __init__(self, *, guild_id: int | None = None, intents: discord.Intents | None = None) -> None:
-        super().__init__(command_prefix="!", intents=intents or discord.Intents.default())
+    def __init__(self, *, guild_id: int | None = None, intents: discord.Intents | None = None, **options: Any) -> None:
+        super().__init__(command_prefix="!", intents=intents or discord.Intents.default(), **options)
         self.guild_id = guild_id
         self.errors: list[BaseException] = []
         self.error_event = asyncio.Event()
@@ -127,6 +191,10 @@ class TinyBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         await self.tree.sync()
+
+
+class ShardedTinyBot(TinyBot, commands.AutoShardedBot):
+    """The tiny bot as an `AutoShardedBot` (pass ``shard_ids=[...]``, ``shard_count=N``)."""
 
 
 def build_ttr_group(bot: TinyBot) -> app_commands.Group:
@@ -227,6 +295,25 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
     async def card(interaction: discord.Interaction) -> None:
         picture = discord.File(io.BytesIO(tiny_png()), filename="card.png")
         await interaction.response.send_message("Your card", file=picture)
+
+    @ttr.command(name="scores", description="Scores as an embed, then again in a follow-up")
+    async def scores(interaction: discord.Interaction) -> None:
+        table = discord.Embed(title="Scores", description="alice 12, bob 9")
+        await interaction.response.send_message("Scores:", embed=table)
+        await interaction.followup.send("Again:", embed=table)
+
+    @ttr.command(name="turn", description="A Components V2 turn card with the board")
+    async def turn(interaction: discord.Interaction) -> None:
+        board = discord.File(io.BytesIO(tiny_png()), filename="board.png")
+        await interaction.response.send_message(view=TurnLayout(interaction.user), file=board)
+
+    @ttr.command(name="options", description="Game options in a modal with a radio group and checkboxes")
+    async def options(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(OptionsModal())
+
+    @ttr.command(name="upload", description="Upload map files in a modal")
+    async def upload(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(UploadModal())
 
     @ttr.command(name="perms", description="What may the bot do here?")
     async def perms(interaction: discord.Interaction) -> None:
