@@ -4,25 +4,47 @@ The channel first (one message per finished turn, with the turn's whole account;
 first turn starts), then DMs for decisions that wait on someone, then the actor's private reply:
 when the reply arrives, everything is posted. Each outcome's cause adds its own line (a deadline
 ran out, a move was taken back), so no other module writes to a turn's account.
+
+Every stored change has a row in the outbox, written in the change's transaction
+(storage/announcements.py). The announcer claims a game's rows in order, posts each with the
+row's nonces (a retry after a crash returns the first message instead of sending a second) and
+marks it; `drain` does the same for rows a dead process left behind — rebuilding the change from
+the stored log, and answering the interaction that asked for it while its token lives.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
+import discord
 from discord import Interaction
 
 from bot import components
 from bot.command_translator import slash
 from bot.messenger import TableMessenger
-from bot.service import CauseKind, Outcome, Table, new_error_id
+from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
 from engine.game import SECOND_CARD, TICKETS, TUNNEL
 from i18n import Translator
+from storage import announcements as outbox
+from storage import games as stored_games
+from storage.models import Announcement, utcnow
 from texts.present import describe, drawn, merge_turn, private_summary
 
 log = logging.getLogger(__name__)
+
+
+#: How old an outbox row must be before `drain` takes it from the process that wrote it.
+SETTLE = timedelta(seconds=10)
+
+
+def _aware(when: datetime) -> datetime:
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 @dataclass
@@ -34,20 +56,32 @@ class TurnAccount:
     draws: list[int | None] = field(default_factory=list)
 
 
+@dataclass
+class Reply:
+    """Where the actor's private answer goes, in the actor's language: the interaction's follow-up,
+    or after a restart the same interaction's webhook (no images then: its permissions are unknown)."""
+
+    send: Callable[..., Awaitable[object]]
+    t: Translator
+    images: bool = True
+
+
 class Announcer:
-    def __init__(self, messenger: TableMessenger) -> None:
+    def __init__(self, messenger: TableMessenger, service: GameService) -> None:
         self.messenger = messenger
+        self.service = service
+        self.claimer = f"{socket.gethostname()}:{os.getpid()}"
         self._accounts: dict[int, TurnAccount] = {}
+
+    # ------------------------------------------------------------------ the listener
 
     async def on_outcome(self, outcome: Outcome) -> None:
         interaction = outcome.cause.interaction
         try:
-            if outcome.cause.kind == CauseKind.START:
-                await self.messenger.game_started(outcome.table)
-            elif outcome.cause.kind == CauseKind.ADMIN:
+            if outcome.cause.kind == CauseKind.ADMIN:
                 await self._ended(outcome)
             else:
-                await self._announce(outcome)
+                await self._in_order(outcome)
         except Exception:
             if interaction is None:
                 raise
@@ -58,7 +92,100 @@ class Announcer:
                 "Your move is saved, but I couldn't post about it (error id `{error_id}`). `{board}` shows the "
                 "game.", error_id=error_id, board=slash(t, "ttr board")), ephemeral=True)
 
-    async def _announce(self, outcome: Outcome) -> None:
+    async def _in_order(self, outcome: Outcome) -> None:
+        """Announce the game's rows up to this outcome's, oldest first: rows left by a crash before
+        it, then its own. A row another process holds is that process's to post."""
+        game_id = outcome.table.id
+        while True:
+            async with self.service.storage.sessions() as session:
+                row = await outbox.claim_next(session=session, claimer=self.claimer, game_id=game_id)
+            if row is None:
+                return
+            if row.version == outcome.version:
+                await self._announce(outcome, row, await self._live_reply(outcome))
+                await self._mark(row)
+                return
+            await self._announce_stored(row)
+            if row.version > outcome.version:
+                return
+
+    async def _live_reply(self, outcome: Outcome) -> Reply | None:
+        interaction: Interaction | None = outcome.cause.interaction
+        if interaction is None:
+            return None
+        images = not interaction.guild_id or interaction.app_permissions.attach_files  # follow-ups need it
+
+        async def send(content: str, **kwargs) -> object:
+            return await interaction.followup.send(content, ephemeral=True, **kwargs)
+
+        return Reply(send, await self.messenger.languages.for_interaction(interaction), images)
+
+    async def _mark(self, row: Announcement, error: str | None = None) -> None:
+        async with self.service.storage.sessions() as session:
+            await outbox.mark_announced(session=session, announcement_id=row.id, error=error)
+
+    # ------------------------------------------------------------------ after a restart
+
+    async def drain(self, *, shard: tuple[int, int] | None = None) -> int:
+        """Announce every row nobody is posting (left by a process that died, or whose lease ran
+        out); returns how many. Rows younger than `SETTLE` are left to the process that wrote
+        them, which is announcing them right now. Safe in several processes at once: each row is
+        claimed before it is posted."""
+        done = 0
+        while True:
+            settled = utcnow() - SETTLE
+            async with self.service.storage.sessions() as session:
+                waiting = [row for row in await outbox.pending_announcements(session=session, shard=shard)
+                           if _aware(row.created_at) <= settled]
+            taken = 0
+            for candidate in waiting:
+                async with self.service.storage.sessions() as session:
+                    row = await outbox.claim_announcement(session=session, announcement_id=candidate.id,
+                                                          claimer=self.claimer)
+                if row is not None:
+                    await self._announce_stored(row)
+                    taken += 1
+            done += taken
+            if not taken:
+                return done
+
+    async def _announce_stored(self, row: Announcement) -> None:
+        """A row's change rebuilt from the stored log, announced as it would have been."""
+        try:
+            table = await self.service.table(row.game_id)
+            async with self.service.storage.sessions() as session:
+                stored = await stored_games.stored_turn(session=session, game_id=row.game_id, version=row.version)
+        except Exception as exc:  # the game is gone or does not replay: nothing to post
+            log.warning("an announcement cannot be rebuilt", extra={"game_id": row.game_id, "version": row.version,
+                                                                    "error": str(exc)})
+            await self._mark(row, error=type(exc).__name__)
+            return
+        then = Table(record=table.record, seats=table.seats, game=stored.game)
+        outcome = Outcome(table=then, cause=Cause(CauseKind(row.cause), seat=stored.seat), seat=stored.seat,
+                          action=stored.action, events=stored.events, phase_before=stored.phase_before or "",
+                          version=row.version)
+        reply = None
+        if outbox.can_answer(row):
+            webhook = discord.Webhook.partial(row.application_id, row.interaction_token, client=self.messenger.client)
+            user_id = table.user_of(stored.seat) if stored.seat is not None else None
+            t = await self.messenger.languages.for_user(user_id, table.record.guild_id)
+
+            async def send(content: str, **kwargs) -> object:
+                return await webhook.send(content, ephemeral=True, **kwargs)
+
+            reply = Reply(send, t, images=False)
+        try:
+            await self._announce(outcome, row, reply)
+        except discord.HTTPException as exc:
+            log.warning("a stored announcement could not be posted", extra={"game_id": row.game_id, "error": str(exc)})
+        await self._mark(row)
+
+    # ------------------------------------------------------------------ announcing
+
+    async def _announce(self, outcome: Outcome, row: Announcement | None, reply: Reply | None) -> None:
+        if outcome.cause.kind == CauseKind.START:
+            await self.messenger.game_started(outcome.table, row=row)
+            return
         m = self.messenger
         table, game, seat, cause = outcome.table, outcome.table.game, outcome.seat, outcome.cause
         interaction: Interaction | None = cause.interaction
@@ -66,7 +193,7 @@ class Announcer:
         t = await m.channel_t(table)
         names = lambda s: m.name(table, s, t)  # noqa: E731
         account = self._accounts.setdefault(table.id, TurnAccount())
-        if cause.kind == CauseKind.TIMEOUT and cause.first:
+        if cause.kind == CauseKind.TIMEOUT and cause.first and cause.seat is not None:
             account.notes.append(self._timeout_note(t, table, cause.seat, cause.policy, cause.missed))
         elif cause.kind == CauseKind.UNDO:
             account.notes, account.draws = ["↩️ " + t.gettext("**{name}**'s last move was taken back.",
@@ -80,18 +207,18 @@ class Announcer:
             else:
                 summary = merge_turn(t, account.notes, account.draws, acting, names)
             del self._accounts[table.id]
-            await m.post_turn(table, summary, interaction=interaction)
+            await m.post_turn(table, summary, interaction=interaction, row=row)
         elif any(isinstance(e, SeatLeft) for e in outcome.events):  # someone left out of turn
             channel = await m.channel(table)
             if channel is not None:
-                await channel.send("\n".join(account.notes[-1:]))
+                await channel.send("\n".join(account.notes[-1:]), nonce=outbox.nonce(row) if row else None)
                 account.notes = account.notes[:-1]
-        if game.phase == "playing" and game.stage in game.hooks.stages and (game.current != seat or interaction is None):
+        if game.phase == "playing" and game.stage in game.hooks.stages and (game.current != seat or reply is None):
             mine = await m.seat_t(table, game.current)
             await m.dm(table, game.current, m.hook_text(mine), t=mine,
-                       view=components.hook_choice_view(table.id, game, game.current, t=mine))
-        if interaction is not None:
-            await self._private_next_step(interaction, table, seat)
+                       view=components.hook_choice_view(table.id, game, game.current, t=mine), row=row)
+        if reply is not None:
+            await self._private_next_step(reply, table, seat)
 
     def _timeout_note(self, t: Translator, table: Table, seat: int, policy: str, missed: int) -> str:
         """The line a deadline adds to the turn's account: who ran out of time, and what followed."""
@@ -118,44 +245,43 @@ class Announcer:
             if channel is not None:
                 await channel.send(text)
 
-    async def _private_next_step(self, interaction: Interaction, table: Table, seat: int | None) -> None:
+    async def _private_next_step(self, reply: Reply, table: Table, seat: int | None) -> None:
         """The actor's private reply (and DM) after their action: what they must do next, or their hand."""
-        m = self.messenger
+        m, t, send = self.messenger, reply.t, reply.send
         game = table.game
-        t = await m.languages.for_interaction(interaction)  # the actor's language, DMs included
         if seat is None:
-            await interaction.followup.send(t.gettext("Done."), ephemeral=True)
+            await send(t.gettext("Done."))
             return
         if game.phase == "choosing":
             waiting = [m.name(table, s, t) for s in game.to_move()]
-            text = t.ngettext("You kept {n} ticket. Waiting for {players}.", "You kept {n} tickets. Waiting for {players}.",
-                              len(game.tickets[seat]), players=t.join(waiting))
-            await interaction.followup.send(text, ephemeral=True)
+            await send(t.ngettext("You kept {n} ticket. Waiting for {players}.",
+                                  "You kept {n} tickets. Waiting for {players}.", len(game.tickets[seat]),
+                                  players=t.join(waiting)))
             return
         my_turn = game.phase == "playing" and game.current == seat
         if my_turn and game.stage == SECOND_CARD:
-            await interaction.followup.send(
-                f"{private_summary(t, game, seat)}\n\n" + t.gettext("**Draw your second card** (not a face-up locomotive):"),
-                view=components.second_card_view(table.id, game, seat, t=t), ephemeral=True)
+            await send(f"{private_summary(t, game, seat)}\n\n" + t.gettext("**Draw your second card** (not a face-up "
+                                                                           "locomotive):"),
+                       view=components.second_card_view(table.id, game, seat, t=t))
             return
         if my_turn and game.stage == TICKETS:
             await m.dm(table, seat, m.tickets_text(t, table, seat), t=t,
                        view=components.tickets_view(table.id, game, seat, t=t),
                        files=await m.private_files(table, seat, hand=False, offer=True, t=t))
-            await m.send_ticket_choice(interaction, t, table, seat)
+            await m.send_ticket_choice(send, t, table, seat, images=reply.images)
             return
         if my_turn and game.stage == TUNNEL:
             text = m.tunnel_text(t, table, seat)
             await m.dm(table, seat, text, t=t, view=components.tunnel_view(table.id, game, seat, t=t))
-            await interaction.followup.send(text, view=components.tunnel_view(table.id, game, seat, t=t), ephemeral=True)
+            await send(text, view=components.tunnel_view(table.id, game, seat, t=t))
             return
         if my_turn and game.stage in game.hooks.stages:
             text = m.hook_text(t)
             await m.dm(table, seat, text, t=t, view=components.hook_choice_view(table.id, game, seat, t=t))
-            await interaction.followup.send(text, view=components.hook_choice_view(table.id, game, seat, t=t),
-                                            ephemeral=True)
+            await send(text, view=components.hook_choice_view(table.id, game, seat, t=t))
             return
         summary = private_summary(t, game, seat) if game.phase != "over" else t.gettext("The game is over.")
         if game.phase == "playing":
             await m.dm(table, seat, summary, t=t, files=await m.private_files(table, seat, t=t))
-        await interaction.followup.send("✅ " + t.gettext("Done.") + f"\n{summary}", ephemeral=True)
+        await send("✅ " + t.gettext("Done.") + f"\n{summary}")
+

@@ -16,9 +16,10 @@ from pathlib import Path
 import discord
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.announcer import Announcer
+from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.command_translator import CommandTranslator
 from bot.components import MESSAGE_CONTENT, UnknownComponent, fit
@@ -65,7 +66,7 @@ class TTRBot(commands.AutoShardedBot):
         self.languages = Languages(self.storage, forced=settings.force_language)
         self.timers = Timers(self.storage)
         self.messenger = TableMessenger(self, self.storage, self.languages, self.timers)
-        self.announcer = Announcer(self.messenger)
+        self.announcer = Announcer(self.messenger, self.service)
         self.moves = Moves(self.service, self.messenger)
         self.service.subscribe(TIMERS, self.timers.on_outcome)
         self.service.subscribe(ANNOUNCER, self.announcer.on_outcome)
@@ -73,6 +74,7 @@ class TTRBot(commands.AutoShardedBot):
         self.root = app_commands.Group(name="ttr", description=locale_str("Play Ticket to Ride"), guild_only=True)
         self.tree.add_command(self.root)
         self.tree.on_error = self.on_app_command_error
+        self._outbox_backoff = Backoff("outbox", base=5, most=300)
 
     async def setup_hook(self) -> None:
         report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
@@ -83,6 +85,8 @@ class TTRBot(commands.AutoShardedBot):
         self.add_dynamic_items(UnknownComponent)  # refuses what no controller's templates know
         for cog in self.controllers():
             await cog.start_work()
+        await self.drain_outbox()  # turns stored before a crash, announced now
+        self.outbox_loop.start()
         if self.settings.sync_commands:
             await self.sync_commands_if_changed()
 
@@ -98,10 +102,34 @@ class TTRBot(commands.AutoShardedBot):
         return [cog for cog in self.cogs.values() if isinstance(cog, TTRCog)]
 
     async def close(self) -> None:
+        self.outbox_loop.cancel()
         for cog in self.controllers():
             await cog.stop_work()
         await super().close()
         await self.storage.close()
+
+    # ------------------------------------------------------------------ the outbox
+
+    def outbox_shards(self) -> list[tuple[int, int] | None]:
+        """The shards whose games this process announces (None: every game, one process)."""
+        if not self.settings.shard_count:
+            return [None]
+        ids = self.settings.shard_ids if self.settings.shard_ids is not None else range(self.settings.shard_count)
+        return [(shard_id, self.settings.shard_count) for shard_id in ids]
+
+    async def drain_outbox(self) -> int:
+        """Announce the stored changes nobody announced (a crash between saving and telling)."""
+        done = 0
+        for shard in self.outbox_shards():
+            done += await self.announcer.drain(shard=shard)
+        if done:
+            log.info("announced %d stored changes left from before", done)
+        return done
+
+    @tasks.loop(seconds=15)
+    async def outbox_loop(self) -> None:
+        """Rows whose claimer died mid-post (its lease ran out) are announced by whoever is alive."""
+        await self._outbox_backoff.run(self.drain_outbox)
 
     # ------------------------------------------------------------------ command sync
 

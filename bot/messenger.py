@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import Callable
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import Interaction
@@ -32,6 +32,8 @@ from rendering import (
 from rendering.style import DEFAULT_PLAYER_COLORS
 from storage import Storage
 from storage import players as stored_players
+from storage.announcements import nonce
+from storage.models import Announcement
 from texts.present import card, final_fields, private_summary, route_name, ticket_line
 
 log = logging.getLogger(__name__)
@@ -146,10 +148,13 @@ class TableMessenger:
                          tunnel["surcharge"], route=route, cards=revealed)
         return f"{ask}\n{private_summary(t, game, seat)}"
 
-    async def send_ticket_choice(self, interaction: Interaction, t: Translator, table: Table, seat: int) -> None:
-        files = await self.private_files(table, seat, hand=False, offer=True, interaction=interaction, t=t)
-        await interaction.followup.send(self.tickets_text(t, table, seat), ephemeral=True, files=files,
-                                        view=components.tickets_view(table.id, table.game, seat, t=t))
+    async def send_ticket_choice(self, send: Callable[..., Awaitable[object]], t: Translator, table: Table,
+                                 seat: int, *, images: bool = True) -> None:
+        """The seat's ticket offer, with its picture when `images` may go, through `send` (an
+        ephemeral reply)."""
+        files = await self.private_files(table, seat, hand=False, offer=True, t=t) if images else []
+        await send(self.tickets_text(t, table, seat), files=files,
+                   view=components.tickets_view(table.id, table.game, seat, t=t))
 
     async def private_files(self, table: Table, seat: int, *, hand: bool = True, offer: bool = False,
                             board: bool = False, interaction: Interaction | None = None,
@@ -201,14 +206,16 @@ class TableMessenger:
                 return None
         return channel  # type: ignore[return-value]
 
-    async def post_turn(self, table: Table, summary: str, *, interaction: Interaction | None = None) -> None:
-        """The channel message after a turn: what happened, the board, whose turn it is."""
+    async def post_turn(self, table: Table, summary: str, *, interaction: Interaction | None = None,
+                        row: Announcement | None = None) -> None:
+        """The channel message after a turn: what happened, the board, whose turn it is (sent with
+        the outbox row's nonce, so a retry after a crash does not post it twice)."""
         game = table.game
         channel = await self.channel(table)
         if channel is None:
             return
         if game.is_over():
-            await self.post_final(table, summary, channel)
+            await self.post_final(table, summary, channel, row=row)
             return
         t = await self.channel_t(table)
         lines = [summary] if summary else ["🎟️ " + t.gettext("Everyone has chosen their tickets.")]
@@ -221,7 +228,7 @@ class TableMessenger:
         content = "\n".join(line for line in lines if line)[:2000]
         try:
             await channel.send(content, file=await self.board_file(table, t), view=components.turn_view(table.id, game, t=t),
-                               allowed_mentions=pings(table.user_of(nxt)))
+                               allowed_mentions=pings(table.user_of(nxt)), nonce=_nonce(row, 0))
         except discord.Forbidden as exc:
             await self.permission_problem(interaction, channel, exc)
         where = channel_mention(table)
@@ -257,7 +264,7 @@ class TableMessenger:
             "Your turn in the {map} game in {channel} ends {when}.", map=mine.map_name(table.game.map),
             channel=channel_mention(table), when=timestamp(due)))
 
-    async def post_final(self, table: Table, summary: str, channel) -> None:
+    async def post_final(self, table: Table, summary: str, channel, *, row: Announcement | None = None) -> None:
         game = table.game
         t = await self.channel_t(table)
         embed = discord.Embed(title="🏁 " + t.gettext("Game over — {map}", map=t.map_name(game.map)), color=0xE0A100)
@@ -267,7 +274,8 @@ class TableMessenger:
         image = await asyncio.to_thread(render_final, game.view(None), game.map, self.styles(table, t),
                                         colorblind=self.colorblind(table), t=t)
         file = discord.File(io.BytesIO(image.png), filename="final.png", description=image.alt_text[:1024])
-        await channel.send(content[:2000], embed=embed, file=file, view=components.final_view(table.id, t=t))
+        await channel.send(content[:2000], embed=embed, file=file, view=components.final_view(table.id, t=t),
+                           nonce=_nonce(row, 0))
 
     async def permission_problem(self, interaction: Interaction | None, channel, exc: discord.Forbidden) -> None:
         if interaction is not None:
@@ -285,7 +293,7 @@ class TableMessenger:
     # ------------------------------------------------------------------ private information
 
     async def dm(self, table: Table, seat: int, content: str, *, t: Translator, view: discord.ui.View | None = None,
-                 files: list[discord.File] | None = None) -> bool:
+                 files: list[discord.File] | None = None, row: Announcement | None = None) -> bool:
         """Send a DM to the seat's player (`content` and `view` in their language `t`); if DMs are
         closed, say so once in the channel (nothing private)."""
         user_id = table.user_of(seat)
@@ -295,8 +303,8 @@ class TableMessenger:
                            channel=channel_mention(table))
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(f"{header}\n{content}"[:2000],
-                            view=view or discord.utils.MISSING, files=files or discord.utils.MISSING)
+            await user.send(f"{header}\n{content}"[:2000], view=view or discord.utils.MISSING,
+                            files=files or discord.utils.MISSING, nonce=_nonce(row, 1 + seat))
             return True
         except discord.Forbidden:
             self._dm_closed.add(user_id)
@@ -313,7 +321,7 @@ class TableMessenger:
             log.exception("DM failed", extra={"game_id": table.id, "user_id": user_id})
             return False
 
-    async def game_started(self, table: Table) -> None:
+    async def game_started(self, table: Table, *, row: Announcement | None = None) -> None:
         """A new game: the channel gets the board, every player their hand and ticket choice."""
         await self.load_names(table)
         channel = await self.channel(table)
@@ -325,14 +333,19 @@ class TableMessenger:
                 "DM; or press **{button}**).", map=t.map_name(game.map),
                 players=t.join(self.name(table, s, t) for s in range(game.seats)), button=t.pgettext("button", "My hand"))
             await channel.send(f"🚂 {text}", file=await self.board_file(table, t),
-                               view=components.turn_view(table.id, game, t=t))
+                               view=components.turn_view(table.id, game, t=t), nonce=_nonce(row, 0))
         for seat in range(game.seats):
             if table.user_of(seat) is None:  # an AI: nobody to write to
                 continue
             mine = await self.seat_t(table, seat)
             await self.dm(table, seat, f"{private_summary(mine, game, seat)}\n\n{self.tickets_text(mine, table, seat)}",
                           t=mine, view=components.tickets_view(table.id, game, seat, t=mine),
-                          files=await self.private_files(table, seat, offer=True, t=mine))
+                          files=await self.private_files(table, seat, offer=True, t=mine), row=row)
+
+
+def _nonce(row: Announcement | None, part: int) -> str | None:
+    """The Discord nonce of a message posted for an outbox row (None outside the outbox)."""
+    return nonce(row, part) if row is not None else None
 
 
 def channel_mention(table: Table) -> str:

@@ -27,6 +27,7 @@ from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NoSuchGame
 from engine import Action, Game, GameOptions, parse_action
 from engine.events import Event, GameOver, TurnStarted
 from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
+from storage.announcements import Announce
 from storage import games as stored_games
 from storage.models import GameRecord, SeatRecord
 
@@ -92,6 +93,15 @@ class Cause:
     #: START: the turn timer chosen for the game (bot/timers.py `configure`).
     clock: dict = field(default_factory=dict)
 
+    def announce(self) -> Announce:
+        """What the change owes its channel, stored with it (the outbox): the cause, and the
+        interaction to answer if the process dies before it has."""
+        interaction = self.interaction
+        if interaction is None or not getattr(interaction, "token", None):
+            return Announce(str(self.kind))
+        return Announce(str(self.kind), interaction_token=interaction.token,
+                        application_id=interaction.application_id)
+
 
 @dataclass
 class Outcome:
@@ -103,6 +113,8 @@ class Outcome:
     action: Action | None = None  # None for START and ADMIN (the game was created or ended)
     events: list[Event] = field(default_factory=list)
     phase_before: str = ""
+    #: The game's version (logged actions) right after this change: its row in the outbox.
+    version: int = 0
     #: Error ids of listeners that failed (the change itself is stored; see `publish`).
     failures: list[str] = field(default_factory=list)
 
@@ -167,22 +179,39 @@ class GameService:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def table(self, game_id: int) -> Table:
+        """The game as this process holds it (loaded by replay on first use)."""
         table = self._tables.get(game_id)
         if table is not None:
             self._tables.move_to_end(game_id)
-        else:
-            try:
-                async with self.storage.sessions() as session:
-                    loaded = await stored_games.load_game(session=session, game_id=game_id)
-            except GameNotFoundError:
-                raise NoSuchGame() from None
-            table = Table(record=loaded.record, seats=loaded.seats, game=loaded.game)
-            self._tables[game_id] = table
-            while len(self._tables) > self.CACHE_SIZE:
-                old_id, _ = self._tables.popitem(last=False)
-                lock = self._locks.get(old_id)
-                if lock is not None and not lock.locked():
-                    del self._locks[old_id]
+            return table
+        return self._keep(await self._load(game_id))
+
+    async def _load(self, game_id: int) -> Table:
+        try:
+            async with self.storage.sessions() as session:
+                loaded = await stored_games.load_game(session=session, game_id=game_id)
+        except GameNotFoundError:
+            raise NoSuchGame() from None
+        return Table(record=loaded.record, seats=loaded.seats, game=loaded.game)
+
+    def _keep(self, table: Table) -> Table:
+        self._tables[table.id] = table
+        self._tables.move_to_end(table.id)
+        while len(self._tables) > self.CACHE_SIZE:
+            old_id, _ = self._tables.popitem(last=False)
+            lock = self._locks.get(old_id)
+            if lock is not None and not lock.locked():
+                del self._locks[old_id]
+        return table
+
+    async def _current(self, game_id: int) -> Table:
+        """The game as stored now, under its lock: the cached copy, unless another process (a shard
+        sharing the database) moved the game on since, then a fresh one in its place."""
+        table = await self.table(game_id)
+        async with self.storage.sessions() as session:
+            stored = await stored_games.game_version(session=session, game_id=game_id)
+        if stored is not None and stored != table.version:
+            table = self._keep(await self._load(game_id))
         return table
 
     async def table_in_channel(self, channel_id: int) -> Table | None:
@@ -191,9 +220,9 @@ class GameService:
         if record is None or record.id is None:
             return None
         table = await self.table(record.id)
-        if table.record.version != record.version or table.version != record.version:
-            self.forget(record.id)  # another process moved it on
-            table = await self.table(record.id)
+        if table.version != record.version:
+            async with self.lock(record.id):  # not while a move of this process is being saved
+                table = await self._current(record.id)
         return table
 
     def forget(self, game_id: int) -> None:
@@ -219,7 +248,7 @@ class GameService:
         Raises UserError (not a player, stale button, a lost race: nothing changed) or the
         engine's ActionError (illegal: nothing changed)."""
         async with self.lock(game_id):
-            table = await self.table(game_id)
+            table = await self._current(game_id)
             if table.record.status != "active" or table.record.read_only_reason:
                 raise GameReadOnly() if table.record.read_only_reason else GameIsOver()
             if seat is None and not as_table:
@@ -238,8 +267,8 @@ class GameService:
             try:
                 async with self.storage.sessions() as session:
                     table.record.version = await stored_games.save_action(
-                        session=session, game_id=game_id, expected_version=version, game=game
-                    )
+                        session=session, game_id=game_id, expected_version=version, game=game,
+                        announce=cause.announce())
             except StaleVersionError:
                 self.forget(game_id)
                 raise LostRace() from None
@@ -251,8 +280,9 @@ class GameService:
             log.info("action applied", extra={"game_id": game_id, "guild_id": table.record.guild_id,
                                               "user_id": cause.user_id, "seat": seat, "cause": str(cause.kind),
                                               "version": table.record.version})
-        return await self.publish(Outcome(table=table, cause=cause, seat=seat, action=action, events=events,
-                                          phase_before=phase_before))
+            outcome = Outcome(table=table, cause=cause, seat=seat, action=action, events=events,
+                              phase_before=phase_before, version=table.record.version)
+        return await self.publish(outcome)
 
     async def start(self, *, guild_id: int, channel_id: int, map_id: str, options: GameOptions,
                     user_ids: list[int | None], colors: list[str | None], host_id: int, cause: Cause,
@@ -265,10 +295,10 @@ class GameService:
         async with self.storage.sessions() as session:
             await stored_games.create_game(session=session, guild_id=guild_id, channel_id=channel_id, game=game,
                                            players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id,
-                                           ai=ai)
+                                           ai=ai, announce=cause.announce())
         table = await self.table_in_channel(channel_id)
         assert table is not None
-        return await self.publish(Outcome(table=table, cause=cause, phase_before=game.phase))
+        return await self.publish(Outcome(table=table, cause=cause, phase_before=game.phase, version=table.version))
 
     async def end(self, game_id: int, *, cause: Cause) -> Outcome:
         """End an active game without scores (an admin's decision), then publish it."""

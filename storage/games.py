@@ -361,6 +361,12 @@ async def get_game(*, session: AsyncSession, game_id: int) -> GameRecord:
     return record
 
 
+async def game_version(*, session: AsyncSession, game_id: int) -> int | None:
+    """A game's stored version (its logged actions), None if there is no such game: one indexed
+    read, so a process can tell whether its cached copy is still the game (shards share a database)."""
+    return (await session.execute(select(GameRecord.version).where(GameRecord.id == game_id))).scalar_one_or_none()
+
+
 async def game_seats(*, session: AsyncSession, game_id: int) -> list[SeatRecord]:
     rows = await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id).order_by(SeatRecord.seat))
     seats = list(rows.scalars().all())

@@ -197,7 +197,9 @@ class Play(TTRCog):
         await m.load_names(table)
         game = table.game
         if game.phase == "choosing" and game.offers[seat] or (game.stage == TICKETS and game.current == seat):
-            await m.send_ticket_choice(interaction, t, table, seat)
+            await m.send_ticket_choice(lambda content, **kw: interaction.followup.send(content, ephemeral=True, **kw),
+                                       t, table, seat, images=not interaction.guild_id
+                                       or interaction.app_permissions.attach_files)
             return
         if game.stage == TUNNEL and game.current == seat:
             await interaction.followup.send(m.tunnel_text(t, table, seat),

@@ -2,13 +2,12 @@
 every other player approves, and the engine takes the move back — only until the next player
 acts, and never for a move that revealed a card (the engine decides: `Undo` is legal or not).
 
-The request's state is its own message (who approved is written in it), so a restart loses
-nothing and needs no table.
+Votes are stored (storage/undo_votes.py), one row per voter, counted under the game's row lock,
+so two players approving at the same moment are both counted and a restart loses nothing; the
+request message shows them.
 """
 
 from __future__ import annotations
-
-import re
 
 import discord
 from discord import Interaction
@@ -20,16 +19,13 @@ from bot.errors import TooLate, UserError
 from bot.service import Cause, CauseKind, Table
 from engine import BuildStation, Claim, Undo, format_action
 from engine.errors import TemplateError
+from storage import StaleVersionError
+from storage import undo_votes as stored_votes
 from i18n import Translator
 from texts.present import route_name
 
 #: Starts the line of the request message that lists who approved (in any language).
 APPROVED = "👍"
-
-
-def approvers(content: str) -> set[int]:
-    line = next((line for line in content.splitlines() if line.startswith(APPROVED)), "")
-    return {int(i) for i in re.findall(r"<@(\d+)>", line)}
 
 
 def approved_line(t: Translator, users: set[int]) -> str:
@@ -100,6 +96,8 @@ class Undos(TTRCog):
         if not voters:  # everyone else is an AI: nobody to ask
             await self._take_back(interaction, table, seat, ply)
             return
+        async with self.bot.storage.sessions() as session:
+            await stored_votes.clear_votes(session=session, game_id=game_id, ply=ply)  # a request asked again
         t = await self.bot.messenger.channel_t(table)  # a message in the channel, for everyone
         text = "\n".join([f"↩️ {self._asks(t, table, seat)}",
                           t.gettext("Needs the OK of {players}.", players=t.join(f"<@{u}>" for u in sorted(voters))),
@@ -119,18 +117,24 @@ class Undos(TTRCog):
         voters = self._voters(table, mover)
         if interaction.user.id not in voters:
             raise UserError("Only the other players decide on this.")
-        if not approve:
-            said_no = t.gettext("{player} said no: the move stands.", player=interaction.user.mention)
-            await interaction.response.edit_message(content=f"{interaction.message.content}\n❌ {said_no}", view=None)
-            return
-        agreed = approvers(interaction.message.content) | {interaction.user.id}
+        try:
+            async with self.bot.storage.sessions() as session:
+                votes = await stored_votes.record_vote(session=session, game_id=game_id, ply=ply,
+                                                       user_id=interaction.user.id, approve=approve)
+        except StaleVersionError:
+            raise TooLate() from None
         lines = [line for line in interaction.message.content.splitlines() if not line.startswith(APPROVED)]
+        if not all(votes.values()):
+            said_no = t.gettext("{player} said no: the move stands.",
+                                player=" ".join(f"<@{u}>" for u, yes in sorted(votes.items()) if not yes))
+            await interaction.response.edit_message(content="\n".join(lines) + f"\n❌ {said_no}", view=None)
+            return
+        agreed = set(votes)
         content = "\n".join(lines + [approved_line(t, agreed)])
         if agreed >= voters:
             await self._take_back(interaction, table, mover, ply, content=content)
         else:
-            await interaction.response.edit_message(content=content,
-                                                    allowed_mentions=discord.AllowedMentions.none())
+            await interaction.response.edit_message(content=content)
 
     async def _take_back(self, interaction: Interaction, table: Table, mover: int, ply: int,
                          content: str | None = None) -> None:

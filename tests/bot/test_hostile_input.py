@@ -3,6 +3,7 @@ private answer; a name is never markup (issue 18)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -66,3 +67,28 @@ async def test_names_in_messages_are_text_not_markup(fake_discord, make_bot):
     for content in named:
         assert "**bold**" not in content and "\\*\\*bold\\*\\*" in content
         assert "@everyone" not in content.replace("@\u200beveryone", "") and "<@&123456789012345678>" not in content
+
+
+async def test_two_players_approving_an_undo_at_the_same_moment_are_both_counted(fake_discord, make_bot):
+    from tests.bot.test_play import _claim_something
+
+    fake = fake_discord
+    bot = await make_bot()
+    from tests.bot.driver import Driver
+
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob, fake.dirk])
+    await driver.run(fake.alice, "ttr new", map="usa", players=3)
+    await driver.run(fake.bob, "ttr join")
+    await driver.run(fake.dirk, "ttr join")
+    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice)
+    await reply.wait_resolved()
+    driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
+    for seat in (0, 1, 2):
+        await driver.act(seat, driver.game.default_action(seat))
+    claim = await _claim_something(driver)
+    turn = fake.channel_messages(fake.general)[-1]
+    request = (await fake.click(fake.alice, turn, next(c for c in turn.custom_ids if c.endswith(":undo")))).message
+    yes = next(c for c in request.custom_ids if c.endswith(":yes"))
+    await asyncio.gather(fake.click(fake.bob, request, yes), fake.click(fake.dirk, request, yes))
+    await fake.wait_until(lambda: type(driver.game.log[-1][1]).__name__ == "Undo", what="the undo")
+    assert driver.game.owner[driver.game.map.track_by_id[claim.track].index] == -1

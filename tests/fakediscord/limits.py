@@ -548,3 +548,8 @@ def validate_thread(payload: dict[str, Any], *, creating: bool) -> None:
         errors.add(("auto_archive_duration",), "BASE_TYPE_CHOICES",
                    f"Value must be one of {set(THREAD_ARCHIVE_DURATIONS)}.")
     errors.raise_if_any()
+
+#: Create Message `nonce`: at most 25 characters; with `enforce_nonce` it is unique per author for
+#: "the past few minutes" (Discord does not say how many: five here).
+NONCE_LENGTH = 25
+NONCE_WINDOW_SECONDS = 300

@@ -565,10 +565,34 @@ class RestApi:
         payload, files = await read_body(request)
         self.check_can_send(channel, files)
         self.validate_new(payload, files, interaction=False)
+        earlier = self.same_nonce(channel, payload)
+        if earlier is not None:  # Discord returns the first message and creates none
+            return json_response(earlier.payload())
         message = self.new_message(channel, payload, files)
+        message.nonce, message.created = self.nonce_of(payload), self.fake.now()
         self.drop_embeds_without_permission(message)
         await self.store(message)
         return json_response(message.payload())
+
+    @staticmethod
+    def nonce_of(payload: dict[str, Any]) -> str | None:
+        nonce = payload.get("nonce")
+        if nonce is None:
+            return None
+        if len(str(nonce)) > limits.NONCE_LENGTH:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"nonce": {"_errors": [{
+                "code": "BASE_TYPE_BAD_LENGTH", "message": "Must be 25 or fewer in length."}]}})
+        return str(nonce)
+
+    def same_nonce(self, channel: Channel, payload: dict[str, Any]) -> Message | None:
+        """Create Message with `enforce_nonce`: a message by the same author with the same nonce in
+        the past few minutes is returned instead of creating another (Discord's Message resource)."""
+        nonce = self.nonce_of(payload)
+        if nonce is None or not payload.get("enforce_nonce"):
+            return None
+        since = self.fake.now() - limits.NONCE_WINDOW_SECONDS
+        return next((m for m in reversed(channel.messages) if m.nonce == nonce and m.author is self.fake.bot_user
+                     and not m.deleted and m.created >= since), None)
 
     async def modify_channel(self, request: web.Request) -> web.Response:
         """PATCH a thread: ``archived``, ``locked``, ``auto_archive_duration``, ``name`` (other channels: 50024)."""

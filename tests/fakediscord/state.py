@@ -426,6 +426,8 @@ class Message:
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier versions, oldest first
     pings: Pings = field(default_factory=Pings)  # who this version notified (see `mentions`)
     mentioned: list[User] = field(default_factory=list)  # the users in ``pings``, for the payload
+    nonce: str | None = None  # as the sender gave it (Create Message `nonce`)
+    created: float = 0.0  # the fake's clock when it was created (`FakeDiscord.now`)
 
     @property
     def ephemeral(self) -> bool:
@@ -512,6 +514,8 @@ class Message:
                 for r in self.reactions
             ],
         }
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)

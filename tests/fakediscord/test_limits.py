@@ -334,3 +334,21 @@ async def test_an_edit_counts_the_attachments_it_keeps(fake_discord: FakeDiscord
     assert caught.value.code == 50035 and "attachments" in str(caught.value)
     edited = await sent.add_files(*[discord.File(io.BytesIO(b"y"), filename=f"more{n}.txt") for n in range(4)])
     assert len(edited.attachments) == 10 == len(fake_discord.messages[sent.id].attachments)
+
+
+async def test_a_message_sent_again_with_its_enforced_nonce_is_not_sent_twice(fake_discord: FakeDiscord,
+                                                                             bot: TinyBot) -> None:
+    """Create Message with `nonce` (discord.py adds `enforce_nonce`): the same author's message with
+    that nonce in the past few minutes comes back instead of a new one."""
+    channel = bot.get_channel(fake_discord.general.id)
+    first = await channel.send("turn 12", nonce="ttr7.0")
+    again = await channel.send("turn 12", nonce="ttr7.0")
+    other = await channel.send("turn 13", nonce="ttr8.0")
+    assert again.id == first.id and other.id != first.id and first.nonce == "ttr7.0"
+    assert [m.content for m in fake_discord.channel_messages(fake_discord.general)] == ["turn 12", "turn 13"]
+    fake_discord.advance(limits.NONCE_WINDOW_SECONDS + 1)
+    later = await channel.send("turn 12", nonce="ttr7.0")  # long after: a new message
+    assert later.id != first.id
+    status, body = await call(fake_discord, "POST", f"/channels/{fake_discord.general.id}/messages",
+                              {"content": "x", "nonce": "n" * 26, "enforce_nonce": True})
+    assert status == 400 and first_error(body, "nonce")["code"] == "BASE_TYPE_BAD_LENGTH"
