@@ -17,7 +17,13 @@ from storage.errors import (
     TemplateError,
 )
 from storage.games import create_game
-from storage.lobbies import cancel_lobby, expire_idle_lobbies, join_lobby, leave_lobby, open_lobby
+from storage.lobbies import (
+    cancel_lobby,
+    expire_idle_lobbies,
+    join_lobby,
+    leave_lobby,
+    open_lobby,
+)
 from storage.models import CANCELLED, OPEN, Lobby, utcnow
 from tests.storage.helpers import new_game
 
