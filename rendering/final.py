@@ -71,7 +71,7 @@ def render_final(
     fs = text_size(geo.width)
     row_h = round(fs * 1.8)
     table_h = round(fs * 0.8) + round(fs * 1.6) + round(fs * 1.5) + len(final) * row_h + round(fs * 1.6) + round(fs * 0.8)
-    img, geo = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=False,
+    img, geo, palette = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=False,
                            glow=glow, panel=False, extra_height=table_h)
     d = ImageDraw.Draw(img)
     W = img.width
@@ -165,4 +165,4 @@ def render_final(
                       rank=p["rank"], player=player_name(t, players, p["seat"]), total=p["total"],
                       routes=p["route_points"], tickets=p["ticket_points"], longest=p["longest"]) for p in ranked]
     alt = t.gettext("{map} final scores: {rows}.", map=t.map_name(map_data), rows=clauses(t, rows))
-    return RenderedImage(encode(img), alt, img.width, img.height)
+    return RenderedImage(encode(img, palette), alt, img.width, img.height)

@@ -18,7 +18,7 @@ from i18n import Translator
 
 from rendering import fonts
 from rendering.board import Marks, _players, _static_map, board_image, map_marks, shipped, static_map, swatch
-from rendering.draw import card, disc, encode, mark, paste_centered
+from rendering.draw import card, disc, encode, encode_small, mark, paste_centered
 from rendering.geometry import geometry
 from rendering.style import (
     GOOD, INK, MUTED, PANEL, PANEL_LINE, TICKET_CITY, PlayerStyle,
@@ -138,7 +138,7 @@ def render_hand(
                        for ticket, ok in zip(tickets, done)])
     alt = t.gettext("Your hand: {cards}; tickets: {tickets}.", cards=cards or t.pgettext("alt text", "no cards"),
                     tickets=held or t.pgettext("alt text", "none"))
-    return RenderedImage(encode(img), alt, img.width, img.height)
+    return RenderedImage(encode_small(img), alt, img.width, img.height)
 
 
 def _ticket_alt(t: Translator, m: MapData, ticket: dict) -> str:
@@ -255,7 +255,7 @@ def render_ticket_offer(
             fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), long, round(fs * 0.8), MUTED, anchor="lm")
     offered = [f"{i + 1}: {_ticket_alt(t, map_data, ticket)}" for i, ticket in enumerate(offer)]
     alt = t.gettext("Ticket offer, keep at least {keep}: {tickets}.", keep=keep, tickets=clauses(t, offered))
-    return RenderedImage(encode(img), alt, img.width, img.height)
+    return RenderedImage(encode_small(img), alt, img.width, img.height)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -290,11 +290,11 @@ def render_player_board(
     cities = sorted({c for ticket, ok in zip(tickets, done) if not ok for c in places(ticket)})
     rings = {c: GOOD for ticket, ok in zip(tickets, done) if ok for c in places(ticket)}
     rings.update({c: TICKET_CITY for c in cities})  # a city of an open ticket stays magenta
-    img, _ = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=claimable,
-                         ring_cities=rings)
+    img, _, palette = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=claimable,
+                                  ring_cities=rings)
     alt = t.ngettext(
         "Your board ({player}): {n} route you can claim now; ticket cities still to connect: {cities}.",
         "Your board ({player}): {n} routes you can claim now; ticket cities still to connect: {cities}.",
         len(claimable), player=player_name(t, players, you["seat"]),
         cities=listing(t, [city(t, map_data, c) for c in cities]) or t.pgettext("alt text", "none"))
-    return RenderedImage(encode(img), alt, img.width, img.height)
+    return RenderedImage(encode(img, palette), alt, img.width, img.height)
