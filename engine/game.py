@@ -356,6 +356,13 @@ class Game:
         actions.append(DeclineTunnel())
         return actions
 
+    def payable_claims(self, seat: int) -> list[Claim]:
+        """The claims `seat`'s hand and trains could pay for now, whoever's turn it is (one
+        payment per color): what a player's own board shows while others play."""
+        if self.phase != PLAYING or self.left[seat] is not None:
+            return []
+        return [a for a in self._turn_start_actions(seat, True) if isinstance(a, Claim)]
+
     def _keep_choices(self, seat: int) -> list[Action]:
         offer = sorted(self.offers[seat])
         out: list[Action] = []

@@ -18,7 +18,7 @@ from i18n import N_, Translator
 
 from rendering import fonts
 from rendering.draw import blends, card, disc, encode, palette_for, paste, paste_centered, sprite
-from rendering.geometry import BORDER_SCALE, MapGeometry, geometry
+from rendering.geometry import MapGeometry, geometry, min_text_px
 from rendering.style import (
     ALERT, BACKGROUND, CITY_FILL, DEFAULT_PLAYER_COLORS, GOOD, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
     NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
@@ -115,7 +115,7 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
         if kind == "country":  # a country is its name (a label) and its border points
             continue
         if kind == "border":  # a diamond with the country's initial (drawn below, after the resize)
-            rb = r * BORDER_SCALE
+            rb = geo.border_r * S
             pts = [(x * S, y * S - rb), (x * S + rb, y * S), (x * S, y * S + rb), (x * S - rb, y * S)]
             d.polygon(pts, fill=INK)
             k = (rb - 2.2 * S) / rb
@@ -129,7 +129,7 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
     letters, initials = dict(marks[0]), marks[1]
     for i, (x, y) in enumerate(geo.cities):
         if initials[i]:
-            fonts.draw_text(d, (x, y), initials[i], max(7, round(geo.city_r * 1.9)), (255, 255, 255), style="bold", anchor="mm")
+            fonts.draw_text(d, (x, y), initials[i], geo.border_letter, (255, 255, 255), style="bold", anchor="mm")
     if letters:
         size = max(8, round(geo.car_width * 0.85))
         for tg in geo.tracks:
@@ -159,9 +159,6 @@ def palette_colors(players: Sequence[PlayerStyle]) -> tuple[list, list]:
 
 @lru_cache(maxsize=32)
 def _palette(map_id: str, sha: str, width: int, marks: Marks, colors: tuple) -> Image.Image:
-    from engine.mapdata import load_map
-
-    m = load_map(map_id)
     exact, extra = palette_colors([PlayerStyle("", c) for c in colors])
     return palette_for(_static_map(map_id, sha, width, marks), exact, extra)
 
@@ -204,8 +201,8 @@ def overlay_for(map_data: MapData, geo: MapGeometry):
 
 def toll_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[int, int]]]:
     """Nederland: the bridge toll as a gold coin beside each route (once per double route)."""
-    r = geo.pitch * 0.24
-    size = max(8, round(r * 1.25))
+    size = max(round(geo.pitch * 0.3), small_size(geo.width))
+    r = max(geo.pitch * 0.24, size * 0.8)
     done = set()
     out = []
     for tg in geo.tracks:
@@ -229,7 +226,7 @@ def substitute_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, 
     """A track whose missing cards may each be replaced by N cards of any colors (Nordic
     Murmansk-Lieksa, data `substitute`): a dark tag "N:1" beside its middle car."""
     out = []
-    size = max(8, round(geo.pitch * 0.36))
+    size = max(round(geo.pitch * 0.36), small_size(geo.width))
     for tg in geo.tracks:
         n = m.tracks[tg.index].substitute
         if not n:
@@ -276,7 +273,7 @@ def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
     without the stripe), "glow" / "halo" (a wide / narrower light under the cars) or "mask"
     (the cars' shapes, to lift unclaimed cars from the static layer above a glow)."""
     tg = geo.tracks[track]
-    grow = {"claim": 2.0, "plain": 2.0, "glow": 10.5, "halo": 5.5, "mask": 4.4}[kind]
+    grow = {"claim": 2.0, "plain": 2.0, "glow": 10.5, "halo": 7.5, "mask": 4.4}[kind]
     box = tg.bbox(grow + 1)
 
     def paint(d: ImageDraw.ImageDraw, tr):
@@ -389,7 +386,7 @@ def text_size(width: int) -> int:
 
 def small_size(width: int) -> int:
     """The smallest text of any image: 7 px at 400 px wide (titles, notes, the recap)."""
-    return math.ceil(7.05 * width / 400)
+    return min_text_px(width)
 
 
 def _has_key(view: dict, key: str) -> bool:
@@ -411,13 +408,27 @@ class PanelText:
     one (seat, words) line per turn, and a tunnel being paid for."""
 
     def __init__(self, t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData,
-                 since: int | None = None) -> None:
+                 since: int | None = None, legend: Sequence[tuple[str, str]] = ()) -> None:
         self.lines = recap(t, view, players, m, since)
         self.tunnel = tunnel_text(t, view, players, m) if view.get("tunnel") else ""
+        self.legend = list(legend)  # (icon: "glow" | "halo" | "ring" | "done", words), private board
 
-    @property
-    def count(self) -> int:
-        return len(self.lines) + bool(self.tunnel)
+    def legend_rows(self, width: int) -> list[list[tuple[str, str, float]]]:
+        """The legend's items laid out in rows that fit `width` (each item with its width)."""
+        ss = small_size(width)
+        rows: list[list[tuple[str, str, float]]] = [[]]
+        used = 0.0
+        for icon, words in self.legend:
+            w = ss * 1.6 + fonts.measure(words, ss) + ss * 1.2
+            if rows[-1] and used + w > width - 2 * ss:
+                rows.append([])
+                used = 0.0
+            rows[-1].append((icon, fonts.fit(words, ss, width - 4 * ss), w))
+            used += w
+        return rows if self.legend else []
+
+    def count(self, width: int) -> int:
+        return len(self.lines) + bool(self.tunnel) + len(self.legend_rows(width))
 
 
 def panel_height(width: int, seats: int, lines: int = 0) -> int:
@@ -429,9 +440,23 @@ def panel_height(width: int, seats: int, lines: int = 0) -> int:
 def swatch(draw: ImageDraw.ImageDraw, box, color, seat: int, fs: int) -> None:
     """A player's color with the seat number, the number at least the smallest text size."""
     draw.rounded_rectangle(box, radius=max(3, fs // 5), fill=color, outline=darker(color, 0.45), width=2)
-    size = max(round((box[3] - box[1]) * 0.66), round(fs * 0.8))
+    size = max(round(fs * 0.8), small_size(draw.im.size[0]))  # the image's smallest text size
     fonts.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), str(seat + 1), size,
                     text_on(color), style="bold", anchor="mm")
+
+
+def legend_icon(d: ImageDraw.ImageDraw, icon: str, x: float, y: float, ss: int) -> None:
+    """The legend's sample of a glow (what changed), a light (claimable), a ring (ticket city)."""
+    h = ss * 0.5
+    if icon == "glow":
+        d.rounded_rectangle((x, y - h, x + ss * 1.2, y + h), radius=3, fill=HIGHLIGHT, outline=darker(HIGHLIGHT, 0.45), width=3)
+        d.rectangle((x + ss * 0.3, y - h * 0.35, x + ss * 0.9, y + h * 0.35), fill=MUTED)
+    elif icon == "halo":
+        d.rounded_rectangle((x, y - h, x + ss * 1.2, y + h), radius=3, fill=HIGHLIGHT)
+        d.rectangle((x + ss * 0.3, y - h * 0.35, x + ss * 0.9, y + h * 0.35), fill=ROUTE_COLORS["gray"], outline=INK)
+    else:
+        color = GOOD if icon == "done" else TICKET_CITY
+        d.ellipse((x + ss * 0.1, y - ss * 0.5, x + ss * 1.1, y + ss * 0.5), outline=color, width=max(2, ss // 6))
 
 
 def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[PlayerStyle], top: int,
@@ -501,6 +526,14 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
         fonts.draw_text(d, (margin, y + lh / 2), fonts.fit(text.tunnel, ss, W - 2 * margin, "bold"), ss, ALERT,
                         style="bold", anchor="lm")
         y += lh
+    for row in text.legend_rows(W):
+        x = margin
+        ly = y + lh / 2
+        for icon, words, w in row:
+            legend_icon(d, icon, x, ly, ss)
+            fonts.draw_text(d, (x + ss * 1.6, ly), words, ss, MUTED, anchor="lm")
+            x += w
+        y += lh
     # player table
     y += round(fs * 0.4)
     cols = _columns(m, view)
@@ -551,15 +584,15 @@ def _players(view: dict, players: Sequence[PlayerStyle] | None, t: Translator) -
 
 
 def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=None, colorblind=False,
-                highlight=None, claimable=(), since: int | None = None, ring_cities=(), glow=(),
+                highlight=None, claimable=(), since: int | None = None, legend=(), ring_cities=(), glow=(),
                 glow_color=HIGHLIGHT, panel=True, extra_height: int = 0) -> tuple[Image.Image, MapGeometry, Image.Image]:
     """The picture, its geometry and the palette to encode it with. highlight None/True: what
     changed since ply `since` (the recent turns) glows; False: nothing; or track ids."""
     geo = geometry(map_data, width, city_names(t, map_data))
     marks = map_marks(map_data, t, colorblind)
     static = static_map(map_data, geo, marks)
-    text = PanelText(t, view, players, map_data, since) if panel else None
-    ph = panel_height(geo.width, len(view["players"]), text.count) if panel else 0
+    text = PanelText(t, view, players, map_data, since, legend) if panel else None
+    ph = panel_height(geo.width, len(view["players"]), text.count(geo.width)) if panel else 0
     canvas = Image.new("RGB", (geo.width, geo.map_height + ph + extra_height), PANEL)
     canvas.paste(static, (0, 0))
     hl = list(glow)

@@ -21,6 +21,13 @@ from rendering import fonts
 LABEL_PX_AT_400 = 7.5
 HALO = 3  # label halo (stroke) width at 1280 px; scales with the image
 BORDER_SCALE = 2.0  # a border point's diamond (with the country's initial) against a city's radius
+#: The smallest text of any image, in pixels of the image shown 400 px wide (a phone's first view).
+MIN_TEXT_AT_400 = 7.05
+
+
+def min_text_px(width: int) -> int:
+    """The smallest text size allowed in an image `width` px wide."""
+    return math.ceil(MIN_TEXT_AT_400 * width / 400)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +103,18 @@ class MapGeometry:
 
     def city_box(self, i: int, grow: float = 0.0) -> tuple[float, float, float, float]:
         x, y = self.cities[i]
-        r = self.city_r * (BORDER_SCALE if self.kinds and self.kinds[i] == "border" else 1.0) + grow
+        r = (self.border_r if self.kinds and self.kinds[i] == "border" else self.city_r) + grow
         return x - r, y - r, x + r, y + r
+
+    @property
+    def border_letter(self) -> int:
+        """A border point's initial: the smallest text size (7 px at 400 px wide) or more."""
+        return max(round(self.city_r * 1.9), min_text_px(self.width))
+
+    @property
+    def border_r(self) -> float:
+        """Half the diagonal of a border point's diamond: room for its initial."""
+        return max(self.city_r * BORDER_SCALE, self.border_letter * 0.86)
 
 
 def content_box(m: MapData) -> tuple[float, float, float, float]:

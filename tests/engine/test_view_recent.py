@@ -59,3 +59,14 @@ def test_replayed_game_has_the_same_recent_actions():
         game.apply(seat, game.legal_actions(seat, collapse_payments=True)[0])
     again = Game.replay("europe", 2, game.seed, game.options, game.log)
     assert again.view(None)["recent"] == game.view(None)["recent"]
+
+
+def test_payable_claims_off_turn_are_the_claims_the_seat_could_make_on_its_turn():
+    game = started(seats=3)
+    arrange(game, hands={1: "red red red red loco loco", 0: "blue"})
+    off_turn = {(a.track, a.color, a.locos) for a in game.payable_claims(1)}
+    assert off_turn and game.legal_actions(1) == []
+    game.apply(0, DrawDeck())
+    game.apply(0, DrawDeck())  # now seat 1's turn, same hand
+    on_turn = {(a.track, a.color, a.locos) for a in game.legal_actions(1, collapse_payments=True) if isinstance(a, Claim)}
+    assert off_turn == on_turn
