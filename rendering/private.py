@@ -198,6 +198,18 @@ def thumbnail(view: dict, m: MapData, players: Sequence[PlayerStyle], thumb_w: i
     return img, thumb_w / geo.width, geo
 
 
+def _wrap(items: list[str], sep: str, size: int, width: float, lines: int) -> list[str]:
+    """Items joined by `sep` in at most `lines` lines of `width` (the last one cut with "…")."""
+    out = [""]
+    for item in items:
+        joined = f"{out[-1]}{sep}{item}" if out[-1] else item
+        if out[-1] and fonts.measure(joined, size) > width and len(out) < lines:
+            out.append(item)
+        else:
+            out[-1] = joined
+    return [fonts.fit(line, size, width) for line in out]
+
+
 def render_ticket_offer(
     view: dict,
     map_data: MapData,
@@ -217,7 +229,7 @@ def render_ticket_offer(
     cols = 1 if len(offer) <= 1 else 2 if len(offer) <= 4 else 3  # 5 tickets: two rows, shorter than a phone screen
     cell_w = (width - margin * (cols + 1)) // cols
     thumb, k, geo = thumbnail(view, map_data, players, cell_w - 2 * round(fs * 0.4), t=t, colorblind=colorblind)
-    cell_h = thumb.height + round(fs * 2.6) + ss
+    cell_h = thumb.height + round(fs * 3.6) + ss
     rows = max(1, math.ceil(len(offer) / cols))
     head = round(fs * 2.2)
     height = margin + head + rows * (cell_h + margin)
@@ -251,18 +263,28 @@ def render_ticket_offer(
         pts = _ticket_points(ticket)
         pw = fonts.measure(pts, round(fs * 1.2), "bold")
         line_w = cell_w - 2 * inner - 2 * r - fs * 0.6
+        name_w = cell_w - 2 * inner - 2 * r - pw - fs * 1.2
         name = ticket_name(t, map_data, ticket)
-        if ticket.get("destinations"):  # the destinations and their values go on a second line
+        below: list[str] = []  # the second and third lines: what does not fit beside the number
+        if ticket.get("destinations"):  # the destinations and their values go below
             name = f"{city(t, map_data, ticket['a'])} –"
-            rest = " / ".join(f"{city(t, map_data, x['to'])} {x['points']}" for x in ticket["destinations"])
-            rest = fonts.fit(rest, ss, line_w, "regular")
-            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), rest, ss, MUTED, anchor="lm")
-        name = fonts.fit(name, fs, cell_w - 2 * inner - 2 * r - pw - fs * 1.2, "bold")
+            below = _wrap([f"{city(t, map_data, x['to'])} {x['points']}" for x in ticket["destinations"]], " / ",
+                          ss, line_w, 2)
+        elif fonts.measure(name, fs, "bold") > name_w:  # a narrow cell: the second city below
+            name = f"{city(t, map_data, ticket['a'])} –"
+            below = [fonts.fit(city(t, map_data, ticket["b"]), fs, line_w, "bold")]
+        if ticket.get("long"):
+            below.append(t.gettext("long ticket"))
+        name = fonts.fit(name, fs, name_w, "bold")
         fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r), name, fs, INK, style="bold", anchor="lm")
         fonts.draw_text(d, (cx0 + cell_w - inner, by + r), pts, round(fs * 1.2), INK, style="bold", anchor="rm")
-        if ticket.get("long"):
-            long = fonts.fit(t.gettext("long ticket"), ss, line_w)
-            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), long, ss, MUTED, anchor="lm")
+        ly = by + r + fs * 1.15
+        for n, line in enumerate(below[:2]):
+            city_line = not ticket.get("destinations") and n == 0 and line != t.gettext("long ticket")
+            size, style, color = (fs, "bold", INK) if city_line else (ss, "regular", MUTED)
+            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, ly), fonts.fit(line, size, line_w, style), size, color,
+                            style=style, anchor="lm")
+            ly += fs * 1.05
     offered = [f"{i + 1}: {_ticket_alt(t, map_data, ticket)}" for i, ticket in enumerate(offer)]
     alt = t.gettext("Ticket offer, keep at least {keep}: {tickets}.", keep=keep, tickets=clauses(t, offered))
     return RenderedImage(encode_small(img), alt, img.width, img.height)

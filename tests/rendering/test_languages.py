@@ -26,7 +26,6 @@ from rendering import (
     render_ticket_offer,
 )
 from rendering import board as board_module
-from rendering import private as private_module
 from rendering.sample import synthetic_final, synthetic_view, with_seat
 from rendering.standings import (
     LadderRow,
@@ -103,7 +102,7 @@ def drawn(monkeypatch):
         calls.append((text, kw.get("style", "regular")))
         return real(draw, xy, text, size, fill, **kw)
 
-    for cached in (board_module._static_map, board_module._overlay_sprites, private_module._thumb):
+    for cached in (board_module._static_map, board_module._overlay_sprites):
         cached.cache_clear()
     monkeypatch.setattr(fonts, "draw_text", record)
     return calls
