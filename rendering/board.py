@@ -18,7 +18,7 @@ from i18n import N_, Translator
 
 from rendering import fonts
 from rendering.draw import blends, card, disc, encode, palette_for, paste, paste_centered, sprite
-from rendering.geometry import MapGeometry, geometry, min_text_px
+from rendering.geometry import MapGeometry, geometry, min_text_px, toll_spots
 from rendering.style import (
     ALERT, BACKGROUND, CITY_FILL, DEFAULT_PLAYER_COLORS, GOOD, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
     NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
@@ -200,21 +200,12 @@ def overlay_for(map_data: MapData, geo: MapGeometry):
 
 
 def toll_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[int, int]]]:
-    """Nederland: the bridge toll as a gold coin beside each route (once per double route)."""
-    size = max(round(geo.pitch * 0.3), small_size(geo.width))
-    r = max(geo.pitch * 0.24, size * 0.8)
-    done = set()
+    """Nederland: the bridge toll as a gold coin beside each route (`geometry.toll_spots`)."""
     out = []
-    for tg in geo.tracks:
-        t = m.tracks[tg.index]
-        if not t.toll or (min(t.a, t.b), max(t.a, t.b)) in done:
-            continue
-        done.add((min(t.a, t.b), max(t.a, t.b)))
-        off = (0.68 * geo.car_width + geo.car_width / 2 + r + 1) if t.double is not None else (geo.car_width / 2 + r + 1)
-        x = tg.mid[0] + tg.normal[0] * off
-        y = tg.mid[1] + tg.normal[1] * off
+    for ti, x, y, r, size in toll_spots(m, geo):
         coin = disc(r, TOLL_FILL, (110, 80, 10), 1.5).copy()
-        fonts.draw_text(ImageDraw.Draw(coin), (coin.width / 2, coin.height / 2), str(t.toll), size, INK, style="bold", anchor="mm")
+        fonts.draw_text(ImageDraw.Draw(coin), (coin.width / 2, coin.height / 2), str(m.tracks[ti].toll), size, INK,
+                        style="bold", anchor="mm")
         out.append((coin, (round(x - coin.width / 2), round(y - coin.height / 2))))
     return out
 
