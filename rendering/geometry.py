@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.mapdata import MapData
+from i18n.translator import MARK_CLOSE, MARK_OPEN
 
 from rendering import fonts
 
@@ -301,7 +302,10 @@ def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None)
 
 def _line_splits(name: str) -> list[tuple[str, ...]]:
     """The name on one line, and on two: at the most balanced space, or for a name without spaces
-    (Russian 'Солт-Лейк-Сити') after the most balanced hyphen that leaves 3 letters either side."""
+    (Russian 'Солт-Лейк-Сити') after the most balanced hyphen that leaves 3 letters either side.
+    A name the pseudo-locale marks ('⟦Ķáñśáś Ćíţý⟧') keeps its marks around each line."""
+    if len(name) > 2 and name[0] == MARK_OPEN and name[-1] == MARK_CLOSE:
+        return [tuple(f"{MARK_OPEN}{x}{MARK_CLOSE}" for x in lines) for lines in _line_splits(name[1:-1])]
     options: list[tuple[str, ...]] = [(name,)]
     words = name.split(" ")
     if len(words) > 1:

@@ -55,6 +55,7 @@ def test_long_names_split_on_two_lines():
     assert _line_splits("Солт-Лейк-Сити") == [("Солт-Лейк-Сити",), ("Солт-", "Лейк-Сити")]
     assert _line_splits("'s-Gravenhage") == [("'s-Gravenhage",)]  # "'s" is too short to stand alone
     assert _line_splits("芝加哥") == [("芝加哥",)]
+    assert _line_splits("⟦Ķáñśáś Ćíţý⟧") == [("⟦Ķáñśáś Ćíţý⟧",), ("⟦Ķáñśáś⟧", "⟦Ćíţý⟧")]  # pseudo-locale marks
 
 
 @pytest.mark.parametrize("map_id", MAPS)
