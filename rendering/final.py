@@ -187,8 +187,15 @@ def render_final(
     for note in notes:
         fonts.draw_text(d, (margin, y + ss * 1.15), fonts.fit(note, ss, W - 2 * margin), ss, MUTED)
         y += round(ss * 1.5)
-    rows = [t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d}, longest {longest})",
-                      rank=p["rank"], player=player_name(t, players, p["seat"]), total=p["total"],
-                      routes=p["route_points"], tickets=p["ticket_points"], longest=p["longest"]) for p in ranked]
+    def row(p: dict) -> str:
+        who = player_name(t, players, p["seat"])
+        if has_longest_bonus(map_data, view):
+            return t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d}, longest {longest})",
+                             rank=p["rank"], player=who, total=p["total"], routes=p["route_points"],
+                             tickets=p["ticket_points"], longest=p["longest"])
+        return t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d})", rank=p["rank"], player=who,
+                         total=p["total"], routes=p["route_points"], tickets=p["ticket_points"])
+
+    rows = [row(p) for p in ranked]
     alt = t.gettext("{map} final scores: {rows}.", map=t.map_name(map_data), rows=clauses(t, rows))
     return RenderedImage(encode(img, palette), alt, img.width, img.height)
