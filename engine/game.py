@@ -169,6 +169,7 @@ class Game:
         self.hooks.configure(self)  # validates options.variants (ValueError)
         self.returned_policy = options.returned_tickets or self.deck_rules.returned
         self.log: list[tuple[int | None, Action]] = []
+        self.public_log: list[tuple] = []  # (seat, action, engine.view.public_context) per log entry
         self.shuffles = 0
         # Cards. Lists are used as stacks: the top of a deck is its last element.
         self.deck: list[int] = []
@@ -355,6 +356,13 @@ class Game:
         actions.append(DeclineTunnel())
         return actions
 
+    def payable_claims(self, seat: int) -> list[Claim]:
+        """The claims `seat`'s hand and trains could pay for now, whoever's turn it is (one
+        payment per color): what a player's own board shows while others play."""
+        if self.phase != PLAYING or self.left[seat] is not None:
+            return []
+        return [a for a in self._turn_start_actions(seat, True) if isinstance(a, Claim)]
+
     def _keep_choices(self, seat: int) -> list[Action]:
         offer = sorted(self.offers[seat])
         out: list[Action] = []
@@ -450,6 +458,9 @@ class Game:
         self._check(seat, action)
         events: list[Event] = []
         before_current, before_phase = self.current, self.phase
+        from engine.view import public_context
+
+        context = public_context(self, action)
         core = _APPLY.get(type(action))
         if core is None:
             self.hooks.apply_action(self, seat, action, events)
@@ -458,6 +469,7 @@ class Game:
         self.log.append((seat, action))
         self.last_action = (seat, action)
         version = len(self.log)
+        self.public_log.append((seat, action, context))
         if seat is not None:
             self.decisions[seat] = version
         if self.phase == PLAYING and (self.current != before_current or before_phase != PLAYING or seat == self.current):
@@ -649,9 +661,9 @@ class Game:
         fresh = Game.new(self.map, self.seats, self.seed, self.options)
         for entry_seat, entry in kept:
             fresh.apply(entry_seat, entry)
-        log = self.log
+        log, public_log = self.log, self.public_log
         self.__dict__.update(fresh.__dict__)
-        self.log = log
+        self.log, self.public_log = log, public_log
         events.append(TurnStarted(self.current))
 
     def _check_resign(self, seat: int, action: Resign) -> None:
@@ -1027,7 +1039,9 @@ class Game:
 
     @classmethod
     def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None) -> "Game":
-        """Restore a state saved by `to_json` (and optionally its log, for `plies` to match)."""
+        """Restore a state saved by `to_json` (and optionally its log, for `plies` to match).
+        What was public when each action was applied is not in the state: the view's `recent`
+        starts empty here (storage rebuilds games by replay, which has it)."""
         if data.get("schema") != STATE_SCHEMA:
             raise ValueError(f"state schema {data.get('schema')!r} is not {STATE_SCHEMA}")
         data = _json_copy(data)  # the game must not share lists with the caller's data

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import RULES_VERSION
-from engine.actions import BuildStation, Claim, DrawMarket, KeepTickets, NeutralClaim, PayTunnel, Remove
+from engine.actions import BuildStation, Claim, DeclineTunnel, DrawMarket, KeepTickets, NeutralClaim, PayTunnel, Remove, Undo
 from engine.cards import CARD_NAMES, NUM_CARD_KINDS
 from engine.notation import claim_names_track, format_action
 
@@ -37,7 +37,24 @@ def public_last_action(game: "Game") -> dict | None:
     """The last action as everyone may see it (kept ticket ids hidden)."""
     if game.last_action is None:
         return None
-    seat, action = game.last_action
+    if game.public_log:
+        return public_entry(game, *game.public_log[-1])
+    return public_entry(game, *game.last_action)  # a game restored from JSON without its log
+
+
+def public_context(game: "Game", action) -> object:
+    """What an entry needs to know of the state an action is applied to, recorded with it
+    (cheap, for every action): a face-up draw's card, a tunnel decision's route and color."""
+    if isinstance(action, DrawMarket):
+        return game.market[action.slot] if 0 <= action.slot < len(game.market) else None
+    if isinstance(action, (PayTunnel, DeclineTunnel)) and game.tunnel is not None:
+        return game.tunnel["track"], game.tunnel["color"]
+    return None
+
+
+def public_entry(game: "Game", seat: int | None, action, context: object = None) -> dict:
+    """An action as everyone may see it (kept ticket ids hidden), with `public_context`'s facts:
+    the face-up card taken ("card"), the tunnel route paid or declined ("track", "color")."""
     entry: dict = {"seat": seat, "kind": type(action).__name__}
     if isinstance(action, KeepTickets):
         entry["text"] = f"tickets keep ({len(action.ids)})"
@@ -52,13 +69,39 @@ def public_last_action(game: "Game") -> dict | None:
         entry.update(_payment(action.color, action.locos), city=action.city)
     elif isinstance(action, DrawMarket):
         entry["slot"] = action.slot
+        if isinstance(context, int) and context >= 0:
+            entry["card"] = CARD_NAMES[context]
     elif isinstance(action, KeepTickets):
         entry["count"] = len(action.ids)
-    elif isinstance(action, PayTunnel):
-        entry["locos"] = action.locos
     elif isinstance(action, Remove):
         entry["removed"] = action.seat
+    if isinstance(action, PayTunnel):
+        entry["locos"] = action.locos
+    if isinstance(action, (PayTunnel, DeclineTunnel)) and context is not None:
+        track, color = context
+        entry.update(track=track, color=None if color is None else CARD_NAMES[color])
     return entry
+
+
+def recent_actions(game: "Game") -> list[dict]:
+    """The public entries, each with its "ply" (the log length after it), of the last `seats`
+    turns, oldest first: from any seat's previous turn to now, what a player away since then
+    missed. Undone actions and the Undo entries are left out."""
+    out: list[dict] = []
+    skip, turns, seat = 0, 0, object()
+    for ply in range(len(game.public_log), 0, -1):
+        entry_seat, action, context = game.public_log[ply - 1]
+        if isinstance(action, Undo):
+            skip += 1
+        elif skip:
+            skip -= 1
+        else:
+            if entry_seat != seat:
+                if turns == game.seats:
+                    break
+                turns, seat = turns + 1, entry_seat
+            out.append({"ply": ply, **public_entry(game, entry_seat, action, context)})
+    return out[::-1]
 
 
 def _payment(color: int | None, locos: int) -> dict:
@@ -116,6 +159,7 @@ def build_view(game: "Game", seat: int | None) -> dict:
         "tunnel": tunnel,
         **game.hooks.public_view(game),
         "last_action": public_last_action(game),
+        "recent": recent_actions(game),
         "you": None,
         "final": None,
     }

@@ -17,15 +17,15 @@ from engine.mapdata import MapData
 from i18n import N_, Translator
 
 from rendering import fonts
-from rendering.draw import card, disc, encode, paste, paste_centered, sprite
-from rendering.geometry import BORDER_SCALE, MapGeometry, geometry
+from rendering.draw import blends, card, disc, encode, palette_for, paste, paste_centered, sprite
+from rendering.geometry import MapGeometry, geometry, min_text_px, toll_spots
 from rendering.style import (
-    ALERT, BACKGROUND, CITY_FILL, DEFAULT_PLAYER_COLORS, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
+    ALERT, BACKGROUND, CITY_FILL, DEFAULT_PLAYER_COLORS, GOOD, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
     NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
     lighter, text_on,
 )
 from rendering.words import (
-    acting, action_text, city_names, clauses, last_action_text, listing, player_name, route_letters, seat_name, status_text,
+    changed, city_names, clauses, listing, player_name, recap, route_letters, seat_name, status_text,
     translator_or_english, tunnel_text,
 )
 from engine.cards import CARD_NAMES
@@ -96,9 +96,9 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
         t = m.tracks[tg.index]
         color = ROUTE_COLORS[_route_color_name(m, tg.index)]
         for k, car in enumerate(tg.cars):
-            if t.tunnel:
-                d.polygon(car.polygon(grow=2.6, scale=S), fill=(20, 20, 20))
-                d.polygon(car.polygon(grow=1.1, scale=S), fill=(250, 248, 240))
+            if t.tunnel:  # a thick dark frame and a light gap: seen at a phone's 400 px, on black routes too
+                d.polygon(car.polygon(grow=4.2, scale=S), fill=(20, 20, 20))
+                d.polygon(car.polygon(grow=1.9, scale=S), fill=(250, 248, 240))
                 d.polygon(car.polygon(grow=-0.2, scale=S), fill=color)
             else:
                 d.polygon(car.polygon(grow=1.0, scale=S), fill=outline)
@@ -115,7 +115,7 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
         if kind == "country":  # a country is its name (a label) and its border points
             continue
         if kind == "border":  # a diamond with the country's initial (drawn below, after the resize)
-            rb = r * BORDER_SCALE
+            rb = geo.border_r * S
             pts = [(x * S, y * S - rb), (x * S + rb, y * S), (x * S, y * S + rb), (x * S - rb, y * S)]
             d.polygon(pts, fill=INK)
             k = (rb - 2.2 * S) / rb
@@ -129,7 +129,7 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
     letters, initials = dict(marks[0]), marks[1]
     for i, (x, y) in enumerate(geo.cities):
         if initials[i]:
-            fonts.draw_text(d, (x, y), initials[i], max(7, round(geo.city_r * 1.9)), (255, 255, 255), style="bold", anchor="mm")
+            fonts.draw_text(d, (x, y), initials[i], geo.border_letter, (255, 255, 255), style="bold", anchor="mm")
     if letters:
         size = max(8, round(geo.car_width * 0.85))
         for tg in geo.tracks:
@@ -141,6 +141,34 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
                         continue
                     fonts.draw_text(d, (car.x, car.y), letter, size, text_on(ROUTE_COLORS[name]), style="bold", anchor="mm")
     return img
+
+
+def palette_colors(players: Sequence[PlayerStyle]) -> tuple[list, list]:
+    """The colors drawn over the static layer, exactly (players', glow, rings, panel), and the
+    mixtures at their anti-aliased edges, for `draw.palette_for`."""
+    own = []
+    for p in players:
+        c = p.color
+        own += [c, darker(c, 0.4), lighter(c, 0.6), darker(c, 0.35), darker(c, 0.45), text_on(c)]
+    glow = [HIGHLIGHT, darker(HIGHLIGHT, 0.45), lighter(HIGHLIGHT, 0.72), TICKET_CITY, GOOD, ALERT]
+    ui = [PANEL, PANEL_LINE, INK, MUTED, HALO, (255, 255, 255), BACKGROUND]
+    grounds = [BACKGROUND, PANEL, INK, (255, 255, 255), lighter(HIGHLIGHT, 0.72)]
+    extra = blends(own + glow, grounds + [ROUTE_COLORS[k] for k in ("gray", "black", "white")]) + blends([INK, MUTED], grounds)
+    return own + glow + ui, extra
+
+
+@lru_cache(maxsize=32)
+def _palette(map_id: str, sha: str, width: int, marks: Marks, colors: tuple) -> Image.Image:
+    exact, extra = palette_colors([PlayerStyle("", c) for c in colors])
+    return palette_for(_static_map(map_id, sha, width, marks), exact, extra)
+
+
+def board_palette(m: MapData, geo: MapGeometry, marks: Marks, players: Sequence[PlayerStyle]) -> Image.Image:
+    """The 256 colors a board picture is encoded with (cached per map, width, letters, players' colors)."""
+    if shipped(m):
+        return _palette(m.id, m.sha256, geo.width, marks, tuple(p.color for p in players))
+    exact, extra = palette_colors(players)
+    return palette_for(build_static_map(m, geo, marks), exact, extra)
 
 
 def overlay_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[int, int]]]:
@@ -172,21 +200,12 @@ def overlay_for(map_data: MapData, geo: MapGeometry):
 
 
 def toll_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[int, int]]]:
-    """Nederland: the bridge toll as a gold coin beside each route (once per double route)."""
-    r = geo.pitch * 0.24
-    size = max(8, round(r * 1.25))
-    done = set()
+    """Nederland: the bridge toll as a gold coin beside each route (`geometry.toll_spots`)."""
     out = []
-    for tg in geo.tracks:
-        t = m.tracks[tg.index]
-        if not t.toll or (min(t.a, t.b), max(t.a, t.b)) in done:
-            continue
-        done.add((min(t.a, t.b), max(t.a, t.b)))
-        off = (0.68 * geo.car_width + geo.car_width / 2 + r + 1) if t.double is not None else (geo.car_width / 2 + r + 1)
-        x = tg.mid[0] + tg.normal[0] * off
-        y = tg.mid[1] + tg.normal[1] * off
+    for ti, x, y, r, size in toll_spots(m, geo):
         coin = disc(r, TOLL_FILL, (110, 80, 10), 1.5).copy()
-        fonts.draw_text(ImageDraw.Draw(coin), (coin.width / 2, coin.height / 2), str(t.toll), size, INK, style="bold", anchor="mm")
+        fonts.draw_text(ImageDraw.Draw(coin), (coin.width / 2, coin.height / 2), str(m.tracks[ti].toll), size, INK,
+                        style="bold", anchor="mm")
         out.append((coin, (round(x - coin.width / 2), round(y - coin.height / 2))))
     return out
 
@@ -198,7 +217,7 @@ def substitute_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, 
     """A track whose missing cards may each be replaced by N cards of any colors (Nordic
     Murmansk-Lieksa, data `substitute`): a dark tag "N:1" beside its middle car."""
     out = []
-    size = max(8, round(geo.pitch * 0.36))
+    size = max(round(geo.pitch * 0.36), small_size(geo.width))
     for tg in geo.tracks:
         n = m.tracks[tg.index].substitute
         if not n:
@@ -245,7 +264,7 @@ def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
     without the stripe), "glow" / "halo" (a wide / narrower light under the cars) or "mask"
     (the cars' shapes, to lift unclaimed cars from the static layer above a glow)."""
     tg = geo.tracks[track]
-    grow = {"claim": 2.0, "plain": 2.0, "glow": 6.0, "halo": 5.5, "mask": 3.0}[kind]
+    grow = {"claim": 2.0, "plain": 2.0, "glow": 10.5, "halo": 7.5, "mask": 4.4}[kind]
     box = tg.bbox(grow + 1)
 
     def paint(d: ImageDraw.ImageDraw, tr):
@@ -256,9 +275,12 @@ def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
                 if kind == "claim":  # color-blind mode writes the seat number there instead
                     d.polygon(tr(car.polygon(length_f=0.66, width_f=0.26)), fill=lighter(color, 0.6))
             elif kind == "mask":  # the car with its outline or tunnel frame, as drawn on the static layer
-                d.polygon(tr(car.polygon(grow=2.7)), fill=(255, 255, 255, 255))
-            else:
-                d.polygon(tr(car.polygon(grow=grow)), fill=color + (235,))
+                d.polygon(tr(car.polygon(grow=4.3)), fill=(255, 255, 255, 255))
+            elif kind == "glow":  # a dark rim outside the light: it reads on yellow and orange routes too
+                d.polygon(tr(car.polygon(grow=grow)), fill=darker(color, 0.45) + (235,))
+        if kind in ("glow", "halo"):
+            for car in tg.cars:
+                d.polygon(tr(car.polygon(grow=grow - 2.6 if kind == "glow" else grow)), fill=color + (245,))
     return sprite(box, paint)
 
 
@@ -291,19 +313,22 @@ def draw_state(
     *,
     colorblind: bool,
     highlight: Iterable[str] = (),
+    claimable: Iterable[str] = (),
     glow_color=HIGHLIGHT,
     ring_cities: Iterable[str] | dict = (),  # city ids, or {city id: ring color}
-    highlight_city: str | None = None,
+    highlight_cities: Iterable[str] = (),
     static: Image.Image | None = None,
 ) -> None:
-    """Claims, stations and highlights on a copy of the static map."""
+    """Claims, stations and highlights on a copy of the static map: `highlight` tracks get a
+    gold glow with a dark rim (what changed; the longest path), `claimable` ones a thinner gold
+    light (private board: routes you can claim now)."""
     track_by_id = m.track_by_id
-    lit = [tid for tid in highlight if tid in track_by_id]
-    kind = "glow" if len(lit) <= 12 else "halo"  # many lit routes (claimable now): a thinner light
-    for tid in lit:
+    lit = [(tid, "glow") for tid in highlight if tid in track_by_id]
+    lit += [(tid, "halo") for tid in claimable if tid in track_by_id]
+    for tid, kind in lit:
         paste(canvas, _sprite(m, geo, track_by_id[tid].index, kind, glow_color))
     if static is not None:
-        for tid in lit:
+        for tid, _ in lit:
             if tid not in view["claims"]:  # put the route's own cars back above the light
                 mask, (x, y) = _sprite(m, geo, track_by_id[tid].index, "mask", (255, 255, 255))
                 canvas.paste(static.crop((x, y, x + mask.width, y + mask.height)), (x, y), mask)
@@ -327,11 +352,13 @@ def draw_state(
                 x, y = geo.cities[node]
                 paste_centered(canvas, disc(geo.city_r * 2.3, color, None, 3.2, ring_only=True), x, y)
     size = geo.city_r * 2.6
+    lit_cities = set(highlight_cities)
     for cid, seat in view.get("stations", {}).items():
         if cid not in m.city_by_id:
             continue
         x, y = geo.cities[m.city_by_id[cid].index]
-        if cid == highlight_city:
+        if cid in lit_cities:
+            paste_centered(canvas, disc(size * 1.2, darker(HIGHLIGHT, 0.45), None), x, y - size * 0.05)
             paste_centered(canvas, disc(size * 1.05, HIGHLIGHT, None), x, y - size * 0.05)
         color = players[seat].color
         paste_centered(canvas, _station_sprite(size, color), x, y - size * 0.03)
@@ -344,8 +371,13 @@ def draw_state(
 
 
 def text_size(width: int) -> int:
-    """Panel text size: at least 7 px when the image is shown 400 px wide."""
-    return math.ceil(7.2 * width / 400)
+    """Main panel text: 7.6 px when the image is shown 400 px wide (a phone's first view)."""
+    return math.ceil(7.6 * width / 400)
+
+
+def small_size(width: int) -> int:
+    """The smallest text of any image: 7 px at 400 px wide (titles, notes, the recap)."""
+    return min_text_px(width)
 
 
 def _has_key(view: dict, key: str) -> bool:
@@ -362,73 +394,149 @@ def _columns(m: MapData, view: dict) -> list[tuple[str, str]]:
     return cols
 
 
-def panel_height(width: int, seats: int) -> int:
-    fs = text_size(width)
-    return round(fs * 0.8) + round(fs * 2.9) + round(fs * 1.5) + seats * round(fs * 1.7) + round(fs * 0.8)
+class PanelText:
+    """What the panel says above the table: the recap of the turns since the viewer last looked,
+    one (seat, words) line per turn, and a tunnel being paid for."""
+
+    def __init__(self, t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData,
+                 since: int | None = None, legend: Sequence[tuple[str, str]] = ()) -> None:
+        self.lines = recap(t, view, players, m, since)
+        self.tunnel = tunnel_text(t, view, players, m) if view.get("tunnel") else ""
+        self.legend = list(legend)  # (icon: "glow" | "halo" | "ring" | "done", words), private board
+
+    def legend_rows(self, width: int) -> list[list[tuple[str, str, float]]]:
+        """The legend's items laid out in rows that fit `width` (each item with its width)."""
+        ss = small_size(width)
+        rows: list[list[tuple[str, str, float]]] = [[]]
+        used = 0.0
+        for icon, words in self.legend:
+            w = ss * 1.6 + fonts.measure(words, ss) + ss * 1.2
+            if rows[-1] and used + w > width - 2 * ss:
+                rows.append([])
+                used = 0.0
+            rows[-1].append((icon, fonts.fit(words, ss, width - 4 * ss), w))
+            used += w
+        return rows if self.legend else []
+
+    def count(self, width: int) -> int:
+        return len(self.lines) + bool(self.tunnel) + len(self.legend_rows(width))
+
+
+def panel_height(width: int, seats: int, lines: int = 0) -> int:
+    fs, ss = text_size(width), small_size(width)
+    return (round(fs * 0.7) + round(fs * 2.2) + round(ss * 1.5) + lines * round(ss * 1.55) + round(fs * 0.4)
+            + round(fs * 1.5) + seats * round(fs * 1.7) + round(fs * 0.8))
 
 
 def swatch(draw: ImageDraw.ImageDraw, box, color, seat: int, fs: int) -> None:
+    """A player's color with the seat number, the number at least the smallest text size."""
     draw.rounded_rectangle(box, radius=max(3, fs // 5), fill=color, outline=darker(color, 0.45), width=2)
-    fonts.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), str(seat + 1), round(fs * 0.8),
+    size = max(round(fs * 0.8), small_size(draw.im.size[0]))  # the image's smallest text size
+    fonts.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), str(seat + 1), size,
                     text_on(color), style="bold", anchor="mm")
 
 
+def legend_icon(d: ImageDraw.ImageDraw, icon: str, x: float, y: float, ss: int) -> None:
+    """The legend's sample of a glow (what changed), a light (claimable), a ring (ticket city)."""
+    h = ss * 0.5
+    if icon == "glow":
+        d.rounded_rectangle((x, y - h, x + ss * 1.2, y + h), radius=3, fill=HIGHLIGHT, outline=darker(HIGHLIGHT, 0.45), width=3)
+        d.rectangle((x + ss * 0.3, y - h * 0.35, x + ss * 0.9, y + h * 0.35), fill=MUTED)
+    elif icon == "halo":
+        d.rounded_rectangle((x, y - h, x + ss * 1.2, y + h), radius=3, fill=HIGHLIGHT)
+        d.rectangle((x + ss * 0.3, y - h * 0.35, x + ss * 0.9, y + h * 0.35), fill=ROUTE_COLORS["gray"], outline=INK)
+    else:
+        color = GOOD if icon == "done" else TICKET_CITY
+        d.ellipse((x + ss * 0.1, y - ss * 0.5, x + ss * 1.1, y + ss * 0.5), outline=color, width=max(2, ss // 6))
+
+
 def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[PlayerStyle], top: int,
-               *, colorblind: bool, t: Translator) -> None:
+               *, colorblind: bool, t: Translator, text: PanelText) -> None:
     W = canvas.width
-    fs = text_size(W)
+    fs, ss = text_size(W), small_size(W)
     d = ImageDraw.Draw(canvas)
     d.rectangle((0, top, W, canvas.height), fill=PANEL)
     d.line((0, top, W, top), fill=PANEL_LINE, width=2)
     margin = round(fs * 0.9)
-    y = top + round(fs * 0.8)
-    # status block (left) and market (right)
-    card_h = round(fs * 2.1)
-    card_w = round(card_h * 1.45)
+    y = top + round(fs * 0.7)
+    # status (left) and market (right), the deck sizes under the market
+    card_h = round(fs * 2.0)
+    card_w = round(card_h * 1.4)
     gap = round(fs * 0.35)
     market = view.get("market", [])
     mx = W - margin - len(market) * card_w - (len(market) - 1) * gap
     letters = route_letters(t) if colorblind else {}
     for k, name in enumerate(market):
         x = mx + k * (card_w + gap)
-        card(d, (x, y + 2, x + card_w, y + 2 + card_h), name, letter=letters.get(name, ""), radius=max(4, fs // 4))
-    market_label = fonts.fit(t.gettext("Market"), round(fs * 0.8), mx / 3)
-    label_w = fonts.measure(market_label, round(fs * 0.8), "regular")
-    fonts.draw_text(d, (mx - gap, y + card_h * 0.45), market_label, round(fs * 0.8), MUTED, anchor="rs")
-    deck = fonts.fit(t.gettext("deck {n}", n=view.get("deck_size", 0)), round(fs * 0.8), mx / 3)
-    fonts.draw_text(d, (mx - gap, y + card_h * 0.45 + fs), deck, round(fs * 0.8), MUTED, anchor="rs")
+        card(d, (x, y, x + card_w, y + card_h), name, letter=letters.get(name, ""), radius=max(4, fs // 4))
+    market_label = fonts.fit(t.gettext("Market"), ss, mx / 3)
+    label_w = fonts.measure(market_label, ss, "regular")
+    fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
+    decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
+    if "ticket_deck_size" in view:
+        decks = t.gettext("{cards} · {tickets}", cards=decks,
+                          tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"]))
+    y2 = y + card_h + round(ss * 1.15)
+    fonts.draw_text(d, (W - margin, y2), fonts.fit(decks, ss, W / 2), ss, MUTED, anchor="rs")
     avail = mx - label_w - 2 * gap - margin
     status = status_text(t, view, players)
     x = margin
+    sw = round(fs * 1.4)
+    mid = y + card_h / 2
     if view["phase"] == "playing" and view["current"] is not None:
-        swatch(d, (x, y + 2, x + fs * 1.3, y + 2 + fs * 1.3), players[view["current"]].color, view["current"], fs)
-        x += fs * 1.3 + gap
+        swatch(d, (x, mid - sw / 2, x + sw, mid + sw / 2), players[view["current"]].color, view["current"], fs)
+        x += sw + gap
+    bs = round(fs * 1.1)
     if view.get("last_round") and view["phase"] == "playing":
         badge = fonts.fit(t.gettext("LAST ROUND"), fs, avail / 2, "bold")
         bw = fonts.measure(badge, fs, "bold") + fs
-        status = fonts.fit(status, fs, avail - (x - margin) - bw - gap, "bold")
-        sw = fonts.draw_text(d, (x, y + fs * 1.15), status, fs, INK, style="bold")
-        bx = x + sw + gap
-        d.rounded_rectangle((bx, y + 1, bx + bw, y + fs * 1.45), radius=fs // 3, fill=ALERT)
-        fonts.draw_text(d, (bx + fs / 2, y + fs * 1.15), badge, fs, (255, 255, 255), style="bold")
+        status = fonts.fit(status, bs, avail - (x - margin) - bw - gap, "bold")
+        tw = fonts.draw_text(d, (x, mid), status, bs, INK, style="bold", anchor="lm")
+        bx = x + tw + gap
+        d.rounded_rectangle((bx, mid - fs * 0.8, bx + bw, mid + fs * 0.8), radius=fs // 3, fill=ALERT)
+        fonts.draw_text(d, (bx + fs / 2, mid), badge, fs, (255, 255, 255), style="bold", anchor="lm")
     else:
-        fonts.draw_text(d, (x, y + fs * 1.15), fonts.fit(status, fs, avail - (x - margin), "bold"), fs, INK, style="bold")
-    last = last_action_text(t, view, players, m)
-    if last:
-        fonts.draw_text(d, (margin, y + fs * 2.55), fonts.fit(last, round(fs * 0.85), avail, "regular"), round(fs * 0.85), MUTED)
+        fonts.draw_text(d, (x, mid), fonts.fit(status, bs, avail - (x - margin), "bold"), bs, INK, style="bold", anchor="lm")
+    # the recap: one line per turn since the viewer last looked, and a tunnel being paid for
+    y = y2 + round(ss * 0.35)
+    lh = round(ss * 1.55)
+    ssw = round(ss * 1.2)
+    for seat, words in text.lines:
+        ly = y + lh / 2
+        x = margin
+        if seat is not None and seat < len(players):
+            swatch(d, (x, ly - ssw / 2, x + ssw, ly + ssw / 2), players[seat].color, seat, ss)
+            x += ssw + gap
+            who = fonts.fit(player_name(t, players, seat), ss, W * 0.3, "bold")
+        else:
+            who = t.gettext("Table")
+        x += fonts.draw_text(d, (x, ly), t.gettext("{player}:", player=who), ss, INK, style="bold", anchor="lm") + gap
+        fonts.draw_text(d, (x, ly), fonts.fit(words, ss, W - margin - x), ss, INK, anchor="lm")
+        y += lh
+    if text.tunnel:
+        fonts.draw_text(d, (margin, y + lh / 2), fonts.fit(text.tunnel, ss, W - 2 * margin, "bold"), ss, ALERT,
+                        style="bold", anchor="lm")
+        y += lh
+    for row in text.legend_rows(W):
+        x = margin
+        ly = y + lh / 2
+        for icon, words, w in row:
+            legend_icon(d, icon, x, ly, ss)
+            fonts.draw_text(d, (x + ss * 1.6, ly), words, ss, MUTED, anchor="lm")
+            x += w
+        y += lh
     # player table
-    y += round(fs * 2.9)
+    y += round(fs * 0.4)
     cols = _columns(m, view)
-    hs = round(fs * 0.8)
     titles = [t.gettext(title) for _, title in cols]
     # a longer title (another language) widens every column, up to 5.5 em
-    col_w = round(min(fs * 5.5, max([fs * 4.1] + [fonts.measure(x, hs) + 2 * gap for x in titles])))
+    col_w = round(min(fs * 5.5, max([fs * 4.1] + [fonts.measure(x, ss) + 2 * gap for x in titles])))
     name_x = margin + round(fs * 1.9)
     cols_x0 = W - margin - len(cols) * col_w
     for k, title in enumerate(titles):
-        title, size, style = fonts.squeeze(title, hs, col_w - 2 * gap)
+        title, size, style = fonts.squeeze(title, ss, col_w - 2 * gap, min_size=ss)
         fonts.draw_text(d, (cols_x0 + (k + 1) * col_w - gap, y + fs), title, size, MUTED, style=style, anchor="rs")
-    fonts.draw_text(d, (name_x, y + fs), fonts.fit(t.gettext("Player"), hs, cols_x0 - name_x - gap), hs, MUTED)
+    fonts.draw_text(d, (name_x, y + fs), fonts.fit(t.gettext("Player"), ss, cols_x0 - name_x - gap), ss, MUTED)
     y += round(fs * 1.5)
     row_h = round(fs * 1.7)
     for p in view["players"]:
@@ -467,44 +575,46 @@ def _players(view: dict, players: Sequence[PlayerStyle] | None, t: Translator) -
 
 
 def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=None, colorblind=False,
-                highlight=None, ring_cities=(), glow=(), glow_color=HIGHLIGHT, panel=True,
-                extra_height: int = 0) -> tuple[Image.Image, MapGeometry]:
+                highlight=None, claimable=(), since: int | None = None, legend=(), ring_cities=(), glow=(),
+                glow_color=HIGHLIGHT, panel=True, extra_height: int = 0) -> tuple[Image.Image, MapGeometry, Image.Image]:
+    """The picture, its geometry and the palette to encode it with. highlight None/True: what
+    changed since ply `since` (the recent turns) glows; False: nothing; or track ids."""
     geo = geometry(map_data, width, city_names(t, map_data))
-    static = static_map(map_data, geo, map_marks(map_data, t, colorblind))
-    ph = panel_height(geo.width, len(view["players"])) if panel else 0
+    marks = map_marks(map_data, t, colorblind)
+    static = static_map(map_data, geo, marks)
+    text = PanelText(t, view, players, map_data, since, legend) if panel else None
+    ph = panel_height(geo.width, len(view["players"]), text.count(geo.width)) if panel else 0
     canvas = Image.new("RGB", (geo.width, geo.map_height + ph + extra_height), PANEL)
     canvas.paste(static, (0, 0))
-    la = view.get("last_action") or {}
     hl = list(glow)
-    hl_city = None
+    cities: list[str] = []
     if highlight is None or highlight is True:
-        if la.get("track"):
-            hl.append(la["track"])
+        tracks, cities = changed(view, map_data, since)
+        hl += tracks
         if view.get("tunnel"):
             hl.append(view["tunnel"]["track"])
-        if la.get("city"):
-            hl_city = la["city"]
     elif highlight:
         hl.extend(highlight)
-    draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, highlight=hl, glow_color=glow_color,
-               ring_cities=ring_cities, highlight_city=hl_city, static=static)
+    draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, highlight=hl, claimable=claimable,
+               glow_color=glow_color, ring_cities=ring_cities, highlight_cities=cities, static=static)
     if panel:
-        draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind, t=t)
-    return canvas, geo
+        draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind, t=t, text=text)
+    return canvas, geo, board_palette(map_data, geo, marks, players)
 
 
-def board_alt_text(t: Translator, view: dict, map_data: MapData, players: Sequence[PlayerStyle]) -> str:
+def board_alt_text(t: Translator, view: dict, map_data: MapData, players: Sequence[PlayerStyle],
+                   since: int | None = None) -> str:
     scores = listing(t, [t.gettext("{player} {points}", player=player_name(t, players, p["seat"]), points=p["score"])
                          for p in view["players"]])
     parts = [t.gettext("{map} board", map=t.map_name(map_data)), status_text(t, view, players)]
     if view.get("last_round") and view["phase"] == "playing":
         parts.append(t.gettext("last round"))
     parts.append(t.gettext("scores: {scores}", scores=scores))
+    for seat, words in recap(t, view, players, map_data, since):
+        who = player_name(t, players, seat) if seat is not None and seat < len(players) else t.gettext("Table")
+        parts.append(t.gettext("{player}: {actions}", player=who, actions=words))
     if view.get("tunnel"):
         parts.append(tunnel_text(t, view, players, map_data))
-    elif view.get("last_action"):
-        parts.append(t.gettext("last action: {player} {action}", player=acting(t, view, players),
-                               action=action_text(t, map_data, view["last_action"])))
     return t.gettext("{clauses}.", clauses=clauses(t, parts))
 
 
@@ -517,15 +627,19 @@ def render_board(
     colorblind: bool = False,
     width: int | None = None,
     t: Translator | None = None,
+    since: int | None = None,
 ) -> RenderedImage:
-    """The public board from a spectator view: map, claims, stations, last action, panel, in the
-    language of `t` (None: English).
+    """The public board from a spectator view: map, claims, stations, what changed, panel, in
+    the language of `t` (None: English).
 
-    highlight: None/True highlights the view's last action, False nothing, or track ids.
+    since: the ply (`view["plies"]`) of the board the viewers saw before: the turns after it are
+    told in the panel and their claims and stations glow (None: the last turn of every seat).
+    highlight: None/True highlights those, False nothing, or track ids.
     """
     if view.get("you") is not None:
         raise ValueError("render_board draws public images: pass the spectator view game.view(None)")
     t = translator_or_english(t)
     players = _players(view, players, t)
-    img, _ = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=highlight)
-    return RenderedImage(encode(img), board_alt_text(t, view, map_data, players), img.width, img.height)
+    img, _, palette = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=highlight,
+                                  since=since)
+    return RenderedImage(encode(img, palette), board_alt_text(t, view, map_data, players, since), img.width, img.height)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import math
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -18,10 +18,48 @@ SS = 4  # supersampling factor of sprites
 PNG_OPTIONS = {"format": "PNG", "compress_level": 6}
 
 
-def encode(img: Image.Image) -> bytes:
+def encode(img: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """PNG bytes. With a palette (`palette_for`), the picture is mapped onto its 256 colors
+    first: a third of the bytes of full color, and faster to compress."""
+    if palette is not None and img.mode == "RGB":
+        img = img.quantize(palette=palette, dither=Image.Dither.NONE)
     buf = io.BytesIO()
     img.save(buf, **PNG_OPTIONS)
     return buf.getvalue()
+
+
+def encode_small(img: Image.Image) -> bytes:
+    """PNG bytes of a picture drawn once (hand, offer, league cards): its own 256 colors."""
+    return encode(img, img.quantize(256, method=Image.Quantize.FASTOCTREE))
+
+
+def blends(colors: Sequence[RGB], grounds: Sequence[RGB], steps: int = 4) -> list[RGB]:
+    """Each color, and its anti-aliased edges over each ground (`steps` - 1 mixtures)."""
+    out = []
+    for c in colors:
+        out.append(c)
+        for g in grounds:
+            out += [tuple(round(g[i] + (c[i] - g[i]) * k / steps) for i in range(3)) for k in range(1, steps)]
+    return out
+
+
+def palette_for(base: Image.Image, exact: Sequence[RGB], extra: Sequence[RGB]) -> Image.Image:
+    """A 256-color palette for pictures drawn over `base`: the `exact` colors (players', the
+    glow, the panel's: never merged with a near route color), then the base's most telling colors
+    and the `extra` mixtures (edges of what is drawn on top), reduced together."""
+    exact = list(dict.fromkeys(exact))[:128]
+    strip = Image.new("RGB", (max(1, len(extra)), 1))
+    strip.putdata(list(extra) or [base.getpixel((0, 0))])
+    scale = 2  # a reduced copy keeps the colors and their weights
+    small = base.resize((base.width // scale, base.height // scale), Image.Resampling.NEAREST)
+    both = Image.new("RGB", (small.width, small.height + 8))
+    both.paste(small, (0, 0))
+    both.paste(strip.resize((small.width, 8), Image.Resampling.NEAREST), (0, small.height))
+    rest = both.quantize(256 - len(exact), method=Image.Quantize.FASTOCTREE).getpalette()[: 3 * (256 - len(exact))]
+    flat = [v for c in exact for v in c] + rest
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat + [0] * (768 - len(flat)))
+    return pal
 
 
 def sprite(box: tuple[float, float, float, float], paint: Callable[[ImageDraw.ImageDraw, Callable], None]) -> tuple[Image.Image, tuple[int, int]]:

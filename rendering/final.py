@@ -10,7 +10,7 @@ from engine.mapdata import MapData
 from i18n import N_, Translator
 
 from rendering import fonts
-from rendering.board import _players, board_image, swatch, text_size
+from rendering.board import _players, board_image, small_size, swatch, text_size
 from rendering.draw import encode, mark
 from rendering.style import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, PlayerStyle, RenderedImage, lighter
 from rendering.words import city_names, clauses, listing, player_name, seat_name, translator_or_english
@@ -34,15 +34,45 @@ def longest_winners(final: list[dict]) -> list[int]:
     return [p["seat"] for p in final if p["longest"] == best and best > 0]
 
 
-def _columns(m: MapData, final: list[dict]) -> list[tuple[str, str]]:
-    """(final key, column title) of the score table; titles are translated where drawn."""
-    cols = [("route_points", N_("Routes")), ("tickets", N_("Tickets")), ("longest", N_("Longest"))]
+def has_longest_bonus(m: MapData, view: dict) -> bool:
+    """Whether the game's ticket deck scores the longest path (not Nordic's, not Nederland's)."""
+    deck = m.rules.decks.get(view.get("deck") or m.rules.default_deck) or m.rules.decks[m.rules.default_deck]
+    return deck.longest_path_bonus > 0
+
+
+def _columns(m: MapData, view: dict, final: list[dict]) -> list[tuple[str, str]]:
+    """(final key, column title) of the score table; titles are translated where drawn. The
+    longest path only on maps with that bonus; Nederland's money left, which ranks the toll bonus."""
+    cols = [("route_points", N_("Routes")), ("tickets", N_("Tickets"))]
     if m.rules.stations:
-        cols.insert(2, ("station_points", N_("Stations")))
+        cols.append(("station_points", N_("Stations")))
+    if has_longest_bonus(m, view):
+        cols.append(("longest", N_("Longest")))
+    if any("money" in p.get("details", {}) for p in final):
+        cols.append(("money", N_("Money")))
     if any(p.get("bonuses") for p in final):
         cols.append(("bonuses", N_("Bonuses")))
     cols.append(("total", N_("Total")))
     return cols
+
+
+def _notes(t: Translator, view: dict, final: list[dict], players: Sequence[PlayerStyle]) -> list[str]:
+    """Lines under the table: who won which bonus; the neutral player's trains left (Nederland)."""
+    ranked = sorted(final, key=lambda p: (p["rank"], p["seat"]))
+    out = []
+    names = sorted({k for p in final for k in p.get("bonuses", {})})
+    if names:
+        bonuses = []
+        for k in names:
+            won = [t.gettext("{player} {points:+d}", player=player_name(t, players, p["seat"]), points=p["bonuses"][k])
+                   for p in ranked if k in p.get("bonuses", {})]
+            bonus = t.gettext(BONUS_NAMES[k]) if k in BONUS_NAMES else k
+            bonuses.append(t.gettext("{bonus} {players}", bonus=bonus, players=listing(t, won)))
+        out.append(t.gettext("Bonuses: {bonuses}", bonuses=clauses(t, bonuses)))
+    neutral = view.get("neutral")
+    if neutral:
+        out.append(t.ngettext("Neutral player: {n} train left", "Neutral player: {n} trains left", neutral["trains"]))
+    return out
 
 
 def render_final(
@@ -63,15 +93,17 @@ def render_final(
         raise ValueError("the game is not over: the view has no final scores")
     t = translator_or_english(t)
     players = _players(view, players, t)
-    winners = longest_winners(final)
+    winners = longest_winners(final) if has_longest_bonus(map_data, view) else []
     glow = [track for s in winners for track in final[s]["longest_tracks"]]
     from rendering.geometry import geometry
 
     geo = geometry(map_data, width, city_names(t, map_data))
-    fs = text_size(geo.width)
+    fs, ss = text_size(geo.width), small_size(geo.width)
     row_h = round(fs * 1.8)
-    table_h = round(fs * 0.8) + round(fs * 1.6) + round(fs * 1.5) + len(final) * row_h + round(fs * 1.6) + round(fs * 0.8)
-    img, geo = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=False,
+    notes = _notes(t, view, final, players)
+    table_h = (round(fs * 0.8) + round(fs * 1.6) + round(fs * 1.5) + len(final) * row_h
+               + len(notes) * round(ss * 1.5) + round(fs * 0.8))
+    img, geo, palette = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=False,
                            glow=glow, panel=False, extra_height=table_h)
     d = ImageDraw.Draw(img)
     W = img.width
@@ -90,9 +122,9 @@ def render_final(
     if winners:
         lengths = [t.gettext("{player} ({n})", player=player_name(t, players, s), n=final[s]["longest"]) for s in winners]
         note = t.gettext("glow: longest path {players}", players=listing(t, lengths))
-        fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, round(fs * 0.8), W * 0.38), round(fs * 0.8), MUTED, anchor="rs")
+        fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, ss, W * 0.38), ss, MUTED, anchor="rs")
     y += round(fs * 1.6)
-    cols = _columns(map_data, final)
+    cols = _columns(map_data, view, final)
     r_mark = fs * 0.45
 
     def tickets_cell_w(p: dict) -> float:
@@ -100,9 +132,9 @@ def render_final(
         parts = (f"{p['ticket_points']:+d}", str(len(p["tickets"]) - ok), str(ok))
         return sum(fonts.measure(x, fs) for x in parts) + 4 * r_mark + 6 + fs * 1.05
 
-    widths = {"route_points": 3.6, "station_points": 3.8, "longest": 3.8, "bonuses": 4.2, "total": 3.4,
+    widths = {"route_points": 3.6, "station_points": 3.8, "longest": 3.8, "money": 3.6, "bonuses": 4.2, "total": 3.4,
               "tickets": max(4.0, max(tickets_cell_w(p) for p in final) / fs + 0.9)}
-    hs = round(fs * 0.8)
+    hs = ss
     for key, title_ in cols:  # a longer title (another language) widens its column, up to 6 em
         widths[key] = max(widths[key], min(6.0, fonts.measure(t.gettext(title_), hs) / fs + 0.5))
     xs = []
@@ -113,9 +145,9 @@ def render_final(
     xs.reverse()
     name_x = margin + round(fs * 3.4)
     for (key, title_), rx in zip(cols, xs):
-        head, size, style = fonts.squeeze(t.gettext(title_), hs, round(widths[key] * fs) - fs * 0.35)
+        head, size, style = fonts.squeeze(t.gettext(title_), hs, round(widths[key] * fs) - fs * 0.35, min_size=ss)
         fonts.draw_text(d, (rx, y + fs), head, size, MUTED, style=style, anchor="rs")
-    head, size, style = fonts.squeeze(t.gettext("Rank"), hs, name_x - margin - fs * 0.2)
+    head, size, style = fonts.squeeze(t.gettext("Rank"), hs, name_x - margin - fs * 0.2, min_size=ss)
     fonts.draw_text(d, (margin, y + fs), head, size, MUTED, style=style)
     fonts.draw_text(d, (name_x, y + fs), fonts.fit(t.gettext("Player"), hs, xs[0] - round(widths[cols[0][0]] * fs) - name_x), hs, MUTED)
     y += round(fs * 1.5)
@@ -145,24 +177,25 @@ def render_final(
             elif key == "bonuses":
                 b = sum(p.get("bonuses", {}).values())
                 fonts.draw_text(d, (rx, mid), f"{b:+d}" if b else "–", fs, INK, anchor="rm")
+            elif key == "money":
+                fonts.draw_text(d, (rx, mid), str(p.get("details", {}).get("money", "")), fs, INK, anchor="rm")
             elif key == "total":
                 fonts.draw_text(d, (rx, mid), str(p["total"]), fs, INK, style="bold", anchor="rm")
             else:
                 fonts.draw_text(d, (rx, mid), str(p.get(key, 0)), fs, INK, anchor="rm")
         y += row_h
-    # bonus names, one line
-    names = sorted({k for p in final for k in p.get("bonuses", {})})
-    if names:
-        bonuses = []
-        for k in names:
-            won = [t.gettext("{player} {points:+d}", player=player_name(t, players, p["seat"]), points=p["bonuses"][k])
-                   for p in ranked if k in p.get("bonuses", {})]
-            bonus = t.gettext(BONUS_NAMES[k]) if k in BONUS_NAMES else k
-            bonuses.append(t.gettext("{bonus} {players}", bonus=bonus, players=listing(t, won)))
-        text = t.gettext("Bonuses: {bonuses}", bonuses=clauses(t, bonuses))
-        fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(text, round(fs * 0.8), W - 2 * margin), round(fs * 0.8), MUTED)
-    rows = [t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d}, longest {longest})",
-                      rank=p["rank"], player=player_name(t, players, p["seat"]), total=p["total"],
-                      routes=p["route_points"], tickets=p["ticket_points"], longest=p["longest"]) for p in ranked]
+    for note in notes:
+        fonts.draw_text(d, (margin, y + ss * 1.15), fonts.fit(note, ss, W - 2 * margin), ss, MUTED)
+        y += round(ss * 1.5)
+    def row(p: dict) -> str:
+        who = player_name(t, players, p["seat"])
+        if has_longest_bonus(map_data, view):
+            return t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d}, longest {longest})",
+                             rank=p["rank"], player=who, total=p["total"], routes=p["route_points"],
+                             tickets=p["ticket_points"], longest=p["longest"])
+        return t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d})", rank=p["rank"], player=who,
+                         total=p["total"], routes=p["route_points"], tickets=p["ticket_points"])
+
+    rows = [row(p) for p in ranked]
     alt = t.gettext("{map} final scores: {rows}.", map=t.map_name(map_data), rows=clauses(t, rows))
-    return RenderedImage(encode(img), alt, img.width, img.height)
+    return RenderedImage(encode(img, palette), alt, img.width, img.height)

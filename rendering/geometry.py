@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.mapdata import MapData
+from i18n.translator import MARK_CLOSE, MARK_OPEN
 
 from rendering import fonts
 
@@ -21,6 +22,13 @@ from rendering import fonts
 LABEL_PX_AT_400 = 7.5
 HALO = 3  # label halo (stroke) width at 1280 px; scales with the image
 BORDER_SCALE = 2.0  # a border point's diamond (with the country's initial) against a city's radius
+#: The smallest text of any image, in pixels of the image shown 400 px wide (a phone's first view).
+MIN_TEXT_AT_400 = 7.05
+
+
+def min_text_px(width: int) -> int:
+    """The smallest text size allowed in an image `width` px wide."""
+    return math.ceil(MIN_TEXT_AT_400 * width / 400)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +104,18 @@ class MapGeometry:
 
     def city_box(self, i: int, grow: float = 0.0) -> tuple[float, float, float, float]:
         x, y = self.cities[i]
-        r = self.city_r * (BORDER_SCALE if self.kinds and self.kinds[i] == "border" else 1.0) + grow
+        r = (self.border_r if self.kinds and self.kinds[i] == "border" else self.city_r) + grow
         return x - r, y - r, x + r, y + r
+
+    @property
+    def border_letter(self) -> int:
+        """A border point's initial: the smallest text size (7 px at 400 px wide) or more."""
+        return max(round(self.city_r * 1.9), min_text_px(self.width))
+
+    @property
+    def border_r(self) -> float:
+        """Half the diagonal of a border point's diamond: room for its initial."""
+        return max(self.city_r * BORDER_SCALE, self.border_letter * 0.86)
 
 
 def content_box(m: MapData) -> tuple[float, float, float, float]:
@@ -141,6 +159,61 @@ def geometry(map_data: MapData, width: int | None = None, names: tuple[str, ...]
     return build_geometry(map_data, w, names)  # a map not shipped in engine/maps (tests): not cached
 
 
+def _laid_cars(m: MapData, t, cities, clear_a: float, clear_b: float, car_w: float) -> tuple[Car, ...]:
+    """A track's cars evenly on the straight line between its cities, `clear_a` / `clear_b` from
+    each (a map without space positions); the tracks of a double route to either side."""
+    a, b = cities[t.a], cities[t.b]
+    d = math.dist(a, b) or 1.0
+    ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+    normal = (-uy, ux)
+    usable, start = d - clear_a - clear_b, clear_a
+    if usable < d * 0.3:
+        usable, start = d * 0.3, d * 0.35
+    step = usable / t.length
+    off = 0.68 * car_w * (1 if t.index < t.double else -1) if t.double is not None else 0.0
+    ang = math.degrees(math.atan2(uy, ux))
+    return tuple(
+        Car(a[0] + ux * (start + step * (k + 0.5)) + normal[0] * off,
+            a[1] + uy * (start + step * (k + 0.5)) + normal[1] * off,
+            ang, step * 0.86, car_w)
+        for k in range(t.length)
+    )
+
+
+def _overlapping_cars(m: MapData, laid: dict) -> list:
+    """(track, track, car, car) for cars of different routes whose rectangles overlap."""
+    cars = [(ti, c) for ti, cs in laid.items() for c in cs]
+    reach = max((max(c.length, c.width) for _, c in cars), default=0.0)
+    out = []
+    for i, (ti, ci) in enumerate(cars):
+        pi = ci.polygon()
+        for tj, cj in cars[i + 1:]:
+            if ti == tj or m.tracks[ti].double == tj or abs(ci.x - cj.x) > reach or abs(ci.y - cj.y) > reach:
+                continue
+            if _polygons_overlap(pi, cj.polygon()):
+                out.append((ti, tj, ci, cj))
+    return out
+
+
+def _polygons_overlap(p, q) -> bool:
+    """Separating axis test for two convex polygons."""
+    for poly in (p, q):
+        for i in range(len(poly)):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y2 - y1, x1 - x2
+            a = [nx * x + ny * y for x, y in p]
+            b = [nx * x + ny * y for x, y in q]
+            if max(a) <= min(b) or max(b) <= min(a):
+                return False
+    return True
+
+
+def car_overlaps(m: MapData, geo: MapGeometry) -> list[tuple[str, str]]:
+    """Tracks of different routes whose cars overlap in this geometry (none, on every map)."""
+    laid = {tg.index: tg.cars for tg in geo.tracks}
+    return sorted({(m.tracks[a].id, m.tracks[b].id) for a, b, _, _ in _overlapping_cars(m, laid)})
+
+
 def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None) -> MapGeometry:
     pad = round(width * 0.04)
     bx0, by0, bx1, by1 = content_box(m)
@@ -173,6 +246,23 @@ def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None)
         )
         car_w = 0.26 * pitch
     city_r = 0.16 * pitch
+    # maps without spaces: each end of a track keeps clear of its city, more where routes meet
+    # at a narrow angle and their cars would overlap (Nederland)
+    clear = {(t.index, end): city_r + 0.12 * pitch for t in m.tracks for end in (0, 1)}
+    for _ in range(12 if not has_spaces else 0):
+        laid = {t.index: _laid_cars(m, t, cities, clear[(t.index, 0)], clear[(t.index, 1)], car_w)
+                for t in m.tracks}
+        bumped = False
+        for ti, tj, ci, cj in _overlapping_cars(m, laid):
+            for tk, car in ((ti, ci), (tj, cj)):
+                t = m.tracks[tk]
+                end = 0 if math.dist((car.x, car.y), cities[t.a]) < math.dist((car.x, car.y), cities[t.b]) else 1
+                d = math.dist(cities[t.a], cities[t.b])
+                if clear[(tk, 0)] + clear[(tk, 1)] + 0.1 * pitch < d * 0.55:
+                    clear[(tk, end)] += 0.1 * pitch
+                    bumped = True
+        if not bumped:
+            break
     tracks = []
     for t in m.tracks:
         a, b = cities[t.a], cities[t.b]
@@ -190,20 +280,7 @@ def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None)
                 cx, cy = (cx + ox) / 2, (cy + oy) / 2
             mid = (cx, cy)
         else:
-            clear = city_r + 0.12 * pitch
-            usable = max(d - 2 * clear, d * 0.3)
-            step = usable / t.length
-            off = 0.0
-            if t.double is not None:
-                off = 0.68 * car_w * (1 if t.index < t.double else -1)
-            ang = math.degrees(math.atan2(uy, ux))
-            start = clear if usable > d * 0.3 else (d - usable) / 2
-            cars = tuple(
-                Car(a[0] + ux * (start + step * (k + 0.5)) + normal[0] * off,
-                    a[1] + uy * (start + step * (k + 0.5)) + normal[1] * off,
-                    ang, step * 0.86, car_w)
-                for k in range(t.length)
-            )
+            cars = _laid_cars(m, t, cities, clear[(t.index, 0)], clear[(t.index, 1)], car_w)
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         tracks.append(TrackGeom(t.index, cars, mid, normal))
     label_size = max(8, math.ceil(LABEL_PX_AT_400 * width / 400))
@@ -225,7 +302,10 @@ def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None)
 
 def _line_splits(name: str) -> list[tuple[str, ...]]:
     """The name on one line, and on two: at the most balanced space, or for a name without spaces
-    (Russian 'Солт-Лейк-Сити') after the most balanced hyphen that leaves 3 letters either side."""
+    (Russian 'Солт-Лейк-Сити') after the most balanced hyphen that leaves 3 letters either side.
+    A name the pseudo-locale marks ('⟦Ķáñśáś Ćíţý⟧') keeps its marks around each line."""
+    if len(name) > 2 and name[0] == MARK_OPEN and name[-1] == MARK_CLOSE:
+        return [tuple(f"{MARK_OPEN}{x}{MARK_CLOSE}" for x in lines) for lines in _line_splits(name[1:-1])]
     options: list[tuple[str, ...]] = [(name,)]
     words = name.split(" ")
     if len(words) > 1:
@@ -299,13 +379,39 @@ def _label_size(geo: MapGeometry, kind: str) -> int:
     return math.ceil(geo.label_size * COUNTRY_LABEL_SCALE) if kind == "country" else geo.label_size
 
 
+def toll_spots(m: MapData, geo: MapGeometry) -> list[tuple[int, float, float, float, int]]:
+    """Nederland: where each bridge toll's coin goes (once per double route), beside the route's
+    middle: (track index, x, y, radius, digit size); the digits are the smallest text size."""
+    size = max(round(geo.pitch * 0.3), min_text_px(geo.width))
+    r = max(geo.pitch * 0.24, size * 0.8)
+    done = set()
+    out = []
+    for tg in geo.tracks:
+        t = m.tracks[tg.index]
+        if not t.toll or (min(t.a, t.b), max(t.a, t.b)) in done:
+            continue
+        done.add((min(t.a, t.b), max(t.a, t.b)))
+        off = (0.68 * geo.car_width + geo.car_width / 2 + r + 1) if t.double is not None else (geo.car_width / 2 + r + 1)
+        out.append((tg.index, tg.mid[0] + tg.normal[0] * off, tg.mid[1] + tg.normal[1] * off, r, size))
+    return out
+
+
+#: What a label costs for each train space whose middle it hides (the cost of a position farther
+#: from its city is 2.5 a step), and for each end of a space it hides.
+HIDDEN_SPACE_COST = 8.0
+HIDDEN_END_COST = 1.0
+
+
 def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[Label, ...]:
     """Labels for cities and countries (`names`, one per city); a country's border points are
-    markers without one."""
+    markers without one. A label never covers a city marker or a toll coin, and hides as few
+    train spaces as it can."""
     n = len(m.cities)
     samples = [(t.index, p) for t in geo.tracks for c in t.cars for p in c.samples()]
+    middles = [(c.x, c.y) for t in geo.tracks for c in t.cars]
     drawn = [j for j in range(n) if geo.has_marker(j)]
     markers = {j: geo.city_box(j, grow=2) for j in drawn}
+    coins = [(x - r - 1, y - r - 1, x + r + 1, y + r + 1) for _, x, y, r, _ in toll_spots(m, geo)]
     W, H = geo.width, geo.map_height
     cands = []
     for i, c in enumerate(m.cities):
@@ -317,10 +423,11 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
         for cost, lines, origins, box in _candidates(geo, i, names[i], size, centered=c.kind == "country"):
             if box[0] < 1 or box[1] < 1 or box[2] > W - 1 or box[3] > H - 1:
                 continue
-            if any(j != i and _overlap(box, markers[j]) for j in drawn):
+            if any(j != i and _overlap(box, markers[j]) for j in drawn) or any(_overlap(box, c) for c in coins):
                 continue
             hidden = sum(1 for _, (x, y) in samples if box[0] <= x <= box[2] and box[1] <= y <= box[3])
-            options.append((cost + 0.5 * hidden, lines, origins, box))
+            middle = sum(1 for x, y in middles if box[0] <= x <= box[2] and box[1] <= y <= box[3])
+            options.append((cost + HIDDEN_SPACE_COST * middle + HIDDEN_END_COST * hidden, lines, origins, box))
         options.sort(key=lambda o: o[0])
         cands.append(options)
     # most constrained cities first (fewest options, then most neighbours)

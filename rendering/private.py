@@ -6,20 +6,18 @@ Each takes that seat's view (`game.view(seat)`); nothing here is ever posted in 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
 from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
-from engine.scoring import ticket_results
+from engine.scoring import TicketResult, ticket_results
 from i18n import Translator
 
 from rendering import fonts
-from rendering.board import Marks, _players, _static_map, board_image, map_marks, shipped, static_map, swatch
-from rendering.draw import card, disc, encode, mark, paste_centered
-from rendering.geometry import geometry
+from rendering.board import _players, board_image, small_size, swatch, text_size
+from rendering.draw import card, disc, encode, encode_small, mark, paste_centered
 from rendering.style import (
     GOOD, INK, MUTED, PANEL, PANEL_LINE, TICKET_CITY, PlayerStyle,
     RenderedImage, darker,
@@ -35,9 +33,10 @@ def _you(view: dict) -> dict:
     return view["you"]
 
 
-def ticket_status(view: dict, map_data: MapData, seat: int, tickets: list[dict]) -> list[bool]:
-    """Whether each ticket is connected by the seat's own claimed tracks now (stations, which
-    may borrow a route at the end, are not counted before the final scoring)."""
+def ticket_results_now(view: dict, map_data: MapData, seat: int, tickets: list[dict]) -> list[TicketResult]:
+    """Each ticket as the seat's own claimed tracks score it now: connected or not, and for a
+    country ticket (Switzerland) the destination reached and its value, or the value it would
+    lose (stations, which may borrow a route at the end, are not counted before the final scoring)."""
     own = [map_data.track_by_id[t] for t, s in view["claims"].items() if s == seat and t in map_data.track_by_id]
 
     class _T:  # ticket_results reads .id, .points, .a, .b (city indices), .destinations
@@ -49,7 +48,12 @@ def ticket_status(view: dict, map_data: MapData, seat: int, tickets: list[dict])
             known = map_data.ticket_by_id.get(t["id"])  # country tickets (Switzerland) need the map's
             self.a_nodes, self.destinations = (known.a_nodes, known.destinations) if known else ((), ())
 
-    return [r.completed for r in ticket_results(own, [_T(t) for t in tickets])]
+    return list(ticket_results(own, [_T(t) for t in tickets]))
+
+
+def ticket_status(view: dict, map_data: MapData, seat: int, tickets: list[dict]) -> list[bool]:
+    """Whether each ticket is connected by the seat's own claimed tracks now."""
+    return [r.completed for r in ticket_results_now(view, map_data, seat, tickets)]
 
 
 def _ticket_points(t: dict) -> str:
@@ -57,8 +61,15 @@ def _ticket_points(t: dict) -> str:
     return f"{t['points']}"
 
 
-def _fs(width: int) -> int:
-    return math.ceil(7.2 * width / 400)
+def _reached(m: MapData, ticket: dict, result: TicketResult | None) -> tuple[dict, str]:
+    """The ticket as the hand shows it now: a country ticket that reaches a destination reads
+    'Lugano – Italia' with that destination's value; one that reaches none lists them all with
+    the value it would lose ('–5'); other tickets as they are."""
+    if not ticket.get("destinations") or result is None:
+        return ticket, _ticket_points(ticket)
+    if result.completed and result.reached is not None:
+        return {**ticket, "b": m.cities[result.reached].id, "destinations": None}, str(result.points)
+    return ticket, f"–{result.points}"  # en dash: the fonts have no minus sign
 
 
 # ---------------------------------------------------------------------------------------------
@@ -79,12 +90,13 @@ def render_hand(
     seat = you["seat"]
     t = translator_or_english(t)
     players = _players(view, players, t)
-    fs = _fs(width)
+    fs, ss = text_size(width), small_size(width)
     margin = round(fs * 1.0)
     hand = you["hand"]
     kinds = [k for k in CARD_NAMES if hand.get(k)]
     tickets = you["tickets"]
-    done = ticket_status(view, map_data, seat, tickets)
+    results = ticket_results_now(view, map_data, seat, tickets)
+    done = [r.completed for r in results]
     card_w = min(round(fs * 4.2), (width - 2 * margin - 8 * round(fs * 0.5)) // 9)
     card_h = round(card_w * 1.4)
     row_h = round(fs * 2.1)
@@ -100,7 +112,7 @@ def render_hand(
     if "money" in you:
         extra.append(t.gettext("money {n}", n=you["money"]))
     info = " · ".join(extra)
-    info_w = fonts.draw_text(d, (width - margin, y + fs * 1.05), info, round(fs * 0.9), MUTED, anchor="rs")
+    info_w = fonts.draw_text(d, (width - margin, y + fs * 1.05), info, ss, MUTED, anchor="rs")
     swatch(d, (margin, y, margin + fs * 1.3, y + fs * 1.3), players[seat].color, seat, fs)
     n_cards = sum(hand.values())
     title = t.ngettext("{player} — {n} card", "{player} — {n} cards", n_cards, player=player_name(t, players, seat))
@@ -129,25 +141,29 @@ def render_hand(
     y += round(fs * 1.8)
     if not tickets:
         fonts.draw_text(d, (margin, y + row_h / 2), t.gettext("No tickets"), fs, MUTED, anchor="lm")
-    for ticket, ok in zip(tickets, done):
-        _ticket_row(d, t, map_data, ticket, ok, margin, y, width - margin, row_h, fs)
+    for ticket, result in zip(tickets, results):
+        _ticket_row(d, t, map_data, ticket, result, margin, y, width - margin, row_h, fs)
         y += row_h
     cards = listing(t, [t.pgettext("hand", "{n} {card}", n=hand[k], card=card_name(t, k)) for k in kinds])
-    held = listing(t, [(t.gettext("{ticket} connected", ticket=_ticket_alt(t, map_data, ticket)) if ok else
-                        t.gettext("{ticket} not connected", ticket=_ticket_alt(t, map_data, ticket)))
-                       for ticket, ok in zip(tickets, done)])
+    held = listing(t, [(t.gettext("{ticket} connected", ticket=_ticket_alt(t, map_data, ticket, r)) if r.completed else
+                        t.gettext("{ticket} not connected", ticket=_ticket_alt(t, map_data, ticket, r)))
+                       for ticket, r in zip(tickets, results)])
     alt = t.gettext("Your hand: {cards}; tickets: {tickets}.", cards=cards or t.pgettext("alt text", "no cards"),
                     tickets=held or t.pgettext("alt text", "none"))
-    return RenderedImage(encode(img), alt, img.width, img.height)
+    return RenderedImage(encode_small(img), alt, img.width, img.height)
 
 
-def _ticket_alt(t: Translator, m: MapData, ticket: dict) -> str:
-    """'Paris-Wien 8'; a country ticket lists its destinations with their values."""
-    return ticket_name(t, m, ticket, "-") + ("" if ticket.get("destinations") else f" {ticket['points']}")
+def _ticket_alt(t: Translator, m: MapData, ticket: dict, result: TicketResult | None = None) -> str:
+    """'Paris-Wien 8'; a country ticket lists its destinations with their values (or, reached,
+    names the destination reached and its value)."""
+    ticket, points = _reached(m, ticket, result)
+    return ticket_name(t, m, ticket, "-") + ("" if ticket.get("destinations") else f" {points}")
 
 
-def _ticket_row(d: ImageDraw.ImageDraw, t: Translator, m: MapData, ticket: dict, ok: bool | None, x0: float,
-                y: float, x1: float, row_h: float, fs: int) -> None:
+def _ticket_row(d: ImageDraw.ImageDraw, t: Translator, m: MapData, ticket: dict, result: TicketResult | None,
+                x0: float, y: float, x1: float, row_h: float, fs: int) -> None:
+    ok = None if result is None else result.completed
+    ticket, pts = _reached(m, ticket, result)
     d.rounded_rectangle((x0, y + 2, x1, y + row_h - 4), radius=fs // 3, fill=(255, 252, 240), outline=PANEL_LINE, width=2)
     mid = y + (row_h - 2) / 2
     bx = x0 + fs * 0.5
@@ -158,7 +174,6 @@ def _ticket_row(d: ImageDraw.ImageDraw, t: Translator, m: MapData, ticket: dict,
         else:  # not connected yet: an empty circle (a red cross is for the final count)
             d.ellipse((bx, mid - r, bx + 2 * r, mid + r), outline=MUTED, width=max(2, fs // 7))
         bx += 2 * r + fs * 0.5
-    pts = _ticket_points(ticket)
     pw = fonts.measure(pts, fs, "bold")
     label = ticket_name(t, m, ticket)
     if ticket.get("long"):
@@ -172,21 +187,27 @@ def _ticket_row(d: ImageDraw.ImageDraw, t: Translator, m: MapData, ticket: dict,
 # Ticket offer
 
 
-@lru_cache(maxsize=16)
-def _thumb(map_id: str, sha: str, width: int, thumb_w: int, marks: Marks) -> Image.Image:
-    base = _static_map(map_id, sha, width, marks)
-    k = thumb_w / base.width
-    return base.resize((thumb_w, round(base.height * k)), Image.Resampling.LANCZOS)
-
-
-def thumbnail(m: MapData, thumb_w: int, marks: Marks) -> tuple[Image.Image, float, object]:
-    geo = geometry(m)
-    if shipped(m):
-        img = _thumb(m.id, m.sha256, geo.width, thumb_w, marks)
-    else:
-        base = static_map(m, geo, marks)
-        img = base.resize((thumb_w, round(base.height * thumb_w / base.width)), Image.Resampling.LANCZOS)
+def thumbnail(view: dict, m: MapData, players: Sequence[PlayerStyle], thumb_w: int, *, t: Translator,
+              colorblind: bool) -> tuple[Image.Image, float, object]:
+    """The board as it stands, reduced to `thumb_w`: every claim, the seat's own network lit, so
+    a mid-game offer can be judged against it."""
+    seat = view["you"]["seat"]
+    own = [tid for tid, s in view["claims"].items() if s == seat]
+    base, geo, _ = board_image(view, m, players, t=t, colorblind=colorblind, highlight=own, panel=False)
+    img = base.resize((thumb_w, round(base.height * thumb_w / base.width)), Image.Resampling.LANCZOS)
     return img, thumb_w / geo.width, geo
+
+
+def _wrap(items: list[str], sep: str, size: int, width: float, lines: int) -> list[str]:
+    """Items joined by `sep` in at most `lines` lines of `width` (the last one cut with "…")."""
+    out = [""]
+    for item in items:
+        joined = f"{out[-1]}{sep}{item}" if out[-1] else item
+        if out[-1] and fonts.measure(joined, size) > width and len(out) < lines:
+            out.append(item)
+        else:
+            out[-1] = joined
+    return [fonts.fit(line, size, width) for line in out]
 
 
 def render_ticket_offer(
@@ -202,12 +223,13 @@ def render_ticket_offer(
     you = _you(view)
     t = translator_or_english(t)
     offer = you["offer"]
-    fs = _fs(width)
+    players = _players(view, players, t)
+    fs, ss = text_size(width), small_size(width)
     margin = round(fs * 0.9)
-    cols = 2 if len(offer) > 1 else 1
+    cols = 1 if len(offer) <= 1 else 2 if len(offer) <= 4 else 3  # 5 tickets: two rows, shorter than a phone screen
     cell_w = (width - margin * (cols + 1)) // cols
-    thumb, k, geo = thumbnail(map_data, cell_w - 2 * round(fs * 0.4), map_marks(map_data, t, colorblind))
-    cell_h = thumb.height + round(fs * 2.6) + round(fs * 0.8)
+    thumb, k, geo = thumbnail(view, map_data, players, cell_w - 2 * round(fs * 0.4), t=t, colorblind=colorblind)
+    cell_h = thumb.height + round(fs * 3.6) + ss
     rows = max(1, math.ceil(len(offer) / cols))
     head = round(fs * 2.2)
     height = margin + head + rows * (cell_h + margin)
@@ -241,21 +263,31 @@ def render_ticket_offer(
         pts = _ticket_points(ticket)
         pw = fonts.measure(pts, round(fs * 1.2), "bold")
         line_w = cell_w - 2 * inner - 2 * r - fs * 0.6
+        name_w = cell_w - 2 * inner - 2 * r - pw - fs * 1.2
         name = ticket_name(t, map_data, ticket)
-        if ticket.get("destinations"):  # the destinations and their values go on a second line
+        below: list[str] = []  # the second and third lines: what does not fit beside the number
+        if ticket.get("destinations"):  # the destinations and their values go below
             name = f"{city(t, map_data, ticket['a'])} –"
-            rest = " / ".join(f"{city(t, map_data, x['to'])} {x['points']}" for x in ticket["destinations"])
-            rest = fonts.fit(rest, round(fs * 0.8), line_w, "regular")
-            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), rest, round(fs * 0.8), MUTED, anchor="lm")
-        name = fonts.fit(name, fs, cell_w - 2 * inner - 2 * r - pw - fs * 1.2, "bold")
+            below = _wrap([f"{city(t, map_data, x['to'])} {x['points']}" for x in ticket["destinations"]], " / ",
+                          ss, line_w, 2)
+        elif fonts.measure(name, fs, "bold") > name_w:  # a narrow cell: the second city below
+            name = f"{city(t, map_data, ticket['a'])} –"
+            below = [fonts.fit(city(t, map_data, ticket["b"]), fs, line_w, "bold")]
+        if ticket.get("long"):
+            below.append(t.gettext("long ticket"))
+        name = fonts.fit(name, fs, name_w, "bold")
         fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r), name, fs, INK, style="bold", anchor="lm")
         fonts.draw_text(d, (cx0 + cell_w - inner, by + r), pts, round(fs * 1.2), INK, style="bold", anchor="rm")
-        if ticket.get("long"):
-            long = fonts.fit(t.gettext("long ticket"), round(fs * 0.8), line_w)
-            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, by + r + fs * 1.15), long, round(fs * 0.8), MUTED, anchor="lm")
+        ly = by + r + fs * 1.15
+        for n, line in enumerate(below[:2]):
+            city_line = not ticket.get("destinations") and n == 0 and line != t.gettext("long ticket")
+            size, style, color = (fs, "bold", INK) if city_line else (ss, "regular", MUTED)
+            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, ly), fonts.fit(line, size, line_w, style), size, color,
+                            style=style, anchor="lm")
+            ly += fs * 1.05
     offered = [f"{i + 1}: {_ticket_alt(t, map_data, ticket)}" for i, ticket in enumerate(offer)]
     alt = t.gettext("Ticket offer, keep at least {keep}: {tickets}.", keep=keep, tickets=clauses(t, offered))
-    return RenderedImage(encode(img), alt, img.width, img.height)
+    return RenderedImage(encode_small(img), alt, img.width, img.height)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,18 +300,23 @@ def render_player_board(
     players: Sequence[PlayerStyle] | None = None,
     *,
     claimable_tracks: Iterable[str] = (),
+    my_turn: bool | None = None,
+    since: int | None = None,
     colorblind: bool = False,
     width: int | None = None,
     t: Translator | None = None,
 ) -> RenderedImage:
     """The board from one seat's view: its ticket cities ringed (magenta: not yet connected;
-    green: every ticket through that city connected), the
-    tracks it may claim right now glowing (gold, as the last action on the public board), and the
-    public panel. The bot computes claimable_tracks
-    from `game.legal_actions(seat, collapse_payments=True)` (the Claim actions' `.track`)."""
+    green: every ticket through that city connected), `claimable_tracks` lit (gold), what
+    changed since ply `since` glowing (dark-rimmed gold, as on the public board), a legend, and
+    the public panel. On the seat's turn the bot passes the Claim actions' tracks of
+    `game.legal_actions(seat, collapse_payments=True)`; off turn (`my_turn=False`; None: from
+    the view) those of `game.payable_claims(seat)`, what the hand could pay for."""
     you = _you(view)
     t = translator_or_english(t)
     players = _players(view, players, t)
+    if my_turn is None:
+        my_turn = view["phase"] == "playing" and view.get("current") == you["seat"]
     claimable = sorted(set(claimable_tracks))
     tickets = you["tickets"]
     done = ticket_status(view, map_data, you["seat"], tickets)
@@ -290,11 +327,21 @@ def render_player_board(
     cities = sorted({c for ticket, ok in zip(tickets, done) if not ok for c in places(ticket)})
     rings = {c: GOOD for ticket, ok in zip(tickets, done) if ok for c in places(ticket)}
     rings.update({c: TICKET_CITY for c in cities})  # a city of an open ticket stays magenta
-    img, _ = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=claimable,
-                         ring_cities=rings)
-    alt = t.ngettext(
-        "Your board ({player}): {n} route you can claim now; ticket cities still to connect: {cities}.",
-        "Your board ({player}): {n} routes you can claim now; ticket cities still to connect: {cities}.",
-        len(claimable), player=player_name(t, players, you["seat"]),
-        cities=listing(t, [city(t, map_data, c) for c in cities]) or t.pgettext("alt text", "none"))
-    return RenderedImage(encode(img), alt, img.width, img.height)
+    legend = [("halo", t.gettext("you can claim now") if my_turn else t.gettext("your hand could pay for (not your turn)")),
+              ("glow", t.gettext("new since your last look")), ("ring", t.gettext("ticket city to connect")),
+              ("done", t.gettext("ticket connected"))]
+    img, _, palette = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind,
+                                  claimable=claimable, since=since, legend=legend, ring_cities=rings)
+    who = player_name(t, players, you["seat"])
+    to_connect = listing(t, [city(t, map_data, c) for c in cities]) or t.pgettext("alt text", "none")
+    if my_turn:
+        alt = t.ngettext(
+            "Your board ({player}): {n} route you can claim now; ticket cities still to connect: {cities}.",
+            "Your board ({player}): {n} routes you can claim now; ticket cities still to connect: {cities}.",
+            len(claimable), player=who, cities=to_connect)
+    else:
+        alt = t.ngettext(
+            "Your board ({player}), not your turn: your hand could pay for {n} route; ticket cities still to connect: {cities}.",
+            "Your board ({player}), not your turn: your hand could pay for {n} routes; ticket cities still to connect: {cities}.",
+            len(claimable), player=who, cities=to_connect)
+    return RenderedImage(encode(img, palette), alt, img.width, img.height)

@@ -77,10 +77,20 @@ def synthetic_view(m: MapData, seats: int = 5, seed: int = 1, fill: float = 0.8)
         "last_action": None if last_track is None else {
             "seat": claims[last_track], "kind": "Claim", "track": last_track,
             "text": f"claim {m.route_name(m.track_by_id[last_track])}",
-            "color": None, "locos": 0, "subs": [], "numbered": False,
+            "color": _color_of(m, last_track), "locos": 0, "subs": [], "numbered": False,
         },
+        "recent": None if last_track is None else [{
+            "ply": 200, "seat": claims[last_track], "kind": "Claim", "track": last_track,
+            "text": f"claim {m.route_name(m.track_by_id[last_track])}",
+            "color": _color_of(m, last_track), "locos": 0, "subs": [], "numbered": False}],
         "you": None, "final": None,
     }
+
+
+def _color_of(m: MapData, track_id: str) -> str:
+    """The card color a claim of this track is paid with (red for a gray route)."""
+    color = m.track_by_id[track_id].color
+    return "red" if color is None else CARD_NAMES[color]
 
 
 def with_seat(view: dict, m: MapData, seat: int = 0, seed: int = 1, offer: int = 0) -> dict:

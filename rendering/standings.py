@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from i18n import Translator
 from rendering import fonts
-from rendering.draw import encode
+from rendering.draw import encode_small
 from rendering.style import (
     BACKGROUND,
     BAD,
@@ -158,7 +158,7 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
                   games=t.ngettext("{n} game", "{n} games", r.games), wins=t.ngettext("{n} win", "{n} wins", r.wins))
         for r in shown])
     alt = t.gettext("{title}: {ladder}.", title=title, ladder=ladder or t.gettext("no rated games yet"))
-    return RenderedImage(encode(img), alt[:1024], img.width, img.height)
+    return RenderedImage(encode_small(img), alt[:1024], img.width, img.height)
 
 
 def _tile(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value: str, label: str) -> None:
@@ -280,7 +280,7 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
     facts.append(t.ngettext("{n} longest-path bonus", "{n} longest-path bonuses", card.longest_bonuses))
     alt = t.gettext("{player}, {league} {season}: rating {rating}, {standing}; {facts}.", player=name, league=card.league,
                     season=card.season, rating=rating, standing=place, facts=listing(t, facts))
-    return RenderedImage(encode(img), alt[:1024], img.width, img.height)
+    return RenderedImage(encode_small(img), alt[:1024], img.width, img.height)
 
 
 __all__ = ["LadderRow", "ProfileCard", "RecentRow", "render_profile", "render_standings"]

@@ -26,14 +26,15 @@ ROUTE_COLORS: dict[str, RGB] = {
     "loco": hex_rgb("#8C8C8C"),
 }
 
-#: Hues no route uses (violet, teal, brown, sky, lime); a claimed car also has a light stripe
-#: and a dark outline, so it never reads as an unclaimed route of a similar hue.
+#: Hues no route uses (violet, teal, brown, sky, lime), each at least 16 CIELAB ΔE from every
+#: route color also as seen with protanopia or deuteranopia (tests/rendering/test_colors.py); a
+#: claimed car also has a light stripe and a dark outline, so it never reads as an unclaimed route.
 DEFAULT_PLAYER_COLORS: tuple[RGB, ...] = (
-    hex_rgb("#7B3FC4"),  # violet
-    hex_rgb("#0FA39A"),  # teal
-    hex_rgb("#8B5A2B"),  # brown
-    hex_rgb("#5BC3F0"),  # sky
-    hex_rgb("#A9D13A"),  # lime
+    hex_rgb("#5522AA"),  # violet
+    hex_rgb("#008877"),  # teal
+    hex_rgb("#553300"),  # brown
+    hex_rgb("#55CCFF"),  # sky
+    hex_rgb("#BBEE66"),  # lime
     hex_rgb("#C2185B"),  # raspberry (6th seat, if a map ever allows it)
 )
 

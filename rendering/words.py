@@ -2,9 +2,9 @@
 players, the color-blind letters, the game's status and its last action.
 
 Each public render function takes `t: Translator | None` (None: English); the English strings are
-the message ids (i18n/locales/*/rendering.po), so English images read as they always have. The
-last action is worded from the view's fields (kind, track, payment, count ...), in the shape of
-the engine's notation in English ("claim Paris-Dieppe red loco=1").
+the message ids (i18n/locales/*/rendering.po). The turns since a viewer last looked
+(`view["recent"]`, or the last action) are worded from the view's fields as players speak: "took yellow + 1 card from the deck",
+"claimed Paris – Dieppe with 2 orange + 1 loco (+4)".
 """
 
 from __future__ import annotations
@@ -95,68 +95,150 @@ def status_text(t: Translator, view: dict, players: Sequence[PlayerStyle]) -> st
     return ""
 
 
-def payment_text(t: Translator, color: int | None, locos: int | None, subs: Sequence[int] = ()) -> str:
-    """What a claim or station was paid with ("red loco=1" in the engine's notation)."""
-    if color is not None and locos:
-        text = t.ngettext("{color} loco={n}", "{color} loco={n}", locos, color=t.card(color))
-    elif locos:
-        text = t.ngettext("loco={n}", "loco={n}", locos)
-    else:
-        text = t.card(color) if color is not None else ""
-    if subs:
-        cards = t.pgettext("substitute separator", ",").join(
-            t.pgettext("substitute", "{card}:{n}", card=t.card(c), n=subs.count(c)) for c in sorted(set(subs)))
-        text = t.gettext("{payment} sub={cards}", payment=text, cards=cards) if text else t.gettext("sub={cards}", cards=cards)
-    return text
+def route_words(t: Translator, m: MapData, track) -> str:
+    """A route as players say it: 'Paris – Dieppe' (a country last), never a track id."""
+    a, b = m.cities[track.a], m.cities[track.b]
+    if a.kind == "border":
+        a, b = b, a
+    return f"{t.city(a)} – {t.city(b)}"
+
+
+def cards_words(t: Translator, color: str | None, colored: int, locos: int, others: int = 0) -> str:
+    """'2 orange + 1 loco' (translated: 'оранжевый ×2 + 1 локомотив')."""
+    parts = []
+    if color is not None and colored > 0:
+        parts.append(t.ngettext("{n} {color}", "{n} {color}", colored, color=card_name(t, color)))
+    if locos:
+        parts.append(t.ngettext("{n} loco", "{n} locos", locos))
+    if others:
+        parts.append(t.ngettext("{n} other card", "{n} other cards", others))
+    return " + ".join(parts)
+
+
+def _claim_payment(m: MapData, track, entry: dict) -> tuple[str | None, int, int, int]:
+    """(color, colored cards, locomotives, substitute cards) a claim was paid with."""
+    subs = entry.get("subs") or []
+    covered = len(subs) // (track.substitute or 3) if subs else 0
+    locos = entry.get("locos") or 0
+    return entry.get("color"), track.length - locos - covered, locos, len(subs)
+
+
+def turns(entries: Sequence[dict]) -> list[list[dict]]:
+    """Consecutive entries of one seat, one list per turn, oldest first."""
+    out: list[list[dict]] = []
+    for e in entries:
+        if out and out[-1][0]["seat"] == e["seat"]:
+            out[-1].append(e)
+        else:
+            out.append([e])
+    return out
+
+
+def recent_entries(view: dict, since: int | None = None) -> list[dict]:
+    """The view's recent public actions after ply `since` (None: one turn of every seat); a view
+    without `recent` gives its last action."""
+    recent = view.get("recent")
+    if recent is None:
+        return [dict(view["last_action"], ply=view.get("plies", 0))] if view.get("last_action") else []
+    return [e for e in recent if since is None or e["ply"] > since]
+
+
+def turn_text(t: Translator, m: MapData, view: dict, entries: Sequence[dict]) -> str:
+    """One seat's turn in words, as players say it: 'took yellow + 1 card from the deck',
+    'claimed Nashville – Pittsburgh with 3 yellow + 1 loco (+7)', 'drew tickets, kept 2'."""
+    parts: list[str] = []
+    faceup: list[str] = []
+    blind = 0
+    points = m.rules.route_points
+    pending = view.get("tunnel") or {}
+    for k, e in enumerate(entries):
+        kind = e["kind"]
+        track = m.track_by_id.get(e.get("track") or "")
+        nxt = entries[k + 1]["kind"] if k + 1 < len(entries) else None
+        if kind == "DrawMarket":
+            faceup.append(card_name(t, e["card"]) if e.get("card") else t.gettext("a face-up card"))
+        elif kind == "DrawDeck":
+            blind += 1
+        elif kind == "Claim" and track is not None:
+            if nxt in ("PayTunnel", "DeclineTunnel"):
+                continue  # worded with the decision that follows
+            if track.tunnel and nxt is None and pending.get("track") == track.id:
+                parts.append(t.pgettext("recap", "digging the tunnel {route}", route=route_words(t, m, track)))
+                continue
+            payment = cards_words(t, *_claim_payment(m, track, e))
+            if track.tunnel:
+                parts.append(t.pgettext("recap", "claimed the tunnel {route} with {payment} (+{points})",
+                                        route=route_words(t, m, track), payment=payment, points=points[track.length]))
+            else:
+                parts.append(t.pgettext("recap", "claimed {route} with {payment} (+{points})",
+                                        route=route_words(t, m, track), payment=payment, points=points[track.length]))
+        elif kind == "PayTunnel" and track is not None:
+            claim = entries[k - 1] if k and entries[k - 1]["kind"] == "Claim" else {}
+            color, colored, locos, others = _claim_payment(m, track, claim) if claim else (e.get("color"), 0, 0, 0)
+            payment = cards_words(t, color, colored, locos, others)
+            extra = cards_words(t, e.get("color"), 0, e.get("locos") or 0) if e.get("locos") else ""
+            if extra:
+                payment = t.pgettext("recap", "{payment}, then {extra} more", payment=payment, extra=extra) if payment else extra
+            parts.append(t.pgettext("recap", "claimed the tunnel {route} with {payment} (+{points})",
+                                    route=route_words(t, m, track), payment=payment, points=points[track.length]))
+        elif kind == "DeclineTunnel" and track is not None:
+            parts.append(t.pgettext("recap", "gave up the tunnel {route}", route=route_words(t, m, track)))
+        elif kind == "DrawTickets":
+            parts.append(t.pgettext("recap", "drew tickets"))
+        elif kind == "KeepTickets":
+            parts.append(t.npgettext("recap", "kept {n} ticket", "kept {n} tickets", e["count"]))
+        elif kind == "BuildStation" and e.get("city") in m.city_by_id:
+            # the n-th station costs n cards; recent holds one turn per seat, so the builder's
+            # stations now are those up to this one
+            cost = sum(1 for s in view.get("stations", {}).values() if s == e["seat"]) or 1
+            payment = cards_words(t, e.get("color"), cost - (e.get("locos") or 0), e.get("locos") or 0)
+            parts.append(t.pgettext("recap", "built a station in {city} with {payment}",
+                                    city=city(t, m, e["city"]), payment=payment))
+        elif kind == "NeutralClaim" and track is not None:
+            parts.append(t.pgettext("recap", "claimed {route} for the neutral player", route=route_words(t, m, track)))
+        elif kind == "Pass":
+            parts.append(t.pgettext("recap", "passed"))
+        elif kind == "Skip":
+            parts.append(t.pgettext("recap", "was skipped"))
+        elif kind == "Resign":
+            parts.append(t.pgettext("recap", "resigned"))
+        elif kind == "Remove":
+            parts.append(t.pgettext("recap", "removed {player}", player=seat_name(t, e["removed"])))
+    if faceup or blind:
+        taken = list(faceup)
+        if blind:
+            taken.append(t.ngettext("{n} card from the deck", "{n} cards from the deck", blind))
+        parts.insert(0, t.pgettext("recap", "took {cards}", cards=" + ".join(taken)))
+    return listing(t, parts)
+
+
+def recap(t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData,
+          since: int | None = None) -> list[tuple[int | None, str]]:
+    """(seat, 'took yellow + …') for each turn since ply `since` (None: the last turn of every
+    seat), oldest first; seat None for the table's actions."""
+    out = []
+    for entries in turns(recent_entries(view, since)):
+        text = turn_text(t, m, view, entries)
+        if text:
+            out.append((entries[0]["seat"], text))
+    return out
+
+
+def changed(view: dict, m: MapData, since: int | None = None) -> tuple[list[str], list[str]]:
+    """Tracks claimed (or being dug as a tunnel) and cities given a station since ply `since`."""
+    tracks, cities = [], []
+    for e in recent_entries(view, since):
+        if e["kind"] in ("Claim", "PayTunnel", "NeutralClaim") and e.get("track"):
+            if e["kind"] != "Claim" or e["track"] in view["claims"] or (view.get("tunnel") or {}).get("track") == e["track"]:
+                tracks.append(e["track"])
+        elif e["kind"] == "BuildStation" and e.get("city"):
+            cities.append(e["city"])
+    return list(dict.fromkeys(tracks)), list(dict.fromkeys(cities))
 
 
 def action_text(t: Translator, m: MapData, action: dict) -> str:
-    """The last action of a view (`view["last_action"]`) in words."""
-    kind = action.get("kind")
-    track = m.track_by_id.get(action.get("track", ""))
-    if kind == "DrawDeck":
-        return t.pgettext("last action", "draw deck")
-    if kind == "DrawMarket":
-        return t.pgettext("last action", "draw market {n}", n=action["slot"] + 1)
-    if kind == "DrawTickets":
-        return t.pgettext("last action", "tickets draw")
-    if kind == "KeepTickets":
-        return t.npgettext("last action", "tickets keep ({n})", "tickets keep ({n})", action["count"])
-    if kind == "Claim" and track is not None:
-        route = t.route(m, track) if action["numbered"] else m.route_name(track, t.city)
-        payment = payment_text(t, _card(action["color"]), action["locos"], [card_index(c) for c in action["subs"]])
-        if payment:
-            return t.pgettext("last action", "claim {route} {payment}", route=route, payment=payment)
-        return t.pgettext("last action", "claim {route}", route=route)
-    if kind == "BuildStation" and action.get("city") in m.city_by_id:
-        name = city(t, m, action["city"])
-        payment = payment_text(t, _card(action["color"]), action["locos"])
-        if payment:
-            return t.pgettext("last action", "station {city} {payment}", city=name, payment=payment)
-        return t.pgettext("last action", "station {city}", city=name)
-    if kind == "PayTunnel":
-        if action["locos"]:
-            return t.npgettext("last action", "tunnel pay loco={n}", "tunnel pay loco={n}", action["locos"])
-        return t.pgettext("last action", "tunnel pay")
-    if kind == "DeclineTunnel":
-        return t.pgettext("last action", "tunnel decline")
-    if kind == "NeutralClaim" and track is not None:
-        return t.pgettext("last action", "neutral claim {route}", route=t.route(m, track))
-    if kind == "Pass":
-        return t.pgettext("last action", "pass")
-    if kind == "Skip":
-        return t.pgettext("last action", "skip")
-    if kind == "Resign":
-        return t.pgettext("last action", "resign")
-    if kind == "Undo":
-        return t.pgettext("last action", "undo")
-    if kind == "Remove":
-        return t.pgettext("last action", "remove {n}", n=action["removed"] + 1)
-    return action.get("text", "")  # an action this module does not know yet: the engine's notation
-
-
-def _card(name: str | None) -> int | None:
-    return None if name is None else card_index(name)
+    """One action of a view (`view["last_action"]`) in words."""
+    return turn_text(t, m, {}, [action])
 
 
 def tunnel_text(t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData) -> str:
@@ -184,14 +266,3 @@ def acting(t: Translator, view: dict, players: Sequence[PlayerStyle]) -> str | N
     if not la:
         return None
     return player_name(t, players, la["seat"]) if la.get("seat") is not None else t.gettext("Table")
-
-
-def last_action_text(t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData) -> str:
-    """The panel's line under the status: the tunnel being paid, else the last action."""
-    if view.get("tunnel"):
-        return tunnel_text(t, view, players, m)
-    who = acting(t, view, players)
-    if who is None:
-        return ""
-    return t.gettext("Last: {player} — {action}", player=who, action=action_text(t, m, view["last_action"]))
-

@@ -118,6 +118,7 @@ def _perturb_hidden(game: Game, viewer: int, rng: random.Random) -> Game:
     """A copy that differs from `game` only in what `viewer` cannot see."""
     other = Game.from_json(json.loads(json.dumps(game.to_json())), log=list(game.log))
     other.seed = game.seed + 1
+    other.public_log = list(game.public_log)  # public: what was seen when each action was applied
     others = [s for s in range(game.seats) if s != viewer]
     # Swap opponents' cards with deck cards, keeping every hand size.
     for seat in others:

@@ -16,9 +16,10 @@ PLAYED_MAPS = ("usa", "europe")
 
 
 def decode(png: bytes) -> Image.Image:
+    """The PNG's pixels as RGB (images are stored with a 256-color palette)."""
     img = Image.open(io.BytesIO(png))
     img.load()
-    return img
+    return img.convert("RGB")
 
 
 @pytest.fixture(scope="session")

@@ -55,6 +55,7 @@ def test_long_names_split_on_two_lines():
     assert _line_splits("Солт-Лейк-Сити") == [("Солт-Лейк-Сити",), ("Солт-", "Лейк-Сити")]
     assert _line_splits("'s-Gravenhage") == [("'s-Gravenhage",)]  # "'s" is too short to stand alone
     assert _line_splits("芝加哥") == [("芝加哥",)]
+    assert _line_splits("⟦Ķáñśáś Ćíţý⟧") == [("⟦Ķáñśáś Ćíţý⟧",), ("⟦Ķáñśáś⟧", "⟦Ćíţý⟧")]  # pseudo-locale marks
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -69,3 +70,50 @@ def test_label_boxes_cover_the_drawn_text(map_id):
             l, t, r, b = fonts.Text(fonts.clean_text(text, "label"), lab.size, "label").ink_box(x, y)
             assert lab.box[0] <= l and r <= lab.box[2] and lab.box[1] <= t and b <= lab.box[3]
         assert " ".join(lab.lines) == m.cities[lab.city].name
+
+
+def _labels_in(map_id: str, language: str):
+    m = load_map(map_id)
+    names = city_names(translator(language, "translated"), m) if language != "en" else None
+    return m, geometry(m, None, names)
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+@pytest.mark.parametrize("language", ["en", "ru", "zh"])
+def test_labels_leave_train_spaces_and_toll_coins_visible(map_id, language):
+    """No label covers a toll coin; at most 3 labels a map (of 36-47) cover the middle of a train
+    space, none more than one (before: up to 26 labels over parts of spaces, Antwerpen over 59 %
+    of a coin, 君士坦丁堡 over a claimed route)."""
+    from rendering.geometry import toll_spots
+
+    m, geo = _labels_in(map_id, language)
+    for _, x, y, r, _ in toll_spots(m, geo):
+        coin = (x - r, y - r, x + r, y + r)
+        assert not [lab.city for lab in geo.labels if _box_overlap(lab.box, coin)], (x, y)
+    covering = {}
+    for lab in geo.labels:
+        n = sum(1 for t in geo.tracks for c in t.cars if lab.box[0] <= c.x <= lab.box[2] and lab.box[1] <= c.y <= lab.box[3])
+        if n:
+            covering[m.cities[lab.city].name] = n
+    assert len(covering) <= 3 and all(n == 1 for n in covering.values()), covering
+
+
+def test_constantinople_in_chinese_leaves_its_routes_visible():
+    m, geo = _labels_in("europe", "zh")
+    lab = next(x for x in geo.labels if m.cities[x.city].name == "Constantinople")
+    assert not any(lab.box[0] <= c.x <= lab.box[2] and lab.box[1] <= c.y <= lab.box[3] for t in geo.tracks for c in t.cars)
+
+
+def _box_overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_cars_of_different_routes_never_overlap(map_id):
+    """Spaces from the map data, or laid out evenly where the map has none (Nederland: 39 pairs
+    of cars of different routes overlapped near the cities before)."""
+    from rendering.geometry import car_overlaps
+
+    m = load_map(map_id)
+    assert car_overlaps(m, geometry(m)) == []
+    assert car_overlaps(m, geometry(m, 1000)) == []

@@ -26,7 +26,6 @@ from rendering import (
     render_ticket_offer,
 )
 from rendering import board as board_module
-from rendering import private as private_module
 from rendering.sample import synthetic_final, synthetic_view, with_seat
 from rendering.standings import (
     LadderRow,
@@ -103,7 +102,7 @@ def drawn(monkeypatch):
         calls.append((text, kw.get("style", "regular")))
         return real(draw, xy, text, size, fill, **kw)
 
-    for cached in (board_module._static_map, board_module._overlay_sprites, private_module._thumb):
+    for cached in (board_module._static_map, board_module._overlay_sprites):
         cached.cache_clear()
     monkeypatch.setattr(fonts, "draw_text", record)
     return calls
@@ -291,26 +290,35 @@ def test_translated_city_labels_are_cached_apart(language):
     assert render_board(view, m, t=translator(language)).png == printed
 
 
-@pytest.mark.parametrize("map_id", ["usa", "europe", "nordic"])
-def test_last_actions_worded(map_id):
-    """Every last action of a random game: English prints the engine's notation as before; Russian
-    and Chinese word it (no notation left), with the route in the viewer's city names."""
-    from engine.view import public_last_action
-    from rendering.words import action_text
+@pytest.mark.parametrize("map_id", ["usa", "europe", "nordic", "switzerland"])
+def test_turns_worded_as_players_speak(map_id):
+    """Every turn of a random game, as the panel's recap tells it: no engine notation and no track
+    id in any language, both cities of a claimed route named, a face-up card's color named;
+    Russian and Chinese in their own script."""
+    from rendering.words import card_name, recap, route_words
 
     game = Game.new(map_id, seats=3, seed=4)
     rng = random.Random(4)
     kinds = set()
+    en = translator("en")
+    players = default_players(3)
     for _ in range(400):
         if game.is_over():
             break
         seat = game.to_move()[0]
         game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=False)))
-        action = public_last_action(game)
-        kinds.add(action["kind"])
-        assert action_text(translator("en"), game.map, action) == action["text"]
+        view = game.view(None)
+        entry = view["recent"][-1]
+        kinds.add(entry["kind"])
+        last = recap(en, view, players, game.map)[-1][1]
+        assert not any(word in last for word in ("loco=", "market ", "tickets keep", "tunnel pay", "sub=", "/1", "/2")), last
+        track = game.map.track_by_id.get(entry.get("track") or "")
+        if entry["kind"] in ("Claim", "PayTunnel", "DeclineTunnel") and track is not None:
+            assert route_words(en, game.map, track) in last, last
+        if entry["kind"] == "DrawMarket":
+            assert card_name(en, entry["card"]) in last, last
         for language in LANGUAGES:
-            worded = action_text(translator(language, "translated"), game.map, action)
-            assert not any(word in worded for word in ("claim", "draw", "loco=", "tickets", "station")), worded
+            worded = recap(translator(language, "translated"), view, players, game.map)[-1][1]
+            assert not any(word in worded for word in ("claim", "took", "loco", "tickets", "station", "tunnel")), worded
             assert any(map(SCRIPTS[language], worded)), worded
     assert {"DrawDeck", "DrawMarket", "Claim", "DrawTickets", "KeepTickets"} <= kinds

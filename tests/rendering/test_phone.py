@@ -1,0 +1,95 @@
+"""What a phone shows first (the image scaled to 400 px wide) and what it downloads: every text at
+least 7 px high there, and boards in 256 colors that match the full-color picture."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine.mapdata import load_map
+from i18n import translator
+from rendering import board as board_module
+from rendering import (
+    default_players,
+    fonts,
+    render_board,
+    render_final,
+    render_hand,
+    render_player_board,
+    render_ticket_offer,
+)
+from rendering.draw import encode
+from rendering.geometry import MIN_TEXT_AT_400
+from rendering.sample import synthetic_final, with_seat
+from rendering.words import translator_or_english
+from tests.rendering.conftest import MAPS, decode
+
+IMAGES = {
+    "board": lambda v, m, t: render_board(v, m, t=t),
+    "player board": lambda v, m, t: render_player_board(with_seat(v, m, 0), m, t=t,
+                                                        claimable_tracks=[x.id for x in m.tracks[:5]]),
+    "final": lambda v, m, t: render_final(synthetic_final(v, m), m, t=t),
+    "hand": lambda v, m, t: render_hand(with_seat(v, m, 0), m, t=t),
+    "offer": lambda v, m, t: render_ticket_offer(with_seat(v, m, 0, offer=5), m, t=t),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("map_id", MAPS)
+def test_every_text_is_at_least_7_px_at_400_px_wide(monkeypatch, synthetic_views, map_id, language):
+    """Every string any image draws (labels, coins, border initials, panel, tables), by the size
+    it is drawn at, in pixels of the image scaled to 400 px wide (color-blind mode's letters on
+    the cars are not part of this: see docs/rendering.md)."""
+    drawn: list[tuple[str, int]] = []
+    real = fonts.draw_text
+
+    def spy(draw, xy, text, size, fill, **kw):
+        drawn.append((text, size))
+        return real(draw, xy, text, size, fill, **kw)
+
+    monkeypatch.setattr(fonts, "draw_text", spy)
+    board_module._static_map.cache_clear()  # cached layers were drawn before the spy
+    board_module._overlay_sprites.cache_clear()
+    m = load_map(map_id)
+    t = translator(language, "translated")
+    for name, make in IMAGES.items():
+        drawn.clear()
+        r = make(synthetic_views[map_id], m, t)
+        assert drawn, name
+        smallest = min(drawn, key=lambda d: d[1])
+        assert smallest[1] * 400 / r.width >= MIN_TEXT_AT_400 - 0.05, (name, smallest, r.width)
+    board_module._static_map.cache_clear()
+    board_module._overlay_sprites.cache_clear()
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_palette_board_matches_the_full_color_picture(synthetic_views, map_id):
+    """The PNG (256 colors, about a third of the bytes) differs little from the full-color
+    picture pixel by pixel, and every player's color stays itself (Pillow maps onto a palette
+    through a cache of 6 bits a channel, so within a few units, never another hue)."""
+    m = load_map(map_id)
+    view = synthetic_views[map_id]
+    t = translator_or_english(None)
+    players = board_module._players(view, default_players(len(view["players"])), t)
+    full, _, palette = board_module.board_image(view, m, players, t=t)
+    png = encode(full, palette)
+    shown = decode(png)
+    assert shown.size == full.size and len(png) < len(encode(full)) / 2
+    worst = _max_channel(ImageChops.difference(full, shown))
+    hist = worst.histogram()
+    n = full.width * full.height
+    mean = sum(v * c for v, c in enumerate(hist)) / n
+    above = sum(hist[25:]) / n
+    assert mean < 2.0 and above < 0.01, (mean, above)  # measured: 1.4-1.7 and 0.1-0.6 %
+    for p in players:
+        solid = Image.new("RGB", full.size, p.color)
+        in_full = _max_channel(ImageChops.difference(full, solid)).point(lambda v: 255 if v == 0 else 0)
+        in_shown = _max_channel(ImageChops.difference(shown, solid)).point(lambda v: 255 if v <= 8 else 0)
+        assert in_full.getbbox() is not None or p.color not in [q.color for q in players[:len(view["players"])]]
+        assert ImageChops.subtract(in_full, in_shown).getbbox() is None, p.color
+
+
+def _max_channel(img: Image.Image) -> Image.Image:
+    r, g, b = img.split()
+    return ImageChops.lighter(ImageChops.lighter(r, g), b)
