@@ -87,7 +87,7 @@ class TTRBot(commands.AutoShardedBot):
             await cog.start_work()
         await self.drain_outbox()  # turns stored before a crash, announced now
         self.outbox_loop.start()
-        if self.settings.sync_commands:
+        if self.settings.sync_commands and self.serves_guild(0):  # one process syncs: the one with shard 0
             await self.sync_commands_if_changed()
 
     async def load_controllers(self) -> None:
@@ -110,17 +110,21 @@ class TTRBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ the outbox
 
-    def outbox_shards(self) -> list[tuple[int, int] | None]:
-        """The shards whose games this process announces (None: every game, one process)."""
+    def my_shards(self) -> list[tuple[int, int] | None]:
+        """The shards this process runs, as (shard id, shard count); [None] when it runs them all."""
         if not self.settings.shard_count:
             return [None]
         ids = self.settings.shard_ids if self.settings.shard_ids is not None else range(self.settings.shard_count)
         return [(shard_id, self.settings.shard_count) for shard_id in ids]
 
+    def serves_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of `guild_id` (Discord's rule: (id >> 22) % count)."""
+        return any(shard is None or (guild_id >> 22) % shard[1] == shard[0] for shard in self.my_shards())
+
     async def drain_outbox(self) -> int:
         """Announce the stored changes nobody announced (a crash between saving and telling)."""
         done = 0
-        for shard in self.outbox_shards():
+        for shard in self.my_shards():
             done += await self.announcer.drain(shard=shard)
         if done:
             log.info("announced %d stored changes left from before", done)

@@ -66,6 +66,7 @@ class TableMessenger:
         self._names: dict[int, str] = {}  # user id -> display name ("" when storage has none)
         self._colorblind: dict[int, bool] = {}
         self._dm_closed: set[int] = set()
+        self._posted_plies: dict[int, int] = {}  # game -> the ply of the board last posted in its channel
 
     # ------------------------------------------------------------------ languages
 
@@ -173,8 +174,10 @@ class TableMessenger:
         if offer and seen["you"]["offer"]:
             jobs.append(("tickets.png", render_ticket_offer, {}))
         if board:
-            claimable = [a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
-            jobs.append(("my-board.png", render_player_board, {"claimable_tracks": claimable}))
+            my_turn = game.current == seat and game.stage is None
+            claimable = ([a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
+                         if my_turn else [a.track for a in game.payable_claims(seat)])  # off turn: what could pay
+            jobs.append(("my-board.png", render_player_board, {"claimable_tracks": claimable, "my_turn": my_turn}))
 
         colorblind = self.colorblind(table, seat)
 
@@ -189,12 +192,18 @@ class TableMessenger:
 
     # ------------------------------------------------------------------ the channel
 
-    async def board_file(self, table: Table, t: Translator | None = None) -> discord.File:
-        """The public board, in the channel's language unless `t` says otherwise (a private copy)."""
+    async def board_file(self, table: Table, t: Translator | None = None, *, posted: bool = False) -> discord.File:
+        """The public board, in the channel's language unless `t` says otherwise (a private copy).
+        A `posted` board (the channel's turn message) tells and lights every turn since the board
+        posted before it; others, the last turn of every seat."""
         await self.load_names(table)
         t = t or await self.channel_t(table)
-        image = await asyncio.to_thread(render_board, table.game.view(None), table.game.map, self.styles(table, t),
-                                        colorblind=self.colorblind(table), t=t)
+        seen = table.game.view(None)
+        since = self._posted_plies.get(table.id) if posted else None
+        image = await asyncio.to_thread(render_board, seen, table.game.map, self.styles(table, t),
+                                        colorblind=self.colorblind(table), t=t, since=since)
+        if posted:
+            self._posted_plies[table.id] = seen["plies"]
         return discord.File(io.BytesIO(image.png), filename="board.png", description=image.alt_text[:1024])
 
     async def channel(self, table: Table) -> discord.abc.Messageable | None:
@@ -227,7 +236,8 @@ class TableMessenger:
         lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
         content = "\n".join(line for line in lines if line)[:2000]
         try:
-            await channel.send(content, file=await self.board_file(table, t), view=components.turn_view(table.id, game, t=t),
+            await channel.send(content, file=await self.board_file(table, t, posted=True),
+                               view=components.turn_view(table.id, game, t=t),
                                allowed_mentions=pings(table.user_of(nxt)), nonce=_nonce(row, 0))
         except discord.Forbidden as exc:
             await self.permission_problem(interaction, channel, exc)
@@ -332,7 +342,7 @@ class TableMessenger:
                 "**{map}** game started! Seats: {players}.\nEveryone: choose your starting tickets (I've sent them by "
                 "DM; or press **{button}**).", map=t.map_name(game.map),
                 players=t.join(self.name(table, s, t) for s in range(game.seats)), button=t.pgettext("button", "My hand"))
-            await channel.send(f"🚂 {text}", file=await self.board_file(table, t),
+            await channel.send(f"🚂 {text}", file=await self.board_file(table, t, posted=True),
                                view=components.turn_view(table.id, game, t=t), nonce=_nonce(row, 0))
         for seat in range(game.seats):
             if table.user_of(seat) is None:  # an AI: nobody to write to

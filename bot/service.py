@@ -214,6 +214,11 @@ class GameService:
             table = self._keep(await self._load(game_id))
         return table
 
+    async def fresh(self, game_id: int) -> Table:
+        """The game as stored now (a timer about to fire, a decision another process may have made)."""
+        async with self.lock(game_id):
+            return await self._current(game_id)
+
     async def table_in_channel(self, channel_id: int) -> Table | None:
         async with self.storage.sessions() as session:
             record = await stored_games.active_game_in_channel(session=session, channel_id=channel_id)

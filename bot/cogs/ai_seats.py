@@ -83,7 +83,9 @@ class AISeats(TTRCog):
             game_ids = await queries.active_games_with_ai(session=session)
         for game_id in game_ids:
             try:
-                self.kick(await self.bot.service.table(game_id))
+                table = await self.bot.service.table(game_id)
+                if self.bot.serves_guild(table.record.guild_id):  # each shard process resumes its own
+                    self.kick(table)
             except Exception:
                 log.exception("could not resume AI", extra={"game_id": game_id, "error_id": new_error_id()})
 

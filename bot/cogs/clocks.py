@@ -65,7 +65,7 @@ class Clocks(TTRCog):
     async def _fire(self, timer: stored_clocks.Timer) -> None:
         service, timers = self.bot.service, self.bot.timers
         try:
-            table = await service.table(timer.game_id)
+            table = await service.fresh(timer.game_id)  # another process (shard) may have moved it on
         except Exception:
             return
         game = table.game
