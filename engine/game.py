@@ -13,7 +13,7 @@ from functools import cache
 from itertools import combinations
 from typing import Callable
 
-from engine import RULES_VERSION
+from engine.version import RULES_VERSION
 from engine.actions import (
     Action,
     BuildStation,
@@ -31,7 +31,19 @@ from engine.actions import (
     Undo,
 )
 from engine.cards import LOCO, NUM_CARD_KINDS, standard_deck
-from engine.errors import N_, CardRef, CityRef, GameOptionsError, IllegalActionError, ListRef, MapRef, SeatRef, phrase
+from engine.errors import (
+    N_,
+    CardRef,
+    CityRef,
+    IllegalActionError,
+    ListRef,
+    MapRef,
+    OptionValueError,
+    SeatCountError,
+    SeatRef,
+    UnknownDeckError,
+    phrase,
+)
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
@@ -53,6 +65,8 @@ from engine.events import (
     TurnStarted,
 )
 from engine.hooks import hooks_for
+from engine.outcome import Outcome
+from engine.phases import Phase, Stage, Termination
 from engine.mapdata import MapData, Track, load_map
 from engine.notation import route_ref
 from engine.payments import (
@@ -71,13 +85,9 @@ START_HAND = 4
 LAST_ROUND_TRAINS = 2
 MAX_MARKET_RESETS = 3
 
-# Phases and turn stages.
-CHOOSING = "choosing"  # everyone picks starting tickets at once
-PLAYING = "playing"
-OVER = "over"
-SECOND_CARD = "second_card"
-TUNNEL = "tunnel"
-TICKETS = "tickets"
+# Phases and turn stages (engine/phases.py), by their short names here.
+CHOOSING, PLAYING, OVER = Phase.CHOOSING, Phase.PLAYING, Phase.OVER
+SECOND_CARD, TUNNEL, TICKETS = Stage.SECOND_CARD, Stage.TUNNEL, Stage.TICKETS
 
 #: Why a turn's action must wait while players choose their starting tickets (error templates).
 _WAITING = {
@@ -149,24 +159,26 @@ class Game:
 
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
         if not 2 <= seats <= map_data.rules.max_players:
-            raise GameOptionsError("a game on the {map} map has 2 to {most} seats, not {seats}", map=MapRef(map_data.name),
-                                   most=map_data.rules.max_players, seats=seats)
+            raise SeatCountError("a game on the {map} map has 2 to {most} seats, not {seats}", map=MapRef(map_data.name),
+                                 most=map_data.rules.max_players, seats=seats)
         self.map = map_data
         self.seats = seats
         self.seed = seed
         self.options = options
         deck_id = options.deck or map_data.rules.default_deck
         if deck_id not in map_data.rules.decks:
-            raise ValueError(
-                f"map {map_data.id} has no ticket deck {deck_id!r}; choose one of {', '.join(map_data.rules.decks)}"
-            )
+            raise UnknownDeckError("the {map} map has no ticket deck {deck!r} (its decks: {decks})",
+                                   map=MapRef(map_data.name), deck=deck_id, decks=", ".join(map_data.rules.decks))
         if options.returned_tickets not in (None, "box", "bottom"):
-            raise ValueError("returned_tickets is 'box' or 'bottom'")
-        if options.first_seat is not None and not 0 <= options.first_seat < seats:
-            raise ValueError(f"first seat {options.first_seat} is not a seat of this {seats}-seat game")
+            raise OptionValueError("returned tickets go to the box or to the bottom of the deck, not {value!r}",
+                                   value=options.returned_tickets)
+        if options.first_seat is not None and not (isinstance(options.first_seat, int)
+                                                   and 0 <= options.first_seat < seats):
+            raise OptionValueError("the first player is one of the {seats} seats, not seat {seat}", seats=seats,
+                                   seat=options.first_seat + 1 if isinstance(options.first_seat, int) else options.first_seat)
         self.deck_rules = map_data.rules.decks[deck_id]
         self.hooks = hooks_for(map_data.rules.hooks)
-        self.hooks.configure(self)  # validates options.variants (ValueError)
+        self.hooks.configure(self)  # validates options.variants (VariantError)
         self.returned_policy = options.returned_tickets or self.deck_rules.returned
         self.log: list[tuple[int | None, Action]] = []
         self.shuffles = 0
@@ -195,13 +207,13 @@ class Game:
         self.current = 0
         self.round = 1  # rounds of turns, from the first turn on
         self.resume: int | None = None  # seat whose turn ended while a hook's between-rounds decision waits
-        self.stage: str | None = None
+        self.stage: Stage | None = None
         self.tunnel: dict | None = None
         self.last_round: list[int] | None = None  # seats still owed their final turn
         self.passes = 0
         self.undoable = False  # the last action may be taken back (Undo)
         self.decisions: list[int] = [0] * seats  # log length when each seat's decision began
-        self.end_reason: str | None = None
+        self.end_reason: Termination | None = None
         self.final: list | None = None
         self.last_action: tuple[int | None, Action] | None = None
         self._doubles_open = self.hooks.doubles_open(self)
@@ -293,6 +305,19 @@ class Game:
     def is_over(self) -> bool:
         return self.phase == OVER
 
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over (why it ended, scores, ranking, winners), else None."""
+        if self.phase != OVER:
+            return None
+        return Outcome(Termination(self.end_reason), tuple(self.final))
+
+    @property
+    def version(self) -> int:
+        """The staleness token: the number of logged actions (Undo entries included). It changes with
+        every applied action and only then, so anything made against one state (a message's
+        buttons, an undo request, a stored row) is stale once it differs (docs/engine.md)."""
+        return len(self.log)
+
     def active_seats(self) -> list[int]:
         return [s for s in range(self.seats) if self.left[s] is None]
 
@@ -305,8 +330,19 @@ class Game:
         return [self.current]
 
     def decision_token(self, seat: int) -> int:
-        """Changes when `seat`'s pending decision is resolved or replaced, and only then."""
+        """The `version` at which `seat`'s pending decision began: changes when that decision is
+        resolved or replaced, and not when another seat acts elsewhere."""
         return self.decisions[seat]
+
+    def turn_token(self, seat: int) -> int:
+        """The `version` at which `seat`'s current turn began: the steps of one turn (a second card, a
+        tunnel payment, a ticket choice) keep it; the starting ticket choice is turn 0. For turn clocks."""
+        if self.phase == CHOOSING:
+            return 0
+        n = len(self.log)
+        while n and self.log[n - 1][0] == seat:
+            n -= 1
+        return n
 
     def track(self, track_id: str) -> Track:
         try:
@@ -949,7 +985,7 @@ class Game:
 
         self.phase = OVER
         self.stage = None
-        self.end_reason = reason
+        self.end_reason = Termination(reason)
         self.final = final_scores(self)
         events.append(GameOver(reason))
 
@@ -1010,28 +1046,33 @@ class Game:
             "stations_left": self.stations_left,
             "score": self.score,
             "left": self.left,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "first": self.first,
             "current": self.current,
             "round": self.round,
             "resume": self.resume,
-            "stage": self.stage,
+            "stage": None if self.stage is None else self.stage.value,
             "tunnel": self.tunnel,
             "last_round": self.last_round,
             "passes": self.passes,
             "undoable": self.undoable,
             "decisions": self.decisions,
-            "end_reason": self.end_reason,
+            "end_reason": None if self.end_reason is None else self.end_reason.value,
             "hooks": self.hooks.to_json(self),
         })
 
     @classmethod
-    def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None) -> "Game":
-        """Restore a state saved by `to_json` (and optionally its log, for `plies` to match)."""
+    def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None,
+                  map_data: MapData | None = None) -> "Game":
+        """Restore a state saved by `to_json` (and optionally its log, for `plies` to match); a game
+        on a map given as an object at `new` is restored with that object (`map_data`)."""
         if data.get("schema") != STATE_SCHEMA:
             raise ValueError(f"state schema {data.get('schema')!r} is not {STATE_SCHEMA}")
         data = _json_copy(data)  # the game must not share lists with the caller's data
-        map_data = load_map(data["map"])
+        if map_data is None:
+            map_data = load_map(data["map"])
+        elif map_data.id != data["map"]:
+            raise ValueError(f"this game was played on the map {data['map']!r}, not {map_data.id!r}")
         if data["map_sha256"] != map_data.sha256:
             raise ValueError(f"this game was played on another version of the {map_data.name} map data")
         game = cls(map_data, data["seats"], data["seed"], GameOptions.from_json(data["options"]))
@@ -1041,6 +1082,9 @@ class Game:
             "phase", "first", "current", "stage", "tunnel", "last_round", "passes", "decisions", "end_reason",
         ):
             setattr(game, name, data[name])
+        game.phase = Phase(game.phase)
+        game.stage = None if game.stage is None else Stage(game.stage)
+        game.end_reason = None if game.end_reason is None else Termination(game.end_reason)
         game.undoable = data.get("undoable", False)
         game.round = data.get("round", 1)
         game.resume = data.get("resume")

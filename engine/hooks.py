@@ -25,9 +25,10 @@ Extension points, in the order a game meets them:
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
-from engine.errors import N_, GameOptionsError, IllegalActionError, MapRef, RouteRef, SeatRef
+from engine.errors import N_, IllegalActionError, MapRef, OptionValueError, RouteRef, SeatRef, VariantError
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -61,19 +62,19 @@ class RuleHooks:
         return True
 
     def configure(self, game: "Game") -> None:
-        """Validate `game.options.variants` (ValueError) and set the hook's initial state."""
+        """Validate `game.options.variants` (VariantError) and set the hook's initial state."""
         given = game.options.variants
         unknown = sorted(set(given) - set(self.variants))
         if unknown:
             names = ", ".join(map(repr, unknown))
             if not self.variants:
-                raise GameOptionsError("the {map} map has no variant {names}", map=MapRef(game.map.name), names=names)
-            raise GameOptionsError("the {map} map has no variant {names} (its variants: {known})",
-                                   map=MapRef(game.map.name), names=names,
+                raise VariantError("the {map} map has no variant {names}", map=MapRef(game.map.name), names=names)
+            raise VariantError("the {map} map has no variant {names} (its variants: {known})",
+                               map=MapRef(game.map.name), names=names,
                                    known=", ".join(sorted(self.variants)))
         for key, value in given.items():
             if not isinstance(value, bool):
-                raise ValueError(f"variant {key!r} is true or false, not {value!r}")
+                raise VariantError("variant {name!r} is on or off (true or false), not {value!r}", name=key, value=value)
 
     def variant(self, game: "Game", name: str) -> bool:
         return bool(game.options.variants.get(name, self.variants[name]))
@@ -138,12 +139,21 @@ class RuleHooks:
         pass
 
 
-HOOKS: dict[str, type[RuleHooks]] = {}
+#: The hook a map file names (`rules.hooks`) -> "module:class". Imported when a game needs it, so
+#: no module has to be imported first for its hook to exist.
+HOOKS: dict[str, str] = {
+    "tolls": "engine.nederland:NederlandHooks",
+    "nordic": "engine.nordic:NordicHooks",
+    "switzerland": "engine.switzerland:SwitzerlandHooks",
+}
 
 
-def register(cls: type[RuleHooks]) -> type[RuleHooks]:
-    HOOKS[cls.name] = cls
-    return cls
+def hook_class(name: str) -> type[RuleHooks]:
+    try:
+        module, _, cls = HOOKS[name].partition(":")
+    except KeyError:
+        raise OptionValueError("unknown rule hook {name!r}", name=name) from None
+    return getattr(import_module(module), cls)
 
 
 def hooks_for(names: tuple[str, ...]) -> RuleHooks:
@@ -151,8 +161,5 @@ def hooks_for(names: tuple[str, ...]) -> RuleHooks:
     if not names:
         return RuleHooks()
     if len(names) > 1:
-        raise ValueError(f"maps combine at most one rule hook, got {names}")
-    try:
-        return HOOKS[names[0]]()
-    except KeyError:
-        raise ValueError(f"unknown rule hook {names[0]!r}") from None
+        raise OptionValueError("a map combines at most one rule hook, not {names}", names=", ".join(names))
+    return hook_class(names[0])()

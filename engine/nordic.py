@@ -18,14 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.errors import N_
-from engine.hooks import RuleHooks, register
+from engine.hooks import RuleHooks
 
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.mapdata import Track
 
 
-@register
 class NordicHooks(RuleHooks):
     name = "nordic"
     free_locomotive_draws = True

@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.errors import N_
-from engine.hooks import RuleHooks, register
+from engine.hooks import RuleHooks
 
 if TYPE_CHECKING:
     from engine.mapdata import Track
 
 
-@register
 class SwitzerlandHooks(RuleHooks):
     name = "switzerland"
     #: Locomotives pay only for tunnels, so a face-up one counts as one card like any other.

@@ -39,6 +39,12 @@ KEYWORDS = {
     "IllegalActionError": None,
     "AmbiguousActionError": None,
     "GameOptionsError": None,
+    "UnknownMapError": None,
+    "SeatCountError": None,
+    "UnknownDeckError": None,
+    "VariantError": None,
+    "OptionValueError": None,
+    "plural": (1, 2),  # a counted piece of an engine error (engine.errors.plural)
     "_illegal": None,
     "UserError": None,  # the bot's own refusals (bot/service.py)
     # league refusals and why a league game is not rated (storage/leagues.py)

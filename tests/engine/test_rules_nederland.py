@@ -30,6 +30,7 @@ from engine.events import (
     TollPaid,
 )
 from engine.scoring import final_scores
+from engine.errors import VariantError
 from tests.engine.helpers import arrange, give_route, started, track_between
 
 NL = "nederland"
@@ -343,15 +344,15 @@ def test_s4_variant_without_tolls_both_tracks_with_4_players():
 
 
 def test_s4_variant_options_are_validated():
-    with pytest.raises(ValueError, match="2-player variant; this game has 3 seats"):
+    with pytest.raises(VariantError, match="2-player variant; this game has 3 seats"):
         Game.new(NL, 3, 1, GameOptions(variants={"neutral": True}))
-    with pytest.raises(ValueError, match="cannot be combined with tolls off"):
+    with pytest.raises(VariantError, match="cannot be combined with tolls off"):
         Game.new(NL, 2, 1, GameOptions(variants={"neutral": True, "tolls": False}))
-    with pytest.raises(ValueError, match="no variant 'bridges'.*neutral, tolls"):
+    with pytest.raises(VariantError, match="no variant .bridges'.*neutral, tolls"):
         Game.new(NL, 2, 1, GameOptions(variants={"bridges": True}))
-    with pytest.raises(ValueError, match="true or false"):
+    with pytest.raises(VariantError, match="true or false"):
         Game.new(NL, 2, 1, GameOptions(variants={"tolls": "no"}))
-    with pytest.raises(ValueError, match="USA map has no variant 'tolls'"):
+    with pytest.raises(VariantError, match="USA map has no variant 'tolls'"):
         Game.new("usa", 2, 1, GameOptions(variants={"tolls": False}))
 
 

@@ -19,6 +19,7 @@ from engine import (
 from engine.cards import card_index
 from engine.events import MarketReset, TunnelRevealed
 from engine.scoring import final_scores
+from engine.errors import SeatCountError
 from tests.engine.helpers import arrange, give_route, hand_of, started, track_between
 
 PINK, BLUE, YELLOW, RED, GREEN, BLACK = (card_index(c) for c in ("pink", "blue", "yellow", "red", "green", "black"))
@@ -34,7 +35,7 @@ def claims_of(game: Game, track) -> set:
 
 def test_s5_nordic_two_or_three_players_40_trains():
     assert Game.new("nordic", 2, 1).trains == [40, 40]
-    with pytest.raises(ValueError, match="2 to 3 seats"):
+    with pytest.raises(SeatCountError, match="2 to 3 seats"):
         Game.new("nordic", 4, 1)
 
 

@@ -21,6 +21,7 @@ from engine.cards import card_index
 from engine.events import MarketReset, TunnelRevealed
 from engine.mapdata import Ticket
 from engine.scoring import final_scores, ticket_results
+from engine.errors import SeatCountError
 from tests.engine.helpers import arrange, give_route, hand_of, started, track_between
 
 WHITE, YELLOW, ORANGE = (card_index(c) for c in ("white", "yellow", "orange"))
@@ -33,7 +34,7 @@ def swiss(seats: int = 3, **kw) -> Game:
 def test_s5_switzerland_two_or_three_players():
     for seats in (2, 3):
         assert Game.new("switzerland", seats, 1).seats == seats
-    with pytest.raises(ValueError, match="2 to 3 seats"):
+    with pytest.raises(SeatCountError, match="2 to 3 seats"):
         Game.new("switzerland", 4, 1)
 
 
