@@ -152,6 +152,11 @@ class IllegalActionError(ActionError):
     code = "illegal"
 
 
+class CardsShortError(IllegalActionError):
+    """The hand lacks cards for the payment given; the game says which payment would work instead
+    when one does."""
+
+
 class GameOptionsError(ActionError):
     """Options a new game cannot have (a 2-player variant with 3 seats, a variant the map lacks):
     no game was created."""

@@ -34,6 +34,7 @@ from engine.cards import LOCO, NUM_CARD_KINDS, standard_deck
 from engine.errors import (
     N_,
     CardRef,
+    CardsShortError,
     CityRef,
     IllegalActionError,
     ListRef,
@@ -68,7 +69,7 @@ from engine.hooks import hooks_for
 from engine.outcome import Outcome
 from engine.phases import Phase, Stage, Termination
 from engine.mapdata import MapData, Track, load_map
-from engine.notation import route_ref
+from engine.notation import format_action, route_ref
 from engine.payments import (
     extended_payment_error,
     extended_payment_options,
@@ -76,10 +77,12 @@ from engine.payments import (
     payment_options,
     surcharge_options,
     tunnel_surcharge,
+    unmixed_options,
 )
 
 STATE_SCHEMA = 1
 COLORED_ONLY = "colored"  # claim group: locomotives may not pay (Switzerland's and Nordic's plain routes)
+UNMIXED = "unmixed"  # claim group: one color or locomotives only, never both (Nordic tunnels)
 MARKET_SIZE = 5
 START_HAND = 4
 LAST_ROUND_TRAINS = 2
@@ -231,9 +234,12 @@ class Game:
             rules.append(None if locos_ok and not ferry_sub and not t.substitute
                          else (locos_ok, ferry_sub, t.substitute))
         self._track_rules = rules
+        #: Tunnels paid with one color or with locomotives only (docs/rules.md §6.4, Nordic Countries).
+        self._unmixed = frozenset(t.index for t in self.map.tracks if t.tunnel and hooks.unmixed_tunnels)
         # Tracks paid with colored cards only (no locomotives, no substitutes) share the core's
         # fast payment listing, given a hand without its locomotives.
-        self._groups = _claim_groups(self.map, tuple(COLORED_ONLY if r == (False, 0, 0) else r for r in rules))
+        self._groups = _claim_groups(self.map, tuple(
+            UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r for i, r in enumerate(rules)))
 
     # ------------------------------------------------------------------ creation
 
@@ -429,6 +435,8 @@ class Game:
                 if no_locos is None:
                     no_locos = hand[:LOCO] + [0]
                 options = payment_options(no_locos, length, color, ferry, collapse)
+            elif card_rules is UNMIXED:
+                options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
             else:
                 extended = True
                 options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
@@ -462,6 +470,19 @@ class Game:
         locos_ok, ferry_sub, substitute = card_rules
         return extended_payment_options(hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub,
                                         substitute=substitute, collapse=collapse)
+
+    def track_payments(self, seat: int, track: Track) -> list[tuple[int | None, int, tuple[int, ...]]]:
+        """Every payment (color, locos, subs) `seat`'s hand has for `track` under this map's card
+        rules, whether or not the track is free: the parser fills in defaults from these and an
+        error names one of them."""
+        hand = self.hands[seat]
+        card_rules = self._track_rules[track.index]
+        if card_rules is not None:
+            return self._extended_options(hand, track.length, track.color, track.ferry, card_rules, False)
+        options = payment_options(hand, track.length, track.color, track.ferry)
+        if track.index in self._unmixed:
+            options = unmixed_options(options, track.length)
+        return [(c, k, ()) for c, k in options]
 
     def check(self, seat: int | None, action: Action) -> None:
         """Raise the IllegalActionError that `apply` would raise (naming why), or return."""
@@ -591,8 +612,27 @@ class Game:
                 self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, tuple(action.subs), route,
                 locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute, no_locos=self.hooks.locomotive_error,
             )
+        if error is None and t.index in self._unmixed and 0 < action.locos < t.length:
+            error = _illegal("{route} is a tunnel: on the {map} map pay for it with cards of one color or with "
+                             "locomotives only, not both", route=route, map=MapRef(self.map.name))
+        if isinstance(error, CardsShortError):
+            error = self._better_payment(seat, error, action.color, self.track_payments(seat, t), route,
+                                         lambda c, k, subs: Claim(t.id, c, k, subs))
         if error:
             raise error
+
+    def _better_payment(self, seat: int, error: CardsShortError, color: int | None, payments: list,
+                        what: object, make: Callable) -> IllegalActionError:
+        """A payment the hand lacks cards for, when another payment works: name that one (in
+        notation, which the player can type), preferring the color asked for and few locomotives."""
+        if not payments:
+            return error
+        c, k, subs = min(payments, key=lambda p: (p[0] != color, p[0] is None, len(p[2]), p[1], p[0] or 0))
+        fix = format_action(self.map, make(c, k, subs))
+        if color is not None and not self.hands[seat][color]:
+            return _illegal("you have no {color} cards: {fix} would pay for {what}", color=CardRef(color), fix=fix,
+                            what=what)
+        return _illegal("your cards do not make that payment for {what}: {fix} would pay", what=what, fix=fix)
 
     def _check_tickets(self, seat: int, action: DrawTickets) -> None:
         self._check_turn(seat, None, action)
@@ -634,8 +674,12 @@ class Game:
                            owner=SeatRef(self.station_owner[city.index]))
         built = len(self.stations[seat])
         what = phrase(N_("your station no. {number}"), number=built + 1)
-        error = payment_error(self.hands[seat], self.map.rules.station_costs[built], None, 0, action.color,
-                              action.locos, what)
+        cost = self.map.rules.station_costs[built]
+        error = payment_error(self.hands[seat], cost, None, 0, action.color, action.locos, what)
+        if isinstance(error, CardsShortError):
+            payments = [(c, k, ()) for c, k in payment_options(self.hands[seat], cost, None, 0)]
+            error = self._better_payment(seat, error, action.color, payments, what,
+                                         lambda c, k, subs: BuildStation(city.id, c, k))
         if error:
             raise error
 

@@ -50,6 +50,9 @@ class RuleHooks:
     free_locomotive_draws: bool = False
     #: Whether 3 face-up locomotives discard and replace the market (RULES.md §1).
     market_resets: bool = True
+    #: Tunnels are paid with cards of one color or with locomotives only, never both (the surcharge
+    #: may still be paid with locomotives).
+    unmixed_tunnels: bool = False
     #: Cards of any colors that may replace one required ferry locomotive (0: none may).
     ferry_substitute: int = 0
     #: Where locomotives may be used, for the rules summary (when `locomotives_usable` is narrower).

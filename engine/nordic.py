@@ -5,6 +5,8 @@
   be the second card), and the market is never reset for 3 face-up locomotives.
 - Ferries: each required locomotive may be replaced by `ferry_substitute` (3) cards of any
   colors; substitutes never replace a colored card (no chaining).
+- Tunnels: the cards paid before the reveal are all of one color or all locomotives, never a mix;
+  the extra cards after the reveal may be locomotives.
 - Murmansk-Lieksa (data: `substitute: 4`): any 4 colored cards replace one missing card of the
   color paid; handled by engine.payments from the track data.
 
@@ -29,6 +31,7 @@ class NordicHooks(RuleHooks):
     name = "nordic"
     free_locomotive_draws = True
     market_resets = False
+    unmixed_tunnels = True
     locomotive_use = "ferries and tunnels"
     locomotive_error = N_("locomotives can only be used on ferries and tunnels on this map")
 

@@ -36,7 +36,16 @@ from engine.actions import (
     Undo,
 )
 from engine.cards import COLORS, LOCO, card_index
-from engine.errors import AmbiguousActionError, CardRef, CityRef, InvalidActionError, ListRef, MapRef, RouteRef
+from engine.errors import (
+    AmbiguousActionError,
+    CardRef,
+    CityRef,
+    IllegalActionError,
+    InvalidActionError,
+    ListRef,
+    MapRef,
+    RouteRef,
+)
 from engine.mapdata import City, MapData, Track, printed_name
 from engine.payments import extended_payment_options, payment_options, surcharge_options
 
@@ -316,6 +325,8 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
         free = [t for t in tracks if game.owner[t.index] < 0 and (t.double is None or game.owner[t.double] != seat)]
         tracks = free[:1] or tracks[:1]
     track = tracks[0]
+    if seat is not None and game.owner[track.index] >= 0:  # who took it comes before how to pay
+        raise game.hooks.taken_error(game, route_ref(m, track), game.owner[track.index])
     card_rules = game._track_rules[track.index]
     if card_rules is not None:
         return _parse_claim_extended(game, seat, track, color, all_loco, locos, tuple(subs), card_rules)
@@ -323,29 +334,47 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
         return Claim(track.id, color, locos or 0, tuple(subs))  # the engine says this route takes none
     if all_loco and color is None:
         return Claim(track.id, None, track.length if locos is None else locos)
-    if color is None:
-        color = track.color
-    if color is None:
-        hand = game.hands[seat] if seat is not None else [0] * 9
-        options = sorted({c for c, _ in payment_options(hand, track.length, None, track.ferry, True)}, key=str)
-        colored = [c for c in options if c is not None]
-        if len(options) == 1:
-            color = options[0]
-        elif len(colored) == 1 and locos is not None and locos < track.length:
-            color = colored[0]
-        elif locos is not None and locos == track.length:
-            return Claim(track.id, None, locos)
-        else:
-            raise _gray_route(m, track, options)
-        if color is None:
-            return Claim(track.id, None, track.length)
-    if track.color is not None and color != track.color:
+    if track.color is not None and color is not None and color != track.color:
         return Claim(track.id, color, locos or 0)  # the engine says which color the route needs
-    if locos is None:
-        # Fewest locomotives, but at least one card of the color the player named.
-        have = game.hands[seat][color] if seat is not None else 0
-        locos = min(max(track.ferry, track.length - have, 0), track.length - 1)
-    return Claim(track.id, None if locos == track.length else color, locos)
+    payments = game.track_payments(seat, track) if seat is not None else []
+    if locos is not None:  # an explicit count: taken as written, the color filled in
+        if color is None:
+            color = track.color
+        if color is None:
+            colored = sorted({c for c, _, _ in payments if c is not None})
+            if locos >= track.length:
+                return Claim(track.id, None, locos)
+            if len(colored) != 1:
+                raise _gray_route(m, track, colored or [c for c, _, _ in payments])
+            color = colored[0]
+        return Claim(track.id, None if locos == track.length else color, locos)
+    return Claim(track.id, *_fill_payment(game, seat, track, color, payments)[:2])
+
+
+def _fill_payment(game: "Game", seat: int | None, track: Track, named: int | None,
+                  payments: list) -> tuple[int | None, int, tuple[int, ...]]:
+    """The payment a claim without `loco=` means: the fewest locomotives that pay in the color
+    named (or the route's color), all locomotives if only they pay. When nothing pays, a payment
+    of that color (at least one card of it) for the engine to refuse with the reason."""
+    def fewest(color: int | None) -> tuple | None:
+        fits = [p for p in payments if p[0] == color]
+        return min(fits, key=lambda p: (len(p[2]), p[1])) if fits else None
+
+    want = track.color if named is None else named
+    if want is not None:
+        best = fewest(want) or (None if named is not None else fewest(None))
+        if best:
+            return best
+    else:  # gray, no color named: the only color that pays, else ambiguous
+        colored = sorted({p[0] for p in payments if p[0] is not None})
+        if len(colored) > 1:
+            raise _gray_route(game.map, track, colored)
+        if colored or any(p[0] is None for p in payments):
+            return fewest(colored[0] if colored else None)
+        hand = game.hands[seat] if seat is not None else [0] * 9
+        want = max(range(len(COLORS)), key=lambda c: (hand[c], -c))  # the player's best color
+    have = game.hands[seat][want] if seat is not None else 0
+    return want, min(max(track.ferry, track.length - have, 0), track.length - 1), ()
 
 
 def _parse_claim_extended(game: "Game", seat: int | None, track: Track, color: int | None, all_loco: bool,
@@ -369,6 +398,8 @@ def _parse_claim_extended(game: "Game", seat: int | None, track: Track, color: i
         return Claim(track.id, None, track.length)
     if want is not None:
         fits = sorted((o for o in options if o[0] == want), key=lambda o: (len(o[2]), o[1]))
+        if not fits and color is None:  # the route's own color: locomotives alone may pay
+            fits = sorted((o for o in options if o[0] is None), key=lambda o: (len(o[2]), o[1]))
         if fits:
             return Claim(track.id, *fits[0])
         if track.color is not None or color is not None:
@@ -400,23 +431,27 @@ def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
     if city is None:
         raise InvalidActionError("no city {names} on the {map} map", names=_typed_names([" ".join(city_words)]),
                                  map=MapRef(m.name))
+    if not m.rules.stations:
+        raise IllegalActionError("the {map} map has no stations", map=MapRef(m.name))
     built = len(game.stations[seat]) if seat is not None else 0
     costs = m.rules.station_costs
-    cost = costs[min(built, len(costs) - 1)] if costs else 1
+    cost = costs[min(built, len(costs) - 1)]
     hand = game.hands[seat] if seat is not None else [0] * 9
     if color is None and (all_loco or locos == cost):
         return BuildStation(city.id, None, cost if locos is None else locos)
     if color is None:
-        options = sorted({c for c, _ in payment_options(hand, cost, None, 0, True)}, key=str)
-        if len(options) == 1:
-            color = options[0]
-            if color is None:
-                return BuildStation(city.id, None, cost)
-        else:
+        options = payment_options(hand, cost, None, 0, True)
+        colored = sorted({c for c, _ in options if c is not None})
+        if len(colored) > 1:
             raise AmbiguousActionError("say which color pays for the station in {city} ({options})",
-                                       city=CityRef(city.index, city.name), options=_card_options(options))
+                                       city=CityRef(city.index, city.name), options=_card_options(colored))
+        if not colored and options:
+            return BuildStation(city.id, None, cost)
+        # the one color that pays, or (none pays) the player's best color for the engine to refuse
+        color = colored[0] if colored else max(range(len(COLORS)), key=lambda c: (hand[c], -c))
     if locos is None:
-        locos = max(cost - hand[color], 0)
+        # a color the player holds none of still pays one card of it: refused, naming what would pay
+        locos = min(max(cost - hand[color], 0), cost - 1)
     return BuildStation(city.id, None if locos == cost else color, locos)
 
 

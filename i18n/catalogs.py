@@ -37,6 +37,7 @@ KEYWORDS = {
     # engine errors: their first argument is a message template (engine/errors.py)
     "InvalidActionError": None,
     "IllegalActionError": None,
+    "CardsShortError": None,
     "AmbiguousActionError": None,
     "GameOptionsError": None,
     "UnknownMapError": None,

@@ -141,7 +141,7 @@ def test_s1_claim_pays_one_color_with_locomotives_and_scores_by_length():
     game = started()
     arrange(game, hands={0: "blue blue blue loco"})
     t = track_between(game, "Atlanta", "Miami")  # 5 blue
-    with pytest.raises(IllegalActionError, match="1 more blue"):
+    with pytest.raises(IllegalActionError, match="you have 3 blue cards and 1 locomotive: Atlanta-Miami needs 5 cards, 1 short"):
         game.apply(0, Claim(t.id, card_index("blue"), 1))
     arrange(game, hands={0: "blue blue blue blue loco red"})
     game.apply(0, Claim(t.id, card_index("blue"), 1))
@@ -163,7 +163,7 @@ def test_s1_gray_route_any_one_color_and_all_locomotives():
     game = started()
     t = track_between(game, "Atlanta", "Charleston")  # 2 gray
     arrange(game, hands={0: "red blue loco loco"})
-    with pytest.raises(IllegalActionError, match="1 more red"):
+    with pytest.raises(IllegalActionError, match="claim Atlanta-Charleston red loco=1 would pay"):
         game.apply(0, Claim(t.id, card_index("red"), 0))
     assert Claim(t.id, None, 2) in game.legal_actions(0)
     game.apply(0, Claim(t.id, None, 2))

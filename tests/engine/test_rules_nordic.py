@@ -90,17 +90,33 @@ def test_s5_nordic_locomotives_only_on_ferries_and_tunnels():
 
 
 def test_s5_nordic_tunnel_one_color_or_only_locomotives_surcharge_payable_with_locomotives():
+    """docs/rules.md §6.4: the cards shown before the reveal are all of one color or all
+    locomotives, never a mix (Europe and Switzerland allow the mix); the extra cards may be
+    locomotives."""
     game = nordic()
     tunnel = track_between(game, "Åndalsnes", "Lillehammer")  # yellow 2 tunnel
-    arrange(game, hands={0: "yellow loco loco blue blue blue"}, deck_top="yellow red red")
-    assert claims_of(game, tunnel) == {(YELLOW, 1, ()), (None, 2, ())}  # no substitutes in tunnels
+    arrange(game, hands={0: "yellow yellow loco loco blue blue blue"}, deck_top="yellow red red")
+    assert claims_of(game, tunnel) == {(YELLOW, 0, ()), (None, 2, ())}  # no mix, no substitutes in tunnels
+    with pytest.raises(IllegalActionError, match="one color or with locomotives only, not both"):
+        game.apply(0, Claim(tunnel.id, YELLOW, 1))
     with pytest.raises(IllegalActionError, match="takes no substitute cards"):
         game.apply(0, Claim(tunnel.id, YELLOW, 0, (BLUE, BLUE, BLUE)))
-    events = game.apply(0, Claim(tunnel.id, YELLOW, 1))
+    events = game.apply(0, Claim(tunnel.id, YELLOW, 0))
     assert next(e for e in events if isinstance(e, TunnelRevealed)).surcharge == 1
-    assert PayTunnel(1) in game.legal_actions(0)
+    assert PayTunnel(1) in game.legal_actions(0)  # the extra card may be a locomotive
     game.apply(0, PayTunnel(1))
-    assert game.owner[tunnel.index] == 0 and hand_of(game, 0) == {"blue": 3}
+    assert game.owner[tunnel.index] == 0 and hand_of(game, 0) == {"loco": 1, "blue": 3}
+
+
+def test_s5_nordic_tunnel_notation_fills_in_an_unmixed_payment():
+    game = nordic()
+    tunnel = track_between(game, "Åndalsnes", "Lillehammer")
+    arrange(game, hands={0: "yellow loco loco"})
+    assert parse_action(game, 0, "claim Åndalsnes-Lillehammer") == Claim(tunnel.id, None, 2)
+    arrange(game, hands={0: "yellow loco"})  # one of each: no unmixed payment
+    claim = parse_action(game, 0, "claim Åndalsnes-Lillehammer")
+    with pytest.raises(IllegalActionError, match="one color or with locomotives only, not both"):
+        game.apply(0, claim)
 
 
 def test_s5_nordic_ferry_three_cards_of_any_colors_replace_a_required_locomotive():
