@@ -18,6 +18,7 @@ Extension points, in the order a game meets them:
   pending decision (a hook `stage`) for one seat, which the hook's own actions resolve
   (`action_types`, `check_action`, `apply_action`, `stage_actions`, `default_action`); the
   hook then calls `game.resume_turns(events)`.
+- `end_bonuses`: the longest-path and most-tickets bonuses (a variant may swap them).
 - `adjust_final_scores`: map bonuses and penalties.
 - `public_state` / `private_state` / `public_view`: extra view fields (who may see what).
 - `to_json` / `from_json`: the hook's state.
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from engine.actions import Action
     from engine.events import Event
     from engine.game import Game
-    from engine.mapdata import Track
+    from engine.mapdata import TicketDeck, Track
     from engine.scoring import PlayerScore
 
 
@@ -118,6 +119,11 @@ class RuleHooks:
     def taken_error(self, game: "Game", route: RouteRef, owner: int) -> IllegalActionError:
         """The error for claiming a track that `owner` (maybe a non-seat owner of a hook) has."""
         return IllegalActionError("{route} is already taken by {owner}", route=route, owner=SeatRef(owner))
+
+    def end_bonuses(self, game: "Game", deck: "TicketDeck") -> tuple[int, int]:
+        """Points of the longest-path bonus and of the most-completed-tickets bonus (Globetrotter);
+        0 means the game has none. The deck's numbers unless a variant changes them."""
+        return deck.longest_path_bonus, deck.globetrotter_bonus
 
     def adjust_final_scores(self, game: "Game", scores: list["PlayerScore"]) -> list["PlayerScore"]:
         """Map bonuses and penalties beyond longest path and Globetrotter."""

@@ -202,11 +202,12 @@ def final_scores(game: "Game") -> list[PlayerScore]:
         longest, path = longest_trail(owned[seat])
         unbuilt = game.stations_left[seat]
         partial.append((seat, results, borrowed, longest, path, unbuilt * m.rules.station_points))
+    longest_bonus, globetrotter_bonus = game.hooks.end_bonuses(game, deck)
     bonus_names = []
-    if deck.longest_path_bonus:
-        bonus_names.append(("longest_path", deck.longest_path_bonus, lambda p: p[3]))
-    if deck.globetrotter_bonus:
-        bonus_names.append(("globetrotter", deck.globetrotter_bonus, lambda p: sum(r.completed for r in p[1])))
+    if longest_bonus:
+        bonus_names.append(("longest_path", longest_bonus, lambda p: p[3]))
+    if globetrotter_bonus:  # nobody scores it when nobody completed a ticket (top > 0 below)
+        bonus_names.append(("globetrotter", globetrotter_bonus, lambda p: sum(r.completed for r in p[1])))
     scores = []
     for p in partial:
         seat, results, borrowed, longest, path, station_points = p

@@ -214,3 +214,11 @@ def test_s5_nordic_substitute_payments_in_notation():
     route = track_between(game, "Murmansk", "Lieksa")
     arrange(game, hands={0: "red " * 8 + "blue " * 4})
     assert parse_action(game, 0, "claim Lieksa-Murmansk red") == Claim(route.id, RED, 0, (BLUE,) * 4)
+
+
+def test_s5_nordic_globetrotter_goes_to_nobody_when_nobody_completed_a_ticket():
+    """docs/rules.md §1.9: a most-completed-tickets bonus needs at least one completed ticket."""
+    game = nordic()
+    game.tickets = [[1], [2], []]
+    give_route(game, 0, "Ålborg", "Göteborg")  # no ticket completed
+    assert all(s.bonuses == {} for s in final_scores(game))
