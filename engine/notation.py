@@ -53,7 +53,13 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 _DASHES = re.compile(r"\s*[-–—]\s*")
-_LOCO_OPTION = re.compile(r"^(?:loco|locos|locomotives?)=(\d+)$")
+_LOCO_OPTION = re.compile(r"^(?:loco|locos|locomotives?)=([0-9]+)$")
+#: Bounds on what a player may type (a Discord message or a terminal line), so no text can make the
+#: parser build huge values: the whole text, and every number in it (counts, slots, ticket ids).
+MAX_TEXT = 400
+MAX_DIGITS = 4
+#: Train cards in the game: no payment can name more substitute cards.
+MAX_CARDS = 110
 _SUB_OPTION = re.compile(r"^(?:sub|subs)=(.+)$")
 
 
@@ -176,10 +182,13 @@ def _parse_subs(text: str) -> tuple[int, ...]:
             raise InvalidActionError("unknown card color {name!r} in sub=", name=name) from None
         if card == LOCO:
             raise InvalidActionError("substitute cards are colored cards, not locomotives")
-        if count and not count.isdigit():
+        if count and not _is_number(count):
             raise InvalidActionError("write sub= as color:count pairs, like sub=blue:2,green:1 (got {part!r})",
                                      part=part)
-        out.extend([card] * (int(count) if count else 1))
+        n = int(count) if count else 1
+        if len(out) + n > MAX_CARDS:
+            raise InvalidActionError("a payment has at most {most} substitute cards", most=MAX_CARDS)
+        out.extend([card] * n)
     return tuple(sorted(out))
 
 
@@ -190,12 +199,32 @@ def _payment_text(color: int | None, locos: int) -> str:
     return " ".join(parts)
 
 
+def _is_number(word: str) -> bool:
+    """ASCII digits only (no '²' or '①', which str.isdigit accepts and int() refuses), and few."""
+    return word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS
+
+
+def _count(digits: str) -> int:
+    if not _is_number(digits):
+        raise InvalidActionError("{number} is too large a number here", number=digits[:MAX_DIGITS + 2] + "…")
+    return int(digits)
+
+
 def parse_action(game: "Game", seat: int | None, text: str) -> Action:
     """Parse what `seat` typed into an action, resolving defaults against the current state.
 
-    Raises InvalidActionError (cannot be read) or AmbiguousActionError (several actions fit).
-    Legality is checked by Game.apply, not here.
+    Raises only the engine's errors: InvalidActionError (cannot be read: also a text over
+    MAX_TEXT characters or a number over MAX_DIGITS digits), AmbiguousActionError (several actions
+    fit) and IllegalActionError where the state already decides (a route taken, a map without
+    stations, a seat not in the game). Legality is otherwise checked by Game.apply, not here.
     """
+    if not isinstance(text, str):
+        raise InvalidActionError("an action is text, like 'draw deck'")
+    if len(text) > MAX_TEXT:
+        raise InvalidActionError("that is too long for an action ({length} characters; at most {most})",
+                                 length=len(text), most=MAX_TEXT)
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.seats):
+        raise IllegalActionError("seat {seat} is not a seat of this game", seat=seat)
     words = text.strip().split()
     if not words:
         raise InvalidActionError("empty action: try 'draw deck', 'claim Paris-Dieppe pink' or 'tickets draw'")
@@ -214,7 +243,7 @@ def parse_action(game: "Game", seat: int | None, text: str) -> Action:
         return _parse_neutral(game, rest)
     if not rest and verb in ("pass", "skip", "resign", "undo"):
         return {"pass": Pass(), "skip": Skip(), "resign": Resign(), "undo": Undo()}[verb]
-    if verb == "remove" and len(rest) == 1 and rest[0].isdigit():
+    if verb == "remove" and len(rest) == 1 and _is_number(rest[0]):
         return Remove(int(rest[0]) - 1)
     raise InvalidActionError(
         "unknown action {text!r}: actions are draw, claim, tickets, station, tunnel, neutral, pass, resign",
@@ -225,7 +254,7 @@ def parse_action(game: "Game", seat: int | None, text: str) -> Action:
 def _parse_draw(rest: list[str]) -> Action:
     if rest == ["deck"] or rest == ["blind"]:
         return DrawDeck()
-    if len(rest) == 2 and rest[0] == "market" and rest[1].isdigit():
+    if len(rest) == 2 and rest[0] == "market" and _is_number(rest[1]):
         return DrawMarket(int(rest[1]) - 1)
     raise InvalidActionError("write 'draw deck' or 'draw market N' with N from 1 to 5")
 
@@ -233,7 +262,7 @@ def _parse_draw(rest: list[str]) -> Action:
 def _parse_tickets(rest: list[str]) -> Action:
     if rest == ["draw"]:
         return DrawTickets()
-    if rest and rest[0] == "keep" and rest[1:] and all(w.isdigit() for w in rest[1:]):
+    if rest and rest[0] == "keep" and rest[1:] and all(_is_number(w) for w in rest[1:]):
         return KeepTickets(tuple(sorted(int(w) for w in rest[1:])))
     raise InvalidActionError("write 'tickets draw' or 'tickets keep' followed by ticket numbers")
 
@@ -251,7 +280,7 @@ def _split_payment(words: list[str], subs: list | None = None) -> tuple[list[str
         if sub_match:
             subs[:] = _parse_subs(sub_match.group(1))
         elif match:
-            locos = int(match.group(1))
+            locos = _count(match.group(1))
         elif word in ("gray", "grey"):
             pass  # the route's own color word; the payment color follows separately
         else:
@@ -273,7 +302,7 @@ def _split_payment(words: list[str], subs: list | None = None) -> tuple[list[str
 def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
     """Tracks joining the two cities named in `text` ('Paris-Dieppe', 'Dieppe-London/2')."""
     index = None
-    match = re.search(r"/(\d)$", text)
+    match = re.search(r"/([0-9])$", text)
     if match:
         index, text = int(match.group(1)), text[: match.start()]
     parts = _DASHES.split(text.strip())
@@ -462,7 +491,7 @@ def _parse_tunnel(game: "Game", seat: int | None, words: list[str]) -> Action:
         if len(words) == 2:
             match = _LOCO_OPTION.match(words[1].lower())
             if match:
-                return PayTunnel(int(match.group(1)))
+                return PayTunnel(_count(match.group(1)))
         elif len(words) == 1:
             tunnel = game.tunnel
             if tunnel is None or seat is None:
