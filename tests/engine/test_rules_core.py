@@ -18,7 +18,7 @@ from engine import (
 from engine.cards import COLORS, LOCO, card_index, standard_deck
 from engine.events import GameOver, LastRoundStarted, MarketReset
 from engine.scoring import longest_trail
-from tests.engine.helpers import arrange, give_route, hand_of, started, track_between
+from tests.engine.helpers import arrange, give_route, hand_of, play, started, track_between
 
 
 def test_s1_components_110_cards_12_per_color_14_locomotives():
@@ -70,9 +70,9 @@ def test_s1_market_three_locomotives_discard_and_redeal():
     arrange(game, market="loco loco red blue green", deck_top="white loco black yellow pink pink")
     events = game.apply(0, DrawMarket(2))  # take red; the white refill leaves 2 locos: no reset
     assert not any(isinstance(e, MarketReset) for e in events)
+    game = started()  # a new turn: the second scenario starts with a first card again
     arrange(game, market="loco loco red blue green", deck_top="loco white black yellow pink pink")
-    game.stage = None
-    events = game.apply(0, DrawMarket(2))  # refill is a third loco: reset
+    events = play(game, 0, "draw market 3")  # refill is a third loco: reset
     resets = [e for e in events if isinstance(e, MarketReset)]
     assert len(resets) == 1
     assert game.market == [card_index(c) for c in "white black yellow pink pink".split()]
@@ -270,11 +270,9 @@ def test_s1_last_round_everyone_including_trigger_gets_one_more_turn():
     assert [e for e in events if isinstance(e, LastRoundStarted)] == [LastRoundStarted(0, 2)]
     for seat in (1, 2):
         assert game.current == seat and not game.is_over()
-        game.apply(seat, DrawDeck())
-        game.apply(seat, DrawDeck())
+        play(game, seat, "draw deck", "draw deck")
     assert game.current == 0 and not game.is_over()
-    events = game.apply(0, DrawDeck())
-    events += game.apply(0, DrawDeck())
+    events = play(game, 0, "draw deck", "draw deck")
     assert game.is_over() and game.end_reason == "last_round"
     assert sum(isinstance(e, GameOver) for e in events) == 1
 
@@ -288,7 +286,6 @@ def test_s1_pass_only_without_other_move_and_all_passing_ends_game():
     arrange(game, hands={1: " ".join(pool)}, discard="")
     game.ticket_deck = []
     game.trains = [0, 0]  # nobody can claim anything either
-    game.last_round = None
     assert game.legal_actions(0) == [Pass()]
     game.apply(0, Pass())
     assert not game.is_over()

@@ -31,7 +31,7 @@ from engine.events import (
 )
 from engine.scoring import final_scores
 from engine.errors import VariantError
-from tests.engine.helpers import arrange, give_route, started, track_between
+from tests.engine.helpers import arrange, give_route, play, started, track_between
 
 NL = "nederland"
 BLANK_TICKET = 3  # Amsterdam–Rotterdam 10: nothing printed at the bottom
@@ -73,7 +73,12 @@ def on_top(game: Game, *ids: int) -> None:
 
 
 def at_round_6(game: Game) -> Game:
-    game.round = 6
+    """Play the first five rounds (each player draws two cards blind): no neutral phase yet."""
+    for _ in range(5):
+        for seat in (game.first, 1 - game.first):
+            events = play(game, seat, "draw deck", "draw deck")
+            assert not any(isinstance(e, NeutralTicketRevealed) for e in events)
+    assert game.round == 6 and game.current == game.first
     return game
 
 
