@@ -1,7 +1,7 @@
 """Running a table: kick or replace a player, hand over hosting, end a game, server settings.
 
 A game's host (who opened its lobby, or who asked for the rematch) and anyone with Manage Server
-may use these. Kicking is the engine's `Remove` (RULES.md §1 "Leaving"); replacing gives the
+may use these. Kicking is the engine's `Remove` (docs/rules.md §1 "Leaving"); replacing gives the
 seat, with its cards, tickets and routes, to another member.
 """
 

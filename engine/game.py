@@ -1,4 +1,4 @@
-"""The game: state, legal actions, apply, views, JSON (RULES.md is the spec).
+"""The game: state, legal actions, apply, views, JSON (docs/rules.md is the spec).
 
 State is plain lists and ints so a random playout is fast and `to_json` is trivial. Every
 change goes through `apply(seat, action)`, which validates first (raising an ActionError and
@@ -223,7 +223,7 @@ class Game:
         self._card_rules()
 
     def _card_rules(self) -> None:
-        """Per track: None when RULES.md §1/§3 payments apply, else the map's card rules
+        """Per track: None when docs/rules.md §1/§3 payments apply, else the map's card rules
         (locomotives usable, ferry substitute, substitute) from the hooks and the track data."""
         hooks = self.hooks
         self._free_locos = hooks.free_locomotive_draws
@@ -272,7 +272,7 @@ class Game:
         return random.Random(f"{self.seed}:{purpose}:{self.shuffles}")
 
     def _setup(self) -> None:
-        """RULES.md §1 setup order: shuffle, deal 4 each, turn 5 face up, deal tickets."""
+        """docs/rules.md §1 setup order: shuffle, deal 4 each, turn 5 face up, deal tickets."""
         cards = standard_deck()
         self._rng("cards").shuffle(cards)
         self.deck = cards
@@ -293,7 +293,7 @@ class Game:
             offer += [self.ticket_deck.pop() for _ in range(min(d.start_deal, len(self.ticket_deck)))]
             self.offers[seat] = offer
             self.offer_keep[seat] = min(d.start_keep, len(offer))
-        # The long tickets not dealt go back to the box unseen (RULES.md §3).
+        # The long tickets not dealt go back to the box unseen (docs/rules.md §3).
         self.first = (
             self.options.first_seat
             if self.options.first_seat is not None
@@ -429,7 +429,7 @@ class Game:
             if length > trains:
                 continue
             extended = False
-            if card_rules is None:  # RULES.md §1/§3 payments (every USA, Europe and Nederland track)
+            if card_rules is None:  # docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
                 options = payment_options(hand, length, color, ferry, collapse)
             elif card_rules is COLORED_ONLY:
                 if no_locos is None:
@@ -746,7 +746,7 @@ class Game:
     # --- effects ---
 
     def _draw_card(self, events: list[Event]) -> int | None:
-        """Top card of the deck, reshuffling the discard when the deck is empty (RULES.md §1)."""
+        """Top card of the deck, reshuffling the discard when the deck is empty (docs/rules.md §1)."""
         if not self.deck:
             if not self.discard:
                 return None

@@ -1,7 +1,7 @@
 """Named rule hooks: where a map's rules differ from the common core, and nothing else.
 
 A map file lists its hooks by name (`rules.hooks`); the Game calls them at fixed points.
-The base class is the common core (RULES.md §1), so a map without hooks needs no code.
+The base class is the common core (docs/rules.md §1), so a map without hooks needs no code.
 
 Extension points, in the order a game meets them:
 - `variants` / `configure`: the host's options (`GameOptions.variants`), validated at creation;
@@ -49,7 +49,7 @@ class RuleHooks:
     stages: tuple[str, ...] = ()
     #: A face-up locomotive counts as one card: it may be the second card and allows a second one.
     free_locomotive_draws: bool = False
-    #: Whether 3 face-up locomotives discard and replace the market (RULES.md §1).
+    #: Whether 3 face-up locomotives discard and replace the market (docs/rules.md §1).
     market_resets: bool = True
     #: Tunnels are paid with cards of one color or with locomotives only, never both (the surcharge
     #: may still be paid with locomotives).
@@ -84,7 +84,7 @@ class RuleHooks:
         return bool(game.options.variants.get(name, self.variants[name]))
 
     def doubles_open(self, game: "Game") -> bool:
-        """Whether both tracks of a double route may be claimed (RULES.md §1: 4+ players)."""
+        """Whether both tracks of a double route may be claimed (docs/rules.md §1: 4+ players)."""
         return game.seats >= game.map.rules.doubles_min_players
 
     def after_setup(self, game: "Game") -> None:

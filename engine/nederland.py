@@ -1,4 +1,4 @@
-"""Nederland (RULES.md §4): bridge tolls, Loans, the toll bonus, staggered starting scores and
+"""Nederland (docs/rules.md §4): bridge tolls, Loans, the toll bonus, staggered starting scores and
 the neutral player. Registered as the rule hook "tolls", which `nederland.json` names.
 
 Variants (`GameOptions(variants=...)`):
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from engine.scoring import PlayerScore
 
 NEUTRAL_STAGE = Stage.NEUTRAL
-NEUTRAL_FROM_ROUND = 6  # the first 5 rounds have no neutral phase (RULES.md §4)
+NEUTRAL_FROM_ROUND = 6  # the first 5 rounds have no neutral phase (docs/rules.md §4)
 
 
 class NederlandHooks(RuleHooks):

@@ -1,4 +1,4 @@
-"""Nordic Countries (RULES.md §5): the card rules of the Nordic map, registered as the rule hook
+"""Nordic Countries (docs/rules.md §6): the card rules of the Nordic map, registered as the rule hook
 "nordic" that `nordic.json` names.
 
 - Locomotives pay only for ferries and tunnels; a face-up locomotive counts as one card (it may

@@ -1,4 +1,4 @@
-"""Which cards pay for a track, a station or a tunnel surcharge (RULES.md §1, §3).
+"""Which cards pay for a track, a station or a tunnel surcharge (docs/rules.md §1, §3).
 
 A payment is (color, locos): `length - locos` cards of `color` plus `locos` locomotives;
 color is None only for an all-locomotive payment. The `*_error` functions say why a payment
@@ -123,7 +123,7 @@ def tunnel_surcharge(revealed: list[int], color: int | None) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Map rules beyond RULES.md §1/§3 (Switzerland, Nordic Countries, RULES.md §5): where
+# Map rules beyond docs/rules.md §1/§3 (Switzerland, Nordic Countries, docs/rules.md §5–6): where
 # locomotives may be used, cards of any colours replacing a ferry's required locomotive, and the
 # substitute route (any N cards for one missing card). A payment is then (color, locos, subs):
 # `subs` is the sorted tuple of the substitute cards (card indices, never locomotives).

@@ -1,4 +1,4 @@
-"""RULES.md §1, the common core, one rule per test."""
+"""docs/rules.md §1, the common core, one rule per test."""
 
 import pytest
 
@@ -368,7 +368,7 @@ def test_s1_timeout_defaults():
 
 
 def test_s1_empty_market_slot_refills_once_cards_return_to_the_discard():
-    """RULES.md §1 leaves a slot empty while deck and discard are empty; once a payment puts cards
+    """docs/rules.md §1 leaves a slot empty while deck and discard are empty; once a payment puts cards
     in the discard, the empty slot is dealt again at the end of that turn (docs/engine.md)."""
     game = started()
     pool = ["blue"] * 12 + ["green"] * 12 + ["white"] * 12 + ["black"] * 12 + ["yellow"] * 12

@@ -1,4 +1,4 @@
-"""RULES.md §3 Europe: ferries, tunnels, stations, the European Express, ties."""
+"""docs/rules.md §3 Europe: ferries, tunnels, stations, the European Express, ties."""
 
 import pytest
 

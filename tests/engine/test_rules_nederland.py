@@ -1,4 +1,4 @@
-"""RULES.md §4 Nederland: tickets, bridge tolls, Loans, the toll bonus, staggered scores, the
+"""docs/rules.md §4 Nederland: tickets, bridge tolls, Loans, the toll bonus, staggered scores, the
 variant without tolls and the neutral player (seed 004's examples), one rule per test."""
 
 import json

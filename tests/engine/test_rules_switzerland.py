@@ -1,4 +1,4 @@
-"""RULES.md §5 Switzerland (and the published Swiss rules where §5 is silent, docs/engine.md
+"""docs/rules.md §5 Switzerland (and the published Swiss rules where §5 is silent, docs/engine.md
 "Rules decisions"): 2-3 players, 40 trains, locomotives only on tunnels and drawn freely, tunnels
 as in Europe, country tickets, double routes, the longest-path bonus."""
 

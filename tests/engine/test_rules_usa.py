@@ -1,4 +1,4 @@
-"""RULES.md §2 USA: the four ticket decks, their deal numbers and bonuses, and the USA ties."""
+"""docs/rules.md §2 USA: the four ticket decks, their deal numbers and bonuses, and the USA ties."""
 
 import pytest
 
