@@ -170,8 +170,9 @@ class AmbiguousActionError(ActionError):
     code = "ambiguous"
 
 
-class UnknownMapError(GameOptionsError):
-    """No shipped map has that id (`load_map`, `Game.new`)."""
+class UnknownMapError(GameOptionsError, KeyError):
+    """No shipped map has that id (`load_map`, `Game.new`). Also a KeyError, as a lookup by id is, so
+    callers that look a map up and fall back on the map object they hold keep working."""
 
 
 class SeatCountError(GameOptionsError):

@@ -3,8 +3,9 @@
 `python -m i18n check` lists what is missing or stale in every language; `python -m i18n extract`
 writes the template (messages.pot) a translator starts a new language from. The tests run the same
 checks, so a string added without its Russian and Chinese translations fails CI. Messages are the
-strings marked in the code (Babel, KEYWORDS below) and the slash commands' names, read from the
-command tree (bot/command_translator.py `tree_names`).
+strings marked in the code (Babel, KEYWORDS below), the names of the shipped maps and their ticket
+decks (read from engine/maps/*.json, so a new map file without translations is reported) and the
+slash commands' names, read from the command tree (bot/command_translator.py `tree_names`).
 """
 
 from __future__ import annotations
@@ -96,11 +97,29 @@ def _collect(found: dict[Key, Message]) -> None:
                 continue
             entry = found.setdefault((context, ids[0]), Message(context, tuple(ids)))
             entry.where.append(f"{folder}/{filename}:{lineno}")
+    # Map and ticket deck names are data (engine/maps/*.json): a map file dropped in needs its
+    # names translated like any string of the code.
+    for context, name, where in map_names():
+        found.setdefault((context, name), Message(context, (name,))).where.append(where)
     # Slash command and option names are identifiers, not strings Babel sees: read the tree itself.
     from bot.command_translator import tree_names
 
     for context, name, where in tree_names():
         found.setdefault((context, name), Message(context, (name,))).where.append(f"command tree {where}")
+
+
+def map_names() -> list[tuple[str, str, str]]:
+    """(context, name, where) of every shipped map's name ("map") and ticket decks' names ("deck"),
+    translated with t.pgettext("map", m.name) and t.pgettext("deck", deck.name)."""
+    from engine.mapdata import available_maps, load_map
+
+    out = []
+    for map_id in available_maps():
+        m = load_map(map_id)
+        where = f"engine/maps/{map_id}.json"
+        out.append(("map", m.name, where))
+        out.extend(("deck", deck.name, where) for deck in m.rules.decks.values())
+    return out
 
 
 def load(language: str) -> dict[Key, tuple[str, object, str]]:
