@@ -34,9 +34,9 @@ from pathlib import Path
 
 from ai import GameInfo, Player, ask, make_ai
 from ai import players as ai_players
+from ai.strong import StrongPlayer
 from bot import present
 from bot.error_text import describe_error
-from ai.strong import StrongPlayer
 from engine import (
     Action,
     ActionError,
@@ -367,7 +367,8 @@ def human_move(
     player = _seat(t, seat, controllers)
 
     def refusal(error: ActionError) -> str:
-        return f"? {describe_error(t, error, game, lambda s: controllers[s].name)}"
+        # sentences about a player ("it is … 's turn", "taken by …") take a third-person name, not "you"
+        return f"? {describe_error(t, error, game, lambda s: controllers[s].third_person or controllers[s].name)}"
 
     while True:
         try:
@@ -428,7 +429,12 @@ class Images:
         if self.path is None:
             return
         try:
-            from rendering import default_players, render_board, render_final, render_player_board
+            from rendering import (
+                default_players,
+                render_board,
+                render_final,
+                render_player_board,
+            )
         except ImportError as error:  # Pillow missing: play on without pictures
             write(t.gettext("(no board image: {error})", error=error))
             self.path = None

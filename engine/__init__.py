@@ -23,16 +23,29 @@ from engine.actions import (
     Undo,
 )
 from engine.errors import (
-    ActionError, AmbiguousActionError, GameOptionsError, IllegalActionError, InvalidActionError,
+    ActionError,
+    AmbiguousActionError,
+    CardsShortError,
+    GameOptionsError,
+    IllegalActionError,
+    InvalidActionError,
+    OptionValueError,
+    SeatCountError,
+    UnknownDeckError,
+    UnknownMapError,
+    VariantError,
 )
 from engine.game import Game, GameOptions
 from engine.mapdata import available_maps, load_map
 from engine.notation import format_action, parse_action
+from engine.outcome import Outcome
+from engine.phases import Phase, Stage, Termination
 from engine.version import RULES_VERSION
 
 __all__ = [
     "RULES_VERSION", "Action", "BuildStation", "Claim", "DeclineTunnel", "DrawDeck", "DrawMarket",
     "DrawTickets", "KeepTickets", "NeutralClaim", "Pass", "PayTunnel", "Remove", "Resign", "Skip", "Undo", "ActionError",
-    "AmbiguousActionError", "GameOptionsError", "IllegalActionError", "InvalidActionError", "Game", "GameOptions",
-    "available_maps", "load_map", "format_action", "parse_action",
+    "AmbiguousActionError", "CardsShortError", "GameOptionsError", "IllegalActionError", "InvalidActionError",
+    "OptionValueError", "SeatCountError", "UnknownDeckError", "UnknownMapError", "VariantError", "Game", "GameOptions",
+    "Outcome", "Phase", "Stage", "Termination", "available_maps", "load_map", "format_action", "parse_action",
 ]

@@ -13,7 +13,6 @@ from functools import cache
 from itertools import combinations
 from typing import Callable
 
-from engine.version import RULES_VERSION
 from engine.actions import (
     Action,
     BuildStation,
@@ -66,10 +65,9 @@ from engine.events import (
     TurnStarted,
 )
 from engine.hooks import hooks_for
-from engine.outcome import Outcome
-from engine.phases import Phase, Stage, Termination
 from engine.mapdata import MapData, Track, load_map
 from engine.notation import format_action, route_ref
+from engine.outcome import Outcome
 from engine.payments import (
     extended_payment_error,
     extended_payment_options,
@@ -79,6 +77,8 @@ from engine.payments import (
     tunnel_surcharge,
     unmixed_options,
 )
+from engine.phases import Phase, Stage, Termination
+from engine.version import RULES_VERSION
 
 STATE_SCHEMA = 1
 COLORED_ONLY = "colored"  # claim group: locomotives may not pay (Switzerland's and Nordic's plain routes)

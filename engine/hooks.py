@@ -29,7 +29,15 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from engine.errors import N_, IllegalActionError, MapRef, OptionValueError, RouteRef, SeatRef, VariantError
+from engine.errors import (
+    N_,
+    IllegalActionError,
+    MapRef,
+    OptionValueError,
+    RouteRef,
+    SeatRef,
+    VariantError,
+)
 
 if TYPE_CHECKING:
     from engine.actions import Action

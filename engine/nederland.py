@@ -18,7 +18,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, NeutralClaim
-from engine.errors import VariantError, IllegalActionError, ListRef, MapRef, RouteRef, SeatRef
+from engine.errors import (
+    IllegalActionError,
+    ListRef,
+    MapRef,
+    RouteRef,
+    SeatRef,
+    VariantError,
+)
 from engine.events import (
     Event,
     LoanTaken,

@@ -9,10 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.version import RULES_VERSION
-from engine.actions import BuildStation, Claim, DrawMarket, KeepTickets, NeutralClaim, PayTunnel, Remove
+from engine.actions import (
+    BuildStation,
+    Claim,
+    DrawMarket,
+    KeepTickets,
+    NeutralClaim,
+    PayTunnel,
+    Remove,
+)
 from engine.cards import CARD_NAMES, NUM_CARD_KINDS
 from engine.notation import claim_names_track, format_action
+from engine.version import RULES_VERSION
 
 if TYPE_CHECKING:
     from engine.game import Game

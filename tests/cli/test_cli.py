@@ -10,7 +10,17 @@ from pathlib import Path
 import pytest
 
 from ai import make_ai
-from cli.app import SCREEN_WIDTH, Completer, Controller, human_move, main, moves_text, ordered_moves, play, summary
+from cli.app import (
+    SCREEN_WIDTH,
+    Completer,
+    Controller,
+    human_move,
+    main,
+    moves_text,
+    ordered_moves,
+    play,
+    summary,
+)
 from engine import Claim, DrawMarket, Game, GameOptions, format_action, parse_action
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import ActionError, Claim, Game, GameOptions, InvalidActionError, available_maps, parse_action
+from engine import (
+    ActionError,
+    Claim,
+    Game,
+    GameOptions,
+    InvalidActionError,
+    available_maps,
+    parse_action,
+)
 from engine.actions import ACTION_TYPES
 from engine.cards import CARD_NAMES
 from engine.notation import MAX_TEXT

@@ -18,7 +18,14 @@ from engine import (
 from engine.cards import COLORS, LOCO, card_index, standard_deck
 from engine.events import GameOver, LastRoundStarted, MarketReset
 from engine.scoring import longest_trail
-from tests.engine.helpers import arrange, give_route, hand_of, play, started, track_between
+from tests.engine.helpers import (
+    arrange,
+    give_route,
+    hand_of,
+    play,
+    started,
+    track_between,
+)
 
 
 def test_s1_components_110_cards_12_per_color_14_locomotives():

@@ -19,6 +19,7 @@ from engine import (
     format_action,
     parse_action,
 )
+from engine.errors import VariantError
 from engine.events import (
     LastRoundStarted,
     LoanTaken,
@@ -30,7 +31,6 @@ from engine.events import (
     TollPaid,
 )
 from engine.scoring import final_scores
-from engine.errors import VariantError
 from tests.engine.helpers import arrange, give_route, play, started, track_between
 
 NL = "nederland"

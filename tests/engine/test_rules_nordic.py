@@ -17,9 +17,9 @@ from engine import (
     parse_action,
 )
 from engine.cards import card_index
+from engine.errors import SeatCountError
 from engine.events import MarketReset, TunnelRevealed
 from engine.scoring import final_scores
-from engine.errors import SeatCountError
 from tests.engine.helpers import arrange, give_route, hand_of, started, track_between
 
 PINK, BLUE, YELLOW, RED, GREEN, BLACK = (card_index(c) for c in ("pink", "blue", "yellow", "red", "green", "black"))

@@ -16,12 +16,12 @@ from engine import (
     format_action,
     parse_action,
 )
-from engine.notation import ticket_label
 from engine.cards import card_index
+from engine.errors import SeatCountError, VariantError
 from engine.events import MarketReset, TunnelRevealed
 from engine.mapdata import Ticket
+from engine.notation import ticket_label
 from engine.scoring import final_scores, ticket_results
-from engine.errors import SeatCountError, VariantError
 from tests.engine.helpers import arrange, give_route, hand_of, started, track_between
 
 WHITE, YELLOW, ORANGE = (card_index(c) for c in ("white", "yellow", "orange"))

@@ -3,8 +3,8 @@
 import pytest
 
 from engine import DrawTickets, Game, GameOptions
-from engine.scoring import final_scores
 from engine.errors import UnknownDeckError
+from engine.scoring import final_scores
 from tests.engine.helpers import give_route, started
 
 
