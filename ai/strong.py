@@ -61,7 +61,8 @@ class StrongPlayer:
     GLOBE_SPARE = 6  # with a Globetrotter bonus (each ticket done counts): SPARE ...
     GLOBE_OPP_TRAINS = 12  # ... and OPP_TRAINS
     SELF_PLAYOUT = 0  # 1: playouts play this seat with its own heuristics instead of the baseline's
-    BUDGET = 0.25  # seconds of playouts per decision at most (then the samples done so far decide)
+    BUDGET: float | None = 0.25  # seconds of playouts per decision at most (then the samples done so far
+    # decide); None: no clock, only ROLLOUTS bound the work, so a seeded game replays exactly
     CONTEST = 3.0  # priority of a planned track per 10 points of opponents' tickets that need it
     BLOCK_GAIN = 4.0  # block a track when the opponent's detour costs at least this many trains
     OPP_RATE = TRAINS_PER_OPP_TURN
@@ -224,7 +225,7 @@ class StrongPlayer:
         runs = 0
         seats = board.seats
         rollouts = self.ROLLOUTS if rollouts is None else rollouts
-        while runs < rollouts and time.perf_counter() - start < self.BUDGET:
+        while runs < rollouts and (self.BUDGET is None or time.perf_counter() - start < self.BUDGET):
             seed = self.rng.randrange(1 << 30)
             try:
                 base = determinize(board.view, board.info, random.Random(seed))

@@ -159,7 +159,7 @@ def turn_view(game_id: int, game: Game, *, t: Translator) -> discord.ui.View:
                             disabled=not game.ticket_deck and not game.ticket_discard))
     items.append(button(f"ttr:{game_id}:hand", t.pgettext("button", "My hand"), emoji="🃏"))
     if game.undoable and game.phase == "playing":
-        items.append(button(f"ttr:{game_id}:{len(game.log)}:undo", t.pgettext("button", "Undo"), emoji="↩️"))
+        items.append(button(f"ttr:{game_id}:{game.version}:undo", t.pgettext("button", "Undo"), emoji="↩️"))
     return _view(items)
 
 

@@ -49,7 +49,8 @@ class Table:
 
     @property
     def version(self) -> int:
-        return len(self.game.log)
+        """The game's staleness token (`Game.version`): what storage calls the game's version."""
+        return self.game.version
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)

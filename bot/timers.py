@@ -2,8 +2,9 @@
 vacations and pauses. Timers live in the database (storage.clocks), so they survive restarts; the
 Clocks cog (bot/cogs/clocks.py) fires them when they fall due.
 
-A timer watches one seat's turn (its "turn key", below): firing it after that turn is over does
-nothing, so a timer acts at most once even if two processes or a restart race for it.
+A timer watches one seat's turn (the engine's `Game.turn_token`, the version at which that turn
+began): firing it after that turn is over does nothing, so a timer acts at most once even if two
+processes or a restart race for it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.service import Cause, CauseKind, Outcome, Table
-from engine import Game
 from storage import Storage
 from storage import clocks as stored_clocks
 from storage.models import utcnow
@@ -20,17 +20,6 @@ from storage.models import utcnow
 #: marked for the catalogs with the context "timer" where they are shown (bot/cogs/lobby.py).
 TIMERS = {"none": 0, "5 minutes": 300, "10 minutes": 600, "1 hour": 3600, "12 hours": 43200,
           "24 hours": 86400, "48 hours": 172800}
-
-
-def turn_key(game: Game, seat: int) -> int:
-    """Identifies `seat`'s current turn: the log length when it began. A multi-step turn keeps
-    its key (the steps are the seat's own trailing actions); starting tickets are one 'turn'."""
-    if game.phase == "choosing":
-        return 0
-    n = len(game.log)
-    while n and game.log[n - 1][0] == seat:
-        n -= 1
-    return n
 
 
 def timestamp(when: datetime) -> str:
@@ -114,7 +103,7 @@ class Timers:
                 timers = [(stored_clocks.DEADLINE, due)]
                 if clock.reminder_seconds and due - timedelta(seconds=clock.reminder_seconds) > now:
                     timers.append((stored_clocks.REMINDER, due - timedelta(seconds=clock.reminder_seconds)))
-                plans[seat] = (turn_key(game, seat), timers)
+                plans[seat] = (game.turn_token(seat), timers)
             await stored_clocks.schedule_all(session=session, game_id=table.id, plans=plans)
 
     async def deadline(self, table: Table, seat: int) -> datetime | None:

@@ -1,10 +1,17 @@
 """The terminal game: a person plays against AI seats (or several people share one terminal).
 
-Each turn it prints a text summary (market, scores, your hand and tickets) and the numbered moves
-you may make; type a number or the engine's notation (`claim Paris-Dieppe pink`, `draw deck`,
-`tickets keep 12 31`; tab completion where readline exists). After every turn the public board is
-re-rendered to a PNG file (path printed) and, on your turn, your own board with the routes you may
-claim. Commands: `help`, `moves` (list again), `board` (summary again), `quit` (resign and stop).
+Each turn it prints a text summary (market, scores, your hand and tickets) and your moves, grouped
+so they fit an 80×24 screen: one line per kind of move with its numbered moves, the routes you can
+pay for, and the number of cities free for a station (`moves all` numbers every move). Type a
+number or the engine's notation (`claim Paris-Dieppe pink`, `draw deck`, `tickets keep 12 31`; tab
+completion where readline exists). Every tunnel reveal (an AI's too) and Nederland's neutral phase
+are told as they happen. The public board is re-rendered to a PNG file after every turn, your own
+board (with the routes you may claim) on your turn, and the final board with the score table at
+the end; each file is named once. Commands: `help`, `moves`, `moves all`, `board`, `quit` (resign,
+after a question; Ctrl-C asks the same). The `--log` file is written however the game ends.
+Hot-seat: the screen is cleared and the game waits for Enter before each person's cards are shown.
+`--seed N` replays a game exactly, AI seats included (the strong AI then thinks by playout count,
+not against the clock).
 
 Everything it prints is in one language (`--language`, by default the environment's locale) through
 an i18n Translator, with the bot's wording where the bot already says the same thing
@@ -22,16 +29,18 @@ import random
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ai import GameInfo, Player, ask, make_ai
 from ai import players as ai_players
+from ai.strong import StrongPlayer
 from texts import present
 from texts.error_text import describe_error
 from engine import (
     Action,
     ActionError,
+    BuildStation,
     Claim,
     Game,
     GameOptions,
@@ -44,6 +53,14 @@ from engine import (
 )
 from engine.cards import CARD_NAMES
 from engine.errors import GameOptionsError
+from engine.events import (
+    NeutralMarkerPassed,
+    NeutralRouteClaimed,
+    NeutralStopped,
+    NeutralTicketRevealed,
+    TunnelRevealed,
+)
+from engine.nederland import NEUTRAL_FROM_ROUND
 from i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -60,6 +77,9 @@ OutputFn = Callable[[str], None]
 
 ENGLISH = translator()
 COMMANDS = ("help", "moves", "board", "quit")
+MOVES_ALL = "moves all"
+#: Columns the move list is wrapped to (an 80×24 terminal).
+SCREEN_WIDTH = 80
 #: Moves in notation for the help text: typed input, so shown as it is in every language.
 NOTATION_EXAMPLES = """  draw deck | draw market 3 | claim Denver-Omaha pink | claim Dieppe-London/2 red loco=1
   tickets draw | tickets keep 12 31 | station Paris red | tunnel pay | tunnel decline
@@ -81,6 +101,9 @@ class Controller:
 
     name: str
     ai: Player | None = None
+    #: The name where a sentence speaks of the player (images: "Ходит …"), when `name` is a pronoun
+    #: ("you" for the one person at the terminal).
+    third_person: str | None = None
 
     @property
     def human(self) -> bool:
@@ -144,7 +167,7 @@ def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: 
     view = game.view(seat)
     m = game.map
     lines = [f"== {_heading(t, game, view, controllers)} =="]
-    market = ", ".join(f"{i + 1}:{t.card(CARD_NAMES.index(c)) if c else '-'}" for i, c in enumerate(view["market"]))
+    market = " ".join(f"{i + 1}:{t.card(CARD_NAMES.index(c)) if c else '-'}" for i, c in enumerate(view["market"]))
     lines.append(t.gettext("market  {cards}   deck {deck}  tickets left {tickets}", cards=market,
                            deck=view["deck_size"], tickets=view["ticket_deck_size"]))
     lines += _seat_rows(t, game, view, controllers)
@@ -194,13 +217,66 @@ def final_text(game: Game, controllers: Sequence[Controller], t: Translator = EN
     return "\n".join(lines)
 
 
-def moves_text(game: Game, moves: Sequence[Action]) -> str:
-    """The numbered moves in notation (what a player may type instead of the number)."""
-    labels = [f"{i + 1:>3}. {format_action(game, a)}" for i, a in enumerate(moves)]
-    width = max(len(x) for x in labels) + 2
-    per_line = max(1, 100 // width)
-    rows = [labels[i : i + per_line] for i in range(0, len(labels), per_line)]
-    return "\n".join("".join(x.ljust(width) for x in row).rstrip() for row in rows)
+def ordered_moves(game: Game, seat: int) -> list[Action]:
+    """The moves a person picks from by number: one payment per color; claims, then stations, last,
+    so the numbers of the other moves stay small and the same in the short list and `moves all`."""
+    moves = game.legal_actions(seat, collapse_payments=True)
+    return sorted(moves, key=lambda a: 2 if isinstance(a, BuildStation) else 1 if isinstance(a, Claim) else 0)
+
+
+def _wrapped(head: str, items: Sequence[str], indent: int, width: int, most: int | None = None) -> list[str]:
+    """`head` then the items, two spaces apart, wrapped at `width`; with `most`, at most that many lines."""
+    lines, line = [], head
+    for item in items:
+        if len(line) + len(item) > width and line.strip():
+            lines.append(line.rstrip())
+            line = " " * indent
+        line += item + "  "
+    lines.append(line.rstrip())
+    return lines if most is None else lines[:most]
+
+
+def moves_text(game: Game, moves: Sequence[Action], t: Translator = ENGLISH, everything: bool = False,
+               width: int = SCREEN_WIDTH) -> str:
+    """The moves, one line per notation verb ('draw  1 market 1  2 market 2 …  6 deck'), each item
+    its number and the rest of its notation, so the verb and the item typed together are the move.
+    Unless `everything`, claims are the routes that can be paid (longest first, a few lines at most)
+    and stations one line; `moves all` numbers every move."""
+    groups: dict[str, list[str]] = {}
+    routes: dict[str, int] = {}  # route name -> length, for the short list
+    claims = stations = 0
+    station_example = None
+    for n, action in enumerate(moves, start=1):
+        verb, _, rest = format_action(game, action).partition(" ")
+        if not everything and isinstance(action, Claim):
+            claims += 1
+            track = game.map.track_by_id[action.track]
+            routes.setdefault(game.map.route_name(track), track.length)
+            continue
+        if not everything and isinstance(action, BuildStation):
+            stations += 1
+            station_example = station_example or f"{verb} {rest}"
+            continue
+        groups.setdefault(verb, []).append(f"{n} {rest}".rstrip())
+    label = max([len(v) for v in groups] + [len("station")]) + 2
+    lines = []
+    for verb, items in groups.items():
+        lines += _wrapped(f"  {verb:<{label}}", items, label + 2, width)
+    if routes:
+        names = [f"{name} ({length})" for name, length in sorted(routes.items(), key=lambda r: (-r[1], r[0]))]
+        head = "  " + t.ngettext("claim: {n} route can be paid", "claim: {n} routes can be paid", len(routes))
+        shown = _wrapped(" " * (label + 2), names, label + 2, width - 12, most=3)  # room for "+N more"
+        listed = sum(line.count("(") for line in shown)
+        if listed < len(names):
+            shown[-1] += "  " + t.gettext("+{n} more", n=len(names) - listed)
+        lines += [head, *shown]
+    if stations:
+        cities = len({a.city for a in moves if isinstance(a, BuildStation)})
+        lines.append("  " + t.ngettext("station: {n} city is free, e.g. {example}",
+                                       "station: {n} cities are free, e.g. {example}", cities, example=station_example))
+    if claims or stations:
+        lines.append("  " + t.gettext("({all}: every move by number)", all=MOVES_ALL))
+    return "\n".join(lines)
 
 
 def public_text(game: Game, seat: int, action: Action, controllers: Sequence[Controller], t: Translator = ENGLISH) -> str:
@@ -213,10 +289,12 @@ def public_text(game: Game, seat: int, action: Action, controllers: Sequence[Con
 
 def help_text(t: Translator) -> str:
     return t.gettext(
-        "Type the number of a move, or the move itself in the engine's notation:\n{examples}\n"
+        "Type the number of a move, or the move itself in the engine's notation (the list shows each move's first "
+        "word once, then the rest of each move with its number):\n{examples}\n"
         "Left out, a payment takes the fewest locomotives and a colored route's own color.\n"
-        "Commands: {help}, {moves} (list the numbered moves again), {board} (the summary again), {quit} (resign).",
-        examples=NOTATION_EXAMPLES, **{c: c for c in COMMANDS})
+        "Commands: {help}, {moves} (the moves again; {all}: every move by number), {board} (the summary "
+        "again), {quit} (resign, after a question).",
+        examples=NOTATION_EXAMPLES, all=MOVES_ALL, **{c: c for c in COMMANDS})
 
 
 # ---------------------------------------------------------------------- completion
@@ -259,42 +337,66 @@ def install_completer() -> Completer | None:
 
 
 class Quit(Exception):
-    pass
+    """The person confirmed that they stop (typed quit, pressed Ctrl-C or closed the input)."""
+
+
+def _yes(t: Translator, answer: str) -> bool:
+    words = {"y", "yes", t.pgettext("answer", "yes").lower()}
+    return answer.strip().lower() in words | {w[:1] for w in words}
+
+
+def confirm_quit(t: Translator, read: InputFn, player: str) -> bool:
+    """Ask before resigning; no more input (end of file, a second Ctrl-C) counts as yes."""
+    try:
+        answer = read(t.gettext("{player}: resign and leave the game? ({yes}/{no}) ", player=player,
+                                yes=t.pgettext("answer", "yes"), no=t.pgettext("answer", "no")))
+    except (EOFError, KeyboardInterrupt):
+        return True
+    return _yes(t, answer)
 
 
 def human_move(
     game: Game, seat: int, controllers: Sequence[Controller], read: InputFn, write: OutputFn,
     completer: Completer | None = None, t: Translator = ENGLISH,
 ) -> Action:
-    moves = game.legal_actions(seat, collapse_payments=True)
+    moves = ordered_moves(game, seat)
     if completer is not None:
         completer.set_moves(game, seat)
     write(summary(game, seat, controllers, t))
-    write(moves_text(game, moves))
+    write(moves_text(game, moves, t))
+    player = _seat(t, seat, controllers)
 
     def refusal(error: ActionError) -> str:
-        return f"? {describe_error(t, error, game, lambda s: controllers[s].name)}"
+        # sentences about a player ("it is … 's turn", "taken by …") take a third-person name, not "you"
+        return f"? {describe_error(t, error, game, lambda s: controllers[s].third_person or controllers[s].name)}"
 
     while True:
         try:
-            text = read(t.gettext("{player}> ", player=_seat(t, seat, controllers))).strip()
+            text = read(t.gettext("{player}> ", player=player)).strip()
         except EOFError:
             raise Quit() from None
+        except KeyboardInterrupt:
+            text = "quit"
         if not text:
             continue
-        low = text.lower()
+        low = " ".join(text.lower().split())
         if low in ("help", "?"):
             write(help_text(t))
             continue
         if low == "moves":
-            write(moves_text(game, moves))
+            write(moves_text(game, moves, t))
+            continue
+        if low == MOVES_ALL:
+            write(moves_text(game, moves, t, everything=True))
             continue
         if low == "board":
             write(summary(game, seat, controllers, t))
             continue
         if low in ("quit", "exit", "resign"):
-            raise Quit()
-        if text.isdigit():
+            if confirm_quit(t, read, player):
+                raise Quit()
+            continue
+        if text.isascii() and text.isdigit():
             n = int(text)
             if 1 <= n <= len(moves):
                 return moves[n - 1]
@@ -315,25 +417,71 @@ def human_move(
         return action
 
 
-def render(game: Game, controllers: Sequence[Controller], image: Path | None, write: OutputFn, seat: int | None = None,
-           t: Translator = ENGLISH) -> None:
-    if image is None:
-        return
-    try:
-        from rendering import default_players, render_board, render_player_board
-    except ImportError as error:  # Pillow missing: play on without pictures
-        write(t.gettext("(no board image: {error})", error=error))
-        return
-    styles = default_players([c.name for c in controllers])
-    if seat is None:
-        img = render_board(game.view(None), game.map, styles, t=t)
-        path = image
-    else:
-        claimable = {a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)}
-        img = render_player_board(game.view(seat), game.map, styles, claimable_tracks=claimable, t=t)
-        path = image.with_name(f"{image.stem}-seat{seat + 1}{image.suffix}")
-    path.write_bytes(img.png)
-    write(t.gettext("board image: {path}", path=path))
+@dataclass
+class Images:
+    """The board images the terminal game keeps up to date; each file is named once, when first written."""
+
+    path: Path | None
+    announced: set = field(default_factory=set)
+
+    def render(self, game: Game, controllers: Sequence[Controller], write: OutputFn, seat: int | None = None,
+               t: Translator = ENGLISH) -> None:
+        if self.path is None:
+            return
+        try:
+            from rendering import (
+                default_players,
+                render_board,
+                render_final,
+                render_player_board,
+            )
+        except ImportError as error:  # Pillow missing: play on without pictures
+            write(t.gettext("(no board image: {error})", error=error))
+            self.path = None
+            return
+        styles = default_players([c.third_person or c.name for c in controllers])
+        if seat is None and game.is_over():  # the final scores table under the board
+            img = render_final(game.view(None), game.map, styles, t=t)
+            path = self.path.with_name(f"{self.path.stem}-final{self.path.suffix}")
+        elif seat is None:
+            img = render_board(game.view(None), game.map, styles, t=t)
+            path = self.path
+        else:
+            claimable = {a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)}
+            img = render_player_board(game.view(seat), game.map, styles, claimable_tracks=claimable, t=t)
+            path = self.path.with_name(f"{self.path.stem}-seat{seat + 1}{self.path.suffix}")
+        path.write_bytes(img.png)
+        if path not in self.announced:
+            self.announced.add(path)
+            if game.is_over():
+                write(t.gettext("final scores image: {path}", path=path))
+            else:
+                write(t.gettext("board image: {path}", path=path))
+
+
+def clear_screen(write: OutputFn) -> None:
+    """Erase the terminal (ANSI), so the next player does not see the last one's cards."""
+    write("\033[2J\033[H")
+
+
+def event_lines(t: Translator, game: Game, events: list, controllers: Sequence[Controller],
+                explain_neutral: bool = False) -> list[str]:
+    """What a move's events show that its notation does not: every tunnel reveal (an AI's too) and
+    the Nederland neutral player's phase, explained the first time it comes."""
+    shown = [e for e in events if isinstance(e, (TunnelRevealed, NeutralTicketRevealed, NeutralRouteClaimed,
+                                                 NeutralMarkerPassed, NeutralStopped))]
+    lines = []
+    if explain_neutral and any(isinstance(e, NeutralTicketRevealed) for e in shown):
+        lines.append(t.gettext("Neutral phase: from round {round} on, after every round the holder of the neutral "
+                               "marker turns over the top ticket; the route printed at its bottom is built for the "
+                               "neutral player (both tracks free: the holder picks one and passes the marker).",
+                               round=NEUTRAL_FROM_ROUND))
+    for e in shown:
+        if isinstance(e, NeutralMarkerPassed):
+            lines.append(t.gettext("the neutral marker passes to {player}", player=_seat(t, e.seat, controllers)))
+        else:
+            lines += present.describe(t, game, [e], lambda s: _seat(t, s, controllers))
+    return ["  " + line.replace("**", "") for line in lines]
 
 
 def play(
@@ -344,40 +492,82 @@ def play(
     image: Path | None = None,
     completer: Completer | None = None,
     t: Translator = ENGLISH,
+    clear: Callable[[], None] | None = None,
 ) -> Game:
-    """Run the game to its end (or until a person quits: that seat resigns)."""
+    """Run the game to its end (or until a person quits: that seat resigns and the AIs finish).
+    Hot-seat: before each person's turn the screen is cleared (`clear`, when the output is a
+    terminal) and the game waits for Enter, then shows what happened since."""
     infos = {s: GameInfo.from_game(game, s) for s, c in enumerate(controllers) if not c.human}
     humans = [s for s, c in enumerate(controllers) if c.human]
     hot_seat = len(humans) > 1
-    render(game, controllers, image, write, t=t)
+    images = Images(image)
+    neutral_explained = False
+    shown_to: int | None = None  # the person whose cards are on the screen
+    since: list[str] = []  # public lines since the screen was last cleared
+    images.render(game, controllers, write, t=t)
+
+    def resign(seat: int) -> None:
+        write(t.gettext("{player} resigns", player=_seat(t, seat, controllers)))
+        game.apply(seat, Resign())
+
     while not game.is_over():
         seat = game.to_move()[0]
         c = controllers[seat]
         if c.human:
-            if hot_seat:
-                write("\n--- " + t.gettext("{player}: your move; others look away", player=_seat(t, seat, controllers))
-                      + " ---")
+            player = _seat(t, seat, controllers)
+            if hot_seat and seat != shown_to:
+                if clear is not None:
+                    clear()
+                write("\n--- " + t.gettext("{player}: your move; others look away", player=player) + " ---")
+                try:
+                    read(t.gettext("{player}: press Enter to see your cards ", player=player))
+                except EOFError:
+                    pass
+                except KeyboardInterrupt:
+                    if confirm_quit(t, read, player):
+                        resign(seat)
+                        continue
+                if clear is not None:
+                    clear()
+                    for line in since[-12:]:
+                        write(line)
+                since = []
+                shown_to = seat
             if game.phase == "playing" and game.stage is None:
-                render(game, controllers, image, write, seat=seat, t=t)
+                images.render(game, controllers, write, seat=seat, t=t)
             try:
                 action = human_move(game, seat, controllers, read, write, completer, t)
             except Quit:
-                write(t.gettext("{player} resigns", player=_seat(t, seat, controllers)))
-                game.apply(seat, Resign())
+                resign(seat)
+                shown_to = None
                 if not any(controllers[s].human and game.left[s] is None for s in range(game.seats)):
                     while not game.is_over():  # the AIs finish the game
                         s = game.to_move()[0]
                         game.apply(s, ask(controllers[s].ai, game, s, infos.get(s)))
                 continue
         else:
-            action = ask(c.ai, game, seat, infos[seat])
+            try:
+                action = ask(c.ai, game, seat, infos[seat])
+            except KeyboardInterrupt:  # Ctrl-C while an AI thinks: the people may stop
+                people = [s for s in humans if game.left[s] is None]
+                if people and confirm_quit(t, read, t.join(_seat(t, s, controllers) for s in people)):
+                    for s in people:
+                        resign(s)
+                elif not people:
+                    raise
+                continue
         before = (game.phase, game.current)
-        game.apply(seat, action)
-        write(public_text(game, seat, action, controllers, t))
+        events = game.apply(seat, action)
+        lines = [public_text(game, seat, action, controllers, t),
+                 *event_lines(t, game, events, controllers, not neutral_explained)]
+        neutral_explained = neutral_explained or any(isinstance(e, NeutralTicketRevealed) for e in events)
+        for line in lines:
+            write(line)
+        since += lines
         if game.phase == "playing" and (before != (game.phase, game.current) or game.is_over()):
-            render(game, controllers, image, write, t=t)
+            images.render(game, controllers, write, t=t)
     write(final_text(game, controllers, t))
-    render(game, controllers, image, write, t=t)
+    images.render(game, controllers, write, t=t)
     return game
 
 
@@ -481,12 +671,14 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
     names = [n.strip() for n in args.names.split(",") if n.strip()]
     controllers = []
     for s in range(seats):
-        if s < humans:
-            default = t.gettext("you") if humans == 1 else t.gettext("player {n}", n=s + 1)
-            controllers.append(Controller(names[s] if s < len(names) else default))
+        if s < len(names) and s < humans:
+            controllers.append(Controller(names[s]))
+        elif s < humans:
+            numbered = t.gettext("player {n}", n=s + 1)
+            controllers.append(Controller(t.gettext("you"), third_person=numbered) if humans == 1 else Controller(numbered))
         else:
             name = t.gettext("{level} AI", level=t.pgettext("AI level", args.ai))
-            controllers.append(Controller(name, make_ai(args.ai, f"{seed}:{s}")))
+            controllers.append(Controller(name, ai_player(args.ai, f"{seed}:{s}", replayable=args.seed is not None)))
     image = None if args.no_images else Path(args.image)
     replay = f"--seed {seed}"
     write(t.ngettext("Ticket to Ride: {map}, {n} seat, seed {seed} (replay with {replay}). Type '{help}' for help.",
@@ -497,8 +689,23 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
         read = input
         if sys.stdin.isatty():
             completer = install_completer()
-    play(game, controllers, read, write, image, completer, t)
-    if args.log:
-        write_log(game, args.log, {"map": args.map, "seats": seats, "seed": seed, "options": options.to_json()})
-        write(t.gettext("moves written to {path}", path=args.log))
-    return 0
+    clear = (lambda: clear_screen(write)) if write is print and sys.stdout.isatty() else None
+    code = 0
+    try:
+        play(game, controllers, read, write, image, completer, t, clear)
+    except KeyboardInterrupt:  # a second Ctrl-C while the AIs finish: stop here
+        write(t.gettext("game stopped"))
+        code = 130
+    finally:
+        if args.log:  # also for a game stopped early: the moves so far
+            write_log(game, args.log, {"map": args.map, "seats": seats, "seed": seed, "options": options.to_json()})
+            write(t.gettext("moves written to {path}", path=args.log))
+    return code
+
+
+def ai_player(name: str, seed: str, replayable: bool) -> Player:
+    """An AI seat. With `--seed` the game must replay exactly, so the strong AI's thinking is bounded
+    by its number of playouts rather than by a clock (which depends on the machine's speed)."""
+    if replayable and name == StrongPlayer.name:
+        return StrongPlayer(seed, BUDGET=None)
+    return make_ai(name, seed)

@@ -56,14 +56,14 @@ class DeclineTunnel(NamedTuple):
 
 
 class NeutralClaim(NamedTuple):
-    """Nederland neutral player (RULES.md §4): the marker holder picks which free track of the
+    """Nederland neutral player (docs/rules.md §4): the marker holder picks which free track of the
     revealed route the neutral player takes."""
 
     track: str
 
 
 class Pass(NamedTuple):
-    """Legal only when a player has no other legal action (RULES.md §1)."""
+    """Legal only when a player has no other legal action (docs/rules.md §1)."""
 
 
 class Skip(NamedTuple):
@@ -77,7 +77,7 @@ class Undo(NamedTuple):
 
 
 class Resign(NamedTuple):
-    """The acting seat leaves the game (RULES.md §1 "Leaving")."""
+    """The acting seat leaves the game (docs/rules.md §1 "Leaving")."""
 
 
 class Remove(NamedTuple):

@@ -30,7 +30,7 @@ def card_index(name: str) -> int:
 
 
 def standard_deck(per_color: int = 12, locomotives: int = 14) -> list[int]:
-    """The 110-card deck of RULES.md §1, unshuffled."""
+    """The 110-card deck of docs/rules.md §1, unshuffled."""
     deck = [c for c in range(len(COLORS)) for _ in range(per_color)]
     deck.extend([LOCO] * locomotives)
     return deck

@@ -108,7 +108,7 @@ def _data(value: object) -> object:
         return value.seat
     if isinstance(value, ListRef):
         return [_data(item) for item in value.items]
-    if isinstance(value, (CityRef, RouteRef, MapRef, CardRef, Phrase)):
+    if isinstance(value, (CityRef, RouteRef, MapRef, CardRef, Phrase, Plural)):
         return str(value)
     return value
 
@@ -158,6 +158,11 @@ class IllegalActionError(ActionError):
     code = "illegal"
 
 
+class CardsShortError(IllegalActionError):
+    """The hand lacks cards for the payment given; the game says which payment would work instead
+    when one does."""
+
+
 class GameOptionsError(ActionError):
     """Options a new game cannot have (a 2-player variant with 3 seats, a variant the map lacks):
     no game was created."""
@@ -169,3 +174,43 @@ class AmbiguousActionError(ActionError):
     """The text fits several legal actions; `details['options']` lists them."""
 
     code = "ambiguous"
+
+
+class UnknownMapError(GameOptionsError, KeyError):
+    """No shipped map has that id (`load_map`, `Game.new`). Also a KeyError, as a lookup by id is, so
+    callers that look a map up and fall back on the map object they hold keep working."""
+
+
+class SeatCountError(GameOptionsError):
+    """The map is not played with that many seats."""
+
+
+class UnknownDeckError(GameOptionsError):
+    """The map has no ticket deck of that id."""
+
+
+class VariantError(GameOptionsError):
+    """A variant the map does not have, a variant value that is not true or false, or variants
+    that cannot be combined (with these seats, with each other)."""
+
+
+class OptionValueError(GameOptionsError):
+    """Another option out of range: where returned tickets go, the first seat, a rule hook."""
+
+
+class Plural(NamedTuple):
+    """A piece of a message whose words depend on a number `n` ("1 locomotive", "2 locomotives";
+    Russian has three forms): an ngettext pair of English templates (marked where it is made by
+    `plural(...)`, which the catalogs extract as singular and plural), `{n}` filled with `n`."""
+
+    singular: str
+    plural: str
+    n: int
+    params: dict
+
+    def __str__(self) -> str:
+        return english(self.singular if self.n == 1 else self.plural, {"n": self.n, **self.params})
+
+
+def plural(singular: str, plural_form: str, n: int, /, **params: object) -> Plural:
+    return Plural(singular, plural_form, n, params)

@@ -40,7 +40,7 @@ class MarketRefilled(Event):
 
 @dataclass(frozen=True, slots=True)
 class MarketReset(Event):
-    """Three or more face-up locomotives: all five discarded, five new dealt (RULES.md §1)."""
+    """Three or more face-up locomotives: all five discarded, five new dealt (docs/rules.md §1)."""
 
     discarded: tuple[int, ...]
     dealt: tuple[int | None, ...]
@@ -124,7 +124,7 @@ class LastRoundStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class TollPaid(Event):
-    """Nederland (RULES.md §4): `payer` paid `payee` the toll of `track`. None = the bank.
+    """Nederland (docs/rules.md §4): `payer` paid `payee` the toll of `track`. None = the bank.
 
     Money is secret: the amount is hidden from every viewer but the payer and the payee
     (the toll of a track is printed on the board, but what a player holds is theirs to know)."""

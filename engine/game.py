@@ -1,4 +1,4 @@
-"""The game: state, legal actions, apply, views, JSON (RULES.md is the spec).
+"""The game: state, legal actions, apply, views, JSON (docs/rules.md is the spec).
 
 State is plain lists and ints so a random playout is fast and `to_json` is trivial. Every
 change goes through `apply(seat, action)`, which validates first (raising an ActionError and
@@ -13,7 +13,6 @@ from functools import cache
 from itertools import combinations
 from typing import Callable
 
-from engine import RULES_VERSION
 from engine.actions import (
     Action,
     BuildStation,
@@ -31,7 +30,20 @@ from engine.actions import (
     Undo,
 )
 from engine.cards import LOCO, NUM_CARD_KINDS, standard_deck
-from engine.errors import N_, CardRef, CityRef, GameOptionsError, IllegalActionError, ListRef, MapRef, SeatRef, phrase
+from engine.errors import (
+    N_,
+    CardRef,
+    CardsShortError,
+    CityRef,
+    IllegalActionError,
+    ListRef,
+    MapRef,
+    OptionValueError,
+    SeatCountError,
+    SeatRef,
+    UnknownDeckError,
+    phrase,
+)
 from engine.events import (
     CardDrawn,
     DeckReshuffled,
@@ -54,7 +66,8 @@ from engine.events import (
 )
 from engine.hooks import hooks_for
 from engine.mapdata import MapData, Track, load_map
-from engine.notation import route_ref
+from engine.notation import format_action, route_ref
+from engine.outcome import Outcome
 from engine.payments import (
     extended_payment_error,
     extended_payment_options,
@@ -62,22 +75,22 @@ from engine.payments import (
     payment_options,
     surcharge_options,
     tunnel_surcharge,
+    unmixed_options,
 )
+from engine.phases import Phase, Stage, Termination
+from engine.version import RULES_VERSION
 
 STATE_SCHEMA = 1
 COLORED_ONLY = "colored"  # claim group: locomotives may not pay (Switzerland's and Nordic's plain routes)
+UNMIXED = "unmixed"  # claim group: one color or locomotives only, never both (Nordic tunnels)
 MARKET_SIZE = 5
 START_HAND = 4
 LAST_ROUND_TRAINS = 2
 MAX_MARKET_RESETS = 3
 
-# Phases and turn stages.
-CHOOSING = "choosing"  # everyone picks starting tickets at once
-PLAYING = "playing"
-OVER = "over"
-SECOND_CARD = "second_card"
-TUNNEL = "tunnel"
-TICKETS = "tickets"
+# Phases and turn stages (engine/phases.py), by their short names here.
+CHOOSING, PLAYING, OVER = Phase.CHOOSING, Phase.PLAYING, Phase.OVER
+SECOND_CARD, TUNNEL, TICKETS = Stage.SECOND_CARD, Stage.TUNNEL, Stage.TICKETS
 
 #: Why a turn's action must wait while players choose their starting tickets (error templates).
 _WAITING = {
@@ -149,24 +162,26 @@ class Game:
 
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
         if not 2 <= seats <= map_data.rules.max_players:
-            raise GameOptionsError("a game on the {map} map has 2 to {most} seats, not {seats}", map=MapRef(map_data.name),
-                                   most=map_data.rules.max_players, seats=seats)
+            raise SeatCountError("a game on the {map} map has 2 to {most} seats, not {seats}", map=MapRef(map_data.name),
+                                 most=map_data.rules.max_players, seats=seats)
         self.map = map_data
         self.seats = seats
         self.seed = seed
         self.options = options
         deck_id = options.deck or map_data.rules.default_deck
         if deck_id not in map_data.rules.decks:
-            raise ValueError(
-                f"map {map_data.id} has no ticket deck {deck_id!r}; choose one of {', '.join(map_data.rules.decks)}"
-            )
+            raise UnknownDeckError("the {map} map has no ticket deck {deck!r} (its decks: {decks})",
+                                   map=MapRef(map_data.name), deck=deck_id, decks=", ".join(map_data.rules.decks))
         if options.returned_tickets not in (None, "box", "bottom"):
-            raise ValueError("returned_tickets is 'box' or 'bottom'")
-        if options.first_seat is not None and not 0 <= options.first_seat < seats:
-            raise ValueError(f"first seat {options.first_seat} is not a seat of this {seats}-seat game")
+            raise OptionValueError("returned tickets go to the box or to the bottom of the deck, not {value!r}",
+                                   value=options.returned_tickets)
+        if options.first_seat is not None and not (isinstance(options.first_seat, int)
+                                                   and 0 <= options.first_seat < seats):
+            raise OptionValueError("the first player is one of the {seats} seats, not seat {seat}", seats=seats,
+                                   seat=options.first_seat + 1 if isinstance(options.first_seat, int) else options.first_seat)
         self.deck_rules = map_data.rules.decks[deck_id]
         self.hooks = hooks_for(map_data.rules.hooks)
-        self.hooks.configure(self)  # validates options.variants (ValueError)
+        self.hooks.configure(self)  # validates options.variants (VariantError)
         self.returned_policy = options.returned_tickets or self.deck_rules.returned
         self.log: list[tuple[int | None, Action]] = []
         self.public_log: list[tuple] = []  # (seat, action, engine.view.public_context) per log entry
@@ -196,20 +211,20 @@ class Game:
         self.current = 0
         self.round = 1  # rounds of turns, from the first turn on
         self.resume: int | None = None  # seat whose turn ended while a hook's between-rounds decision waits
-        self.stage: str | None = None
+        self.stage: Stage | None = None
         self.tunnel: dict | None = None
         self.last_round: list[int] | None = None  # seats still owed their final turn
         self.passes = 0
         self.undoable = False  # the last action may be taken back (Undo)
         self.decisions: list[int] = [0] * seats  # log length when each seat's decision began
-        self.end_reason: str | None = None
+        self.end_reason: Termination | None = None
         self.final: list | None = None
         self.last_action: tuple[int | None, Action] | None = None
         self._doubles_open = self.hooks.doubles_open(self)
         self._card_rules()
 
     def _card_rules(self) -> None:
-        """Per track: None when RULES.md §1/§3 payments apply, else the map's card rules
+        """Per track: None when docs/rules.md §1/§3 payments apply, else the map's card rules
         (locomotives usable, ferry substitute, substitute) from the hooks and the track data."""
         hooks = self.hooks
         self._free_locos = hooks.free_locomotive_draws
@@ -220,9 +235,12 @@ class Game:
             rules.append(None if locos_ok and not ferry_sub and not t.substitute
                          else (locos_ok, ferry_sub, t.substitute))
         self._track_rules = rules
+        #: Tunnels paid with one color or with locomotives only (docs/rules.md §6.4, Nordic Countries).
+        self._unmixed = frozenset(t.index for t in self.map.tracks if t.tunnel and hooks.unmixed_tunnels)
         # Tracks paid with colored cards only (no locomotives, no substitutes) share the core's
         # fast payment listing, given a hand without its locomotives.
-        self._groups = _claim_groups(self.map, tuple(COLORED_ONLY if r == (False, 0, 0) else r for r in rules))
+        self._groups = _claim_groups(self.map, tuple(
+            UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r for i, r in enumerate(rules)))
 
     # ------------------------------------------------------------------ creation
 
@@ -255,7 +273,7 @@ class Game:
         return random.Random(f"{self.seed}:{purpose}:{self.shuffles}")
 
     def _setup(self) -> None:
-        """RULES.md §1 setup order: shuffle, deal 4 each, turn 5 face up, deal tickets."""
+        """docs/rules.md §1 setup order: shuffle, deal 4 each, turn 5 face up, deal tickets."""
         cards = standard_deck()
         self._rng("cards").shuffle(cards)
         self.deck = cards
@@ -276,7 +294,7 @@ class Game:
             offer += [self.ticket_deck.pop() for _ in range(min(d.start_deal, len(self.ticket_deck)))]
             self.offers[seat] = offer
             self.offer_keep[seat] = min(d.start_keep, len(offer))
-        # The long tickets not dealt go back to the box unseen (RULES.md §3).
+        # The long tickets not dealt go back to the box unseen (docs/rules.md §3).
         self.first = (
             self.options.first_seat
             if self.options.first_seat is not None
@@ -294,6 +312,19 @@ class Game:
     def is_over(self) -> bool:
         return self.phase == OVER
 
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over (why it ended, scores, ranking, winners), else None."""
+        if self.phase != OVER:
+            return None
+        return Outcome(Termination(self.end_reason), tuple(self.final))
+
+    @property
+    def version(self) -> int:
+        """The staleness token: the number of logged actions (Undo entries included). It changes with
+        every applied action and only then, so anything made against one state (a message's
+        buttons, an undo request, a stored row) is stale once it differs (docs/engine.md)."""
+        return len(self.log)
+
     def active_seats(self) -> list[int]:
         return [s for s in range(self.seats) if self.left[s] is None]
 
@@ -306,8 +337,19 @@ class Game:
         return [self.current]
 
     def decision_token(self, seat: int) -> int:
-        """Changes when `seat`'s pending decision is resolved or replaced, and only then."""
+        """The `version` at which `seat`'s pending decision began: changes when that decision is
+        resolved or replaced, and not when another seat acts elsewhere."""
         return self.decisions[seat]
+
+    def turn_token(self, seat: int) -> int:
+        """The `version` at which `seat`'s current turn began: the steps of one turn (a second card, a
+        tunnel payment, a ticket choice) keep it; the starting ticket choice is turn 0. For turn clocks."""
+        if self.phase == CHOOSING:
+            return 0
+        n = len(self.log)
+        while n and self.log[n - 1][0] == seat:
+            n -= 1
+        return n
 
     def track(self, track_id: str) -> Track:
         try:
@@ -395,12 +437,14 @@ class Game:
             if length > trains:
                 continue
             extended = False
-            if card_rules is None:  # RULES.md §1/§3 payments (every USA, Europe and Nederland track)
+            if card_rules is None:  # docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
                 options = payment_options(hand, length, color, ferry, collapse)
             elif card_rules is COLORED_ONLY:
                 if no_locos is None:
                     no_locos = hand[:LOCO] + [0]
                 options = payment_options(no_locos, length, color, ferry, collapse)
+            elif card_rules is UNMIXED:
+                options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
             else:
                 extended = True
                 options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
@@ -434,6 +478,19 @@ class Game:
         locos_ok, ferry_sub, substitute = card_rules
         return extended_payment_options(hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub,
                                         substitute=substitute, collapse=collapse)
+
+    def track_payments(self, seat: int, track: Track) -> list[tuple[int | None, int, tuple[int, ...]]]:
+        """Every payment (color, locos, subs) `seat`'s hand has for `track` under this map's card
+        rules, whether or not the track is free: the parser fills in defaults from these and an
+        error names one of them."""
+        hand = self.hands[seat]
+        card_rules = self._track_rules[track.index]
+        if card_rules is not None:
+            return self._extended_options(hand, track.length, track.color, track.ferry, card_rules, False)
+        options = payment_options(hand, track.length, track.color, track.ferry)
+        if track.index in self._unmixed:
+            options = unmixed_options(options, track.length)
+        return [(c, k, ()) for c, k in options]
 
     def check(self, seat: int | None, action: Action) -> None:
         """Raise the IllegalActionError that `apply` would raise (naming why), or return."""
@@ -567,8 +624,27 @@ class Game:
                 self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, tuple(action.subs), route,
                 locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute, no_locos=self.hooks.locomotive_error,
             )
+        if error is None and t.index in self._unmixed and 0 < action.locos < t.length:
+            error = _illegal("{route} is a tunnel: on the {map} map pay for it with cards of one color or with "
+                             "locomotives only, not both", route=route, map=MapRef(self.map.name))
+        if isinstance(error, CardsShortError):
+            error = self._better_payment(seat, error, action.color, self.track_payments(seat, t), route,
+                                         lambda c, k, subs: Claim(t.id, c, k, subs))
         if error:
             raise error
+
+    def _better_payment(self, seat: int, error: CardsShortError, color: int | None, payments: list,
+                        what: object, make: Callable) -> IllegalActionError:
+        """A payment the hand lacks cards for, when another payment works: name that one (in
+        notation, which the player can type), preferring the color asked for and few locomotives."""
+        if not payments:
+            return error
+        c, k, subs = min(payments, key=lambda p: (p[0] != color, p[0] is None, len(p[2]), p[1], p[0] or 0))
+        fix = format_action(self.map, make(c, k, subs))
+        if color is not None and not self.hands[seat][color]:
+            return _illegal("you have no {color} cards: {fix} would pay for {what}", color=CardRef(color), fix=fix,
+                            what=what)
+        return _illegal("your cards do not make that payment for {what}: {fix} would pay", what=what, fix=fix)
 
     def _check_tickets(self, seat: int, action: DrawTickets) -> None:
         self._check_turn(seat, None, action)
@@ -610,8 +686,12 @@ class Game:
                            owner=SeatRef(self.station_owner[city.index]))
         built = len(self.stations[seat])
         what = phrase(N_("your station no. {number}"), number=built + 1)
-        error = payment_error(self.hands[seat], self.map.rules.station_costs[built], None, 0, action.color,
-                              action.locos, what)
+        cost = self.map.rules.station_costs[built]
+        error = payment_error(self.hands[seat], cost, None, 0, action.color, action.locos, what)
+        if isinstance(error, CardsShortError):
+            payments = [(c, k, ()) for c, k in payment_options(self.hands[seat], cost, None, 0)]
+            error = self._better_payment(seat, error, action.color, payments, what,
+                                         lambda c, k, subs: BuildStation(city.id, c, k))
         if error:
             raise error
 
@@ -678,7 +758,7 @@ class Game:
     # --- effects ---
 
     def _draw_card(self, events: list[Event]) -> int | None:
-        """Top card of the deck, reshuffling the discard when the deck is empty (RULES.md §1)."""
+        """Top card of the deck, reshuffling the discard when the deck is empty (docs/rules.md §1)."""
         if not self.deck:
             if not self.discard:
                 return None
@@ -961,7 +1041,7 @@ class Game:
 
         self.phase = OVER
         self.stage = None
-        self.end_reason = reason
+        self.end_reason = Termination(reason)
         self.final = final_scores(self)
         events.append(GameOver(reason))
 
@@ -1022,30 +1102,35 @@ class Game:
             "stations_left": self.stations_left,
             "score": self.score,
             "left": self.left,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "first": self.first,
             "current": self.current,
             "round": self.round,
             "resume": self.resume,
-            "stage": self.stage,
+            "stage": None if self.stage is None else self.stage.value,
             "tunnel": self.tunnel,
             "last_round": self.last_round,
             "passes": self.passes,
             "undoable": self.undoable,
             "decisions": self.decisions,
-            "end_reason": self.end_reason,
+            "end_reason": None if self.end_reason is None else self.end_reason.value,
             "hooks": self.hooks.to_json(self),
         })
 
     @classmethod
-    def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None) -> "Game":
-        """Restore a state saved by `to_json` (and optionally its log, for `plies` to match).
-        What was public when each action was applied is not in the state: the view's `recent`
-        starts empty here (storage rebuilds games by replay, which has it)."""
+    def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None,
+                  map_data: MapData | None = None) -> "Game":
+        """Restore a state saved by `to_json` (and optionally its log, for `plies` to match); a game
+        on a map given as an object at `new` is restored with that object (`map_data`). What was
+        public when each action was applied is not in the state: the view's `recent` starts empty
+        here (storage rebuilds games by replay, which has it)."""
         if data.get("schema") != STATE_SCHEMA:
             raise ValueError(f"state schema {data.get('schema')!r} is not {STATE_SCHEMA}")
         data = _json_copy(data)  # the game must not share lists with the caller's data
-        map_data = load_map(data["map"])
+        if map_data is None:
+            map_data = load_map(data["map"])
+        elif map_data.id != data["map"]:
+            raise ValueError(f"this game was played on the map {data['map']!r}, not {map_data.id!r}")
         if data["map_sha256"] != map_data.sha256:
             raise ValueError(f"this game was played on another version of the {map_data.name} map data")
         game = cls(map_data, data["seats"], data["seed"], GameOptions.from_json(data["options"]))
@@ -1055,6 +1140,9 @@ class Game:
             "phase", "first", "current", "stage", "tunnel", "last_round", "passes", "decisions", "end_reason",
         ):
             setattr(game, name, data[name])
+        game.phase = Phase(game.phase)
+        game.stage = None if game.stage is None else Stage(game.stage)
+        game.end_reason = None if game.end_reason is None else Termination(game.end_reason)
         game.undoable = data.get("undoable", False)
         game.round = data.get("round", 1)
         game.resume = data.get("resume")

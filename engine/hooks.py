@@ -1,7 +1,7 @@
 """Named rule hooks: where a map's rules differ from the common core, and nothing else.
 
 A map file lists its hooks by name (`rules.hooks`); the Game calls them at fixed points.
-The base class is the common core (RULES.md §1), so a map without hooks needs no code.
+The base class is the common core (docs/rules.md §1), so a map without hooks needs no code.
 
 Extension points, in the order a game meets them:
 - `variants` / `configure`: the host's options (`GameOptions.variants`), validated at creation;
@@ -18,6 +18,7 @@ Extension points, in the order a game meets them:
   pending decision (a hook `stage`) for one seat, which the hook's own actions resolve
   (`action_types`, `check_action`, `apply_action`, `stage_actions`, `default_action`); the
   hook then calls `game.resume_turns(events)`.
+- `end_bonuses`: the longest-path and most-tickets bonuses (a variant may swap them).
 - `adjust_final_scores`: map bonuses and penalties.
 - `public_state` / `private_state` / `public_view`: extra view fields (who may see what).
 - `to_json` / `from_json`: the hook's state.
@@ -25,15 +26,24 @@ Extension points, in the order a game meets them:
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
-from engine.errors import N_, GameOptionsError, IllegalActionError, MapRef, RouteRef, SeatRef
+from engine.errors import (
+    N_,
+    IllegalActionError,
+    MapRef,
+    OptionValueError,
+    RouteRef,
+    SeatRef,
+    VariantError,
+)
 
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.events import Event
     from engine.game import Game
-    from engine.mapdata import Track
+    from engine.mapdata import TicketDeck, Track
     from engine.scoring import PlayerScore
 
 
@@ -47,8 +57,11 @@ class RuleHooks:
     stages: tuple[str, ...] = ()
     #: A face-up locomotive counts as one card: it may be the second card and allows a second one.
     free_locomotive_draws: bool = False
-    #: Whether 3 face-up locomotives discard and replace the market (RULES.md §1).
+    #: Whether 3 face-up locomotives discard and replace the market (docs/rules.md §1).
     market_resets: bool = True
+    #: Tunnels are paid with cards of one color or with locomotives only, never both (the surcharge
+    #: may still be paid with locomotives).
+    unmixed_tunnels: bool = False
     #: Cards of any colors that may replace one required ferry locomotive (0: none may).
     ferry_substitute: int = 0
     #: Where locomotives may be used, for the rules summary (when `locomotives_usable` is narrower).
@@ -61,25 +74,25 @@ class RuleHooks:
         return True
 
     def configure(self, game: "Game") -> None:
-        """Validate `game.options.variants` (ValueError) and set the hook's initial state."""
+        """Validate `game.options.variants` (VariantError) and set the hook's initial state."""
         given = game.options.variants
         unknown = sorted(set(given) - set(self.variants))
         if unknown:
             names = ", ".join(map(repr, unknown))
             if not self.variants:
-                raise GameOptionsError("the {map} map has no variant {names}", map=MapRef(game.map.name), names=names)
-            raise GameOptionsError("the {map} map has no variant {names} (its variants: {known})",
-                                   map=MapRef(game.map.name), names=names,
+                raise VariantError("the {map} map has no variant {names}", map=MapRef(game.map.name), names=names)
+            raise VariantError("the {map} map has no variant {names} (its variants: {known})",
+                               map=MapRef(game.map.name), names=names,
                                    known=", ".join(sorted(self.variants)))
         for key, value in given.items():
             if not isinstance(value, bool):
-                raise ValueError(f"variant {key!r} is true or false, not {value!r}")
+                raise VariantError("variant {name!r} is on or off (true or false), not {value!r}", name=key, value=value)
 
     def variant(self, game: "Game", name: str) -> bool:
         return bool(game.options.variants.get(name, self.variants[name]))
 
     def doubles_open(self, game: "Game") -> bool:
-        """Whether both tracks of a double route may be claimed (RULES.md §1: 4+ players)."""
+        """Whether both tracks of a double route may be claimed (docs/rules.md §1: 4+ players)."""
         return game.seats >= game.map.rules.doubles_min_players
 
     def after_setup(self, game: "Game") -> None:
@@ -115,6 +128,11 @@ class RuleHooks:
         """The error for claiming a track that `owner` (maybe a non-seat owner of a hook) has."""
         return IllegalActionError("{route} is already taken by {owner}", route=route, owner=SeatRef(owner))
 
+    def end_bonuses(self, game: "Game", deck: "TicketDeck") -> tuple[int, int]:
+        """Points of the longest-path bonus and of the most-completed-tickets bonus (Globetrotter);
+        0 means the game has none. The deck's numbers unless a variant changes them."""
+        return deck.longest_path_bonus, deck.globetrotter_bonus
+
     def adjust_final_scores(self, game: "Game", scores: list["PlayerScore"]) -> list["PlayerScore"]:
         """Map bonuses and penalties beyond longest path and Globetrotter."""
         return scores
@@ -138,12 +156,21 @@ class RuleHooks:
         pass
 
 
-HOOKS: dict[str, type[RuleHooks]] = {}
+#: The hook a map file names (`rules.hooks`) -> "module:class". Imported when a game needs it, so
+#: no module has to be imported first for its hook to exist.
+HOOKS: dict[str, str] = {
+    "tolls": "engine.nederland:NederlandHooks",
+    "nordic": "engine.nordic:NordicHooks",
+    "switzerland": "engine.switzerland:SwitzerlandHooks",
+}
 
 
-def register(cls: type[RuleHooks]) -> type[RuleHooks]:
-    HOOKS[cls.name] = cls
-    return cls
+def hook_class(name: str) -> type[RuleHooks]:
+    try:
+        module, _, cls = HOOKS[name].partition(":")
+    except KeyError:
+        raise OptionValueError("unknown rule hook {name!r}", name=name) from None
+    return getattr(import_module(module), cls)
 
 
 def hooks_for(names: tuple[str, ...]) -> RuleHooks:
@@ -151,8 +178,5 @@ def hooks_for(names: tuple[str, ...]) -> RuleHooks:
     if not names:
         return RuleHooks()
     if len(names) > 1:
-        raise ValueError(f"maps combine at most one rule hook, got {names}")
-    try:
-        return HOOKS[names[0]]()
-    except KeyError:
-        raise ValueError(f"unknown rule hook {names[0]!r}") from None
+        raise OptionValueError("a map combines at most one rule hook, not {names}", names=", ".join(names))
+    return hook_class(names[0])()

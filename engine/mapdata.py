@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Callable, Mapping
 
 from engine.cards import card_index
+from engine.errors import UnknownMapError
 
 SCHEMA_VERSION = 1
 #: A city's translated names (one line, no braces inside). They are display only, so the map hash
@@ -162,8 +163,8 @@ def available_maps() -> list[str]:
 def load_map(map_id: str) -> MapData:
     """Load a map shipped in engine/maps by id (cached: MapData is immutable)."""
     path = resources.files("engine.maps").joinpath(f"{map_id}.json")
-    if not path.is_file():
-        raise KeyError(f"unknown map {map_id!r}; available: {', '.join(available_maps())}")
+    if not isinstance(map_id, str) or map_id not in available_maps() or not path.is_file():
+        raise UnknownMapError("there is no map {map!r} (the maps: {maps})", map=map_id, maps=", ".join(available_maps()))
     return parse_map(path.read_bytes())
 
 

@@ -1,4 +1,4 @@
-"""Nederland (RULES.md §4): bridge tolls, Loans, the toll bonus, staggered starting scores and
+"""Nederland (docs/rules.md §4): bridge tolls, Loans, the toll bonus, staggered starting scores and
 the neutral player. Registered as the rule hook "tolls", which `nederland.json` names.
 
 Variants (`GameOptions(variants=...)`):
@@ -18,7 +18,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, NeutralClaim
-from engine.errors import GameOptionsError, IllegalActionError, ListRef, MapRef, RouteRef, SeatRef
+from engine.errors import (
+    IllegalActionError,
+    ListRef,
+    MapRef,
+    RouteRef,
+    SeatRef,
+    VariantError,
+)
 from engine.events import (
     Event,
     LoanTaken,
@@ -28,19 +35,19 @@ from engine.events import (
     NeutralTicketRevealed,
     TollPaid,
 )
-from engine.hooks import RuleHooks, register
+from engine.hooks import RuleHooks
 from engine.notation import route_ref
+from engine.phases import Stage
 
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.mapdata import Track
     from engine.scoring import PlayerScore
 
-NEUTRAL_STAGE = "neutral"
-NEUTRAL_FROM_ROUND = 6  # the first 5 rounds have no neutral phase (RULES.md §4)
+NEUTRAL_STAGE = Stage.NEUTRAL
+NEUTRAL_FROM_ROUND = 6  # the first 5 rounds have no neutral phase (docs/rules.md §4)
 
 
-@register
 class NederlandHooks(RuleHooks):
     name = "tolls"
     variants = {"tolls": True, "neutral": False}
@@ -54,15 +61,15 @@ class NederlandHooks(RuleHooks):
         self.tolls = self.variant(game, "tolls")
         self.neutral = self.variant(game, "neutral")
         if self.neutral and game.seats != 2:
-            raise GameOptionsError("the neutral player is a 2-player variant; this game has {seats} seats", seats=game.seats)
+            raise VariantError("the neutral player is a 2-player variant; this game has {seats} seats", seats=game.seats)
         if self.neutral and not self.tolls:
-            raise GameOptionsError("the neutral player is played with bridge tolls: it cannot be combined with tolls off")
+            raise VariantError("the neutral player is played with bridge tolls: it cannot be combined with tolls off")
         extra = game.map.rules.extra
         self.toll_money = int(extra.get("toll_money", 0))
         self.loan_penalty = int(extra.get("loan_penalty", 0))
         self.bonus_table = {int(k): list(v) for k, v in dict(extra.get("toll_bonus", {})).items()}
         if self.tolls and game.seats not in self.bonus_table:
-            raise GameOptionsError("the {map} map has no toll bonus row for {seats} players", map=MapRef(game.map.name),
+            raise VariantError("the {map} map has no toll bonus row for {seats} players", map=MapRef(game.map.name),
                                    seats=game.seats)
         self.staggered = bool(extra.get("staggered_start", False))
         self.money = [self.toll_money if self.tolls else 0] * game.seats

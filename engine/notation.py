@@ -36,7 +36,16 @@ from engine.actions import (
     Undo,
 )
 from engine.cards import COLORS, LOCO, card_index
-from engine.errors import AmbiguousActionError, CardRef, CityRef, InvalidActionError, ListRef, MapRef, RouteRef
+from engine.errors import (
+    AmbiguousActionError,
+    CardRef,
+    CityRef,
+    IllegalActionError,
+    InvalidActionError,
+    ListRef,
+    MapRef,
+    RouteRef,
+)
 from engine.mapdata import City, MapData, Track, printed_name
 from engine.payments import extended_payment_options, payment_options, surcharge_options
 
@@ -44,7 +53,13 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 _DASHES = re.compile(r"\s*[-–—]\s*")
-_LOCO_OPTION = re.compile(r"^(?:loco|locos|locomotives?)=(\d+)$")
+_LOCO_OPTION = re.compile(r"^(?:loco|locos|locomotives?)=([0-9]+)$")
+#: Bounds on what a player may type (a Discord message or a terminal line), so no text can make the
+#: parser build huge values: the whole text, and every number in it (counts, slots, ticket ids).
+MAX_TEXT = 400
+MAX_DIGITS = 4
+#: Train cards in the game: no payment can name more substitute cards.
+MAX_CARDS = 110
 _SUB_OPTION = re.compile(r"^(?:sub|subs)=(.+)$")
 
 
@@ -167,10 +182,13 @@ def _parse_subs(text: str) -> tuple[int, ...]:
             raise InvalidActionError("unknown card color {name!r} in sub=", name=name) from None
         if card == LOCO:
             raise InvalidActionError("substitute cards are colored cards, not locomotives")
-        if count and not count.isdigit():
+        if count and not _is_number(count):
             raise InvalidActionError("write sub= as color:count pairs, like sub=blue:2,green:1 (got {part!r})",
                                      part=part)
-        out.extend([card] * (int(count) if count else 1))
+        n = int(count) if count else 1
+        if len(out) + n > MAX_CARDS:
+            raise InvalidActionError("a payment has at most {most} substitute cards", most=MAX_CARDS)
+        out.extend([card] * n)
     return tuple(sorted(out))
 
 
@@ -181,12 +199,32 @@ def _payment_text(color: int | None, locos: int) -> str:
     return " ".join(parts)
 
 
+def _is_number(word: str) -> bool:
+    """ASCII digits only (no '²' or '①', which str.isdigit accepts and int() refuses), and few."""
+    return word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS
+
+
+def _count(digits: str) -> int:
+    if not _is_number(digits):
+        raise InvalidActionError("{number} is too large a number here", number=digits[:MAX_DIGITS + 2] + "…")
+    return int(digits)
+
+
 def parse_action(game: "Game", seat: int | None, text: str) -> Action:
     """Parse what `seat` typed into an action, resolving defaults against the current state.
 
-    Raises InvalidActionError (cannot be read) or AmbiguousActionError (several actions fit).
-    Legality is checked by Game.apply, not here.
+    Raises only the engine's errors: InvalidActionError (cannot be read: also a text over
+    MAX_TEXT characters or a number over MAX_DIGITS digits), AmbiguousActionError (several actions
+    fit) and IllegalActionError where the state already decides (a route taken, a map without
+    stations, a seat not in the game). Legality is otherwise checked by Game.apply, not here.
     """
+    if not isinstance(text, str):
+        raise InvalidActionError("an action is text, like 'draw deck'")
+    if len(text) > MAX_TEXT:
+        raise InvalidActionError("that is too long for an action ({length} characters; at most {most})",
+                                 length=len(text), most=MAX_TEXT)
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.seats):
+        raise IllegalActionError("seat {seat} is not a seat of this game", seat=seat)
     words = text.strip().split()
     if not words:
         raise InvalidActionError("empty action: try 'draw deck', 'claim Paris-Dieppe pink' or 'tickets draw'")
@@ -205,7 +243,7 @@ def parse_action(game: "Game", seat: int | None, text: str) -> Action:
         return _parse_neutral(game, rest)
     if not rest and verb in ("pass", "skip", "resign", "undo"):
         return {"pass": Pass(), "skip": Skip(), "resign": Resign(), "undo": Undo()}[verb]
-    if verb == "remove" and len(rest) == 1 and rest[0].isdigit():
+    if verb == "remove" and len(rest) == 1 and _is_number(rest[0]):
         return Remove(int(rest[0]) - 1)
     raise InvalidActionError(
         "unknown action {text!r}: actions are draw, claim, tickets, station, tunnel, neutral, pass, resign",
@@ -216,7 +254,7 @@ def parse_action(game: "Game", seat: int | None, text: str) -> Action:
 def _parse_draw(rest: list[str]) -> Action:
     if rest == ["deck"] or rest == ["blind"]:
         return DrawDeck()
-    if len(rest) == 2 and rest[0] == "market" and rest[1].isdigit():
+    if len(rest) == 2 and rest[0] == "market" and _is_number(rest[1]):
         return DrawMarket(int(rest[1]) - 1)
     raise InvalidActionError("write 'draw deck' or 'draw market N' with N from 1 to 5")
 
@@ -224,7 +262,7 @@ def _parse_draw(rest: list[str]) -> Action:
 def _parse_tickets(rest: list[str]) -> Action:
     if rest == ["draw"]:
         return DrawTickets()
-    if rest and rest[0] == "keep" and rest[1:] and all(w.isdigit() for w in rest[1:]):
+    if rest and rest[0] == "keep" and rest[1:] and all(_is_number(w) for w in rest[1:]):
         return KeepTickets(tuple(sorted(int(w) for w in rest[1:])))
     raise InvalidActionError("write 'tickets draw' or 'tickets keep' followed by ticket numbers")
 
@@ -242,7 +280,7 @@ def _split_payment(words: list[str], subs: list | None = None) -> tuple[list[str
         if sub_match:
             subs[:] = _parse_subs(sub_match.group(1))
         elif match:
-            locos = int(match.group(1))
+            locos = _count(match.group(1))
         elif word in ("gray", "grey"):
             pass  # the route's own color word; the payment color follows separately
         else:
@@ -264,7 +302,7 @@ def _split_payment(words: list[str], subs: list | None = None) -> tuple[list[str
 def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
     """Tracks joining the two cities named in `text` ('Paris-Dieppe', 'Dieppe-London/2')."""
     index = None
-    match = re.search(r"/(\d)$", text)
+    match = re.search(r"/([0-9])$", text)
     if match:
         index, text = int(match.group(1)), text[: match.start()]
     parts = _DASHES.split(text.strip())
@@ -316,6 +354,8 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
         free = [t for t in tracks if game.owner[t.index] < 0 and (t.double is None or game.owner[t.double] != seat)]
         tracks = free[:1] or tracks[:1]
     track = tracks[0]
+    if seat is not None and game.owner[track.index] >= 0:  # who took it comes before how to pay
+        raise game.hooks.taken_error(game, route_ref(m, track), game.owner[track.index])
     card_rules = game._track_rules[track.index]
     if card_rules is not None:
         return _parse_claim_extended(game, seat, track, color, all_loco, locos, tuple(subs), card_rules)
@@ -323,29 +363,47 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
         return Claim(track.id, color, locos or 0, tuple(subs))  # the engine says this route takes none
     if all_loco and color is None:
         return Claim(track.id, None, track.length if locos is None else locos)
-    if color is None:
-        color = track.color
-    if color is None:
-        hand = game.hands[seat] if seat is not None else [0] * 9
-        options = sorted({c for c, _ in payment_options(hand, track.length, None, track.ferry, True)}, key=str)
-        colored = [c for c in options if c is not None]
-        if len(options) == 1:
-            color = options[0]
-        elif len(colored) == 1 and locos is not None and locos < track.length:
-            color = colored[0]
-        elif locos is not None and locos == track.length:
-            return Claim(track.id, None, locos)
-        else:
-            raise _gray_route(m, track, options)
-        if color is None:
-            return Claim(track.id, None, track.length)
-    if track.color is not None and color != track.color:
+    if track.color is not None and color is not None and color != track.color:
         return Claim(track.id, color, locos or 0)  # the engine says which color the route needs
-    if locos is None:
-        # Fewest locomotives, but at least one card of the color the player named.
-        have = game.hands[seat][color] if seat is not None else 0
-        locos = min(max(track.ferry, track.length - have, 0), track.length - 1)
-    return Claim(track.id, None if locos == track.length else color, locos)
+    payments = game.track_payments(seat, track) if seat is not None else []
+    if locos is not None:  # an explicit count: taken as written, the color filled in
+        if color is None:
+            color = track.color
+        if color is None:
+            colored = sorted({c for c, _, _ in payments if c is not None})
+            if locos >= track.length:
+                return Claim(track.id, None, locos)
+            if len(colored) != 1:
+                raise _gray_route(m, track, colored or [c for c, _, _ in payments])
+            color = colored[0]
+        return Claim(track.id, None if locos == track.length else color, locos)
+    return Claim(track.id, *_fill_payment(game, seat, track, color, payments)[:2])
+
+
+def _fill_payment(game: "Game", seat: int | None, track: Track, named: int | None,
+                  payments: list) -> tuple[int | None, int, tuple[int, ...]]:
+    """The payment a claim without `loco=` means: the fewest locomotives that pay in the color
+    named (or the route's color), all locomotives if only they pay. When nothing pays, a payment
+    of that color (at least one card of it) for the engine to refuse with the reason."""
+    def fewest(color: int | None) -> tuple | None:
+        fits = [p for p in payments if p[0] == color]
+        return min(fits, key=lambda p: (len(p[2]), p[1])) if fits else None
+
+    want = track.color if named is None else named
+    if want is not None:
+        best = fewest(want) or (None if named is not None else fewest(None))
+        if best:
+            return best
+    else:  # gray, no color named: the only color that pays, else ambiguous
+        colored = sorted({p[0] for p in payments if p[0] is not None})
+        if len(colored) > 1:
+            raise _gray_route(game.map, track, colored)
+        if colored or any(p[0] is None for p in payments):
+            return fewest(colored[0] if colored else None)
+        hand = game.hands[seat] if seat is not None else [0] * 9
+        want = max(range(len(COLORS)), key=lambda c: (hand[c], -c))  # the player's best color
+    have = game.hands[seat][want] if seat is not None else 0
+    return want, min(max(track.ferry, track.length - have, 0), track.length - 1), ()
 
 
 def _parse_claim_extended(game: "Game", seat: int | None, track: Track, color: int | None, all_loco: bool,
@@ -369,6 +427,8 @@ def _parse_claim_extended(game: "Game", seat: int | None, track: Track, color: i
         return Claim(track.id, None, track.length)
     if want is not None:
         fits = sorted((o for o in options if o[0] == want), key=lambda o: (len(o[2]), o[1]))
+        if not fits and color is None:  # the route's own color: locomotives alone may pay
+            fits = sorted((o for o in options if o[0] is None), key=lambda o: (len(o[2]), o[1]))
         if fits:
             return Claim(track.id, *fits[0])
         if track.color is not None or color is not None:
@@ -400,23 +460,27 @@ def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
     if city is None:
         raise InvalidActionError("no city {names} on the {map} map", names=_typed_names([" ".join(city_words)]),
                                  map=MapRef(m.name))
+    if not m.rules.stations:
+        raise IllegalActionError("the {map} map has no stations", map=MapRef(m.name))
     built = len(game.stations[seat]) if seat is not None else 0
     costs = m.rules.station_costs
-    cost = costs[min(built, len(costs) - 1)] if costs else 1
+    cost = costs[min(built, len(costs) - 1)]
     hand = game.hands[seat] if seat is not None else [0] * 9
     if color is None and (all_loco or locos == cost):
         return BuildStation(city.id, None, cost if locos is None else locos)
     if color is None:
-        options = sorted({c for c, _ in payment_options(hand, cost, None, 0, True)}, key=str)
-        if len(options) == 1:
-            color = options[0]
-            if color is None:
-                return BuildStation(city.id, None, cost)
-        else:
+        options = payment_options(hand, cost, None, 0, True)
+        colored = sorted({c for c, _ in options if c is not None})
+        if len(colored) > 1:
             raise AmbiguousActionError("say which color pays for the station in {city} ({options})",
-                                       city=CityRef(city.index, city.name), options=_card_options(options))
+                                       city=CityRef(city.index, city.name), options=_card_options(colored))
+        if not colored and options:
+            return BuildStation(city.id, None, cost)
+        # the one color that pays, or (none pays) the player's best color for the engine to refuse
+        color = colored[0] if colored else max(range(len(COLORS)), key=lambda c: (hand[c], -c))
     if locos is None:
-        locos = max(cost - hand[color], 0)
+        # a color the player holds none of still pays one card of it: refused, naming what would pay
+        locos = min(max(cost - hand[color], 0), cost - 1)
     return BuildStation(city.id, None if locos == cost else color, locos)
 
 
@@ -427,7 +491,7 @@ def _parse_tunnel(game: "Game", seat: int | None, words: list[str]) -> Action:
         if len(words) == 2:
             match = _LOCO_OPTION.match(words[1].lower())
             if match:
-                return PayTunnel(int(match.group(1)))
+                return PayTunnel(_count(match.group(1)))
         elif len(words) == 1:
             tunnel = game.tunnel
             if tunnel is None or seat is None:

@@ -1,4 +1,4 @@
-"""Which cards pay for a track, a station or a tunnel surcharge (RULES.md §1, §3).
+"""Which cards pay for a track, a station or a tunnel surcharge (docs/rules.md §1, §3).
 
 A payment is (color, locos): `length - locos` cards of `color` plus `locos` locomotives;
 color is None only for an all-locomotive payment. The `*_error` functions say why a payment
@@ -9,7 +9,7 @@ or a Phrase such as "your station no. 2").
 from __future__ import annotations
 
 from engine.cards import COLORS, LOCO
-from engine.errors import N_, CardRef, IllegalActionError, ListRef, phrase
+from engine.errors import CardRef, CardsShortError, IllegalActionError, ListRef, plural
 
 Payment = tuple[int | None, int]
 
@@ -69,7 +69,7 @@ def payment_error(
     if pay_color is not None:
         need[pay_color] = length - locos
     need[LOCO] = locos
-    return _missing_cards(hand, need, what)
+    return _missing_cards(hand, need, what, length, ferry)
 
 
 def _wrong_color(what: object, color: int, pay_color: int) -> IllegalActionError:
@@ -77,14 +77,35 @@ def _wrong_color(what: object, color: int, pay_color: int) -> IllegalActionError
                               color=CardRef(color), paid=CardRef(pay_color))
 
 
-def _missing_cards(hand: list[int], need: list[int], what: object) -> IllegalActionError | None:
-    """The error naming every card kind the hand lacks for `need` (counts by card), or None."""
-    missing = [phrase(N_("{n} more {card} (you have {have})"), n=need[k] - hand[k], card=CardRef(k), have=hand[k])
-               for k in range(len(hand)) if need[k] > hand[k]]
-    if not missing:
+def _missing_cards(hand: list[int], need: list[int], what: object, length: int, ferry: int = 0) -> CardsShortError | None:
+    """The hand lacks cards for `need` (counts by card): worded from what the player holds of the
+    kinds that payment uses ("you have 3 yellow cards and 1 locomotive: Helena-Seattle needs 6 cards,
+    2 short"), or None when nothing is missing."""
+    short = sum(need[k] - hand[k] for k in range(len(hand)) if need[k] > hand[k])
+    if not short:
         return None
-    return IllegalActionError("not enough cards for {what}: you need {missing}", what=what,
-                              missing=ListRef(tuple(missing), "standard", " and "))
+    held = ListRef(tuple(held_cards(k, hand[k]) for k in range(len(hand)) if need[k]), "standard", " and ")
+    if ferry > hand[LOCO] and all(need[k] <= hand[k] for k in range(LOCO)):
+        return CardsShortError("you have {cards}: {what} is a ferry and needs {locos}", cards=held, what=what,
+                               locos=plural("{n} locomotive", "{n} locomotives", ferry))
+    return CardsShortError("you have {cards}: {what} needs {needs}, {short} short", cards=held, what=what,
+                           needs=plural("{n} card", "{n} cards", length), short=short)
+
+
+def held_cards(card: int, n: int) -> object:
+    """'3 yellow cards', '1 locomotive': a count of one card kind, for messages."""
+    if card == LOCO:
+        return plural("{n} locomotive", "{n} locomotives", n)
+    return plural("{n} {card} card", "{n} {card} cards", n, card=CardRef(card))
+
+
+def unmixed_options(options: list[Payment], length: int, collapse: bool = False) -> list[Payment]:
+    """The payments of `options` in one color or locomotives only (Nordic tunnels, docs/rules.md §6.4);
+    with `collapse`, all locomotives only when no color pays."""
+    pure = [(c, k) for c, k in options if k == 0 or k == length]
+    if collapse and any(k == 0 for _, k in pure):
+        return [(c, k) for c, k in pure if k == 0]
+    return pure
 
 
 def surcharge_options(hand: list[int], surcharge: int, color: int | None) -> list[int]:
@@ -102,7 +123,7 @@ def tunnel_surcharge(revealed: list[int], color: int | None) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Map rules beyond RULES.md §1/§3 (Switzerland, Nordic Countries, RULES.md §5): where
+# Map rules beyond docs/rules.md §1/§3 (Switzerland, Nordic Countries, docs/rules.md §5–6): where
 # locomotives may be used, cards of any colours replacing a ferry's required locomotive, and the
 # substitute route (any N cards for one missing card). A payment is then (color, locos, subs):
 # `subs` is the sorted tuple of the substitute cards (card indices, never locomotives).
@@ -246,7 +267,7 @@ def extended_payment_error(
     need[LOCO] += locos
     for c in subs:
         need[c] += 1
-    return _missing_cards(hand, need, what)
+    return _missing_cards(hand, need, what, length)  # (substitutes may stand in for a ferry's locomotives)
 
 
 def _too_many_sets(what: object, ferry: int, most: int) -> IllegalActionError:

@@ -1,4 +1,4 @@
-"""End-of-game scoring: tickets, stations, longest trail, bonuses and ranks (RULES.md §1–3)."""
+"""End-of-game scoring: tickets, stations, longest trail, bonuses and ranks (docs/rules.md §1–3)."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def ticket_results(tracks: Iterable["Track"], tickets: Sequence) -> tuple[Ticket
 
 
 def _places_result(find, ticket) -> TicketResult:
-    """A ticket to countries or to several destinations (RULES.md §5, Switzerland): a country is
+    """A ticket to countries or to several destinations (docs/rules.md §5, Switzerland): a country is
     reached through any of its border points (each a separate node, so no connection passes
     through a country); it scores its highest completed destination, or loses its lowest value."""
     roots = {find(n) for n in ticket.a_nodes}
@@ -121,7 +121,7 @@ def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
 def best_station_use(
     own: list["Track"], tickets: Sequence, station_options: list[list["Track"]]
 ) -> tuple[tuple[TicketResult, ...], tuple["Track", ...]]:
-    """RULES.md §3: each station borrows at most one adjacent opponent track; pick the choice
+    """docs/rules.md §3: each station borrows at most one adjacent opponent track; pick the choice
     that maximizes ticket points, then completed tickets (first such choice in a fixed order)."""
     best = ticket_results(own, tickets)
     best_key = _ticket_value(best)
@@ -151,7 +151,7 @@ def _with_needed_stations(result: TicketResult, ticket, own: list, borrowed: tup
 
 
 def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:
-    """Longest trail (cities may repeat, each track used once) by total length; RULES.md §1."""
+    """Longest trail (cities may repeat, each track used once) by total length; docs/rules.md §1."""
     if not tracks:
         return 0, ()
     adjacency: dict[int, list[tuple[int, int]]] = {}
@@ -202,11 +202,12 @@ def final_scores(game: "Game") -> list[PlayerScore]:
         longest, path = longest_trail(owned[seat])
         unbuilt = game.stations_left[seat]
         partial.append((seat, results, borrowed, longest, path, unbuilt * m.rules.station_points))
+    longest_bonus, globetrotter_bonus = game.hooks.end_bonuses(game, deck)
     bonus_names = []
-    if deck.longest_path_bonus:
-        bonus_names.append(("longest_path", deck.longest_path_bonus, lambda p: p[3]))
-    if deck.globetrotter_bonus:
-        bonus_names.append(("globetrotter", deck.globetrotter_bonus, lambda p: sum(r.completed for r in p[1])))
+    if longest_bonus:
+        bonus_names.append(("longest_path", longest_bonus, lambda p: p[3]))
+    if globetrotter_bonus:  # nobody scores it when nobody completed a ticket (top > 0 below)
+        bonus_names.append(("globetrotter", globetrotter_bonus, lambda p: sum(r.completed for r in p[1])))
     scores = []
     for p in partial:
         seat, results, borrowed, longest, path, station_points = p

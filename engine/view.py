@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import RULES_VERSION
 from engine.actions import BuildStation, Claim, DeclineTunnel, DrawMarket, KeepTickets, NeutralClaim, PayTunnel, Remove, Undo
+from engine.version import RULES_VERSION
 from engine.cards import CARD_NAMES, NUM_CARD_KINDS
 from engine.notation import claim_names_track, format_action
 
@@ -141,10 +141,10 @@ def build_view(game: "Game", seat: int | None) -> dict:
         "map": game.map.id,
         "deck": game.deck_rules.id,
         "viewer": seat,
-        "phase": game.phase,
+        "phase": game.phase.value,
         "current": game.current if game.phase == "playing" else None,
         "round": game.round,
-        "stage": game.stage,
+        "stage": None if game.stage is None else game.stage.value,
         "to_move": game.to_move(),
         "last_round": game.last_round is not None,
         "plies": len(game.log),
@@ -174,7 +174,7 @@ def build_view(game: "Game", seat: int | None) -> dict:
             **game.hooks.private_state(game, seat),
         }
     if over:
-        view["end_reason"] = game.end_reason
+        view["end_reason"] = game.end_reason.value
         view["final"] = [s.to_json() for s in game.final]
         view["all_tickets"] = [[_ticket(game, i) for i in game.tickets[s]] for s in range(game.seats)]
     return view

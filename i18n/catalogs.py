@@ -3,9 +3,10 @@
 `python -m i18n check` lists what is missing or stale in every language; `python -m i18n extract`
 writes the template (messages.pot) a translator starts a new language from. The tests run the same
 checks, so a string added without its Russian and Chinese translations fails CI. Messages are the
-strings marked in the code (Babel, KEYWORDS below). The slash commands' names are identifiers of the
-bot's command tree, checked against the catalogs by the bot's tests (`TREE_CONTEXTS`), so this layer
-needs nothing of the bot.
+strings marked in the code (Babel, KEYWORDS below) and the names of the shipped maps and their
+ticket decks (read from engine/maps/*.json, so a new map file without translations is reported).
+The slash commands' names are identifiers of the bot's command tree, checked against the catalogs
+by the bot's tests (`TREE_CONTEXTS`), so this layer needs nothing of the bot.
 """
 
 from __future__ import annotations
@@ -38,8 +39,15 @@ KEYWORDS = {
     # engine errors: their first argument is a message template (engine/errors.py)
     "InvalidActionError": None,
     "IllegalActionError": None,
+    "CardsShortError": None,
     "AmbiguousActionError": None,
     "GameOptionsError": None,
+    "UnknownMapError": None,
+    "SeatCountError": None,
+    "UnknownDeckError": None,
+    "VariantError": None,
+    "OptionValueError": None,
+    "plural": (1, 2),  # a counted piece of an engine error (engine.errors.plural)
     "_illegal": None,
     "UserError": None,  # the bot's own refusals (bot/service.py)
     # league refusals (storage/errors.py, raised in storage/leagues.py) and why a league game is
@@ -102,6 +110,24 @@ def _collect(found: dict[Key, Message]) -> None:
                 continue
             entry = found.setdefault((context, ids[0]), Message(context, tuple(ids)))
             entry.where.append(f"{folder}/{filename}:{lineno}")
+    # Map and ticket deck names are data (engine/maps/*.json): a map file dropped in needs its
+    # names translated like any string of the code.
+    for context, name, where in map_names():
+        found.setdefault((context, name), Message(context, (name,))).where.append(where)
+
+
+def map_names() -> list[tuple[str, str, str]]:
+    """(context, name, where) of every shipped map's name ("map") and ticket decks' names ("deck"),
+    translated with t.pgettext("map", m.name) and t.pgettext("deck", deck.name)."""
+    from engine.mapdata import available_maps, load_map
+
+    out = []
+    for map_id in available_maps():
+        m = load_map(map_id)
+        where = f"engine/maps/{map_id}.json"
+        out.append(("map", m.name, where))
+        out.extend(("deck", deck.name, where) for deck in m.rules.decks.values())
+    return out
 
 
 def load(language: str) -> dict[Key, tuple[str, object, str]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine import Game
-from engine.errors import CardRef, CityRef, ListRef, MapRef, Phrase, RouteRef, SeatRef, TemplateError
+from engine.errors import CardRef, CityRef, ListRef, MapRef, Phrase, Plural, RouteRef, SeatRef, TemplateError
 from i18n import Translator
 
 
@@ -45,6 +45,8 @@ def _word(t: Translator, value: object, game: Game | None, name: Callable[[int],
         return t.join([str(_word(t, item, game, name)) for item in value.items], value.style)
     if isinstance(value, Phrase):
         return _text(t, value.template, value.params, game, name)
+    if isinstance(value, Plural):
+        return t.ngettext(value.singular, value.plural, value.n, **{k: _word(t, v, game, name) for k, v in value.params.items()})
     if isinstance(value, CityRef) and game is not None:
         return t.city(game.map.cities[value.index])
     if isinstance(value, RouteRef) and game is not None:

@@ -1,7 +1,7 @@
 """`/ttr rules`: a map's rules in a few lines, built from its data so it never disagrees with it.
 
 Each line is one whole sentence in the catalogs (i18n/locales/*/rules.po) with the map's numbers
-as placeholders; which sentence a map gets depends on its data and rule hooks (RULES.md §1–5).
+as placeholders; which sentence a map gets depends on its data and rule hooks (docs/rules.md §1–6).
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def _track_rules(t: Translator, m: MapData) -> list[str]:
 
 
 def _toll_rules(t: Translator, m: MapData) -> list[str]:
-    """Nederland's bridge tolls (RULES.md §4): money, Loans, double routes, the toll bonus."""
+    """Nederland's bridge tolls (docs/rules.md §4): money, Loans, double routes, the toll bonus."""
     extra = m.rules.extra
     bonus_rows = {int(k): v for k, v in dict(extra["toll_bonus"]).items()}
     bonus = [b for b in bonus_rows[max(bonus_rows)] if b]

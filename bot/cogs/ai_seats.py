@@ -63,7 +63,7 @@ class AISeats(TTRCog):
             if not waiting or table.record.status != "active":
                 return
             seat = waiting[0]
-            player = make_ai(table.ai_seats()[seat], seed=f"{table.record.seed}:{seat}:{len(table.game.log)}")
+            player = make_ai(table.ai_seats()[seat], seed=f"{table.record.seed}:{seat}:{table.game.version}")
             try:  # decided under the game's lock: a person's move cannot slip in between
                 await self.bot.service.act(game_id, lambda game: ask(player, game, seat), seat=seat,
                                            cause=Cause(CauseKind.AI))

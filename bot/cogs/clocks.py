@@ -3,7 +3,7 @@ restart) reminds the player or applies the game's absence policy through the one
 deadline as its cause; `/ttr vacation` pushes a player's own deadlines back.
 
 Claiming a timer takes a lease in storage, so two processes or a restart do not fire it twice;
-a timer whose turn is over does nothing (bot/timers.py `turn_key`).
+a timer whose turn is over does nothing (the engine's `Game.turn_token`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.errors import NotPlaying
 from bot.service import new_error_id
-from bot.timers import timestamp, turn_key
+from bot.timers import timestamp
 from bot.transformers import clocked_table
 from engine import Game, Remove
 from storage import clocks as stored_clocks
@@ -70,7 +70,7 @@ class Clocks(TTRCog):
             return
         game = table.game
         if (table.record.status != "active" or game.is_over() or timer.seat not in game.to_move()
-                or turn_key(game, timer.seat) != timer.decision):
+                or game.turn_token(timer.seat) != timer.decision):
             return  # that turn is over: nothing to do
         if timer.kind == stored_clocks.REMINDER:
             await self.bot.messenger.remind(table, timer.seat, await timers.deadline(table, timer.seat))
@@ -84,7 +84,7 @@ class Clocks(TTRCog):
         key = timer.decision
         for _ in range(10):  # a turn has at most a few steps
             game = table.game
-            if game.is_over() or timer.seat not in game.to_move() or turn_key(game, timer.seat) != key:
+            if game.is_over() or timer.seat not in game.to_move() or game.turn_token(timer.seat) != key:
                 break
             action = self._ai_action(game, timer.seat) if cause.policy == "ai" else game.default_action(timer.seat)
             outcome = await service.act(table.id, action, cause=cause, seat=timer.seat)
@@ -94,7 +94,7 @@ class Clocks(TTRCog):
     @staticmethod
     def _ai_action(game: Game, seat: int):
         """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy)."""
-        return ask(make_ai("baseline", seed=f"{game.seed}:{seat}:{len(game.log)}"), game, seat)
+        return ask(make_ai("baseline", seed=f"{game.seed}:{seat}:{game.version}"), game, seat)
 
     @app_commands.command(name="vacation", description=locale_str("Pause your own deadlines in this game for some days"))
     @app_commands.describe(days=locale_str("How many days"))

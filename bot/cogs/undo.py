@@ -89,7 +89,7 @@ class Undos(TTRCog):
         table = await self.bot.service.table(game_id)
         game = table.game
         seat = table.seat_of(interaction.user.id)
-        if seat is None or len(game.log) != ply or not game.is_legal(seat, Undo()):
+        if seat is None or game.version != ply or not game.is_legal(seat, Undo()):
             raise UserError("Only the player who just moved can ask, before the next player acts, and only for a "
                             "route or a station that revealed no card.")
         voters = self._voters(table, seat)
@@ -110,7 +110,7 @@ class Undos(TTRCog):
         game = table.game
         t = await self.bot.messenger.channel_t(table)
         mover = game.log[-1][0] if game.log else None
-        if len(game.log) != ply or mover is None:
+        if game.version != ply or mover is None:
             await interaction.response.edit_message(
                 content=f"{interaction.message.content}\n⌛ " + t.gettext("Too late: the game moved on."), view=None)
             return
@@ -144,7 +144,7 @@ class Undos(TTRCog):
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            if len(table.game.log) != ply:
+            if table.game.version != ply:
                 raise TooLate()
             await self.bot.service.act(table.id, Undo(), seat=mover,  # the engine re-checks
                                        cause=Cause(CauseKind.UNDO, user_id=interaction.user.id))

@@ -99,7 +99,7 @@ async def test_full_four_player_usa_game(fake_discord, make_bot):
 
 @pytest.mark.slow
 async def test_full_nederland_game_with_the_neutral_player(fake_discord, make_bot):
-    """RULES.md §4 through Discord: tolls, loans and the neutral player's track choice by button."""
+    """docs/rules.md §4 through Discord: tolls, loans and the neutral player's track choice by button."""
     fake = fake_discord
     driver, watcher = await play_full_game(fake, make_bot, "nederland", [fake.alice, fake.bob], seed=3,
                                            neutral=True)
@@ -113,7 +113,7 @@ async def test_full_nederland_game_with_the_neutral_player(fake_discord, make_bo
 @pytest.mark.slow
 @pytest.mark.parametrize("map_id", ["switzerland", "nordic"])
 async def test_full_three_player_games_on_the_newer_maps(fake_discord, make_bot, map_id):
-    """RULES.md §5 maps through Discord: country tickets, free locomotives, ferries, the 4:1 route."""
+    """docs/rules.md §5–6 maps through Discord: country tickets, free locomotives, ferries, the 4:1 route."""
     fake = fake_discord
     driver, watcher = await play_full_game(fake, make_bot, map_id, [fake.alice, fake.bob, fake.dirk], seed=4)
     assert watcher.turns > 15

@@ -7,9 +7,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ai import make_ai
-from cli.app import Completer, Controller, human_move, main, play
-from engine import Game, GameOptions, format_action, parse_action
+from cli.app import (
+    SCREEN_WIDTH,
+    Completer,
+    Controller,
+    human_move,
+    main,
+    moves_text,
+    ordered_moves,
+    play,
+    summary,
+)
+from engine import Claim, DrawMarket, Game, GameOptions, format_action, parse_action
 
 ROOT = Path(__file__).resolve().parents[2]
 FINAL = re.compile(r"^(\d+)\. seat (\d+) (.+?): (-?\d+) points?$", re.MULTILINE)
@@ -114,11 +126,13 @@ def test_quit_resigns_and_the_ais_finish_with_images(tmp_path):
     image = tmp_path / "board.png"
     out: list[str] = []
     main(["--map", "usa", "--seats", "3", "--ai", "random", "--seed", "2", "--image", str(image)],
-         read=scripted(["1", "quit"]), write=out.append)
+         read=scripted(["1", "quit", "n", "quit", "y"]), write=out.append)
     text = "\n".join(out)
-    assert "resigns" in text and "game over" in text
+    assert text.count("(you) resigns") == 1 and "game over" in text  # the first quit was not confirmed
     assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert f"board image: {image}" in text
+    assert text.count(f"board image: {image}") == 1  # named once, not after every AI move
+    final = image.with_name("board-final.png")
+    assert final.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"final scores image: {final}" in text
 
 
 def test_human_move_reads_numbers_and_notation():
@@ -128,9 +142,13 @@ def test_human_move_reads_numbers_and_notation():
     out: list[str] = []
     controllers = [Controller("you"), Controller("ai", make_ai("random"))]
     assert human_move(game, 0, controllers, scripted(["draw deck"]), out.append) == parse_action(game, 0, "draw deck")
-    moves = game.legal_actions(0, collapse_payments=True)
-    assert human_move(game, 0, controllers, scripted(["2"]), out.append) == moves[1]
-    assert "1. draw market 1" in "\n".join(out)
+    moves = ordered_moves(game, 0)
+    assert human_move(game, 0, controllers, scripted(["2"]), out.append) == moves[1] == DrawMarket(1)
+    assert "draw     1 market 1  2 market 2" in "\n".join(out)
+    out.clear()
+    claim = next(i for i, a in enumerate(moves, start=1) if isinstance(a, Claim))
+    assert human_move(game, 0, controllers, scripted(["moves all", str(claim)]), out.append) == moves[claim - 1]
+    assert f"{claim} {format_action(game, moves[claim - 1]).removeprefix('claim ')}" in "\n".join(out)
 
 
 def test_completion_lists_moves_in_notation():
@@ -152,3 +170,82 @@ def test_python_dash_m_cli_with_piped_stdin(tmp_path):
     assert proc.returncode == 0, proc.stderr
     game = replay_log(log)
     assert printed_scores(proc.stdout) == {s.seat: s.total for s in game.final}
+
+
+def test_europes_first_turn_fits_an_80_by_24_terminal():
+    """169-198 numbered moves (mostly stations) used to take 132 lines: now the summary and the
+    grouped moves fit one screen, and `moves all` still numbers every move."""
+    for seed in range(5):
+        game = Game.new("europe", 3, seed, GameOptions(first_seat=0))
+        for seat in range(3):
+            game.apply(seat, game.default_action(seat))
+        controllers = [Controller("you"), Controller("a", make_ai("random")), Controller("b", make_ai("random"))]
+        moves = ordered_moves(game, 0)
+        lines = (summary(game, 0, controllers) + "\n" + moves_text(game, moves)).splitlines()
+        assert len(lines) <= 23 and max(map(len, lines)) <= SCREEN_WIDTH, "\n".join(lines)
+        everything = moves_text(game, moves, everything=True)
+        assert f"{len(moves)} " in everything and "station" in everything
+
+
+@pytest.mark.slow
+def test_seeded_games_with_strong_ais_replay_exactly(tmp_path, monkeypatch):
+    """With --seed the strong AI thinks by playout count, not by the clock: a clock that jumps an hour
+    at every reading changes nothing."""
+    import time
+
+    from cli import app
+
+    made = []
+    original = app.ai_player
+    monkeypatch.setattr(app, "ai_player", lambda *a, **k: made.append(original(*a, **k)) or made[-1])
+    logs = []
+    for run in range(2):
+        if run:
+            ticks = iter(range(0, 10**9, 3600))
+            monkeypatch.setattr(time, "perf_counter", lambda: next(ticks))
+        log = tmp_path / f"{run}.log"
+        main(["--map", "usa", "--humans", "0", "--ai", "strong", "--seed", "3", "--no-images", "--log", str(log)],
+             read=scripted([]), write=lambda text: None)
+        logs.append(log.read_text())
+    assert logs[0] == logs[1] and all(p.BUDGET is None for p in made)
+
+
+def test_quit_and_ctrl_c_ask_first_and_still_write_the_log(tmp_path):
+    log = tmp_path / "stopped.log"
+    out: list[str] = []
+    answers = iter(["1", "1", "quit", "n"])
+    prompts = []
+
+    def read(prompt):
+        prompts.append(prompt)
+        text = next(answers, None)
+        if text is None:
+            raise KeyboardInterrupt  # Ctrl-C at the prompt, then at the question
+        return text
+
+    main(["--map", "usa", "--seed", "5", "--no-images", "--log", str(log)], read=read, write=out.append)
+    text = "\n".join(out)
+    assert sum("resign and leave the game?" in p for p in prompts) == 2 and "(you) resigns" in text
+    assert log.exists() and len(log.read_text().splitlines()) > 4
+
+
+def test_hot_seat_waits_for_enter_and_clears_before_each_persons_cards():
+    cleared = []
+    out: list[str] = []
+    game = Game.new("usa", 2, 4, GameOptions(first_seat=0))
+    read = scripted([])
+    play(game, [Controller("Ann"), Controller("Bob")], read, out.append, clear=lambda: cleared.append(len(out)))
+    assert game.is_over()
+    waits = [p for p in read.prompts if "press Enter" in p]
+    assert len(waits) >= 10 and len(cleared) == 2 * len(waits)
+    first_hand = next(i for i, line in enumerate(out) if "your hand" in line)
+    assert cleared[0] <= cleared[1] <= first_hand
+
+
+def test_every_tunnel_reveal_is_shown_the_ais_too():
+    out: list[str] = []
+    game = Game.new("europe", 2, 7)
+    play(game, [Controller("a", make_ai("baseline", 1)), Controller("b", make_ai("baseline", 2))], scripted([]),
+         out.append)
+    tunnels = [a for _, a in game.log if isinstance(a, Claim) and game.map.track_by_id[a.track].tunnel]
+    assert tunnels and sum("digs the tunnel" in line for line in out) >= len(tunnels)

@@ -15,6 +15,7 @@ from ai import make_ai
 from cli import app
 from cli.app import (
     COMMANDS,
+    MOVES_ALL,
     NOTATION_EXAMPLES,
     Controller,
     environment_language,
@@ -64,8 +65,11 @@ class Session:
         self.read = scripted(lines)
         main(argv, read=self.read, write=self.out.append)
         notation.update(format_action(self.game, action) for _, action in self.game.log)
+        # The move list writes each verb once and then the rest of each move; claims as route names.
+        notation |= {text.partition(" ")[2] for text in notation}
+        notation |= {self.game.map.route_name(track) for track in self.game.map.tracks}
         typed = {word for line in lines for word in re.split(r"[\s\-]+", line)}
-        kept = (notation | typed | set(re.split(r"[|\n]", NOTATION_EXAMPLES)) | {*COMMANDS, *VERBS, "--seed", *kept}
+        kept = (notation | typed | set(re.split(r"[|\n]", NOTATION_EXAMPLES)) | {*COMMANDS, *VERBS, MOVES_ALL, "--seed", *kept}
                 | {c.name for c in self.controllers} | {MARKS.sub("", c.name) for c in self.controllers})
         alternatives = sorted({text.strip() for text in kept if text.strip()}, key=len, reverse=True)
         self.kept = re.compile(r"(?<![A-Za-z])(?:" + "|".join(map(re.escape, alternatives)) + r")(?![A-Za-z])")
@@ -138,7 +142,7 @@ def test_board_images_are_drawn_in_the_chosen_language(monkeypatch, tmp_path):
     monkeypatch.setattr(fonts, "draw_text", recording)
     public, own = tmp_path / "b.png", tmp_path / "b-seat1.png"
     s = Session(monkeypatch, ["--map", "usa", "--seed", "2", "--names", "Ann", "--language", "qps", "--image", str(public)],
-                ["1", "1", "quit"], kept=(str(public), str(own)))
+                ["1", "1", "quit", "y"], kept=(str(public), str(own), str(tmp_path / "b-final.png")))
     assert own.exists() and drawn
     leaks = [text for text in s.texts if unmarked_letters(s.without_kept(text))]
     leaks += sorted({text for text in drawn if unmarked_letters(s.without_kept(text))})
@@ -167,3 +171,11 @@ def test_python_dash_m_cli_speaks_the_terminals_language():
     helped = subprocess.run([sys.executable, "-m", "cli", "--language", "zh", "--help"], capture_output=True,
                             encoding="utf-8", cwd=ROOT, env=env, timeout=60, check=False)
     assert "城市名称" in helped.stdout
+
+
+def test_the_one_person_is_you_at_the_terminal_and_a_player_in_images(monkeypatch):
+    """'Ходит вы' was wrong: sentences about the player (images) use 'игрок 1', prompts keep 'вы'."""
+    s = Session(monkeypatch, ["--map", "usa", "--seed", "3", "--language", "ru", "--no-images"], ["quit", "да"])
+    person = s.controllers[0]
+    assert (person.name, person.third_person) == ("вы", "игрок 1")
+    assert any("сдаётся" in line for line in s.out)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine import Game, GameOptions
+from engine import Game, GameOptions, parse_action
 from engine.cards import CARD_NAMES, NUM_CARD_KINDS, card_index, standard_deck
+from engine.events import Event
 
 
 def started(map_id: str = "usa", seats: int = 3, seed: int = 7, **options) -> Game:
@@ -16,6 +17,15 @@ def started(map_id: str = "usa", seats: int = 3, seed: int = 7, **options) -> Ga
         game.apply(seat, game.default_action(seat))
     assert game.phase == "playing" and game.current == 0
     return game
+
+
+def play(game: Game, seat: int | None, *moves: str) -> list[Event]:
+    """Make moves as a player types them (`play(game, 0, "claim Paris-Dieppe orange")`), each
+    through parse_action and Game.apply, so a test reaches a stage by playing to it; the events."""
+    events: list[Event] = []
+    for text in moves:
+        events += game.apply(seat, parse_action(game, seat, text))
+    return events
 
 
 def cards(spec: str) -> list[int]:

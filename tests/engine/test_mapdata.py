@@ -1,7 +1,7 @@
 """Validation of the shipped map files (engine/maps/*.json) through engine.mapdata.load_map.
 
 Counts and spot checks are the facts recorded in docs/maps.md; section numbers refer to
-RULES.md. A failing test here means a map file was edited wrongly (or a fact was re-checked
+docs/rules.md. A failing test here means a map file was edited wrongly (or a fact was re-checked
 and the test must change with it, in the same commit).
 """
 
@@ -232,7 +232,7 @@ def test_cities_can_be_found_by_typed_names(any_map):
         assert any_map.find_city(c.id) is c
 
 
-# ============================================================ USA (RULES.md §2)
+# ============================================================ USA (docs/rules.md §2)
 def test_usa_board_counts(usa):
     assert len(usa.cities) == 36
     assert len(usa.tracks) == 100
@@ -360,7 +360,7 @@ def test_usa_rules_of_section_2(usa):
     assert r.hooks == ()
 
 
-# ============================================================ Europe (RULES.md §3)
+# ============================================================ Europe (docs/rules.md §3)
 def test_europe_board_counts(europe):
     assert len(europe.cities) == 47
     assert len(europe.tracks) == 101
@@ -487,7 +487,7 @@ def test_europe_rules_of_section_3(europe):
     assert (d.longest_path_bonus, d.globetrotter_bonus) == (10, 0)
 
 
-# ============================================================ Nederland (RULES.md §4)
+# ============================================================ Nederland (docs/rules.md §4)
 def test_nederland_board_counts(nederland):
     assert len(nederland.cities) == 30
     assert len(nederland.tracks) == 97
@@ -593,7 +593,7 @@ def test_nederland_toll_money_loans_and_bonus_table(nederland):
     assert bonus["4"][0] == 55 and bonus["4"][2] == 20
 
 
-# ============================================================ Switzerland (RULES.md §5)
+# ============================================================ Switzerland (docs/rules.md §5)
 @pytest.fixture(scope="module")
 def switzerland() -> MapData:
     return load_map("switzerland")
@@ -679,7 +679,7 @@ def test_switzerland_rules_of_section_5(switzerland):
     assert (d.longest_path_bonus, d.globetrotter_bonus) == (10, 0)
 
 
-# ============================================================ Nordic Countries (RULES.md §5)
+# ============================================================ Nordic Countries (docs/rules.md §6)
 def test_nordic_board_counts(nordic):
     """Issue counts: 39 cities, 81 tracks with 10 tunnels and 24 ferries."""
     m = nordic

@@ -146,6 +146,6 @@ def test_illegal_action_changes_nothing_and_says_whose_turn():
         game.apply(1, DrawDeck())
     arrange(game, hands={0: "red"})
     before, plies = game.to_json(), len(game.log)
-    with pytest.raises(IllegalActionError, match="not enough cards for Atlanta-Charleston: you need 1 more red"):
+    with pytest.raises(IllegalActionError, match="you have 1 red card: Atlanta-Charleston needs 2 cards, 1 short"):
         game.apply(0, Claim("atlanta-charleston", RED, 0))
     assert game.to_json() == before and len(game.log) == plies

@@ -20,7 +20,7 @@ CONFIGS = st.sampled_from([
     ("usa", {}), ("europe", {}), ("nederland", {}), ("nederland", {"tolls": False}), ("nederland", NEUTRAL),
     ("switzerland", {}), ("nordic", {}),
 ])
-#: Switzerland and Nordic Countries take 2-3 players (RULES.md §5).
+#: Switzerland and Nordic Countries take 2-3 players (docs/rules.md §5.1, §6.1).
 MAX_SEATS = {"switzerland": 3, "nordic": 3}
 GAMES = st.tuples(CONFIGS, SEATS, SEEDS).map(
     lambda c: (c[0][0], 2 if c[0][1] == NEUTRAL else min(c[1], MAX_SEATS.get(c[0][0], 5)), c[2], c[0][1])

@@ -1,4 +1,4 @@
-"""RULES.md §1, the common core, one rule per test."""
+"""docs/rules.md §1, the common core, one rule per test."""
 
 import pytest
 
@@ -18,7 +18,14 @@ from engine import (
 from engine.cards import COLORS, LOCO, card_index, standard_deck
 from engine.events import GameOver, LastRoundStarted, MarketReset
 from engine.scoring import longest_trail
-from tests.engine.helpers import arrange, give_route, hand_of, started, track_between
+from tests.engine.helpers import (
+    arrange,
+    give_route,
+    hand_of,
+    play,
+    started,
+    track_between,
+)
 
 
 def test_s1_components_110_cards_12_per_color_14_locomotives():
@@ -70,9 +77,9 @@ def test_s1_market_three_locomotives_discard_and_redeal():
     arrange(game, market="loco loco red blue green", deck_top="white loco black yellow pink pink")
     events = game.apply(0, DrawMarket(2))  # take red; the white refill leaves 2 locos: no reset
     assert not any(isinstance(e, MarketReset) for e in events)
+    game = started()  # a new turn: the second scenario starts with a first card again
     arrange(game, market="loco loco red blue green", deck_top="loco white black yellow pink pink")
-    game.stage = None
-    events = game.apply(0, DrawMarket(2))  # refill is a third loco: reset
+    events = play(game, 0, "draw market 3")  # refill is a third loco: reset
     resets = [e for e in events if isinstance(e, MarketReset)]
     assert len(resets) == 1
     assert game.market == [card_index(c) for c in "white black yellow pink pink".split()]
@@ -141,7 +148,7 @@ def test_s1_claim_pays_one_color_with_locomotives_and_scores_by_length():
     game = started()
     arrange(game, hands={0: "blue blue blue loco"})
     t = track_between(game, "Atlanta", "Miami")  # 5 blue
-    with pytest.raises(IllegalActionError, match="1 more blue"):
+    with pytest.raises(IllegalActionError, match="you have 3 blue cards and 1 locomotive: Atlanta-Miami needs 5 cards, 1 short"):
         game.apply(0, Claim(t.id, card_index("blue"), 1))
     arrange(game, hands={0: "blue blue blue blue loco red"})
     game.apply(0, Claim(t.id, card_index("blue"), 1))
@@ -163,7 +170,7 @@ def test_s1_gray_route_any_one_color_and_all_locomotives():
     game = started()
     t = track_between(game, "Atlanta", "Charleston")  # 2 gray
     arrange(game, hands={0: "red blue loco loco"})
-    with pytest.raises(IllegalActionError, match="1 more red"):
+    with pytest.raises(IllegalActionError, match="claim Atlanta-Charleston red loco=1 would pay"):
         game.apply(0, Claim(t.id, card_index("red"), 0))
     assert Claim(t.id, None, 2) in game.legal_actions(0)
     game.apply(0, Claim(t.id, None, 2))
@@ -270,11 +277,9 @@ def test_s1_last_round_everyone_including_trigger_gets_one_more_turn():
     assert [e for e in events if isinstance(e, LastRoundStarted)] == [LastRoundStarted(0, 2)]
     for seat in (1, 2):
         assert game.current == seat and not game.is_over()
-        game.apply(seat, DrawDeck())
-        game.apply(seat, DrawDeck())
+        play(game, seat, "draw deck", "draw deck")
     assert game.current == 0 and not game.is_over()
-    events = game.apply(0, DrawDeck())
-    events += game.apply(0, DrawDeck())
+    events = play(game, 0, "draw deck", "draw deck")
     assert game.is_over() and game.end_reason == "last_round"
     assert sum(isinstance(e, GameOver) for e in events) == 1
 
@@ -288,7 +293,6 @@ def test_s1_pass_only_without_other_move_and_all_passing_ends_game():
     arrange(game, hands={1: " ".join(pool)}, discard="")
     game.ticket_deck = []
     game.trains = [0, 0]  # nobody can claim anything either
-    game.last_round = None
     assert game.legal_actions(0) == [Pass()]
     game.apply(0, Pass())
     assert not game.is_over()
@@ -371,7 +375,7 @@ def test_s1_timeout_defaults():
 
 
 def test_s1_empty_market_slot_refills_once_cards_return_to_the_discard():
-    """RULES.md §1 leaves a slot empty while deck and discard are empty; once a payment puts cards
+    """docs/rules.md §1 leaves a slot empty while deck and discard are empty; once a payment puts cards
     in the discard, the empty slot is dealt again at the end of that turn (docs/engine.md)."""
     game = started()
     pool = ["blue"] * 12 + ["green"] * 12 + ["white"] * 12 + ["black"] * 12 + ["yellow"] * 12

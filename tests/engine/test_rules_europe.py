@@ -1,4 +1,4 @@
-"""RULES.md §3 Europe: ferries, tunnels, stations, the European Express, ties."""
+"""docs/rules.md §3 Europe: ferries, tunnels, stations, the European Express, ties."""
 
 import pytest
 
@@ -14,6 +14,7 @@ from engine import (
     PayTunnel,
 )
 from engine.cards import card_index
+from engine.errors import OptionValueError
 from engine.events import RouteClaimed, TunnelRevealed
 from engine.mapdata import Ticket
 from engine.scoring import best_station_use, final_scores
@@ -226,5 +227,5 @@ def test_s2_usa_returned_tickets_option_bottom():
     offer = sorted(game.offers[0])
     game.apply(0, KeepTickets((offer[0],)))
     assert sorted(game.ticket_deck[:2]) == offer[1:]
-    with pytest.raises(ValueError, match="returned_tickets"):
+    with pytest.raises(OptionValueError, match="returned tickets go to the box or to the bottom"):
         Game.new("usa", 2, 1, GameOptions(returned_tickets="sideways"))

@@ -1,4 +1,4 @@
-"""RULES.md §4 Nederland: tickets, bridge tolls, Loans, the toll bonus, staggered scores, the
+"""docs/rules.md §4 Nederland: tickets, bridge tolls, Loans, the toll bonus, staggered scores, the
 variant without tolls and the neutral player (seed 004's examples), one rule per test."""
 
 import json
@@ -19,6 +19,7 @@ from engine import (
     format_action,
     parse_action,
 )
+from engine.errors import VariantError
 from engine.events import (
     LastRoundStarted,
     LoanTaken,
@@ -30,7 +31,7 @@ from engine.events import (
     TollPaid,
 )
 from engine.scoring import final_scores
-from tests.engine.helpers import arrange, give_route, started, track_between
+from tests.engine.helpers import arrange, give_route, play, started, track_between
 
 NL = "nederland"
 BLANK_TICKET = 3  # Amsterdam–Rotterdam 10: nothing printed at the bottom
@@ -72,7 +73,12 @@ def on_top(game: Game, *ids: int) -> None:
 
 
 def at_round_6(game: Game) -> Game:
-    game.round = 6
+    """Play the first five rounds (each player draws two cards blind): no neutral phase yet."""
+    for _ in range(5):
+        for seat in (game.first, 1 - game.first):
+            events = play(game, seat, "draw deck", "draw deck")
+            assert not any(isinstance(e, NeutralTicketRevealed) for e in events)
+    assert game.round == 6 and game.current == game.first
     return game
 
 
@@ -343,15 +349,15 @@ def test_s4_variant_without_tolls_both_tracks_with_4_players():
 
 
 def test_s4_variant_options_are_validated():
-    with pytest.raises(ValueError, match="2-player variant; this game has 3 seats"):
+    with pytest.raises(VariantError, match="2-player variant; this game has 3 seats"):
         Game.new(NL, 3, 1, GameOptions(variants={"neutral": True}))
-    with pytest.raises(ValueError, match="cannot be combined with tolls off"):
+    with pytest.raises(VariantError, match="cannot be combined with tolls off"):
         Game.new(NL, 2, 1, GameOptions(variants={"neutral": True, "tolls": False}))
-    with pytest.raises(ValueError, match="no variant 'bridges'.*neutral, tolls"):
+    with pytest.raises(VariantError, match="no variant .bridges'.*neutral, tolls"):
         Game.new(NL, 2, 1, GameOptions(variants={"bridges": True}))
-    with pytest.raises(ValueError, match="true or false"):
+    with pytest.raises(VariantError, match="true or false"):
         Game.new(NL, 2, 1, GameOptions(variants={"tolls": "no"}))
-    with pytest.raises(ValueError, match="USA map has no variant 'tolls'"):
+    with pytest.raises(VariantError, match="USA map has no variant 'tolls'"):
         Game.new("usa", 2, 1, GameOptions(variants={"tolls": False}))
 
 

@@ -1,4 +1,4 @@
-"""RULES.md §5 Switzerland (and the published Swiss rules where §5 is silent, docs/engine.md
+"""docs/rules.md §5 Switzerland (and the published Swiss rules where §5 is silent, docs/engine.md
 "Rules decisions"): 2-3 players, 40 trains, locomotives only on tunnels and drawn freely, tunnels
 as in Europe, country tickets, double routes, the longest-path bonus."""
 
@@ -16,10 +16,11 @@ from engine import (
     format_action,
     parse_action,
 )
-from engine.notation import ticket_label
 from engine.cards import card_index
+from engine.errors import SeatCountError, VariantError
 from engine.events import MarketReset, TunnelRevealed
 from engine.mapdata import Ticket
+from engine.notation import ticket_label
 from engine.scoring import final_scores, ticket_results
 from tests.engine.helpers import arrange, give_route, hand_of, started, track_between
 
@@ -33,7 +34,7 @@ def swiss(seats: int = 3, **kw) -> Game:
 def test_s5_switzerland_two_or_three_players():
     for seats in (2, 3):
         assert Game.new("switzerland", seats, 1).seats == seats
-    with pytest.raises(ValueError, match="2 to 3 seats"):
+    with pytest.raises(SeatCountError, match="2 to 3 seats"):
         Game.new("switzerland", 4, 1)
 
 
@@ -199,3 +200,51 @@ def test_s5_switzerland_ticket_labels_name_every_destination():
     assert ticket_label(m, m.ticket_by_id[5]) == "Bern: France 5 / Deutschland 6 / Österreich 11 / Italia 8"
     assert ticket_label(m, m.ticket_by_id[5], reached=m.city_by_id["italia"].index) == "Bern-Italia 8"
     assert ticket_label(m, m.ticket_by_id[9]) == "Basel-Bern 5"
+
+
+def _ticket_path(game):
+    """A city-to-city ticket and tracks joining its cities (breadth-first, fewest tracks)."""
+    m = game.map
+    ticket = next(t for t in m.tickets if not t.destinations)
+    came = {ticket.a: None}
+    frontier = [ticket.a]
+    while ticket.b not in came:
+        reached = []
+        for city in frontier:
+            for t in m.tracks:
+                nxt = t.b if t.a == city else t.a if t.b == city else None
+                if nxt is not None and nxt not in came:
+                    came[nxt] = t
+                    reached.append(nxt)
+        frontier = reached
+    path, city = [], ticket.b
+    while came[city] is not None:
+        t = came[city]
+        path.append(t)
+        city = t.a if t.b == city else t.b
+    return ticket, path
+
+
+def test_s5_switzerland_most_tickets_variant_gives_the_10_points_to_the_most_completed_tickets():
+    """docs/rules.md §5.5: the variant swaps the longest-path bonus for one of the same 10 points
+    for the most completed tickets."""
+    game = swiss(variants={"most_tickets": True})
+    ticket, path = _ticket_path(game)
+    game.tickets = [[], [ticket.id], []]
+    for t in path:  # seat 1 completes the only ticket
+        game.owner[t.index] = 1
+    scores = final_scores(game)
+    assert scores[1].bonuses == {"globetrotter": 10} and scores[0].bonuses == {} == scores[2].bonuses
+
+
+def test_s5_switzerland_most_tickets_bonus_goes_to_nobody_when_nobody_completed_a_ticket():
+    game = swiss(variants={"most_tickets": True})
+    give_route(game, 0, "Olten", "Zürich")
+    game.tickets = [[], [], []]
+    assert all(s.bonuses == {} for s in final_scores(game))
+
+
+def test_s5_switzerland_most_tickets_is_a_named_variant():
+    assert Game.new("switzerland", 2, 1).hooks.variants == {"most_tickets": False}
+    with pytest.raises(VariantError, match="no variant 'tolls'.*most_tickets"):
+        Game.new("switzerland", 2, 1, GameOptions(variants={"tolls": True}))

@@ -1,8 +1,9 @@
-"""RULES.md §2 USA: the four ticket decks, their deal numbers and bonuses, and the USA ties."""
+"""docs/rules.md §2 USA: the four ticket decks, their deal numbers and bonuses, and the USA ties."""
 
 import pytest
 
 from engine import DrawTickets, Game, GameOptions
+from engine.errors import UnknownDeckError
 from engine.scoring import final_scores
 from tests.engine.helpers import give_route, started
 
@@ -38,7 +39,7 @@ def test_s2_big_cities_deck_only_tickets_touching_the_seven_cities():
 
 
 def test_s2_unknown_deck_is_refused_with_the_choices():
-    with pytest.raises(ValueError, match="no ticket deck 'nope'.*base"):
+    with pytest.raises(UnknownDeckError, match="no ticket deck .nope.*base"):
         Game.new("usa", 2, 1, GameOptions(deck="nope"))
 
 

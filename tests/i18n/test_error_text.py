@@ -69,8 +69,8 @@ def test_a_taken_route_reads_in_the_players_language_with_city_and_player_names(
 
 
 @pytest.mark.parametrize("language,sentence", [
-    ("ru", "Ваша станция № 1: не хватает карт — нужно ещё 1 × красный (у вас 0)"),
-    ("zh", "你的第1个车站的牌不够：还需要1张红色（你有0张）"),
+    ("ru", "Ваша станция № 1: стоимость — 1 карта, а у вас 0 карт цвета «красный»; не хватает 1"),
+    ("zh", "你有0张红色牌：你的第1个车站需要1 张牌，还差1张"),
 ])
 def test_a_station_payment_names_the_station_and_the_missing_cards(language, sentence):
     game, error = station_without_cards()
@@ -135,7 +135,7 @@ def test_the_pseudo_locale_marks_every_letter():
 def test_english_text_is_what_the_engine_always_said():
     """str(error) is the CLI's and the logs' text; templates did not change it."""
     assert str(taken_route()[2]) == "Atlanta-Charleston is already taken by seat 3"
-    assert str(station_without_cards()[1]) == "not enough cards for your station no. 1: you need 1 more red (you have 0)"
+    assert str(station_without_cards()[1]) == "you have 0 red cards: your station no. 1 needs 1 card, 1 short"
     assert str(unpaid_tunnel()[1]) == "you cannot pay the tunnel's extra 1 green or locomotive cards: decline instead"
     assert str(gray_route()[1]) == "Nashville-Saint Louis is gray: say which color to pay with (orange, red)"
     game = started("usa")

@@ -157,7 +157,7 @@ def test_fewer_players_than_styles_and_missing_styles(synthetic_views):
 
 
 def test_neutral_player_claims_drawn_in_the_neutral_color():
-    """RULES.md §4 neutral player: its claims (owner index = seats) get their own slate color."""
+    """docs/rules.md §4 neutral player: its claims (owner index = seats) get their own slate color."""
     import random
 
     from engine import GameOptions
@@ -187,7 +187,7 @@ def test_neutral_player_claims_drawn_in_the_neutral_color():
 
 @pytest.mark.parametrize("map_id", ["switzerland", "nordic"])
 def test_played_three_player_games_render_board_private_and_final(map_id):
-    """RULES.md §5 maps (2-3 players): every image from engine views, countries included."""
+    """docs/rules.md §5–6 maps (2-3 players): every image from engine views, countries included."""
     from rendering import render_player_board
     from rendering.sample import played_game
 
