@@ -120,15 +120,41 @@ class GameOptions:
         )
 
 
-@cache
-def _claim_groups(map_data: MapData, card_rules: tuple) -> tuple:
+class _ClaimListing:
     """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
     the track, None on most maps), so one payment check serves every track of a group when
-    listing legal claims."""
-    groups: dict[tuple, list] = {}
-    for t in map_data.tracks:
-        groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
-    return tuple((*key, tuple(tracks)) for key, tracks in groups.items())
+    listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
+    - per group, a colored group's Claim list of every track per payment situation, or for the
+      others per payment met its Claim for every track (a group has few payments);
+    - `picks`: the groups worth a payment check given which colors a hand holds, its locomotives
+      and its trains (both capped at the longest track), in group order."""
+
+    __slots__ = ("groups", "picks", "longest")
+
+    def __init__(self, map_data: MapData, card_rules: tuple) -> None:
+        groups: dict[tuple, list] = {}
+        for t in map_data.tracks:
+            groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
+        self.groups = tuple((*key, tuple(tracks), {}, {}) for key, tracks in groups.items())
+        self.picks: dict[tuple, tuple] = {}
+        self.longest = max(t.length for t in map_data.tracks)
+
+
+@cache
+def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
+    return _ClaimListing(map_data, card_rules)
+
+
+#: The moves that carry no choice, built once (actions are immutable values).
+_DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE))
+_DRAW_DECK = DrawDeck()
+_DRAW_TICKETS = DrawTickets()
+
+
+@cache
+def _station_builds(map_data: MapData) -> dict:
+    """Per station payment met, its BuildStation for every city (the listing cache of stations)."""
+    return {}
 
 
 def _json_copy(value):
@@ -221,7 +247,7 @@ class Game:
         self._track_rules = rules
         # Tracks paid with colored cards only (no locomotives, no substitutes) share the core's
         # fast payment listing, given a hand without its locomotives.
-        self._groups = _claim_groups(self.map, tuple(COLORED_ONLY if r == (False, 0, 0) else r for r in rules))
+        self._listing = _claim_listing(self.map, tuple(COLORED_ONLY if r == (False, 0, 0) else r for r in rules))
 
     # ------------------------------------------------------------------ creation
 
@@ -367,55 +393,90 @@ class Game:
 
     def _second_card_actions(self) -> list[Action]:
         free = self._free_locos
-        actions: list[Action] = [DrawMarket(i) for i, c in enumerate(self.market) if c >= 0 and (free or c != LOCO)]
+        actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0 and (free or c != LOCO)]
         if self._can_draw_blind():
-            actions.append(DrawDeck())
+            actions.append(_DRAW_DECK)
         return actions
 
     def _turn_start_actions(self, seat: int, collapse: bool) -> list[Action]:
-        actions: list[Action] = [DrawMarket(i) for i, c in enumerate(self.market) if c >= 0]
+        actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0]
         if self._can_draw_blind():
-            actions.append(DrawDeck())
+            actions.append(_DRAW_DECK)
         if self.ticket_deck or (self.ticket_discard and self.returned_policy == "discard"):
-            actions.append(DrawTickets())
+            actions.append(_DRAW_TICKETS)
         hand = self.hands[seat]
+        locos = hand[LOCO]
         trains = self.trains[seat]
         owner = self.owner
         open_ = self._doubles_open
         no_locos = None
-        for color, length, ferry, card_rules, tracks in self._groups:
-            if length > trains:
+        # Only the groups something in the hand may pay for: a colored group (RULES.md §1/§3)
+        # needs its color or enough locomotives; the others are checked whenever trains suffice.
+        listing = self._listing
+        longest = listing.longest
+        colors = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3 | (
+            hand[4] > 0) << 4 | (hand[5] > 0) << 5 | (hand[6] > 0) << 6 | (hand[7] > 0) << 7
+        pick = (colors, locos if locos < longest else longest, trains if trains < longest else longest)
+        groups = listing.picks.get(pick)
+        if groups is None:
+            groups = listing.picks[pick] = tuple(
+                g for g in listing.groups if g[1] <= trains and not (g[3] is None and g[0] is not None
+                                                                   and not hand[g[0]] and locos < g[1]))
+        for color, length, ferry, card_rules, tracks, listings, made in groups:
+            if card_rules is None and color is not None:
+                # A colored group's payments depend on two counts (beyond the length they pay
+                # nothing more): its ready Claim lists are looked up by them.
+                have = hand[color]
+                key = (have if have < length else length) * 64 + (locos if locos < length else length) * 2 + collapse
+                entry = listings.get(key)
+                if entry is None:
+                    options = payment_options(hand, length, color, ferry, collapse)
+                    entry = listings[key] = tuple((index, double, [Claim(tid, c, k) for c, k in options])
+                                                  for index, tid, double in tracks) if options else ()
+                for index, double, claims in entry:
+                    if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
+                                             or (open_ and partner != seat)):
+                        actions += claims
                 continue
-            extended = False
-            if card_rules is None:  # RULES.md §1/§3 payments (every USA, Europe and Nederland track)
+            if card_rules is None:  # gray: RULES.md §1/§3 payments (every USA, Europe and Nederland track)
                 options = payment_options(hand, length, color, ferry, collapse)
             elif card_rules is COLORED_ONLY:
                 if no_locos is None:
                     no_locos = hand[:LOCO] + [0]
                 options = payment_options(no_locos, length, color, ferry, collapse)
             else:
-                extended = True
                 options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
             if not options:
                 continue
-            for index, tid, double in tracks:
+            columns = []  # per payment, its Claim for every track of the group
+            for option in options:
+                column = made.get(option)
+                if column is None:
+                    column = made[option] = tuple(Claim(tid, *option) for _, tid, _ in tracks)
+                columns.append(column)
+            for i, (index, _, double) in enumerate(tracks):
                 if owner[index] >= 0:
                     continue
                 if double is not None:
                     partner = owner[double]
                     if partner == seat or (partner >= 0 and not open_):
                         continue
-                if extended:
-                    actions.extend([Claim(tid, c, k, subs) for c, k, subs in options])
-                else:
-                    actions.extend([Claim(tid, c, k) for c, k in options])
+                actions += [column[i] for column in columns]
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
             if options:
-                for city in self.map.cities:
-                    if city.index not in self.station_owner:
-                        actions.extend(BuildStation(city.id, c, k) for c, k in options)
+                made = _station_builds(self.map)
+                columns = []  # per payment, its BuildStation for every city
+                for option in options:
+                    column = made.get(option)
+                    if column is None:
+                        column = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
+                    columns.append(column)
+                station_owner = self.station_owner
+                for i in range(len(self.map.cities)):
+                    if i not in station_owner:
+                        actions += [column[i] for column in columns]
         if not actions:
             actions.append(Pass())
         return actions
