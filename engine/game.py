@@ -330,6 +330,21 @@ class Game:
             return [s for s in range(self.seats) if self.offers[s] and self.left[s] is None]
         return [self.current]
 
+    @property
+    def final(self) -> list | None:
+        """The final scores (PlayerScore per seat) once the game is over, else None. Scored at
+        the end of the game, or for a restored finished game when first read: restoring one
+        (an undo, a view, a move refused) does not score it again."""
+        if self._final is None and self.phase == OVER:
+            from engine.scoring import final_scores
+
+            self._final = final_scores(self)
+        return self._final
+
+    @final.setter
+    def final(self, scores: list | None) -> None:
+        self._final = scores
+
     def decision_token(self, seat: int) -> int:
         """Changes when `seat`'s pending decision is resolved or replaced, and only then."""
         return self.decisions[seat]
@@ -1110,11 +1125,7 @@ class Game:
         if log is not None:
             game.log = list(log)
             game.last_action = game.log[-1] if game.log else None
-        if game.phase == OVER:
-            from engine.scoring import final_scores
-
-            game.final = final_scores(game)
-        return game
+        return game  # a finished game's final scores are computed when first read (`final`)
 
 
 #: Events after which an action may be taken back: nothing hidden was revealed (no card dealt,

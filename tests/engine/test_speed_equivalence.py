@@ -192,3 +192,20 @@ def test_restored_finished_game_scores_as_the_original():
         game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
     restored = Game.from_json(game.to_json(), game.log)
     assert restored.final == game.final == final_scores(game)
+
+
+def test_restoring_a_finished_game_does_not_score_it_until_read(monkeypatch):
+    game = Game.new("usa", 2, 5)
+    rng = random.Random(5)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+    calls = []
+    import engine.scoring
+
+    real = engine.scoring.final_scores
+    monkeypatch.setattr(engine.scoring, "final_scores", lambda g: calls.append(g) or real(g))
+    restored = Game.from_json(game.to_json(), game.log)
+    assert calls == [] and restored.is_over()
+    assert restored.final == game.final and calls == [restored]
+    assert restored.final is restored.final and len(calls) == 1
