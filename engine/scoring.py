@@ -231,37 +231,89 @@ def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
                 changed = True
 
 
+#: Trails shorter than this many tracks skip the bound (it costs more than it saves that deep).
+_BOUND_DEPTH = 2
+
+
 def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:
-    """Longest trail (cities may repeat, each track used once) by total length; RULES.md §1."""
+    """Longest trail (cities may repeat, each track used once) by total length; RULES.md §1.
+
+    Every start city is tried (in order of first appearance in `tracks`), at each city its
+    tracks in order, and the first longest trail met is kept. Two cuts leave that answer as it
+    is, since neither drops a trail longer than the best so far: a state met before (the same
+    city with the same tracks used: everything after it was tried), and near the start, a
+    branch whose bound (`_trail_bound`) cannot beat the best.
+    """
     if not tracks:
         return 0, ()
-    adjacency: dict[int, list[tuple[int, int]]] = {}
+    adjacency: dict[int, list[tuple[int, int, int, int]]] = {}  # city -> (bit, track index, other city, length)
     for i, t in enumerate(tracks):
-        adjacency.setdefault(t.a, []).append((i, t.b))
-        adjacency.setdefault(t.b, []).append((i, t.a))
-    lengths = [t.length for t in tracks]
+        adjacency.setdefault(t.a, []).append((1 << i, i, t.b, t.length))
+        adjacency.setdefault(t.b, []).append((1 << i, i, t.a, t.length))
     best_len = 0
     best_path: list[int] = []
     path: list[int] = []
-    used = [False] * len(tracks)
+    seen: set[tuple[int, int]] = set()
 
-    def walk(city: int, total: int) -> None:
+    def walk(city: int, total: int, used: int, depth: int) -> None:
         nonlocal best_len, best_path
         if total > best_len:
             best_len, best_path = total, path.copy()
-        for i, nxt in adjacency[city]:
-            if not used[i]:
-                used[i] = True
+        if depth < _BOUND_DEPTH and total + _trail_bound(adjacency, city, used) <= best_len:
+            return
+        for bit, i, nxt, length in adjacency[city]:
+            if not used & bit:
+                state = (nxt, used | bit)
+                if state in seen:
+                    continue
+                seen.add(state)
                 path.append(i)
-                walk(nxt, total + lengths[i])
+                walk(nxt, total + length, used | bit, depth + 1)
                 path.pop()
-                used[i] = False
 
-    # A longest trail can always be taken to start at an odd-degree city when one exists in
-    # its component, but trying every start keeps this simple and is cheap at this size.
     for city in adjacency:
-        walk(city, 0)
+        walk(city, 0, 0, 0)
     return best_len, tuple(tracks[i] for i in best_path)
+
+
+def _trail_bound(adjacency: dict, city: int, used: int) -> int:
+    """At least the length a trail from `city` can still add without the `used` tracks: the unused
+    tracks it can reach, less what must stay unused at odd-degree cities. Every such city but
+    `city` and the trail's end keeps an unused track; its cost counts in full, or half when
+    the track's other end is odd too (one track may serve both)."""
+    weight = 0
+    seen = used
+    stack = [city]
+    visited = {city}
+    odd = []
+    while stack:
+        x = stack.pop()
+        degree = 0
+        for bit, _, nxt, length in adjacency[x]:
+            if used & bit:
+                continue
+            degree += 1
+            if not seen & bit:
+                seen |= bit
+                weight += length
+                if nxt not in visited:
+                    visited.add(nxt)
+                    stack.append(nxt)
+        if degree & 1 and x != city:
+            odd.append(x)
+    if len(odd) < 2:
+        return weight
+    odd_set = set(odd)
+    costs = []  # twice the length an odd city must leave unused
+    for x in odd:
+        low = 1 << 30
+        for bit, _, nxt, length in adjacency[x]:
+            if not used & bit:
+                cost = length if nxt in odd_set else 2 * length
+                if cost < low:
+                    low = cost
+        costs.append(low)
+    return weight - (sum(costs) - max(costs) + 1) // 2
 
 
 @cache
