@@ -231,6 +231,9 @@ def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
                 changed = True
 
 
+#: Networks with fewer independent cycles than this are searched plainly (every trail is cheap
+#: to try there); the cuts below pay for themselves only in denser ones.
+_DENSE_CYCLES = 4
 #: Trails shorter than this many tracks skip the bound (it costs more than it saves that deep).
 _BOUND_DEPTH = 2
 
@@ -239,10 +242,10 @@ def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:
     """Longest trail (cities may repeat, each track used once) by total length; RULES.md §1.
 
     Every start city is tried (in order of first appearance in `tracks`), at each city its
-    tracks in order, and the first longest trail met is kept. Two cuts leave that answer as it
-    is, since neither drops a trail longer than the best so far: a state met before (the same
-    city with the same tracks used: everything after it was tried), and near the start, a
-    branch whose bound (`_trail_bound`) cannot beat the best.
+    tracks in order, and the first longest trail met is kept. In a dense network two cuts leave
+    that answer as it is, since neither drops a trail longer than the best so far: a state met
+    before (the same city with the same tracks used: everything after it was tried), and near
+    the start, a branch whose bound (`_trail_bound`) cannot beat the best.
     """
     if not tracks:
         return 0, ()
@@ -250,6 +253,8 @@ def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:
     for i, t in enumerate(tracks):
         adjacency.setdefault(t.a, []).append((1 << i, i, t.b, t.length))
         adjacency.setdefault(t.b, []).append((1 << i, i, t.a, t.length))
+    dense = len(tracks) - len(adjacency) + 1 >= _DENSE_CYCLES  # (at least) the independent cycles
+    bound_depth = _BOUND_DEPTH if dense else 0
     best_len = 0
     best_path: list[int] = []
     path: list[int] = []
@@ -259,14 +264,15 @@ def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:
         nonlocal best_len, best_path
         if total > best_len:
             best_len, best_path = total, path.copy()
-        if depth < _BOUND_DEPTH and total + _trail_bound(adjacency, city, used) <= best_len:
+        if depth < bound_depth and total + _trail_bound(adjacency, city, used) <= best_len:
             return
         for bit, i, nxt, length in adjacency[city]:
             if not used & bit:
-                state = (nxt, used | bit)
-                if state in seen:
-                    continue
-                seen.add(state)
+                if dense:
+                    state = (nxt, used | bit)
+                    if state in seen:
+                        continue
+                    seen.add(state)
                 path.append(i)
                 walk(nxt, total + length, used | bit, depth + 1)
                 path.pop()
