@@ -406,6 +406,11 @@ class Game:
     def _can_draw_blind(self) -> bool:
         return bool(self.deck or self.discard)
 
+    def _can_draw_second(self) -> bool:
+        """Whether `_second_card_actions` lists anything (without building the list)."""
+        free = self._free_locos
+        return self._can_draw_blind() or any(c >= 0 and (free or c != LOCO) for c in self.market)
+
     def _second_card_actions(self) -> list[Action]:
         free = self._free_locos
         actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0 and (free or c != LOCO)]
@@ -791,7 +796,7 @@ class Game:
             self._end_turn(events)
             return
         self.stage = SECOND_CARD
-        if not self._second_card_actions():  # only one card could be drawn: the turn ends
+        if not self._can_draw_second():  # only one card could be drawn: the turn ends
             self._end_turn(events)
 
     def _pay(self, seat: int, color: int | None, locos: int, count: int, subs: tuple[int, ...] = ()) -> list[int]:
@@ -981,9 +986,10 @@ class Game:
     def _end_turn(self, events: list[Event]) -> None:
         seat = self.current
         self.stage = None
-        for slot, card in enumerate(self.market):  # slots left empty by an exhausted deck
-            if card < 0 and (self.deck or self.discard):
-                self._refill(slot, events)
+        if -1 in self.market:  # slots left empty by an exhausted deck
+            for slot, card in enumerate(self.market):
+                if card < 0 and (self.deck or self.discard):
+                    self._refill(slot, events)
         if self.last_round is not None:
             if seat in self.last_round:
                 self.last_round.remove(seat)
@@ -1014,7 +1020,7 @@ class Game:
         if self.last_round is not None and not self.last_round:
             self._game_over("last_round", events)
             return
-        if self.passes >= len(self.active_seats()):
+        if self.passes >= self.left.count(None):  # every active seat passed
             self._game_over("all_passed", events)
             return
         self.current = self._next_seat(seat)
