@@ -124,8 +124,9 @@ class _ClaimListing:
     """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
     the track, None on most maps), so one payment check serves every track of a group when
     listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
-    - per group, a colored group's Claim list of every track per payment situation, or for the
-      others per payment met its Claim for every track (a group has few payments);
+    - per group and payment situation met (for a colored group, two counts of the hand; else
+      its payment options), the Claim list of every track, with each payment's Claim for every
+      track built once (`_track_claims`);
     - `picks`: the groups worth a payment check given which colors a hand holds, its locomotives
       and its trains (both capped at the longest track), in group order."""
 
@@ -145,6 +146,25 @@ def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
     return _ClaimListing(map_data, card_rules)
 
 
+#: Payment situations kept per group beyond the colored ones (whose number is small anyway):
+#: then the cache starts afresh, so a long-running bot's memory stays bounded.
+_LISTING_CACHE_SIZE = 512
+
+
+def _track_claims(tracks: tuple, made: dict, options: list) -> tuple:
+    """(track index, partner index, its Claims) for every track of a group, given its payment
+    options; each Claim is built once per track and payment (`made`: payment -> Claim per track)."""
+    if not options:
+        return ()
+    columns = []
+    for option in options:
+        column = made.get(option)
+        if column is None:
+            column = made[option] = tuple(Claim(tid, *option) for _, tid, _ in tracks)
+        columns.append(column)
+    return tuple((index, double, [column[i] for column in columns]) for i, (index, _, double) in enumerate(tracks))
+
+
 #: The moves that carry no choice, built once (actions are immutable values).
 _DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE))
 _DRAW_DECK = DrawDeck()
@@ -152,9 +172,10 @@ _DRAW_TICKETS = DrawTickets()
 
 
 @cache
-def _station_builds(map_data: MapData) -> dict:
-    """Per station payment met, its BuildStation for every city (the listing cache of stations)."""
-    return {}
+def _station_listings(map_data: MapData) -> tuple[dict, dict]:
+    """The station listing caches: per payment options met, the BuildStation list of every city;
+    per payment, its BuildStation for every city."""
+    return {}, {}
 
 
 def _json_copy(value):
@@ -443,60 +464,57 @@ class Game:
                 g for g in listing.groups if g[1] <= trains and not (g[3] is None and g[0] is not None
                                                                    and not hand[g[0]] and locos < g[1]))
         for color, length, ferry, card_rules, tracks, listings, made in groups:
+            # The group's Claim lists per track are ready for each payment situation met: for a
+            # colored group two counts (beyond the length they pay nothing more), else the options.
             if card_rules is None and color is not None:
-                # A colored group's payments depend on two counts (beyond the length they pay
-                # nothing more): its ready Claim lists are looked up by them.
                 have = hand[color]
                 key = (have if have < length else length) * 64 + (locos if locos < length else length) * 2 + collapse
                 entry = listings.get(key)
                 if entry is None:
-                    options = payment_options(hand, length, color, ferry, collapse)
-                    entry = listings[key] = tuple((index, double, [Claim(tid, c, k) for c, k in options])
-                                                  for index, tid, double in tracks) if options else ()
-                for index, double, claims in entry:
-                    if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
-                                             or (open_ and partner != seat)):
-                        actions += claims
-                continue
-            if card_rules is None:  # gray: RULES.md §1/§3 payments (every USA, Europe and Nederland track)
-                options = payment_options(hand, length, color, ferry, collapse)
-            elif card_rules is COLORED_ONLY:
-                if no_locos is None:
-                    no_locos = hand[:LOCO] + [0]
-                options = payment_options(no_locos, length, color, ferry, collapse)
+                    entry = listings[key] = _track_claims(tracks, made, payment_options(hand, length, color, ferry,
+                                                                                        collapse))
             else:
-                options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
-            if not options:
-                continue
-            columns = []  # per payment, its Claim for every track of the group
-            for option in options:
-                column = made.get(option)
-                if column is None:
-                    column = made[option] = tuple(Claim(tid, *option) for _, tid, _ in tracks)
-                columns.append(column)
-            for i, (index, _, double) in enumerate(tracks):
-                if owner[index] >= 0:
+                if card_rules is None:  # gray: RULES.md §1/§3 payments (every USA, Europe and Nederland track)
+                    options = payment_options(hand, length, color, ferry, collapse)
+                elif card_rules is COLORED_ONLY:
+                    if no_locos is None:
+                        no_locos = hand[:LOCO] + [0]
+                    options = payment_options(no_locos, length, color, ferry, collapse)
+                else:
+                    options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
+                if not options:
                     continue
-                if double is not None:
-                    partner = owner[double]
-                    if partner == seat or (partner >= 0 and not open_):
-                        continue
-                actions += [column[i] for column in columns]
+                key = tuple(options)
+                entry = listings.get(key)
+                if entry is None:
+                    if len(listings) >= _LISTING_CACHE_SIZE:
+                        listings.clear()
+                    entry = listings[key] = _track_claims(tracks, made, options)
+            for index, double, claims in entry:
+                if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
+                                         or (open_ and partner != seat)):
+                    actions += claims
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
             if options:
-                made = _station_builds(self.map)
-                columns = []  # per payment, its BuildStation for every city
-                for option in options:
-                    column = made.get(option)
-                    if column is None:
-                        column = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
-                    columns.append(column)
+                listings, made = _station_listings(self.map)
+                key = tuple(options)
+                entry = listings.get(key)
+                if entry is None:  # per city, its BuildStation list (each built once per city and payment)
+                    if len(listings) >= _LISTING_CACHE_SIZE:
+                        listings.clear()
+                    columns = []
+                    for option in options:
+                        column = made.get(option)
+                        if column is None:
+                            column = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
+                        columns.append(column)
+                    entry = listings[key] = tuple([column[i] for column in columns] for i in range(len(columns[0])))
                 station_owner = self.station_owner
-                for i in range(len(self.map.cities)):
+                for i, builds in enumerate(entry):
                     if i not in station_owner:
-                        actions += [column[i] for column in columns]
+                        actions += builds
         if not actions:
             actions.append(Pass())
         return actions
