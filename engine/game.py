@@ -124,9 +124,8 @@ class _ClaimListing:
     """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
     the track, None on most maps), so one payment check serves every track of a group when
     listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
-    - per group and payment situation met (for a colored group, two counts of the hand; else
-      its payment options), the Claim list of every track, with each payment's Claim for every
-      track built once (`_track_claims`);
+    - per colored group and payment situation met (two counts of the hand), the Claim list of
+      every track (`_track_claims`); per group and payment, its Claim for every track;
     - `picks`: the groups worth a payment check given which colors a hand holds, its locomotives
       and its trains (both capped at the longest track), in group order."""
 
@@ -146,23 +145,28 @@ def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
     return _ClaimListing(map_data, card_rules)
 
 
-#: Payment situations kept per group beyond the colored ones (whose number is small anyway):
-#: then the cache starts afresh, so a long-running bot's memory stays bounded.
-_LISTING_CACHE_SIZE = 512
+#: Station payment situations kept (then the cache starts afresh, so memory stays bounded; a
+#: hundred random Europe games meet about 300).
+_STATION_CACHE_SIZE = 1024
 
 
-def _track_claims(tracks: tuple, made: dict, options: list) -> tuple:
-    """(track index, partner index, its Claims) for every track of a group, given its payment
-    options; each Claim is built once per track and payment (`made`: payment -> Claim per track)."""
-    if not options:
-        return ()
+def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
+    """Per payment option, its Claim for every track of the group (each built once: `made`)."""
     columns = []
     for option in options:
         column = made.get(option)
         if column is None:
             column = made[option] = tuple(Claim(tid, *option) for _, tid, _ in tracks)
         columns.append(column)
-    return tuple((index, double, [column[i] for column in columns]) for i, (index, _, double) in enumerate(tracks))
+    return columns
+
+
+def _track_claims(tracks: tuple, made: dict, options: list) -> tuple:
+    """(track index, partner index, its Claims) for every track of a group, given its payment options."""
+    if not options:
+        return ()
+    rows = zip(*_claim_columns(tracks, made, options))
+    return tuple((index, double, claims) for (index, _, double), claims in zip(tracks, rows))
 
 
 #: The moves that carry no choice, built once (actions are immutable values).
@@ -464,33 +468,34 @@ class Game:
                 g for g in listing.groups if g[1] <= trains and not (g[3] is None and g[0] is not None
                                                                    and not hand[g[0]] and locos < g[1]))
         for color, length, ferry, card_rules, tracks, listings, made in groups:
-            # The group's Claim lists per track are ready for each payment situation met: for a
-            # colored group two counts (beyond the length they pay nothing more), else the options.
             if card_rules is None and color is not None:
+                # A colored group's Claim lists per track are ready for each payment situation
+                # met: two counts of the hand (beyond the length they pay nothing more).
                 have = hand[color]
                 key = (have if have < length else length) * 64 + (locos if locos < length else length) * 2 + collapse
                 entry = listings.get(key)
                 if entry is None:
                     entry = listings[key] = _track_claims(tracks, made, payment_options(hand, length, color, ferry,
                                                                                         collapse))
+                for index, double, claims in entry:
+                    if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
+                                             or (open_ and partner != seat)):
+                        actions += claims
+                continue
+            # Other groups meet too many payment situations to keep lists for: each payment's
+            # Claim for every track is kept instead.
+            if card_rules is None:  # gray: RULES.md §1/§3 payments (every USA, Europe and Nederland track)
+                options = payment_options(hand, length, color, ferry, collapse)
+            elif card_rules is COLORED_ONLY:
+                if no_locos is None:
+                    no_locos = hand[:LOCO] + [0]
+                options = payment_options(no_locos, length, color, ferry, collapse)
             else:
-                if card_rules is None:  # gray: RULES.md §1/§3 payments (every USA, Europe and Nederland track)
-                    options = payment_options(hand, length, color, ferry, collapse)
-                elif card_rules is COLORED_ONLY:
-                    if no_locos is None:
-                        no_locos = hand[:LOCO] + [0]
-                    options = payment_options(no_locos, length, color, ferry, collapse)
-                else:
-                    options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
-                if not options:
-                    continue
-                key = tuple(options)
-                entry = listings.get(key)
-                if entry is None:
-                    if len(listings) >= _LISTING_CACHE_SIZE:
-                        listings.clear()
-                    entry = listings[key] = _track_claims(tracks, made, options)
-            for index, double, claims in entry:
+                options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
+            if not options:
+                continue
+            rows = zip(*_claim_columns(tracks, made, options))  # per track, its Claim per payment
+            for (index, _, double), claims in zip(tracks, rows):
                 if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
                                          or (open_ and partner != seat)):
                     actions += claims
@@ -502,7 +507,7 @@ class Game:
                 key = tuple(options)
                 entry = listings.get(key)
                 if entry is None:  # per city, its BuildStation list (each built once per city and payment)
-                    if len(listings) >= _LISTING_CACHE_SIZE:
+                    if len(listings) >= _STATION_CACHE_SIZE:
                         listings.clear()
                     columns = []
                     for option in options:
