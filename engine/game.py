@@ -127,7 +127,8 @@ class _ClaimListing:
     - per colored group and payment situation met (two counts of the hand), the Claim list of
       every track (`_track_claims`); per group and payment, its Claim for every track;
     - `picks`: the groups worth a payment check given which colors a hand holds, its locomotives
-      and its trains (both capped at the longest track), in group order."""
+      and its trains (both capped at the longest track), in group order: a colored group needs
+      its color, or (where locomotives pay) enough locomotives."""
 
     __slots__ = ("groups", "picks", "longest")
 
@@ -455,8 +456,8 @@ class Game:
         owner = self.owner
         open_ = self._doubles_open
         no_locos = None
-        # Only the groups something in the hand may pay for: a colored group (RULES.md §1/§3)
-        # needs its color or enough locomotives; the others are checked whenever trains suffice.
+        # Only the groups something in the hand may pay for: a colored group needs its color,
+        # or enough locomotives where they pay; the others are checked whenever trains suffice.
         listing = self._listing
         longest = listing.longest
         colors = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3 | (
@@ -465,18 +466,22 @@ class Game:
         groups = listing.picks.get(pick)
         if groups is None:
             groups = listing.picks[pick] = tuple(
-                g for g in listing.groups if g[1] <= trains and not (g[3] is None and g[0] is not None
-                                                                   and not hand[g[0]] and locos < g[1]))
+                g for g in listing.groups if g[1] <= trains and not (g[0] is not None and not hand[g[0]] and (
+                    g[3] is COLORED_ONLY or (g[3] is None and locos < g[1]))))
         for color, length, ferry, card_rules, tracks, listings, made in groups:
-            if card_rules is None and color is not None:
+            if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
                 # A colored group's Claim lists per track are ready for each payment situation
-                # met: two counts of the hand (beyond the length they pay nothing more).
+                # met: two counts of the hand (beyond the length they pay nothing more; no
+                # locomotives count where they may not pay).
                 have = hand[color]
-                key = (have if have < length else length) * 64 + (locos if locos < length else length) * 2 + collapse
+                usable = locos if card_rules is None else 0
+                key = (have if have < length else length) * 64 + (usable if usable < length else length) * 2 + collapse
                 entry = listings.get(key)
                 if entry is None:
-                    entry = listings[key] = _track_claims(tracks, made, payment_options(hand, length, color, ferry,
-                                                                                        collapse))
+                    if card_rules is not None and no_locos is None:
+                        no_locos = hand[:LOCO] + [0]
+                    entry = listings[key] = _track_claims(tracks, made, payment_options(
+                        hand if card_rules is None else no_locos, length, color, ferry, collapse))
                 for index, double, claims in entry:
                     if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
                                              or (open_ and partner != seat)):
