@@ -107,7 +107,7 @@ def scoring_latency(map_id: str, games: int) -> dict:
             trail.append(median_us(lambda owned=owned: longest_trail(owned), repeat=5))
         scoring.append(median_us(lambda game=game: final_scores(game), repeat=5))
         state, log = game.to_json(), list(game.log)
-        restore.append(median_us(lambda: Game.from_json(state, log), repeat=5))
+        restore.append(median_us(lambda state=state, log=log: Game.from_json(state, log), repeat=5))
     return {"longest_trail_median_us": statistics.median(trail), "final_scoring_median_us": statistics.median(scoring),
             "finished_restore_median_us": statistics.median(restore)}
 
@@ -124,10 +124,9 @@ def _grow_network(m, picks: list[int], trains: int, taken=frozenset()) -> list:
     mine: set[int] = set()
     cities: set[int] = set()
     for pick in picks:
-        def buildable(t):
-            return (t.index not in mine and t.index not in taken and t.length <= trains
-                    and (t.double is None or t.double not in mine))
-        frontier = [t for t in m.tracks if buildable(t) and (not cities or pick >= 35 or t.a in cities or t.b in cities)]
+        frontier = [t for t in m.tracks if t.index not in mine and t.index not in taken and t.length <= trains
+                    and (t.double is None or t.double not in mine)
+                    and (not cities or pick >= 35 or t.a in cities or t.b in cities)]
         if not frontier:
             break
         frontier.sort(key=lambda t: (not (t.a in cities and t.b in cities), t.length, t.index))
@@ -143,42 +142,58 @@ def _grow_network(m, picks: list[int], trains: int, taken=frozenset()) -> list:
 #: the plain search and the bounded one: each run measures them beside what hypothesis finds.
 KNOWN_COSTLY = {
     "usa": [
-        "atlanta-nashville atlanta-raleigh/1 chicago-pittsburgh/1 chicago-saint_louis/2 chicago-toronto "
-        "kansas_city-oklahoma_city/1 kansas_city-omaha/1 kansas_city-saint_louis/2 nashville-pittsburgh "
-        "nashville-raleigh nashville-saint_louis new_york-pittsburgh/2 new_york-washington/2 pittsburgh-raleigh "
-        "pittsburgh-saint_louis pittsburgh-toronto pittsburgh-washington raleigh-washington/1 sault_st_marie-toronto",
-        "atlanta-nashville atlanta-raleigh/2 chicago-omaha chicago-pittsburgh/2 chicago-saint_louis/2 "
-        "dallas-oklahoma_city/2 denver-kansas_city/2 denver-santa_fe duluth-omaha/2 kansas_city-oklahoma_city/1 "
-        "kansas_city-omaha/1 kansas_city-saint_louis/1 little_rock-nashville little_rock-saint_louis nashville-raleigh "
-        "nashville-saint_louis new_york-pittsburgh/1 new_york-washington/2 pittsburgh-washington raleigh-washington/2",
+        (
+            "atlanta-nashville atlanta-raleigh/1 chicago-pittsburgh/1 chicago-saint_louis/2 chicago-toronto "
+            "kansas_city-oklahoma_city/1 kansas_city-omaha/1 kansas_city-saint_louis/2 nashville-pittsburgh "
+            "nashville-raleigh nashville-saint_louis new_york-pittsburgh/2 new_york-washington/2 pittsburgh-raleigh "
+            "pittsburgh-saint_louis pittsburgh-toronto pittsburgh-washington raleigh-washington/1 sault_st_marie-toronto"
+        ),
+        (
+            "atlanta-nashville atlanta-raleigh/2 chicago-omaha chicago-pittsburgh/2 chicago-saint_louis/2 "
+            "dallas-oklahoma_city/2 denver-kansas_city/2 denver-santa_fe duluth-omaha/2 kansas_city-oklahoma_city/1 "
+            "kansas_city-omaha/1 kansas_city-saint_louis/1 little_rock-nashville little_rock-saint_louis nashville-raleigh "
+            "nashville-saint_louis new_york-pittsburgh/1 new_york-washington/2 pittsburgh-washington raleigh-washington/2"
+        ),
     ],
     "europe": [
-        "amsterdam-bruxelles amsterdam-frankfurt amsterdam-london brest-dieppe brest-paris bruxelles-dieppe "
-        "bruxelles-frankfurt bruxelles-paris/2 budapest-wien/1 dieppe-london/2 dieppe-paris frankfurt-munchen "
-        "frankfurt-paris/1 marseille-paris marseille-zurich munchen-wien munchen-zurich paris-zurich venezia-zagrab "
-        "venezia-zurich wien-zagrab",
-        "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen berlin-frankfurt/1 "
-        "berlin-wien brest-dieppe brest-paris bruxelles-dieppe bruxelles-frankfurt bruxelles-paris/2 budapest-wien/2 "
-        "dieppe-london/2 essen-frankfurt essen-kobenhavn/1 frankfurt-munchen frankfurt-paris/2 paris-zurich wien-zagrab",
-        "amsterdam-bruxelles amsterdam-frankfurt amsterdam-london barcelona-marseille berlin-frankfurt/2 brest-dieppe "
-        "bruxelles-dieppe bruxelles-frankfurt bruxelles-paris/1 dieppe-london/2 dieppe-paris essen-frankfurt "
-        "frankfurt-munchen frankfurt-paris/1 marseille-paris marseille-zurich munchen-zurich paris-zurich "
-        "venezia-zagrab venezia-zurich",
+        (
+            "amsterdam-bruxelles amsterdam-frankfurt amsterdam-london brest-dieppe brest-paris bruxelles-dieppe "
+            "bruxelles-frankfurt bruxelles-paris/2 budapest-wien/1 dieppe-london/2 dieppe-paris frankfurt-munchen "
+            "frankfurt-paris/1 marseille-paris marseille-zurich munchen-wien munchen-zurich paris-zurich venezia-zagrab "
+            "venezia-zurich wien-zagrab"
+        ),
+        (
+            "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen berlin-frankfurt/1 "
+            "berlin-wien brest-dieppe brest-paris bruxelles-dieppe bruxelles-frankfurt bruxelles-paris/2 budapest-wien/2 "
+            "dieppe-london/2 essen-frankfurt essen-kobenhavn/1 frankfurt-munchen frankfurt-paris/2 paris-zurich wien-zagrab"
+        ),
+        (
+            "amsterdam-bruxelles amsterdam-frankfurt amsterdam-london barcelona-marseille berlin-frankfurt/2 brest-dieppe "
+            "bruxelles-dieppe bruxelles-frankfurt bruxelles-paris/1 dieppe-london/2 dieppe-paris essen-frankfurt "
+            "frankfurt-munchen frankfurt-paris/1 marseille-paris marseille-zurich munchen-zurich paris-zurich "
+            "venezia-zagrab venezia-zurich"
+        ),
     ],
     "nordic": [
-        "helsinki-lahti helsinki-tallinn helsinki-tampere helsinki-turku imatra-kuopio imatra-lahti kajaani-kuopio "
-        "kajaani-lieksa kajaani-oulu kuopio-lahti kuopio-lieksa kuopio-oulu kuopio-vaasa lahti-tampere oulu-rovaniemi "
-        "oulu-tornio oulu-vaasa rovaniemi-tornio stockholm-turku tampere-turku tampere-vaasa umea-vaasa",
+        (
+            "helsinki-lahti helsinki-tallinn helsinki-tampere helsinki-turku imatra-kuopio imatra-lahti kajaani-kuopio "
+            "kajaani-lieksa kajaani-oulu kuopio-lahti kuopio-lieksa kuopio-oulu kuopio-vaasa lahti-tampere oulu-rovaniemi "
+            "oulu-tornio oulu-vaasa rovaniemi-tornio stockholm-turku tampere-turku tampere-vaasa umea-vaasa"
+        ),
     ],
     "switzerland": [
-        "baden-olten baden-zurich bern-fribourg/2 bern-solothurn kreuzlingen-st_gallen kreuzlingen-winterthur "
-        "luzern-olten luzern-schwyz luzern-zug/2 olten-solothurn olten-zurich pfaffikon-schwyz pfaffikon-st_gallen "
-        "pfaffikon-zurich schaffhausen-winterthur/1 schaffhausen-zurich schwyz-wassen/2 schwyz-zug/2 "
-        "st_gallen-winterthur st_gallen-zurich winterthur-zurich/2 zug-zurich/2",
-        "baden-zurich bern-luzern/2 delemont-solothurn deutschland_4-kreuzlingen kreuzlingen-schaffhausen "
-        "kreuzlingen-st_gallen kreuzlingen-winterthur luzern-schwyz luzern-zug/2 pfaffikon-sargans pfaffikon-schwyz "
-        "pfaffikon-st_gallen pfaffikon-zurich sargans-vaduz schaffhausen-winterthur/1 schaffhausen-zurich schwyz-zug/2 "
-        "st_gallen-winterthur st_gallen-zurich winterthur-zurich/2 zug-zurich/2",
+        (
+            "baden-olten baden-zurich bern-fribourg/2 bern-solothurn kreuzlingen-st_gallen kreuzlingen-winterthur "
+            "luzern-olten luzern-schwyz luzern-zug/2 olten-solothurn olten-zurich pfaffikon-schwyz pfaffikon-st_gallen "
+            "pfaffikon-zurich schaffhausen-winterthur/1 schaffhausen-zurich schwyz-wassen/2 schwyz-zug/2 "
+            "st_gallen-winterthur st_gallen-zurich winterthur-zurich/2 zug-zurich/2"
+        ),
+        (
+            "baden-zurich bern-luzern/2 delemont-solothurn deutschland_4-kreuzlingen kreuzlingen-schaffhausen "
+            "kreuzlingen-st_gallen kreuzlingen-winterthur luzern-schwyz luzern-zug/2 pfaffikon-sargans pfaffikon-schwyz "
+            "pfaffikon-st_gallen pfaffikon-zurich sargans-vaduz schaffhausen-winterthur/1 schaffhausen-zurich schwyz-zug/2 "
+            "st_gallen-winterthur st_gallen-zurich winterthur-zurich/2 zug-zurich/2"
+        ),
     ],
 }
 
