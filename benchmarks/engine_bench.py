@@ -1,11 +1,15 @@
-"""Engine speed: random self-play, legal_actions() latency, end-of-game scoring.
+"""Engine speed: random self-play, legal_actions() latency, end-of-game scoring, worst cases.
 
     python benchmarks/engine_bench.py            # full run (every map, a few minutes)
     python benchmarks/engine_bench.py --quick    # a smoke run
     python benchmarks/engine_bench.py usa europe # some maps only
+    python benchmarks/engine_bench.py --worst 500 usa europe  # a longer search for bad cases
 
 The random player picks uniformly among `legal_actions(seat, collapse_payments=True)`: one
-payment per (track, color), as a typical engine lists its moves. Figures go to docs/performance.md.
+payment per (track, color), as a typical engine lists its moves. Every figure is process CPU
+time (wall clock is at the mercy of the machine's load). The worst cases are searched with
+hypothesis, which steers toward networks (and Europe station layouts) that take the longest.
+Figures go to docs/performance.md.
 """
 
 from __future__ import annotations
@@ -15,12 +19,17 @@ import random
 import statistics
 import time
 
+from hypothesis import HealthCheck, given, settings, target
+from hypothesis import strategies as st
+
 from engine import Game
+from engine.mapdata import load_map
 from engine.scoring import final_scores, longest_trail
 
 MAPS = ("usa", "europe", "nederland", "switzerland", "nordic")
 #: Players per game: 4, or the map's maximum (Switzerland and Nordic Countries take 2-3).
 SEATS = {"switzerland": 3, "nordic": 3}
+cpu = time.process_time
 
 
 def play_random(map_id: str, seats: int, seed: int) -> Game:
@@ -34,10 +43,10 @@ def play_random(map_id: str, seats: int, seed: int) -> Game:
 
 def self_play(map_id: str, games: int) -> dict:
     plies = 0
-    start = time.perf_counter()
+    start = cpu()
     for seed in range(games):
         plies += len(play_random(map_id, SEATS.get(map_id, 4), seed).log)
-    elapsed = time.perf_counter() - start
+    elapsed = cpu() - start
     return {"games_per_s": games / elapsed, "plies_per_game": plies / games, "actions_per_s": plies / elapsed}
 
 
@@ -58,11 +67,17 @@ def sampled_states(map_id: str, count: int) -> list[tuple[Game, int]]:
 
 
 def median_us(fn, repeat: int = 20) -> float:
+    """Median CPU time of one call, measured over batches long enough for the clock's resolution."""
+    start = cpu()
+    fn()
+    once = cpu() - start
+    batch = max(1, min(200, int(2e-4 / once) if once > 0 else 200))
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+        start = cpu()
+        for _ in range(batch):
+            fn()
+        times.append((cpu() - start) / batch)
     return statistics.median(times) * 1e6
 
 
@@ -71,9 +86,9 @@ def legal_actions_latency(map_id: str, count: int) -> dict:
     costliest decision: every claim, draw, ticket and station move)."""
     states = sampled_states(map_id, count)
     starts = [(g, s) for g, s in states if g.phase == "playing" and g.stage is None]
-    collapsed = [median_us(lambda g=g, s=s: g.legal_actions(s, collapse_payments=True)) for g, s in states]
-    full = [median_us(lambda g=g, s=s: g.legal_actions(s)) for g, s in states]
-    start_times = [median_us(lambda g=g, s=s: g.legal_actions(s, collapse_payments=True)) for g, s in starts]
+    collapsed = [median_us(lambda g=g, s=s: g.legal_actions(s, collapse_payments=True), 5) for g, s in states]
+    full = [median_us(lambda g=g, s=s: g.legal_actions(s), 5) for g, s in states]
+    start_times = [median_us(lambda g=g, s=s: g.legal_actions(s, collapse_payments=True), 5) for g, s in starts]
     return {
         "legal_collapsed_median_us": statistics.median(collapsed),
         "legal_full_median_us": statistics.median(full),
@@ -85,23 +100,193 @@ def scoring_latency(map_id: str, games: int) -> dict:
     finished = [play_random(map_id, SEATS.get(map_id, 4), 500 + seed) for seed in range(games)]
     trail = []
     scoring = []
+    restore = []
     for game in finished:
         for seat in range(game.seats):
             owned = [t for t in game.map.tracks if game.owner[t.index] == seat]
             trail.append(median_us(lambda owned=owned: longest_trail(owned), repeat=5))
         scoring.append(median_us(lambda game=game: final_scores(game), repeat=5))
-    return {"longest_trail_median_us": statistics.median(trail), "final_scoring_median_us": statistics.median(scoring)}
+        state, log = game.to_json(), list(game.log)
+        restore.append(median_us(lambda state=state, log=log: Game.from_json(state, log), repeat=5))
+    return {"longest_trail_median_us": statistics.median(trail), "final_scoring_median_us": statistics.median(scoring),
+            "finished_restore_median_us": statistics.median(restore)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Worst cases, searched with hypothesis (targeting the CPU time).
+
+
+def _grow_network(m, picks: list[int], trains: int, taken=frozenset()) -> list:
+    """A network one player could build: each pick takes a free track touching the network so far
+    (or, from 35 on, anywhere), never both tracks of a double route, within `trains`. Small
+    picks favor short tracks that close a cycle: the dense networks that are costly."""
+    owned: list = []
+    mine: set[int] = set()
+    cities: set[int] = set()
+    for pick in picks:
+        frontier = [t for t in m.tracks if t.index not in mine and t.index not in taken and t.length <= trains
+                    and (t.double is None or t.double not in mine)
+                    and (not cities or pick >= 35 or t.a in cities or t.b in cities)]
+        if not frontier:
+            break
+        frontier.sort(key=lambda t: (not (t.a in cities and t.b in cities), t.length, t.index))
+        t = frontier[pick % len(frontier)]
+        owned.append(t)
+        mine.add(t.index)
+        cities.update((t.a, t.b))
+        trains -= t.length
+    return owned
+
+
+#: Costly networks found by a local search (random steps keeping the slower network) against
+#: the plain search and the bounded one: each run measures them beside what hypothesis finds.
+KNOWN_COSTLY = {
+    "usa": [
+        (
+            "atlanta-nashville atlanta-raleigh/1 chicago-pittsburgh/1 chicago-saint_louis/2 chicago-toronto "
+            "kansas_city-oklahoma_city/1 kansas_city-omaha/1 kansas_city-saint_louis/2 nashville-pittsburgh "
+            "nashville-raleigh nashville-saint_louis new_york-pittsburgh/2 new_york-washington/2 pittsburgh-raleigh "
+            "pittsburgh-saint_louis pittsburgh-toronto pittsburgh-washington raleigh-washington/1 sault_st_marie-toronto"
+        ),
+        (
+            "atlanta-nashville atlanta-raleigh/2 chicago-omaha chicago-pittsburgh/2 chicago-saint_louis/2 "
+            "dallas-oklahoma_city/2 denver-kansas_city/2 denver-santa_fe duluth-omaha/2 kansas_city-oklahoma_city/1 "
+            "kansas_city-omaha/1 kansas_city-saint_louis/1 little_rock-nashville little_rock-saint_louis nashville-raleigh "
+            "nashville-saint_louis new_york-pittsburgh/1 new_york-washington/2 pittsburgh-washington raleigh-washington/2"
+        ),
+    ],
+    "europe": [
+        (
+            "amsterdam-bruxelles amsterdam-frankfurt amsterdam-london brest-dieppe brest-paris bruxelles-dieppe "
+            "bruxelles-frankfurt bruxelles-paris/2 budapest-wien/1 dieppe-london/2 dieppe-paris frankfurt-munchen "
+            "frankfurt-paris/1 marseille-paris marseille-zurich munchen-wien munchen-zurich paris-zurich venezia-zagrab "
+            "venezia-zurich wien-zagrab"
+        ),
+        (
+            "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen berlin-frankfurt/1 "
+            "berlin-wien brest-dieppe brest-paris bruxelles-dieppe bruxelles-frankfurt bruxelles-paris/2 budapest-wien/2 "
+            "dieppe-london/2 essen-frankfurt essen-kobenhavn/1 frankfurt-munchen frankfurt-paris/2 paris-zurich wien-zagrab"
+        ),
+        (
+            "amsterdam-bruxelles amsterdam-frankfurt amsterdam-london barcelona-marseille berlin-frankfurt/2 brest-dieppe "
+            "bruxelles-dieppe bruxelles-frankfurt bruxelles-paris/1 dieppe-london/2 dieppe-paris essen-frankfurt "
+            "frankfurt-munchen frankfurt-paris/1 marseille-paris marseille-zurich munchen-zurich paris-zurich "
+            "venezia-zagrab venezia-zurich"
+        ),
+    ],
+    "nordic": [
+        (
+            "helsinki-lahti helsinki-tallinn helsinki-tampere helsinki-turku imatra-kuopio imatra-lahti kajaani-kuopio "
+            "kajaani-lieksa kajaani-oulu kuopio-lahti kuopio-lieksa kuopio-oulu kuopio-vaasa lahti-tampere oulu-rovaniemi "
+            "oulu-tornio oulu-vaasa rovaniemi-tornio stockholm-turku tampere-turku tampere-vaasa umea-vaasa"
+        ),
+    ],
+    "switzerland": [
+        (
+            "baden-olten baden-zurich bern-fribourg/2 bern-solothurn kreuzlingen-st_gallen kreuzlingen-winterthur "
+            "luzern-olten luzern-schwyz luzern-zug/2 olten-solothurn olten-zurich pfaffikon-schwyz pfaffikon-st_gallen "
+            "pfaffikon-zurich schaffhausen-winterthur/1 schaffhausen-zurich schwyz-wassen/2 schwyz-zug/2 "
+            "st_gallen-winterthur st_gallen-zurich winterthur-zurich/2 zug-zurich/2"
+        ),
+        (
+            "baden-zurich bern-luzern/2 delemont-solothurn deutschland_4-kreuzlingen kreuzlingen-schaffhausen "
+            "kreuzlingen-st_gallen kreuzlingen-winterthur luzern-schwyz luzern-zug/2 pfaffikon-sargans pfaffikon-schwyz "
+            "pfaffikon-st_gallen pfaffikon-zurich sargans-vaduz schaffhausen-winterthur/1 schaffhausen-zurich schwyz-zug/2 "
+            "st_gallen-winterthur st_gallen-zurich winterthur-zurich/2 zug-zurich/2"
+        ),
+    ],
+}
+
+
+def worst_longest_trail(map_id: str, examples: int) -> dict:
+    """The slowest longest_trail() over networks one player can build (the map's trains): those
+    hypothesis finds, steering toward slow ones, and the known costly ones."""
+    m = load_map(map_id)
+    worst = [0.0, []]
+    for ids in KNOWN_COSTLY.get(map_id, ()):
+        owned = [m.track_by_id[i] for i in ids.split()]
+        elapsed = median_us(lambda owned=owned: longest_trail(owned), 3) / 1e6
+        if elapsed > worst[0]:
+            worst[:] = [elapsed, owned]
+
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.integers(0, 40), min_size=5, max_size=60))
+    def search(picks):
+        owned = _grow_network(m, picks, m.rules.trains)
+        start = cpu()
+        longest_trail(owned)
+        elapsed = cpu() - start
+        target(elapsed)
+        if elapsed > worst[0]:
+            worst[:] = [elapsed, owned]
+
+    search()
+    owned = worst[1]
+    return {"worst_longest_trail_ms": median_us(lambda: longest_trail(owned), 3) / 1000,
+            "worst_network_tracks": len(owned)}
+
+
+def worst_final_scoring(map_id: str, examples: int) -> dict:
+    """The slowest final_scores() over finished-looking 4-player states: networks as above, every
+    station built (on the map's busiest cities when hypothesis likes), and many tickets."""
+    m = load_map(map_id)
+    seats = SEATS.get(map_id, 4)
+    worst = [0.0, None]
+    hubs = sorted(range(len(m.cities)), key=lambda c: -sum(1 for t in m.tracks if c in (t.a, t.b)))
+
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def search(data):
+        game = Game.new(map_id, seats, 0)
+        taken: set[int] = set()
+        for seat in range(seats):
+            picks = data.draw(st.lists(st.integers(0, 40), min_size=3, max_size=40))
+            for t in _grow_network(m, picks, m.rules.trains, frozenset(taken)):
+                game.owner[t.index] = seat
+                taken.add(t.index)
+        free = list(hubs)
+        for seat in range(seats):
+            for _ in range(m.rules.stations):
+                c = free.pop(data.draw(st.integers(0, min(len(free) - 1, 12))))
+                game.stations[seat].append(c)
+                game.station_owner[c] = seat
+            game.stations_left[seat] = 0
+            game.tickets[seat] = data.draw(st.lists(st.sampled_from(game.deck_rules.tickets), max_size=20,
+                                                    unique=True))
+        start = cpu()
+        final_scores(game)
+        elapsed = cpu() - start
+        target(elapsed)
+        if elapsed > worst[0]:
+            worst[:] = [elapsed, game]
+
+    search()
+    game = worst[1]
+    return {"worst_final_scoring_ms": median_us(lambda: final_scores(game), 3) / 1000}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and states")
+    parser.add_argument("--worst", type=int, help="hypothesis examples per worst-case search (default 300, quick 30)")
+    parser.add_argument("--only-worst", action="store_true", help="only the worst-case searches")
     parser.add_argument("maps", nargs="*", default=MAPS, help="map ids (default: all)")
     args = parser.parse_args()
-    games, states, finished = (20, 100, 5) if args.quick else (300, 1000, 30)
+    games, states, finished, examples = (20, 100, 5, 30) if args.quick else (300, 1000, 30, 300)
+    examples = args.worst or examples
     for map_id in args.maps:
-        figures = {**self_play(map_id, games), **legal_actions_latency(map_id, states), **scoring_latency(map_id, finished)}
-        print(f"{map_id:9s} " + "  ".join(f"{k}={v:,.1f}" for k, v in figures.items()))
+        figures = {}
+        if not args.only_worst:
+            figures.update(self_play(map_id, games))
+            figures.update(legal_actions_latency(map_id, states))
+            figures.update(scoring_latency(map_id, finished))
+        figures.update(worst_longest_trail(map_id, examples))
+        if load_map(map_id).rules.stations:
+            figures.update(worst_final_scoring(map_id, examples))
+        print(f"{map_id:9s} " + "  ".join(f"{k}={v:,.3f}" if isinstance(v, float) and v < 10 else f"{k}={v:,.1f}"
+                                          for k, v in figures.items()), flush=True)
 
 
 if __name__ == "__main__":

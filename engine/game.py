@@ -133,15 +133,67 @@ class GameOptions:
         )
 
 
-@cache
-def _claim_groups(map_data: MapData, card_rules: tuple) -> tuple:
+class _ClaimListing:
     """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
     the track, None on most maps), so one payment check serves every track of a group when
-    listing legal claims."""
-    groups: dict[tuple, list] = {}
-    for t in map_data.tracks:
-        groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
-    return tuple((*key, tuple(tracks)) for key, tracks in groups.items())
+    listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
+    - per colored group and payment situation met (two counts of the hand), the Claim list of
+      every track (`_track_claims`); per group and payment, its Claim for every track;
+    - `picks`: the groups worth a payment check given which colors a hand holds, its locomotives
+      and its trains (both capped at the longest track), in group order: a colored group needs
+      its color, or (where locomotives pay) enough locomotives."""
+
+    __slots__ = ("groups", "picks", "longest")
+
+    def __init__(self, map_data: MapData, card_rules: tuple) -> None:
+        groups: dict[tuple, list] = {}
+        for t in map_data.tracks:
+            groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
+        self.groups = tuple((*key, tuple(tracks), {}, {}) for key, tracks in groups.items())
+        self.picks: dict[tuple, tuple] = {}
+        self.longest = max(t.length for t in map_data.tracks)
+
+
+@cache
+def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
+    return _ClaimListing(map_data, card_rules)
+
+
+#: Station payment situations kept (then the cache starts afresh, so memory stays bounded; a
+#: hundred random Europe games meet about 300).
+_STATION_CACHE_SIZE = 1024
+
+
+def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
+    """Per payment option, its Claim for every track of the group (each built once: `made`)."""
+    columns = []
+    for option in options:
+        column = made.get(option)
+        if column is None:
+            column = made[option] = tuple(Claim(tid, *option) for _, tid, _ in tracks)
+        columns.append(column)
+    return columns
+
+
+def _track_claims(tracks: tuple, made: dict, options: list) -> tuple:
+    """(track index, partner index, its Claims) for every track of a group, given its payment options."""
+    if not options:
+        return ()
+    rows = zip(*_claim_columns(tracks, made, options))
+    return tuple((index, double, claims) for (index, _, double), claims in zip(tracks, rows))
+
+
+#: The moves that carry no choice, built once (actions are immutable values).
+_DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE))
+_DRAW_DECK = DrawDeck()
+_DRAW_TICKETS = DrawTickets()
+
+
+@cache
+def _station_listings(map_data: MapData) -> tuple[dict, dict]:
+    """The station listing caches: per payment options met, the BuildStation list of every city;
+    per payment, its BuildStation for every city."""
+    return {}, {}
 
 
 def _json_copy(value):
@@ -239,7 +291,7 @@ class Game:
         self._unmixed = frozenset(t.index for t in self.map.tracks if t.tunnel and hooks.unmixed_tunnels)
         # Tracks paid with colored cards only (no locomotives, no substitutes) share the core's
         # fast payment listing, given a hand without its locomotives.
-        self._groups = _claim_groups(self.map, tuple(
+        self._listing = _claim_listing(self.map, tuple(
             UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r for i, r in enumerate(rules)))
 
     # ------------------------------------------------------------------ creation
@@ -336,6 +388,21 @@ class Game:
             return [s for s in range(self.seats) if self.offers[s] and self.left[s] is None]
         return [self.current]
 
+    @property
+    def final(self) -> list | None:
+        """The final scores (PlayerScore per seat) once the game is over, else None. Scored at
+        the end of the game, or for a restored finished game when first read: restoring one
+        (an undo, a view, a move refused) does not score it again."""
+        if self._final is None and self.phase == OVER:
+            from engine.scoring import final_scores
+
+            self._final = final_scores(self)
+        return self._final
+
+    @final.setter
+    def final(self, scores: list | None) -> None:
+        self._final = scores
+
     def decision_token(self, seat: int) -> int:
         """The `version` at which `seat`'s pending decision began: changes when that decision is
         resolved or replaced, and not when another seat acts elsewhere."""
@@ -415,29 +482,64 @@ class Game:
     def _can_draw_blind(self) -> bool:
         return bool(self.deck or self.discard)
 
+    def _can_draw_second(self) -> bool:
+        """Whether `_second_card_actions` lists anything (without building the list)."""
+        free = self._free_locos
+        return self._can_draw_blind() or any(c >= 0 and (free or c != LOCO) for c in self.market)
+
     def _second_card_actions(self) -> list[Action]:
         free = self._free_locos
-        actions: list[Action] = [DrawMarket(i) for i, c in enumerate(self.market) if c >= 0 and (free or c != LOCO)]
+        actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0 and (free or c != LOCO)]
         if self._can_draw_blind():
-            actions.append(DrawDeck())
+            actions.append(_DRAW_DECK)
         return actions
 
     def _turn_start_actions(self, seat: int, collapse: bool) -> list[Action]:
-        actions: list[Action] = [DrawMarket(i) for i, c in enumerate(self.market) if c >= 0]
+        actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0]
         if self._can_draw_blind():
-            actions.append(DrawDeck())
+            actions.append(_DRAW_DECK)
         if self.ticket_deck or (self.ticket_discard and self.returned_policy == "discard"):
-            actions.append(DrawTickets())
+            actions.append(_DRAW_TICKETS)
         hand = self.hands[seat]
+        locos = hand[LOCO]
         trains = self.trains[seat]
         owner = self.owner
         open_ = self._doubles_open
         no_locos = None
-        for color, length, ferry, card_rules, tracks in self._groups:
-            if length > trains:
+        # Only the groups something in the hand may pay for: a colored group needs its color,
+        # or enough locomotives where they pay; the others are checked whenever trains suffice.
+        listing = self._listing
+        longest = listing.longest
+        colors = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3 | (
+            hand[4] > 0) << 4 | (hand[5] > 0) << 5 | (hand[6] > 0) << 6 | (hand[7] > 0) << 7
+        pick = (colors, locos if locos < longest else longest, trains if trains < longest else longest)
+        groups = listing.picks.get(pick)
+        if groups is None:
+            groups = listing.picks[pick] = tuple(
+                g for g in listing.groups if g[1] <= trains and not (g[0] is not None and not hand[g[0]] and (
+                    g[3] is COLORED_ONLY or (g[3] is None and locos < g[1]))))
+        for color, length, ferry, card_rules, tracks, listings, made in groups:
+            if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
+                # A colored group's Claim lists per track are ready for each payment situation
+                # met: two counts of the hand (beyond the length they pay nothing more; no
+                # locomotives count where they may not pay).
+                have = hand[color]
+                usable = locos if card_rules is None else 0
+                key = (have if have < length else length) * 64 + (usable if usable < length else length) * 2 + collapse
+                entry = listings.get(key)
+                if entry is None:
+                    if card_rules is not None and no_locos is None:
+                        no_locos = hand[:LOCO] + [0]
+                    entry = listings[key] = _track_claims(tracks, made, payment_options(
+                        hand if card_rules is None else no_locos, length, color, ferry, collapse))
+                for index, double, claims in entry:
+                    if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
+                                             or (open_ and partner != seat)):
+                        actions += claims
                 continue
-            extended = False
-            if card_rules is None:  # docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
+            # Other groups meet too many payment situations to keep lists for: each payment's
+            # Claim for every track is kept instead.
+            if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
                 options = payment_options(hand, length, color, ferry, collapse)
             elif card_rules is COLORED_ONLY:
                 if no_locos is None:
@@ -446,28 +548,35 @@ class Game:
             elif card_rules is UNMIXED:
                 options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
             else:
-                extended = True
                 options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
             if not options:
                 continue
-            for index, tid, double in tracks:
-                if owner[index] >= 0:
-                    continue
-                if double is not None:
-                    partner = owner[double]
-                    if partner == seat or (partner >= 0 and not open_):
-                        continue
-                if extended:
-                    actions.extend([Claim(tid, c, k, subs) for c, k, subs in options])
-                else:
-                    actions.extend([Claim(tid, c, k) for c, k in options])
+            rows = zip(*_claim_columns(tracks, made, options))  # per track, its Claim per payment
+            for (index, _, double), claims in zip(tracks, rows):
+                if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
+                                         or (open_ and partner != seat)):
+                    actions += claims
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
             if options:
-                for city in self.map.cities:
-                    if city.index not in self.station_owner:
-                        actions.extend(BuildStation(city.id, c, k) for c, k in options)
+                listings, made = _station_listings(self.map)
+                key = tuple(options)
+                entry = listings.get(key)
+                if entry is None:  # per city, its BuildStation list (each built once per city and payment)
+                    if len(listings) >= _STATION_CACHE_SIZE:
+                        listings.clear()
+                    columns = []
+                    for option in options:
+                        column = made.get(option)
+                        if column is None:
+                            column = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
+                        columns.append(column)
+                    entry = listings[key] = tuple([column[i] for column in columns] for i in range(len(columns[0])))
+                station_owner = self.station_owner
+                for i, builds in enumerate(entry):
+                    if i not in station_owner:
+                        actions += builds
         if not actions:
             actions.append(Pass())
         return actions
@@ -807,7 +916,7 @@ class Game:
             self._end_turn(events)
             return
         self.stage = SECOND_CARD
-        if not self._second_card_actions():  # only one card could be drawn: the turn ends
+        if not self._can_draw_second():  # only one card could be drawn: the turn ends
             self._end_turn(events)
 
     def _pay(self, seat: int, color: int | None, locos: int, count: int, subs: tuple[int, ...] = ()) -> list[int]:
@@ -997,9 +1106,10 @@ class Game:
     def _end_turn(self, events: list[Event]) -> None:
         seat = self.current
         self.stage = None
-        for slot, card in enumerate(self.market):  # slots left empty by an exhausted deck
-            if card < 0 and (self.deck or self.discard):
-                self._refill(slot, events)
+        if -1 in self.market:  # slots left empty by an exhausted deck
+            for slot, card in enumerate(self.market):
+                if card < 0 and (self.deck or self.discard):
+                    self._refill(slot, events)
         if self.last_round is not None:
             if seat in self.last_round:
                 self.last_round.remove(seat)
@@ -1030,7 +1140,7 @@ class Game:
         if self.last_round is not None and not self.last_round:
             self._game_over("last_round", events)
             return
-        if self.passes >= len(self.active_seats()):
+        if self.passes >= self.left.count(None):  # every active seat passed
             self._game_over("all_passed", events)
             return
         self.current = self._next_seat(seat)
@@ -1151,11 +1261,7 @@ class Game:
         if log is not None:
             game.log = list(log)
             game.last_action = game.log[-1] if game.log else None
-        if game.phase == OVER:
-            from engine.scoring import final_scores
-
-            game.final = final_scores(game)
-        return game
+        return game  # a finished game's final scores are computed when first read (`final`)
 
 
 #: Events after which an action may be taken back: nothing hidden was revealed (no card dealt,

@@ -12,6 +12,7 @@ from engine.cards import COLORS, LOCO
 from engine.errors import CardRef, CardsShortError, IllegalActionError, ListRef, plural
 
 Payment = tuple[int | None, int]
+_COLOR_INDICES = tuple(range(len(COLORS)))
 
 
 def payment_options(
@@ -24,20 +25,20 @@ def payment_options(
     """
     locos = hand[LOCO]
     options: list[Payment] = []
-    for c in range(len(COLORS)) if color is None else (color,):
+    high = length - 1 if locos >= length - 1 else locos  # at least one card of the color
+    for c in _COLOR_INDICES if color is None else (color,):
         have = hand[c]
         if not have:
             continue
         low = length - have
         if low < ferry:
             low = ferry
-        high = length - 1 if locos >= length - 1 else locos
         if low > high:
             continue
         if collapse:
             options.append((c, low))
         else:
-            options.extend((c, k) for k in range(low, high + 1))
+            options.extend([(c, k) for k in range(low, high + 1)])
     if locos >= length and not (collapse and options):
         options.append((None, length))
     return options

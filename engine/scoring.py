@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -92,7 +93,11 @@ def ticket_results(tracks: Iterable["Track"], tickets: Sequence) -> tuple[Ticket
     comp = _Components()
     for t in tracks:
         comp.union(t.a, t.b)
-    find = comp.find
+    return _results(comp.find, tickets)
+
+
+def _results(find, tickets: Sequence) -> tuple[TicketResult, ...]:
+    """Every ticket's result, given `find`: a city's component."""
     return tuple(
         _places_result(find, t) if t.destinations else TicketResult(t.id, t.points, find(t.a) == find(t.b))
         for t in tickets
@@ -118,69 +123,209 @@ def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
     return points, sum(1 for r in results if r.completed)
 
 
+def _joined(find, joins: Iterable[tuple[int, int]]):
+    """`find` (a city's component in the own network) with some components joined."""
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        while x in parent:
+            x = parent[x]
+        return x
+
+    for a, b in joins:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[ra] = rb
+    return lambda city: root(find(city))
+
+
 def best_station_use(
     own: list["Track"], tickets: Sequence, station_options: list[list["Track"]]
 ) -> tuple[tuple[TicketResult, ...], tuple["Track", ...]]:
     """docs/rules.md §3: each station borrows at most one adjacent opponent track; pick the choice
-    that maximizes ticket points, then completed tickets (first such choice in a fixed order)."""
-    best = ticket_results(own, tickets)
+    that maximizes ticket points, then completed tickets (the first such choice when trying each
+    station's options in order, no track first, the later stations varying fastest).
+
+    The choices are tried on the own network's components, and only those that can make a
+    difference: a borrowed track inside one component, or joining the same two components as
+    an earlier option of its station, or ending in a component no ticket still needs and no
+    other station reaches, changes nothing that an earlier choice did not, so it is never the
+    first best choice and is left out."""
+    comp = _Components()
+    for t in own:
+        comp.union(t.a, t.b)
+    find = comp.find
+    best = _results(find, tickets)
     best_key = _ticket_value(best)
-    best_borrowed: tuple = ()
-    choices = [[None, *opts] for opts in station_options if opts]
-    for combo in product(*choices) if choices else ():
-        borrowed = tuple(t for t in combo if t is not None)
-        if not borrowed:
+    # Tickets whose result more borrowed track may change, and the components they need.
+    open_tickets = [(t, r) for t, r in zip(tickets, best) if t.destinations or not r.completed]
+    needed: set[int] = set()
+    for t, _ in open_tickets:
+        for node in (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)) if t.destinations else (t.a, t.b):
+            needed.add(find(node))
+    choices = []
+    for opts in station_options:
+        if not opts:
             continue
-        results = ticket_results([*own, *borrowed], tickets)
-        key = _ticket_value(results)
-        if key > best_key:
-            best, best_key, best_borrowed = results, key, borrowed
-    if best_borrowed:
-        best = tuple(_with_needed_stations(r, t, own, best_borrowed) for r, t in zip(best, tickets))
+        kept, pairs = [], set()
+        for t in opts:
+            ra, rb = find(t.a), find(t.b)
+            pair = (ra, rb) if ra < rb else (rb, ra)
+            if ra != rb and pair not in pairs:
+                pairs.add(pair)
+                kept.append((t, ra, rb))
+        choices.append(kept)
+    _drop_dead_ends(choices, needed)
+    if not open_tickets or not any(choices):
+        return best, ()
+    ordinary = [(find(t.a), find(t.b), r.points) for t, r in open_tickets if not t.destinations]
+    places = [t for t, _ in open_tickets if t.destinations]
+    base_points, base_done = best_key
+    best_borrowed: tuple = ()
+    for combo in product(*[[None, *kept] for kept in choices]):
+        joins = [(c[1], c[2]) for c in combo if c is not None]
+        if not joins:
+            continue
+        joined = _joined(lambda x: x, joins)
+        points, done = base_points, base_done
+        for ca, cb, value in ordinary:
+            if joined(ca) == joined(cb):
+                points += 2 * value
+                done += 1
+        for t in places:  # country tickets: scored again from scratch (none on maps with stations)
+            before = _places_result(find, t)
+            after = _places_result(lambda n: joined(find(n)), t)
+            points += (after.points if after.completed else -after.points) - (
+                before.points if before.completed else -before.points)
+            done += after.completed - before.completed
+        if (points, done) > best_key:
+            best_key, best_borrowed = (points, done), tuple(c[0] for c in combo if c is not None)
+    if not best_borrowed:
+        return best, ()
+    borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
+    best = _results(_joined(find, borrowed_joins), tickets)
+    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1:]) for i in range(len(best_borrowed))]
+    best = tuple(
+        r if not r.completed else TicketResult(r.id, r.points, True, tuple(
+            b.id for b, f in zip(best_borrowed, without) if not _results(f, [t])[0].completed), r.reached)
+        for r, t in zip(best, tickets)
+    )
     return best, best_borrowed
 
 
-def _with_needed_stations(result: TicketResult, ticket, own: list, borrowed: tuple) -> TicketResult:
-    if not result.completed:
-        return result
-    needed = tuple(
-        b.id for b in borrowed
-        if not ticket_results([*own, *(x for x in borrowed if x is not b)], [ticket])[0].completed
-    )
-    return TicketResult(result.id, result.points, True, needed, result.reached)
+def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
+    """Leave out borrowed tracks ending in a component no open ticket needs and no other
+    station's track reaches (a dead end, whatever the other stations borrow), until none is left."""
+    changed = True
+    while changed:
+        changed = False
+        reach: dict[int, set[int]] = {}
+        for station, kept in enumerate(choices):
+            for _, ra, rb in kept:
+                reach.setdefault(ra, set()).add(station)
+                reach.setdefault(rb, set()).add(station)
+        for station, kept in enumerate(choices):
+            alive = [c for c in kept if all(x in needed or len(reach[x]) > 1 for x in c[1:])]
+            if len(alive) < len(kept):
+                choices[station] = alive
+                changed = True
+
+
+#: Networks with fewer independent cycles than this are searched plainly (every trail is cheap
+#: to try there); the cuts below pay for themselves only in denser ones.
+_DENSE_CYCLES = 4
+#: Trails shorter than this many tracks skip the bound (it costs more than it saves that deep).
+_BOUND_DEPTH = 2
 
 
 def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:
-    """Longest trail (cities may repeat, each track used once) by total length; docs/rules.md §1."""
+    """Longest trail (cities may repeat, each track used once) by total length; docs/rules.md §1.
+
+    Every start city is tried (in order of first appearance in `tracks`), at each city its
+    tracks in order, and the first longest trail met is kept. In a dense network two cuts leave
+    that answer as it is, since neither drops a trail longer than the best so far: a state met
+    before (the same city with the same tracks used: everything after it was tried), and near
+    the start, a branch whose bound (`_trail_bound`) cannot beat the best.
+    """
     if not tracks:
         return 0, ()
-    adjacency: dict[int, list[tuple[int, int]]] = {}
+    adjacency: dict[int, list[tuple[int, int, int, int]]] = {}  # city -> (bit, track index, other city, length)
     for i, t in enumerate(tracks):
-        adjacency.setdefault(t.a, []).append((i, t.b))
-        adjacency.setdefault(t.b, []).append((i, t.a))
-    lengths = [t.length for t in tracks]
+        adjacency.setdefault(t.a, []).append((1 << i, i, t.b, t.length))
+        adjacency.setdefault(t.b, []).append((1 << i, i, t.a, t.length))
+    dense = len(tracks) - len(adjacency) + 1 >= _DENSE_CYCLES  # (at least) the independent cycles
+    bound_depth = _BOUND_DEPTH if dense else 0
     best_len = 0
     best_path: list[int] = []
     path: list[int] = []
-    used = [False] * len(tracks)
+    seen: set[tuple[int, int]] = set()
 
-    def walk(city: int, total: int) -> None:
+    def walk(city: int, total: int, used: int, depth: int) -> None:
         nonlocal best_len, best_path
         if total > best_len:
             best_len, best_path = total, path.copy()
-        for i, nxt in adjacency[city]:
-            if not used[i]:
-                used[i] = True
+        if depth < bound_depth and total + _trail_bound(adjacency, city, used) <= best_len:
+            return
+        for bit, i, nxt, length in adjacency[city]:
+            if not used & bit:
+                if dense:
+                    state = (nxt, used | bit)
+                    if state in seen:
+                        continue
+                    seen.add(state)
                 path.append(i)
-                walk(nxt, total + lengths[i])
+                walk(nxt, total + length, used | bit, depth + 1)
                 path.pop()
-                used[i] = False
 
-    # A longest trail can always be taken to start at an odd-degree city when one exists in
-    # its component, but trying every start keeps this simple and is cheap at this size.
     for city in adjacency:
-        walk(city, 0)
+        walk(city, 0, 0, 0)
     return best_len, tuple(tracks[i] for i in best_path)
+
+
+def _trail_bound(adjacency: dict, city: int, used: int) -> int:
+    """At least the length a trail from `city` can still add without the `used` tracks: the unused
+    tracks it can reach, less what must stay unused at odd-degree cities. Every such city but
+    `city` and the trail's end keeps an unused track; its cost counts in full, or half when
+    the track's other end is odd too (one track may serve both)."""
+    weight = 0
+    seen = used
+    stack = [city]
+    visited = {city}
+    odd = []
+    while stack:
+        x = stack.pop()
+        degree = 0
+        for bit, _, nxt, length in adjacency[x]:
+            if used & bit:
+                continue
+            degree += 1
+            if not seen & bit:
+                seen |= bit
+                weight += length
+                if nxt not in visited:
+                    visited.add(nxt)
+                    stack.append(nxt)
+        if degree & 1 and x != city:
+            odd.append(x)
+    if len(odd) < 2:
+        return weight
+    odd_set = set(odd)
+    costs = []  # twice the length an odd city must leave unused
+    for x in odd:
+        low = 1 << 30
+        for bit, _, nxt, length in adjacency[x]:
+            if not used & bit:
+                cost = length if nxt in odd_set else 2 * length
+                if cost < low:
+                    low = cost
+        costs.append(low)
+    return weight - (sum(costs) - max(costs) + 1) // 2
+
+
+@cache
+def _tracks_at(m: "MapData") -> tuple[tuple["Track", ...], ...]:
+    """Per city index, the tracks ending there (in map order)."""
+    return tuple(tuple(t for t in m.tracks if city.index in (t.a, t.b)) for city in m.cities)
 
 
 def final_scores(game: "Game") -> list[PlayerScore]:
@@ -196,8 +341,8 @@ def final_scores(game: "Game") -> list[PlayerScore]:
         tickets = [m.ticket_by_id[i] for i in game.tickets[seat]]
         options = []
         for city in game.stations[seat]:
-            options.append([t for t in m.tracks if 0 <= game.owner[t.index] < game.seats
-                            and game.owner[t.index] != seat and city in (t.a, t.b)])
+            options.append([t for t in _tracks_at(m)[city] if 0 <= game.owner[t.index] < game.seats
+                            and game.owner[t.index] != seat])
         results, borrowed = best_station_use(owned[seat], tickets, options)
         longest, path = longest_trail(owned[seat])
         unbuilt = game.stations_left[seat]

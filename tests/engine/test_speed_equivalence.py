@@ -1,0 +1,214 @@
+"""The fast legal-move listing and scoring give exactly what the plain algorithms give.
+
+The references below are the simple implementations the engine used before its speed work
+(issue 20): every payment listed afresh, every station assignment re-scored from scratch, every
+trail tried. They live only here, as the definition the fast code must match: same moves in the
+same order, same scores, same borrowed tracks and the same longest trail (the first one in the
+fixed search order), on states met in random games and on hypothesis-built networks.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Game
+from engine.actions import BuildStation, Claim, DrawDeck, DrawMarket, DrawTickets, Pass
+from engine.cards import LOCO
+from engine.game import COLORED_ONLY, PLAYING, UNMIXED
+from engine.mapdata import load_map
+from engine.payments import payment_options, unmixed_options
+from engine.scoring import best_station_use, final_scores, longest_trail, ticket_results
+
+SEATS = {"switzerland": 3, "nordic": 3}
+
+
+# ---------------------------------------------------------------------------------------------
+# References.
+
+
+def reference_turn_start(game: Game, seat: int, collapse: bool) -> list:
+    actions = [DrawMarket(i) for i, c in enumerate(game.market) if c >= 0]
+    if game.deck or game.discard:
+        actions.append(DrawDeck())
+    if game.ticket_deck or (game.ticket_discard and game.returned_policy == "discard"):
+        actions.append(DrawTickets())
+    hand = game.hands[seat]
+    for color, length, ferry, card_rules, tracks, *_ in game._listing.groups:
+        if length > game.trains[seat]:
+            continue
+        if card_rules is None:
+            options = [(c, k, ()) for c, k in payment_options(hand, length, color, ferry, collapse)]
+        elif card_rules is COLORED_ONLY:
+            options = [(c, k, ()) for c, k in payment_options(hand[:LOCO] + [0], length, color, ferry, collapse)]
+        elif card_rules is UNMIXED:
+            options = [(c, k, ()) for c, k in unmixed_options(payment_options(hand, length, color, ferry), length,
+                                                              collapse)]
+        else:
+            options = game._extended_options(hand, length, color, ferry, card_rules, collapse)
+        for index, tid, double in tracks:
+            if game.owner[index] >= 0:
+                continue
+            if double is not None:
+                partner = game.owner[double]
+                if partner == seat or (partner >= 0 and not game.doubles_open):
+                    continue
+            actions.extend(Claim(tid, c, k, subs) for c, k, subs in options)
+    if game.stations_left[seat]:
+        cost = game.map.rules.station_costs[len(game.stations[seat])]
+        for city in game.map.cities:
+            if city.index not in game.station_owner:
+                actions.extend(BuildStation(city.id, c, k) for c, k in payment_options(hand, cost, None, 0, collapse))
+    return actions or [Pass()]
+
+
+def reference_station_use(own, tickets, station_options):
+    def value(results):
+        return sum(r.points if r.completed else -r.points for r in results), sum(r.completed for r in results)
+
+    best = ticket_results(own, tickets)
+    best_key, best_borrowed = value(best), ()
+    for combo in product(*[[None, *opts] for opts in station_options if opts]):
+        borrowed = tuple(t for t in combo if t is not None)
+        if borrowed:
+            results = ticket_results([*own, *borrowed], tickets)
+            if value(results) > best_key:
+                best, best_key, best_borrowed = results, value(results), borrowed
+    via = []
+    for result, ticket in zip(best, tickets):
+        needed = tuple(b.id for b in best_borrowed if result.completed and not ticket_results(
+            [*own, *(x for x in best_borrowed if x is not b)], [ticket])[0].completed)
+        via.append((result.id, result.points, result.completed, needed, result.reached))
+    return via, best_borrowed
+
+
+def reference_trail(tracks):
+    adjacency: dict[int, list] = {}
+    for i, t in enumerate(tracks):
+        adjacency.setdefault(t.a, []).append((i, t.b))
+        adjacency.setdefault(t.b, []).append((i, t.a))
+    best = [0, []]
+    path: list[int] = []
+    used = [False] * len(tracks)
+
+    def walk(city, total):
+        if total > best[0]:
+            best[:] = [total, path.copy()]
+        for i, nxt in adjacency[city]:
+            if not used[i]:
+                used[i] = True
+                path.append(i)
+                walk(nxt, total + tracks[i].length)
+                path.pop()
+                used[i] = False
+
+    for city in adjacency:
+        walk(city, 0)
+    return best[0], tuple(tracks[i] for i in best[1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Random games: every decision's listing, and the final scores.
+
+
+@settings(max_examples=8)
+@given(st.sampled_from(["usa", "europe", "nederland", "switzerland", "nordic"]), st.integers(0, 2**31))
+def test_legal_actions_match_the_reference_listing_in_random_games(map_id, seed):
+    game = Game.new(map_id, SEATS.get(map_id, 4), seed)
+    rng = random.Random(seed)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        if game.phase == PLAYING and game.stage is None:
+            for collapse in (False, True):
+                assert game.legal_actions(seat, collapse) == reference_turn_start(game, seat, collapse)
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+    for seat in range(game.seats):
+        owned = [t for t in game.map.tracks if game.owner[t.index] == seat]
+        assert longest_trail(owned) == reference_trail(owned)
+
+
+def _station_case(m, data, seats=4):
+    """Networks for each seat, stations on busy cities and tickets: a finished Europe game's shape."""
+    owner = [-1] * len(m.tracks)
+    order = data.draw(st.permutations(range(len(m.tracks))))
+    trains = [m.rules.trains] * seats
+    for index in order:
+        t = m.tracks[index]
+        seat = data.draw(st.integers(0, seats))
+        if seat < seats and t.length <= trains[seat] and (t.double is None or owner[t.double] != seat):
+            owner[index] = seat
+            trains[seat] -= t.length
+    cities = data.draw(st.lists(st.sampled_from(range(len(m.cities))), min_size=seats * 3, max_size=seats * 3,
+                                unique=True))
+    return owner, [cities[3 * s: 3 * s + 3] for s in range(seats)]
+
+
+@settings(max_examples=40)
+@given(st.data())
+def test_station_assignment_matches_the_reference_search(data):
+    m = load_map("europe")
+    owner, stations = _station_case(m, data)
+    seat = data.draw(st.integers(0, 3))
+    own = [t for t in m.tracks if owner[t.index] == seat]
+    tickets = [m.ticket_by_id[i] for i in data.draw(st.lists(st.sampled_from([t.id for t in m.tickets]),
+                                                             max_size=12, unique=True))]
+    options = [[t for t in m.tracks if owner[t.index] >= 0 and owner[t.index] != seat and c in (t.a, t.b)]
+               for c in stations[seat]]
+    results, borrowed = best_station_use(own, tickets, options)
+    via, ref_borrowed = reference_station_use(own, tickets, options)
+    assert borrowed == ref_borrowed
+    assert [(r.id, r.points, r.completed, r.via, r.reached) for r in results] == via
+
+
+def _network(m, picks):
+    owned, mine, cities, trains = [], set(), set(), m.rules.trains
+    for pick in picks:
+        frontier = [t for t in m.tracks if t.index not in mine and t.length <= trains
+                    and (t.double is None or t.double not in mine)
+                    and (not cities or t.a in cities or t.b in cities)]
+        if not frontier:
+            break
+        frontier.sort(key=lambda t: (not (t.a in cities and t.b in cities), t.length, t.index))
+        t = frontier[pick % len(frontier)]
+        owned.append(t)
+        mine.add(t.index)
+        cities.update((t.a, t.b))
+        trains -= t.length
+    return owned
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(["usa", "europe", "switzerland", "nordic"]), st.lists(st.integers(0, 30), max_size=14))
+def test_longest_trail_matches_the_reference_search_on_dense_networks(map_id, picks):
+    owned = _network(load_map(map_id), picks)
+    assert longest_trail(owned) == reference_trail(owned)
+
+
+def test_restored_finished_game_scores_as_the_original():
+    game = Game.new("europe", 4, 3)
+    rng = random.Random(3)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+    restored = Game.from_json(game.to_json(), game.log)
+    assert restored.final == game.final == final_scores(game)
+
+
+def test_restoring_a_finished_game_does_not_score_it_until_read(monkeypatch):
+    game = Game.new("usa", 2, 5)
+    rng = random.Random(5)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+    calls = []
+    import engine.scoring
+
+    real = engine.scoring.final_scores
+    monkeypatch.setattr(engine.scoring, "final_scores", lambda g: calls.append(g) or real(g))
+    restored = Game.from_json(game.to_json(), game.log)
+    assert calls == [] and restored.is_over()
+    assert restored.final == game.final and calls == [restored]
+    assert restored.final is restored.final and len(calls) == 1
