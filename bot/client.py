@@ -22,7 +22,7 @@ from bot.components import DYNAMIC_ITEMS
 from bot.history import History
 from bot.language import Languages
 from bot.lobbies import Lobbies
-from bot.logs import setup_logging
+from bot.health import HealthServer
 from bot.service import GameService
 from bot.settings import Settings
 from bot.turns import Turns, new_error_id
@@ -50,9 +50,17 @@ class TTRBot(commands.AutoShardedBot):
         self.ai = AISeats(self)
         self.undos = Undos(self)
         self.tree.on_error = self.on_app_command_error
+        self.health: HealthServer | None = None  # host: HEALTH_PORT's server, started in setup_hook
+        self.resumed_games = 0  # host: for the ready line
+        self.commands_synced = "not synced (SYNC_COMMANDS=false)"  # host: for the ready line
+        self._said_ready = False  # host
 
     async def setup_hook(self) -> None:
         report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
+        self.resumed_games = len(report.verified)  # host
+        if self.settings.health_port is not None:  # host: /healthz and /metrics
+            self.health = HealthServer(self, host=self.settings.health_host, port=self.settings.health_port)
+            await self.health.start()
         for problem in getattr(report, "problems", []) or []:
             log.error("stored game kept read-only: %s", problem)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -65,7 +73,15 @@ class TTRBot(commands.AutoShardedBot):
         self.clocks.loop.start()
         await self.ai.resume_all()
 
+    async def on_ready(self) -> None:  # host: the one line that says the bot is up
+        if not self._said_ready:
+            self._said_ready = True
+            log.info("ready as %s in %d servers, %d games resumed, commands %s", self.user, len(self.guilds),
+                     self.resumed_games, self.commands_synced)
+
     async def close(self) -> None:
+        if self.health is not None:  # host
+            await self.health.stop()
         self.expire_lobbies.cancel()
         self.clocks.loop.cancel()
         await self.ai.close()
@@ -88,14 +104,18 @@ class TTRBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         digest = await self._tree_hash(guild)
-        marker = Path("data") / f"commands-{guild.id if guild else 'global'}.sha256"
+        where = f"to guild {guild.id}" if guild else "globally"
+        # host: one marker per application (and guild): another application's sync is not this one's
+        marker = Path("data") / f"commands-{self.application_id}-{guild.id if guild else 'global'}.sha256"
         if marker.exists() and marker.read_text().strip() == digest:
             log.info("commands unchanged since the last sync")
+            self.commands_synced = f"unchanged since the last sync {where}"
             return
         synced = await self.tree.sync(guild=guild)
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(digest)
-        log.info("synced %d commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+        log.info("synced %d commands %s", len(synced), where)
+        self.commands_synced = f"synced {where} ({len(synced)})"
 
     # ------------------------------------------------------------------ housekeeping
 
@@ -177,8 +197,3 @@ class TTRBot(commands.AutoShardedBot):
     async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
         log.exception("unhandled error in %s", event_method, extra={"error_id": new_error_id()})
 
-
-def run(settings: Settings) -> None:
-    setup_logging(settings.log_level)
-    bot = TTRBot(settings)
-    bot.run(settings.token(), log_handler=None)
