@@ -19,10 +19,10 @@ from bot.ai_seats import AISeats
 from bot.clocks import Clocks
 from bot.command_translator import CommandTranslator
 from bot.components import DYNAMIC_ITEMS
+from bot.health import HealthServer
 from bot.history import History
 from bot.language import Languages
 from bot.lobbies import Lobbies
-from bot.health import HealthServer
 from bot.service import GameService
 from bot.settings import Settings
 from bot.turns import Turns, new_error_id

@@ -7,7 +7,6 @@ import asyncio
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
-
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlmodel import SQLModel
