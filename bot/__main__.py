@@ -10,6 +10,7 @@ import asyncio
 import signal
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -39,11 +40,13 @@ def main() -> int:
     if settings.token() is None:
         print(how_to_get_a_token(), file=sys.stderr)
         return 2
+    from bot.health import HealthPortError
     from bot.logs import setup_logging
     from storage.database import DatabaseUnusableError
     from storage.errors import SchemaOutdatedError
 
     setup_logging(settings.log_level, settings.log_format)
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warning about its libraries
     try:
         asyncio.run(_run(settings))
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -52,7 +55,11 @@ def main() -> int:
         print("Discord refused DISCORD_TOKEN: copy a fresh token from https://discord.com/developers/applications "
               "(Bot > Reset Token) into .env and start again.", file=sys.stderr)
         return 3
-    except (DatabaseUnusableError, SchemaOutdatedError) as exc:
+    except aiohttp.ClientConnectorError as exc:
+        print(f"Cannot reach Discord ({exc.os_error.strerror or exc}): check this machine's network, DNS or "
+              "proxy, then start again.", file=sys.stderr)
+        return 3
+    except (DatabaseUnusableError, SchemaOutdatedError, HealthPortError) as exc:
         print(f"Cannot start: {exc}.", file=sys.stderr)
         return 3
     return 0

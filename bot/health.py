@@ -36,6 +36,10 @@ SAMPLE_EVERY = 1.0
 DATABASE_TIMEOUT = 3.0
 
 
+class HealthPortError(RuntimeError):
+    """HEALTH_HOST:HEALTH_PORT cannot be listened on (taken, or not an address of this machine)."""
+
+
 class HealthServer:
     def __init__(self, bot: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
         self.bot = bot
@@ -58,7 +62,13 @@ class HealthServer:
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self._runner.cleanup()
+            self._runner = None
+            raise HealthPortError(f"cannot serve /healthz on {self.host}:{self.port} ({exc.strerror}): "
+                                  "choose another HEALTH_PORT or HEALTH_HOST") from None
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self._log_handler = metrics.install(self.bot)
         self._sampler = asyncio.create_task(self._sample(), name="health-sampler")

@@ -321,3 +321,25 @@ async def test_postgresql_refusing_the_password(fake_discord, tmp_path: Path) ->
     assert code == 3
     line = one_line_without_traceback(stderr)
     assert "refused the password" in line and "not-the-password" not in line
+
+
+async def test_discord_unreachable_is_one_line(tmp_path: Path) -> None:
+    class Nowhere:
+        base_url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+
+    proc = await start_against(Nowhere, tmp_path, DISCORD_TOKEN="x")
+    code, stderr = await finish(proc)
+    assert code == 3
+    assert one_line_without_traceback(stderr).startswith("Cannot reach Discord")
+    assert "voice will NOT be supported" not in stderr  # the bot has no voice: no warning about it
+
+
+async def test_a_health_port_in_use_is_one_line(fake_discord, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token,
+                                   HEALTH_PORT=str(taken.getsockname()[1]))
+        code, stderr = await finish(proc)
+    assert code == 3
+    assert "choose another HEALTH_PORT" in one_line_without_traceback(stderr)
