@@ -30,8 +30,10 @@ from storage.models import ACTIVE, GameRecord
 
 log = logging.getLogger(__name__)
 
-#: How often the event loop's lag is sampled and the active games are counted (seconds).
+#: How often the event loop's lag is sampled (seconds).
 SAMPLE_EVERY = 1.0
+#: How often the active games are counted in the database (seconds; the first count is at start).
+COUNT_GAMES_EVERY = 15.0
 #: /healthz answers 503 when the database does not answer within this (seconds).
 DATABASE_TIMEOUT = 3.0
 
@@ -116,18 +118,25 @@ class HealthServer:
         return web.Response(body=generate_latest(self.registry), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def _sample(self) -> None:
-        """Event-loop lag (how late a sleep wakes up) and the active games, once per SAMPLE_EVERY."""
+        """Event-loop lag (how late a sleep wakes up) every SAMPLE_EVERY, the active games every
+        COUNT_GAMES_EVERY."""
         loop = asyncio.get_running_loop()
+        counted_at = -math.inf
         while True:
+            if loop.time() - counted_at >= COUNT_GAMES_EVERY:
+                counted_at = loop.time()
+                await self._count_games()
             before = loop.time()
             await asyncio.sleep(SAMPLE_EVERY)
             self.loop_lag = max(0.0, loop.time() - before - SAMPLE_EVERY)
-            try:
-                async with self.bot.storage.sessions() as session:
-                    self.active_games = (await session.execute(
-                        select(func.count()).select_from(GameRecord).where(GameRecord.status == ACTIVE))).scalar_one()
-            except Exception:  # the database is down: /healthz says so; the gauge keeps its last value
-                log.debug("active games not counted", exc_info=True)
+
+    async def _count_games(self) -> None:
+        try:
+            async with self.bot.storage.sessions() as session:
+                self.active_games = (await session.execute(
+                    select(func.count()).select_from(GameRecord).where(GameRecord.status == ACTIVE))).scalar_one()
+        except Exception:  # the database is down: /healthz says so; the gauge keeps its last value
+            log.debug("active games not counted", exc_info=True)
 
 
 class _BotGauges:

@@ -35,7 +35,9 @@ async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot) ->
     status, body = await asyncio.to_thread(get, base + "/healthz")
     health = json.loads(body)
     assert status == 200 and health["gateway"]["connected"] and health["database"]["reachable"]
+    await fake.wait_until(lambda: bot.health.active_games is not None, what="the first count of games")
     before = samples((await asyncio.to_thread(get, base + "/metrics"))[1])
+    assert before[("ttr_active_games", ())] == 0 and before[("ttr_servers", ())] == 1
     commands = ("ttr_interactions_total", (("type", "command"),))
 
     reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", players=3)
