@@ -79,15 +79,15 @@ def run_steps(steps: list[tuple[str, str]], scratch: Path) -> int:
     venv = scratch / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     env = {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "HOME": str(scratch), "LANG": "C.UTF-8"}
-    app = scratch / "app"
-    workdir = app
+    image_root = scratch / "image"  # the image's / : WORKDIR /app is image/app
+    workdir = image_root
     cmd: list[str] = []
     healthcheck: list[str] = []
     for word, args in steps:
         if word == "ENV":
             env.update(env_pairs(args))
         elif word == "WORKDIR":
-            workdir = app / args.lstrip("/").removeprefix("app").lstrip("/")
+            workdir = image_root / args.lstrip("/")
             workdir.mkdir(parents=True, exist_ok=True)
         elif word == "COPY":
             *sources, target = shlex.split(args)
