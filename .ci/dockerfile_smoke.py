@@ -102,7 +102,10 @@ def run_steps(steps: list[tuple[str, str]], scratch: Path) -> int:
         elif word == "RUN":
             if args.split()[0] in ("pip", "python"):
                 print(f"RUN {args}", flush=True)
-                subprocess.run(["sh", "-c", args], cwd=workdir, env=env, check=True)
+                done = subprocess.run(["sh", "-c", args], cwd=workdir, env=env, capture_output=True, text=True)
+                if done.returncode != 0:  # the output only when it failed: pip's is long
+                    print(done.stdout, done.stderr, sep="\n", flush=True)
+                    raise SystemExit(f"RUN {args} failed with status {done.returncode}")
             else:
                 print(f"skipped (system step): RUN {args}", flush=True)
         elif word == "CMD":
