@@ -30,7 +30,7 @@ def is_manager(interaction: Interaction) -> bool:
 
 
 class Admin:
-    def __init__(self, bot: TTRBot) -> None:
+    def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
 
     async def _say(self, interaction: Interaction, text: str) -> None:

@@ -27,7 +27,7 @@ AI_NAMES = {"random": N_("random AI {n}"), "baseline": N_("baseline AI {n}"), "s
 
 
 class AISeats:
-    def __init__(self, bot: TTRBot, delay: float = 1.5) -> None:
+    def __init__(self, bot: "TTRBot", delay: float = 1.5) -> None:
         self.bot = bot
         self.delay = delay  # seconds before an AI moves, so people can follow (tests use 0)
         self._tasks: dict[int, asyncio.Task] = {}

@@ -52,7 +52,7 @@ def timestamp(when: datetime) -> str:
 
 
 class Clocks:
-    def __init__(self, bot: TTRBot) -> None:
+    def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
         self.now = utcnow  # tests replace it to move time
         self._clocks: dict[int, stored_clocks.GameClock | None] = {}

@@ -67,7 +67,7 @@ FOR_CHOICES = [app_commands.Choice(name=locale_str("me"), value="me"),
                app_commands.Choice(name=locale_str("this server (Manage Server)"), value="server")]
 
 
-def _bot(interaction: Interaction) -> TTRBot:
+def _bot(interaction: Interaction) -> "TTRBot":
     return interaction.client  # type: ignore[return-value]
 
 
@@ -635,6 +635,6 @@ async def help_(interaction: Interaction) -> None:
         rules=slash(t, "ttr rules"), resign=slash(t, "ttr resign"), settings_language=slash(t, "ttr settings language")))
 
 
-def setup(bot: TTRBot) -> None:
+def setup(bot: "TTRBot") -> None:
     from bot import leagues  # noqa: F401  (adds /ttr league … to the group)
     bot.tree.add_command(ttr)

@@ -50,7 +50,7 @@ DECISION = GAME + r":(?P<token>[0-9]+)"
 BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER = 80, 100, 150
 
 
-def _bot(interaction: Interaction) -> TTRBot:
+def _bot(interaction: Interaction) -> "TTRBot":
     return interaction.client  # type: ignore[return-value]
 
 

@@ -8,7 +8,7 @@ names. Seats become the players' names, so no message says "seat 2".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Callable
 
 from engine import Game
 from engine.errors import ActionError, CardRef, CityRef, ListRef, MapRef, Phrase, RouteRef, SeatRef

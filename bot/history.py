@@ -36,7 +36,7 @@ def log_entry(t: Translator, game: Game, seat: int | None, action, names, *, pub
 
 
 class History:
-    def __init__(self, bot: TTRBot) -> None:
+    def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
 
     async def _finished_here(self, interaction: Interaction):

@@ -36,7 +36,7 @@ class Choice:
 
 
 class Languages:
-    def __init__(self, bot: TTRBot) -> None:
+    def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
         self.forced = bot.settings.force_language
         # Stored choices, with when they were read: re-read after CACHE_SECONDS, so a choice made

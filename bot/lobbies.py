@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 
 class Lobbies:
-    def __init__(self, bot: TTRBot) -> None:
+    def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
         #: Where new games get their seed (tests replace it to replay the same games).
         self.new_seed = lambda: secrets.randbits(62)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Callable
 
 from engine import Action, Game, parse_action
 from engine.events import Event, GameOver, TurnStarted
@@ -175,7 +175,7 @@ class GameService:
                     )
             except StaleVersionError:
                 self.forget(game_id)
-                raise UserError("Someone else moved at the same moment. Look at the newest message and try again.") from None
+                raise UserError("Someone else moved at the same moment. Look at the newest message and try again.")
             except BaseException:
                 self.forget(game_id)  # the in-memory game is ahead of the database: drop it
                 raise

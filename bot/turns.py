@@ -8,8 +8,7 @@ import asyncio
 import io
 import logging
 import uuid
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import discord
 from discord import Interaction
@@ -58,7 +57,7 @@ PLAYER_COLORS: dict[str, tuple[int, int, int]] = dict(zip(("violet", "teal", "br
 
 
 class Turns:
-    def __init__(self, bot: TTRBot) -> None:
+    def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
         self.service = bot.service
         self._names: dict[int, str] = {}  # user id -> display name ("" when storage has none)

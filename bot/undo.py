@@ -38,7 +38,7 @@ def approved_line(t: Translator, users: set[int]) -> str:
 
 
 class Undos:
-    def __init__(self, bot: TTRBot) -> None:
+    def __init__(self, bot: "TTRBot") -> None:
         self.bot = bot
 
     def _voters(self, table: Table, mover: int) -> set[int]:

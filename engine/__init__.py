@@ -8,9 +8,6 @@
 #: Bumped whenever a rules fix can change the outcome of a logged game (docs/engine.md).
 RULES_VERSION = 1
 
-import engine.nederland  # noqa: E402,F401  (registers the "tolls" rule hook)
-import engine.nordic  # noqa: E402,F401  (registers the "nordic" rule hook)
-import engine.switzerland  # noqa: E402,F401  (registers the "switzerland" rule hook)
 from engine.actions import (  # noqa: E402
     Action,
     BuildStation,
@@ -29,15 +26,14 @@ from engine.actions import (  # noqa: E402
     Undo,
 )
 from engine.errors import (  # noqa: E402
-    ActionError,
-    AmbiguousActionError,
-    GameOptionsError,
-    IllegalActionError,
-    InvalidActionError,
+    ActionError, AmbiguousActionError, GameOptionsError, IllegalActionError, InvalidActionError,
 )
 from engine.game import Game, GameOptions  # noqa: E402
 from engine.mapdata import available_maps, load_map  # noqa: E402
 from engine.notation import format_action, parse_action  # noqa: E402
+import engine.nederland  # noqa: E402,F401  (registers the "tolls" rule hook)
+import engine.nordic  # noqa: E402,F401  (registers the "nordic" rule hook)
+import engine.switzerland  # noqa: E402,F401  (registers the "switzerland" rule hook)
 
 __all__ = [
     "RULES_VERSION", "Action", "BuildStation", "Claim", "DeclineTunnel", "DrawDeck", "DrawMarket",

@@ -8,10 +8,10 @@ changing nothing) and then mutates, appends to `log` and returns typed events.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
+from typing import Callable
 
 from engine import RULES_VERSION
 from engine.actions import (
@@ -111,7 +111,7 @@ class GameOptions:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> GameOptions:
+    def from_json(cls, data: dict) -> "GameOptions":
         return cls(
             deck=data.get("deck"),
             returned_tickets=data.get("returned_tickets"),
@@ -228,7 +228,7 @@ class Game:
     @classmethod
     def new(
         cls, map_id: str | MapData, seats: int, seed: int, options: GameOptions | None = None
-    ) -> Game:
+    ) -> "Game":
         map_data = load_map(map_id) if isinstance(map_id, str) else map_id
         game = cls(map_data, seats, seed, options or GameOptions())
         game._setup()
@@ -242,7 +242,7 @@ class Game:
         seed: int,
         options: GameOptions | None,
         log: list[tuple[int | None, Action]],
-    ) -> Game:
+    ) -> "Game":
         """Rebuild a game from its seed and action log (raises if the log is not legal)."""
         game = cls.new(map_id, seats, seed, options)
         for seat, action in log:
@@ -1026,7 +1026,7 @@ class Game:
         })
 
     @classmethod
-    def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None) -> Game:
+    def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None) -> "Game":
         """Restore a state saved by `to_json` (and optionally its log, for `plies` to match)."""
         if data.get("schema") != STATE_SCHEMA:
             raise ValueError(f"state schema {data.get('schema')!r} is not {STATE_SCHEMA}")

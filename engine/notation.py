@@ -16,8 +16,7 @@ no color given is ambiguous unless only one color can pay.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from engine.actions import (
     Action,
@@ -49,7 +48,7 @@ _LOCO_OPTION = re.compile(r"^(?:loco|locos|locomotives?)=(\d+)$")
 _SUB_OPTION = re.compile(r"^(?:sub|subs)=(.+)$")
 
 
-def _map_of(game_or_map: Game | MapData) -> MapData:
+def _map_of(game_or_map: "Game | MapData") -> MapData:
     return game_or_map if isinstance(game_or_map, MapData) else game_or_map.map
 
 
@@ -114,7 +113,7 @@ def claim_names_track(m: MapData, action: Claim) -> bool:
                                   any(o.color == t.color for o in siblings if o is not t))
 
 
-def format_action(game_or_map: Game | MapData, action: Action) -> str:
+def format_action(game_or_map: "Game | MapData", action: Action) -> str:
     m = _map_of(game_or_map)
     kind = type(action)
     if kind is DrawDeck:
@@ -182,7 +181,7 @@ def _payment_text(color: int | None, locos: int) -> str:
     return " ".join(parts)
 
 
-def parse_action(game: Game, seat: int | None, text: str) -> Action:
+def parse_action(game: "Game", seat: int | None, text: str) -> Action:
     """Parse what `seat` typed into an action, resolving defaults against the current state.
 
     Raises InvalidActionError (cannot be read) or AmbiguousActionError (several actions fit).
@@ -296,7 +295,7 @@ def _typed_names(texts: list[str]) -> ListRef:
     return ListRef(tuple(map(repr, texts)), "or", " or ")
 
 
-def _parse_claim(game: Game, seat: int | None, words: list[str]) -> Action:
+def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
     m = game.map
     subs: list[int] = []
     route_words, color, all_loco, locos = _split_payment(words, subs)
@@ -349,7 +348,7 @@ def _parse_claim(game: Game, seat: int | None, words: list[str]) -> Action:
     return Claim(track.id, None if locos == track.length else color, locos)
 
 
-def _parse_claim_extended(game: Game, seat: int | None, track: Track, color: int | None, all_loco: bool,
+def _parse_claim_extended(game: "Game", seat: int | None, track: Track, color: int | None, all_loco: bool,
                           locos: int | None, subs: tuple[int, ...], card_rules: tuple) -> Action:
     """Claims under a map's card rules (Switzerland, Nordic): what is left out is filled in from
     the payments the engine lists (no substitutes and the fewest locomotives first)."""
@@ -392,7 +391,7 @@ def _gray_route(m: MapData, track: Track, colors: list[int | None]) -> Ambiguous
                                 route=route_ref(m, track), options=_card_options(colors))
 
 
-def _parse_station(game: Game, seat: int | None, words: list[str]) -> Action:
+def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
     m = game.map
     city_words, color, all_loco, locos = _split_payment(words)
     city = m.find_city(" ".join(city_words)) if city_words else None
@@ -421,7 +420,7 @@ def _parse_station(game: Game, seat: int | None, words: list[str]) -> Action:
     return BuildStation(city.id, None if locos == cost else color, locos)
 
 
-def _parse_tunnel(game: Game, seat: int | None, words: list[str]) -> Action:
+def _parse_tunnel(game: "Game", seat: int | None, words: list[str]) -> Action:
     if words == ["decline"]:
         return DeclineTunnel()
     if words and words[0] == "pay":
@@ -438,7 +437,7 @@ def _parse_tunnel(game: Game, seat: int | None, words: list[str]) -> Action:
     raise InvalidActionError("write 'tunnel pay', 'tunnel pay loco=N' or 'tunnel decline'")
 
 
-def _parse_neutral(game: Game, words: list[str]) -> Action:
+def _parse_neutral(game: "Game", words: list[str]) -> Action:
     """'neutral claim Amsterdam-Rotterdam/2'; without /1 or /2, the first free track."""
     if len(words) < 2 or words[0].lower() != "claim":
         raise InvalidActionError("write 'neutral claim' and the route, like 'neutral claim Amsterdam-Rotterdam/1'")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -89,7 +88,7 @@ class _Components:
             self.parent[ra] = rb
 
 
-def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
+def ticket_results(tracks: Iterable["Track"], tickets: Sequence) -> tuple[TicketResult, ...]:
     comp = _Components()
     for t in tracks:
         comp.union(t.a, t.b)
@@ -120,8 +119,8 @@ def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
 
 
 def best_station_use(
-    own: list[Track], tickets: Sequence, station_options: list[list[Track]]
-) -> tuple[tuple[TicketResult, ...], tuple[Track, ...]]:
+    own: list["Track"], tickets: Sequence, station_options: list[list["Track"]]
+) -> tuple[tuple[TicketResult, ...], tuple["Track", ...]]:
     """RULES.md §3: each station borrows at most one adjacent opponent track; pick the choice
     that maximizes ticket points, then completed tickets (first such choice in a fixed order)."""
     best = ticket_results(own, tickets)
@@ -151,7 +150,7 @@ def _with_needed_stations(result: TicketResult, ticket, own: list, borrowed: tup
     return TicketResult(result.id, result.points, True, needed, result.reached)
 
 
-def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
+def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:
     """Longest trail (cities may repeat, each track used once) by total length; RULES.md §1."""
     if not tracks:
         return 0, ()
@@ -184,7 +183,7 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
     return best_len, tuple(tracks[i] for i in best_path)
 
 
-def final_scores(game: Game) -> list[PlayerScore]:
+def final_scores(game: "Game") -> list[PlayerScore]:
     """Score every seat (resigned seats included) and rank them with the map's tie-breaks."""
     m: MapData = game.map
     deck = game.deck_rules
@@ -236,7 +235,7 @@ def final_scores(game: Game) -> list[PlayerScore]:
     return rank(game, scores)
 
 
-def _tie_key(game: Game, s: PlayerScore) -> tuple:
+def _tie_key(game: "Game", s: PlayerScore) -> tuple:
     keys: list[int] = [s.total]
     for rule in game.map.rules.tie_breaks:
         if rule == "tickets":
@@ -250,7 +249,7 @@ def _tie_key(game: Game, s: PlayerScore) -> tuple:
     return tuple(keys)
 
 
-def rank(game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
+def rank(game: "Game", scores: list[PlayerScore]) -> list[PlayerScore]:
     """Competition ranking (1, 1, 3) by total then the map's tie-breaks; equal keys share a rank."""
     from dataclasses import replace
 

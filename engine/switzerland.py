@@ -27,5 +27,5 @@ class SwitzerlandHooks(RuleHooks):
     locomotive_use = "tunnels"
     locomotive_error = N_("locomotives can only be used on tunnels on this map")
 
-    def locomotives_usable(self, track: Track) -> bool:
+    def locomotives_usable(self, track: "Track") -> bool:
         return track.tunnel

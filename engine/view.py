@@ -24,7 +24,7 @@ def _hand(counts: list[int]) -> dict[str, int]:
     return {CARD_NAMES[k]: counts[k] for k in range(NUM_CARD_KINDS) if counts[k]}
 
 
-def _ticket(game: Game, ticket_id: int) -> dict:
+def _ticket(game: "Game", ticket_id: int) -> dict:
     m = game.map
     t = m.ticket_by_id[ticket_id]
     out = {"id": t.id, "a": m.cities[t.a].id, "b": m.cities[t.b].id, "points": t.points, "long": t.long}
@@ -33,7 +33,7 @@ def _ticket(game: Game, ticket_id: int) -> dict:
     return out
 
 
-def public_last_action(game: Game) -> dict | None:
+def public_last_action(game: "Game") -> dict | None:
     """The last action as everyone may see it (kept ticket ids hidden)."""
     if game.last_action is None:
         return None
@@ -66,7 +66,7 @@ def _payment(color: int | None, locos: int) -> dict:
     return {"color": None if color is None else CARD_NAMES[color], "locos": locos}
 
 
-def build_view(game: Game, seat: int | None) -> dict:
+def build_view(game: "Game", seat: int | None) -> dict:
     over = game.is_over()
     players = []
     for s in range(game.seats):

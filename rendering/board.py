@@ -8,52 +8,27 @@ seat's ticket cities and the tracks it may claim now ringed, and its hand and ti
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from i18n import N_, Translator
+
 from rendering import fonts
 from rendering.draw import card, disc, encode, paste, paste_centered, sprite
 from rendering.geometry import BORDER_SCALE, MapGeometry, geometry
 from rendering.style import (
-    ALERT,
-    BACKGROUND,
-    CITY_FILL,
-    DEFAULT_PLAYER_COLORS,
-    HALO,
-    HIGHLIGHT,
-    INK,
-    MAP_EDGE,
-    MUTED,
-    NEUTRAL_PLAYER,
-    PANEL,
-    PANEL_LINE,
-    ROUTE_COLORS,
-    TICKET_CITY,
-    PlayerStyle,
-    RenderedImage,
-    darker,
-    lighter,
-    text_on,
+    ALERT, BACKGROUND, CITY_FILL, DEFAULT_PLAYER_COLORS, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
+    NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
+    lighter, text_on,
 )
 from rendering.words import (
-    acting,
-    action_text,
-    city_names,
-    clauses,
-    last_action_text,
-    listing,
-    player_name,
-    route_letters,
-    seat_name,
-    status_text,
-    translator_or_english,
-    tunnel_text,
+    acting, action_text, city_names, clauses, last_action_text, listing, player_name, route_letters, seat_name, status_text,
+    translator_or_english, tunnel_text,
 )
+from engine.cards import CARD_NAMES
 
 TOLL_FILL = (232, 185, 35)
 BORDER_FILL = (150, 46, 40)  # a country's border point (Switzerland): a small diamond

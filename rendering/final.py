@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Sequence
 
 from PIL import ImageDraw
 
 from engine.mapdata import MapData
 from i18n import N_, Translator
+
 from rendering import fonts
 from rendering.board import _players, board_image, swatch, text_size
 from rendering.draw import encode, mark

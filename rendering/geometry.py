@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.mapdata import MapData
+
 from rendering import fonts
 
 #: City label text size, in pixels of the image shown 400 px wide (the phone-legibility rule is 7).

@@ -6,8 +6,8 @@ Each takes that seat's view (`game.view(seat)`); nothing here is ever posted in 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -15,31 +15,16 @@ from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from engine.scoring import ticket_results
 from i18n import Translator
+
 from rendering import fonts
 from rendering.board import Marks, _players, _static_map, board_image, map_marks, shipped, static_map, swatch
 from rendering.draw import card, disc, encode, mark, paste_centered
 from rendering.geometry import geometry
 from rendering.style import (
-    GOOD,
-    INK,
-    MUTED,
-    PANEL,
-    PANEL_LINE,
-    TICKET_CITY,
-    PlayerStyle,
-    RenderedImage,
-    darker,
+    GOOD, INK, MUTED, PANEL, PANEL_LINE, TICKET_CITY, PlayerStyle,
+    RenderedImage, darker,
 )
-from rendering.words import (
-    card_name,
-    city,
-    clauses,
-    listing,
-    player_name,
-    route_letters,
-    ticket_name,
-    translator_or_english,
-)
+from rendering.words import card_name, city, clauses, listing, player_name, route_letters, ticket_name, translator_or_english
 
 HAND_WIDTH = 800
 

@@ -11,6 +11,7 @@ transaction) and leave nothing behind when they fail.
 from __future__ import annotations
 
 import asyncio
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any

@@ -3,6 +3,7 @@
 import asyncio
 import json
 
+
 from engine import DrawDeck
 from tests.bot.driver import Driver
 

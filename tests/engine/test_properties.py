@@ -78,7 +78,7 @@ def _check_conservation(game: Game) -> None:
 def test_s1_random_games_conserve_cards_trains_stations_and_score(config):
     map_id, seats, seed, variants = config
     plies = 0
-    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES, variants=variants):  # noqa: B007 (the last one is used)
+    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES, variants=variants):
         _check_conservation(game)
         plies += 1
     assert plies < MAX_PLIES
@@ -88,7 +88,7 @@ def test_s1_random_games_conserve_cards_trains_stations_and_score(config):
 def test_replay_from_seed_and_log_reproduces_the_state(config):
     map_id, seats, seed, variants = config
     game = None
-    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES, variants=variants):  # noqa: B007 (the last one is used)
+    for game, _, _ in random_game(map_id, seats, seed, MAX_PLIES, variants=variants):
         pass
     # The generator applied the last action after yielding: rebuild from the log.
     assert game.is_over()

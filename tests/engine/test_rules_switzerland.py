@@ -16,10 +16,10 @@ from engine import (
     format_action,
     parse_action,
 )
+from engine.notation import ticket_label
 from engine.cards import card_index
 from engine.events import MarketReset, TunnelRevealed
 from engine.mapdata import Ticket
-from engine.notation import ticket_label
 from engine.scoring import final_scores, ticket_results
 from tests.engine.helpers import arrange, give_route, hand_of, started, track_between
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import types
-from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from aiohttp import web
 
@@ -37,8 +36,8 @@ from tests.fakediscord.server import API_PREFIX, build_app
 from tests.fakediscord.state import (
     ALL_PERMISSIONS,
     APPLICATION_COMMAND,
-    AUTOCOMPLETE,
     BOT_ROLE_PERMISSIONS,
+    AUTOCOMPLETE,
     DM,
     EVERYONE_PERMISSIONS,
     MESSAGE_COMPONENT,
@@ -152,7 +151,7 @@ class FakeDiscord:
             target.members[user.id] = user
         return user
 
-    def add_default_world(self) -> FakeDiscord:
+    def add_default_world(self) -> "FakeDiscord":
         """One guild with #general and #games, and users in several locales.
 
         ``alice`` (en-US), ``bob`` (fr), ``carol`` (de, DMs closed), ``dirk`` (nl), and ``stranger``
@@ -187,7 +186,7 @@ class FakeDiscord:
 
     # --- lifecycle ------------------------------------------------------------------------------
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> FakeDiscord:
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> "FakeDiscord":
         self._runner = web.AppRunner(build_app(self), access_log=None, shutdown_timeout=0.5)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
@@ -221,11 +220,12 @@ class FakeDiscord:
     def patch_discord(self) -> Iterator[None]:
         """Point discord.py at the fake: `Route.BASE` (REST, webhooks) and the default gateway URL; and
         shorten the retry waits the fake causes (5xx backoff, re-identify), see `backoff_scale`."""
-        import discord.client
         import discord.gateway
         import discord.http
-        import discord.webhook.async_
         import yarl
+
+        import discord.client
+        import discord.webhook.async_
 
         saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
         modules = (discord.http, discord.webhook.async_, discord.client)
@@ -348,7 +348,7 @@ class FakeDiscord:
             try:
                 # Woken by any change in the fake; the short cap also re-checks predicates on bot state.
                 await asyncio.wait_for(event.wait(), min(remaining, self.poll_interval))
-            except TimeoutError:
+            except asyncio.TimeoutError:
                 pass
 
     async def wait_for_message(self, where: Channel | User, check: Callable[[Message], bool] | None = None,

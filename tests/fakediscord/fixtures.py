@@ -9,8 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import pytest_asyncio
 

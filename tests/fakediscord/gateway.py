@@ -73,7 +73,7 @@ class GatewaySession:
 
     BUFFERED_EVENTS = 1000
 
-    def __init__(self, fake: FakeDiscord, intents: int):
+    def __init__(self, fake: "FakeDiscord", intents: int):
         self.fake = fake
         self.intents = intents
         self.sequence = 0
@@ -107,7 +107,7 @@ class GatewaySession:
 class GatewayConnection:
     """One websocket on the gateway; ``session`` once it identified or resumed."""
 
-    def __init__(self, fake: FakeDiscord, ws: web.WebSocketResponse, compress: str | None):
+    def __init__(self, fake: "FakeDiscord", ws: web.WebSocketResponse, compress: str | None):
         self.fake = fake
         self.ws = ws
         self.compressor = _Compressor(compress)

@@ -10,8 +10,7 @@ discord.py turns these into `discord.HTTPException` (`Forbidden` for 403, `NotFo
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
-from typing import Any
+from typing import Any, Iterable
 
 # --- interactions -------------------------------------------------------------------------------
 ACK_DEADLINE = 3.0  # seconds to send the initial interaction response

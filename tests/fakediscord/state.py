@@ -57,7 +57,7 @@ class Snowflakes:
 
 def snowflake_time(snowflake: int) -> str:
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS
-    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).isoformat()
+    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.timezone.utc).isoformat()
 
 
 @dataclass(eq=False)
@@ -96,8 +96,8 @@ class Guild:
     name: str
     owner_id: int
     preferred_locale: str = "en-US"
-    members: dict[int, User] = field(default_factory=dict)
-    channels: list[Channel] = field(default_factory=list)
+    members: dict[int, "User"] = field(default_factory=dict)
+    channels: list["Channel"] = field(default_factory=list)
     joined_at: str = ""
     bot_id: int = 0  # the bot user; it holds the managed role ``bot_role_id``
     bot_role_id: int = 0
@@ -207,14 +207,14 @@ class Channel:
     name: str
     type: int = TEXT
     guild: Guild | None = None
-    parent: Channel | None = None
+    parent: "Channel | None" = None
     recipient: User | None = None  # DM channels
     owner_id: int | None = None  # threads
     archived: bool = False
     bot_can_send: bool = True  # False: a member overwrite denies the bot SEND_MESSAGES
     bot_can_attach: bool = True  # False: ... denies ATTACH_FILES
     bot_can_create_threads: bool = True  # False: ... denies CREATE_PUBLIC_THREADS and CREATE_PRIVATE_THREADS
-    messages: list[Message] = field(default_factory=list)
+    messages: list["Message"] = field(default_factory=list)
     thread_members: set[int] = field(default_factory=set)
 
     @property
@@ -353,7 +353,7 @@ class Message:
     flags: int = 0
     type: int = 0
     webhook_id: int | None = None
-    interaction: Interaction | None = None  # the interaction whose response or follow-up this is
+    interaction: "Interaction | None" = None  # the interaction whose response or follow-up this is
     reference_id: int | None = None
     edited: bool = False
     deleted: bool = False
@@ -553,11 +553,11 @@ class Interaction:
             return {"0": str(self.channel.guild.id)}
         return {"1": str(self.user.id)}
 
-    async def wait_acknowledged(self, timeout: float = limits.ACK_DEADLINE) -> Interaction:
+    async def wait_acknowledged(self, timeout: float = limits.ACK_DEADLINE) -> "Interaction":
         """Wait for the bot's initial response; fails like Discord after 3 seconds."""
         try:
             await asyncio.wait_for(self.acknowledged.wait(), timeout)
-        except TimeoutError:
+        except asyncio.TimeoutError:
             reason = f"the bot did not acknowledge within {timeout:g} s"
             if self.rejected:
                 reason += "; the fake refused its response: " + "; ".join(

@@ -9,7 +9,8 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord, InteractionFailed, limits
+from tests.fakediscord import FakeDiscord, InteractionFailed
+from tests.fakediscord import limits
 from tests.fakediscord.tinybot import TinyBot
 
 
