@@ -1,27 +1,67 @@
-"""`python -m bot`: run the Discord bot with the settings from the environment / `.env`."""
+"""`python -m bot`: run the Discord bot with the settings from the environment / `.env`.
+
+Whatever stops the start (a setting, the token, the database) is said in one line on stderr with
+what to do, and the process exits non-zero without a traceback: 2 for the configuration, 3 for
+Discord or the database."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import sys
 
+import aiohttp
+import discord
 from pydantic import ValidationError
 
-from bot.settings import HOW_TO_GET_A_TOKEN, Settings
+from bot.settings import Settings, how_to_get_a_token
+
+
+def _settings_problem(exc: ValidationError) -> str:
+    problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+    return f"Some settings in .env or the environment are not valid: {problems}. Correct them and start again."
+
+
+async def _run(settings: Settings) -> None:
+    """Log in and serve until stopped; SIGTERM (Docker, systemd) closes like Ctrl-C does."""
+    from bot.client import TTRBot
+
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)  # type: ignore[union-attr]
+    async with TTRBot(settings) as bot:
+        await bot.start(settings.token())  # type: ignore[arg-type]
 
 
 def main() -> int:
     try:
         settings = Settings()
     except ValidationError as exc:  # a mistyped value in .env: say which, without a traceback
-        problems = "\n".join(f"  {'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
-        print(f"Some settings in .env or the environment are not valid:\n{problems}", file=sys.stderr)
+        print(_settings_problem(exc), file=sys.stderr)
         return 2
     if settings.token() is None:
-        print(HOW_TO_GET_A_TOKEN, file=sys.stderr)
+        print(how_to_get_a_token(), file=sys.stderr)
         return 2
-    from bot.client import run
+    from bot.health import HealthPortError
+    from bot.logs import setup_logging
+    from storage.database import DatabaseUnusableError
+    from storage.errors import SchemaOutdatedError
 
-    run(settings)
+    setup_logging(settings.log_level, settings.log_format)
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warning about its libraries
+    try:
+        asyncio.run(_run(settings))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return 0
+    except discord.LoginFailure:
+        print("Discord refused DISCORD_TOKEN: copy a fresh token from https://discord.com/developers/applications "
+              "(Bot > Reset Token) into .env and start again.", file=sys.stderr)
+        return 3
+    except aiohttp.ClientConnectorError as exc:
+        print(f"Cannot reach Discord ({exc.os_error.strerror or exc}): check this machine's network, DNS or "
+              "proxy, then start again.", file=sys.stderr)
+        return 3
+    except (DatabaseUnusableError, SchemaOutdatedError, HealthPortError) as exc:
+        print(f"Cannot start: {exc}.", file=sys.stderr)
+        return 3
     return 0
 
 

@@ -18,14 +18,15 @@ from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
+from bot import metrics
 from bot.announcer import Announcer
 from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.command_translator import CommandTranslator
 from bot.components import MESSAGE_CONTENT, UnknownComponent, fit
 from bot.errors import reason
+from bot.health import HealthServer
 from bot.language import Languages
-from bot.logs import setup_logging
 from bot.messenger import TableMessenger
 from bot.moves import Moves
 from bot.service import ANNOUNCER, TIMERS, GameService, new_error_id
@@ -75,9 +76,17 @@ class TTRBot(commands.AutoShardedBot):
         self.tree.add_command(self.root)
         self.tree.on_error = self.on_app_command_error
         self._outbox_backoff = Backoff("outbox", base=5, most=300)
+        self.health: HealthServer | None = None  # HEALTH_PORT's server, started in setup_hook
+        self.resumed_games = 0  # for the ready line
+        self.commands_synced = "not synced (SYNC_COMMANDS=false)"  # for the ready line
+        self._said_ready = False
 
     async def setup_hook(self) -> None:
         report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
+        self.resumed_games = len(report.verified)
+        if self.settings.health_port is not None:  # /healthz and /metrics
+            self.health = HealthServer(self, host=self.settings.health_host, port=self.settings.health_port)
+            await self.health.start()
         for problem in getattr(report, "problems", []) or []:
             log.error("stored game kept read-only: %s", problem)
         await self.tree.set_translator(CommandTranslator())  # before any sync: names in every language
@@ -101,7 +110,15 @@ class TTRBot(commands.AutoShardedBot):
     def controllers(self) -> list[TTRCog]:
         return [cog for cog in self.cogs.values() if isinstance(cog, TTRCog)]
 
+    async def on_ready(self) -> None:  # the one line that says the bot is up
+        if not self._said_ready:
+            self._said_ready = True
+            log.info("ready as %s in %d servers, %d games resumed, commands %s", self.user, len(self.guilds),
+                     self.resumed_games, self.commands_synced)
+
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
         self.outbox_loop.cancel()
         for cog in self.controllers():
             await cog.stop_work()
@@ -151,14 +168,18 @@ class TTRBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         digest = await self._tree_hash(guild)
-        marker = Path("data") / f"commands-{guild.id if guild else 'global'}.sha256"
+        where = f"to guild {guild.id}" if guild else "globally"
+        # One marker per application (and guild): another application's sync is not this one's
+        marker = Path("data") / f"commands-{self.application_id}-{guild.id if guild else 'global'}.sha256"
         if marker.exists() and marker.read_text().strip() == digest:
             log.info("commands unchanged since the last sync")
+            self.commands_synced = f"unchanged since the last sync {where}"
             return
         synced = await self.tree.sync(guild=guild)
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(digest)
-        log.info("synced %d commands %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+        log.info("synced %d commands %s", len(synced), where)
+        self.commands_synced = f"synced {where} ({len(synced)})"
 
     # ------------------------------------------------------------------ servers
 
@@ -180,6 +201,7 @@ class TTRBot(commands.AutoShardedBot):
     async def on_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         """Every command's failure: a refusal (any TemplateError) worded for the caller by the one
         function that words them; a failed check; anything else is an apology with an error id."""
+        metrics.interaction_finished(interaction, "error")
         original = error.__cause__ if isinstance(error, app_commands.TransformerError) else getattr(
             error, "original", error)
         if isinstance(original, TemplateError):
@@ -229,8 +251,3 @@ class TTRBot(commands.AutoShardedBot):
     async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
         log.exception("unhandled error in %s", event_method, extra={"error_id": new_error_id()})
 
-
-def run(settings: Settings) -> None:
-    setup_logging(settings.log_level)
-    bot = TTRBot(settings)
-    bot.run(settings.token(), log_handler=None)

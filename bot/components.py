@@ -17,6 +17,7 @@ import re
 import discord
 from discord import ButtonStyle, Interaction
 
+from bot import metrics
 from bot.errors import ButtonNotValid
 from engine import Action, Claim, DrawMarket, Game, NeutralClaim
 from engine.cards import CARD_NAMES
@@ -61,7 +62,8 @@ class Guarded:
 
     async def callback(self, interaction: Interaction) -> None:
         try:
-            await self.run(interaction)  # type: ignore[attr-defined]
+            with metrics.interaction(interaction):
+                await self.run(interaction)  # type: ignore[attr-defined]
         except TemplateError as exc:
             await interaction.client.refuse(interaction, exc)  # type: ignore[attr-defined]
         except Exception as exc:

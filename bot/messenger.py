@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import Interaction
 
-from bot import components
+from bot import components, metrics
 from bot.language import Languages
 from bot.service import Table
 from bot.timers import Timers, timestamp
@@ -236,10 +236,12 @@ class TableMessenger:
         lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
         content = "\n".join(line for line in lines if line)[:2000]
         try:
-            await channel.send(content, file=await self.board_file(table, t, posted=True),
-                               view=components.turn_view(table.id, game, t=t),
-                               allowed_mentions=pings(table.user_of(nxt)), nonce=_nonce(row, 0))
+            with metrics.turn_message():
+                await channel.send(content, file=await self.board_file(table, t, posted=True),
+                                   view=components.turn_view(table.id, game, t=t),
+                                   allowed_mentions=pings(table.user_of(nxt)), nonce=_nonce(row, 0))
         except discord.Forbidden as exc:
+            metrics.error("Forbidden")
             await self.permission_problem(interaction, channel, exc)
         where = channel_mention(table)
         await self.ping(table, nxt, lambda mine: "⏰ " + (

@@ -1,34 +1,62 @@
-"""The bot's configuration, from the environment and `.env` (pydantic-settings), in one place."""
+"""The bot's configuration: `storage.settings.StorageSettings` (the one source, from the
+environment and `.env`) plus what only the bot reads."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
-from pydantic import SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import SecretStr, field_validator
 
-HOW_TO_GET_A_TOKEN = """\
+from storage.settings import StorageSettings
+
+INVITE_DOCS = "docs/bot.md#inviting-the-bot"
+
+
+def how_to_get_a_token(env_file: Path = Path(".env")) -> str:
+    """What to do when DISCORD_TOKEN is missing; a `.env` that already exists is to be edited."""
+    if env_file.exists():
+        first = f"  1. Edit {env_file} (in the folder you run the bot from)."
+    else:
+        first = "  1. Copy .env.example to .env (in the folder you run the bot from)."
+    return f"""\
 DISCORD_TOKEN is not set, so the bot cannot log in.
-  1. Copy .env.example to .env (in the folder you run the bot from).
+{first}
   2. Create an application at https://discord.com/developers/applications, open Bot,
      press Reset Token and paste the token after DISCORD_TOKEN= in .env.
-  3. Invite the bot with the link described in README.md ("Inviting the bot"), then run
+  3. Invite the bot with the link described in {INVITE_DOCS}, then run
      the same command again."""
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
-
+class Settings(StorageSettings):
     discord_token: SecretStr | None = None
-    database_url: str | None = None  # default: sqlite file data/ttr.sqlite3 (storage.settings)
     dev_guild_id: int | None = None  # sync commands to this guild only (instant, for development)
     sync_commands: bool = True  # sync the command tree when it changed since the last sync
-    log_level: str = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    log_format: Literal["json", "text"] = "json"  # text: one readable line per record, for a terminal
+    health_port: int | None = None  # serve /healthz and /metrics on this port (off when unset)
+    health_host: str = "127.0.0.1"
     shard_count: int | None = None  # several processes: each runs some shards of this many
     shard_ids: list[int] | None = None  # e.g. SHARD_IDS=[0,1]
-    auto_migrate: bool = True  # single process: apply pending migrations on start
     lobby_idle_minutes: int = 60  # an open lobby nobody touched for this long is closed
     force_language: Literal["en", "ru", "zh", "qps"] | None = None  # every text in this language (qps: pseudo-locale)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("health_port")
+    @classmethod
+    def _port(cls, value: int | None) -> int | None:
+        if value is not None and not 0 <= value <= 65535:
+            raise ValueError("a TCP port is 1-65535 (0: any free port)")
+        return value
 
     def token(self) -> str | None:
         value = self.discord_token.get_secret_value().strip() if self.discord_token else ""

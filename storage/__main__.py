@@ -5,6 +5,7 @@
     python -m storage verify             replay every active game from its seed (recovery, without starting the bot)
     python -m storage export GAME_ID     a finished game as JSON (seed, options, log) on stdout
     python -m storage backup FILE        an online copy of an SQLite database (safe while the bot runs)
+    python -m storage restore FILE       put such a copy back (stop the bot first)
     python -m storage revision -m MSG    a new empty migration after the current head (developers)
     python -m storage merge              join two heads (two features' migrations) into one
 """
@@ -16,6 +17,7 @@ import asyncio
 import json
 import sys
 
+from storage.errors import StorageError
 from storage.settings import database_url
 
 
@@ -29,8 +31,10 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("verify", help="replay every active game and report the ones that do not replay")
     e = sub.add_parser("export", help="print a finished game as JSON")
     e.add_argument("game_id", type=int)
-    b = sub.add_parser("backup", help="copy an SQLite database while it is in use")
+    b = sub.add_parser("backup", help="copy an SQLite database while it is in use (folders are created)")
     b.add_argument("file")
+    rs = sub.add_parser("restore", help="replace the SQLite database with a backup (stop the bot first)")
+    rs.add_argument("file")
     r = sub.add_parser("revision", help="create a new migration file")
     r.add_argument("-m", "--message", required=True)
     r.add_argument("--rev-id", help="the revision id (default: the next number, e.g. 0003)")
@@ -39,8 +43,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+async def _check(url: str, *, needs_tables: bool) -> None:
+    """The bot's start-up checks (reachable, not locked or damaged) before a command touches the
+    database; a command that reads games needs a migrated one (not a new file in the wrong folder)."""
+    from storage.database import DatabaseUnusableError, check_database, make_engine
+    from storage.migrate import current_revision
+
+    engine = make_engine(url)
+    try:
+        await check_database(engine)
+        if needs_tables and not await current_revision(engine=engine):
+            where = engine.url.render_as_string(hide_password=True)
+            raise DatabaseUnusableError(f"the database {where} has no tables: is DATABASE_URL (or the folder you "
+                                        "run in) the bot's? A new database needs `python -m storage migrate`")
+    finally:
+        await engine.dispose()
+
+
 async def _run(args: argparse.Namespace) -> int:
     url = database_url(args.url)
+    if args.command in ("migrate", "current", "verify", "export"):
+        await _check(url, needs_tables=args.command in ("verify", "export"))
     if args.command == "migrate":
         from storage.migrate import migrate
 
@@ -65,6 +88,12 @@ async def _run(args: argparse.Namespace) -> int:
 
         size = await asyncio.to_thread(backup_sqlite, url, args.file)
         print(f"copied {size} bytes to {args.file}")
+    elif args.command == "restore":
+        from storage.backup import restore_sqlite
+
+        size = await asyncio.to_thread(restore_sqlite, url, args.file)
+        print(f"restored {size} bytes from {args.file}: run `python -m storage migrate` if the copy is older "
+              "than this release, then start the bot")
     elif args.command == "revision":
         from storage.migrate import new_revision, revisions
 
@@ -84,7 +113,13 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return asyncio.run(_run(_parser().parse_args(argv)))
+    """Run a command; a refusal (no such game, a file in the way, an unusable database) is one
+    line on stderr and exit status 1, not a traceback."""
+    try:
+        return asyncio.run(_run(_parser().parse_args(argv)))
+    except (StorageError, ValueError, OSError) as exc:
+        print(f"python -m storage: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -6,24 +6,44 @@
 
 SQLite runs in WAL mode with `synchronous=FULL`: a committed action survives a crash of the
 process or of the machine. PostgreSQL's defaults are durable already.
+
+`check_database(engine)` runs before anything else touches the database at start-up: it turns an
+unreachable server, a refused password, a locked, damaged or unwritable SQLite file into one
+`DatabaseUnusableError` that says what to do, and changes nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
+import tempfile
+import time
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from storage.errors import StorageError
 from storage.settings import database_url
 
 #: How long an SQLite writer waits for another one before giving up (seconds).
 SQLITE_BUSY_TIMEOUT = 30.0
+#: At start-up, how long another process may hold the SQLite write lock before the start fails.
+SQLITE_START_LOCK_WAIT = 5.0
+#: At start-up, how long connecting to PostgreSQL may take.
+CONNECT_TIMEOUT = 10.0
+RESTORE_DOCS = "docs/deployment.md#backup-and-restore"
+
+
+class DatabaseUnusableError(StorageError):
+    """The database cannot be used as configured; the message says what is wrong and what to do."""
 
 
 def dumps(value: Any) -> str:
@@ -101,7 +121,12 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     if is_sqlite(url):
         path = sqlite_path(url)
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseUnusableError(f"cannot create the data folder {path.parent} ({exc.strerror}): "
+                                            "create it with write access for the bot's user, or set DATABASE_URL "
+                                            "to a writable place") from None
         kwargs.setdefault("connect_args", {"timeout": SQLITE_BUSY_TIMEOUT})
         engine = create_async_engine(url, **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_connect)
@@ -109,7 +134,125 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     else:
         kwargs.setdefault("pool_pre_ping", True)
         engine = create_async_engine(url, **kwargs)
+    _track_writes(engine)
     return engine
+
+
+# ---------------------------------------------------------------------- last successful write
+
+_LAST_WRITE: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+
+
+def _track_writes(engine: AsyncEngine) -> None:
+    """Remember when a transaction that inserted, updated or deleted rows last committed."""
+    sync_engine = engine.sync_engine
+
+    def executed(conn, cursor, statement, parameters, context, executemany) -> None:  # type: ignore[no-untyped-def]
+        if context is not None and (context.isinsert or context.isupdate or context.isdelete):
+            conn.info["ttr_wrote"] = True
+
+    def committed(conn) -> None:  # type: ignore[no-untyped-def]
+        if conn.info.pop("ttr_wrote", False):
+            _LAST_WRITE[sync_engine] = time.monotonic()
+
+    def rolled_back(conn) -> None:  # type: ignore[no-untyped-def]
+        conn.info.pop("ttr_wrote", None)
+
+    event.listen(sync_engine, "after_cursor_execute", executed)
+    event.listen(sync_engine, "commit", committed)
+    event.listen(sync_engine, "rollback", rolled_back)
+
+
+def seconds_since_last_write(engine: AsyncEngine) -> float | None:
+    """Seconds since this engine last committed a write; None when it has not written yet."""
+    at = _LAST_WRITE.get(engine.sync_engine)
+    return None if at is None else time.monotonic() - at
+
+
+# ---------------------------------------------------------------------- start-up checks
+
+
+async def check_database(engine: AsyncEngine) -> None:
+    """Refuse to start on a database that cannot work, with one line that says why (changes nothing).
+
+    SQLite: the folder must be writable, and an existing file must open, pass `PRAGMA quick_check`
+    and give the write lock within `SQLITE_START_LOCK_WAIT` seconds. PostgreSQL: the server must
+    answer and accept the credentials within `CONNECT_TIMEOUT` seconds."""
+    url = engine.url.render_as_string(hide_password=False)
+    if is_sqlite(url):
+        path = sqlite_path(url)
+        if path is not None:
+            await asyncio.to_thread(_check_sqlite_file, path)
+        return
+    try:
+        async with asyncio.timeout(CONNECT_TIMEOUT):
+            async with engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+    except (OSError, SQLAlchemyError, TimeoutError) as exc:
+        raise DatabaseUnusableError(_server_problem(engine, exc)) from None
+
+
+def _server_problem(engine: AsyncEngine, exc: BaseException) -> str:
+    where = f"{engine.url.host or 'localhost'}:{engine.url.port or 5432}"
+    cause = getattr(exc, "orig", None) or exc
+    name = type(cause).__name__
+    if name == "InvalidPasswordError" or "password authentication failed" in str(cause):
+        return (f"PostgreSQL at {where} refused the password of user {engine.url.username!r}: "
+                "correct the user and password in DATABASE_URL")
+    if name == "InvalidCatalogNameError":
+        return f"PostgreSQL at {where} has no database {engine.url.database!r}: create it, or correct DATABASE_URL"
+    if isinstance(cause, TimeoutError):
+        return f"PostgreSQL at {where} did not answer within {CONNECT_TIMEOUT:g} s: is it running and reachable?"
+    detail = str(cause).strip().splitlines()[0] if str(cause).strip() else name
+    return (f"cannot connect to PostgreSQL at {where} ({detail}): check that it is running and "
+            "that DATABASE_URL names the right host and port")
+
+
+def _check_sqlite_file(path: Path) -> None:
+    folder = path.parent
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".write-check-"):
+            pass
+    except OSError as exc:
+        raise DatabaseUnusableError(f"the data folder {folder} is not writable ({exc.strerror}): give the "
+                                    "bot's user write access to it, or set DATABASE_URL to a writable place") from None
+    if not path.exists():
+        return  # a new database: migrations create it
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=SQLITE_START_LOCK_WAIT,
+                               isolation_level=None)
+    except sqlite3.Error as exc:
+        raise DatabaseUnusableError(f"cannot open the database file {path} ({exc}): check its permissions") from None
+    try:
+        try:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+        except sqlite3.DatabaseError as exc:
+            if "locked" in str(exc):
+                raise _locked(path) from None
+            raise _damaged(path, str(exc)) from None
+        if problems != ["ok"]:
+            raise _damaged(path, "; ".join(problems[:3]))
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise _locked(path) from None
+            raise DatabaseUnusableError(f"cannot write to the database file {path} ({exc}): give the bot's "
+                                        "user write access to it and its folder") from None
+    finally:
+        conn.close()
+
+
+def _locked(path: Path) -> DatabaseUnusableError:
+    return DatabaseUnusableError(
+        f"the database file {path} is locked by another process for more than {SQLITE_START_LOCK_WAIT:g} s "
+        "(another bot, or an open sqlite3 shell?): stop it, or give this bot its own DATABASE_URL")
+
+
+def _damaged(path: Path, detail: str) -> DatabaseUnusableError:
+    return DatabaseUnusableError(f"the database file {path} is damaged ({detail}): restore it from a backup, "
+                                 f"see {RESTORE_DOCS}")
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -1,21 +1,29 @@
-"""Where the database is: `DATABASE_URL`, else an SQLite file in `data/` under the working directory."""
+"""The one source of configuration: the environment, else `.env` in the working directory.
+
+`StorageSettings` holds what storage needs (`DATABASE_URL`, `AUTO_MIGRATE`); the bot's settings
+(`bot.settings.Settings`) extend it, so both layers read the same values the same way. An empty
+line such as `DATABASE_URL=` (as in `.env.example`) counts as unset."""
 
 from __future__ import annotations
 
-import os
-
-from dotenv import find_dotenv, load_dotenv
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/ttr.sqlite3"
 
 
+class StorageSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
+                                      env_ignore_empty=True)
+
+    database_url: str | None = None  # default: DEFAULT_DATABASE_URL
+    auto_migrate: bool = True  # single process: apply pending migrations on start
+
+
 def database_url(url: str | None = None) -> str:
-    """The URL to use: `url` if given, else `DATABASE_URL` (from the environment or `.env`), else the default.
+    """The URL to use: `url` if given, else `DATABASE_URL` (environment or `.env`), else the default.
 
     Plain `postgresql://` and `sqlite://` URLs are given their async drivers (asyncpg, aiosqlite)."""
-    if url is None:
-        load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot runs in
-        url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+    url = (url or "").strip() or (StorageSettings().database_url or "").strip() or DEFAULT_DATABASE_URL
     for plain, driver in (
         ("postgresql://", "postgresql+asyncpg://"),
         ("postgres://", "postgresql+asyncpg://"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from storage.database import make_engine, session_factory
+from storage.database import check_database, make_engine, session_factory
 from storage.errors import SchemaOutdatedError
 from storage.migrate import current_revision, head_revisions, migrate
 from storage.recovery import RecoveryReport, recover
@@ -32,7 +32,9 @@ class Storage:
         serialises them), then load and verify every active game (see `storage.recovery`).
 
         With `auto_migrate=False` (several processes, migrations run once by `python -m storage
-        migrate`), a database behind the code raises `SchemaOutdatedError`."""
+        migrate`), a database behind the code raises `SchemaOutdatedError`. A database that cannot
+        work (unreachable, locked, damaged, read-only) raises `DatabaseUnusableError` first."""
+        await check_database(self.engine)
         if auto_migrate:
             await migrate(engine=self.engine)
         elif set(await current_revision(engine=self.engine)) != set(head_revisions()):

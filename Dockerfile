@@ -1,0 +1,32 @@
+# The bot in a container: `docker compose up` runs it with PostgreSQL (compose.yaml), or alone on
+# SQLite in the /app/data volume. docs/deployment.md says more. CI lints this file (hadolint) and
+# runs its pip/python steps and its CMD in a fresh virtual environment (.ci/dockerfile_smoke.py).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HEALTH_PORT=8080 \
+    HEALTH_HOST=127.0.0.1
+
+RUN groupadd --gid 10001 ttr && useradd --create-home --uid 10001 --gid ttr --shell /usr/sbin/nologin ttr
+
+WORKDIR /app
+COPY pyproject.toml README.md LICENSE ./
+COPY engine ./engine
+COPY rendering ./rendering
+COPY storage ./storage
+COPY bot ./bot
+COPY ai ./ai
+COPY cli ./cli
+COPY i18n ./i18n
+RUN pip install --no-cache-dir .
+
+# Games (SQLite by default) and the command-sync markers live here: keep it on a volume.
+RUN mkdir -p /app/data && chown 10001:10001 /app/data
+VOLUME ["/app/data"]
+USER 10001:10001
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["python", "-m", "bot.health"]
+CMD ["python", "-m", "bot"]

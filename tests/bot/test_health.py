@@ -1,0 +1,98 @@
+"""/healthz and /metrics of a running TTRBot (HEALTH_PORT), read while players use it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import urllib.error
+import urllib.request
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot import metrics
+from bot.logs import JsonFormatter, TextFormatter
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def samples(body: str) -> dict[tuple[str, tuple], float]:
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(body) for s in family.samples}
+
+
+async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot) -> None:
+    fake = fake_discord
+    bot = await make_bot(health_port=0)
+    base = f"http://127.0.0.1:{bot.health.port}"
+
+    status, body = await asyncio.to_thread(get, base + "/healthz")
+    health = json.loads(body)
+    assert status == 200 and health["gateway"]["connected"] and health["database"]["reachable"]
+    await fake.wait_until(lambda: bot.health.active_games is not None, what="the first count of games")
+    before = samples((await asyncio.to_thread(get, base + "/metrics"))[1])
+    assert before[("ttr_active_games", ())] == 0 and before[("ttr_servers", ())] == 1
+    commands = ("ttr_interactions_total", (("type", "command"),))
+
+    reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", players=3)
+    if reply.kind == "deferred":
+        await reply.wait_resolved()
+    await fake.slash(fake.bob, fake.general, "ttr join")
+    timed = ("ttr_interaction_seconds_count", (("outcome", "ok"), ("type", "command")))
+    # The completion listener runs just after the reply: wait for it, then read what Prometheus reads.
+    await fake.wait_until(lambda: samples(_exposition()).get(timed, 0) - before.get(timed, 0) == 2)
+    status, body = await asyncio.to_thread(get, base + "/metrics")
+    after = samples(body)
+    assert after[commands] - before.get(commands, 0) == 2
+    assert after[timed] - before.get(timed, 0) == 2
+    health = json.loads((await asyncio.to_thread(get, base + "/healthz"))[1])
+    assert health["database"]["seconds_since_last_write"] is not None  # the lobby was written
+
+    await bot.storage.engine.dispose()
+    bot.storage.engine.sync_engine.pool._creator = _refuse  # the database goes away
+    status, body = await asyncio.to_thread(get, base + "/healthz")
+    assert status == 503 and json.loads(body)["database"]["reachable"] is False
+
+
+def _refuse():  # type: ignore[no-untyped-def]
+    raise OSError("database gone")
+
+
+def test_errors_are_counted_by_kind_from_the_log() -> None:
+    counter = metrics.ErrorCounter()
+    logger = logging.getLogger("tests.health")
+    logger.addHandler(counter)
+    key = ("ttr_errors_total", (("kind", "ZeroDivisionError"),))
+    before = samples(_exposition()).get(key, 0)
+    try:
+        try:
+            raise ZeroDivisionError("a failing handler")
+        except ZeroDivisionError:
+            logger.exception("failed")
+        logger.warning("not an error")
+    finally:
+        logger.removeHandler(counter)
+    assert samples(_exposition())[key] - before == 1
+
+
+def _exposition() -> str:
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    registry = CollectorRegistry()
+    for collector in metrics.COLLECTORS:
+        registry.register(collector)
+    return generate_latest(registry).decode()
+
+
+def test_text_logs_are_one_readable_line_with_the_ids() -> None:
+    record = logging.LogRecord("bot.turns", logging.INFO, __file__, 1, "turn posted in %s", ("general",), None)
+    record.game_id = 7
+    line = TextFormatter().format(record)
+    assert line.endswith("INFO  bot.turns: turn posted in general (game_id=7)") and "\n" not in line
+    assert json.loads(JsonFormatter().format(record))["game_id"] == 7
