@@ -9,7 +9,7 @@ the specific error and never formats it itself.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from bot.command_translator import option_name, slash
 from engine import Game

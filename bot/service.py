@@ -27,8 +27,8 @@ from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NoSuchGame
 from engine import Action, Game, GameOptions, parse_action
 from engine.events import Event, GameOver, TurnStarted
 from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
-from storage.announcements import Announce
 from storage import games as stored_games
+from storage.announcements import Announce
 from storage.models import GameRecord, SeatRecord
 
 log = logging.getLogger(__name__)

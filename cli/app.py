@@ -35,8 +35,6 @@ from pathlib import Path
 from ai import GameInfo, Player, ask, make_ai
 from ai import players as ai_players
 from ai.strong import StrongPlayer
-from texts import present
-from texts.error_text import describe_error
 from engine import (
     Action,
     ActionError,
@@ -71,6 +69,8 @@ from i18n import (
     translator,
 )
 from i18n.translator import CITY_NAMES
+from texts import present
+from texts.error_text import describe_error
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]

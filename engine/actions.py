@@ -7,7 +7,7 @@ the payment is all locomotives.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 
 class DrawDeck(NamedTuple):
@@ -86,10 +86,10 @@ class Remove(NamedTuple):
     seat: int
 
 
-Action = Union[
-    DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
-    PayTunnel, DeclineTunnel, NeutralClaim, Pass, Skip, Undo, Resign, Remove,
-]
+Action = (
+    DrawDeck | DrawMarket | Claim | DrawTickets | KeepTickets | BuildStation
+    | PayTunnel | DeclineTunnel | NeutralClaim | Pass | Skip | Undo | Resign | Remove
+)
 
 ACTION_TYPES = (
     DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    def for_viewer(self, viewer: int | None) -> "Event":
+    def for_viewer(self, viewer: int | None) -> Event:
         return self
 
 

@@ -8,10 +8,10 @@ changing nothing) and then mutates, appends to `log` and returns typed events.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import Callable
 
 from engine.actions import (
     Action,
@@ -124,7 +124,7 @@ class GameOptions:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "GameOptions":
+    def from_json(cls, data: dict) -> GameOptions:
         return cls(
             deck=data.get("deck"),
             returned_tickets=data.get("returned_tickets"),
@@ -299,7 +299,7 @@ class Game:
     @classmethod
     def new(
         cls, map_id: str | MapData, seats: int, seed: int, options: GameOptions | None = None
-    ) -> "Game":
+    ) -> Game:
         map_data = load_map(map_id) if isinstance(map_id, str) else map_id
         game = cls(map_data, seats, seed, options or GameOptions())
         game._setup()
@@ -313,7 +313,7 @@ class Game:
         seed: int,
         options: GameOptions | None,
         log: list[tuple[int | None, Action]],
-    ) -> "Game":
+    ) -> Game:
         """Rebuild a game from its seed and action log (raises if the log is not legal)."""
         game = cls.new(map_id, seats, seed, options)
         for seat, action in log:
@@ -1229,7 +1229,7 @@ class Game:
 
     @classmethod
     def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None,
-                  map_data: MapData | None = None) -> "Game":
+                  map_data: MapData | None = None) -> Game:
         """Restore a state saved by `to_json` (and optionally its log, for `plies` to match); a game
         on a map given as an object at `new` is restored with that object (`map_data`). What was
         public when each action was applied is not in the state: the view's `recent` starts empty

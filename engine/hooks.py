@@ -69,11 +69,11 @@ class RuleHooks:
     #: The error (a template) for locomotives paying where `locomotives_usable` forbids them.
     locomotive_error: str = N_("locomotives cannot be used on this route")
 
-    def locomotives_usable(self, track: "Track") -> bool:
+    def locomotives_usable(self, track: Track) -> bool:
         """Whether locomotives may pay for (part of) this track."""
         return True
 
-    def configure(self, game: "Game") -> None:
+    def configure(self, game: Game) -> None:
         """Validate `game.options.variants` (VariantError) and set the hook's initial state."""
         given = game.options.variants
         unknown = sorted(set(given) - set(self.variants))
@@ -88,71 +88,71 @@ class RuleHooks:
             if not isinstance(value, bool):
                 raise VariantError("variant {name!r} is on or off (true or false), not {value!r}", name=key, value=value)
 
-    def variant(self, game: "Game", name: str) -> bool:
+    def variant(self, game: Game, name: str) -> bool:
         return bool(game.options.variants.get(name, self.variants[name]))
 
-    def doubles_open(self, game: "Game") -> bool:
+    def doubles_open(self, game: Game) -> bool:
         """Whether both tracks of a double route may be claimed (docs/rules.md §1: 4+ players)."""
         return game.seats >= game.map.rules.doubles_min_players
 
-    def after_setup(self, game: "Game") -> None:
+    def after_setup(self, game: Game) -> None:
         """Extra setup once cards and tickets are dealt."""
 
-    def after_claim(self, game: "Game", seat: int, track: "Track", events: list["Event"]) -> None:
+    def after_claim(self, game: Game, seat: int, track: Track, events: list[Event]) -> None:
         """Extra effects of a claim (tolls)."""
 
-    def after_round(self, game: "Game", events: list["Event"]) -> int | None:
+    def after_round(self, game: Game, events: list[Event]) -> int | None:
         """A round is complete (`game.round` is the number of the next one). Return the seat that
         must now decide something (after setting `game.stage` to one of `stages`), or None."""
         return None
 
-    def stage_actions(self, game: "Game", seat: int) -> list["Action"]:
+    def stage_actions(self, game: Game, seat: int) -> list[Action]:
         """Legal actions of the deciding seat in one of this hook's stages."""
         return []
 
-    def stage_error(self, game: "Game") -> IllegalActionError:
+    def stage_error(self, game: Game) -> IllegalActionError:
         """What the deciding seat must do first in one of this hook's stages."""
         return IllegalActionError("finish the pending decision first")
 
-    def check_action(self, game: "Game", seat: int, action: "Action") -> None:
+    def check_action(self, game: Game, seat: int, action: Action) -> None:
         """Raise IllegalActionError unless `action` (one of `action_types`) is legal now."""
 
-    def apply_action(self, game: "Game", seat: int, action: "Action", events: list["Event"]) -> None:
+    def apply_action(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
         """Apply a checked action of `action_types`."""
 
-    def default_action(self, game: "Game", seat: int) -> "Action":
+    def default_action(self, game: Game, seat: int) -> Action:
         """The forced move in one of this hook's stages (timeouts, skips)."""
         raise NotImplementedError
 
-    def taken_error(self, game: "Game", route: RouteRef, owner: int) -> IllegalActionError:
+    def taken_error(self, game: Game, route: RouteRef, owner: int) -> IllegalActionError:
         """The error for claiming a track that `owner` (maybe a non-seat owner of a hook) has."""
         return IllegalActionError("{route} is already taken by {owner}", route=route, owner=SeatRef(owner))
 
-    def end_bonuses(self, game: "Game", deck: "TicketDeck") -> tuple[int, int]:
+    def end_bonuses(self, game: Game, deck: TicketDeck) -> tuple[int, int]:
         """Points of the longest-path bonus and of the most-completed-tickets bonus (Globetrotter);
         0 means the game has none. The deck's numbers unless a variant changes them."""
         return deck.longest_path_bonus, deck.globetrotter_bonus
 
-    def adjust_final_scores(self, game: "Game", scores: list["PlayerScore"]) -> list["PlayerScore"]:
+    def adjust_final_scores(self, game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
         """Map bonuses and penalties beyond longest path and Globetrotter."""
         return scores
 
-    def public_state(self, game: "Game", seat: int) -> dict:
+    def public_state(self, game: Game, seat: int) -> dict:
         """Extra public fields of a player in views."""
         return {}
 
-    def private_state(self, game: "Game", seat: int) -> dict:
+    def private_state(self, game: Game, seat: int) -> dict:
         """Extra fields only the seat itself (and the final scoring) may see."""
         return {}
 
-    def public_view(self, game: "Game") -> dict:
+    def public_view(self, game: Game) -> dict:
         """Extra top-level fields of every view (public information only)."""
         return {}
 
-    def to_json(self, game: "Game") -> dict:
+    def to_json(self, game: Game) -> dict:
         return {}
 
-    def from_json(self, game: "Game", data: dict) -> None:
+    def from_json(self, game: Game, data: dict) -> None:
         pass
 
 

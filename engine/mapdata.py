@@ -11,11 +11,11 @@ import hashlib
 import json
 import re
 import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Callable, Mapping
 
 from engine.cards import card_index
 from engine.errors import UnknownMapError

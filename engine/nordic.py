@@ -35,9 +35,9 @@ class NordicHooks(RuleHooks):
     locomotive_use = "ferries and tunnels"
     locomotive_error = N_("locomotives can only be used on ferries and tunnels on this map")
 
-    def configure(self, game: "Game") -> None:
+    def configure(self, game: Game) -> None:
         super().configure(game)
         self.ferry_substitute = int(game.map.rules.extra.get("ferry_substitute", 3))
 
-    def locomotives_usable(self, track: "Track") -> bool:
+    def locomotives_usable(self, track: Track) -> bool:
         return track.tunnel or track.ferry > 0

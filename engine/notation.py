@@ -16,7 +16,8 @@ no color given is ambiguous unless only one color can pay.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.actions import (
     Action,
@@ -63,7 +64,7 @@ MAX_CARDS = 110
 _SUB_OPTION = re.compile(r"^(?:sub|subs)=(.+)$")
 
 
-def _map_of(game_or_map: "Game | MapData") -> MapData:
+def _map_of(game_or_map: Game | MapData) -> MapData:
     return game_or_map if isinstance(game_or_map, MapData) else game_or_map.map
 
 
@@ -128,7 +129,7 @@ def claim_names_track(m: MapData, action: Claim) -> bool:
                                   any(o.color == t.color for o in siblings if o is not t))
 
 
-def format_action(game_or_map: "Game | MapData", action: Action) -> str:
+def format_action(game_or_map: Game | MapData, action: Action) -> str:
     m = _map_of(game_or_map)
     kind = type(action)
     if kind is DrawDeck:
@@ -210,7 +211,7 @@ def _count(digits: str) -> int:
     return int(digits)
 
 
-def parse_action(game: "Game", seat: int | None, text: str) -> Action:
+def parse_action(game: Game, seat: int | None, text: str) -> Action:
     """Parse what `seat` typed into an action, resolving defaults against the current state.
 
     Raises only the engine's errors: InvalidActionError (cannot be read: also a text over
@@ -333,7 +334,7 @@ def _typed_names(texts: list[str]) -> ListRef:
     return ListRef(tuple(map(repr, texts)), "or", " or ")
 
 
-def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
+def _parse_claim(game: Game, seat: int | None, words: list[str]) -> Action:
     m = game.map
     subs: list[int] = []
     route_words, color, all_loco, locos = _split_payment(words, subs)
@@ -380,7 +381,7 @@ def _parse_claim(game: "Game", seat: int | None, words: list[str]) -> Action:
     return Claim(track.id, *_fill_payment(game, seat, track, color, payments)[:2])
 
 
-def _fill_payment(game: "Game", seat: int | None, track: Track, named: int | None,
+def _fill_payment(game: Game, seat: int | None, track: Track, named: int | None,
                   payments: list) -> tuple[int | None, int, tuple[int, ...]]:
     """The payment a claim without `loco=` means: the fewest locomotives that pay in the color
     named (or the route's color), all locomotives if only they pay. When nothing pays, a payment
@@ -406,7 +407,7 @@ def _fill_payment(game: "Game", seat: int | None, track: Track, named: int | Non
     return want, min(max(track.ferry, track.length - have, 0), track.length - 1), ()
 
 
-def _parse_claim_extended(game: "Game", seat: int | None, track: Track, color: int | None, all_loco: bool,
+def _parse_claim_extended(game: Game, seat: int | None, track: Track, color: int | None, all_loco: bool,
                           locos: int | None, subs: tuple[int, ...], card_rules: tuple) -> Action:
     """Claims under a map's card rules (Switzerland, Nordic): what is left out is filled in from
     the payments the engine lists (no substitutes and the fewest locomotives first)."""
@@ -451,7 +452,7 @@ def _gray_route(m: MapData, track: Track, colors: list[int | None]) -> Ambiguous
                                 route=route_ref(m, track), options=_card_options(colors))
 
 
-def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
+def _parse_station(game: Game, seat: int | None, words: list[str]) -> Action:
     m = game.map
     city_words, color, all_loco, locos = _split_payment(words)
     city = m.find_city(" ".join(city_words)) if city_words else None
@@ -484,7 +485,7 @@ def _parse_station(game: "Game", seat: int | None, words: list[str]) -> Action:
     return BuildStation(city.id, None if locos == cost else color, locos)
 
 
-def _parse_tunnel(game: "Game", seat: int | None, words: list[str]) -> Action:
+def _parse_tunnel(game: Game, seat: int | None, words: list[str]) -> Action:
     if words == ["decline"]:
         return DeclineTunnel()
     if words and words[0] == "pay":
@@ -501,7 +502,7 @@ def _parse_tunnel(game: "Game", seat: int | None, words: list[str]) -> Action:
     raise InvalidActionError("write 'tunnel pay', 'tunnel pay loco=N' or 'tunnel decline'")
 
 
-def _parse_neutral(game: "Game", words: list[str]) -> Action:
+def _parse_neutral(game: Game, words: list[str]) -> Action:
     """'neutral claim Amsterdam-Rotterdam/2'; without /1 or /2, the first free track."""
     if len(words) < 2 or words[0].lower() != "claim":
         raise InvalidActionError("write 'neutral claim' and the route, like 'neutral claim Amsterdam-Rotterdam/1'")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -89,7 +90,7 @@ class _Components:
             self.parent[ra] = rb
 
 
-def ticket_results(tracks: Iterable["Track"], tickets: Sequence) -> tuple[TicketResult, ...]:
+def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
     comp = _Components()
     for t in tracks:
         comp.union(t.a, t.b)
@@ -140,8 +141,8 @@ def _joined(find, joins: Iterable[tuple[int, int]]):
 
 
 def best_station_use(
-    own: list["Track"], tickets: Sequence, station_options: list[list["Track"]]
-) -> tuple[tuple[TicketResult, ...], tuple["Track", ...]]:
+    own: list[Track], tickets: Sequence, station_options: list[list[Track]]
+) -> tuple[tuple[TicketResult, ...], tuple[Track, ...]]:
     """docs/rules.md §3: each station borrows at most one adjacent opponent track; pick the choice
     that maximizes ticket points, then completed tickets (the first such choice when trying each
     station's options in order, no track first, the later stations varying fastest).
@@ -194,7 +195,7 @@ def best_station_use(
                 done += 1
         for t in places:  # country tickets: scored again from scratch (none on maps with stations)
             before = _places_result(find, t)
-            after = _places_result(lambda n: joined(find(n)), t)
+            after = _places_result(lambda n, joined=joined: joined(find(n)), t)
             points += (after.points if after.completed else -after.points) - (
                 before.points if before.completed else -before.points)
             done += after.completed - before.completed
@@ -238,7 +239,7 @@ _DENSE_CYCLES = 4
 _BOUND_DEPTH = 2
 
 
-def longest_trail(tracks: Sequence["Track"]) -> tuple[int, tuple["Track", ...]]:
+def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
     """Longest trail (cities may repeat, each track used once) by total length; docs/rules.md §1.
 
     Every start city is tried (in order of first appearance in `tracks`), at each city its
@@ -323,12 +324,12 @@ def _trail_bound(adjacency: dict, city: int, used: int) -> int:
 
 
 @cache
-def _tracks_at(m: "MapData") -> tuple[tuple["Track", ...], ...]:
+def _tracks_at(m: MapData) -> tuple[tuple[Track, ...], ...]:
     """Per city index, the tracks ending there (in map order)."""
     return tuple(tuple(t for t in m.tracks if city.index in (t.a, t.b)) for city in m.cities)
 
 
-def final_scores(game: "Game") -> list[PlayerScore]:
+def final_scores(game: Game) -> list[PlayerScore]:
     """Score every seat (resigned seats included) and rank them with the map's tie-breaks."""
     m: MapData = game.map
     deck = game.deck_rules
@@ -381,7 +382,7 @@ def final_scores(game: "Game") -> list[PlayerScore]:
     return rank(game, scores)
 
 
-def _tie_key(game: "Game", s: PlayerScore) -> tuple:
+def _tie_key(game: Game, s: PlayerScore) -> tuple:
     keys: list[int] = [s.total]
     for rule in game.map.rules.tie_breaks:
         if rule == "tickets":
@@ -395,7 +396,7 @@ def _tie_key(game: "Game", s: PlayerScore) -> tuple:
     return tuple(keys)
 
 
-def rank(game: "Game", scores: list[PlayerScore]) -> list[PlayerScore]:
+def rank(game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
     """Competition ranking (1, 1, 3) by total then the map's tie-breaks; equal keys share a rank."""
     from dataclasses import replace
 

@@ -31,11 +31,11 @@ class SwitzerlandHooks(RuleHooks):
     locomotive_error = N_("locomotives can only be used on tunnels on this map")
     variants = {"most_tickets": False}
 
-    def end_bonuses(self, game: "Game", deck: "TicketDeck") -> tuple[int, int]:
+    def end_bonuses(self, game: Game, deck: TicketDeck) -> tuple[int, int]:
         longest, most_tickets = super().end_bonuses(game, deck)
         if self.variant(game, "most_tickets"):
             return 0, longest  # the same points, for the most completed tickets instead
         return longest, most_tickets
 
-    def locomotives_usable(self, track: "Track") -> bool:
+    def locomotives_usable(self, track: Track) -> bool:
         return track.tunnel

@@ -5,9 +5,9 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
-from typing import Iterable
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo

@@ -8,27 +8,52 @@ seat's ticket cities and the tracks it may claim now ringed, and its hand and ti
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
+from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from i18n import N_, Translator
-
 from rendering import fonts
 from rendering.draw import blends, card, disc, encode, palette_for, paste, paste_centered, sprite
 from rendering.geometry import MapGeometry, geometry, min_text_px, toll_spots
 from rendering.style import (
-    ALERT, BACKGROUND, CITY_FILL, DEFAULT_PLAYER_COLORS, GOOD, HALO, HIGHLIGHT, INK, MAP_EDGE, MUTED, PANEL,
-    NEUTRAL_PLAYER, PANEL_LINE, ROUTE_COLORS, TICKET_CITY, PlayerStyle, RenderedImage, darker,
-    lighter, text_on,
+    ALERT,
+    BACKGROUND,
+    CITY_FILL,
+    DEFAULT_PLAYER_COLORS,
+    GOOD,
+    HALO,
+    HIGHLIGHT,
+    INK,
+    MAP_EDGE,
+    MUTED,
+    NEUTRAL_PLAYER,
+    PANEL,
+    PANEL_LINE,
+    ROUTE_COLORS,
+    TICKET_CITY,
+    PlayerStyle,
+    RenderedImage,
+    darker,
+    lighter,
+    text_on,
 )
 from rendering.words import (
-    changed, city_names, clauses, listing, player_name, recap, route_letters, seat_name, status_text,
-    translator_or_english, tunnel_text,
+    changed,
+    city_names,
+    clauses,
+    listing,
+    player_name,
+    recap,
+    route_letters,
+    seat_name,
+    status_text,
+    translator_or_english,
+    tunnel_text,
 )
-from engine.cards import CARD_NAMES
 
 TOLL_FILL = (232, 185, 35)
 BORDER_FILL = (150, 46, 40)  # a country's border point (Switzerland): a small diamond

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
 from rendering import fonts
-from rendering.style import INK, ROUTE_COLORS, RGB, darker, lighter, text_on
+from rendering.style import INK, RGB, ROUTE_COLORS, darker, lighter, text_on
 
 SS = 4  # supersampling factor of sprites
 

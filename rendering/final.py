@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from PIL import ImageDraw
 
 from engine.mapdata import MapData
 from i18n import N_, Translator
-
 from rendering import fonts
 from rendering.board import _players, board_image, small_size, swatch, text_size
 from rendering.draw import encode, mark

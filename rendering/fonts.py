@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from PIL import ImageDraw, ImageFont
@@ -73,12 +73,12 @@ def _cmap_codepoints(data: bytes) -> frozenset[int]:
     return frozenset(points)
 
 
-@lru_cache(maxsize=None)
+@cache
 def coverage(file_name: str) -> frozenset[int]:
     return _cmap_codepoints((FONT_DIR / file_name).read_bytes())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font(file_name: str, size: int) -> ImageFont.FreeTypeFont:
     # BASIC layout: identical output whether or not Pillow was built with libraqm (golden tests).
     return ImageFont.truetype(str(FONT_DIR / file_name), size, layout_engine=ImageFont.Layout.BASIC)
@@ -159,9 +159,9 @@ class Text:
         left, top, right, bottom = x, baseline, x, baseline
         cx = x
         for f, s in self.parts:
-            l, t, r, b = f.getbbox(s, anchor="ls")
-            left, top = min(left, cx + l), min(top, baseline + t)
-            right, bottom = max(right, cx + r), max(bottom, baseline + b)
+            x0, y0, x1, y1 = f.getbbox(s, anchor="ls")
+            left, top = min(left, cx + x0), min(top, baseline + y0)
+            right, bottom = max(right, cx + x1), max(bottom, baseline + y1)
             cx += f.getlength(s)
         return left, top, right, bottom
 
@@ -236,6 +236,6 @@ def draw_text(
     return width
 
 
-@lru_cache(maxsize=None)
+@cache
 def cap_height(size: int, style: str = "regular") -> float:
     return -font(size, style).getbbox("H", anchor="ls")[1]

@@ -15,7 +15,6 @@ from functools import lru_cache
 
 from engine.mapdata import MapData
 from i18n.translator import MARK_CLOSE, MARK_OPEN
-
 from rendering import fonts
 
 #: City label text size, in pixels of the image shown 400 px wide (the phone-legibility rule is 7).

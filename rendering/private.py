@@ -6,7 +6,7 @@ Each takes that seat's view (`game.view(seat)`); nothing here is ever posted in 
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -14,15 +14,30 @@ from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from engine.scoring import TicketResult, ticket_results
 from i18n import Translator
-
 from rendering import fonts
 from rendering.board import _players, board_image, small_size, swatch, text_size
 from rendering.draw import card, disc, encode, encode_small, mark, paste_centered
 from rendering.style import (
-    GOOD, INK, MUTED, PANEL, PANEL_LINE, TICKET_CITY, PlayerStyle,
-    RenderedImage, darker,
+    GOOD,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_LINE,
+    TICKET_CITY,
+    PlayerStyle,
+    RenderedImage,
+    darker,
 )
-from rendering.words import card_name, city, clauses, listing, player_name, route_letters, ticket_name, translator_or_english
+from rendering.words import (
+    card_name,
+    city,
+    clauses,
+    listing,
+    player_name,
+    route_letters,
+    ticket_name,
+    translator_or_english,
+)
 
 HAND_WIDTH = 800
 

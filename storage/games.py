@@ -11,7 +11,6 @@ transaction) and leave nothing behind when they fail.
 from __future__ import annotations
 
 import asyncio
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any

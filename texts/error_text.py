@@ -8,12 +8,11 @@ names. Seats become the players' names, so no message says "seat 2".
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine import Game
 from engine.errors import CardRef, CityRef, ListRef, MapRef, Phrase, Plural, RouteRef, SeatRef, TemplateError
 from i18n import Translator
-
 
 #: The most characters of a player's own text a refusal quotes back.
 QUOTE = 80

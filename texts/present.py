@@ -8,7 +8,7 @@ the player's translator.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine import Game
 from engine.cards import CARD_NAMES

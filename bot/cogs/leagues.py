@@ -28,10 +28,10 @@ import discord
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
+from bot import errors
 from bot.choices import MAP_CHOICES
 from bot.cog import TTRCog
 from bot.command_translator import slash
-from bot import errors
 from bot.errors import UserError, league_map_name
 from bot.messenger import PLAYER_COLORS
 from bot.permissions import is_manager

@@ -27,9 +27,9 @@ from bot.timers import TIMERS
 from engine import Game, GameOptions, GameOptionsError, available_maps, load_map
 from i18n import N_, NC_, Translator
 from storage import ChannelBusyError, LobbyError
-from storage.errors import AlreadyInLobbyError, LobbyAlreadyOpenError, LobbyFullError
 from storage import lobbies as stored_lobbies
 from storage import players as stored_settings
+from storage.errors import AlreadyInLobbyError, LobbyAlreadyOpenError, LobbyFullError
 from storage.models import Lobby, LobbyMember
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ class InThreadAlready(UserError):
                  "new thread.")
 
 
-def _lobbies(interaction: Interaction) -> "Lobbies":
+def _lobbies(interaction: Interaction) -> Lobbies:
     return interaction.client.get_cog("Lobbies")  # type: ignore[attr-defined,return-value]
 
 
@@ -122,6 +122,8 @@ class Lobbies(TTRCog):
                            thread=locale_str("Play in a new thread"),
                            tolls=locale_str("Nederland: play with bridge tolls (default yes)"),
                            neutral=locale_str("Nederland, 2 players: add the neutral player"),
+                           most_tickets=locale_str("Switzerland: 10 points for the most tickets, not the longest "
+                                                   "path"),
                            timer=locale_str("Time for each turn (play-by-post: 24 hours)"),
                            absence=locale_str("When a turn's time runs out (default: skip it)"),
                            remove_after=locale_str("With absence 'remove': missed turns in a row before removal"),
@@ -131,7 +133,7 @@ class Lobbies(TTRCog):
     async def new(self, interaction: Interaction, map: app_commands.Choice[str] | None = None,
                   tickets: app_commands.Choice[str] | None = None,
                   players: app_commands.Range[int, 2, 5] | None = None, thread: bool = False,
-                  tolls: bool | None = None, neutral: bool | None = None,
+                  tolls: bool | None = None, neutral: bool | None = None, most_tickets: bool | None = None,
                   timer: app_commands.Choice[int] | None = None, absence: app_commands.Choice[str] | None = None,
                   remove_after: app_commands.Range[int, 1, 20] = 3,
                   reminder_minutes: app_commands.Range[int, 0, 2880] | None = None) -> None:
@@ -146,7 +148,8 @@ class Lobbies(TTRCog):
                                                          deck_map=t.map_name(load_map(deck_map)),
                                                          map=t.map_name(load_map(map_id))))
                 return
-        variants = {k: v for k, v in (("tolls", tolls), ("neutral", neutral)) if v is not None}
+        variants = {k: v for k, v in (("tolls", tolls), ("neutral", neutral), ("most_tickets", most_tickets))
+                    if v is not None}
         clock = {}
         if timer is not None and timer.value:
             clock = {"turn_seconds": timer.value, "absence": absence.value if absence else "skip",

@@ -24,7 +24,7 @@ from texts.present import private_summary
 CARD_CHOICES = [app_commands.Choice(name=locale_pstr("card", CARD_WORDS[i]), value=c) for i, c in enumerate(CARD_NAMES)]
 
 
-def _play(interaction: Interaction) -> "Play":
+def _play(interaction: Interaction) -> Play:
     return interaction.client.get_cog("Play")  # type: ignore[attr-defined,return-value]
 
 

@@ -14,14 +14,14 @@ from discord import Interaction
 
 from bot import components
 from bot.cog import TTRCog
-from bot.messenger import pings
 from bot.errors import TooLate, UserError
+from bot.messenger import pings
 from bot.service import Cause, CauseKind, Table
 from engine import BuildStation, Claim, Undo, format_action
 from engine.errors import TemplateError
+from i18n import Translator
 from storage import StaleVersionError
 from storage import undo_votes as stored_votes
-from i18n import Translator
 from texts.present import route_name
 
 #: Starts the line of the request message that lists who approved (in any language).
@@ -33,7 +33,7 @@ def approved_line(t: Translator, users: set[int]) -> str:
     return f"{APPROVED} " + t.gettext("Approved by: {players}", players=who)
 
 
-def _undos(interaction: Interaction) -> "Undos":
+def _undos(interaction: Interaction) -> Undos:
     return interaction.client.get_cog("Undos")  # type: ignore[attr-defined,return-value]
 
 

@@ -102,7 +102,7 @@ def test_ai_sees_only_its_view_and_public_info():
         expected_view = game.view(seat)
         game.apply(seat, ask(spy, game, seat))
         assert spy.calls[-1][0] == expected_view
-    for view, legal, info in spy.calls:
+    for view, _legal, info in spy.calls:
         assert isinstance(info, GameInfo)
         assert not hasattr(info, "seed") and not hasattr(info, "game")
         assert all(p.keys() == view["players"][0].keys() for p in view["players"])

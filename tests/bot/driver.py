@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 
+from bot.components import encode_choice
 from engine import (
     BuildStation,
     Claim,
@@ -24,7 +25,6 @@ from engine import (
     Pass,
     PayTunnel,
 )
-from bot.components import encode_choice
 from engine.cards import CARD_NAMES
 from engine.notation import route_label
 

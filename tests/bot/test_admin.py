@@ -19,7 +19,7 @@ async def test_only_host_or_manager_may_kick_and_kick_removes_the_seat(fake_disc
     fake = fake_discord
     bot, driver = await three_player_game(fake, make_bot)
     reply = await fake.slash(fake.bob, fake.general, "ttr admin kick", player=fake.dirk)
-    assert reply.ephemeral and "Only <@%d>" % fake.alice.id in reply.content
+    assert reply.ephemeral and f"Only <@{fake.alice.id}>" in reply.content
     reply = await fake.slash(fake.alice, fake.general, "ttr admin kick", player=fake.dirk)
     await private_reply(fake, reply)
     seat = (await bot.service.table(driver.game_id)).seat_of(fake.dirk.id)

@@ -1,12 +1,12 @@
 """Issue 8, play-by-post: deadlines, reminders, the absence policy, vacations, pauses — with a
 clock the test moves, through the fake Discord server, across a restart."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from engine import DrawDeck
 from tests.bot.driver import Driver
 
-START = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
 class Clock:

@@ -7,9 +7,9 @@ channel message; and at the end the posted scores equal the engine's scoring.
 
 import pytest
 
-from texts.present import hand_text, ticket_line
 from i18n import translator
 from tests.bot.driver import Driver
+from texts.present import hand_text, ticket_line
 
 EN = translator("en")
 
@@ -72,7 +72,7 @@ async def play_full_game(fake, make_bot, map_id, users, seed, **options):
         posted[name.split(" ", 1)[1]] = int(total)
     expected = {driver.user_of(s.seat).name: s.total for s in game.final}
     assert posted == expected
-    assert "ttr:%d:rematch" % driver.game_id in final.custom_ids
+    assert f"ttr:{driver.game_id}:rematch" in final.custom_ids
     return driver, watcher
 
 

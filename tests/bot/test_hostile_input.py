@@ -67,6 +67,13 @@ async def test_names_in_messages_are_text_not_markup(fake_discord, make_bot):
     for content in named:
         assert "**bold**" not in content and "\\*\\*bold\\*\\*" in content
         assert "@everyone" not in content.replace("@\u200beveryone", "") and "<@&123456789012345678>" not in content
+    # Whatever a message says, it pings only whom it means: the next player on a turn message, nobody else.
+    assert fake.pings, "the fake records who each message notified"
+    for message, pinged in fake.pings:
+        assert not (pinged.everyone or pinged.here or pinged.roles), (message.content, pinged)
+        assert set(pinged.users) <= {fake.alice.id, fake.bob.id}, (message.content, pinged)
+    turn = [(m, p) for m, p in fake.pings if "your turn" in m.content]
+    assert turn and all(p.users == [driver.user_of(driver.game.current).id] or len(p.users) == 1 for _, p in turn)
 
 
 async def test_two_players_approving_an_undo_at_the_same_moment_are_both_counted(fake_discord, make_bot):

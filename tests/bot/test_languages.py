@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import threading
+from datetime import UTC
 
 import pytest
 
@@ -183,12 +184,12 @@ async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, m
     """FORCE_LANGUAGE=qps beyond the game itself: lobbies, settings, admin, notify, vacation,
     deadlines (reminder, skip, removal), refusals, and a league season with its rating, standings,
     profile and audit — all inside the pseudo-locale's marks."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     fake = fake_discord
     drawn = DrawnText(monkeypatch)
     bot = await make_bot(force_language="qps")
-    now = [datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)]
+    now = [datetime(2026, 12, 1, 12, 0, tzinfo=UTC)]
     bot.timers.now = lambda: now[0]
     users = [fake.alice, fake.bob]
     driver = Driver(fake, bot, fake.general, users, seed=11)

@@ -102,7 +102,7 @@ async def test_only_managers_create_leagues_and_only_league_admins_run_them(fake
     reply = await fake.slash(fake.bob, fake.general, "ttr league audit")
     assert "create league" in reply.content and "create season" in reply.content
     reply = await fake.slash(fake.dirk, fake.general, "ttr league info")
-    assert "**Club** · admins: <@&%d>" % ROLE_ID in reply.content and "**Autumn** (open, 0 rated games)" in \
+    assert f"**Club** · admins: <@&{ROLE_ID}>" in reply.content and "**Autumn** (open, 0 rated games)" in \
         reply.content and "USA · 2, 3 players · 1 game to appear" in reply.content
     reply = await fake.slash(fake.bob, fake.general, "ttr league role")  # a league admin, not a manager
     assert reply.ephemeral and "Manage Server" in reply.content

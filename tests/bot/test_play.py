@@ -3,7 +3,6 @@
 import asyncio
 import json
 
-
 from engine import DrawDeck
 from tests.bot.driver import Driver
 

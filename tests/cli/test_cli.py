@@ -202,7 +202,7 @@ def test_seeded_games_with_strong_ais_replay_exactly(tmp_path, monkeypatch):
     for run in range(2):
         if run:
             ticks = iter(range(0, 10**9, 3600))
-            monkeypatch.setattr(time, "perf_counter", lambda: next(ticks))
+            monkeypatch.setattr(time, "perf_counter", lambda ticks=ticks: next(ticks))
         log = tmp_path / f"{run}.log"
         main(["--map", "usa", "--humans", "0", "--ai", "strong", "--seed", "3", "--no-images", "--log", str(log)],
              read=scripted([]), write=lambda text: None)

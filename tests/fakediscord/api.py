@@ -17,13 +17,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import types
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from aiohttp import web
 
 from tests.fakediscord import limits
-from tests.fakediscord.mentions import Pings, compute_pings, message_text
-from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.gateway import (
     DIRECT_MESSAGES,
     GUILD_MESSAGES,
@@ -36,14 +35,17 @@ from tests.fakediscord.gateway import (
     GatewaySession,
     shard_for,
 )
+from tests.fakediscord.mentions import Pings, compute_pings, message_text
+from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.server import API_PREFIX, build_app
 from tests.fakediscord.state import (
     ALL_PERMISSIONS,
     APPLICATION_COMMAND,
-    BOT_ROLE_PERMISSIONS,
     AUTOCOMPLETE,
+    BOT_ROLE_PERMISSIONS,
     DM,
     EVERYONE_PERMISSIONS,
+    MENTION_EVERYONE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     TEXT,
@@ -51,7 +53,6 @@ from tests.fakediscord.state import (
     Channel,
     Guild,
     Interaction,
-    MENTION_EVERYONE,
     Message,
     Role,
     ScriptError,
@@ -181,7 +182,7 @@ class FakeDiscord:
             target.members[user.id] = user
         return user
 
-    def add_default_world(self) -> "FakeDiscord":
+    def add_default_world(self) -> FakeDiscord:
         """One guild with #general and #games, and users in several locales.
 
         ``alice`` (en-US), ``bob`` (fr), ``carol`` (de, DMs closed), ``dirk`` (nl), and ``stranger``
@@ -216,7 +217,7 @@ class FakeDiscord:
 
     # --- lifecycle ------------------------------------------------------------------------------
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> "FakeDiscord":
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> FakeDiscord:
         self._runner = web.AppRunner(build_app(self), access_log=None, shutdown_timeout=0.5)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
@@ -250,12 +251,11 @@ class FakeDiscord:
     def patch_discord(self) -> Iterator[None]:
         """Point discord.py at the fake: `Route.BASE` (REST, webhooks) and the default gateway URL; and
         shorten the retry waits the fake causes (5xx backoff, re-identify), see `backoff_scale`."""
+        import discord.client
         import discord.gateway
         import discord.http
-        import yarl
-
-        import discord.client
         import discord.webhook.async_
+        import yarl
 
         saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
         modules = (discord.http, discord.webhook.async_, discord.client)
@@ -420,7 +420,7 @@ class FakeDiscord:
             try:
                 # Woken by any change in the fake; the short cap also re-checks predicates on bot state.
                 await asyncio.wait_for(event.wait(), min(remaining, self.poll_interval))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     async def wait_for_message(self, where: Channel | User, check: Callable[[Message], bool] | None = None,

@@ -78,7 +78,7 @@ class GatewaySession:
 
     BUFFERED_EVENTS = 1000
 
-    def __init__(self, fake: "FakeDiscord", intents: int, shard: tuple[int, int] | None = None):
+    def __init__(self, fake: FakeDiscord, intents: int, shard: tuple[int, int] | None = None):
         self.fake = fake
         self.intents = intents
         self.shard = shard  # (shard_id, shard_count) from IDENTIFY; None: unsharded (every guild)
@@ -120,7 +120,7 @@ class GatewaySession:
 class GatewayConnection:
     """One websocket on the gateway; ``session`` once it identified or resumed."""
 
-    def __init__(self, fake: "FakeDiscord", ws: web.WebSocketResponse, compress: str | None):
+    def __init__(self, fake: FakeDiscord, ws: web.WebSocketResponse, compress: str | None):
         self.fake = fake
         self.ws = ws
         self.compressor = _Compressor(compress)

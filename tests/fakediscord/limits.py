@@ -10,7 +10,8 @@ discord.py turns these into `discord.HTTPException` (`Forbidden` for 403, `NotFo
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 # --- interactions -------------------------------------------------------------------------------
 ACK_DEADLINE = 3.0  # seconds to send the initial interaction response

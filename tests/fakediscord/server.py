@@ -23,20 +23,20 @@ from tests.fakediscord.mentions import validate_allowed_mentions
 from tests.fakediscord.state import (
     APPLICATION_COMMAND,
     ATTACH_FILES,
+    AUTOCOMPLETE,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    DM,
     EMBED_LINKS,
     MANAGE_THREADS,
-    SEND_MESSAGES,
-    SEND_MESSAGES_IN_THREADS,
-    VIEW_CHANNEL,
-    AUTOCOMPLETE,
-    DM,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     TEXT,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     Interaction,
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from tests.fakediscord.api import FakeDiscord
 
 API_PREFIX = "/api/v10"
-FAKE_KEY: web.AppKey["FakeDiscord"] = web.AppKey("fake")
+FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake")
 MAX_REQUEST_BYTES = 64 * 1024 * 1024  # let oversized uploads reach the handler, which answers 413 like Discord
 
 Files = list[tuple[int, str, bytes, str | None]]  # (upload index, filename, data, content type)
@@ -98,7 +98,7 @@ def validate_mentions(payload: dict[str, Any], prefix: tuple) -> None:
 
 
 class RestApi:
-    def __init__(self, fake: "FakeDiscord"):
+    def __init__(self, fake: FakeDiscord):
         self.fake = fake
 
     # --- helpers --------------------------------------------------------------------------------
@@ -844,7 +844,7 @@ async def discord_middleware(request: web.Request, handler: Any) -> web.StreamRe
     return response
 
 
-def build_app(fake: "FakeDiscord") -> web.Application:
+def build_app(fake: FakeDiscord) -> web.Application:
     app = web.Application(middlewares=[discord_middleware], client_max_size=MAX_REQUEST_BYTES)
     app[FAKE_KEY] = fake
     api = RestApi(fake)

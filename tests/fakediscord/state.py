@@ -68,7 +68,7 @@ class Snowflakes:
 def snowflake_time(snowflake: int, later: float = 0.0) -> str:
     """The ISO time a snowflake was made, ``later`` seconds on (for times kept on the fake's clock)."""
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS
-    return dt.datetime.fromtimestamp(ms / 1000 + max(later, 0.0), tz=dt.timezone.utc).isoformat()
+    return dt.datetime.fromtimestamp(ms / 1000 + max(later, 0.0), tz=dt.UTC).isoformat()
 
 
 @dataclass(eq=False)
@@ -129,8 +129,8 @@ class Guild:
     name: str
     owner_id: int
     preferred_locale: str = "en-US"
-    members: dict[int, "User"] = field(default_factory=dict)
-    channels: list["Channel"] = field(default_factory=list)
+    members: dict[int, User] = field(default_factory=dict)
+    channels: list[Channel] = field(default_factory=list)
     joined_at: str = ""
     bot_id: int = 0  # the bot user; it holds the managed role ``bot_role_id``
     bot_role_id: int = 0
@@ -242,7 +242,7 @@ class Channel:
     name: str
     type: int = TEXT
     guild: Guild | None = None
-    parent: "Channel | None" = None
+    parent: Channel | None = None
     recipient: User | None = None  # DM channels
     owner_id: int | None = None  # threads
     archived: bool = False
@@ -256,7 +256,7 @@ class Channel:
     bot_can_create_threads: bool = True  # False: ... denies CREATE_PUBLIC_THREADS and CREATE_PRIVATE_THREADS
     bot_deny: int = 0  # any further permission bits the bot's member overwrite denies (EMBED_LINKS, ...)
     everyone_deny: int = 0  # permission bits the channel's @everyone overwrite denies
-    messages: list["Message"] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
     thread_members: set[int] = field(default_factory=set)
     default_auto_archive_duration: int = 1440  # text channels: what clients preselect for new threads
 
@@ -294,7 +294,7 @@ class Channel:
         return found
 
     @property
-    def _overwritten(self) -> "Channel":
+    def _overwritten(self) -> Channel:
         return self.parent if self.is_thread and self.parent is not None else self
 
     @property
@@ -417,7 +417,7 @@ class Message:
     flags: int = 0
     type: int = 0
     webhook_id: int | None = None
-    interaction: "Interaction | None" = None  # the interaction whose response or follow-up this is
+    interaction: Interaction | None = None  # the interaction whose response or follow-up this is
     reference_id: int | None = None
     edited: bool = False
     deleted: bool = False
@@ -628,11 +628,11 @@ class Interaction:
             return {"0": str(self.channel.guild.id)}
         return {"1": str(self.user.id)}
 
-    async def wait_acknowledged(self, timeout: float = limits.ACK_DEADLINE) -> "Interaction":
+    async def wait_acknowledged(self, timeout: float = limits.ACK_DEADLINE) -> Interaction:
         """Wait for the bot's initial response; fails like Discord after 3 seconds."""
         try:
             await asyncio.wait_for(self.acknowledged.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             reason = f"the bot did not acknowledge within {timeout:g} s"
             if self.rejected:
                 reason += "; the fake refused its response: " + "; ".join(

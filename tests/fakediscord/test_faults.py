@@ -11,7 +11,6 @@ import pytest
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.tinybot import TinyBot, tiny_png
 
-
 # --- channel permissions ------------------------------------------------------------------------
 
 

@@ -9,8 +9,7 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord, InteractionFailed
-from tests.fakediscord import limits
+from tests.fakediscord import FakeDiscord, InteractionFailed, limits
 from tests.fakediscord.tinybot import TinyBot
 
 

@@ -34,7 +34,7 @@ def tiny_png(width: int = 3, height: int = 2) -> bytes:
 
 
 class DrawView(discord.ui.View):
-    def __init__(self, bot: "TinyBot") -> None:
+    def __init__(self, bot: TinyBot) -> None:
         super().__init__(timeout=None)
         self.bot = bot
 

@@ -81,7 +81,7 @@ def test_chinese_has_one_form_and_english_two():
     assert en.ngettext("{n} train", "{n} trains", 1) == "1 train"
     assert en.ngettext("{n} train", "{n} trains", 3) == "3 trains"
     entries = [(m.id, m.string) for f in catalog_files("zh") for m in read_po(f.open("rb")) if m.pluralizable and not m.context]
-    for (singular, plural), forms in entries[:20]:
+    for (singular, plural), _forms in entries[:20]:
         params = {p: "X" for p in placeholders(singular) | placeholders(plural) if p != "n"}
         assert zh.ngettext(singular, plural, 1, **params) == zh.ngettext(singular, plural, 7, **params).replace("7", "1")
 

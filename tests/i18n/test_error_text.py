@@ -9,13 +9,13 @@ import re
 
 import pytest
 
-from texts.error_text import describe_error
 from engine import Game, GameOptions, parse_action
 from engine.actions import BuildStation, Claim, DrawDeck, KeepTickets, PayTunnel
 from engine.cards import card_index
 from engine.errors import ActionError, IllegalActionError, ListRef, Phrase
 from i18n import translator
 from tests.engine.helpers import arrange, give_route, started, track_between
+from texts.error_text import describe_error
 
 NAMES = {0: "Alice", 1: "Bob", 2: "Carol", 3: "Dave"}
 RED, GREEN = card_index("red"), card_index("green")

@@ -18,7 +18,12 @@ from PIL import Image, ImageChops, ImageStat
 
 from engine.mapdata import load_map
 from rendering import (
-    default_players, render_board, render_final, render_hand, render_player_board, render_ticket_offer,
+    default_players,
+    render_board,
+    render_final,
+    render_hand,
+    render_player_board,
+    render_ticket_offer,
 )
 from rendering.sample import synthetic_final, synthetic_view, with_seat
 from tests.rendering.conftest import decode

@@ -67,8 +67,8 @@ def test_label_boxes_cover_the_drawn_text(map_id):
     geo = geometry(m)
     for lab in geo.labels:
         for text, (x, y) in zip(lab.lines, lab.origins):
-            l, t, r, b = fonts.Text(fonts.clean_text(text, "label"), lab.size, "label").ink_box(x, y)
-            assert lab.box[0] <= l and r <= lab.box[2] and lab.box[1] <= t and b <= lab.box[3]
+            x0, y0, x1, y1 = fonts.Text(fonts.clean_text(text, "label"), lab.size, "label").ink_box(x, y)
+            assert lab.box[0] <= x0 and x1 <= lab.box[2] and lab.box[1] <= y0 and y1 <= lab.box[3]
         assert " ".join(lab.lines) == m.cities[lab.city].name
 
 

@@ -9,7 +9,12 @@ import pytest
 from engine import Claim, Game
 from engine.mapdata import load_map
 from rendering import (
-    PlayerStyle, default_players, render_board, render_final, render_hand, render_player_board,
+    PlayerStyle,
+    default_players,
+    render_board,
+    render_final,
+    render_hand,
+    render_player_board,
     render_ticket_offer,
 )
 from rendering.geometry import geometry

@@ -1,9 +1,9 @@
 """The words players read: turn accounts stay short and never name a blind card."""
 
-from texts.present import describe, drawn, merge_turn
 from engine import DrawDeck, DrawMarket
 from i18n import translator
 from tests.engine.helpers import arrange, started
+from texts.present import describe, drawn, merge_turn
 
 NAMES = ["Anna", "Ben", "Cleo"].__getitem__
 EN = translator("en")

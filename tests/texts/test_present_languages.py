@@ -8,6 +8,11 @@ import re
 
 import pytest
 
+from engine import Claim, DrawDeck, DrawMarket, Game, GameOptions
+from engine.cards import card_index
+from engine.events import LastRoundStarted, TicketsKept
+from i18n import translator
+from tests.engine.helpers import arrange, started
 from texts.present import (
     claim_payment_label,
     describe,
@@ -18,11 +23,6 @@ from texts.present import (
     private_summary,
     route_choice_label,
 )
-from engine import Claim, DrawDeck, DrawMarket, Game, GameOptions
-from engine.cards import card_index
-from engine.events import LastRoundStarted, TicketsKept
-from i18n import translator
-from tests.engine.helpers import arrange, started
 
 NAMES = ["Anna", "Ben", "Cleo"].__getitem__
 RU, ZH, QPS = translator("ru"), translator("zh"), translator("qps")

@@ -5,10 +5,10 @@ from collections import Counter
 
 import pytest
 
-from texts.rules_text import DECK_NAMES, MAP_NAMES, rules_summary
 from engine import available_maps, load_map
 from i18n import LANGUAGES, PSEUDO, translator
 from i18n.translator import MARK_CLOSE, MARK_OPEN
+from texts.rules_text import DECK_NAMES, MAP_NAMES, rules_summary
 
 LANGUAGE_CODES = sorted(LANGUAGES)
 
