@@ -14,6 +14,7 @@ the stored log, and answering the interaction that asked for it while its token 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
@@ -72,6 +73,7 @@ class Announcer:
         self.service = service
         self.claimer = f"{socket.gethostname()}:{os.getpid()}"
         self._accounts: dict[int, TurnAccount] = {}
+        self._posting: dict[int, asyncio.Lock] = {}  # game -> held while its outcomes are announced
 
     # ------------------------------------------------------------------ the listener
 
@@ -94,15 +96,30 @@ class Announcer:
 
     async def _in_order(self, outcome: Outcome) -> None:
         """Announce the game's rows up to this outcome's, oldest first: rows left by a crash before
-        it, then its own. A row another process holds is that process's to post."""
+        it, then its own. One game's outcomes are announced one at a time (a move saved while the
+        one before is still being posted waits for it); a row another process holds is that
+        process's to post."""
         game_id = outcome.table.id
+        lock = self._posting.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            await self._claim_and_announce(outcome, game_id)
+        if not lock.locked() and self._posting.get(game_id) is lock:
+            del self._posting[game_id]
+
+    async def _claim_and_announce(self, outcome: Outcome, game_id: int) -> None:
         while True:
             async with self.service.storage.sessions() as session:
                 row = await outbox.claim_next(session=session, claimer=self.claimer, game_id=game_id)
             if row is None:
                 return
             if row.version == outcome.version:
-                await self._announce(outcome, row, await self._live_reply(outcome))
+                try:
+                    await self._announce(outcome, row, await self._live_reply(outcome))
+                except Exception as exc:
+                    # Marked all the same: a row left claimed would hold back the game's next ones
+                    # until its lease ran out, and posting it again could repeat what did go out.
+                    await self._mark(row, error=type(exc).__name__)
+                    raise
                 await self._mark(row)
                 return
             await self._announce_stored(row)
@@ -176,8 +193,11 @@ class Announcer:
             reply = Reply(send, t, images=False)
         try:
             await self._announce(outcome, row, reply)
-        except discord.HTTPException as exc:
-            log.warning("a stored announcement could not be posted", extra={"game_id": row.game_id, "error": str(exc)})
+        except Exception as exc:
+            log.warning("a stored announcement could not be posted", exc_info=True,
+                        extra={"game_id": row.game_id, "version": row.version})
+            await self._mark(row, error=type(exc).__name__)
+            return
         await self._mark(row)
 
     # ------------------------------------------------------------------ announcing

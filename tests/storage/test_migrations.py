@@ -108,7 +108,8 @@ def _value(column: sa.Column, n: int):  # type: ignore[no-untyped-def]
     if isinstance(kind, sa.JSON):
         return {"filled": n}
     if isinstance(kind, sa.String):
-        return "active" if column.name == "status" else "x"  # the CHECKed status columns accept 'active'
+        # The CHECKed columns: status accepts 'active', an announcement's cause 'player'.
+        return {"status": "active", "cause": "player"}.get(column.name, "x")
     raise AssertionError(f"no test value for {column.table.name}.{column.name} ({kind!r}): add one here")
 
 
