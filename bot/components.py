@@ -70,12 +70,24 @@ class Guarded:
             await interaction.client.apologize(interaction, exc, what=type(self).__name__)  # type: ignore[attr-defined]
 
 
-class UnknownComponent(Guarded, discord.ui.DynamicItem[discord.ui.Item], template=UNKNOWN):
-    """A click on a component no controller knows: a short private "no longer valid"."""
+class Clicked(Guarded):
+    """Mixed into a DynamicItem before it: the fields its custom id carries (its template's named
+    groups, `fields`), read again from the id of whatever message was clicked."""
+
+    def __init__(self, item: discord.ui.Item, fields: dict[str, str]) -> None:
+        super().__init__(item)  # type: ignore[call-arg]
+        self.fields = fields
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(item)
+        return cls(item, match.groupdict())
+
+    def number(self, name: str) -> int:
+        return int(self.fields[name])
+
+
+class UnknownComponent(Clicked, discord.ui.DynamicItem[discord.ui.Item], template=UNKNOWN):
+    """A click on a component no controller knows: a short private "no longer valid"."""
 
     async def run(self, interaction: Interaction) -> None:
         raise ButtonNotValid()

@@ -70,32 +70,16 @@ def _lobbies(interaction: Interaction) -> Lobbies:
     return interaction.client.get_cog("Lobbies")  # type: ignore[attr-defined,return-value]
 
 
-class LobbyButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.LOBBY):
-    def __init__(self, item: discord.ui.Button, lobby_id: int, what: str) -> None:
-        super().__init__(item)
-        self.lobby_id, self.what = lobby_id, what
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["lobby"]), match["what"])
-
+class LobbyButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.LOBBY):
     async def run(self, interaction: Interaction) -> None:
         lobbies = _lobbies(interaction)
-        await {"join": lobbies.join_lobby, "leave": lobbies.leave_lobby, "start": lobbies.start_game}[self.what](
-            interaction, lobby_id=self.lobby_id)
+        await {"join": lobbies.join_lobby, "leave": lobbies.leave_lobby, "start": lobbies.start_game}[
+            self.fields["what"]](interaction, lobby_id=self.number("lobby"))
 
 
-class RematchButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.REMATCH):
-    def __init__(self, item: discord.ui.Button, game_id: int) -> None:
-        super().__init__(item)
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]))
-
+class RematchButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.REMATCH):
     async def run(self, interaction: Interaction) -> None:
-        await _lobbies(interaction).rematch(interaction, self.game_id)
+        await _lobbies(interaction).rematch(interaction, self.number("game"))
 
 
 class Lobbies(TTRCog):

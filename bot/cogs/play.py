@@ -28,94 +28,46 @@ def _play(interaction: Interaction) -> Play:
     return interaction.client.get_cog("Play")  # type: ignore[attr-defined,return-value]
 
 
-class _GameItem(components.Guarded):
+class _GameItem(components.Clicked):
     """A component of one game's decision: the game id and the decision token from its custom id."""
 
-    game_id: int
-    token: int
-
     async def act(self, interaction: Interaction, action) -> None:
-        await interaction.client.moves.perform(interaction, self.game_id, action, token=self.token)  # type: ignore[attr-defined]
+        await interaction.client.moves.perform(  # type: ignore[attr-defined]
+            interaction, self.number("game"), action, token=self.number("token"))
 
 
 class DrawCardButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.DRAW):
-    def __init__(self, item, game_id: int, token: int, slot: str) -> None:
-        super().__init__(item)
-        self.game_id, self.token, self.slot = game_id, token, slot
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]), int(match["token"]), match["slot"])
-
     async def run(self, interaction: Interaction) -> None:
-        await self.act(interaction, DrawDeck() if self.slot == "deck" else DrawMarket(int(self.slot)))
+        slot = self.fields["slot"]
+        await self.act(interaction, DrawDeck() if slot == "deck" else DrawMarket(int(slot)))
 
 
 class DrawTicketsButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.TICKETS):
-    def __init__(self, item, game_id: int, token: int) -> None:
-        super().__init__(item)
-        self.game_id, self.token = game_id, token
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]), int(match["token"]))
-
     async def run(self, interaction: Interaction) -> None:
         await self.act(interaction, DrawTickets())
 
 
 class KeepTicketsSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.KEEP):
-    def __init__(self, item, game_id: int, token: int) -> None:
-        super().__init__(item)
-        self.game_id, self.token = game_id, token
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]), int(match["token"]))
-
     async def run(self, interaction: Interaction) -> None:
         await self.act(interaction, KeepTickets(tuple(sorted(int(v) for v in self.item.values))))
 
 
 class TunnelButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.TUNNEL):
-    def __init__(self, item, game_id: int, token: int, choice: str) -> None:
-        super().__init__(item)
-        self.game_id, self.token, self.choice = game_id, token, choice
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]), int(match["token"]), match["choice"])
-
     async def run(self, interaction: Interaction) -> None:
-        await self.act(interaction, DeclineTunnel() if self.choice == "decline" else PayTunnel(int(self.choice)))
+        choice = self.fields["choice"]
+        await self.act(interaction, DeclineTunnel() if choice == "decline" else PayTunnel(int(choice)))
 
 
 class ChoiceButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.CHOICE):
     """One of several actions offered for a decision (components.choice_button)."""
 
-    def __init__(self, item, game_id: int, token: int, text: str) -> None:
-        super().__init__(item)
-        self.game_id, self.token, self.text = game_id, token, text
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]), int(match["token"]), match["text"])
-
     async def run(self, interaction: Interaction) -> None:
-        await self.act(interaction, components.decode_choice(self.text))
+        await self.act(interaction, components.decode_choice(self.fields["text"]))
 
 
-class MyHandButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.HAND):
-    def __init__(self, item, game_id: int) -> None:
-        super().__init__(item)
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]))
-
+class MyHandButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.HAND):
     async def run(self, interaction: Interaction) -> None:
-        await _play(interaction).show_hand(interaction, self.game_id)
+        await _play(interaction).show_hand(interaction, self.number("game"))
 
 
 class Play(TTRCog):

@@ -37,32 +37,17 @@ def _undos(interaction: Interaction) -> Undos:
     return interaction.client.get_cog("Undos")  # type: ignore[attr-defined,return-value]
 
 
-class UndoButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.UNDO):
+class UndoButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.UNDO):
     """On a turn message: the player who just moved asks to take it back."""
 
-    def __init__(self, item, game_id: int, ply: int) -> None:
-        super().__init__(item)
-        self.game_id, self.ply = game_id, ply
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]), int(match["ply"]))
-
     async def run(self, interaction: Interaction) -> None:
-        await _undos(interaction).request(interaction, self.game_id, self.ply)
+        await _undos(interaction).request(interaction, self.number("game"), self.number("ply"))
 
 
-class UndoVoteButton(components.Guarded, discord.ui.DynamicItem[discord.ui.Button], template=components.UNDO_VOTE):
-    def __init__(self, item, game_id: int, ply: int, vote: str) -> None:
-        super().__init__(item)
-        self.game_id, self.ply, self.vote = game_id, ply, vote
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(item, int(match["game"]), int(match["ply"]), match["vote"])
-
+class UndoVoteButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.UNDO_VOTE):
     async def run(self, interaction: Interaction) -> None:
-        await _undos(interaction).vote(interaction, self.game_id, self.ply, self.vote == "yes")
+        await _undos(interaction).vote(interaction, self.number("game"), self.number("ply"),
+                                       self.fields["vote"] == "yes")
 
 
 class Undos(TTRCog):
