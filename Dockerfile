@@ -15,6 +15,7 @@ RUN groupadd --gid 10001 ttr && useradd --create-home --uid 10001 --gid ttr --sh
 WORKDIR /app
 COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
+COPY texts ./texts
 COPY rendering ./rendering
 COPY storage ./storage
 COPY bot ./bot

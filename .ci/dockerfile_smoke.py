@@ -139,9 +139,11 @@ def start_against_fake(cmd: list[str], healthcheck: list[str], workdir: Path, en
                                stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + READY_TIMEOUT
+            said: list[str] = []
             while time.monotonic() < deadline:
                 line = bot.stderr.readline()  # type: ignore[union-attr]
-                assert line, "the bot stopped before it was ready"
+                assert line, "the bot stopped before it was ready:\n" + "".join(said[-40:])
+                said.append(line)
                 if line.startswith("{") and json.loads(line)["message"].startswith("ready as"):
                     print("ready:", json.loads(line)["message"], flush=True)
                     break

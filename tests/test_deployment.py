@@ -56,3 +56,12 @@ def test_every_setting_is_in_env_example_and_documented() -> None:
     for name in Settings.model_fields:
         assert f"{name.upper()}=" in example, f"{name.upper()} is missing from .env.example"
         assert re.search(rf"`{name.upper()}[`=]", docs), f"{name.upper()} is not documented"
+
+
+def test_the_image_copies_every_package_the_project_installs() -> None:
+    """A package left out of the Dockerfile's COPY lines installs nothing and fails at start-up."""
+    import tomllib
+
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+    copied = set(re.findall(r"^COPY (\w+) \./\1$", (ROOT / "Dockerfile").read_text(), re.M))
+    assert {p.rstrip("*") for p in packages} <= copied
