@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 from pathlib import Path
 
 import discord
@@ -35,6 +36,7 @@ from bot.timers import Timers
 from engine.errors import TemplateError
 from i18n import Translator, translator
 from storage import Storage
+from storage import announcements as outbox
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +78,7 @@ class TTRBot(commands.AutoShardedBot):
         self.tree.add_command(self.root)
         self.tree.on_error = self.on_app_command_error
         self._outbox_backoff = Backoff("outbox", base=5, most=300)
+        self._pruned = float("-inf")
         self.health: HealthServer | None = None  # HEALTH_PORT's server, started in setup_hook
         self.resumed_games = 0  # for the ready line
         self.commands_synced = "not synced (SYNC_COMMANDS=false)"  # for the ready line
@@ -149,8 +152,16 @@ class TTRBot(commands.AutoShardedBot):
 
     @tasks.loop(seconds=15)
     async def outbox_loop(self) -> None:
-        """Rows whose claimer died mid-post (its lease ran out) are announced by whoever is alive."""
+        """Rows whose claimer died mid-post (its lease ran out) are announced by whoever is alive;
+        once an hour, rows announced more than a day ago go (the outbox keeps no history)."""
         await self._outbox_backoff.run(self.drain_outbox)
+        if time.monotonic() - self._pruned >= 3600:
+            self._pruned = time.monotonic()
+            await self._outbox_backoff.run(self._prune_outbox)
+
+    async def _prune_outbox(self) -> None:
+        async with self.storage.sessions() as session:
+            await outbox.prune_announcements(session=session)
 
     # ------------------------------------------------------------------ command sync
 
