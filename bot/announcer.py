@@ -27,7 +27,7 @@ from discord import Interaction
 
 from bot import components
 from bot.command_translator import slash
-from bot.messenger import TableMessenger
+from bot.messenger import TableMessenger, files_allowed
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
 from engine.game import SECOND_CARD, TICKETS, TUNNEL
@@ -130,7 +130,7 @@ class Announcer:
         interaction: Interaction | None = outcome.cause.interaction
         if interaction is None:
             return None
-        images = not interaction.guild_id or interaction.app_permissions.attach_files  # follow-ups need it
+        images = files_allowed(interaction)
 
         async def send(content: str, **kwargs) -> object:
             return await interaction.followup.send(content, ephemeral=True, **kwargs)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.command_translator import option_name, slash
-from engine import Game
+from engine import Game, load_map
 from engine.errors import ActionError, TemplateError
 from i18n import N_, Translator
 from storage.leagues import LeagueError, Unrated
@@ -111,8 +111,6 @@ def _command_word(t: Translator, value: object) -> object:
 
 def league_map_name(t: Translator, map_id: str) -> str:
     """A map's name; a season may name a map this version doesn't have (its id then)."""
-    from engine import load_map
-
     try:
         return t.map_name(load_map(map_id))
     except (KeyError, ValueError, OSError):

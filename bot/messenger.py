@@ -52,6 +52,12 @@ def pings(*user_ids: int | None) -> discord.AllowedMentions:
                                    users=[discord.Object(u) for u in user_ids if u])
 
 
+def files_allowed(interaction: Interaction) -> bool:
+    """Whether the follow-ups of `interaction` may carry files: in a server channel they need the
+    bot's own Attach Files (Discord's 2023-11-01 change); in a DM they always may."""
+    return not interaction.guild_id or interaction.app_permissions.attach_files
+
+
 def escaped(name: str) -> str:
     """A name as message text: no markdown, no mention (it reads as typed, and pings nobody)."""
     return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
@@ -163,7 +169,7 @@ class TableMessenger:
         """Images only this seat may see (for its DMs or ephemeral replies), in its player's language
         (`t`, else looked up). None for a reply in a channel where the bot may not attach files: the
         text says the same."""
-        if interaction is not None and interaction.guild_id and not interaction.app_permissions.attach_files:
+        if interaction is not None and not files_allowed(interaction):
             return []
         t = t or await self.seat_t(table, seat)
         game, styles = table.game, self.styles(table, t)

@@ -559,7 +559,7 @@ class Leagues(TTRCog):
                             players: str | None = None, min_games: app_commands.Range[int, 0, 100] = 3,
                             carry_over: bool = False) -> None:
         await self.new_season(interaction, chosen=league, name=name, start=start, end=end, maps=maps,
-                                               players=players, min_games=min_games, carry_over=carry_over)
+                              players=players, min_games=min_games, carry_over=carry_over)
 
     @league.command(name="rated",
                     description=locale_str("Make the lobby or new game here a league game (host)"))
@@ -589,17 +589,17 @@ class Leagues(TTRCog):
         await self.audit(interaction, league)
 
     @app_commands.command(name="leaderboard",
-                 description=locale_str("A league season's standings, overall or on one map"))
+                          description=locale_str("A league season's standings, overall or on one map"))
     @app_commands.describe(map=locale_str("One map's ladder (default: all maps)"), league=LEAGUE_OPTION,
                            season=SEASON_OPTION, public=PUBLIC_OPTION)
     @app_commands.choices(map=MAP_CHOICES)
     async def league_leaderboard(self, interaction: Interaction, map: app_commands.Choice[str] | None = None,
                                  league: League | None = None, season: Season | None = None, public: bool = False) -> None:
         await self.leaderboard(interaction, chosen=league, season_name=season,
-                                                map_id=map.value if map else None, public=public)
+                               map_id=map.value if map else None, public=public)
 
     @app_commands.command(name="profile",
-                 description=locale_str("A player's league season: rating, results, recent games"))
+                          description=locale_str("A player's league season: rating, results, recent games"))
     @app_commands.describe(player=locale_str("Whose profile (default: yours)"), league=LEAGUE_OPTION, season=SEASON_OPTION,
                            public=PUBLIC_OPTION)
     async def league_profile(self, interaction: Interaction, player: discord.User | None = None, league: League | None = None,

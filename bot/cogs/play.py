@@ -13,6 +13,7 @@ from bot import components
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr
 from bot.errors import NotPlaying
+from bot.messenger import files_allowed
 from bot.transformers import City, Route, my_seat, table_here
 from engine import DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, KeepTickets, PayTunnel
 from engine.cards import CARD_NAMES
@@ -150,8 +151,7 @@ class Play(TTRCog):
         game = table.game
         if game.phase == "choosing" and game.offers[seat] or (game.stage == TICKETS and game.current == seat):
             await m.send_ticket_choice(lambda content, **kw: interaction.followup.send(content, ephemeral=True, **kw),
-                                       t, table, seat, images=not interaction.guild_id
-                                       or interaction.app_permissions.attach_files)
+                                       t, table, seat, images=files_allowed(interaction))
             return
         if game.stage == TUNNEL and game.current == seat:
             await interaction.followup.send(m.tunnel_text(t, table, seat),
