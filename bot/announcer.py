@@ -27,15 +27,15 @@ from discord import Interaction
 
 from bot import components
 from bot.command_translator import slash
-from bot.messenger import TableMessenger, files_allowed
+from bot.components import MESSAGE_CONTENT, fit
+from bot.messenger import TableMessenger, files_allowed, in_place
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
-from engine.game import SECOND_CARD, TICKETS, TUNNEL
 from i18n import Translator
 from storage import announcements as outbox
 from storage import games as stored_games
 from storage.models import Announcement, utcnow
-from texts.present import describe, drawn, merge_turn, private_summary
+from texts.present import describe, drawn, merge_turn, my_draws
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,8 @@ class TurnAccount:
 
     notes: list[str] = field(default_factory=list)
     draws: list[int | None] = field(default_factory=list)
+    #: Accounts of finished turns not posted yet: AI seats' turns, posted with the next human's.
+    carried: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -131,11 +133,19 @@ class Announcer:
         if interaction is None:
             return None
         images = files_allowed(interaction)
+        t = await self.messenger.languages.for_interaction(interaction)
+        if in_place(interaction):  # a tap on the player's panel: the panel is updated
 
-        async def send(content: str, **kwargs) -> object:
-            return await interaction.followup.send(content, ephemeral=True, **kwargs)
+            async def edit(content: str, view: discord.ui.View | None = None, **_: object) -> object:
+                return await interaction.edit_original_response(content=content, view=view, attachments=[])
 
-        return Reply(send, await self.messenger.languages.for_interaction(interaction), images)
+            return Reply(edit, t, images=False)
+
+        async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
+            return await interaction.followup.send(content, ephemeral=True, view=view or discord.utils.MISSING,
+                                                   **kwargs)
+
+        return Reply(send, t, images)
 
     async def _mark(self, row: Announcement, error: str | None = None) -> None:
         async with self.service.storage.sessions() as session:
@@ -187,8 +197,8 @@ class Announcer:
             user_id = table.user_of(stored.seat) if stored.seat is not None else None
             t = await self.messenger.languages.for_user(user_id, table.record.guild_id)
 
-            async def send(content: str, **kwargs) -> object:
-                return await webhook.send(content, ephemeral=True, **kwargs)
+            async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
+                return await webhook.send(content, ephemeral=True, view=view or discord.utils.MISSING, **kwargs)
 
             reply = Reply(send, t, images=False)
         try:
@@ -226,9 +236,17 @@ class Announcer:
                 summary = "\n".join(note for note in account.notes if note.startswith("⏰"))
             else:
                 summary = merge_turn(t, account.notes, account.draws, acting, names)
-            del self._accounts[table.id]
-            await m.post_turn(table, summary, interaction=interaction, row=row)
-        elif any(isinstance(e, SeatLeft) for e in outcome.events):  # someone left out of turn
+            if not game.is_over() and _is_ai(table, game.current):
+                # An AI moves next: its turn is told with this one when a person's turn comes.
+                account.carried.append(summary)
+                account.notes, account.draws = [], []
+            else:
+                del self._accounts[table.id]
+                await m.post_turn(table, "\n".join(line for line in [*account.carried, summary] if line),
+                                  interaction=interaction, row=row)
+        elif outcome.cause.kind != CauseKind.START and game.phase == "playing":
+            await m.refresh_table(table)  # mid-turn: the live table's buttons follow (the second card)
+        if any(isinstance(e, SeatLeft) for e in outcome.events) and not outcome.turn_ended:  # left out of turn
             channel = await m.channel(table)
             if channel is not None:
                 await channel.send("\n".join(account.notes[-1:]), nonce=outbox.nonce(row) if row else None)
@@ -238,7 +256,7 @@ class Announcer:
             await m.dm(table, game.current, m.hook_text(mine), t=mine,
                        view=components.hook_choice_view(table.id, game, game.current, t=mine), row=row)
         if reply is not None:
-            await self._private_next_step(reply, table, seat)
+            await self._private_next_step(reply, table, outcome)
 
     def _timeout_note(self, t: Translator, table: Table, seat: int, policy: str, missed: int) -> str:
         """The line a deadline adds to the turn's account: who ran out of time, and what followed."""
@@ -254,6 +272,7 @@ class Announcer:
         """An admin ended the game: said publicly, in the server's language."""
         interaction = outcome.cause.interaction
         self._accounts.pop(outcome.table.id, None)
+        await self.messenger.retire_table(outcome.table)
         public = await self.messenger.channel_t(outcome.table)
         user = f"<@{outcome.cause.user_id}>"
         text = public.gettext("🛑 {user} ended the game. No scores were recorded. Start a new one with `{new}`.",
@@ -265,43 +284,23 @@ class Announcer:
             if channel is not None:
                 await channel.send(text)
 
-    async def _private_next_step(self, reply: Reply, table: Table, seat: int | None) -> None:
-        """The actor's private reply (and DM) after their action: what they must do next, or their hand."""
-        m, t, send = self.messenger, reply.t, reply.send
-        game = table.game
+    async def _private_next_step(self, reply: Reply, table: Table, outcome: Outcome) -> None:
+        """The actor's one private answer: what their action did, then their panel (hand,
+        tickets, what comes next and its controls). No DM: the actor is here."""
+        m, t = self.messenger, reply.t
+        seat = outcome.seat
         if seat is None:
-            await send(t.gettext("Done."))
+            await reply.send(t.gettext("Done."))
             return
-        if game.phase == "choosing":
-            waiting = [m.name(table, s, t) for s in game.to_move()]
-            await send(t.ngettext("You kept {n} ticket. Waiting for {players}.",
-                                  "You kept {n} tickets. Waiting for {players}.", len(game.tickets[seat]),
-                                  players=t.join(waiting)))
-            return
-        my_turn = game.phase == "playing" and game.current == seat
-        if my_turn and game.stage == SECOND_CARD:
-            await send(f"{private_summary(t, game, seat)}\n\n" + t.gettext("**Draw your second card** (not a face-up "
-                                                                           "locomotive):"),
-                       view=components.second_card_view(table.id, game, seat, t=t))
-            return
-        if my_turn and game.stage == TICKETS:
-            await m.dm(table, seat, m.tickets_text(t, table, seat), t=t,
-                       view=components.tickets_view(table.id, game, seat, t=t),
-                       files=await m.private_files(table, seat, hand=False, offer=True, t=t))
-            await m.send_ticket_choice(send, t, table, seat, images=reply.images)
-            return
-        if my_turn and game.stage == TUNNEL:
-            text = m.tunnel_text(t, table, seat)
-            await m.dm(table, seat, text, t=t, view=components.tunnel_view(table.id, game, seat, t=t))
-            await send(text, view=components.tunnel_view(table.id, game, seat, t=t))
-            return
-        if my_turn and game.stage in game.hooks.stages:
-            text = m.hook_text(t)
-            await m.dm(table, seat, text, t=t, view=components.hook_choice_view(table.id, game, seat, t=t))
-            await send(text, view=components.hook_choice_view(table.id, game, seat, t=t))
-            return
-        summary = private_summary(t, game, seat) if game.phase != "over" else t.gettext("The game is over.")
-        if game.phase == "playing":
-            await m.dm(table, seat, summary, t=t, files=await m.private_files(table, seat, t=t))
-        await send("✅ " + t.gettext("Done.") + f"\n{summary}")
+        game = table.game
+        did = my_draws(t, outcome.events, seat)
+        if did is None:
+            names = lambda s: m.name(table, s, t)  # noqa: E731
+            did = "\n".join(describe(t, game, outcome.events, names)) or None
+        content, view = m.panel(t, table, seat)
+        head = "✅ " + (did or t.gettext("Done."))
+        await reply.send(fit(f"{head}\n{content}", MESSAGE_CONTENT), view=view)
 
+
+def _is_ai(table: Table, seat: int) -> bool:
+    return any(s.seat == seat and s.ai for s in table.seats)

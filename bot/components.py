@@ -19,17 +19,36 @@ from discord import ButtonStyle, Interaction
 
 from bot import metrics
 from bot.errors import ButtonNotValid
-from engine import Action, Claim, DrawMarket, Game, NeutralClaim
+from engine import Action, BuildStation, Claim, DrawDeck, DrawMarket, DrawTickets, Game, NeutralClaim
 from engine.cards import CARD_NAMES
 from engine.errors import TemplateError
+from engine.game import TICKETS as TICKET_STAGE
+from engine.game import TUNNEL as TUNNEL_STAGE
 from i18n import Translator
-from texts.present import CARD_EMOJI, claim_payment_label, payment_text, route_color, route_name, ticket_text
+from texts.present import (
+    CARD_EMOJI,
+    claim_payment_label,
+    payment_text,
+    route_choice_label,
+    route_color,
+    route_name,
+    ticket_text,
+)
 
 #: custom_id templates (regular expressions) of every component, by what a click does.
 GAME = r"ttr:(?P<game>[0-9]+)"
+#: A decision's token (`Game.decision_token`): stale once that decision is resolved.
 DECISION = GAME + r":(?P<token>[0-9]+)"
-DRAW = DECISION + r":draw:(?P<slot>[0-4]|deck)"
-TICKETS = DECISION + r":tickets"
+#: A turn's token (`Game.turn_token`): good for every step of the turn it was offered in.
+TURN = GAME + r":(?P<turn>[0-9]+)"
+#: A draw names the face-up card it showed, so a market that changed under it is not drawn blind.
+DRAW = TURN + r":draw:(?P<slot>[0-4]|deck)(?::(?P<card>[0-9]))?"
+TICKETS = TURN + r":tickets"
+#: The claim and station menus: a page of routes (cities) the hand pays for, and the select in it.
+ROUTES = TURN + r":routes:(?P<page>[0-9]+)"
+ROUTE = TURN + r":route"
+CITIES = TURN + r":cities:(?P<page>[0-9]+)"
+CITY = TURN + r":city"
 KEEP = DECISION + r":keep"
 TUNNEL = DECISION + r":tunnel:(?P<choice>decline|[0-9])"
 CHOICE = DECISION + r":do:(?P<text>.+)"
@@ -38,7 +57,7 @@ UNDO_VOTE = GAME + r":(?P<ply>[0-9]+):undo:(?P<vote>yes|no)"
 HAND = GAME + r":hand"
 REMATCH = GAME + r":rematch"
 LOBBY = r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"
-KNOWN = (DRAW, TICKETS, KEEP, TUNNEL, CHOICE, UNDO, UNDO_VOTE, HAND, REMATCH, LOBBY)
+KNOWN = (DRAW, TICKETS, ROUTES, ROUTE, CITIES, CITY, KEEP, TUNNEL, CHOICE, UNDO, UNDO_VOTE, HAND, REMATCH, LOBBY)
 #: Any other custom id (an old release's, a forged one): refused, not ignored. Every component the
 #: bot sends is one of the templates above, so this never shadows a live one.
 UNKNOWN = r"(?!(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", k) for k in KNOWN) + r")$).*"
@@ -109,12 +128,14 @@ def encode_choice(action: Action) -> str:
         return f"C|{action.track}|{color}|{action.locos}|{''.join(map(str, action.subs))}"
     if isinstance(action, NeutralClaim):
         return f"N|{action.track}"
+    if isinstance(action, BuildStation):
+        return f"S|{action.city}|{'' if action.color is None else action.color}|{action.locos}"
     raise TypeError(f"no short form for {action!r}")
 
 
 def decode_choice(text: str) -> Action | str:
     """The action a choice button carries. It can only be what choices are offered for — a claim,
-    the neutral player's track, a way to pay for a typed claim or station — never another action
+    a station, the neutral player's track, a way to pay for a typed claim or station — never another action
     (a forged `…:do:resign` is refused, not played)."""
     parts = text.split("|")
     try:
@@ -123,6 +144,8 @@ def decode_choice(text: str) -> Action | str:
                          tuple(int(c) for c in parts[4]))
         if parts[0] == "N" and len(parts) == 2:
             return NeutralClaim(parts[1])
+        if parts[0] == "S" and len(parts) == 4:
+            return BuildStation(parts[1], int(parts[2]) if parts[2] else None, int(parts[3]))
     except ValueError:
         raise ButtonNotValid() from None
     if text.startswith(("claim ", "station ")):
@@ -148,42 +171,84 @@ def _view(items) -> discord.ui.View:
 
 
 def draw_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[discord.ui.Item]:
-    """Market and deck buttons for `seat`'s draw, with the second-card rule on the buttons."""
-    token = game.decision_token(seat)
+    """Market and deck buttons for `seat`'s draws this turn (first or second card: one message
+    serves both), each enabled only when that draw is legal for `seat` now."""
+    turn = game.turn_token(seat)
     items: list[discord.ui.Item] = []
     for slot, card in enumerate(game.market):
         items.append(button(
-            f"ttr:{game_id}:{token}:draw:{slot}", t.card(card) if card >= 0 else t.pgettext("market", "empty"),
+            f"ttr:{game_id}:{turn}:draw:{slot}:{card}" if card >= 0 else f"ttr:{game_id}:{turn}:draw:{slot}",
+            t.card(card) if card >= 0 else t.pgettext("market", "empty"),
             emoji=CARD_EMOJI[CARD_NAMES[card]] if card >= 0 else None,
             disabled=not game.is_legal(seat, DrawMarket(slot)),  # e.g. no face-up loco as a second card
         ))
-    items.append(button(f"ttr:{game_id}:{token}:draw:deck",
+    items.append(button(f"ttr:{game_id}:{turn}:draw:deck",
                         t.pgettext("button", "Deck ({n})", n=len(game.deck) + len(game.discard)),
-                        style=ButtonStyle.primary, disabled=not (game.deck or game.discard)))
+                        style=ButtonStyle.primary, disabled=not game.is_legal(seat, DrawDeck())))
     return items
 
 
-def turn_view(game_id: int, game: Game, *, t: Translator) -> discord.ui.View:
-    """Components of the channel's turn message: the current player's draw, tickets, and My hand."""
-    items: list[discord.ui.Item] = []
-    if game.phase == "playing" and game.stage is None:
-        items += draw_buttons(game_id, game, game.current, t=t)
-        items.append(button(f"ttr:{game_id}:{game.decision_token(game.current)}:tickets",
-                            t.pgettext("button", "Tickets"), emoji="🎟️",
-                            disabled=not game.ticket_deck and not game.ticket_discard))
-    items.append(button(f"ttr:{game_id}:hand", t.pgettext("button", "My hand"), emoji="🃏"))
-    if game.undoable and game.phase == "playing":
-        items.append(button(f"ttr:{game_id}:{game.version}:undo", t.pgettext("button", "Undo"), emoji="↩️"))
-    return _view(items)
+def move_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[discord.ui.Item]:
+    """Claim, Tickets and (on maps with stations) Station: what `seat` may start a turn with
+    besides drawing cards. Claim and Station open a menu of what the hand pays for."""
+    turn = game.turn_token(seat)
+    starting = game.phase == "playing" and game.current == seat and game.stage is None
+    items: list[discord.ui.Item] = [
+        button(f"ttr:{game_id}:{turn}:routes:0", t.pgettext("button", "Claim"), emoji="🛤️",
+               style=ButtonStyle.success, disabled=not starting),
+        button(f"ttr:{game_id}:{turn}:tickets", t.pgettext("button", "Tickets"), emoji="🎟️",
+               disabled=not (starting and game.is_legal(seat, DrawTickets()))),
+    ]
+    if game.map.rules.stations:
+        items.append(button(f"ttr:{game_id}:{turn}:cities:0", t.pgettext("button", "Station"), emoji="🏠",
+                            disabled=not (starting and game.stations_left[seat] > 0)))
+    return items
+
+
+def _rows(*rows: list[discord.ui.Item]) -> discord.ui.View:
+    """A view with each list on its own row (Discord: 5 items a row, 5 rows)."""
+    view = discord.ui.View(timeout=None)
+    for number, items in enumerate(r for r in rows if r):
+        for item in items:
+            item.row = number
+            view.add_item(item)
+    return view
+
+
+def table_view(game_id: int, game: Game, *, t: Translator) -> discord.ui.View:
+    """The live controls of a game's table message in the channel: the current player's draws
+    and moves (anyone may tap; the service refuses others with the reason), My hand, Undo."""
+    playing = game.phase == "playing"
+    seat = game.current
+    extra = [button(f"ttr:{game_id}:hand", t.pgettext("button", "My hand"), emoji="🃏")]
+    if game.undoable and playing:
+        extra.append(button(f"ttr:{game_id}:{game.version}:undo", t.pgettext("button", "Undo"), emoji="↩️"))
+    if not playing:
+        return _rows(extra)
+    draws = draw_buttons(game_id, game, seat, t=t)
+    return _rows(draws[:-1], [draws[-1], *move_buttons(game_id, game, seat, t=t), *extra[:1]], extra[1:])
+
+
+def panel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
+    """The controls of a player's private panel: their pending decision (tickets, tunnel, the
+    neutral player), else on their turn the same draws and moves as the table; None off turn."""
+    if game.phase == "choosing" and game.offers[seat]:
+        return tickets_view(game_id, game, seat, t=t)
+    if game.phase != "playing" or game.current != seat:
+        return None
+    if game.stage == TICKET_STAGE:
+        return tickets_view(game_id, game, seat, t=t)
+    if game.stage == TUNNEL_STAGE:
+        return tunnel_view(game_id, game, seat, t=t)
+    if game.stage in game.hooks.stages:
+        return hook_choice_view(game_id, game, seat, t=t)
+    draws = draw_buttons(game_id, game, seat, t=t)
+    return _rows(draws[:-1], [draws[-1], *move_buttons(game_id, game, seat, t=t)])
 
 
 def undo_vote_view(game_id: int, ply: int, *, t: Translator) -> discord.ui.View:
     return _view([button(f"ttr:{game_id}:{ply}:undo:yes", t.pgettext("button", "Agree"), style=ButtonStyle.success),
                   button(f"ttr:{game_id}:{ply}:undo:no", t.pgettext("button", "Refuse"), style=ButtonStyle.danger)])
-
-
-def second_card_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
-    return _view(draw_buttons(game_id, game, seat, t=t))
 
 
 def tickets_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
@@ -211,11 +276,96 @@ def tunnel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discor
     return _view(items)
 
 
-def claim_choice_view(game_id: int, game: Game, seat: int, claims: list, *, t: Translator) -> discord.ui.View:
-    """One button per way to pay for a route (`/ttr claim` left the payment open)."""
+#: Options a select holds (Discord's limit): a longer menu is paged.
+SELECT_OPTIONS = 25
+
+
+def _page(items: list, page: int) -> tuple[list, int, int]:
+    """The items of one page, the page (clamped) and how many pages there are."""
+    pages = max(1, -(-len(items) // SELECT_OPTIONS))
+    page = min(max(page, 0), pages - 1)
+    return items[page * SELECT_OPTIONS:(page + 1) * SELECT_OPTIONS], page, pages
+
+
+def _pager(game_id: int, turn: int, what: str, page: int, pages: int, *, t: Translator) -> list[discord.ui.Item]:
+    if pages < 2:
+        return []
+    # Ids stay distinct at either end (a disabled button names its own page).
+    return [button(f"ttr:{game_id}:{turn}:{what}:{max(page - 1, 0)}", t.pgettext("button", "Previous"), emoji="◀️",
+                   disabled=page == 0),
+            button(f"ttr:{game_id}:{turn}:{what}:{min(page + 1, pages - 1)}", t.pgettext("button", "More"),
+                   emoji="▶️", disabled=page == pages - 1)]
+
+
+def claim_menu(game_id: int, game: Game, seat: int, claims: list[Claim], planned: set[str], page: int, *,
+               t: Translator) -> tuple[str, discord.ui.View | None]:
+    """The claim menu: the routes the hand pays for now (one option a route), those on the seat's
+    ticket plan first (⭐), longest next; paged past 25. Off turn, the same list as text, to plan."""
+    by_track: dict[str, list[Claim]] = {}
+    for claim in claims:
+        by_track.setdefault(claim.track, []).append(claim)
+    m = game.map
+    order = sorted(by_track, key=lambda tid: (tid not in planned, -m.track_by_id[tid].length,
+                                              route_name(t, m, m.track_by_id[tid])))
+    if not order:
+        return "🛤️ " + t.gettext("Your hand pays for no route now."), None
+    shown, page, pages = _page(order, page)
+
+    def label(tid: str) -> str:
+        return ("⭐ " if tid in planned else "") + route_choice_label(t, m, m.track_by_id[tid])
+
+    my_turn = game.phase == "playing" and game.current == seat and game.stage is None
+    head = t.ngettext("Your hand pays for {n} route", "Your hand pays for {n} routes", len(order))
+    if planned.intersection(order):
+        head += " " + t.gettext("(⭐ on your tickets)")
+    if pages > 1:
+        head += " · " + t.gettext("page {page} of {pages}", page=page + 1, pages=pages)
+    if not my_turn:
+        lines = [label(tid) for tid in shown]
+        return fit("🛤️ " + t.gettext("Not your turn. {list}", list=head + ":") + "\n" + "\n".join(lines),
+                   MESSAGE_CONTENT), None
+    turn = game.turn_token(seat)
+    select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:route", placeholder=fit(
+        t.gettext("Pick a route to claim"), PLACEHOLDER), options=[
+        discord.SelectOption(label=fit(label(tid), OPTION_TEXT), value=tid, description=fit(" / ".join(
+            claim_payment_label(t, game, claim) for claim in by_track[tid]), OPTION_TEXT))
+        for tid in shown])
+    return "🛤️ " + head + ":", _rows([select], _pager(game_id, turn, "routes", page, pages, t=t))
+
+
+def station_menu(game_id: int, game: Game, seat: int, builds: list[BuildStation], wanted: set[str], page: int, *,
+                 t: Translator) -> tuple[str, discord.ui.View | None]:
+    """The station menu: the cities a station may be built in now, those on the seat's open
+    tickets first (⭐); paged past 25."""
+    m = game.map
+    cities = sorted({b.city for b in builds}, key=lambda cid: (cid not in wanted, t.city(m.city_by_id[cid])))
+    if not cities:
+        return "🏠 " + t.gettext("You cannot build a station now."), None
+    shown, page, pages = _page(cities, page)
+    cost = m.rules.station_costs[len(game.stations[seat])]
+    head = t.ngettext("Build a station for {n} card", "Build a station for {n} cards", cost)
+    if pages > 1:
+        head += " · " + t.gettext("page {page} of {pages}", page=page + 1, pages=pages)
+    turn = game.turn_token(seat)
+    select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:city", placeholder=fit(
+        t.gettext("Pick a city"), PLACEHOLDER), options=[
+        discord.SelectOption(label=fit(("⭐ " if cid in wanted else "") + t.city(m.city_by_id[cid]), OPTION_TEXT),
+                             value=cid) for cid in shown])
+    return "🏠 " + head + ":", _rows([select], _pager(game_id, turn, "cities", page, pages, t=t))
+
+
+def payment_view(game_id: int, game: Game, seat: int, actions: list, *, t: Translator) -> discord.ui.View:
+    """One button per way to pay for the chosen route or station."""
     token = game.decision_token(seat)
-    return _view([choice_button(game_id, token, claim, label=claim_payment_label(t, game, claim))
-                  for claim in claims[:20]])
+    items = []
+    for action in actions[:20]:
+        if isinstance(action, BuildStation):
+            cost = game.map.rules.station_costs[len(game.stations[seat])]
+            label = payment_text(t, action.color, action.locos, cost)
+        else:
+            label = claim_payment_label(t, game, action)
+        items.append(choice_button(game_id, token, action, label=label))
+    return _view(items)
 
 
 def color_choice_view(game_id: int, game: Game, seat: int, text: str, colors: list[str], *,

@@ -67,6 +67,13 @@ class StaleChoice(UserError):
     message = N_("That choice is no longer open: the game has moved on. Use the newest message.")
 
 
+class MarketChanged(UserError):
+    """A face-up card's button whose slot now holds another card (the market was refilled)."""
+
+    message = N_("The face-up card in slot {slot} is no longer {card}: the market changed. Pick again from the "
+                 "newest buttons.")
+
+
 class LostRace(UserError):
     """Another writer (a click at the same moment, another process) stored its move first."""
 

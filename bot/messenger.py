@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 import discord
 from discord import Interaction
@@ -20,6 +20,7 @@ from bot.service import Table
 from bot.timers import Timers, timestamp
 from engine import Claim
 from engine.cards import CARD_NAMES
+from engine.game import SECOND_CARD, TICKETS, TUNNEL
 from i18n import N_, Translator, translator
 from rendering import (
     PlayerStyle,
@@ -58,6 +59,23 @@ def files_allowed(interaction: Interaction) -> bool:
     return not interaction.guild_id or interaction.app_permissions.attach_files
 
 
+def in_place(interaction: Interaction) -> bool:
+    """Whether the answer to `interaction` replaces the private message it was tapped on (a
+    player's panel or menu) rather than arriving as a new one: one panel, updated as they play."""
+    message = interaction.message
+    return (interaction.type == discord.InteractionType.component and message is not None
+            and message.flags.ephemeral)
+
+
+async def show_private(interaction: Interaction, content: str, view: discord.ui.View | None = None) -> None:
+    """Answer a tap with a private message: in place of the panel it was tapped on, else new."""
+    content = components.fit(content, components.MESSAGE_CONTENT) or ""
+    if in_place(interaction):
+        await interaction.response.edit_message(content=content, view=view, attachments=[])
+    else:
+        await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+
+
 def escaped(name: str) -> str:
     """A name as message text: no markdown, no mention (it reads as typed, and pings nobody)."""
     return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
@@ -73,6 +91,8 @@ class TableMessenger:
         self._colorblind: dict[int, bool] = {}
         self._dm_closed: set[int] = set()
         self._posted_plies: dict[int, int] = {}  # game -> the ply of the board last posted in its channel
+        self._posted_boards: dict[int, tuple[int, int]] = {}  # game -> (claims, stations) on that board
+        self._tables: dict[int, discord.Message] = {}  # game -> its table message with the live controls
 
     # ------------------------------------------------------------------ languages
 
@@ -146,22 +166,54 @@ class TableMessenger:
         return "\n".join(lines)
 
     def tunnel_text(self, t: Translator, table: Table, seat: int) -> str:
+        """The tunnel's reveal and what it asks; the hand shown is what is left to pay with, and
+        the cards already laid down for the route are named apart."""
+        from engine.payments import surcharge_options
+
         game = table.game
         tunnel = game.view(seat)["tunnel"]
         route = route_name(t, game.map, game.map.track_by_id[tunnel["track"]])
         revealed = t.join(card(t, CARD_NAMES.index(c)) for c in tunnel["revealed"])
-        ask = t.ngettext("**Tunnel {route}:** revealed {cards} → pay {n} more card or decline.",
-                         "**Tunnel {route}:** revealed {cards} → pay {n} more cards or decline.",
-                         tunnel["surcharge"], route=route, cards=revealed)
-        return f"{ask}\n{private_summary(t, game, seat)}"
+        committed = [(CARD_NAMES[kind], n) for kind, n in enumerate(game.tunnel["paid"]) if n]
+        laid = t.join(f"{card(t, CARD_NAMES.index(name))} ×{n}" for name, n in committed)
+        can_pay = bool(surcharge_options(game.hands[seat], tunnel["surcharge"], game.tunnel["color"]))
+        ask = (t.ngettext("**Tunnel {route}:** revealed {cards} → pay {n} more card or decline.",
+                          "**Tunnel {route}:** revealed {cards} → pay {n} more cards or decline.",
+                          tunnel["surcharge"], route=route, cards=revealed) if can_pay else
+               t.ngettext("**Tunnel {route}:** revealed {cards} → {n} more card is needed and your hand cannot "
+                          "pay it: decline (your cards come back).",
+                          "**Tunnel {route}:** revealed {cards} → {n} more cards are needed and your hand cannot "
+                          "pay them: decline (your cards come back).",
+                          tunnel["surcharge"], route=route, cards=revealed))
+        lines = [ask, t.gettext("Laid down for the tunnel: {cards}", cards=laid) if laid else "",
+                 private_summary(t, game, seat)]
+        return "\n".join(line for line in lines if line)
 
-    async def send_ticket_choice(self, send: Callable[..., Awaitable[object]], t: Translator, table: Table,
-                                 seat: int, *, images: bool = True) -> None:
-        """The seat's ticket offer, with its picture when `images` may go, through `send` (an
-        ephemeral reply)."""
-        files = await self.private_files(table, seat, hand=False, offer=True, t=t) if images else []
-        await send(self.tickets_text(t, table, seat), files=files,
-                   view=components.tickets_view(table.id, table.game, seat, t=t))
+    def panel(self, t: Translator, table: Table, seat: int) -> tuple[str, discord.ui.View | None]:
+        """A player's private panel: their hand and tickets, what they must or may do now, and
+        the controls for it (bot/components.py `panel_view`)."""
+        game = table.game
+        if game.left[seat] is not None:
+            return t.gettext("You have left this game."), None
+        if game.phase == "over":
+            return t.gettext("The game is over."), None
+        view = components.panel_view(table.id, game, seat, t=t)
+        my_turn = game.phase == "playing" and game.current == seat
+        if (game.phase == "choosing" and game.offers[seat]) or (my_turn and game.stage == TICKETS):
+            return f"{private_summary(t, game, seat)}\n\n{self.tickets_text(t, table, seat)}", view
+        if my_turn and game.stage == TUNNEL:
+            return self.tunnel_text(t, table, seat), view
+        if my_turn and game.stage in game.hooks.stages:
+            return f"{self.hook_text(t)}\n{private_summary(t, game, seat)}", view
+        summary = private_summary(t, game, seat)
+        if game.phase == "choosing":
+            waiting = [self.name(table, s, t) for s in game.to_move()]
+            return summary + "\n" + t.gettext("Waiting for {players} to choose.", players=t.join(waiting)), None
+        if my_turn and game.stage == SECOND_CARD:
+            return summary + "\n\n" + t.gettext("**Draw your second card** (not a face-up locomotive):"), view
+        if my_turn:
+            return summary + "\n\n" + t.gettext("**Your turn:** draw cards, claim a route or draw tickets."), view
+        return summary + "\n" + t.gettext("It's {player}'s turn.", player=self.name(table, game.current, t)), view
 
     async def private_files(self, table: Table, seat: int, *, hand: bool = True, offer: bool = False,
                             board: bool = False, interaction: Interaction | None = None,
@@ -198,6 +250,12 @@ class TableMessenger:
 
     # ------------------------------------------------------------------ the channel
 
+    def board_changed(self, table: Table) -> bool:
+        """Whether the map changed (a route, a station) since the board last posted in the channel:
+        a turn that only drew cards posts no new picture (its buttons show the new market)."""
+        game = table.game
+        return self._posted_boards.get(table.id) != (len(game.view(None)["claims"]), len(game.view(None)["stations"]))
+
     async def board_file(self, table: Table, t: Translator | None = None, *, posted: bool = False) -> discord.File:
         """The public board, in the channel's language unless `t` says otherwise (a private copy).
         A `posted` board (the channel's turn message) tells and lights every turn since the board
@@ -210,6 +268,7 @@ class TableMessenger:
                                         colorblind=self.colorblind(table), t=t, since=since)
         if posted:
             self._posted_plies[table.id] = seen["plies"]
+            self._posted_boards[table.id] = (len(seen["claims"]), len(seen["stations"]))
         return discord.File(io.BytesIO(image.png), filename="board.png", description=image.alt_text[:1024])
 
     async def channel(self, table: Table) -> discord.abc.Messageable | None:
@@ -241,20 +300,53 @@ class TableMessenger:
                 else t.gettext("{player}, your turn ({map}).", **params))
         lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
         content = "\n".join(line for line in lines if line)[:2000]
+        files = [await self.board_file(table, t, posted=True)] if self.board_changed(table) else []
         try:
             with metrics.turn_message():
-                await channel.send(content, file=await self.board_file(table, t, posted=True),
-                                   view=components.turn_view(table.id, game, t=t),
-                                   allowed_mentions=pings(table.user_of(nxt)), nonce=_nonce(row, 0))
+                message = await channel.send(content, files=files, view=components.table_view(table.id, game, t=t),
+                                             allowed_mentions=pings(table.user_of(nxt)), nonce=_nonce(row, 0))
         except discord.Forbidden as exc:
             metrics.error("Forbidden")
             await self.permission_problem(interaction, channel, exc)
+        else:
+            await self.new_table(table, message)
         where = channel_mention(table)
         await self.ping(table, nxt, lambda mine: "⏰ " + (
             mine.gettext("It's your turn in the {map} game in {channel} (deadline {when}).",
                          map=mine.map_name(game.map), channel=where, when=timestamp(due)) if due
             else mine.gettext("It's your turn in the {map} game in {channel}.", map=mine.map_name(game.map),
                               channel=where)))
+
+    async def new_table(self, table: Table, message: discord.Message) -> None:
+        """`message` is the game's table now: the one before loses its controls (at most one
+        message of a game carries live ones)."""
+        before = self._tables.get(table.id)
+        self._tables[table.id] = message
+        if before is not None and before.id != message.id:
+            await self._edit_view(before, None)
+
+    async def refresh_table(self, table: Table) -> None:
+        """The live table's controls after a step inside a turn (the market after the first card,
+        nothing to tap during a ticket choice): an edit, which notifies nobody."""
+        message = self._tables.get(table.id)
+        if message is not None:
+            await self._edit_view(message, components.table_view(table.id, table.game, t=await self.channel_t(table)))
+
+    async def retire_table(self, table: Table) -> None:
+        """The game ended: its last table message loses its controls."""
+        message = self._tables.pop(table.id, None)
+        if message is not None:
+            await self._edit_view(message, None)
+        self._posted_plies.pop(table.id, None)
+        self._posted_boards.pop(table.id, None)
+
+    @staticmethod
+    async def _edit_view(message: discord.Message, view: discord.ui.View | None) -> None:
+        try:
+            await message.edit(view=view)
+        except discord.HTTPException as exc:
+            # Gone, or an old message's edit cap (30046): its buttons still refuse with the reason.
+            log.info("table message not edited", extra={"message_id": message.id, "error": str(exc)})
 
     async def ping(self, table: Table, seat: int, write: Callable[[Translator], str]) -> None:
         """A DM nudge for players who asked for them (`/ttr notify`), outside their quiet hours;
@@ -294,6 +386,7 @@ class TableMessenger:
         file = discord.File(io.BytesIO(image.png), filename="final.png", description=image.alt_text[:1024])
         await channel.send(content[:2000], embed=embed, file=file, view=components.final_view(table.id, t=t),
                            nonce=_nonce(row, 0))
+        await self.retire_table(table)
 
     async def permission_problem(self, interaction: Interaction | None, channel, exc: discord.Forbidden) -> None:
         if interaction is not None:
@@ -350,8 +443,9 @@ class TableMessenger:
                 "**{map}** game started! Seats: {players}.\nEveryone: choose your starting tickets (I've sent them by "
                 "DM; or press **{button}**).", map=t.map_name(game.map),
                 players=t.join(self.name(table, s, t) for s in range(game.seats)), button=t.pgettext("button", "My hand"))
-            await channel.send(f"🚂 {text}", file=await self.board_file(table, t, posted=True),
-                               view=components.turn_view(table.id, game, t=t), nonce=_nonce(row, 0))
+            message = await channel.send(f"🚂 {text}", file=await self.board_file(table, t, posted=True),
+                                         view=components.table_view(table.id, game, t=t), nonce=_nonce(row, 0))
+            await self.new_table(table, message)
         for seat in range(game.seats):
             if table.user_of(seat) is None:  # an AI: nobody to write to
                 continue

@@ -11,7 +11,7 @@ from discord import Interaction
 
 from bot import components
 from bot.errors import reason
-from bot.messenger import TableMessenger
+from bot.messenger import TableMessenger, in_place
 from bot.service import Cause, CauseKind, GameService, Outcome, new_error_id
 from engine import Action, ActionError, AmbiguousActionError, Claim, parse_action
 from engine.cards import CARD_NAMES
@@ -28,16 +28,20 @@ class Moves:
         self.messenger = messenger
 
     async def perform(self, interaction: Interaction, game_id: int, action: Action | str, *,
-                      token: int | None = None, as_table: bool = False,
+                      token: int | None = None, turn: int | None = None, as_table: bool = False,
                       kind: CauseKind = CauseKind.PLAYER) -> Outcome | None:
-        """Apply an action for the interacting user (or, `as_table`, for the table they run)."""
+        """Apply an action for the interacting user (or, `as_table`, for the table they run). A tap
+        on the player's panel updates that panel; any other answer is one new private message."""
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            if in_place(interaction):
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
         await self.messenger.remember_name(interaction.user)
         t = await self.messenger.languages.for_interaction(interaction)
         cause = Cause(kind, user_id=interaction.user.id, interaction=interaction)
         try:
-            return await self.service.act(game_id, action, cause=cause, token=token, as_table=as_table)
+            return await self.service.act(game_id, action, cause=cause, token=token, turn=turn, as_table=as_table)
         except AmbiguousActionError as exc:
             await self._offer_payments(interaction, t, game_id, exc, action if isinstance(action, str) else None)
         except TemplateError as exc:
@@ -93,7 +97,7 @@ class Moves:
             track = game.map.track_by_id[options[0].track]
             await interaction.response.send_message(
                 t.gettext("How do you pay for {route}?", route=route_name(t, game.map, track)), ephemeral=True,
-                view=components.claim_choice_view(table.id, game, seat, options, t=t))
+                view=components.payment_view(table.id, game, seat, options, t=t))
         else:
             await self.perform(interaction, game_id, action or text)
 

@@ -242,7 +242,7 @@ class GameService:
 
     async def act(
         self, game_id: int, action: Action | str | Callable[[Game], Action], *, cause: Cause,
-        token: int | None = None, seat: int | None = None, as_table: bool = False,
+        token: int | None = None, turn: int | None = None, seat: int | None = None, as_table: bool = False,
     ) -> Outcome:
         """Apply one action, store it, publish its outcome.
 
@@ -250,6 +250,12 @@ class GameService:
         kick), or `seat`'s own (a deadline, an AI, an undo). It may be a function of the game that
         decides it (an AI): that runs in a worker thread while this game's lock is held, so nobody
         moves between the choice and the move.
+
+        A button carries either the `token` of the decision it answers (a ticket choice, a tunnel,
+        a payment: stale once that decision is resolved) or the `turn` it was offered in (the
+        table's draws and menus: good for every step of that turn, so the second card can be
+        taken from the same message). A stale one is refused with the real reason when there is
+        one (whose turn it is, what must come first), else as stale.
 
         Raises UserError (not a player, stale button, a lost race: nothing changed) or the
         engine's ActionError (illegal: nothing changed)."""
@@ -262,12 +268,16 @@ class GameService:
                 if seat is None:
                     raise NotPlaying()
             game = table.game
-            if token is not None and seat is not None and game.decision_token(seat) != token:
-                raise StaleChoice()
+            stale = seat is not None and (
+                (token is not None and game.decision_token(seat) != token)
+                or (turn is not None and (game.current != seat or game.turn_token(seat) != turn)))
             if isinstance(action, str):
                 action = parse_action(game, seat, action)
             elif callable(action):
                 action = await asyncio.to_thread(action, game)
+            if stale:
+                game.check(seat, action)  # the real reason first: whose turn it is, what comes first
+                raise StaleChoice()
             version, phase_before = table.version, game.phase
             events = game.apply(seat, action)
             try:

@@ -222,6 +222,17 @@ def _draws(t: Translator, draws: list[int | None], name: str) -> str:
                      second=card(t, second))
 
 
+def my_draws(t: Translator, events: list[Event], seat: int) -> str | None:
+    """The cards `seat` itself drew in one action, named even from the deck (its private reply):
+    'You drew a red card from the deck.'"""
+    lines = []
+    for e in events:
+        if isinstance(e, CardDrawn) and e.seat == seat and e.card is not None:
+            lines.append(t.gettext("You drew a {card} card from the deck.", card=t.card(e.card)) if e.slot is None
+                         else t.gettext("You took the face-up {card} card.", card=t.card(e.card)))
+    return " ".join(lines) or None
+
+
 def merge_turn(t: Translator, notes: list[str], draws: list[int | None], seat: int, names: Names) -> str:
     """One account of a whole turn: the cards drawn in its steps as one sentence, then the rest."""
     parts = [_draws(t, draws, names(seat))] if draws else []

@@ -12,15 +12,15 @@ from discord.app_commands import locale_str
 from bot import components
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr
-from bot.errors import NotPlaying
-from bot.messenger import files_allowed
+from bot.errors import MarketChanged, NotPlaying
+from bot.messenger import show_private
+from bot.planning import ticket_cities, ticket_tracks
 from bot.transformers import City, Route, my_seat, table_here
-from engine import DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, KeepTickets, PayTunnel
+from engine import BuildStation, Claim, DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, KeepTickets, PayTunnel
 from engine.cards import CARD_NAMES
-from engine.errors import ActionError
-from engine.game import TICKETS, TUNNEL
+from engine.errors import ActionError, CardRef
 from i18n.translator import CARD_WORDS
-from texts.present import private_summary
+from texts.present import route_name
 
 CARD_CHOICES = [app_commands.Choice(name=locale_pstr("card", CARD_WORDS[i]), value=c) for i, c in enumerate(CARD_NAMES)]
 
@@ -30,22 +30,68 @@ def _play(interaction: Interaction) -> Play:
 
 
 class _GameItem(components.Clicked):
-    """A component of one game's decision: the game id and the decision token from its custom id."""
+    """A component of one game: the game id, and the decision or turn token, from its custom id."""
 
     async def act(self, interaction: Interaction, action) -> None:
+        fields = self.fields
         await interaction.client.moves.perform(  # type: ignore[attr-defined]
-            interaction, self.number("game"), action, token=self.number("token"))
+            interaction, self.number("game"), action,
+            token=int(fields["token"]) if "token" in fields else None,
+            turn=int(fields["turn"]) if "turn" in fields else None)
 
 
 class DrawCardButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.DRAW):
+    """A face-up card or the deck, for the first card or the second (the same message serves both)."""
+
     async def run(self, interaction: Interaction) -> None:
-        slot = self.fields["slot"]
-        await self.act(interaction, DrawDeck() if slot == "deck" else DrawMarket(int(slot)))
+        slot, shown = self.fields["slot"], self.fields.get("card")
+        if slot == "deck":
+            await self.act(interaction, DrawDeck())
+            return
+
+        def draw(game) -> DrawMarket:
+            # The market may have changed since the button was drawn (the first card refilled it).
+            if shown is not None and game.market[int(slot)] != int(shown):
+                raise MarketChanged(slot=int(slot) + 1, card=CardRef(int(shown)))
+            return DrawMarket(int(slot))
+
+        await self.act(interaction, draw)
 
 
 class DrawTicketsButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.TICKETS):
     async def run(self, interaction: Interaction) -> None:
         await self.act(interaction, DrawTickets())
+
+
+class RoutesButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.ROUTES):
+    """Claim: the routes the hand pays for (a page of them), from the table or the panel."""
+
+    async def run(self, interaction: Interaction) -> None:
+        await _play(interaction).claim_menu(interaction, self.number("game"), self.number("page"))
+
+
+class RouteSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.ROUTE):
+    """A route picked in the claim menu: claimed if one payment fits, else the payments offered."""
+
+    async def run(self, interaction: Interaction) -> None:
+        await _play(interaction).pick(interaction, self, lambda a: isinstance(a, Claim) and a.track == self.picked)
+
+    @property
+    def picked(self) -> str:
+        return self.item.values[0]
+
+
+class CitiesButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.CITIES):
+    """Station: the cities a station may go in now (a page of them)."""
+
+    async def run(self, interaction: Interaction) -> None:
+        await _play(interaction).station_menu(interaction, self.number("game"), self.number("page"))
+
+
+class CitySelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.CITY):
+    async def run(self, interaction: Interaction) -> None:
+        city = self.item.values[0]
+        await _play(interaction).pick(interaction, self, lambda a: isinstance(a, BuildStation) and a.city == city)
 
 
 class KeepTicketsSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.KEEP):
@@ -72,7 +118,8 @@ class MyHandButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button]
 
 
 class Play(TTRCog):
-    items = (DrawCardButton, DrawTicketsButton, KeepTicketsSelect, TunnelButton, ChoiceButton, MyHandButton)
+    items = (DrawCardButton, DrawTicketsButton, RoutesButton, RouteSelect, CitiesButton, CitySelect, KeepTicketsSelect,
+             TunnelButton, ChoiceButton, MyHandButton)
 
     async def _act_here(self, interaction: Interaction, text: str) -> None:
         """Play `text` (engine notation) in this channel's game."""
@@ -94,7 +141,7 @@ class Play(TTRCog):
                 return
         t = await self.bot.languages.for_interaction(interaction)
         await interaction.response.send_message(t.gettext("Pick a face-up card or the deck:"), ephemeral=True,
-                                                view=components.second_card_view(table.id, game, seat, t=t))
+                                                view=components.panel_view(table.id, game, seat, t=t))
 
     @app_commands.command(name="claim", description=locale_str("Claim a route"))
     @app_commands.describe(route=locale_str("The route (type to search the routes you can claim now)"),
@@ -139,7 +186,8 @@ class Play(TTRCog):
         await self.show_hand(interaction, table.id)
 
     async def show_hand(self, interaction: Interaction, game_id: int) -> None:
-        """The 'My hand' button and /ttr hand: the player's private summary and any pending choice."""
+        """The 'My hand' button and /ttr hand: the player's panel (hand, tickets, what they may do
+        now, with its controls) and, where images may go, their cards and their board."""
         m = self.bot.messenger
         await interaction.response.defer(ephemeral=True, thinking=True)
         t = await self.bot.languages.for_interaction(interaction)
@@ -148,22 +196,70 @@ class Play(TTRCog):
         if seat is None:
             raise NotPlaying()
         await m.load_names(table)
+        content, view = m.panel(t, table, seat)
         game = table.game
-        if game.phase == "choosing" and game.offers[seat] or (game.stage == TICKETS and game.current == seat):
-            await m.send_ticket_choice(lambda content, **kw: interaction.followup.send(content, ephemeral=True, **kw),
-                                       t, table, seat, images=files_allowed(interaction))
+        files = await m.private_files(table, seat, hand=game.left[seat] is None, board=game.phase == "playing",
+                                      offer=bool(game.offers[seat]), interaction=interaction, t=t)
+        await interaction.followup.send(components.fit(content, components.MESSAGE_CONTENT), ephemeral=True,
+                                        view=view or discord.utils.MISSING, files=files)
+
+    async def _player(self, interaction: Interaction, game_id: int):
+        table = await self.bot.service.table(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotPlaying()
+        await self.bot.messenger.load_names(table)
+        return table, seat, await self.bot.languages.for_interaction(interaction)
+
+    async def claim_menu(self, interaction: Interaction, game_id: int, page: int) -> None:
+        """The claim menu (components.claim_menu): on the seat's turn what it may claim now; off
+        turn, what its hand could pay for, to plan with."""
+        table, seat, t = await self._player(interaction, game_id)
+        game = table.game
+        if game.phase != "playing":
+            game.check(seat, DrawDeck())  # the engine's reason: the game has not started, or is over
+        my_turn = game.current == seat and game.stage is None
+        claims = ([a for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)] if my_turn
+                  else game.payable_claims(seat))
+        content, view = components.claim_menu(table.id, game, seat, claims, ticket_tracks(game, seat), page, t=t)
+        if not my_turn and game.current != seat:
+            content += "\n" + t.gettext("It's {player}'s turn.", player=self.bot.messenger.name(table, game.current, t))
+        await show_private(interaction, content, view)
+
+    async def station_menu(self, interaction: Interaction, game_id: int, page: int) -> None:
+        table, seat, t = await self._player(interaction, game_id)
+        game = table.game
+        builds = [a for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, BuildStation)]
+        if not builds:
+            game.check(seat, BuildStation(game.map.cities[0].id, None, 0))  # why not: whose turn, none left
+        content, view = components.station_menu(table.id, game, seat, builds, ticket_cities(game, seat), page, t=t)
+        await show_private(interaction, content, view)
+
+    async def pick(self, interaction: Interaction, item: _GameItem, wanted) -> None:
+        """A route or city picked in a menu: the one way to pay is played at once; several are
+        offered as buttons in the same message; none, the engine's reason."""
+        game_id = item.number("game")
+        table, seat, t = await self._player(interaction, game_id)
+        game = table.game
+        options = [a for a in game.legal_actions(seat, collapse_payments=True) if wanted(a)]
+        if len(options) == 1 or not options:
+            # One payment: played. None (not the seat's turn, the route was just taken): the
+            # service refuses with the reason.
+            await item.act(interaction, options[0] if options else _unplayable(game, item))
             return
-        if game.stage == TUNNEL and game.current == seat:
-            await interaction.followup.send(m.tunnel_text(t, table, seat),
-                                            view=components.tunnel_view(table.id, game, seat, t=t), ephemeral=True)
-            return
-        if game.stage in game.hooks.stages and game.current == seat:
-            await interaction.followup.send(m.hook_text(t), ephemeral=True,
-                                            view=components.hook_choice_view(table.id, game, seat, t=t))
-            return
-        await interaction.followup.send(private_summary(t, game, seat), ephemeral=True,
-                                        files=await m.private_files(table, seat, board=game.phase == "playing",
-                                                                    interaction=interaction, t=t))
+        first = options[0]
+        where = (route_name(t, game.map, game.map.track_by_id[first.track]) if isinstance(first, Claim)
+                 else t.city(game.map.city_by_id[first.city]))
+        await show_private(interaction, t.gettext("How do you pay for {route}?", route=where),
+                           components.payment_view(table.id, game, seat, options, t=t))
+
+
+def _unplayable(game, item: _GameItem):
+    """The action a menu pick names when no legal payment fits: played, so the engine says why."""
+    if isinstance(item, RouteSelect):
+        track = game.map.track_by_id[item.picked]
+        return Claim(track.id, track.color, 0)
+    return BuildStation(item.item.values[0], None, 0)
 
 
 async def setup(bot) -> None:

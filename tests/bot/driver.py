@@ -25,8 +25,6 @@ from engine import (
     Pass,
     PayTunnel,
 )
-from engine.cards import CARD_NAMES
-from engine.notation import route_label
 
 
 class Driver:
@@ -35,6 +33,7 @@ class Driver:
         self.rng = random.Random(seed)
         self.game_id: int | None = None
         self.last_private: dict[int, object] = {}  # user id -> newest private message with components
+        self.taps = 0  # buttons tapped and selects picked so far
 
     async def run(self, user, command: str, **options):
         reply = await self.fake.slash(user, self.channel, command, **options)
@@ -91,56 +90,104 @@ class Driver:
             return self.rng.choice(draws)
         return self.rng.choice(actions)
 
+    async def tap(self, user, message, custom_id: str, values: list[str] | None = None):
+        """Tap a button (or pick `values` in a select) and wait for the bot's whole answer: a new
+        private message, or the edit of the panel the tap was on."""
+        edits = len(message.history)
+        if values is None:
+            reply = await self.fake.click(user, message, custom_id)
+        else:
+            reply = await self.fake.select(user, message, custom_id, values)
+        self.taps += 1
+        if reply.kind == "deferred":
+            await reply.wait_resolved()
+        elif reply.kind == "deferred_update":
+            await self.fake.wait_until(lambda: len(message.history) > edits or reply.followups,
+                                       what=f"the answer to {custom_id}")
+        return reply
+
+    async def _tap_move(self, user, what: str):
+        """Tap a turn's move button (Claim, Tickets, Station) on the table or on the player's
+        panel, as a player would pick either; returns the interaction."""
+        pattern = rf"ttr:{self.game_id}:{self.game.turn_token(self.game.current)}:{what}"
+        table = self._newest_with(self.fake.channel_messages(self.channel), pattern)
+        panel = self._newest_with(self.fake.ephemeral(user), pattern)
+        message = panel if panel is not None and (table is None or self.rng.random() < 0.5) else table
+        assert message is not None, f"no {what} button for {user.name}"
+        custom_id = next(c for c in message.custom_ids if re.fullmatch(pattern, c))
+        return await self.tap(user, message, custom_id)
+
+    @staticmethod
+    def _answer(reply):
+        """The private message an interaction answered with: the message it edited in place, or
+        its newest follow-up."""
+        if reply.followups:
+            return reply.followups[-1]
+        return reply.message
+
+    async def _pick(self, user, reply, what: str, value: str):
+        """Pick `value` in a menu (routes or cities), paging with More until it is shown."""
+        gid, turn = self.game_id, self.game.turn_token(self.game.current)
+        message = self._answer(reply)
+        select_id = f"ttr:{gid}:{turn}:{'route' if what == 'routes' else 'city'}"
+        for page in range(1, 20):
+            shown = [o["value"] for o in (message.component(select_id) or {}).get("options", [])]
+            if value in shown:
+                return await self.tap(user, message, select_id, [value])
+            reply = await self.tap(user, message, f"ttr:{gid}:{turn}:{what}:{page}")
+            message = self._answer(reply)
+        raise AssertionError(f"{value} is in no page of the {what} menu")
+
+    async def _pay(self, user, reply, action):
+        """The payment step, when the menu asked how to pay."""
+        wanted = f"ttr:{self.game_id}:{self.game.decision_token(self.game.current)}:do:{encode_choice(action)}"
+        message = self._answer(reply)
+        if message is not None and wanted in message.custom_ids:
+            reply = await self.tap(user, message, wanted)
+        return reply
+
     async def act(self, seat: int, action) -> object:
-        """Do `action` for `seat` through Discord; returns the interaction record."""
+        """Do `action` for `seat` through Discord's buttons and selects, as a player on a phone
+        would (no typing but for Pass); returns the last interaction."""
         user = self.user_of(seat)
         game = self.game
         token = game.decision_token(seat)
         gid = self.game_id
         if isinstance(action, KeepTickets):
             message = await self._private_message_with(user, rf"ttr:{gid}:{token}:keep")
-            reply = await self.fake.select(user, message, f"ttr:{gid}:{token}:keep", [str(i) for i in action.ids])
+            reply = await self.tap(user, message, f"ttr:{gid}:{token}:keep", [str(i) for i in action.ids])
         elif isinstance(action, (DrawDeck, DrawMarket)):
             slot = "deck" if isinstance(action, DrawDeck) else str(action.slot)
-            custom_id = f"ttr:{gid}:{token}:draw:{slot}"
-            if game.stage is None:
-                message = self._newest_with(self.fake.channel_messages(self.channel), re.escape(custom_id))
-            else:
-                message = self._newest_with(self.fake.ephemeral(user), re.escape(custom_id))
-            assert message is not None, f"no draw button {custom_id}"
-            reply = await self.fake.click(user, message, custom_id)
+            pattern = rf"ttr:{gid}:{game.turn_token(seat)}:draw:{slot}(:[0-9])?"
+            table = self._newest_with(self.fake.channel_messages(self.channel), pattern)
+            panel = self._newest_with(self.fake.ephemeral(user), pattern) if game.stage is not None else None
+            message = panel if panel is not None and self.rng.random() < 0.5 else table
+            assert message is not None, f"no draw button {pattern}"
+            custom_id = next(c for c in message.custom_ids if re.fullmatch(pattern, c))
+            reply = await self.tap(user, message, custom_id)
         elif isinstance(action, Claim):
-            track = game.map.track_by_id[action.track]
-            options = {"route": route_label(game.map, track)}
-            options["color"] = "loco" if action.color is None else CARD_NAMES[action.color]
-            options["locos"] = action.locos
-            reply = await self.run(user, "ttr claim", **options)
-            wanted = f"ttr:{gid}:{token}:do:{encode_choice(action)}"
-            if reply.message is not None and wanted in reply.message.custom_ids:  # "how do you pay?"
-                reply = await self.fake.click(user, reply.message, wanted)
-            else:
-                return reply
+            reply = await self._tap_move(user, "routes:0")
+            reply = await self._pick(user, reply, "routes", action.track)
+            reply = await self._pay(user, reply, action)
         elif isinstance(action, DrawTickets):
-            return await self.run(user, "ttr tickets")
+            reply = await self._tap_move(user, "tickets")
         elif isinstance(action, BuildStation):
-            city = game.map.city_by_id[action.city].name
-            color = "loco" if action.color is None else CARD_NAMES[action.color]
-            return await self.run(user, "ttr station", city=city, color=color, locos=action.locos)
+            reply = await self._tap_move(user, "cities:0")
+            reply = await self._pick(user, reply, "cities", action.city)
+            reply = await self._pay(user, reply, action)
         elif isinstance(action, (PayTunnel, DeclineTunnel)):
             choice = "decline" if isinstance(action, DeclineTunnel) else str(action.locos)
             custom_id = f"ttr:{gid}:{token}:tunnel:{choice}"
             message = await self._private_message_with(user, re.escape(custom_id))
-            reply = await self.fake.click(user, message, custom_id)
+            reply = await self.tap(user, message, custom_id)
         elif isinstance(action, Pass):
             return await self.run(user, "ttr pass")
         elif isinstance(action, NeutralClaim):
             custom_id = f"ttr:{gid}:{token}:do:{encode_choice(action)}"
             message = await self._private_message_with(user, re.escape(custom_id))
-            reply = await self.fake.click(user, message, custom_id)
+            reply = await self.tap(user, message, custom_id)
         else:
             raise AssertionError(f"driver cannot do {action!r}")
-        if reply.kind in ("deferred", "deferred_update"):
-            await reply.wait_resolved()
         return reply
 
     async def play_to_end(self, max_plies: int = 2000, on_turn=None) -> None:

@@ -40,8 +40,11 @@ async def test_solo_practice_against_two_ais_to_the_end(fake_discord, make_bot):
             break
         await driver.act(0, driver.choose(0))
     await fake.wait_until(lambda: fake.channel_messages(fake.general)[-1].embeds, what="the final message")
-    ai_turns = [m for m in fake.channel_messages(fake.general) if "**🤖 baseline AI 2**" in m.content]
-    assert ai_turns and all(m.attachments for m in ai_turns)
+    turns = [m for m in fake.channel_messages(fake.general) if "your turn" in m.content]
+    assert turns and all(f"<@{fake.alice.id}>, your turn" in m.content for m in turns)  # only a person is asked
+    together = [m for m in turns if "**🤖 baseline AI 2**" in m.content and "**🤖 baseline AI 3**" in m.content]
+    assert len(together) >= len(turns) - 2  # both AIs' turns told in the one message that asks alice to play
+    assert any(m.attachments for m in together)  # with the board, when a route was claimed
     ai_seats = {1, 2}
     assert any(seat in ai_seats for seat, _ in driver.game.log)
 

@@ -1,9 +1,12 @@
-"""Issue 7's end-to-end games: whole games played through interactions only.
+"""Whole games played through buttons and selects only, as players on phones would (issues 7 and 16).
 
-Checked after every action: exactly one channel message per finished turn, with the board PNG and
-the next player mentioned; each player's DM matches their own view; nothing private in any
-channel message; and at the end the posted scores equal the engine's scoring.
+Checked after every action: exactly one channel message per finished turn, naming the next
+player; the board picture only when the map changed; at most one channel message with live
+controls; at most one new private message per action, which shows the actor's own hand; nothing
+private in any channel message; and at the end the posted scores equal the engine's scoring.
 """
+
+import re
 
 import pytest
 
@@ -20,16 +23,28 @@ def turn_messages(fake, channel):
     return [m for m in fake.channel_messages(channel) if DM_NOTICE not in m.content]
 
 
+def private_count(fake, users) -> int:
+    return sum(len(fake.dms(u)) + len(fake.ephemeral(u)) for u in users)
+
+
 class Watcher:
     """Checks the invariants after each action the driver makes."""
 
     def __init__(self, fake, channel) -> None:
         self.fake, self.channel = fake, channel
         self.turns = 0
+        self.boards = 0
 
     def start(self, driver: Driver) -> None:
         self.seen = len(turn_messages(self.fake, self.channel))
         self.phase = driver.game.phase
+        self.map_state = self._map_state(driver)
+        self.private = {u.id: private_count(self.fake, [u]) for u in driver.users}
+
+    @staticmethod
+    def _map_state(driver: Driver) -> tuple[int, int]:
+        seen = driver.game.view(None)
+        return len(seen["claims"]), len(seen["stations"])
 
     async def __call__(self, driver: Driver) -> None:
         game = driver.game
@@ -40,10 +55,19 @@ class Watcher:
         messages = turn_messages(self.fake, self.channel)
         assert len(messages) == self.seen + (turn_ended or play_started), [m.content for m in messages[self.seen:]]
         self.seen = len(messages)
+        live = [m for m in messages if any(re.fullmatch(rf"ttr:{driver.game_id}:\d+:draw:.*", c)
+                                           for c in m.custom_ids)]
+        assert len(live) <= 1, "more than one channel message carries live controls"
         if turn_ended or play_started:
             self.turns += 1
             message = messages[-1]
-            assert message.attachments and message.attachments[0].is_png
+            changed = self._map_state(driver) != self.map_state
+            if changed or game.is_over():
+                assert message.attachments and message.attachments[0].is_png
+                self.boards += 1
+                self.map_state = self._map_state(driver)
+            else:
+                assert not message.attachments, "a board was posted though the map did not change"
             if not game.is_over():
                 assert f"<@{driver.user_of(game.current).id}>, your turn" in message.content
         secret_lines = [ticket_line(EN, game.map, t) for s in range(game.seats) if not game.is_over()
@@ -51,9 +75,18 @@ class Watcher:
         for message in self.fake.channel_messages(self.channel):
             assert "Your hand" not in message.content and "Your tickets" not in message.content
             assert not any(line in message.content for line in secret_lines), message.content
+        private = {u.id: private_count(self.fake, [u]) for u in driver.users}
+        if phase_before == "playing":
+            actor = driver.user_of(seat)
+            assert private[actor.id] - self.private[actor.id] <= 1, "more than one new private message for an action"
+            for user in driver.users:  # others hear privately only of a decision now theirs (a DM)
+                waits = game.phase == "playing" and driver.user_of(game.current) is user and game.stage
+                assert user is actor or waits or private[user.id] == self.private[user.id], user.name
+        self.private = private
         user = driver.user_of(seat)
-        if turn_ended and game.phase == "playing" and user.dms_open:
-            assert hand_text(EN, game.view(seat)) in self.fake.dms(user)[-1].content
+        if game.phase == "playing" and phase_before == "playing":
+            panel = self.fake.ephemeral(user)[-1]
+            assert hand_text(EN, game.view(seat)) in panel.content
 
 
 async def play_full_game(fake, make_bot, map_id, users, seed, **options):
@@ -86,7 +119,8 @@ async def test_full_three_player_europe_game(fake_discord, make_bot):
     assert len(notices) == 1 and f"<@{fake.carol.id}>" in notices[0].content
     assert fake.dms(fake.carol) == []
     kinds = {type(action).__name__ for _, action in driver.game.log}
-    assert {"PayTunnel", "DeclineTunnel"} & kinds and "BuildStation" in kinds  # by buttons and /ttr station
+    assert {"PayTunnel", "DeclineTunnel"} & kinds and "BuildStation" in kinds  # all by buttons and selects
+    assert watcher.boards < watcher.turns  # turns that only drew cards posted no picture
 
 
 @pytest.mark.slow
@@ -106,7 +140,7 @@ async def test_full_nederland_game_with_the_neutral_player(fake_discord, make_bo
     game = driver.game
     assert game.view(None)["neutral"] and any(o == 2 for o in game.owner)
     assert any(type(action).__name__ == "NeutralClaim" for _, action in game.log), "no track choice came up"
-    money_shown = [m for u in (fake.alice, fake.bob) for m in fake.dms(u) if "money:" in m.content]
+    money_shown = [m for u in (fake.alice, fake.bob) for m in fake.ephemeral(u) if "money:" in m.content]
     assert money_shown and not any("money:" in m.content for m in fake.channel_messages(fake.general))
 
 

@@ -53,32 +53,69 @@ async def test_bad_inputs_get_a_private_specific_reply_and_change_nothing(fake_d
     assert state_of(driver) == before
 
 
-async def test_non_players_and_stale_buttons_are_refused_politely(fake_discord, make_bot):
+def deck_of(message) -> str:
+    return next(c for c in message.custom_ids if c.endswith(":draw:deck"))
+
+
+async def test_mis_taps_get_the_real_reason_and_the_table_serves_the_second_card(fake_discord, make_bot):
+    """Issue 16's commonest mis-taps: someone else's Deck, a spectator's, the player's own second
+    card from the table message, and a button from a turn that is over."""
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
-    turn = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
-    deck_button = next(c for c in turn.custom_ids if c.endswith(":draw:deck"))
-    reply = await fake.click(fake.dirk, turn, deck_button)
+    table = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
+    reply = await fake.click(fake.dirk, table, deck_of(table))
     assert "not playing in this game" in await private_reply(fake, reply)
-    await driver.act(0, DrawDeck())
-    await driver.act(0, DrawDeck())  # alice's turn is over: the old button is stale now
     before = state_of(driver)
-    reply = await fake.click(fake.alice, turn, deck_button)
-    assert "no longer open" in await private_reply(fake, reply)
+    reply = await fake.click(fake.bob, table, deck_of(table))  # not bob's turn
+    assert "It is **alice**'s turn, not yours" in await private_reply(fake, reply)
+    assert state_of(driver) == before
+    first = await driver.tap(fake.alice, table, deck_of(table))
+    panel = first.message
+    assert panel.ephemeral and "You drew a" in panel.content and "from the deck" in panel.content
+    assert driver.game.stage == "second_card"
+    table = fake.channel_messages(fake.general)[-1]  # the same message, its buttons refreshed
+    await driver.tap(fake.alice, table, deck_of(table))  # the second card, from the table again
+    assert driver.game.current == 1 and len(driver.game.log) == 4
+    assert not table.custom_ids  # bob's turn has its own table message now: the old one has no controls
+    old_panel = panel  # the first card's panel still shows the second-card buttons... which now say why not
+    before = state_of(driver)
+    reply = await fake.click(fake.alice, old_panel, deck_of(old_panel))
+    await fake.wait_until(lambda: reply.followups, what="the refusal")
+    assert "It is **bob**'s turn, not yours" in reply.followups[-1].content
     assert state_of(driver) == before
 
 
-async def test_two_clicks_at_once_apply_exactly_once(fake_discord, make_bot):
+async def test_two_players_tapping_at_once_one_applies_the_other_is_told_why(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
-    turn = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
-    deck_button = next(c for c in turn.custom_ids if c.endswith(":draw:deck"))
+    table = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
     plies = len(driver.game.log)
-    first, second = await asyncio.gather(fake.click(fake.alice, turn, deck_button),
-                                         fake.click(fake.alice, turn, deck_button))
+    first, second = await asyncio.gather(fake.click(fake.alice, table, deck_of(table)),
+                                         fake.click(fake.bob, table, deck_of(table)))
     texts = [await private_reply(fake, r) for r in (first, second)]
-    assert len(driver.game.log) == plies + 1
-    assert sum("no longer open" in t for t in texts) == 1
+    assert len(driver.game.log) == plies + 1 and driver.game.log[-1][0] == 0
+    assert "You drew a" in texts[0] and "It is **alice**'s turn, not yours" in texts[1]
+
+
+async def test_a_face_up_card_that_changed_is_not_drawn_blind(fake_discord, make_bot):
+    """A double tap on a face-up card: the second tap names the card the first one took; if
+    the refill is another color it is refused, not drawn in its place."""
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    for _ in range(10):
+        game, seat = driver.game, driver.game.current
+        user = driver.user_of(seat)
+        table = fake.channel_messages(fake.general)[-1]
+        slot = next(i for i, c in enumerate(game.market) if c != 8)  # not a locomotive
+        tap = next(c for c in table.custom_ids if f":draw:{slot}:" in c)
+        plies = len(game.log)
+        first, second = await asyncio.gather(fake.click(user, table, tap), fake.click(user, table, tap))
+        texts = [await private_reply(fake, r) for r in (first, second)]
+        if any("the market changed" in text for text in texts):
+            assert len(driver.game.log) == plies + 1 and driver.game.stage == "second_card"
+            return
+        await driver.act(driver.game.current, DrawDeck()) if driver.game.stage else None
+    raise AssertionError("the refill was the same color ten times running")
 
 
 async def test_restart_mid_game_keeps_everything_and_old_buttons_work(fake_discord, make_bot):
@@ -184,8 +221,7 @@ async def test_several_payments_fit_so_buttons_ask_which(fake_discord, make_bot)
     assert asked.ephemeral and "How do you pay for" in asked.content and len(asked.buttons) >= 2
     assert all(b["label"][0].isdigit() for b in asked.buttons)  # "2 red", "1 blue + 1 loco"
     plies = len(driver.game.log)
-    click = await fake.click(fake.alice, asked, asked.custom_ids[0])
-    await private_reply(fake, click)
+    await driver.tap(fake.alice, asked, asked.custom_ids[0])
     assert len(driver.game.log) == plies + 1 and driver.game.owner[track.index] == 0
 
 
@@ -244,12 +280,12 @@ async def test_undo_needs_the_others_consent_and_only_before_they_act(fake_disco
     assert "Everyone agreed" in agree.message.content
     posted = await fake.wait_for_message(fake.general, lambda m: "last move was taken back" in m.content)
     assert posted.attachments and f"<@{fake.alice.id}>, your turn" in posted.content
-    # Claim again; bob draws: now it is too late.
+    # Claim again; bob draws: now it is too late, and the table's Undo is gone.
     await driver.act(0, claim)
     turn = fake.channel_messages(fake.general)[-1]
+    undo_id = next(c for c in turn.custom_ids if c.endswith(":undo"))
     await driver.act(1, DrawDeck())
-    reply = await fake.click(fake.alice, turn, next(c for c in turn.custom_ids if c.endswith(":undo")))
-    assert "before the next player acts" in reply.content
+    assert undo_id not in turn.custom_ids
 
 
 async def test_a_game_in_a_new_thread_and_the_thread_permission_named(fake_discord, make_bot):
