@@ -16,13 +16,12 @@ from pathlib import Path
 
 import discord
 from discord import Interaction, app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
 from bot import metrics
 from bot.announcer import Announcer
 from bot.background import Backoff
-from bot.cog import TTRCog
+from bot.cog import TTRCog, root_groups
 from bot.command_translator import CommandTranslator
 from bot.components import MESSAGE_CONTENT, UnknownComponent, fit
 from bot.errors import reason
@@ -42,16 +41,16 @@ log = logging.getLogger(__name__)
 
 #: The controllers, one concern each, loaded in this order.
 EXTENSIONS = (
-    "bot.cogs.lobby",  # /ttr new, join, leave, start, cancel; lobby buttons, rematch, idle lobbies
+    "bot.cogs.lobby",  # /ttr join, leave; /ttr-host new, start, cancel; lobby buttons, rematch, idle lobbies
     "bot.cogs.play",  # /ttr draw, claim, tickets, station, pass, resign, hand; the turn's buttons
-    "bot.cogs.clocks",  # turn timers firing; /ttr vacation
-    "bot.cogs.admin",  # /ttr admin …: kick, replace, host, pause, resume, end
-    "bot.cogs.preferences",  # /ttr settings …, /ttr notify
+    "bot.cogs.clocks",  # turn timers firing; /ttr-settings vacation
+    "bot.cogs.admin",  # /ttr-host kick, replace, handover, pause, resume, end
+    "bot.cogs.preferences",  # /ttr-settings language, colorblind, notify, show, map, channel, forget
     "bot.cogs.info",  # /ttr status, games, rules, help
     "bot.cogs.history",  # /ttr board, log (and a finished game's export and replay)
     "bot.cogs.undo",  # the Undo button and its vote
     "bot.cogs.ai_seats",  # AI seats play their turns
-    "bot.cogs.leagues",  # /ttr league …, leaderboard, profile; rating finished league games
+    "bot.cogs.leagues",  # /ttr-league …; the "Ticket to Ride profile" user menu; rating finished league games
 )
 
 
@@ -73,9 +72,8 @@ class TTRBot(commands.AutoShardedBot):
         self.moves = Moves(self.service, self.messenger)
         self.service.subscribe(TIMERS, self.timers.on_outcome)
         self.service.subscribe(ANNOUNCER, self.announcer.on_outcome)
-        #: Every slash command is a subcommand of /ttr (the cogs put theirs here).
-        self.root = app_commands.Group(name="ttr", description=locale_str("Play Ticket to Ride"), guild_only=True)
-        self.tree.add_command(self.root)
+        #: Every slash command is a subcommand of one of these (bot/cog.py `ROOTS`; the cogs put theirs here).
+        self.roots = root_groups()
         self.tree.on_error = self.on_app_command_error
         self._outbox_backoff = Backoff("outbox", base=5, most=300)
         self._pruned = float("-inf")

@@ -16,6 +16,8 @@ the reader sees the name their Discord client lists ("/ttr войти", not "/tt
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -54,10 +56,13 @@ def command_text(t: Translator, text: locale_str, context: str | None = None) ->
     return t.pgettext(context, text.message) if context else t.gettext(text.message)
 
 
-def tree_names(root: app_commands.Group) -> list[tuple[str, str, str]]:
-    """(context, name, where) of every command, group and option name under `root` (the bot's
-    /ttr), for the catalog check of tests/bot/test_command_localization.py: Babel cannot see names
-    that are plain identifiers."""
+def tree_names(commands: Iterable[app_commands.Command | app_commands.Group | app_commands.ContextMenu]
+               ) -> list[tuple[str, str, str]]:
+    """(context, name, where) of every command, group and option name under the bot's top-level
+    commands (`bot.tree.get_commands()`), for the catalog check of
+    tests/bot/test_command_localization.py: Babel cannot see names that are plain identifiers. The
+    top-level names read the same in every language (bot/cog.py `ROOTS`), and context menus' names
+    are messages Babel extracts, so neither is listed."""
     found = []
 
     def walk(node, path: str) -> None:
@@ -69,14 +74,16 @@ def tree_names(root: app_commands.Group) -> list[tuple[str, str, str]]:
             else:
                 found.extend(("option", p.display_name, where) for p in child.parameters)
 
-    walk(root, root.name)
+    for root in commands:
+        if isinstance(root, app_commands.Group):
+            walk(root, root.name)
     return found
 
 
 def slash(t: Translator, path: str) -> str:
-    """A command as `t`'s language's Discord client lists it: slash(ru, "ttr join") -> "/ttr войти".
-    Each name after the root is translated as the tree declares it (context "command"; English when
-    the catalog has none); the root "ttr" is the same in every language."""
+    """A command as `t`'s language's Discord client lists it: slash(ru, "ttr-host new") -> "/ttr-host новая".
+    Each name after the top-level one is translated as the tree declares it (context "command";
+    English when the catalog has none); "ttr", "ttr-host" ... read the same in every language."""
     root, *names = path.split()
     return "/" + " ".join([root, *(t.pgettext("command", name) for name in names)])
 

@@ -43,7 +43,7 @@ class NoGameHere(UserError):
     message = N_("There is no game running in this channel. Start one with `{new}`.")
 
     def __init__(self) -> None:
-        super().__init__(new=Command("ttr new"))
+        super().__init__(new=Command("ttr-host new"))
 
 
 class NoSuchGame(UserError):

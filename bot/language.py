@@ -1,7 +1,7 @@
 """Which language each text is written in.
 
 Private text (replies, DMs, private images) follows the player: their own choice
-(`/ttr settings language`), else the language of their Discord client (the interaction's locale,
+(`/ttr-settings language`), else the language of their Discord client (the interaction's locale,
 remembered for DMs sent outside an interaction), else the server's language, else English.
 Channel text (turn messages, boards, final results) follows the server: its chosen language, else
 the server's Discord locale, else English. City names follow the same order ("printed" by default).

@@ -16,7 +16,7 @@ from storage import Storage
 from storage import clocks as stored_clocks
 from storage.models import utcnow
 
-#: Turn timer choices offered at /ttr new (seconds; 0: no timer), named in English; the names are
+#: Turn timer choices offered at /ttr-host new (seconds; 0: no timer), named in English; the names are
 #: marked for the catalogs with the context "timer" where they are shown (bot/cogs/lobby.py).
 TIMERS = {"none": 0, "5 minutes": 300, "10 minutes": 600, "1 hour": 3600, "12 hours": 43200,
           "24 hours": 86400, "48 hours": 172800}
@@ -56,7 +56,7 @@ class Timers:
         return self._clocks[game_id]
 
     async def configure(self, table: Table, settings: dict) -> None:
-        """At game start: the timer chosen at /ttr new (nothing to do without one)."""
+        """At game start: the timer chosen at /ttr-host new (nothing to do without one)."""
         seconds = int(settings.get("turn_seconds") or 0)
         if not seconds:
             self._clocks[table.id] = None

@@ -130,7 +130,7 @@ class NoLeague(UserError):
                  "`{league_create}`.")
 
     def __init__(self) -> None:
-        super().__init__(league_create=Command("ttr league create"))
+        super().__init__(league_create=Command("ttr-league create"))
 
 
 class UnknownLeague(UserError):
@@ -152,7 +152,7 @@ class NoSeasonYet(UserError):
     message = N_("**{league}** has no season yet: a league admin opens one with `{league_season}`.")
 
     def __init__(self, league: str) -> None:
-        super().__init__(league=league, league_season=Command("ttr league season"))
+        super().__init__(league=league, league_season=Command("ttr-league season"))
 
 
 async def find_league(interaction: Interaction, name: str | None) -> stored.League:

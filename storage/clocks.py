@@ -26,7 +26,7 @@ REMINDER, DEADLINE = "reminder", "deadline"
 
 
 class GameClock(SQLModel, table=True):
-    """A game's deadline settings, chosen at `/ttr new`; no row: the game has no turn timer."""
+    """A game's deadline settings, chosen at `/ttr-host new`; no row: the game has no turn timer."""
 
     __tablename__ = "game_clocks"
 

@@ -1,4 +1,4 @@
-"""Running a table: `/ttr admin` kick, replace, host, pause, resume, end.
+"""Running a table: `/ttr-host` kick, replace, handover, pause, resume, end.
 
 A game's host (who opened its lobby, or who asked for the rematch) and anyone with Manage Server
 may use these. Kicking is the engine's `Remove` (docs/rules.md "Leaving"); replacing gives the
@@ -44,8 +44,7 @@ def check_host(table: Table, interaction: Interaction) -> None:
 
 
 class Admin(TTRCog):
-    admin = app_commands.Group(name="admin", description=locale_str("Run the game in this channel (host or server "
-                                                                    "manager)"))
+    under = "ttr-host"
 
     async def _table(self, interaction: Interaction) -> Table:
         table = await table_here(interaction)
@@ -65,13 +64,13 @@ class Admin(TTRCog):
         t = await self.bot.languages.for_channel(interaction.guild_id)
         await interaction.response.send_message(t.gettext(template, **params))
 
-    @admin.command(name="kick", description=locale_str("Remove a player from the game (their routes and tickets stay)"))
+    @app_commands.command(name="kick", description=locale_str("Remove a player from the game (their routes and tickets stay)"))
     @app_commands.describe(player=locale_str("Who leaves"))
     async def kick(self, interaction: Interaction, player: discord.User) -> None:
         table, seat = await self._player_seat(interaction, player)
         await self.bot.moves.perform(interaction, table.id, Remove(seat), as_table=True, kind=CauseKind.KICK)
 
-    @admin.command(name="replace", description=locale_str("Give a player's seat to someone else"))
+    @app_commands.command(name="replace", description=locale_str("Give a player's seat to someone else"))
     @app_commands.describe(player=locale_str("Who leaves"), new_player=locale_str("Who takes the seat over"))
     async def replace(self, interaction: Interaction, player: discord.User, new_player: discord.User) -> None:
         table, seat = await self._player_seat(interaction, player)
@@ -85,18 +84,18 @@ class Admin(TTRCog):
             "🔁 {new} takes over {old}'s seat (cards, tickets and routes). Your hand: **{button}**.",
             new=new_player.mention, old=player.mention, button=t.pgettext("button", "My hand")))
 
-    @admin.command(name="host", description=locale_str("Make someone else the host of this game"))
+    @app_commands.command(name="handover", description=locale_str("Make someone else the host of this game"))
     @app_commands.describe(player=locale_str("The new host"))
     async def host(self, interaction: Interaction, player: discord.User) -> None:
         table = await self._table(interaction)
         await self.bot.service.set_host(table, player.id)
         await self._announce(interaction, N_("👑 {player} is now the host of this game."), player=f"<@{player.id}>")
 
-    @admin.command(name="pause", description=locale_str("Pause the turn timers"))
+    @app_commands.command(name="pause", description=locale_str("Pause the turn timers"))
     async def pause(self, interaction: Interaction) -> None:
         await self._pause(interaction, True)
 
-    @admin.command(name="resume", description=locale_str("Start the paused turn timers again"))
+    @app_commands.command(name="resume", description=locale_str("Start the paused turn timers again"))
     async def resume(self, interaction: Interaction) -> None:
         await self._pause(interaction, False)
 
@@ -111,14 +110,14 @@ class Admin(TTRCog):
         if paused:
             await interaction.response.send_message(
                 "⏸️ " + ct.gettext("The turn timers are paused. `{resume}` starts them again.",
-                                   resume=slash(ct, "ttr admin resume")))
+                                   resume=slash(ct, "ttr-host resume")))
         else:
             due = await self.bot.timers.deadline(table, table.game.to_move()[0]) if table.game.to_move() else None
             await interaction.response.send_message("▶️ " + (
                 ct.gettext("The turn timers run again. Next deadline {when}.", when=timestamp(due)) if due
                 else ct.gettext("The turn timers run again.")))
 
-    @admin.command(name="end", description=locale_str("End the game now, without scores"))
+    @app_commands.command(name="end", description=locale_str("End the game now, without scores"))
     async def end(self, interaction: Interaction) -> None:
         table = await self._table(interaction)
         await self.bot.service.end(table.id, cause=Cause(CauseKind.ADMIN, user_id=interaction.user.id,

@@ -1,4 +1,4 @@
-"""AI seats in Discord games: added by the host at `/ttr start`, they move a moment after their
+"""AI seats in Discord games: added by the host at `/ttr-host start`, they move a moment after their
 turn starts (and choose their starting tickets at once). The AI sees only its own view.
 
 Nothing is kept in memory that a restart would lose: after any outcome, and when the bot starts,

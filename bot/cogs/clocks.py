@@ -1,6 +1,6 @@
 """Turn timers firing: every few seconds, each timer that fell due (missed ones too, after a
 restart) reminds the player or applies the game's absence policy through the one path, with a
-deadline as its cause; `/ttr vacation` pushes a player's own deadlines back.
+deadline as its cause; `/ttr-settings vacation` pushes a player's own deadlines back.
 
 Claiming a timer takes a lease in storage, so two processes or a restart do not fire it twice;
 a timer whose turn is over does nothing (the engine's `Game.turn_token`).
@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 
 class Clocks(TTRCog):
+    under = "ttr-settings"  # /ttr-settings vacation
+
     def __init__(self, bot) -> None:
         super().__init__(bot)
         self._ticks = Backoff("timer scheduler", base=5, most=300)

@@ -112,11 +112,11 @@ class Info(TTRCog):
             "**Info:** `{board}` · `{status}` · `{rules}`. **Leave:** `{resign}`.\n"
             "**Language:** `{settings_language}`.",
             join_button=t.pgettext("button", "Join"), hand_button=t.pgettext("button", "My hand"),
-            new=slash(t, "ttr new"), join=slash(t, "ttr join"), start=slash(t, "ttr start"), draw=slash(t, "ttr draw"),
+            new=slash(t, "ttr-host new"), join=slash(t, "ttr join"), start=slash(t, "ttr-host start"), draw=slash(t, "ttr draw"),
             claim=slash(t, "ttr claim"), tickets=slash(t, "ttr tickets"), station=slash(t, "ttr station"),
             hand=slash(t, "ttr hand"), board=slash(t, "ttr board"), status=slash(t, "ttr status"),
             rules=slash(t, "ttr rules"), resign=slash(t, "ttr resign"),
-            settings_language=slash(t, "ttr settings language")))
+            settings_language=slash(t, "ttr-settings language")))
 
 
 async def setup(bot) -> None:

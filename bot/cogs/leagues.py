@@ -1,4 +1,4 @@
-"""Leagues on Discord: `/ttr league …` (create, season, rated, void, export, audit, leaderboard,
+"""Leagues on Discord: `/ttr-league …` (create, season, rated, void, export, audit, leaderboard,
 profile) and the listener that rates a league game when it ends.
 
 Who may do what:
@@ -9,9 +9,9 @@ Who may do what:
   starting tickets are chosen); a league admin at any time.
 - `leaderboard`, `profile`: everyone.
 
-A game joins a league season with `/ttr league rated` in its channel: on an open lobby (the link
+A game joins a league season with `/ttr-league rated` in its channel: on an open lobby (the link
 is kept on the lobby, and the game it starts is in the season) or on a game that has just
-started. `/ttr new` stays as it is. When the game ends (its outcome says so), the season's ratings
+started. `/ttr-host new` stays as it is. When the game ends (its outcome says so), the season's ratings
 are rebuilt and the channel is told the rating changes. All league words live here; storage
 (`storage.leagues`) rates and keeps them, `rendering.standings` draws them.
 """
@@ -31,7 +31,7 @@ from discord.app_commands import locale_str
 from bot import errors
 from bot.choices import MAP_CHOICES
 from bot.cog import TTRCog
-from bot.command_translator import slash
+from bot.command_translator import locale_pstr, slash
 from bot.errors import UserError, league_map_name
 from bot.messenger import PLAYER_COLORS
 from bot.permissions import is_manager
@@ -168,7 +168,7 @@ PUBLIC_OPTION = locale_str("Post it for everyone (default: only you)")
 
 
 class Leagues(TTRCog):
-    league = app_commands.Group(name="league", description=locale_str("Server leagues: seasons, rated games, standings"))
+    under = "ttr-league"
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -216,7 +216,7 @@ class Leagues(TTRCog):
             await _reply(interaction, t.gettext("⚠️ {reason}.", reason=errors.reason(t, exc)))
             return
         t = await self._public(interaction)
-        league_season = slash(t, "ttr league season")
+        league_season = slash(t, "ttr-league season")
         text = (t.gettext("🏆 League **{league}** created. League admins: members with {role} and anyone with Manage "
                           "Server. Next: open a season with `{league_season}`.", league=league.name,
                           role=admin_role.mention, league_season=league_season) if admin_role
@@ -296,7 +296,7 @@ class Leagues(TTRCog):
                                             "with `{league_rated}` in its channel (in the lobby or before the "
                                             "first turn).", league=league.name, season=season.name,
                                             rules=self.season_text(t, season),
-                                            league_rated=slash(t, "ttr league rated")), ephemeral=False)
+                                            league_rated=slash(t, "ttr-league rated")), ephemeral=False)
 
     @staticmethod
     def season_text(t: Translator, season: stored.Season) -> str:
@@ -322,7 +322,7 @@ class Leagues(TTRCog):
         if season is None:
             await _reply(interaction, t.gettext("**{league}** has no open season: a league admin opens one with "
                                                 "`{league_season}`.", league=league.name,
-                                                league_season=slash(t, "ttr league season")))
+                                                league_season=slash(t, "ttr-league season")))
             return
         admin = is_league_admin(interaction, league)
         table = await self.bot.service.table_in_channel(interaction.channel_id)
@@ -346,8 +346,8 @@ class Leagues(TTRCog):
                                                                        channel_id=interaction.channel_id)
                 if lobby is None:
                     await _reply(interaction, t.gettext("There is no open lobby or running game here. Open one with "
-                                                        "`{new}`, then run `{league_rated}`.", new=slash(t, "ttr new"),
-                                                        league_rated=slash(t, "ttr league rated")))
+                                                        "`{new}`, then run `{league_rated}`.", new=slash(t, "ttr-host new"),
+                                                        league_rated=slash(t, "ttr-league rated")))
                     return
                 if interaction.user.id != lobby.host_id and not admin:
                     await _reply(interaction, t.gettext("Only the host of this lobby or a league admin can make it a "
@@ -515,7 +515,7 @@ class Leagues(TTRCog):
                     parts.append(f"<@{p.user_id}> {p.rating:.1f} ({change:+.1f})")
             text = t.gettext("🏆 **{league} · {season}**, game #{game} rated: {changes}\n`{leaderboard}` "
                              "shows the standings.", league=league.name, season=season.name, game=table.id,
-                             changes=" · ".join(parts), leaderboard=slash(t, "ttr leaderboard"))
+                             changes=" · ".join(parts), leaderboard=slash(t, "ttr-league leaderboard"))
         channel = await self.bot.messenger.channel(table)
         if channel is not None:
             try:
@@ -525,7 +525,7 @@ class Leagues(TTRCog):
 
     # ------------------------------------------------------------------ the commands
 
-    @league.command(name="create",
+    @app_commands.command(name="create",
                     description=locale_str("Create a league on this server (Manage Server)"))
     @app_commands.describe(name=locale_str("The league's name"),
                            admin_role=locale_str("Members with this role run the league"))
@@ -533,19 +533,19 @@ class Leagues(TTRCog):
                             admin_role: discord.Role | None = None) -> None:
         await self.create(interaction, name, admin_role)
 
-    @league.command(name="role",
+    @app_commands.command(name="role",
                     description=locale_str("Change who runs a league: its admin role (Manage Server)"))
     @app_commands.describe(role=locale_str("The new league-admin role (none: only Manage Server)"), league=LEAGUE_OPTION)
     async def league_role(self, interaction: Interaction, role: discord.Role | None = None, league: League | None = None) -> None:
         await self.set_role(interaction, league, role)
 
-    @league.command(name="info",
+    @app_commands.command(name="info",
                     description=locale_str("This server's leagues and their seasons' rules"))
     @app_commands.describe(league=LEAGUE_OPTION)
     async def league_info(self, interaction: Interaction, league: League | None = None) -> None:
         await self.info(interaction, league)
 
-    @league.command(name="season",
+    @app_commands.command(name="season",
                     description=locale_str("Open a new season (league admins); the open one closes"))
     @app_commands.describe(name=locale_str("The season's name"), league=LEAGUE_OPTION,
                            start=locale_str("First day, YYYY-MM-DD (default: today)"),
@@ -561,13 +561,13 @@ class Leagues(TTRCog):
         await self.new_season(interaction, chosen=league, name=name, start=start, end=end, maps=maps,
                               players=players, min_games=min_games, carry_over=carry_over)
 
-    @league.command(name="rated",
+    @app_commands.command(name="rated",
                     description=locale_str("Make the lobby or new game here a league game (host)"))
     @app_commands.describe(league=LEAGUE_OPTION)
     async def league_rated(self, interaction: Interaction, league: League | None = None) -> None:
         await self.rated(interaction, league)
 
-    @league.command(name="void",
+    @app_commands.command(name="void",
                     description=locale_str("Void (or restore) a league game's result (league admins)"))
     @app_commands.describe(game=locale_str("The game number (#… in the rating message and the export)"),
                            reason=locale_str("Why (kept in the audit log)"), restore=locale_str("Count the game again"),
@@ -576,13 +576,13 @@ class Leagues(TTRCog):
                           restore: bool = False, league: League | None = None) -> None:
         await self.void(interaction, chosen=league, game_id=game, reason=reason, restore=restore)
 
-    @league.command(name="export",
+    @app_commands.command(name="export",
                     description=locale_str("A season's results as CSV (league admins)"))
     @app_commands.describe(league=LEAGUE_OPTION, season=SEASON_OPTION)
     async def league_export(self, interaction: Interaction, league: League | None = None, season: Season | None = None) -> None:
         await self.export(interaction, chosen=league, season_name=season)
 
-    @league.command(name="audit",
+    @app_commands.command(name="audit",
                     description=locale_str("The last league-admin actions (league admins)"))
     @app_commands.describe(league=LEAGUE_OPTION)
     async def league_audit(self, interaction: Interaction, league: League | None = None) -> None:
@@ -605,6 +605,15 @@ class Leagues(TTRCog):
     async def league_profile(self, interaction: Interaction, player: discord.User | None = None, league: League | None = None,
                              season: Season | None = None, public: bool = False) -> None:
         await self.profile(interaction, user=player, chosen=league, season_name=season, public=public)
+
+    def context_menus(self) -> list[app_commands.ContextMenu]:
+        return [app_commands.ContextMenu(name=locale_pstr("menu", "Ticket to Ride profile"), callback=self.profile_menu)]
+
+    @app_commands.guild_only()
+    async def profile_menu(self, interaction: Interaction, member: discord.Member) -> None:
+        """A member's menu (right-click, or a long press on a phone): their profile, as
+        `/ttr-league profile player:` shows it, to the one who asked."""
+        await self.profile(interaction, user=member, chosen=None, season_name=None, public=False)
 
 
 async def setup(bot) -> None:

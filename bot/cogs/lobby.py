@@ -85,6 +85,7 @@ class RematchButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button
 class Lobbies(TTRCog):
     """Gathering players and starting games (and rematches); closing lobbies nobody touches."""
 
+    under = "ttr-host"  # /ttr-host new, start, cancel; the players' /ttr join, leave
     items = (LobbyButton, RematchButton)
 
     def __init__(self, bot) -> None:
@@ -143,13 +144,15 @@ class Lobbies(TTRCog):
         await self.open_lobby(interaction, map_id=map_id, deck=deck, players=players, thread=thread,
                               variants=variants, clock=clock)
 
-    @app_commands.command(name="join", description=locale_str("Join the open game in this channel"))
+    @app_commands.command(name="join", description=locale_str("Join the open game in this channel"),
+                          extras={"under": "ttr"})
     @app_commands.describe(color=locale_str("Your train color"))
     @app_commands.choices(color=COLOR_CHOICES)
     async def join(self, interaction: Interaction, color: app_commands.Choice[str] | None = None) -> None:
         await self.join_lobby(interaction, color=color.value if color else None)
 
-    @app_commands.command(name="leave", description=locale_str("Leave the open lobby in this channel"))
+    @app_commands.command(name="leave", description=locale_str("Leave the open lobby in this channel"),
+                          extras={"under": "ttr"})
     async def leave(self, interaction: Interaction) -> None:
         await self.leave_lobby(interaction)
 
@@ -226,7 +229,7 @@ class Lobbies(TTRCog):
         """The private reply when there is no lobby to join or start, naming the command that opens one."""
         t = await self.bot.languages.for_interaction(interaction)
         await self._reply(interaction, t.gettext("There is no open lobby here. Start one with `{new}`.",
-                                                 new=slash(t, "ttr new")))
+                                                 new=slash(t, "ttr-host new")))
 
     async def _announce(self, interaction: Interaction, template: str, /, **params: object) -> None:
         """A public reply in the server's language."""
@@ -268,7 +271,7 @@ class Lobbies(TTRCog):
         return "\n".join([
             title,
             t.gettext("Host: {host}. Join with the button or `{join}`; the host starts with `{start}`.",
-                      host=host, join=slash(t, "ttr join"), start=slash(t, "ttr start")),
+                      host=host, join=slash(t, "ttr join"), start=slash(t, "ttr-host start")),
             t.gettext("**Players ({count}/{most}):**", count=len(members), most=lobby.max_seats),
             *seats,
         ])
@@ -308,7 +311,7 @@ class Lobbies(TTRCog):
             return
         channel = interaction.channel
         if thread and isinstance(channel, discord.Thread):
-            raise InThreadAlready(new=Command("ttr new"), thread=Option("thread"))
+            raise InThreadAlready(new=Command("ttr-host new"), thread=Option("thread"))
         missing = missing_permissions(t, interaction, threads=thread)
         if missing:
             await self._reply(interaction, t.ngettext(
@@ -334,7 +337,7 @@ class Lobbies(TTRCog):
             except discord.Forbidden:
                 await interaction.followup.send(t.gettext("⚠️ I can't create a thread here: I need the **Create Public "
                                                           "Threads** permission. Run `{new}` without `{thread}`, or "
-                                                          "ask an admin.", new=slash(t, "ttr new"),
+                                                          "ask an admin.", new=slash(t, "ttr-host new"),
                                                           thread=option_name(t, "thread")), ephemeral=True)
                 return
         await self.bot.messenger.remember_name(interaction.user)
@@ -462,7 +465,7 @@ class Lobbies(TTRCog):
             t = await self.bot.languages.for_interaction(interaction)
             await self._reply(interaction, t.gettext("At least 2 players are needed: others join with `{join}`, or add "
                                                      "AI players with `{start} {ai_players}:`.", join=slash(t, "ttr join"),
-                                                     start=slash(t, "ttr start"),
+                                                     start=slash(t, "ttr-host start"),
                                                      ai_players=option_name(t, "ai_players")))
             return
         if len(members) + ai_players > 5:

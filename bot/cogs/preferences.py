@@ -1,5 +1,5 @@
-"""Choices that outlive a game: `/ttr settings …` (a player's color-blind images and language;
-a server's default map, game channels, language, and forgetting everything) and `/ttr notify`."""
+"""Choices that outlive a game: `/ttr-settings …` (a player's color-blind images, language and DM
+pings; a server's default map, game channels, language, and forgetting everything)."""
 
 from __future__ import annotations
 
@@ -37,13 +37,12 @@ def _manager_only(interaction: Interaction) -> None:
 
 
 class Preferences(TTRCog):
-    settings = app_commands.Group(name="settings",
-                                  description=locale_str("Your settings, and the server's (Manage Server)"))
+    under = "ttr-settings"
 
     async def _t(self, interaction: Interaction) -> Translator:
         return await self.bot.languages.for_interaction(interaction)
 
-    @settings.command(name="colorblind",
+    @app_commands.command(name="colorblind",
                       description=locale_str("Images with letters on every color, for you (and any board of a game "
                                              "you play)"))
     @app_commands.describe(on=locale_str("Letters on or off"))
@@ -55,7 +54,7 @@ class Preferences(TTRCog):
         await self.bot.reply(interaction, t.gettext("Color-blind images on: every car and card carries its color's "
                                                     "letter.") if on else t.gettext("Color-blind images off."))
 
-    @settings.command(name="language", description=locale_str("The bot's language, for you or (Manage Server) the "
+    @app_commands.command(name="language", description=locale_str("The bot's language, for you or (Manage Server) the "
                                                               "server"))
     @app_commands.rename(for_="for")
     @app_commands.describe(language=locale_str("The language (automatic: your Discord's, or the server's)"),
@@ -75,11 +74,11 @@ class Preferences(TTRCog):
         await self.bot.languages.set_player(interaction.user.id, chosen)
         await self.bot.reply(interaction, _language_text(await self._t(interaction), chosen))
 
-    @settings.command(name="show", description=locale_str("This server's game settings"))
+    @app_commands.command(name="show", description=locale_str("This server's game settings"))
     async def show(self, interaction: Interaction) -> None:
         await self.show_settings(interaction)
 
-    @settings.command(name="map", description=locale_format("The map /ttr {new} uses when none is given",
+    @app_commands.command(name="map", description=locale_format("The map /ttr-host {new} uses when none is given",
                                                             new=("command", "new")))
     @app_commands.describe(map=locale_str("The board"))
     @app_commands.choices(map=MAP_CHOICES)
@@ -90,7 +89,7 @@ class Preferences(TTRCog):
                                                        default_map=map.value)
         await self.show_settings(interaction)
 
-    @settings.command(name="forget",
+    @app_commands.command(name="forget",
                       description=locale_str("Delete all of this server's games, lobbies, leagues and settings"))
     @app_commands.describe(confirm=locale_str("Type DELETE to confirm"))
     async def forget(self, interaction: Interaction, confirm: str) -> None:
@@ -106,7 +105,7 @@ class Preferences(TTRCog):
         await interaction.followup.send(t.gettext("🗑️ This server's games, lobbies, leagues and settings are deleted."),
                                         ephemeral=True)
 
-    @settings.command(name="channel", description=locale_str("Allow or stop games in a channel (none allowed = "
+    @app_commands.command(name="channel", description=locale_str("Allow or stop games in a channel (none allowed = "
                                                              "everywhere)"))
     @app_commands.describe(channel=locale_str("The channel"), allowed=locale_str("Games allowed there"))
     async def channel(self, interaction: Interaction, channel: discord.TextChannel, allowed: bool) -> None:

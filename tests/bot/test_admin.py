@@ -18,9 +18,9 @@ async def three_player_game(fake, make_bot):
 async def test_only_host_or_manager_may_kick_and_kick_removes_the_seat(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await three_player_game(fake, make_bot)
-    reply = await fake.slash(fake.bob, fake.general, "ttr admin kick", player=fake.dirk)
+    reply = await fake.slash(fake.bob, fake.general, "ttr-host kick", player=fake.dirk)
     assert reply.ephemeral and f"Only <@{fake.alice.id}>" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr admin kick", player=fake.dirk)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host kick", player=fake.dirk)
     await private_reply(fake, reply)
     seat = (await bot.service.table(driver.game_id)).seat_of(fake.dirk.id)
     assert driver.game.left[seat] == "removed"
@@ -30,7 +30,7 @@ async def test_only_host_or_manager_may_kick_and_kick_removes_the_seat(fake_disc
 async def test_replace_gives_the_seat_to_another_member(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
-    reply = await fake.slash(fake.alice, fake.general, "ttr admin replace", player=fake.bob, new_player=fake.dirk)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host replace", player=fake.bob, new_player=fake.dirk)
     assert "takes over" in reply.content
     await driver.act(0, DrawDeck())
     await driver.act(0, DrawDeck())
@@ -43,11 +43,11 @@ async def test_replace_gives_the_seat_to_another_member(fake_discord, make_bot):
 async def test_host_transfer_then_force_end(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
-    reply = await fake.slash(fake.bob, fake.general, "ttr admin end")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-host end")
     assert reply.ephemeral and "Only" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr admin host", player=fake.bob)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host handover", player=fake.bob)
     assert "is now the host" in reply.content
-    reply = await fake.slash(fake.bob, fake.general, "ttr admin end")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-host end")
     assert "ended the game" in reply.content
     assert await bot.service.table_in_channel(fake.general.id) is None
     reply = await fake.slash(fake.alice, fake.general, "ttr status")
@@ -57,38 +57,38 @@ async def test_host_transfer_then_force_end(fake_discord, make_bot):
 async def test_server_settings_default_map_and_allowed_channels(fake_discord, make_bot):
     fake = fake_discord
     await make_bot()
-    reply = await fake.slash(fake.alice, fake.general, "ttr settings map", map="europe")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings map", map="europe")
     assert reply.ephemeral and "Only members with **Manage Server**" in reply.content
-    reply = await fake.slash(fake.owner, fake.general, "ttr settings map", map="europe")
+    reply = await fake.slash(fake.owner, fake.general, "ttr-settings map", map="europe")
     assert "Default map: Europe" in reply.content
-    reply = await fake.slash(fake.owner, fake.general, "ttr settings channel",
+    reply = await fake.slash(fake.owner, fake.general, "ttr-settings channel",
                              options={"channel": fake.games, "allowed": True})
     assert f"<#{fake.games.id}>" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr new")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host new")
     assert reply.ephemeral and "Games aren't played in this channel" in reply.content
-    reply = await fake.slash(fake.alice, fake.games, "ttr new")
+    reply = await fake.slash(fake.alice, fake.games, "ttr-host new")
     assert "New Europe game" in (await reply.wait_resolved()).content
 
 
 async def test_language_setting_for_a_player_and_for_the_server(fake_discord, make_bot):
-    """`/ttr settings language`: a player's own language answers in it at once; the server's needs
+    """`/ttr-settings language`: a player's own language answers in it at once; the server's needs
     Manage Server and moves the channel's messages (a new lobby) and `settings show`."""
     fake = fake_discord
     await make_bot()
-    reply = await fake.slash(fake.alice, fake.general, "ttr settings show")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings show")
     assert "Language: automatic (Discord's language)" in reply.content and "City names: as printed" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr settings language", language="ru")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings language", language="ru")
     assert reply.ephemeral and reply.content == "Теперь пишу вам по-русски."
-    reply = await fake.slash(fake.alice, fake.general, "ttr settings language", language="zh", **{"for": "server"})
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings language", language="zh", **{"for": "server"})
     assert reply.ephemeral and "Управлять сервером" in reply.content  # refused, in alice's Russian
-    reply = await fake.slash(fake.owner, fake.general, "ttr settings language", language="zh",
+    reply = await fake.slash(fake.owner, fake.general, "ttr-settings language", language="zh",
                              city_names="translated", **{"for": "server"})
     assert "语言：简体中文" in reply.content and "城市名：译名" in reply.content  # in the server's new language
-    reply = await fake.slash(fake.alice, fake.general, "ttr settings show")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings show")
     assert "Язык: 简体中文 (китайский)" in reply.content  # alice reads it in Russian
-    reply = await fake.slash(fake.bob, fake.general, "ttr new", map="europe")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-host new", map="europe")
     assert "新的欧洲游戏" in (await reply.wait_resolved()).content  # the lobby, in the server's language
-    reply = await fake.slash(fake.alice, fake.general, "ttr settings language", language="auto")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings language", language="auto")
     assert reply.content == "I'll follow your Discord language."  # alice's Discord is en-US
 
 
@@ -99,7 +99,7 @@ async def test_colorblind_setting_changes_the_images(fake_discord, make_bot):
     bot, driver = await two_player_game(fake, make_bot)
     table = await bot.service.table(driver.game_id)
     plain = (await bot.messenger.board_file(table)).fp.read()
-    reply = await fake.slash(fake.bob, fake.general, "ttr settings colorblind", on=True)
+    reply = await fake.slash(fake.bob, fake.general, "ttr-settings colorblind", on=True)
     assert "letter" in reply.content
     assert bot.messenger.colorblind(table, 1) and not bot.messenger.colorblind(table, 0)
     marked = (await bot.messenger.board_file(table)).fp.read()
@@ -111,11 +111,11 @@ async def test_forget_a_servers_data_on_request(fake_discord, make_bot):
 
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
-    reply = await fake.slash(fake.alice, fake.general, "ttr settings forget", confirm="DELETE")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings forget", confirm="DELETE")
     assert "Only members with **Manage Server**" in reply.content
-    reply = await fake.slash(fake.owner, fake.general, "ttr settings forget", confirm="yes")
+    reply = await fake.slash(fake.owner, fake.general, "ttr-settings forget", confirm="yes")
     assert "Nothing deleted" in reply.content
-    reply = await fake.slash(fake.owner, fake.general, "ttr settings forget", confirm="DELETE")
+    reply = await fake.slash(fake.owner, fake.general, "ttr-settings forget", confirm="DELETE")
     await reply.wait_resolved()
     assert "deleted" in reply.message.content
     assert await bot.service.table_in_channel(fake.general.id) is None

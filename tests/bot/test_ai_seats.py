@@ -1,4 +1,4 @@
-"""Issue 9 in Discord: AI seats added at /ttr start play by themselves; a deadline can hand a
+"""Issue 9 in Discord: AI seats added at /ttr-host start play by themselves; a deadline can hand a
 missing player's turn to an AI; AIs play on after a restart."""
 
 import pytest
@@ -10,8 +10,8 @@ async def solo_game(fake, make_bot, ai_players=2, level="baseline"):
     bot = await make_bot()
     bot.get_cog("AISeats").delay = 0
     driver = Driver(fake, bot, fake.general, [fake.alice])
-    await driver.run(fake.alice, "ttr new", map="usa", players=3)
-    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice, ai_players=ai_players,
+    await driver.run(fake.alice, "ttr-host new", map="usa", players=3)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice, ai_players=ai_players,
                              ai_level=level)
     await reply.wait_resolved()
     table = await bot.service.table_in_channel(fake.general.id)
@@ -72,9 +72,9 @@ async def test_start_refuses_more_than_five_seats(fake_discord, make_bot):
     fake = fake_discord
     bot = await make_bot()
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
-    await driver.run(fake.alice, "ttr new", map="usa")
+    await driver.run(fake.alice, "ttr-host new", map="usa")
     await driver.run(fake.bob, "ttr join")
-    reply = await fake.slash(fake.alice, fake.general, "ttr start", ai_players=4)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host start", ai_players=4)
     assert "at most 5 seats" in reply.content
 
 
@@ -86,8 +86,8 @@ async def test_ai_seats_are_named_in_the_servers_language(fake_discord, make_bot
     bot.get_cog("AISeats").delay = 3600  # the AIs wait: only the start is looked at
     await bot.languages.set_guild(fake.guild.id, Choice("zh"))
     driver = Driver(fake, bot, fake.general, [fake.alice])
-    await driver.run(fake.alice, "ttr new", map="usa", players=3)
-    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice, ai_players=2, ai_level="strong")
+    await driver.run(fake.alice, "ttr-host new", map="usa", players=3)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice, ai_players=2, ai_level="strong")
     await reply.wait_resolved()
     started = fake.channel_messages(fake.general)[-1]
     assert "座位：alice、🤖 强力 AI 2和🤖 强力 AI 3。" in started.content

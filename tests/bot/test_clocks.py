@@ -24,9 +24,9 @@ async def timed_game(fake, make_bot, clock, **options):
     bot = await make_bot()
     bot.timers.now = clock
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
-    await driver.run(fake.alice, "ttr new", map="usa", players=2, timer=3600, **options)
+    await driver.run(fake.alice, "ttr-host new", map="usa", players=2, timer=3600, **options)
     await driver.run(fake.bob, "ttr join")
-    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice)
     await reply.wait_resolved()
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     return bot, driver
@@ -85,18 +85,18 @@ async def test_vacation_and_pause_move_deadlines(fake_discord, make_bot):
         await driver.act(seat, driver.game.default_action(seat))
     table = await bot.service.table(driver.game_id)
     due = await bot.timers.deadline(table, 0)
-    reply = await fake.slash(fake.alice, fake.general, "ttr vacation", days=2)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings vacation", days=2)
     assert "on vacation until" in reply.content
     assert await bot.timers.deadline(table, 0) == due + timedelta(days=2)
-    reply = await fake.slash(fake.alice, fake.general, "ttr vacation", days=6)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-settings vacation", days=6)
     assert "5 vacation days left" in reply.content  # 7 per game, 2 used
-    reply = await fake.slash(fake.bob, fake.general, "ttr admin pause")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-host pause")
     assert "Only the host" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr admin pause")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host pause")
     assert "paused" in reply.content
     clock.advance(days=3)
     assert await bot.get_cog("Clocks").tick() == 0  # paused: nothing fires
-    reply = await fake.slash(fake.alice, fake.general, "ttr admin resume")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host resume")
     assert "run again" in reply.content
     assert await bot.timers.deadline(table, 0) == due + timedelta(days=5)
 
@@ -117,7 +117,7 @@ async def test_games_lists_my_games_with_whose_turn_and_deadline(fake_discord, m
 async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock)
-    reply = await fake.slash(fake.bob, fake.general, "ttr notify", dm=True, quiet_from=22, quiet_to=7, utc_offset=0)
+    reply = await fake.slash(fake.bob, fake.general, "ttr-settings notify", dm=True, quiet_from=22, quiet_to=7, utc_offset=0)
     assert "DM pings on, quiet from 22:00 to 7:00" in reply.content
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
@@ -157,7 +157,7 @@ async def test_a_whole_play_by_post_game_every_timer_fires_once(fake_discord, ma
 
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
-    await fake.slash(fake.bob, fake.general, "ttr vacation", days=1)
+    await fake.slash(fake.bob, fake.general, "ttr-settings vacation", days=1)
     clock.advance(minutes=55)
     assert await tick() == 1  # alice's reminder
     clock.advance(minutes=6)
@@ -191,7 +191,7 @@ async def test_deadline_notes_in_the_servers_language_and_pings_in_the_players(f
 
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock, absence="skip", reminder_minutes=15)
-    await fake.slash(fake.bob, fake.general, "ttr notify", dm=True)
+    await fake.slash(fake.bob, fake.general, "ttr-settings notify", dm=True)
     await bot.languages.set_guild(fake.guild.id, Choice("zh"))
     await bot.languages.set_player(fake.bob.id, Choice("ru"))
     await driver.act(1, driver.game.default_action(1))

@@ -40,7 +40,7 @@ async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot) ->
     assert before[("ttr_active_games", ())] == 0 and before[("ttr_servers", ())] == 1
     commands = ("ttr_interactions_total", (("type", "command"),))
 
-    reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", players=3)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host new", map="usa", players=3)
     if reply.kind == "deferred":
         await reply.wait_resolved()
     await fake.slash(fake.bob, fake.general, "ttr join")

@@ -36,10 +36,10 @@ def test_every_custom_id_the_bot_can_send_is_known_and_anything_else_is_refused(
 async def test_a_thread_inside_a_thread_is_refused_clearly(fake_discord, make_bot):
     fake = fake_discord
     await make_bot()
-    reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", thread=True)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host new", map="usa", thread=True)
     await reply.wait_resolved()
     [thread] = fake.threads(fake.general)
-    reply = await fake.slash(fake.alice, thread, "ttr new", map="usa", thread=True)
+    reply = await fake.slash(fake.alice, thread, "ttr-host new", map="usa", thread=True)
     text = await private_reply(fake, reply)
     assert reply.ephemeral and "This is a thread already" in text and "Sorry" not in text
     assert len(fake.threads(fake.general)) == 1
@@ -86,10 +86,10 @@ async def test_two_players_approving_an_undo_at_the_same_moment_are_both_counted
     from tests.bot.driver import Driver
 
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob, fake.dirk])
-    await driver.run(fake.alice, "ttr new", map="usa", players=3)
+    await driver.run(fake.alice, "ttr-host new", map="usa", players=3)
     await driver.run(fake.bob, "ttr join")
     await driver.run(fake.dirk, "ttr join")
-    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice)
     await reply.wait_resolved()
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     for seat in (0, 1, 2):

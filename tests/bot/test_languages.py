@@ -2,7 +2,7 @@
 whole game in the pseudo-locale where every translated string is marked ⟦ ⟧.
 
 Private text follows each player's Discord client (the interaction's locale) or their own
-`/ttr settings language`; channel text follows the server's language (docs/i18n.md)."""
+`/ttr-settings language`; channel text follows the server's language (docs/i18n.md)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 LATIN = re.compile(r"[A-Za-z]")
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
-#: mentions, channels, timestamps, and the /ttr command itself (its subcommands are translated)
-DISCORD_MARKUP = re.compile(r"<(?:@[!&]?|#|t:)\d+(?::[A-Za-z])?>|/ttr\b")
+#: mentions, channels, timestamps, and the top-level commands (/ttr, /ttr-host ...: their subcommands are translated)
+DISCORD_MARKUP = re.compile(r"<(?:@[!&]?|#|t:)\d+(?::[A-Za-z])?>|/ttr(?:-[a-z]+)?\b")
 
 
 def texts(message) -> list[str]:
@@ -104,7 +104,7 @@ async def test_each_player_reads_their_own_language_privately(fake_discord, make
         assert not letters_outside(text, printed + names), text
 
     # Ivan prefers translated city names: after that his private texts have no Latin letters but names.
-    reply = await driver.run(ivan, "ttr settings language", language="ru", city_names="translated")
+    reply = await driver.run(ivan, "ttr-settings language", language="ru", city_names="translated")
     assert CYRILLIC.search(reply.message.content)
     for _ in range(12):  # a few turns of play, by buttons, selects and commands
         seat = driver.game.to_move()[0]
@@ -125,7 +125,7 @@ async def test_each_player_reads_their_own_language_privately(fake_discord, make
     # Channel messages follow the server: English by default, Chinese once a manager says so.
     before = len(fake.channel_messages(fake.general))
     assert not CJK.search(fake.channel_messages(fake.general)[-1].content)
-    await driver.run(fake.owner, "ttr settings language", language="zh", **{"for": "server"})
+    await driver.run(fake.owner, "ttr-settings language", language="zh", **{"for": "server"})
     while len(fake.channel_messages(fake.general)) == before:
         seat = driver.game.to_move()[0]
         await driver.act(seat, driver.choose(seat))
@@ -145,13 +145,13 @@ async def test_pseudo_locale_game_leaves_no_unmarked_text(fake_discord, make_bot
     driver = Driver(fake, bot, fake.general, users, seed=7)
     await driver.start_game("europe")
     for command, options in (("ttr hand", {}), ("ttr status", {}), ("ttr board", {}), ("ttr rules", {}),
-                             ("ttr help", {}), ("ttr games", {}), ("ttr settings show", {})):
+                             ("ttr help", {}), ("ttr games", {}), ("ttr-settings show", {})):
         await driver.run(fake.alice, command, **options)
     typed = "Nowhere"
     await driver.run(fake.bob, "ttr claim", route=f"Paris-{typed}")  # an error, worded by the catalogs
     choices = await fake.autocomplete(fake.alice, fake.general, "ttr claim", "route", "Pa")
     await driver.play_to_end()
-    for command in ("ttr log", "ttr profile", "ttr leaderboard"):
+    for command in ("ttr log", "ttr-league profile", "ttr-league leaderboard"):
         await driver.run(fake.alice, command)
 
     names = [u.name for u in users] + [typed]  # players' names and their own words are shown as they are
@@ -173,9 +173,9 @@ async def test_options_that_do_not_go_together_are_refused_in_the_players_langua
     fake = fake_discord
     ivan = fake.add_user("ivan", locale="ru")
     await make_bot()
-    reply = await fake.slash(ivan, fake.general, "ttr new", map="nederland", players=3, neutral=True)
+    reply = await fake.slash(ivan, fake.general, "ttr-host new", map="nederland", players=3, neutral=True)
     assert "нейтральный игрок" in reply.message.content.lower() and "3" in reply.message.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", neutral=True)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host new", map="usa", neutral=True)
     assert "the USA map has no variant 'neutral'" in reply.message.content.replace("The USA", "the USA")
     assert fake.channel_messages(fake.general) == []  # nothing was opened
 
@@ -194,22 +194,22 @@ async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, m
     users = [fake.alice, fake.bob]
     driver = Driver(fake, bot, fake.general, users, seed=11)
 
-    await driver.run(fake.owner, "ttr league create", name="Club")
-    await driver.run(fake.owner, "ttr league season", name="Autumn")
-    await driver.run(fake.owner, "ttr league season", name="Bad", end="2020-01-01")  # refused
-    await driver.run(fake.alice, "ttr new", map="usa", players=2, timer=3600, absence="remove", remove_after=2)
+    await driver.run(fake.owner, "ttr-league create", name="Club")
+    await driver.run(fake.owner, "ttr-league season", name="Autumn")
+    await driver.run(fake.owner, "ttr-league season", name="Bad", end="2020-01-01")  # refused
+    await driver.run(fake.alice, "ttr-host new", map="usa", players=2, timer=3600, absence="remove", remove_after=2)
     await driver.run(fake.bob, "ttr join")
-    await driver.run(fake.alice, "ttr league rated")
-    await driver.run(fake.alice, "ttr start", first=fake.alice)
+    await driver.run(fake.alice, "ttr-league rated")
+    await driver.run(fake.alice, "ttr-host start", first=fake.alice)
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
-    for command, options in (("ttr notify", {"dm": True}), ("ttr settings colorblind", {"on": True}),
-                             ("ttr settings show", {}), ("ttr station", {"city": "Denver"}),
-                             ("ttr admin pause", {}), ("ttr admin resume", {}), ("ttr vacation", {"days": 1})):
+    for command, options in (("ttr-settings notify", {"dm": True}), ("ttr-settings colorblind", {"on": True}),
+                             ("ttr-settings show", {}), ("ttr station", {"city": "Denver"}),
+                             ("ttr-host pause", {}), ("ttr-host resume", {}), ("ttr-settings vacation", {"days": 1})):
         await driver.run(fake.alice, command, **options)
     await driver.run(fake.bob, "ttr claim", route="Atlanta-Miami")  # not bob's turn
-    await driver.run(fake.bob, "ttr admin end")  # bob may not
+    await driver.run(fake.bob, "ttr-host end")  # bob may not
     now[0] += timedelta(days=1, minutes=50)
     await bot.get_cog("Clocks").tick()  # alice's reminder
     now[0] += timedelta(minutes=15)
@@ -217,10 +217,10 @@ async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, m
     while not driver.game.is_over():
         seat = driver.game.to_move()[0]
         await driver.act(seat, driver.choose(seat))
-    for user, command, options in ((fake.alice, "ttr leaderboard", {}), (fake.alice, "ttr profile", {}),
-                                   (fake.owner, "ttr league info", {}), (fake.owner, "ttr league audit", {}),
+    for user, command, options in ((fake.alice, "ttr-league leaderboard", {}), (fake.alice, "ttr-league profile", {}),
+                                   (fake.owner, "ttr-league info", {}), (fake.owner, "ttr-league audit", {}),
                                    (fake.alice, "ttr board", {"move": 2}), (fake.alice, "ttr log", {"export": True}),
-                                   (fake.owner, "ttr league void", {"game": driver.game_id, "reason": "test"})):
+                                   (fake.owner, "ttr-league void", {"game": driver.game_id, "reason": "test"})):
         await driver.run(user, command, **options)
 
     names = [u.name for u in users] + ["owner", "Club", "Autumn", "Bad", "test"]
@@ -242,7 +242,7 @@ async def test_a_choice_made_by_another_process_is_seen_within_a_minute(fake_dis
     bot = await make_bot()
     ivan = fake.add_user("ivan", locale="ru")
     assert (await bot.languages.for_user(ivan.id)).language == "en"  # no choice, no interaction yet
-    async with bot.storage.sessions() as session:  # what another process's /ttr settings language writes
+    async with bot.storage.sessions() as session:  # what another process's /ttr-settings language writes
         await stored_players.update_player(session=session, user_id=ivan.id, language="zh")
     assert (await bot.languages.for_user(ivan.id)).language == "en"  # still the cached copy
     later = bot.languages.clock() + language.CACHE_SECONDS + 1

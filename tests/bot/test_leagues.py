@@ -74,41 +74,41 @@ async def text_of(reply) -> str:
 
 async def league_with_season(fake, holders, **season):
     holders.add(fake.bob.id)
-    reply = await fake.slash(fake.owner, fake.general, "ttr league create", name="Club", admin_role=LEAGUE_ADMINS)
+    reply = await fake.slash(fake.owner, fake.general, "ttr-league create", name="Club", admin_role=LEAGUE_ADMINS)
     assert "League **Club** created" in reply.content and not reply.ephemeral
-    reply = await fake.slash(fake.bob, fake.general, "ttr league season", name="Autumn", **season)
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league season", name="Autumn", **season)
     assert "season **Autumn** is open" in await text_of(reply), reply.content
 
 
 async def test_only_managers_create_leagues_and_only_league_admins_run_them(fake_discord, make_bot, roles):
     fake = fake_discord
     await make_bot()
-    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard")
     assert reply.ephemeral and "no league yet" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr league create", name="Club")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league create", name="Club")
     assert reply.ephemeral and "Manage Server" in reply.content
     await league_with_season(fake, roles, maps="usa", players="2-3", min_games=1)
-    reply = await fake.slash(fake.alice, fake.general, "ttr league season", name="Winter")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league season", name="Winter")
     assert reply.ephemeral and "Only league admins of **Club**" in reply.content and f"<@&{ROLE_ID}>" in reply.content
-    for command, options in (("ttr league void", {"game": 1}), ("ttr league export", {}), ("ttr league audit", {})):
+    for command, options in (("ttr-league void", {"game": 1}), ("ttr-league export", {}), ("ttr-league audit", {})):
         reply = await fake.slash(fake.dirk, fake.general, command, **options)
         assert reply.ephemeral and "Only league admins" in reply.content, command
-    reply = await fake.slash(fake.bob, fake.general, "ttr league void", game=99)
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league void", game=99)
     assert "not a game of **Club**" in reply.content
-    reply = await fake.slash(fake.bob, fake.general, "ttr league season", name="Bad", maps="atlantis")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league season", name="Bad", maps="atlantis")
     assert "unknown map 'atlantis'" in reply.content
-    reply = await fake.slash(fake.owner, fake.general, "ttr league season", name="Owner's", end="2020-01-01")
+    reply = await fake.slash(fake.owner, fake.general, "ttr-league season", name="Owner's", end="2020-01-01")
     assert "must end after it starts" in reply.content  # Manage Server is a league admin too
-    reply = await fake.slash(fake.bob, fake.general, "ttr league audit")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league audit")
     assert "create league" in reply.content and "create season" in reply.content
-    reply = await fake.slash(fake.dirk, fake.general, "ttr league info")
+    reply = await fake.slash(fake.dirk, fake.general, "ttr-league info")
     assert f"**Club** · admins: <@&{ROLE_ID}>" in reply.content and "**Autumn** (open, 0 rated games)" in \
         reply.content and "USA · 2, 3 players · 1 game to appear" in reply.content
-    reply = await fake.slash(fake.bob, fake.general, "ttr league role")  # a league admin, not a manager
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league role")  # a league admin, not a manager
     assert reply.ephemeral and "Manage Server" in reply.content
-    reply = await fake.slash(fake.owner, fake.general, "ttr league role")
+    reply = await fake.slash(fake.owner, fake.general, "ttr-league role")
     assert "league admins are now anyone with Manage Server" in reply.content
-    reply = await fake.slash(fake.bob, fake.general, "ttr league season", name="Winter")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league season", name="Winter")
     assert reply.ephemeral and "Only league admins" in reply.content  # bob's role no longer counts
 
 
@@ -117,13 +117,13 @@ async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord
     bot = await make_bot()
     await league_with_season(fake, roles, maps="usa", players="2", min_games=1)
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
-    await driver.run(fake.alice, "ttr new", map="usa", players=2)
+    await driver.run(fake.alice, "ttr-host new", map="usa", players=2)
     await driver.run(fake.bob, "ttr join")
-    reply = await fake.slash(fake.dirk, fake.general, "ttr league rated")
+    reply = await fake.slash(fake.dirk, fake.general, "ttr-league rated")
     assert reply.ephemeral and "Only the host" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league rated")
     assert "counts for **Club · Autumn**" in reply.content and not reply.ephemeral
-    await (await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice)).wait_resolved()
+    await (await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice)).wait_resolved()
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
@@ -133,27 +133,33 @@ async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord
     assert rated.content.index(f"<@{fake.alice.id}>") < rated.content.index(f"<@{fake.bob.id}>")
     assert "(+" in rated.content and "(-" in rated.content
 
-    reply = await fake.slash(fake.dirk, fake.general, "ttr leaderboard")
+    reply = await fake.slash(fake.dirk, fake.general, "ttr-league leaderboard")
     image = await reply.wait_resolved()
     assert image.ephemeral and image.attachments[0].is_png
     alt = image.attachments[0].description
     assert alt.startswith("Club · Standings: 1. alice") and "2. bob" in alt
-    reply = await fake.slash(fake.dirk, fake.general, "ttr profile", player=fake.alice, public=True)
+    reply = await fake.slash(fake.dirk, fake.general, "ttr-league profile", player=fake.alice, public=True)
     card = await reply.wait_resolved()
     assert not card.ephemeral and card.attachments[0].is_png
     assert card.attachments[0].description.startswith("alice, Club Autumn: rating") and "1st of 2" in \
         card.attachments[0].description
+    # The same card from alice's user menu (a long press on her name), only for dirk to see
+    menu = await (await fake.user_command(fake.dirk, fake.general, "Ticket to Ride profile", fake.alice)).wait_resolved()
+    assert menu.ephemeral and menu.attachments[0].description == card.attachments[0].description
+    menu = await (await fake.user_command(fake.alice, fake.general, "Ticket to Ride profile", fake.bob)).wait_resolved()
+    assert menu.attachments[0].description.startswith("bob, Club Autumn: rating") and "2nd of 2" in \
+        menu.attachments[0].description
 
-    reply = await fake.slash(fake.bob, fake.general, "ttr league export")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league export")
     files = reply.message.files if reply.message else {}
     assert set(files) == {"club-autumn-results.csv", "club-autumn-standings.csv"}
     rows = list(csv.DictReader(io.StringIO(files["club-autumn-results.csv"].decode())))
     assert [(r["name"], r["status"], r["rating_rank"], r["left"]) for r in rows] == [
         ("alice", "rated", "1", ""), ("bob", "rated", "2", "resigned")]
 
-    reply = await fake.slash(fake.bob, fake.general, "ttr league void", game=driver.game_id, reason="test game")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league void", game=driver.game_id, reason="test game")
     assert "voided the result of game" in await text_of(reply)
-    reply = await fake.slash(fake.dirk, fake.general, "ttr leaderboard")
+    reply = await fake.slash(fake.dirk, fake.general, "ttr-league leaderboard")
     assert "no rated games yet" in (await reply.wait_resolved()).attachments[0].description
     async with bot.storage.sessions() as session:
         audit = await stored.audit_log(session=session, league_id=1)
@@ -166,22 +172,22 @@ async def test_a_game_joins_before_its_first_turn_and_season_limits_hold(fake_di
     await league_with_season(fake, roles, maps="usa", players="3-5")
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.dirk])
     await driver.start_game("usa")
-    reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league rated")
     assert "allows games of 3, 4, or 5 players, not 2" in reply.content  # the season's limits
     europe = Driver(fake, bot, fake.games, [fake.alice, fake.dirk, fake.bob])
     await europe.start_game("europe")
-    reply = await fake.slash(fake.alice, fake.games, "ttr league rated")
+    reply = await fake.slash(fake.alice, fake.games, "ttr-league rated")
     assert "is played on USA, not Europe" in reply.content  # the maps' names
-    await driver.run(fake.alice, "ttr admin end")
+    await driver.run(fake.alice, "ttr-host end")
     usa = Driver(fake, bot, fake.general, [fake.alice, fake.dirk, fake.bob])
     await usa.start_game("usa")
     for seat in range(3):
         await usa.act(seat, usa.game.default_action(seat))
-    reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league rated")
     assert "under way" in reply.content  # the host, after the first turn began
-    reply = await fake.slash(fake.bob, fake.general, "ttr league rated")  # a league admin may
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league rated")  # a league admin may
     assert "counts for **Club · Autumn**" in reply.content
-    reply = await fake.slash(fake.bob, fake.general, "ttr league rated")
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league rated")
     assert "already belongs to a league season" in reply.content
 
 
@@ -200,18 +206,18 @@ async def test_league_errors_read_in_the_players_language(fake_discord, make_bot
     ivan = fake.add_user("ivan", locale="ru")
     await league_with_season(fake, roles, maps="usa", players="3-5")
     roles.add(ivan.id)
-    reply = await fake.slash(ivan, fake.general, "ttr league season", name="Зима", end="2020-01-01")
+    reply = await fake.slash(ivan, fake.general, "ttr-league season", name="Зима", end="2020-01-01")
     assert reply.ephemeral and reply.content == "⚠️ сезон должен заканчиваться позже, чем начинается."
-    reply = await fake.slash(ivan, fake.general, "ttr league season", name="Autumn")
+    reply = await fake.slash(ivan, fake.general, "ttr-league season", name="Autumn")
     assert reply.content == "⚠️ в этой лиге уже есть сезон «Autumn»."
     europe = Driver(fake, bot, fake.games, [ivan, fake.alice, fake.bob])
     await europe.start_game("europe")
-    reply = await fake.slash(ivan, fake.games, "ttr league rated")
+    reply = await fake.slash(ivan, fake.games, "ttr-league rated")
     assert "в сезоне «Autumn» играют на карте США, а не Европа" in reply.content, reply.content
     assert not latin_words(reply.content, "Club", "Autumn"), reply.content
     usa = Driver(fake, bot, fake.general, [ivan, fake.alice])
     await usa.start_game("usa")
-    reply = await fake.slash(ivan, fake.general, "ttr league rated")
+    reply = await fake.slash(ivan, fake.general, "ttr-league rated")
     assert "допустимое число игроков: 3, 4 или 5, а не 2" in reply.content, reply.content
     assert not latin_words(reply.content, "Club", "Autumn"), reply.content
 
@@ -232,11 +238,11 @@ async def test_a_league_lobby_started_with_an_ai_seat_is_not_rated(fake_discord,
     bot.get_cog("AISeats").delay = 3600  # the AI never gets to move here: what matters is that its seat is there
     await league_with_season(fake, roles, maps="usa")
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
-    await driver.run(fake.alice, "ttr new", map="usa", players=3)
+    await driver.run(fake.alice, "ttr-host new", map="usa", players=3)
     await driver.run(fake.bob, "ttr join")
-    reply = await fake.slash(fake.alice, fake.general, "ttr league rated")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league rated")
     assert "counts for **Club · Autumn**" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr start", first=fake.alice, ai_players=1)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice, ai_players=1)
     await reply.wait_resolved()
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     await driver.run(fake.bob, "ttr resign")
@@ -275,20 +281,20 @@ async def test_the_issue_season_through_discord(fake_discord, make_bot, roles):
             await session.commit()
             ids.append(record.id)
     # The bot was not told (as after a restart): the leaderboard settles the season first.
-    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard", public=True)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard", public=True)
     alt = (await reply.wait_resolved()).attachments[0].description
     assert alt.startswith("Club · Standings: 1. alice") and alt.index("2. bob") < alt.index("3. carol") < \
         alt.index("4. dirk"), alt
     for game_id, order in zip(ids, orders):
         if order[0] is a:
-            reply = await fake.slash(fake.bob, fake.general, "ttr league void", game=game_id, reason="fixed")
+            reply = await fake.slash(fake.bob, fake.general, "ttr-league void", game=game_id, reason="fixed")
             assert "voided" in await text_of(reply)
-    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard")
     alt = (await reply.wait_resolved()).attachments[0].description
     assert alt.startswith("Club · Standings: 1. bob") and "alice" not in alt, alt
-    reply = await fake.slash(fake.alice, fake.general, "ttr profile")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league profile")
     assert "alice, Club Autumn: rating –, no rated games yet" in (await reply.wait_resolved()).attachments[0].description
-    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard", map="usa")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard", map="usa")
     assert (await reply.wait_resolved()).attachments[0].description.startswith("Club · Standings: 1. bob")
-    reply = await fake.slash(fake.alice, fake.general, "ttr leaderboard", map="europe")
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard", map="europe")
     assert "no rated games yet" in (await reply.wait_resolved()).attachments[0].description

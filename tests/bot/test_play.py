@@ -12,9 +12,9 @@ async def two_player_game(fake, make_bot, map_id="usa"):
     bot = await make_bot()
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
     host, other = driver.users
-    await driver.run(host, "ttr new", map=map_id, players=2)
+    await driver.run(host, "ttr-host new", map=map_id, players=2)
     await driver.run(other, "ttr join")
-    reply = await fake.slash(host, fake.general, "ttr start", first=host)
+    reply = await fake.slash(host, fake.general, "ttr-host start", first=host)
     await reply.wait_resolved()
     table = await bot.service.table_in_channel(fake.general.id)
     driver.game_id = table.id
@@ -140,11 +140,11 @@ async def test_closed_dms_player_is_told_and_uses_my_hand(fake_discord, make_bot
     fake = fake_discord
     bot = await make_bot()
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.carol])
-    await driver.run(fake.alice, "ttr new", map="europe", players=2)
+    await driver.run(fake.alice, "ttr-host new", map="europe", players=2)
     join = await driver.run(fake.carol, "ttr join")
     notice = await join.wait_followup(1)
     assert notice.ephemeral and "can't send you direct messages" in notice.content
-    await driver.run(fake.alice, "ttr start")
+    await driver.run(fake.alice, "ttr-host start")
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     turn = driver._newest_with(fake.channel_messages(fake.general), rf"ttr:{driver.game_id}:hand")
     reply = await fake.click(fake.carol, turn, f"ttr:{driver.game_id}:hand")
@@ -160,7 +160,7 @@ async def test_missing_permissions_are_named(fake_discord, make_bot):
     fake = fake_discord
     no_files = fake.add_channel(fake.guild, "no-files", bot_can_attach=False)
     await make_bot()
-    reply = await fake.slash(fake.alice, no_files, "ttr new", map="usa")
+    reply = await fake.slash(fake.alice, no_files, "ttr-host new", map="usa")
     assert reply.ephemeral and "**Attach Files** permission" in reply.content
 
 
@@ -292,15 +292,15 @@ async def test_a_game_in_a_new_thread_and_the_thread_permission_named(fake_disco
     fake = fake_discord
     closed = fake.add_channel(fake.guild, "no-threads", bot_can_create_threads=False)
     bot = await make_bot()
-    reply = await fake.slash(fake.alice, closed, "ttr new", map="usa", thread=True)
+    reply = await fake.slash(fake.alice, closed, "ttr-host new", map="usa", thread=True)
     assert reply.ephemeral and "**Create Public Threads** permission" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr new", map="usa", thread=True)
+    reply = await fake.slash(fake.alice, fake.general, "ttr-host new", map="usa", thread=True)
     await reply.wait_resolved()
     (thread,) = fake.threads(fake.general)
     assert f"Lobby opened in <#{thread.id}>" in reply.message.content
     assert "New USA game" in fake.channel_messages(thread)[0].content
     await fake.slash(fake.bob, thread, "ttr join")
-    started = await fake.slash(fake.alice, thread, "ttr start")
+    started = await fake.slash(fake.alice, thread, "ttr-host start")
     await started.wait_resolved()
     assert (await bot.service.table_in_channel(thread.id)) is not None
     assert fake.channel_messages(thread)[-1].attachments  # the board is posted in the thread

@@ -616,6 +616,20 @@ class FakeDiscord:
         return await self._dispatch(AUTOCOMPLETE, user, channel, data, command_name=command, wait=wait,
                                     focused_type=option["type"])
 
+    async def user_command(self, user: User, channel: Channel, name: str, target: User, *, wait: bool = True,
+                           timeout: float = limits.ACK_DEADLINE) -> Interaction:
+        """``user`` picks the user context-menu command ``name`` (its English name) on ``target``
+        (right-click, or a long press on a phone) in ``channel``: an APPLICATION_COMMAND of type 2
+        whose ``target_id`` is the user, resolved as a member where they are one."""
+        self._check_commands_usable(channel)
+        found = self._find_command(channel, name, kind=2)
+        data: dict[str, Any] = {"id": found["id"], "name": found["name"], "type": 2, "target_id": str(target.id),
+                                "resolved": {}}
+        if found.get("guild_id"):
+            data["guild_id"] = found["guild_id"]
+        self._resolve_user(target, channel, data["resolved"])
+        return await self._dispatch(APPLICATION_COMMAND, user, channel, data, command_name=name, wait=wait, timeout=timeout)
+
     async def click(self, user: User, message: Message, custom_id: str | None = None, *, label: str | None = None,
                     wait: bool = True) -> Interaction:
         """``user`` clicks a button of ``message``, found by ``custom_id`` or by ``label``."""
@@ -714,7 +728,8 @@ class FakeDiscord:
             raise ScriptError(f"{channel!r} is archived: Discord does not let users run commands there "
                               "(a message in it unarchives it)")
 
-    def _find_command(self, channel: Channel, name: str) -> dict[str, Any]:
+    def _find_command(self, channel: Channel, name: str, *, kind: int = 1) -> dict[str, Any]:
+        """The synced command of that name and type (1 chat input, 2 user menu, 3 message menu) usable in `channel`."""
         scopes: list[list[dict[str, Any]]] = []
         if channel.guild is not None:
             scopes.append(self._commands.get(channel.guild.id, []))
@@ -722,7 +737,7 @@ class FakeDiscord:
         context = 1 if channel.type == DM else 0
         for commands in scopes:
             for command in commands:
-                if command.get("type", 1) != 1 or command["name"] != name:
+                if command.get("type", 1) != kind or command["name"] != name:
                     continue
                 contexts = command.get("contexts")
                 if contexts is not None and context not in contexts:
@@ -731,7 +746,8 @@ class FakeDiscord:
                     continue
                 return command
         known = sorted({c["name"] for s in scopes for c in s})
-        raise ScriptError(f"no command /{name} available in {channel!r}; synced: {known}")
+        what = f"/{name}" if kind == 1 else repr(name)
+        raise ScriptError(f"no command {what} available in {channel!r}; synced: {known}")
 
     def _command_data(self, user: User, channel: Channel, command: str) -> tuple[dict[str, Any], dict[str, Any], dict]:
         parts = command.strip().lstrip("/").split()
