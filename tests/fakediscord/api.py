@@ -74,15 +74,19 @@ class FakeDiscord:
     def __init__(self, *, token: str = "fake-bot-token", privileged_intents: bool = True, bot_name: str = "TTR Bot",
                  rate_limits: dict[str, tuple[int, float]] | None = None,
                  global_rate_limit: tuple[int, float] | None = None, max_guilds_per_shard: int = 2500,
-                 recommended_shards: int | None = None):
+                 recommended_shards: int | None = None, old_message_edits: tuple[int, float] | None = (3, 3600.0)):
         """``rate_limits``: per-route buckets, {"METHOD /template": (limit, per_seconds)} (off by default;
         `tests.fakediscord.ratelimits.DISCORD_LIKE` is a Discord-like table); ``global_rate_limit``:
         (limit, per_seconds) over all routes but interaction callbacks. ``max_guilds_per_shard``: more
         guilds than this on one session and IDENTIFY is closed with 4011 Sharding required (Discord:
-        2500); ``recommended_shards``: the ``shards`` of `GET /gateway/bot` (default: just enough)."""
+        2500); ``recommended_shards``: the ``shards`` of `GET /gateway/bot` (default: just enough).
+        ``old_message_edits``: (limit, per_seconds) edits per channel to messages older than an hour before
+        Discord's 429 30046 (its count is unpublished: the default is deliberately strict; None: no cap)."""
         self.ids = Snowflakes()
         self.rate_limits = RateLimits(rate_limits, global_limit=global_rate_limit, clock=self.now)
         self.max_guilds_per_shard = max_guilds_per_shard
+        self.old_message_edits = old_message_edits
+        self._old_edits: dict[int, list[float]] = {}  # channel id -> when its old messages were edited
         self._recommended_shards = recommended_shards
         self.token = token
         self.owner = User(id=self.ids.next(), name="owner")
@@ -338,6 +342,18 @@ class FakeDiscord:
         message.mentioned = [self.users[i] for i in pings.users]
         self.pings.append((message, pings))
         return pings
+
+    def count_edit(self, message: Message) -> None:
+        """An edit of ``message`` is about to be applied: refused with 429 30046 when the message is older
+        than an hour and its channel had `old_message_edits` such edits in the window before."""
+        now = self.now()
+        if self.old_message_edits is None or now - message.created <= limits.OLD_MESSAGE_AGE:
+            return
+        limit, per = self.old_message_edits
+        recent = [t for t in self._old_edits.get(message.channel.id, []) if now - t < per]
+        if len(recent) >= limit:
+            raise limits.error(429, limits.OLD_MESSAGE_EDITS)
+        self._old_edits[message.channel.id] = recent + [now]
 
     # --- reading what the bot did ---------------------------------------------------------------
 
@@ -695,7 +711,7 @@ class FakeDiscord:
             raise ScriptError(f"{user!r} is not in {channel!r}")
         if channel.is_thread and channel.archived and channel.locked:
             raise ScriptError(f"{channel!r} is archived and locked: members cannot post there")
-        message = Message(id=self.ids.next(), channel=channel, author=user, content=content)
+        message = Message(id=self.ids.next(), channel=channel, author=user, content=content, created=self.now())
         self.record_pings(message, None, interaction=False)
         self.messages[message.id] = message
         channel.messages.append(message)

@@ -64,6 +64,9 @@ STRING_OPTION_LENGTH = 6000
 # --- channels -----------------------------------------------------------------------------------
 THREAD_NAME = 100
 THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes of inactivity before a thread archives
+# Edits to messages older than this many seconds are capped (30046); Discord publishes no count, see
+# `FakeDiscord(old_message_edits=...)`.
+OLD_MESSAGE_AGE = 3600.0
 
 # --- flags --------------------------------------------------------------------------------------
 FLAG_SUPPRESS_EMBEDS = 1 << 2
@@ -99,6 +102,7 @@ UNKNOWN_MESSAGE = (10008, "Unknown Message")
 UNKNOWN_USER = (10013, "Unknown User")
 UNKNOWN_WEBHOOK = (10015, "Unknown Webhook")
 UNKNOWN_INTERACTION = (10062, "Unknown interaction")
+OLD_MESSAGE_EDITS = (30046, "Maximum number of edits to messages older than 1 hour reached. Try again later")
 ALREADY_ACKNOWLEDGED = (40060, "Interaction has already been acknowledged.")
 ENTITY_TOO_LARGE = (40005, "Request entity too large")
 MISSING_ACCESS = (50001, "Missing Access")

@@ -177,6 +177,7 @@ class RestApi:
             embeds=list(payload.get("embeds") or []),
             components=list(payload.get("components") or []),
             flags=int(payload.get("flags") or 0),
+            created=self.fake.now(),
             **extra,
         )
         layout.assign_ids(message.components)
@@ -241,6 +242,7 @@ class RestApi:
             names = {a.filename for a in kept} | self.upload_names(payload, files)
             layout.validate_message_layout(payload["components"] or [], names, prefix)
         validate_mentions(payload, prefix)
+        self.fake.count_edit(message)
         message.history.append(message.payload())
         if "content" in payload:
             message.content = payload["content"] or ""
@@ -435,7 +437,7 @@ class RestApi:
             flags = int(data.get("flags") or 0) & limits.FLAG_EPHEMERAL
             message = Message(id=fake.ids.next(), channel=record.channel, author=fake.bot_user,
                               flags=flags | limits.FLAG_LOADING, webhook_id=fake.application_id, interaction=record,
-                              type=20 if record.type == APPLICATION_COMMAND else 0)
+                              type=20 if record.type == APPLICATION_COMMAND else 0, created=fake.now())
             record.message = message
             await self.store(message, owner=record.user)
             resource["message"] = message.payload()
@@ -569,7 +571,7 @@ class RestApi:
         if earlier is not None:  # Discord returns the first message and creates none
             return json_response(earlier.payload())
         message = self.new_message(channel, payload, files)
-        message.nonce, message.created = self.nonce_of(payload), self.fake.now()
+        message.nonce = self.nonce_of(payload)
         self.drop_embeds_without_permission(message)
         await self.store(message)
         return json_response(message.payload())

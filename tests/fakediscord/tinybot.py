@@ -225,6 +225,10 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
     async def too_many(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=c, value=c) for c in CITIES]  # 35 > 25
 
+    @ttr.command(name="peek", description="The Draw/Hand/Pass buttons on a reply only you see")
+    async def peek(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Your private table", view=DrawView(bot), ephemeral=True)
+
     @ttr.command(name="board", description="Show the board")
     async def board(interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
