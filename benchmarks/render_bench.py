@@ -58,7 +58,8 @@ def clear_caches() -> None:
     import rendering.geometry as geometry
 
     for fn in (geometry._geometry, board._static_map, board._overlay_sprites, board._track_sprite,
-               board._station_sprite, board._palette, draw.disc, fonts._font, fonts.coverage, fonts.cap_height):
+               board._station_sprite, board._palette, board._badge_sprite, geometry._badges, draw.disc, fonts._font,
+               fonts.coverage, fonts.cap_height):
         fn.cache_clear()
 
 
