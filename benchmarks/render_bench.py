@@ -1,6 +1,8 @@
 """Board rendering benchmark: a late-game public board on each map (5 players, 3 on Switzerland and Nordic).
 
     python benchmarks/render_bench.py [--repeat 15]
+    python benchmarks/render_bench.py --game [--seed 3]
+
 
 For each map: median cold time (empty caches: layout, static layer, palette, sprites, then render
 and encode), median warm time (render + encode with caches filled), the bare PNG encode of the
@@ -8,6 +10,11 @@ same picture in full color (what every board cost before the palette: PNG, compr
 the bare encode of the 256-color image that is posted, the warm/bare ratios and the PNG bytes.
 Goals (issues 4, 17): warm <= 3x a bare encode, warm <= 250 ms, a late-game board <= 200 KB.
 Figures go in docs/rendering.md.
+
+--game: the bytes a channel receives over one seeded 4-player Europe game (issue 16: <= 25 MiB of
+attachments a game, a board posted only after a turn that changes the map): the public board
+after every claim or station, each telling the turns since the board before (`since=`), with the
+bytes of the boards early, mid and late (15 %, 50 %, 90 % of the game's plies) and the total.
 """
 
 from __future__ import annotations
@@ -51,16 +58,67 @@ def clear_caches() -> None:
     import rendering.geometry as geometry
 
     for fn in (geometry._geometry, board._static_map, board._overlay_sprites, board._track_sprite,
-               board._station_sprite, board._palette, draw.disc, fonts._font, fonts.coverage, fonts.cap_height):
+               board._station_sprite, board._palette, board._badge_sprite, geometry._badges, draw.disc, fonts._font,
+               fonts.coverage, fonts.cap_height):
         fn.cache_clear()
+
+
+NAMES = ["Alice", "Борис", "李小龍", "Zoë", "Train Fan"]
+
+
+def game_bytes(seed: int, seats: int = 4, map_id: str = "europe") -> None:
+    """Replay a seeded random game once, rendering the board after each turn that changes the map."""
+    import random
+
+    from engine import Game
+
+    m = load_map(map_id)
+    players = default_players(NAMES[:seats])
+    game = Game.new(map_id, seats=seats, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over():  # the same moves as rendering.sample.played_game
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+    plies = len(game.log)
+    marks = {round(plies * f): name for name, f in (("early", 0.15), ("mid", 0.5), ("late", 0.9))}
+    game = Game.new(map_id, seats=seats, seed=seed)
+    rng = random.Random(seed)
+    posted, boards, cpu, shown = 0, [], [], {}
+    before = (0, 0)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+        view = game.view(None)
+        now = (len(view["claims"]), len(view["stations"]))
+        ply = view["plies"]
+        mark = next((name for p, name in marks.items() if ply >= p and name not in shown), None)
+        if now == before and mark is None:
+            continue
+        t = time.process_time()
+        r = render_board(view, m, players, since=posted)
+        cpu.append(time.process_time() - t)
+        if mark:  # early / mid / late: the board as it would be posted at that ply
+            shown[mark] = (ply, len(view["claims"]), r.width, r.height, len(r.png))
+        if now != before:
+            boards.append(len(r.png))
+            posted, before = ply, now
+    print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
+    print(f"{map_id}, {seats} players, seed {seed}: {plies} plies, {len(boards)} boards posted (turns that change the map)")
+    for name, (ply, claims, w, h, n) in shown.items():
+        print(f"  {name:<5} ply {ply:>3}, {claims:>2} claims, {w}x{h}: {n:>7} bytes")
+    print(f"  boards: median {statistics.median(boards):.0f} bytes, max {max(boards)}, "
+          f"total {sum(boards) / 2**20:.2f} MiB; render + encode median {statistics.median(cpu) * 1000:.0f} ms CPU")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--game", action="store_true", help="bytes over one seeded 4-player Europe game")
+    ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args()
-    names = ["Alice", "Борис", "李小龍", "Zoë", "Train Fan"]
-    players = default_players(names)
+    if args.game:
+        return game_bytes(args.seed)
+    players = default_players(NAMES)
     print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
     print(f"{'map':<11} {'view':<9} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'RGB ms':>7} "
           f"{'P ms':>6} {'w/RGB':>6} {'w/P':>5} {'RGB bytes':>10} {'PNG bytes':>10}")

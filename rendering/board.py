@@ -18,7 +18,7 @@ from engine.mapdata import MapData
 from i18n import N_, Translator
 from rendering import fonts
 from rendering.draw import blends, card, disc, encode, palette_for, paste, paste_centered, sprite
-from rendering.geometry import MapGeometry, geometry, min_text_px, toll_spots
+from rendering.geometry import Badge, MapGeometry, badge_text_px, badges, geometry, min_text_px, toll_spots
 from rendering.style import (
     ALERT,
     BACKGROUND,
@@ -33,12 +33,14 @@ from rendering.style import (
     NEUTRAL_PLAYER,
     PANEL,
     PANEL_LINE,
+    RGB,
     ROUTE_COLORS,
     TICKET_CITY,
     PlayerStyle,
     RenderedImage,
     darker,
     lighter,
+    luminance,
     text_on,
 )
 from rendering.words import (
@@ -85,11 +87,11 @@ def _initial(name: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _static_map(map_id: str, sha: str, width: int, marks: Marks) -> Image.Image:
+def _static_map(map_id: str, sha: str, width: int, names: tuple[str, ...] | None, marks: Marks) -> Image.Image:
     from engine.mapdata import load_map
 
     m = load_map(map_id)
-    return build_static_map(m, geometry(m, width), marks)
+    return build_static_map(m, geometry(m, width, names), marks)
 
 
 def shipped(map_data: MapData) -> bool:
@@ -105,7 +107,7 @@ def shipped(map_data: MapData) -> bool:
 def static_map(map_data: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
     """The empty board (background, tracks, cities); callers copy it before drawing."""
     if shipped(map_data):
-        return _static_map(map_data.id, map_data.sha256, geo.width, marks)
+        return _static_map(map_data.id, map_data.sha256, geo.width, geo.names, marks)
     return build_static_map(map_data, geo, marks)
 
 
@@ -149,22 +151,32 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
         d.ellipse((x * S - r, y * S - r, x * S + r, y * S + r), fill=INK)
         r2 = r - 2.2 * S
         d.ellipse((x * S - r2, y * S - r2, x * S + r2, y * S + r2), fill=CITY_FILL)
-    img = big.resize((W, H), Image.Resampling.LANCZOS)
+    # BOX: each pixel the mean of its 2x2, so an edge has 5 shades (LANCZOS's ringing made ~17,000
+    # colors and a PNG a third larger, with no difference one sees)
+    img = big.resize((W, H), Image.Resampling.BOX)
     d = ImageDraw.Draw(img)
     letters, initials = dict(marks[0]), marks[1]
     for i, (x, y) in enumerate(geo.cities):
         if initials[i]:
             fonts.draw_text(d, (x, y), initials[i], geo.border_letter, (255, 255, 255), style="bold", anchor="mm")
     if letters:
-        size = max(8, round(geo.car_width * 0.85))
-        for tg in geo.tracks:
-            name = _route_color_name(m, tg.index)
-            letter = letters[name]
-            if letter:
-                for k, car in enumerate(tg.cars):
-                    if k < m.tracks[tg.index].ferry:
-                        continue
-                    fonts.draw_text(d, (car.x, car.y), letter, size, text_on(ROUTE_COLORS[name]), style="bold", anchor="mm")
+        for tg, spot in zip(geo.tracks, badges(m, geo, tuple(letters.values()))):
+            letter_badge(img, m, geo, spot, tg.index, letters)
+    return img
+
+
+def letter_badge(canvas: Image.Image, m: MapData, geo: MapGeometry, spot: Badge, track: int, letters: dict) -> None:
+    """Color-blind mode: an unclaimed track's color letter on its badge (gray routes: none)."""
+    name = _route_color_name(m, track)
+    if letters.get(name):
+        paste_centered(canvas, _badge_sprite(spot.r, ROUTE_COLORS[name], letters[name], badge_text_px(geo.width)), spot.x, spot.y)
+
+
+@lru_cache(maxsize=256)
+def _badge_sprite(r: float, fill: RGB, text: str, size: int) -> Image.Image:
+    """A disc in `fill` with a dark rim and `text` on it, as large as the smallest text."""
+    img = disc(r, fill, darker(fill, 0.45) if luminance(fill) > 60 else lighter(fill, 0.55), max(1.5, r / 7)).copy()
+    fonts.draw_text(ImageDraw.Draw(img), (img.width / 2, img.height / 2), text, size, text_on(fill), style="bold", anchor="mm")
     return img
 
 
@@ -183,15 +195,15 @@ def palette_colors(players: Sequence[PlayerStyle]) -> tuple[list, list]:
 
 
 @lru_cache(maxsize=32)
-def _palette(map_id: str, sha: str, width: int, marks: Marks, colors: tuple) -> Image.Image:
+def _palette(map_id: str, sha: str, width: int, names: tuple[str, ...] | None, marks: Marks, colors: tuple) -> Image.Image:
     exact, extra = palette_colors([PlayerStyle("", c) for c in colors])
-    return palette_for(_static_map(map_id, sha, width, marks), exact, extra)
+    return palette_for(_static_map(map_id, sha, width, names, marks), exact, extra)
 
 
 def board_palette(m: MapData, geo: MapGeometry, marks: Marks, players: Sequence[PlayerStyle]) -> Image.Image:
     """The 256 colors a board picture is encoded with (cached per map, width, letters, players' colors)."""
     if shipped(m):
-        return _palette(m.id, m.sha256, geo.width, marks, tuple(p.color for p in players))
+        return _palette(m.id, m.sha256, geo.width, geo.names, marks, tuple(p.color for p in players))
     exact, extra = palette_colors(players)
     return palette_for(build_static_map(m, geo, marks), exact, extra)
 
@@ -337,6 +349,7 @@ def draw_state(
     players: Sequence[PlayerStyle],
     *,
     colorblind: bool,
+    letters: dict[str, str] | None = None,
     highlight: Iterable[str] = (),
     claimable: Iterable[str] = (),
     glow_color=HIGHLIGHT,
@@ -346,7 +359,8 @@ def draw_state(
 ) -> None:
     """Claims, stations and highlights on a copy of the static map: `highlight` tracks get a
     gold glow with a dark rim (what changed; the longest path), `claimable` ones a thinner gold
-    light (private board: routes you can claim now)."""
+    light (private board: routes you can claim now). `letters`: color-blind mode's route letters
+    (`map_marks`), whose badges the static layer carries."""
     track_by_id = m.track_by_id
     lit = [(tid, "glow") for tid in highlight if tid in track_by_id]
     lit += [(tid, "halo") for tid in claimable if tid in track_by_id]
@@ -358,16 +372,19 @@ def draw_state(
                 mask, (x, y) = _sprite(m, geo, track_by_id[tid].index, "mask", (255, 255, 255))
                 canvas.paste(static.crop((x, y, x + mask.width, y + mask.height)), (x, y), mask)
     d = ImageDraw.Draw(canvas)
-    num_size = max(8, round(geo.car_width * 0.95))
     for tid, seat in view["claims"].items():
-        if tid not in track_by_id:
-            continue
-        color = players[seat].color
-        ti = track_by_id[tid].index
-        paste(canvas, _sprite(m, geo, ti, "plain" if colorblind else "claim", color))
-        if colorblind:
-            for car in geo.tracks[ti].cars:
-                fonts.draw_text(d, (car.x, car.y), str(seat + 1), num_size, text_on(color), style="bold", anchor="mm")
+        if tid in track_by_id:
+            paste(canvas, _sprite(m, geo, track_by_id[tid].index, "plain" if colorblind else "claim", players[seat].color))
+    if letters:  # color-blind mode: a claim's badge carries its owner's seat number
+        spots = badges(m, geo, tuple(letters.values()))
+        for tid, _ in lit:  # a light covers the letter's badge of an unclaimed track: put it back
+            if tid not in view["claims"]:
+                letter_badge(canvas, m, geo, spots[track_by_id[tid].index], track_by_id[tid].index, letters)
+        size = badge_text_px(geo.width)
+        for tid, seat in view["claims"].items():
+            if tid in track_by_id:
+                spot = spots[track_by_id[tid].index]
+                paste_centered(canvas, _badge_sprite(spot.r, players[seat].color, str(seat + 1), size), spot.x, spot.y)
     for item in overlay_for(m, geo):
         paste(canvas, item)
     for cid in ring_cities:
@@ -493,7 +510,8 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
     letters = route_letters(t) if colorblind else {}
     for k, name in enumerate(market):
         x = mx + k * (card_w + gap)
-        card(d, (x, y, x + card_w, y + card_h), name, letter=letters.get(name, ""), radius=max(4, fs // 4))
+        card(d, (x, y, x + card_w, y + card_h), name, letter=letters.get(name, ""), letter_size=ss,
+             radius=max(4, fs // 4))
     market_label = fonts.fit(t.gettext("Market"), ss, mx / 3)
     label_w = fonts.measure(market_label, ss, "regular")
     fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
@@ -620,7 +638,7 @@ def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=
             hl.append(view["tunnel"]["track"])
     elif highlight:
         hl.extend(highlight)
-    draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, highlight=hl, claimable=claimable,
+    draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, letters=dict(marks[0]), highlight=hl, claimable=claimable,
                glow_color=glow_color, ring_cities=ring_cities, highlight_cities=cities, static=static)
     if panel:
         draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind, t=t, text=text)

@@ -110,10 +110,12 @@ def card(
     name: str | None,
     *,
     letter: str = "",
+    letter_size: int = 0,
     radius: int = 6,
 ) -> None:
     """A train card: a rounded rectangle in the card color (locomotive: stripes of every color);
-    an empty market slot is a dashed outline. Color-blind mode passes the card's `letter` to write."""
+    an empty market slot is a dashed outline. Color-blind mode passes the card's `letter` to write,
+    at least `letter_size` (the image's smallest text size)."""
     x0, y0, x1, y1 = box
     if name is None:
         draw.rounded_rectangle(box, radius=radius, outline=(170, 163, 150), width=2)
@@ -130,7 +132,7 @@ def card(
         draw.rounded_rectangle(box, radius=radius, fill=color, outline=darker(color, 0.55) if name != "black" else (90, 90, 90), width=2)
         draw.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), radius=max(2, radius - 3), outline=lighter(color, 0.45), width=1)
     if letter:
-        size = max(10, int(min(y1 - y0, (x1 - x0) * 1.3) * 0.36))
+        size = max(letter_size, 10, int(min(y1 - y0, (x1 - x0) * 1.3) * 0.36))
         color = ROUTE_COLORS[name] if name != "loco" else (250, 250, 250)
         fonts.draw_text(draw, ((x0 + x1) / 2, y0 + min((y1 - y0) / 2, size * 0.9)), letter, size, text_on(color) if name != "loco" else INK,
                         style="bold", anchor="mm", stroke=2 if name == "loco" else 0, stroke_fill=(255, 255, 255))

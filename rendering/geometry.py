@@ -337,12 +337,13 @@ def _candidates(geo: MapGeometry, city: int, name: str, size: int | None = None,
         texts = [fonts.Text(fonts.clean_text(s, "label"), size, "label") for s in lines]
         widths = [t.width for t in texts]
         # ink box of the block with its first baseline at 0 and left edge at 0
-        boxes = [t.ink_box(0, k * lead) for k, t in enumerate(texts)]
+        ink_at_0 = [t.ink_box(0, 0) for t in texts]  # a glyph box moves with its text
+        boxes = [_moved(b, 0, k * lead) for k, b in enumerate(ink_at_0)]
         top = min(b[1] for b in boxes)
         bottom = max(b[3] for b in boxes)
         block_w = max(widths)
         positions = (("E", 0.0), ("W", 0.3), ("N", 0.5), ("S", 0.5), ("NE", 0.7), ("SE", 0.7), ("NW", 0.9), ("SW", 0.9))
-        for dist_i, extra in enumerate((0.0, 0.35 * geo.pitch, 0.8 * geo.pitch)):
+        for dist_i, extra in enumerate((0.0, 0.35 * geo.pitch, 0.8 * geo.pitch, 1.3 * geo.pitch)):
             d = geo.city_r + halo + 2 + extra
             for pos, pref in ((("C", -1.0),) if centered and dist_i == 0 else ()) + positions:
                 dx = {"C": 0, "E": d, "W": -d, "N": 0, "S": 0, "NE": d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": -d * 0.7}[pos]
@@ -361,17 +362,31 @@ def _candidates(geo: MapGeometry, city: int, name: str, size: int | None = None,
                 else:
                     by = cy + dy - top
                 align = "l" if "E" in pos else "r" if "W" in pos else "m"
-                origins = []
-                ink = [math.inf, math.inf, -math.inf, -math.inf]
-                for k, t in enumerate(texts):
-                    lx = bx if align == "l" else bx + block_w - widths[k] if align == "r" else bx + (block_w - widths[k]) / 2
-                    origins.append((lx, by + k * lead))
-                    b = t.ink_box(lx, by + k * lead)
-                    ink = [min(ink[0], b[0]), min(ink[1], b[1]), max(ink[2], b[2]), max(ink[3], b[3])]
-                box = (ink[0] - halo, ink[1] - halo, ink[2] + halo, ink[3] + halo)
-                cost = pref + 1.2 * li + 2.5 * dist_i
-                out.append((cost, lines, tuple(origins), box))
+                # slid a little along the city's side: up or down beside it, left or right above or below
+                h = bottom - top
+                slides = [(0.0, 0.0)]
+                if pos in ("E", "W"):
+                    slides += [(0.0, -0.6 * h), (0.0, 0.6 * h)]
+                elif pos in ("N", "S"):
+                    slides += [(-0.4 * block_w, 0.0), (0.4 * block_w, 0.0)]
+                elif pos != "C":  # a corner: away from the city along either side
+                    slides += [(0.25 * block_w * (1 if "E" in pos else -1), 0.0), (0.0, 0.5 * h * (1 if "S" in pos else -1))]
+                for slide_i, (sx, sy) in enumerate(slides):
+                    origins = []
+                    ink = [math.inf, math.inf, -math.inf, -math.inf]
+                    for k in range(len(texts)):
+                        lx = sx + (bx if align == "l" else bx + block_w - widths[k] if align == "r" else bx + (block_w - widths[k]) / 2)
+                        origins.append((lx, sy + by + k * lead))
+                        b = _moved(ink_at_0[k], lx, sy + by + k * lead)
+                        ink = [min(ink[0], b[0]), min(ink[1], b[1]), max(ink[2], b[2]), max(ink[3], b[3])]
+                    box = (ink[0] - halo, ink[1] - halo, ink[2] + halo, ink[3] + halo)
+                    cost = pref + 1.2 * li + 2.5 * dist_i + 0.8 * bool(slide_i)
+                    out.append((cost, lines, tuple(origins), box))
     return out
+
+
+def _moved(box, dx: float, dy: float) -> tuple[float, float, float, float]:
+    return box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy
 
 
 def _label_size(geo: MapGeometry, kind: str) -> int:
@@ -395,10 +410,12 @@ def toll_spots(m: MapData, geo: MapGeometry) -> list[tuple[int, float, float, fl
     return out
 
 
-#: What a label costs for each train space whose middle it hides (the cost of a position farther
-#: from its city is 2.5 a step), and for each end of a space it hides.
-HIDDEN_SPACE_COST = 8.0
-HIDDEN_END_COST = 1.0
+#: What a label costs for the train spaces it hides: this much for a whole space, in proportion to
+#: the share of each space's rectangle under its box (a step farther from its city costs 2.5).
+HIDDEN_SPACE_COST = 12.0
+#: A label may hide at most this share of any space's rectangle (the halo's edge over a corner;
+#: the space stays seen and countable) whenever a position that does exists; never its middle.
+MAX_HIDDEN_SHARE = 0.2
 
 
 def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[Label, ...]:
@@ -406,8 +423,31 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
     markers without one. A label never covers a city marker or a toll coin, and hides as few
     train spaces as it can."""
     n = len(m.cities)
-    samples = [(t.index, p) for t in geo.tracks for c in t.cars for p in c.samples()]
-    middles = [(c.x, c.y) for t in geo.tracks for c in t.cars]
+    cell = 2 * geo.pitch
+    cars: dict[tuple[int, int], list] = {}  # (car, its bounding box) in every cell of `cell` it reaches
+    for tg in geo.tracks:
+        for c in tg.cars:
+            poly = c.polygon()
+            bb = (min(p[0] for p in poly), min(p[1] for p in poly), max(p[0] for p in poly), max(p[1] for p in poly))
+            for gx in range(int(bb[0] // cell), int(bb[2] // cell) + 1):
+                for gy in range(int(bb[1] // cell), int(bb[3] // cell) + 1):
+                    cars.setdefault((gx, gy), []).append((c, bb))
+
+    def hidden(box) -> tuple[float, int]:
+        """The shares of the spaces under a box, summed (a middle hidden counts 1), and how bad the
+        worst is: 0 (at most MAX_HIDDEN_SHARE), 1 (more), 2 (a middle hidden)."""
+        near = {id(c): c for gx in range(int(box[0] // cell), int(box[2] // cell) + 1)
+                for gy in range(int(box[1] // cell), int(box[3] // cell) + 1) for c, bb in cars.get((gx, gy), ())
+                if _overlap(box, bb)}
+        total, level = 0.0, 0
+        for c in near.values():
+            if box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3]:
+                total, level = total + 1.0, 2
+            else:
+                share = hidden_share(c, box)
+                total, level = total + share, max(level, int(share > MAX_HIDDEN_SHARE))
+        return total, level
+
     drawn = [j for j in range(n) if geo.has_marker(j)]
     markers = {j: geo.city_box(j, grow=2) for j in drawn}
     coins = [(x - r - 1, y - r - 1, x + r + 1, y + r + 1) for _, x, y, r, _ in toll_spots(m, geo)]
@@ -424,50 +464,47 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
                 continue
             if any(j != i and _overlap(box, markers[j]) for j in drawn) or any(_overlap(box, c) for c in coins):
                 continue
-            hidden = sum(1 for _, (x, y) in samples if box[0] <= x <= box[2] and box[1] <= y <= box[3])
-            middle = sum(1 for x, y in middles if box[0] <= x <= box[2] and box[1] <= y <= box[3])
-            options.append((cost + HIDDEN_SPACE_COST * middle + HIDDEN_END_COST * hidden, lines, origins, box))
-        options.sort(key=lambda o: o[0])
+            total, level = hidden(box)
+            options.append((cost + HIDDEN_SPACE_COST * total, lines, origins, box, level))
+        options.sort(key=lambda o: (o[4], o[0]))  # (cost, lines, origins, box, how much it hides)
         cands.append(options)
     # most constrained cities first (fewest options, then most neighbours)
     order = sorted(range(n), key=lambda i: (len(cands[i]), i))
     chosen: dict[int, tuple] = {}
 
-    def fits(i: int, box) -> bool:
-        return all(not _overlap(box, chosen[j][3], 1) for j in chosen if j != i)
+    def fits(i: int, box, skip: int = -1) -> bool:
+        return all(not _overlap(box, chosen[j][3], 1) for j in chosen if j not in (i, skip))
 
     for i in order:
         pick = next((o for o in cands[i] if fits(i, o[3])), None)
         chosen[i] = pick if pick is not None else (cands[i][0] if cands[i] else None)
         if chosen[i] is None:
             del chosen[i]
-    # repair: re-place labels that still collide, a few rounds
+
+    def wrong(i: int) -> bool:
+        """Colliding, or hiding more of a space than the best position would."""
+        return not fits(i, chosen[i][3]) or chosen[i][4] > cands[i][0][4]
+
+    # repair: re-place those, a few rounds, moving one neighbour in the way if need be (to a
+    # position that hides no more than its own)
     for _ in range(6):
-        bad = [i for i in chosen if not fits(i, chosen[i][3])]
+        bad = [i for i in chosen if wrong(i)]
         if not bad:
             break
         for i in bad:
-            others = {j: chosen[j] for j in chosen if j != i}
-            best = None
             for o in cands[i]:
-                clashes = [j for j in others if _overlap(o[3], others[j][3], 1)]
+                if o[4] >= chosen[i][4] and fits(i, chosen[i][3]):
+                    break  # only positions that hide as much are left, and the current one fits
+                clashes = [j for j in chosen if j != i and _overlap(o[3], chosen[j][3], 1)]
                 if not clashes:
-                    best = o
+                    chosen[i] = o
                     break
-                # try moving the single clashing neighbour to one of its free positions
                 if len(clashes) == 1:
                     j = clashes[0]
-                    for oj in cands[j]:
-                        if not _overlap(oj[3], o[3], 1) and all(
-                            not _overlap(oj[3], chosen[k][3], 1) for k in chosen if k not in (i, j)
-                        ):
-                            chosen[j] = oj
-                            best = o
-                            break
-                    if best:
+                    oj = next((x for x in cands[j] if x[4] <= chosen[j][4] and not _overlap(x[3], o[3], 1) and fits(j, x[3], i)), None)
+                    if oj is not None:
+                        chosen[j], chosen[i] = oj, o
                         break
-            if best is not None:
-                chosen[i] = best
     return tuple(
         Label(i, chosen[i][1], _label_size(geo, m.cities[i].kind), chosen[i][2], chosen[i][3]) for i in sorted(chosen)
     )
@@ -485,3 +522,205 @@ def label_conflicts(geo: MapGeometry) -> list[tuple[str, int, int]]:
             if j != labels[a].city and geo.has_marker(j) and _overlap(labels[a].box, geo.city_box(j)):
                 out.append(("marker", labels[a].city, j))
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Color-blind badges: a car is about 3 px wide on a phone's 400 px, too narrow for any letter, so
+# color-blind mode writes a track's color letter (unclaimed) or its owner's seat number (claimed)
+# once per track, on a disc centered on one of its cars and as large as the smallest text.
+
+
+@dataclass(frozen=True, slots=True)
+class Badge:
+    x: float
+    y: float
+    r: float
+
+
+def badge_text_px(width: int) -> int:
+    """A badge's letter or digit: the smallest text size (7 px at 400 px wide)."""
+    return min_text_px(width)
+
+
+def badge_radius(width: int, letters: tuple[str, ...]) -> float:
+    """A disc that holds the widest of `letters` (and every seat digit) at the badge size."""
+    size = badge_text_px(width)
+    extent = 0.0
+    for text in tuple(letters) + tuple("0123456789"):
+        text = fonts.clean_text(text, "bold")
+        if text:
+            x0, y0, x1, y1 = fonts.Text(text, size, "bold").ink_box(0, 0)
+            extent = max(extent, x1 - x0, y1 - y0)
+    return round(extent / 2 + badge_pad(width), 1)
+
+
+def badge_pad(width: int) -> float:
+    """A badge's margin round its letter."""
+    return max(2.0, width / 500)
+
+
+#: What a badge position costs: each point along another track's cars it covers (forbidden when
+#: a position covering none exists), each car away from the track's middle, a shift off the car.
+BADGE_COVER_COST = 10.0
+BADGE_STEP_COST = 1.0
+BADGE_SHIFT_COST = 2.0
+
+
+def _circle_box_overlap(x: float, y: float, r: float, box) -> bool:
+    nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    return (nx - x) ** 2 + (ny - y) ** 2 < r * r
+
+
+def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
+    """One badge per track (in track order), on one of its cars or shifted across it: never over
+    a label, a city marker, a toll coin, another badge or the image edge; covering as little of
+    other tracks' cars as it can (one track's badge must not read as its neighbour's)."""
+    reach = r + geo.car_width / 2
+    grid: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # car samples by cell of `reach`
+    for tg in geo.tracks:
+        for c in tg.cars:
+            for px, py in c.samples():
+                grid.setdefault((int(px // reach), int(py // reach)), []).append((tg.index, px, py))
+
+    def covered(track: int, x: float, y: float) -> int:
+        gx, gy = int(x // reach), int(y // reach)
+        return sum(1 for i in (-1, 0, 1) for j in (-1, 0, 1) for ti, px, py in grid.get((gx + i, gy + j), ())
+                   if ti != track and (px - x) ** 2 + (py - y) ** 2 < reach * reach)
+
+    boxes = [lab.box for lab in geo.labels]
+    boxes += [geo.city_box(j, grow=1) for j in range(len(geo.cities)) if geo.has_marker(j)]
+    boxes += [(x - rr, y - rr, x + rr, y + rr) for _, x, y, rr, _ in toll_spots(m, geo)]
+    cell = 4 * r
+    near_boxes: dict[tuple[int, int], list] = {}  # each box in every cell of `cell` it touches
+    for b in boxes:
+        for gx in range(int((b[0] - r) // cell), int((b[2] + r) // cell) + 1):
+            for gy in range(int((b[1] - r) // cell), int((b[3] + r) // cell) + 1):
+                near_boxes.setdefault((gx, gy), []).append(b)
+    W, H = geo.width, geo.map_height
+    shift = r - geo.car_width / 2 + 1
+    tight = r - badge_pad(geo.width) + 0.5
+    options: list[list[tuple[float, float, float]]] = []
+    for tg in geo.tracks:
+        t = m.tracks[tg.index]
+        mid = (len(tg.cars) - 1) / 2
+        spots = []  # (cars from the track's middle, x, y): on each car, a third of it to either side, and between cars
+        for k, c in enumerate(tg.cars):
+            if k < t.ferry < len(tg.cars):  # keep a ferry's locomotive discs seen
+                continue
+            a = math.radians(c.angle)
+            for f in (0.0, -0.3, 0.3):
+                spots.append((k + f, c.x + f * c.length * math.cos(a), c.y + f * c.length * math.sin(a)))
+        spots += [(k + 0.5, (a.x + b.x) / 2, (a.y + b.y) / 2) for k, (a, b) in enumerate(zip(tg.cars, tg.cars[1:]))]
+        mine = []
+        # on the track or beside it (1.5: touching it); where there is no room, a disc just round the letter
+        for rr in (r, tight):
+            for k, x0, y0 in spots:
+                for side in (0, 0.5, -0.5, 1, -1, 1.5, -1.5):
+                    x, y = x0 + side * shift * tg.normal[0], y0 + side * shift * tg.normal[1]
+                    if x - rr < 1 or y - rr < 1 or x + rr > W - 1 or y + rr > H - 1:
+                        continue
+                    if any(_circle_box_overlap(x, y, rr, b) for b in near_boxes.get((int(x // cell), int(y // cell)), ())):
+                        continue
+                    cost = BADGE_COVER_COST * covered(tg.index, x, y) + BADGE_STEP_COST * abs(k - mid) + BADGE_SHIFT_COST * abs(side)
+                    mine.append((cost, x, y, rr))
+            if mine:
+                break
+        mine.sort()
+        options.append(mine)
+    chosen: dict[int, tuple[float, float, float]] = {}  # track: (x, y, radius)
+
+    def apart(a, b) -> bool:
+        return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 >= (a[2] + b[2] + 1) ** 2
+
+    def clear(i: int, spot, skip: int = -1) -> bool:
+        return all(apart(spot, other) for j, other in chosen.items() if j not in (i, skip))
+
+    stuck = []
+    for i in sorted(range(len(options)), key=lambda i: (len(options[i]), i)):  # most constrained first
+        pick = next((o[1:] for o in options[i] if clear(i, o[1:])), None)
+        if pick is None:
+            stuck.append(i)
+        else:
+            chosen[i] = pick
+    for i in stuck:  # repair: move one neighbour in the way to another of its places
+        for o in options[i]:
+            near = [j for j, other in chosen.items() if not apart(o[1:], other)]
+            if len(near) != 1:
+                continue
+            j = near[0]
+            alt = next((a[1:] for a in options[j] if apart(a[1:], o[1:]) and clear(j, a[1:], i)), None)
+            if alt:
+                chosen[j], chosen[i] = alt, o[1:]
+                break
+        else:  # nowhere clear of the others: the middle car (a test checks this never happens)
+            c = geo.tracks[i].cars[len(geo.tracks[i].cars) // 2]
+            chosen[i] = (c.x, c.y, r)
+    return tuple(Badge(*chosen[i]) for i in range(len(geo.tracks)))
+
+
+@lru_cache(maxsize=32)
+def _badges(map_id: str, sha: str, width: int, names: tuple[str, ...] | None, r: float) -> tuple[Badge, ...]:
+    from engine.mapdata import load_map
+
+    m = load_map(map_id)
+    return place_badges(m, geometry(m, width, names), r)
+
+
+def badges(m: MapData, geo: MapGeometry, letters: tuple[str, ...]) -> tuple[Badge, ...]:
+    """The color-blind badges of every track (cached per map, width, city names and letter size)."""
+    from engine.mapdata import load_map
+
+    r = badge_radius(geo.width, letters)
+    try:
+        if load_map(m.id).sha256 == m.sha256:
+            return _badges(m.id, m.sha256, geo.width, geo.names, r)
+    except KeyError:
+        pass
+    return place_badges(m, geo, r)
+
+
+def badge_conflicts(m: MapData, geo: MapGeometry, placed: tuple[Badge, ...]) -> list[tuple[str, str, object]]:
+    """What breaks the badge rule, for the tests: (track id, what, which) for a badge over a
+    label, a city marker, a toll coin, the image edge or another badge, or over another track's car."""
+    out = []
+    for tg, b in zip(geo.tracks, placed):
+        tid = m.tracks[tg.index].id
+        if b.x - b.r < 0 or b.y - b.r < 0 or b.x + b.r > geo.width or b.y + b.r > geo.map_height:
+            out.append((tid, "edge", None))
+        out += [(tid, "label", m.cities[lab.city].id) for lab in geo.labels if _circle_box_overlap(b.x, b.y, b.r, lab.box)]
+        out += [(tid, "marker", m.cities[j].id) for j in range(len(geo.cities))
+                if geo.has_marker(j) and _circle_box_overlap(b.x, b.y, b.r, geo.city_box(j))]
+        out += [(tid, "toll", m.tracks[ti].id) for ti, x, y, rr, _ in toll_spots(m, geo)
+                if math.dist((x, y), (b.x, b.y)) < rr + b.r]
+        out += [(tid, "badge", m.tracks[o.index].id) for o, ob in zip(geo.tracks, placed)
+                if o.index > tg.index and math.dist((b.x, b.y), (ob.x, ob.y)) < b.r + ob.r]
+        out += [(tid, "car", m.tracks[o.index].id) for o in geo.tracks if o.index != tg.index
+                if any(math.dist((c.x, c.y), (b.x, b.y)) < b.r + geo.car_width / 2 for c in o.cars)]
+    return out
+
+
+def _clip_area(poly: list[tuple[float, float]], box: tuple[float, float, float, float]) -> float:
+    """Area of a convex polygon inside an axis-aligned box (Sutherland-Hodgman)."""
+    pts = poly
+    for axis, limit, keep_below in ((0, box[0], False), (0, box[2], True), (1, box[1], False), (1, box[3], True)):
+        out = []
+        for i, p in enumerate(pts):
+            q = pts[i - 1]
+            p_in = p[axis] <= limit if keep_below else p[axis] >= limit
+            q_in = q[axis] <= limit if keep_below else q[axis] >= limit
+            if p_in != q_in:
+                k = (limit - q[axis]) / (p[axis] - q[axis])
+                out.append((q[0] + k * (p[0] - q[0]), q[1] + k * (p[1] - q[1])))
+            if p_in:
+                out.append(p)
+        pts = out
+        if not pts:
+            return 0.0
+    return abs(sum(pts[i - 1][0] * p[1] - p[0] * pts[i - 1][1] for i, p in enumerate(pts))) / 2
+
+
+def hidden_share(car: Car, box: tuple[float, float, float, float]) -> float:
+    """The share of a train space's rectangle a label box covers (0-1)."""
+    if box[2] < car.x - car.length or box[0] > car.x + car.length or box[3] < car.y - car.length or box[1] > car.y + car.length:
+        return 0.0
+    return _clip_area(car.polygon(), box) / (car.length * car.width)

@@ -143,7 +143,8 @@ def render_hand(
         n = hand[k]
         for s in range(min(n, 3) - 1, 0, -1):  # a small stack for several cards
             card(d, (x + s * 3, y - s * 3 + 6, x + card_w + s * 3, y + card_h - s * 3 + 6), k, radius=6)
-        card(d, (x, y + 6, x + card_w, y + card_h + 6), k, letter=letters.get(k, ""), radius=6)
+        card(d, (x, y + 6, x + card_w, y + card_h + 6), k, letter=letters.get(k, ""), letter_size=ss,
+             radius=6)
         cx, cy = x + card_w / 2, y + 6 + card_h * (0.74 if colorblind else 0.5)
         r = fs * 1.05
         paste_centered(img, disc(r, (255, 255, 255), INK, 2), cx, cy)

@@ -3,7 +3,10 @@ label box overlaps another label, a city (or border point) marker or the image e
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from PIL import Image, ImageDraw
 
 from engine.mapdata import load_map
 from i18n import translator
@@ -78,24 +81,42 @@ def _labels_in(map_id: str, language: str):
     return m, geometry(m, None, names)
 
 
+def _hidden_shares(geo, lab) -> list[float]:
+    """The share of each train space's rectangle under a label's box, counted on a raster of the
+    car (4 px a pixel), independently of the placement's own arithmetic."""
+    x0, y0, x1, y1 = lab.box
+    out = []
+    for tg in geo.tracks:
+        for car in tg.cars:
+            if abs(car.x - (x0 + x1) / 2) > (x1 - x0) / 2 + car.length or abs(car.y - (y0 + y1) / 2) > (y1 - y0) / 2 + car.length:
+                continue
+            poly = car.polygon()
+            left, top = min(p[0] for p in poly), min(p[1] for p in poly)
+            w, h = math.ceil(max(p[0] for p in poly) - left) + 1, math.ceil(max(p[1] for p in poly) - top) + 1
+            mask = Image.new("L", (w * 4, h * 4), 0)
+            ImageDraw.Draw(mask).polygon([((px - left) * 4, (py - top) * 4) for px, py in poly], fill=255)
+            inside = mask.crop((round((x0 - left) * 4), round((y0 - top) * 4), round((x1 - left) * 4), round((y1 - top) * 4)))
+            share = inside.histogram()[255] / max(1, mask.histogram()[255])
+            out.append(1.0 if x0 <= car.x <= x1 and y0 <= car.y <= y1 else share)
+    return out
+
+
 @pytest.mark.parametrize("map_id", MAPS)
 @pytest.mark.parametrize("language", ["en", "ru", "zh"])
 def test_labels_leave_train_spaces_and_toll_coins_visible(map_id, language):
-    """No label covers a toll coin; at most 3 labels a map (of 36-47) cover the middle of a train
-    space, none more than one (before: up to 26 labels over parts of spaces, Antwerpen over 59 %
-    of a coin, 君士坦丁堡 over a claimed route)."""
+    """No label covers a toll coin or the middle of a train space, nor more than half of a space's
+    rectangle; at most 3 labels a map (of 36-47) hide more than a fifth of one, where the cities are
+    too close for anything else (before: 21-37 labels a map over parts of spaces, up to 84 % of
+    one, and 1-3 over a space's middle; Antwerpen over 59 % of a coin, 君士坦丁堡 over a route)."""
     from rendering.geometry import toll_spots
 
     m, geo = _labels_in(map_id, language)
     for _, x, y, r, _ in toll_spots(m, geo):
         coin = (x - r, y - r, x + r, y + r)
         assert not [lab.city for lab in geo.labels if _box_overlap(lab.box, coin)], (x, y)
-    covering = {}
-    for lab in geo.labels:
-        n = sum(1 for t in geo.tracks for c in t.cars if lab.box[0] <= c.x <= lab.box[2] and lab.box[1] <= c.y <= lab.box[3])
-        if n:
-            covering[m.cities[lab.city].name] = n
-    assert len(covering) <= 3 and all(n == 1 for n in covering.values()), covering
+    worst = {m.cities[lab.city].id: max(_hidden_shares(geo, lab), default=0.0) for lab in geo.labels}
+    assert max(worst.values()) <= 0.5, worst
+    assert len([c for c, share in worst.items() if share > 0.21]) <= 3, worst
 
 
 def test_constantinople_in_chinese_leaves_its_routes_visible():
@@ -117,3 +138,29 @@ def test_cars_of_different_routes_never_overlap(map_id):
     m = load_map(map_id)
     assert car_overlaps(m, geometry(m)) == []
     assert car_overlaps(m, geometry(m, 1000)) == []
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_colorblind_badges_sit_on_their_tracks_clear_of_everything(map_id, language):
+    """Color-blind mode's badge of each track (its color letter, or its owner's seat number) is on
+    one of its cars or touching it, never over a label, a city marker, a toll coin, another badge or
+    the image edge (English; one track in Russian); it may touch only its double's other track (at
+    most 4 a map, where the cities are close), never another route."""
+    from rendering.geometry import badge_conflicts, badges
+    from rendering.words import route_letters
+
+    m, geo = _labels_in(map_id, language)
+    placed = badges(m, geo, tuple(route_letters(translator(language)).values()))
+    assert len(placed) == len(m.tracks)
+    for tg, b in zip(geo.tracks, placed):
+        gap = min(math.dist(p, (b.x, b.y)) for c in tg.cars for p in c.samples())
+        assert gap <= b.r + geo.car_width / 2, m.tracks[tg.index].id  # on one of its cars or touching it
+    conflicts = badge_conflicts(m, geo, placed)
+    siblings = [(a, what, other) for a, what, other in conflicts
+                if what == "car" and m.track_by_id[a].double == m.track_by_id[other].index]
+    others = [c for c in conflicts if c not in siblings]
+    # Russian USA: the two one-space tracks of Kansas City - Omaha between two long names find no
+    # room for both (left to do: let labels make way for badges)
+    assert len({c[0] for c in others}) <= (0 if language == "en" else 1), others
+    assert len(siblings) <= 4, siblings

@@ -21,26 +21,30 @@ from rendering import (
 from rendering.draw import encode
 from rendering.geometry import MIN_TEXT_AT_400
 from rendering.sample import synthetic_final, with_seat
-from rendering.words import translator_or_english
+from rendering.words import route_letters, translator_or_english
 from tests.rendering.conftest import MAPS, decode
 
 IMAGES = {
-    "board": lambda v, m, t: render_board(v, m, t=t),
-    "player board": lambda v, m, t: render_player_board(with_seat(v, m, 0), m, t=t,
-                                                        claimable_tracks=[x.id for x in m.tracks[:5]]),
-    "final": lambda v, m, t: render_final(synthetic_final(v, m), m, t=t),
-    "hand": lambda v, m, t: render_hand(with_seat(v, m, 0), m, t=t),
-    "offer": lambda v, m, t: render_ticket_offer(with_seat(v, m, 0, offer=5), m, t=t),
+    "board": lambda v, m, **kw: render_board(v, m, **kw),
+    "player board": lambda v, m, **kw: render_player_board(with_seat(v, m, 0), m,
+                                                           claimable_tracks=[x.id for x in m.tracks[:5]], **kw),
+    "final": lambda v, m, **kw: render_final(synthetic_final(v, m), m, **kw),
+    "hand": lambda v, m, **kw: render_hand(with_seat(v, m, 0), m, **kw),
+    "offer": lambda v, m, **kw: render_ticket_offer(with_seat(v, m, 0, offer=5), m, **kw),
 }
+#: Sprites with text in them, cached: drawn again under the spy.
+TEXT_CACHES = (board_module._static_map, board_module._overlay_sprites, board_module._badge_sprite)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("colorblind", [False, True])
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("map_id", MAPS)
-def test_every_text_is_at_least_7_px_at_400_px_wide(monkeypatch, synthetic_views, map_id, language):
-    """Every string any image draws (labels, coins, border initials, panel, tables), by the size
-    it is drawn at, in pixels of the image scaled to 400 px wide (color-blind mode's letters on
-    the cars are not part of this: see docs/rendering.md)."""
+def test_every_text_is_at_least_7_px_at_400_px_wide(monkeypatch, synthetic_views, map_id, language, colorblind):
+    """Every string any image draws (labels, coins, border initials, panel, tables; in color-blind
+    mode the routes' letters, the claims' seat numbers and the cards' letters too), by the size it
+    is drawn at, in pixels of the image scaled to 400 px wide. Not the seat number on a station's
+    house in color-blind mode (its color tells the owner; see docs/rendering.md)."""
     drawn: list[tuple[str, int]] = []
     real = fonts.draw_text
 
@@ -49,18 +53,22 @@ def test_every_text_is_at_least_7_px_at_400_px_wide(monkeypatch, synthetic_views
         return real(draw, xy, text, size, fill, **kw)
 
     monkeypatch.setattr(fonts, "draw_text", spy)
-    board_module._static_map.cache_clear()  # cached layers were drawn before the spy
-    board_module._overlay_sprites.cache_clear()
     m = load_map(map_id)
     t = translator(language, "translated")
+    view = dict(synthetic_views[map_id], stations={})
     for name, make in IMAGES.items():
         drawn.clear()
-        r = make(synthetic_views[map_id], m, t)
+        for cached in TEXT_CACHES:
+            cached.cache_clear()
+        r = make(view, m, t=t, colorblind=colorblind)  # cached layers were drawn before the spy
         assert drawn, name
         smallest = min(drawn, key=lambda d: d[1])
         assert smallest[1] * 400 / r.width >= MIN_TEXT_AT_400 - 0.05, (name, smallest, r.width)
-    board_module._static_map.cache_clear()
-    board_module._overlay_sprites.cache_clear()
+        if colorblind:
+            letters = set(route_letters(t).values()) - {""}
+            assert letters & {text for text, _ in drawn}, name  # the letters were drawn, and measured
+    for cached in TEXT_CACHES:
+        cached.cache_clear()
 
 
 @pytest.mark.parametrize("map_id", MAPS)
