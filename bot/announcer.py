@@ -276,7 +276,7 @@ class Announcer:
         public = await self.messenger.channel_t(outcome.table)
         user = f"<@{outcome.cause.user_id}>"
         text = public.gettext("🛑 {user} ended the game. No scores were recorded. Start a new one with `{new}`.",
-                              user=user, new=slash(public, "ttr new"))
+                              user=user, new=slash(public, "ttr-host new"))
         if interaction is not None:
             await interaction.response.send_message(text)
         else:

@@ -349,7 +349,7 @@ class TableMessenger:
             log.info("table message not edited", extra={"message_id": message.id, "error": str(exc)})
 
     async def ping(self, table: Table, seat: int, write: Callable[[Translator], str]) -> None:
-        """A DM nudge for players who asked for them (`/ttr notify`), outside their quiet hours;
+        """A DM nudge for players who asked for them (`/ttr-settings notify`), outside their quiet hours;
         `write` words it in the player's language."""
         user_id = table.user_of(seat)
         if user_id is None:

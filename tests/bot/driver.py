@@ -43,10 +43,10 @@ class Driver:
 
     async def start_game(self, map_id: str, **options) -> None:
         host, *others = self.users
-        await self.run(host, "ttr new", map=map_id, players=len(self.users), **options)
+        await self.run(host, "ttr-host new", map=map_id, players=len(self.users), **options)
         for user in others:
             await self.run(user, "ttr join")
-        await self.run(host, "ttr start")
+        await self.run(host, "ttr-host start")
         table = await self.bot.service.table_in_channel(self.channel.id)
         self.game_id = table.id
 
