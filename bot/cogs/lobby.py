@@ -91,6 +91,7 @@ class Lobbies(TTRCog):
     def __init__(self, bot) -> None:
         super().__init__(bot)
         self._expiry = Backoff("lobby expiry", base=60, most=3600)
+        self._posted: dict[int, discord.Message] = {}  # lobby -> its message with Join/Leave/Start
 
     async def start_work(self) -> None:
         self.expire_lobbies.start()
@@ -354,10 +355,11 @@ class Lobbies(TTRCog):
         members = await self._members(lobby.id)
         text = self._lobby_text(public, lobby, members)
         if thread:
-            await channel.send(text, view=components.lobby_view(lobby.id, t=public))
+            self._posted[lobby.id] = await channel.send(text, view=components.lobby_view(lobby.id, t=public))
             await interaction.followup.send(public.gettext("Lobby opened in {channel}.", channel=channel.mention))
         else:
-            await interaction.followup.send(text, view=components.lobby_view(lobby.id, t=public))
+            self._posted[lobby.id] = await interaction.followup.send(text, view=components.lobby_view(lobby.id,
+                                                                                                      t=public), wait=True)
 
     async def join_lobby(self, interaction: Interaction, *, lobby_id: int | None = None, color: str | None = None) -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)
@@ -493,7 +495,17 @@ class Lobbies(TTRCog):
         except (LobbyError, ChannelBusyError):
             await self._tell(interaction, N_("This lobby has already started (or a game is running here)."))
             return
+        await self._retire(lobby.id)
         await self._tell(interaction, N_("Game started!"))
+
+    async def _retire(self, lobby_id: int) -> None:
+        """A started lobby's message loses Join/Leave/Start: the game's table has the controls now."""
+        message = self._posted.pop(lobby_id, None)
+        if message is not None:
+            try:
+                await message.edit(view=None)
+            except discord.HTTPException:
+                pass  # gone or past its edit cap: its buttons refuse with the reason anyway
 
     async def rematch(self, interaction: Interaction, game_id: int) -> None:
         """Same seats, same map and options, a new seed, in the same channel."""
