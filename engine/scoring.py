@@ -180,23 +180,40 @@ def best_station_use(
     _drop_dead_ends(choices, needed)
     if not open_tickets or not any(choices):
         return best, ()
-    ordinary = [(find(t.a), find(t.b), r.points) for t, r in open_tickets if not t.destinations]
+    # An ordinary ticket changes only if both its ends' components are joined by some choice;
+    # tickets between the same two components count together.
+    ends = {x for kept in choices for _, ra, rb in kept for x in (ra, rb)}
+    ordinary: dict[tuple[int, int], list[int]] = {}
+    for t, r in open_tickets:
+        ca, cb = find(t.a), find(t.b)
+        if not t.destinations and ca in ends and cb in ends:
+            entry = ordinary.setdefault((ca, cb), [0, 0])
+            entry[0] += 2 * r.points
+            entry[1] += 1
+    pairs = [(ca, cb, value, count) for (ca, cb), (value, count) in ordinary.items()]
     places = [t for t, _ in open_tickets if t.destinations]
     base_points, base_done = best_key
     best_borrowed: tuple = ()
     for combo in product(*[[None, *kept] for kept in choices]):
-        joins = [(c[1], c[2]) for c in combo if c is not None]
-        if not joins:
+        label: dict[int, int] = {}  # component -> the joined group it is in (itself when absent)
+        for c in combo:
+            if c is not None:
+                a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
+                if a != b:
+                    for x, group in label.items():
+                        if group == b:
+                            label[x] = a
+                    label[b] = a
+        if not label:
             continue
-        joined = _joined(lambda x: x, joins)
         points, done = base_points, base_done
-        for ca, cb, value in ordinary:
-            if joined(ca) == joined(cb):
-                points += 2 * value
-                done += 1
+        for ca, cb, value, count in pairs:
+            if label.get(ca, ca) == label.get(cb, cb):
+                points += value
+                done += count
         for t in places:  # country tickets: scored again from scratch (none on maps with stations)
             before = _places_result(find, t)
-            after = _places_result(lambda n, joined=joined: joined(find(n)), t)
+            after = _places_result(lambda n, label=label: label.get(find(n), find(n)), t)
             points += (after.points if after.completed else -after.points) - (
                 before.points if before.completed else -before.points)
             done += after.completed - before.completed
@@ -240,7 +257,7 @@ _DENSE_CYCLES = 4
 _BOUND_DEPTH = 2
 #: Above this many odd cities in a component, its start bounds are its weight (the pairing of
 #: odd cities would cost more than the search it saves).
-_MAX_PAIRED = 12
+_MAX_PAIRED = 8
 
 
 class _Found(Exception):
@@ -276,7 +293,11 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
     bound_depth = _BOUND_DEPTH if dense else 0
     shift = max(adjacency).bit_length()
     starts = [c for c, out in adjacency.items() if len(out) & 1 or (c in closed and closed[c])]
-    bounds = _start_bounds(links, starts, component)
+    if dense:
+        bounds = _start_bounds(links, starts, component)
+    else:  # (pairing the odd cities costs more than a sparse network's search)
+        far = _tree_reach(links, component)
+        bounds = {c: far[c] if c in far else _trail_bound(links, c, 0) for c in starts}
     ceiling = max(bounds.values())
     best_len = 0
     best_path: list[tuple[int, ...]] = []  # runs of track indices
@@ -356,6 +377,42 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
     for c in nodes:
         links[c] = [ends[(c, i)] for i, _ in adjacency[c] if (c, i) in ends]
     return links
+
+
+def _tree_reach(links: dict, component: dict[int, int]) -> dict[int, int]:
+    """Per node of a component without a cycle, the length of its longest trail (the farther of
+    the ends of a longest path: two walks per tree)."""
+    size: dict[int, list[int]] = {}
+    for c, out in links.items():
+        entry = size.setdefault(component[c], [0, 0])
+        entry[0] += 1
+        entry[1] += len(out)
+    reach = {}
+    for root, (nodes, ends) in size.items():
+        if ends // 2 != nodes - 1:
+            continue
+        start = next(c for c in links if component[c] == root)
+        first = _distances(links, start)
+        a = max(first, key=first.get)
+        from_a = _distances(links, a)
+        b = max(from_a, key=from_a.get)
+        from_b = _distances(links, b)
+        for c, d in from_a.items():
+            reach[c] = d if d > from_b[c] else from_b[c]
+    return reach
+
+
+def _distances(links: dict, source: int) -> dict[int, int]:
+    """Tree distances from `source` over its chains."""
+    dist = {source: 0}
+    stack = [source]
+    while stack:
+        x = stack.pop()
+        for _, y, length, _ in links[x]:
+            if y not in dist:
+                dist[y] = dist[x] + length
+                stack.append(y)
+    return dist
 
 
 def _start_bounds(links: dict, starts: list[int], component: dict[int, int]) -> dict[int, int]:
