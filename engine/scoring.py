@@ -272,12 +272,13 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
     gives that same trail with less work, since what it leaves out never holds a longer trail:
     - a longest trail uses every track at both its ends (else it could be extended), so in a
       component with odd cities it runs between two of them, and a component without is one
-      closed trail from its first city: only those starts are tried;
-    - runs of tracks through cities of two tracks (chains) are walked as one step;
-    - a start whose bound (`_start_bounds`) cannot beat the best so far is skipped, and the
-      search stops once a trail meets the highest bound;
-    - in a dense network, a state met before (the same city with the same chains used) is
-      skipped, and near the start a branch whose bound (`_trail_bound`) cannot beat the best.
+      closed trail from its first city: only those starts are tried (a sparse network is
+      then searched plainly);
+    - in a dense network, runs of tracks through cities of two tracks (chains) are walked as
+      one step; a start whose bound (`_start_bounds`) cannot beat the best so far is skipped,
+      and the search stops once a trail meets the highest bound; a state met before (the same
+      city with the same chains used) is skipped, and near the start a branch whose bound
+      (`_trail_bound`) cannot beat the best.
     """
     if not tracks:
         return 0, ()
@@ -286,18 +287,13 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
         adjacency.setdefault(t.a, []).append((i, t.b))
         adjacency.setdefault(t.b, []).append((i, t.a))
     component, closed = _components(adjacency)
+    starts = [c for c, out in adjacency.items() if len(out) & 1 or closed.get(c)]
+    if len(tracks) - len(adjacency) + len(closed) < _DENSE_CYCLES:
+        return _plain_trail(tracks, adjacency, starts)
     nodes = {c for c, out in adjacency.items() if len(out) != 2} | closed.keys()
     links = _chains(tracks, adjacency, nodes)
-    cycles = sum(len(out) for out in links.values()) // 2 - len(nodes) + len(closed)
-    dense = cycles >= _DENSE_CYCLES
-    bound_depth = _BOUND_DEPTH if dense else 0
     shift = max(adjacency).bit_length()
-    starts = [c for c, out in adjacency.items() if len(out) & 1 or (c in closed and closed[c])]
-    if dense:
-        bounds = _start_bounds(links, starts, component)
-    else:  # (pairing the odd cities costs more than a sparse network's search)
-        far = _tree_reach(links, component)
-        bounds = {c: far[c] if c in far else _trail_bound(links, c, 0) for c in starts}
+    bounds = _start_bounds(links, starts, component)
     ceiling = max(bounds.values())
     best_len = 0
     best_path: list[tuple[int, ...]] = []  # runs of track indices
@@ -310,15 +306,14 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
             best_len, best_path = total, path.copy()
             if total == ceiling:
                 raise _Found
-        if depth < bound_depth and total + _trail_bound(links, city, used) <= best_len:
+        if depth < _BOUND_DEPTH and total + _trail_bound(links, city, used) <= best_len:
             return
         for bit, nxt, length, run in links[city]:
             if not used & bit:
-                if dense:
-                    state = (used | bit) << shift | nxt
-                    if state in seen:
-                        continue
-                    seen.add(state)
+                state = (used | bit) << shift | nxt
+                if state in seen:
+                    continue
+                seen.add(state)
                 path.append(run)
                 walk(nxt, total + length, used | bit, depth + 1)
                 path.pop()
@@ -330,6 +325,28 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
     except _Found:
         pass
     return best_len, tuple(tracks[i] for run in best_path for i in run)
+
+
+def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) -> tuple[int, tuple[Track, ...]]:
+    """The plain search from `starts` (a sparse network: every trail is cheap to try)."""
+    best_len = 0
+    best_path: list[int] = []
+    path: list[int] = []
+    lengths = [t.length for t in tracks]
+
+    def walk(city: int, total: int, used: int) -> None:
+        nonlocal best_len, best_path
+        if total > best_len:
+            best_len, best_path = total, path.copy()
+        for i, nxt in adjacency[city]:
+            if not used >> i & 1:
+                path.append(i)
+                walk(nxt, total + lengths[i], used | 1 << i)
+                path.pop()
+
+    for city in starts:
+        walk(city, 0, 0)
+    return best_len, tuple(tracks[i] for i in best_path)
 
 
 def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
@@ -377,42 +394,6 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
     for c in nodes:
         links[c] = [ends[(c, i)] for i, _ in adjacency[c] if (c, i) in ends]
     return links
-
-
-def _tree_reach(links: dict, component: dict[int, int]) -> dict[int, int]:
-    """Per node of a component without a cycle, the length of its longest trail (the farther of
-    the ends of a longest path: two walks per tree)."""
-    size: dict[int, list[int]] = {}
-    for c, out in links.items():
-        entry = size.setdefault(component[c], [0, 0])
-        entry[0] += 1
-        entry[1] += len(out)
-    reach = {}
-    for root, (nodes, ends) in size.items():
-        if ends // 2 != nodes - 1:
-            continue
-        start = next(c for c in links if component[c] == root)
-        first = _distances(links, start)
-        a = max(first, key=first.get)
-        from_a = _distances(links, a)
-        b = max(from_a, key=from_a.get)
-        from_b = _distances(links, b)
-        for c, d in from_a.items():
-            reach[c] = d if d > from_b[c] else from_b[c]
-    return reach
-
-
-def _distances(links: dict, source: int) -> dict[int, int]:
-    """Tree distances from `source` over its chains."""
-    dist = {source: 0}
-    stack = [source]
-    while stack:
-        x = stack.pop()
-        for _, y, length, _ in links[x]:
-            if y not in dist:
-                dist[y] = dist[x] + length
-                stack.append(y)
-    return dist
 
 
 def _start_bounds(links: dict, starts: list[int], component: dict[int, int]) -> dict[int, int]:
