@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -179,23 +180,40 @@ def best_station_use(
     _drop_dead_ends(choices, needed)
     if not open_tickets or not any(choices):
         return best, ()
-    ordinary = [(find(t.a), find(t.b), r.points) for t, r in open_tickets if not t.destinations]
+    # An ordinary ticket changes only if both its ends' components are joined by some choice;
+    # tickets between the same two components count together.
+    ends = {x for kept in choices for _, ra, rb in kept for x in (ra, rb)}
+    ordinary: dict[tuple[int, int], list[int]] = {}
+    for t, r in open_tickets:
+        ca, cb = find(t.a), find(t.b)
+        if not t.destinations and ca in ends and cb in ends:
+            entry = ordinary.setdefault((ca, cb), [0, 0])
+            entry[0] += 2 * r.points
+            entry[1] += 1
+    pairs = [(ca, cb, value, count) for (ca, cb), (value, count) in ordinary.items()]
     places = [t for t, _ in open_tickets if t.destinations]
     base_points, base_done = best_key
     best_borrowed: tuple = ()
     for combo in product(*[[None, *kept] for kept in choices]):
-        joins = [(c[1], c[2]) for c in combo if c is not None]
-        if not joins:
+        label: dict[int, int] = {}  # component -> the joined group it is in (itself when absent)
+        for c in combo:
+            if c is not None:
+                a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
+                if a != b:
+                    for x, group in label.items():
+                        if group == b:
+                            label[x] = a
+                    label[b] = a
+        if not label:
             continue
-        joined = _joined(lambda x: x, joins)
         points, done = base_points, base_done
-        for ca, cb, value in ordinary:
-            if joined(ca) == joined(cb):
-                points += 2 * value
-                done += 1
+        for ca, cb, value, count in pairs:
+            if label.get(ca, ca) == label.get(cb, cb):
+                points += value
+                done += count
         for t in places:  # country tickets: scored again from scratch (none on maps with stations)
             before = _places_result(find, t)
-            after = _places_result(lambda n, joined=joined: joined(find(n)), t)
+            after = _places_result(lambda n, label=label: label.get(find(n), find(n)), t)
             points += (after.points if after.completed else -after.points) - (
                 before.points if before.completed else -before.points)
             done += after.completed - before.completed
@@ -235,59 +253,219 @@ def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
 #: Networks with fewer independent cycles than this are searched plainly (every trail is cheap
 #: to try there); the cuts below pay for themselves only in denser ones.
 _DENSE_CYCLES = 4
-#: Trails shorter than this many tracks skip the bound (it costs more than it saves that deep).
+#: Trails shorter than this many chains skip the bound (it costs more than it saves that deep).
 _BOUND_DEPTH = 2
+#: Above this many odd cities in a component, its start bounds are its weight (the pairing of
+#: odd cities would cost more than the search it saves).
+_MAX_PAIRED = 8
+
+
+class _Found(Exception):
+    """The search met a trail as long as every trail's bound: nothing after it can be longer."""
 
 
 def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
     """Longest trail (cities may repeat, each track used once) by total length; docs/rules.md §1.
 
-    Every start city is tried (in order of first appearance in `tracks`), at each city its
-    tracks in order, and the first longest trail met is kept. In a dense network two cuts leave
-    that answer as it is, since neither drops a trail longer than the best so far: a state met
-    before (the same city with the same tracks used: everything after it was tried), and near
-    the start, a branch whose bound (`_trail_bound`) cannot beat the best.
+    The answer is the first longest trail of a plain search that tries every start city (in
+    order of first appearance in `tracks`), at each city its tracks in order. This search
+    gives that same trail with less work, since what it leaves out never holds a longer trail:
+    - a longest trail uses every track at both its ends (else it could be extended), so in a
+      component with odd cities it runs between two of them, and a component without is one
+      closed trail from its first city: only those starts are tried (a sparse network is
+      then searched plainly);
+    - in a dense network, runs of tracks through cities of two tracks (chains) are walked as
+      one step; a start whose bound (`_start_bounds`) cannot beat the best so far is skipped,
+      and the search stops once a trail meets the highest bound; a state met before (the same
+      city with the same chains used) is skipped, and near the start a branch whose bound
+      (`_trail_bound`) cannot beat the best.
     """
     if not tracks:
         return 0, ()
-    adjacency: dict[int, list[tuple[int, int, int, int]]] = {}  # city -> (bit, track index, other city, length)
+    adjacency: dict[int, list[tuple[int, int]]] = {}  # city -> (track index, other city), in order
     for i, t in enumerate(tracks):
-        adjacency.setdefault(t.a, []).append((1 << i, i, t.b, t.length))
-        adjacency.setdefault(t.b, []).append((1 << i, i, t.a, t.length))
-    dense = len(tracks) - len(adjacency) + 1 >= _DENSE_CYCLES  # (at least) the independent cycles
-    bound_depth = _BOUND_DEPTH if dense else 0
+        adjacency.setdefault(t.a, []).append((i, t.b))
+        adjacency.setdefault(t.b, []).append((i, t.a))
+    component, closed = _components(adjacency)
+    starts = [c for c, out in adjacency.items() if len(out) & 1 or closed.get(c)]
+    if len(tracks) - len(adjacency) + len(closed) < _DENSE_CYCLES:
+        return _plain_trail(tracks, adjacency, starts)
+    nodes = {c for c, out in adjacency.items() if len(out) != 2} | closed.keys()
+    links = _chains(tracks, adjacency, nodes)
+    shift = max(adjacency).bit_length()
+    bounds = _start_bounds(links, starts, component)
+    ceiling = max(bounds.values())
     best_len = 0
-    best_path: list[int] = []
-    path: list[int] = []
-    seen: set[tuple[int, int]] = set()
+    best_path: list[tuple[int, ...]] = []  # runs of track indices
+    path: list[tuple[int, ...]] = []
+    seen: set[int] = set()
 
     def walk(city: int, total: int, used: int, depth: int) -> None:
         nonlocal best_len, best_path
         if total > best_len:
             best_len, best_path = total, path.copy()
-        if depth < bound_depth and total + _trail_bound(adjacency, city, used) <= best_len:
+            if total == ceiling:
+                raise _Found
+        if depth < _BOUND_DEPTH and total + _trail_bound(links, city, used) <= best_len:
             return
-        for bit, i, nxt, length in adjacency[city]:
+        for bit, nxt, length, run in links[city]:
             if not used & bit:
-                if dense:
-                    state = (nxt, used | bit)
-                    if state in seen:
-                        continue
-                    seen.add(state)
-                path.append(i)
+                state = (used | bit) << shift | nxt
+                if state in seen:
+                    continue
+                seen.add(state)
+                path.append(run)
                 walk(nxt, total + length, used | bit, depth + 1)
                 path.pop()
 
-    for city in adjacency:
-        walk(city, 0, 0, 0)
+    try:
+        for city in starts:
+            if bounds[city] > best_len:
+                walk(city, 0, 0, 0)
+    except _Found:
+        pass
+    return best_len, tuple(tracks[i] for run in best_path for i in run)
+
+
+def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) -> tuple[int, tuple[Track, ...]]:
+    """The plain search from `starts` (a sparse network: every trail is cheap to try)."""
+    best_len = 0
+    best_path: list[int] = []
+    path: list[int] = []
+    lengths = [t.length for t in tracks]
+
+    def walk(city: int, total: int, used: int) -> None:
+        nonlocal best_len, best_path
+        if total > best_len:
+            best_len, best_path = total, path.copy()
+        for i, nxt in adjacency[city]:
+            if not used >> i & 1:
+                path.append(i)
+                walk(nxt, total + lengths[i], used | 1 << i)
+                path.pop()
+
+    for city in starts:
+        walk(city, 0, 0)
     return best_len, tuple(tracks[i] for i in best_path)
 
 
-def _trail_bound(adjacency: dict, city: int, used: int) -> int:
-    """At least the length a trail from `city` can still add without the `used` tracks: the unused
-    tracks it can reach, less what must stay unused at odd-degree cities. Every such city but
-    `city` and the trail's end keeps an unused track; its cost counts in full, or half when
-    the track's other end is odd too (one track may serve both)."""
+def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
+    """Each city's component (named by its first city in `adjacency` order), and per first city
+    whether its component has no odd city (a closed trail runs through all of it)."""
+    component: dict[int, int] = {}
+    closed: dict[int, bool] = {}
+    for root in adjacency:
+        if root in component:
+            continue
+        component[root] = root
+        stack, even = [root], True
+        while stack:
+            x = stack.pop()
+            even = even and not len(adjacency[x]) & 1
+            for _, y in adjacency[x]:
+                if y not in component:
+                    component[y] = root
+                    stack.append(y)
+        closed[root] = even
+    return component, closed
+
+
+def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[int, list[tuple]]:
+    """Per node city, its chains in the order of their first tracks there: (bit, the node at the
+    other end, total length, the track indices walked). A chain back to its own node is listed
+    from both ends, with one bit."""
+    links: dict[int, list[tuple]] = {c: [] for c in nodes}
+    ends: dict[tuple[int, int], tuple] = {}  # (node, first track) -> chain walked from there
+    for start in adjacency:
+        if start not in nodes:
+            continue
+        for first, city in adjacency[start]:
+            if (start, first) in ends:
+                continue
+            run, prev = [first], first
+            while city not in nodes:
+                (i0, c0), (i1, c1) = adjacency[city]
+                prev, city = (i1, c1) if i0 == prev else (i0, c0)
+                run.append(prev)
+            bit = 1 << (len(ends) // 2)
+            length = sum(tracks[i].length for i in run)
+            ends[(start, first)] = (bit, city, length, tuple(run))
+            ends[(city, prev)] = (bit, start, length, tuple(reversed(run)))
+    for c in nodes:
+        links[c] = [ends[(c, i)] for i, _ in adjacency[c] if (c, i) in ends]
+    return links
+
+
+def _start_bounds(links: dict, starts: list[int], component: dict[int, int]) -> dict[int, int]:
+    """Per start city, at least the length of any trail from it: its component's weight, less
+    the lightest tracks that must stay unused for every other odd city but one to become even
+    (the odd cities paired by shortest paths, a T-join; connectivity aside)."""
+    weight: dict[int, int] = {}
+    odd: dict[int, list[int]] = {}
+    for c, out in links.items():
+        root = component[c]
+        weight[root] = weight.get(root, 0) + sum(length for _, _, length, _ in out)
+        if len(out) & 1:
+            odd.setdefault(root, []).append(c)
+    bounds = {}
+    pairings = {}
+    for c in starts:
+        root = component[c]
+        group = odd.get(root, ())
+        total = weight[root] // 2  # each chain is listed at both ends
+        if len(group) <= 2 or len(group) > _MAX_PAIRED:
+            bounds[c] = total
+            continue
+        if root not in pairings:
+            pairings[root] = _pairing(links, group)
+        pairing = pairings[root]
+        full = (1 << len(group)) - 1
+        i = group.index(c)
+        bounds[c] = total - min(pairing(full ^ (1 << i) ^ (1 << j)) for j in range(len(group)) if j != i)
+    return bounds
+
+
+def _pairing(links: dict, group: list[int]):
+    """The lightest pairing, by shortest paths, of a set of the odd cities `group` (as a bit mask)."""
+    dist = []
+    for source in group:
+        d = {source: 0}
+        heap = [(0, source)]
+        while heap:
+            x, u = heapq.heappop(heap)
+            if x > d[u]:
+                continue
+            for _, v, length, _ in links[u]:
+                if x + length < d.get(v, 1 << 30):
+                    d[v] = x + length
+                    heapq.heappush(heap, (x + length, v))
+        dist.append([d[t] for t in group])
+    memo = {0: 0}
+
+    def pairing(mask: int) -> int:
+        value = memo.get(mask)
+        if value is None:
+            low = mask & -mask
+            i = low.bit_length() - 1
+            rest = others = mask ^ low
+            value = 1 << 30
+            while others:
+                bit = others & -others
+                others ^= bit
+                v = dist[i][bit.bit_length() - 1] + pairing(rest ^ bit)
+                if v < value:
+                    value = v
+            memo[mask] = value
+        return value
+
+    return pairing
+
+
+def _trail_bound(links: dict, city: int, used: int) -> int:
+    """At least the length a trail from `city` can still add without the `used` chains: the unused
+    chains it can reach, less what must stay unused at odd-degree cities. Every such city but
+    `city` and the trail's end keeps an unused chain; its cost counts in full, or half when
+    the chain's other end is odd too (one chain may serve both)."""
     weight = 0
     seen = used
     stack = [city]
@@ -296,7 +474,7 @@ def _trail_bound(adjacency: dict, city: int, used: int) -> int:
     while stack:
         x = stack.pop()
         degree = 0
-        for bit, _, nxt, length in adjacency[x]:
+        for bit, nxt, length, _ in links[x]:
             if used & bit:
                 continue
             degree += 1
@@ -314,7 +492,7 @@ def _trail_bound(adjacency: dict, city: int, used: int) -> int:
     costs = []  # twice the length an odd city must leave unused
     for x in odd:
         low = 1 << 30
-        for bit, _, nxt, length in adjacency[x]:
+        for bit, nxt, length, _ in links[x]:
             if not used & bit:
                 cost = length if nxt in odd_set else 2 * length
                 if cost < low:

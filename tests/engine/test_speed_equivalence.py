@@ -187,6 +187,30 @@ def test_longest_trail_matches_the_reference_search_on_dense_networks(map_id, pi
     assert longest_trail(owned) == reference_trail(owned)
 
 
+@settings(max_examples=40)
+@given(st.sampled_from(["usa", "europe", "switzerland", "nordic"]), st.lists(st.integers(0, 30), max_size=14),
+       st.randoms(use_true_random=False), st.integers(0, 12))
+def test_longest_trail_matches_the_reference_search_in_any_track_order(map_id, picks, rnd, scattered):
+    """Networks as a player lists them in any order, with scattered tracks besides (several
+    components: trees, single cycles, dense ones), so every start rule and chain is exercised."""
+    m = load_map(map_id)
+    owned = _network(m, picks)
+    taken = {t.index for t in owned} | {t.double for t in owned if t.double is not None}
+    owned += rnd.sample([t for t in m.tracks if t.index not in taken and t.double not in taken], scattered)
+    rnd.shuffle(owned)
+    assert longest_trail(owned) == reference_trail(owned)
+
+
+def test_longest_trail_of_a_single_cycle_starts_at_its_first_city():
+    """A component without odd cities is walked whole, from the city the plain search tries first."""
+    m = load_map("usa")
+    ring = [m.track_by_id[i] for i in ("dallas-houston/1", "houston-new_orleans", "little_rock-new_orleans",
+                                         "dallas-little_rock")]
+    length, trail = longest_trail(ring)
+    assert length == sum(t.length for t in ring) and trail[0] == ring[0]
+    assert (length, trail) == reference_trail(ring)
+
+
 def test_restored_finished_game_scores_as_the_original():
     game = Game.new("europe", 4, 3)
     rng = random.Random(3)
