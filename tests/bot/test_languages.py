@@ -126,11 +126,14 @@ async def test_each_player_reads_their_own_language_privately(fake_discord, make
     before = len(fake.channel_messages(fake.general))
     assert not CJK.search(fake.channel_messages(fake.general)[-1].content)
     await driver.run(fake.owner, "ttr-settings language", language="zh", **{"for": "server"})
-    while len(fake.channel_messages(fake.general)) == before:
+    def boards_since():  # turn messages with a board picture (turns that changed the map)
+        return [m for m in fake.channel_messages(fake.general)[before:] if m.attachments]
+
+    while not boards_since():
         seat = driver.game.to_move()[0]
         await driver.act(seat, driver.choose(seat))
-    turn = fake.channel_messages(fake.general)[-1]
-    assert CJK.search(turn.content) and CJK.search(turn.attachments[0].description or "")
+    assert all(CJK.search(m.content) for m in fake.channel_messages(fake.general)[before:])
+    assert CJK.search(boards_since()[0].attachments[0].description or "")
 
 
 @pytest.mark.slow
