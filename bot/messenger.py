@@ -324,6 +324,24 @@ class TableMessenger:
         self._tables[table.id] = message
         if before is not None and before.id != message.id:
             await self._edit_view(before, None)
+        elif before is None:  # a restart forgot it: the channel's recent history still has it
+            for old in await self._live_tables(table, message):
+                await self._edit_view(old, None)
+
+    async def _live_tables(self, table: Table, newest: discord.Message) -> list[discord.Message]:
+        """The bot's recent messages in the game's channel, other than `newest`, that still carry
+        the game's controls (one GET; nothing without Read Message History)."""
+        prefix = f"ttr:{table.id}:"
+        found = []
+        try:
+            async for old in newest.channel.history(limit=25, before=newest):
+                if old.author.id == self.client.user.id and any(
+                        getattr(child, "custom_id", "").startswith(prefix)
+                        for row in old.components for child in getattr(row, "children", ())):
+                    found.append(old)
+        except discord.HTTPException:
+            return []
+        return found
 
     async def refresh_table(self, table: Table) -> None:
         """The live table's controls after a step inside a turn (the market after the first card,

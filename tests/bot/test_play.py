@@ -134,6 +134,10 @@ async def test_restart_mid_game_keeps_everything_and_old_buttons_work(fake_disco
     text = await private_reply(fake, reply)
     assert "Draw your second card" in text
     assert table.version == json.loads(state)["plies"] + 1  # bob's first card, applied by the new process
+    await driver.tap(fake.bob, turn, bob_deck)  # the second card, from the same table
+    newest = fake.channel_messages(fake.general)[-1]
+    assert newest is not turn and deck_of(newest)
+    assert not turn.custom_ids  # the new process found the old table in the history and cleared it
 
 
 async def test_closed_dms_player_is_told_and_uses_my_hand(fake_discord, make_bot):
