@@ -28,7 +28,7 @@ from discord import Interaction
 from bot import components
 from bot.command_translator import slash
 from bot.components import MESSAGE_CONTENT, fit
-from bot.messenger import TableMessenger, files_allowed, in_place
+from bot.messenger import TableMessenger, files_allowed
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
 from i18n import Translator
@@ -134,18 +134,28 @@ class Announcer:
             return None
         images = files_allowed(interaction)
         t = await self.messenger.languages.for_interaction(interaction)
-        if in_place(interaction):  # a tap on the player's panel: the panel is updated
-
-            async def edit(content: str, view: discord.ui.View | None = None, **_: object) -> object:
-                return await interaction.edit_original_response(content=content, view=view, attachments=[])
-
-            return Reply(edit, t, images=False)
+        table = outcome.table
+        panel = self.messenger.panel_target(table, interaction)
 
         async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
-            return await interaction.followup.send(content, ephemeral=True, view=view or discord.utils.MISSING,
+            sent = await interaction.followup.send(content, ephemeral=True, view=view or discord.utils.MISSING,
                                                    **kwargs)
+            self.messenger.remember_panel(table, interaction)
+            return sent
 
-        return Reply(send, t, images)
+        if panel is None:
+            return Reply(send, t, images)
+
+        async def edit(content: str, view: discord.ui.View | None = None, **_: object) -> object:
+            """The player's panel updated in place; a panel that is gone gets a new one."""
+            try:
+                edited = await panel.edit_original_response(content=content, view=view, attachments=[])
+            except discord.HTTPException:
+                return await send(content, view=view)
+            self.messenger.remember_panel(table, panel)
+            return edited
+
+        return Reply(edit, t, images=False)
 
     async def _mark(self, row: Announcement, error: str | None = None) -> None:
         async with self.service.storage.sessions() as session:

@@ -10,6 +10,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Callable
+from datetime import timedelta
 
 import discord
 from discord import Interaction
@@ -59,6 +60,10 @@ def files_allowed(interaction: Interaction) -> bool:
     return not interaction.guild_id or interaction.app_permissions.attach_files
 
 
+#: How long a panel stays editable through the interaction that made it (Discord: 15 minutes).
+PANEL_LIFETIME = timedelta(minutes=14)
+
+
 def in_place(interaction: Interaction) -> bool:
     """Whether the answer to `interaction` replaces the private message it was tapped on (a
     player's panel or menu) rather than arriving as a new one: one panel, updated as they play."""
@@ -93,6 +98,8 @@ class TableMessenger:
         self._posted_plies: dict[int, int] = {}  # game -> the ply of the board last posted in its channel
         self._posted_boards: dict[int, tuple[int, int]] = {}  # game -> (claims, stations) on that board
         self._tables: dict[int, discord.Message] = {}  # game -> its table message with the live controls
+        #: (game, user) -> the interaction whose response is that player's panel, and the turn it served
+        self._panels: dict[tuple[int, int], tuple[Interaction, int]] = {}
 
     # ------------------------------------------------------------------ languages
 
@@ -247,6 +254,32 @@ class TableMessenger:
             return files
 
         return await asyncio.to_thread(draw)
+
+    # ------------------------------------------------------------------ the panel
+
+    def panel_target(self, table: Table, interaction: Interaction) -> Interaction | None:
+        """Whose response is the panel this tap's answer goes to: the tap itself when it was on
+        the panel; the tap that made the player's panel when it served this same turn and its
+        token still lives (the second card from the table updates the panel the first made);
+        None for a new panel."""
+        if in_place(interaction):
+            return interaction
+        if interaction.type != discord.InteractionType.component:
+            return None
+        seat = table.seat_of(interaction.user.id)
+        known = self._panels.get((table.id, interaction.user.id))
+        if seat is None or known is None:
+            return None
+        panel, turn = known
+        game = table.game
+        fresh = discord.utils.utcnow() - panel.created_at < PANEL_LIFETIME
+        return panel if fresh and game.current == seat and game.turn_token(seat) == turn else None
+
+    def remember_panel(self, table: Table, interaction: Interaction) -> None:
+        """`interaction`'s response is now the player's panel, for the turn in progress."""
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None:
+            self._panels[(table.id, interaction.user.id)] = (interaction, table.game.turn_token(seat))
 
     # ------------------------------------------------------------------ the channel
 

@@ -11,7 +11,7 @@ from discord import Interaction
 
 from bot import components
 from bot.errors import reason
-from bot.messenger import TableMessenger, in_place
+from bot.messenger import TableMessenger
 from bot.service import Cause, CauseKind, GameService, Outcome, new_error_id
 from engine import Action, ActionError, AmbiguousActionError, Claim, parse_action
 from engine.cards import CARD_NAMES
@@ -33,7 +33,11 @@ class Moves:
         """Apply an action for the interacting user (or, `as_table`, for the table they run). A tap
         on the player's panel updates that panel; any other answer is one new private message."""
         if not interaction.response.is_done():
-            if in_place(interaction):
+            try:
+                target = self.messenger.panel_target(await self.service.table(game_id), interaction)
+            except Exception:
+                target = None  # no such game: the service says so below
+            if target is not None:  # the answer updates a panel: nothing new to show here
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)

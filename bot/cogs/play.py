@@ -202,6 +202,7 @@ class Play(TTRCog):
                                       offer=bool(game.offers[seat]), interaction=interaction, t=t)
         await interaction.followup.send(components.fit(content, components.MESSAGE_CONTENT), ephemeral=True,
                                         view=view or discord.utils.MISSING, files=files)
+        m.remember_panel(table, interaction)
 
     async def _player(self, interaction: Interaction, game_id: int):
         table = await self.bot.service.table(game_id)

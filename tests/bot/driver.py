@@ -93,7 +93,10 @@ class Driver:
     async def tap(self, user, message, custom_id: str, values: list[str] | None = None):
         """Tap a button (or pick `values` in a select) and wait for the bot's whole answer: a new
         private message, or the edit of the panel the tap was on."""
-        edits = len(message.history)
+        def panels() -> int:  # edits of the user's private messages so far
+            return sum(len(m.history) for m in self.fake.ephemeral(user))
+
+        edits = panels()
         if values is None:
             reply = await self.fake.click(user, message, custom_id)
         else:
@@ -101,9 +104,8 @@ class Driver:
         self.taps += 1
         if reply.kind == "deferred":
             await reply.wait_resolved()
-        elif reply.kind == "deferred_update":
-            await self.fake.wait_until(lambda: len(message.history) > edits or reply.followups,
-                                       what=f"the answer to {custom_id}")
+        elif reply.kind == "deferred_update":  # the answer edits a panel (this one, or the turn's)
+            await self.fake.wait_until(lambda: panels() > edits or reply.followups, what=f"the answer to {custom_id}")
         return reply
 
     async def _tap_move(self, user, what: str):

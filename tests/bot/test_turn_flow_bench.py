@@ -39,8 +39,9 @@ async def test_the_bench_counts_what_the_fake_recorded(fake_discord, make_bot) -
     assert figures.lobby.taps + sum(a.taps for a in actions) == expected_taps
     assert figures.lobby.taps == (1 + 2) + 1 + 1  # /ttr new map: players:, /ttr join, /ttr start
     assert all(a.taps >= 1 for a in actions)
-    # Typing: exactly the actions that sent a slash command with a free-text option (today's claims).
-    assert [a.typed for a in actions] == [a.kind in ("claim a route", "build a station") for a in actions]
+    # Typing: none (claims and stations go through menus); the counting of typed options is the
+    # taps check above, which counts each slash option filled in.
+    assert not any(a.typed for a in actions) and any(a.kind == "claim a route" for a in actions)
     # Private messages: every DM and ephemeral message, each counted once.
     private = sum(len(fake.dms(u)) + len(fake.ephemeral(u)) for u in users)
     assert figures.lobby.private + sum(a.private for a in actions) == private
