@@ -11,6 +11,7 @@ from discord import Interaction
 
 from bot import components
 from bot.errors import reason
+from bot.inbox import Inbox
 from bot.messenger import TableMessenger
 from bot.service import Cause, CauseKind, GameService, Outcome, new_error_id
 from engine import Action, ActionError, AmbiguousActionError, Claim, parse_action
@@ -23,9 +24,10 @@ log = logging.getLogger(__name__)
 
 
 class Moves:
-    def __init__(self, service: GameService, messenger: TableMessenger) -> None:
+    def __init__(self, service: GameService, messenger: TableMessenger, inbox: Inbox) -> None:
         self.service = service
         self.messenger = messenger
+        self.inbox = inbox
 
     async def perform(self, interaction: Interaction, game_id: int, action: Action | str, *,
                       token: int | None = None, as_table: bool = False,
@@ -33,6 +35,7 @@ class Moves:
         """Apply an action for the interacting user (or, `as_table`, for the table they run)."""
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.inbox.acknowledged(interaction)  # answered after a restart if never saved
         await self.messenger.remember_name(interaction.user)
         t = await self.messenger.languages.for_interaction(interaction)
         cause = Cause(kind, user_id=interaction.user.id, interaction=interaction)
