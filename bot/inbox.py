@@ -1,8 +1,9 @@
 """Moves acknowledged but never saved: a player whose move was "thinking…" when the process died
 gets an answer after the restart instead of waiting for ever.
 
-A move is acknowledged (deferred) first, saved next. `Inbox.acknowledged` writes a row right after
-the defer; the move's own transaction deletes it (storage/announcements.py `add_announcement`),
+A move is acknowledged (deferred) first, saved next. `Inbox.acknowledged` writes a row just before
+the defer (a kill between the two then leaves a row for an interaction that was never
+acknowledged: Discord showed "interaction failed", and the row is only forgotten); the move's own transaction deletes it (storage/announcements.py `add_announcement`),
 so a saved move leaves no row and its answer is the outbox's. After a restart, `answer_unsaved`
 looks at the rows another process left: an interaction still "thinking…" is told "I restarted
 before your move was saved; please try again" (its token lives 15 minutes); one answered already
@@ -64,7 +65,7 @@ class Inbox:
         self.lease = lease  # OUTBOX_LEASE: a live process saves or refuses a move well within it
 
     async def acknowledged(self, interaction: Interaction) -> None:
-        """Called right after a move's defer: the move is being made here."""
+        """Called just before a move's defer: the move is being made here."""
         async with self.storage.sessions() as session:
             await outbox.note_acknowledged(session=session, interaction_token=interaction.token,
                                            application_id=interaction.application_id,

@@ -34,8 +34,9 @@ class Moves:
                       kind: CauseKind = CauseKind.PLAYER) -> Outcome | None:
         """Apply an action for the interacting user (or, `as_table`, for the table they run)."""
         if not interaction.response.is_done():
+            # Noted before the defer, so no kill between the two leaves a "thinking…" nobody knows of.
+            await self.inbox.acknowledged(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.inbox.acknowledged(interaction)  # answered after a restart if never saved
         await self.messenger.remember_name(interaction.user)
         t = await self.messenger.languages.for_interaction(interaction)
         cause = Cause(kind, user_id=interaction.user.id, interaction=interaction)

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import os
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -41,9 +41,13 @@ class Figures:
     posted_twice: int
     answered_twice: int
     unanswered: int
+    stuck: list = field(default_factory=list, repr=False)  # the unanswered moves, to look at
+
+    def __post_init__(self) -> None:
+        self.unanswered = len(self.stuck)
 
     def __str__(self) -> str:
-        return ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in vars(self).items())
+        return ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in vars(self).items() if name != "stuck")
 
 
 async def kill_run(fake, tmp_path: Path, *, kills: int, seed: int) -> tuple[Figures, list[dict]]:  # type: ignore[no-untyped-def]
@@ -134,7 +138,8 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
         unannounced=unannounced,
         posted_twice=sum(1 for count in posts.values() if count > 1),
         answered_twice=sum(1 for m in table.moves if m.answers > 1),
-        unanswered=sum(1 for m in table.moves if m.deferred and m.answer is None),
+        unanswered=0,
+        stuck=[m for m in table.moves if m.deferred and m.answer is None],
     )
 
 
@@ -143,6 +148,8 @@ async def test_kill_9_at_random_moments_loses_and_repeats_nothing(fake_discord, 
     kills = int(os.environ.get("KILLS", "12"))
     result, bot_errors = await kill_run(fake_discord, tmp_path, kills=kills, seed=int(os.environ.get("KILL_SEED", "7")))
     print(f"\nkill test: {result}")
+    for move in result.stuck:
+        print("still thinking:", move.text, move.interaction)
     assert result.kills == kills >= 10
     assert result.confirmed >= kills  # the play went on between the kills
     assert not bot_errors, bot_errors
