@@ -28,6 +28,7 @@ from discord import Interaction
 from bot import components
 from bot.command_translator import slash
 from bot.components import MESSAGE_CONTENT, fit
+from bot.inbox import unanswered_webhook
 from bot.messenger import TableMessenger, files_allowed
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
@@ -70,9 +71,10 @@ class Reply:
 
 
 class Announcer:
-    def __init__(self, messenger: TableMessenger, service: GameService) -> None:
+    def __init__(self, messenger: TableMessenger, service: GameService, *, lease: timedelta = outbox.LEASE) -> None:
         self.messenger = messenger
         self.service = service
+        self.lease = lease  # OUTBOX_LEASE: how long a claim holds
         self.claimer = f"{socket.gethostname()}:{os.getpid()}"
         self._accounts: dict[int, TurnAccount] = {}
         self._posting: dict[int, asyncio.Lock] = {}  # game -> held while its outcomes are announced
@@ -111,7 +113,8 @@ class Announcer:
     async def _claim_and_announce(self, outcome: Outcome, game_id: int) -> None:
         while True:
             async with self.service.storage.sessions() as session:
-                row = await outbox.claim_next(session=session, claimer=self.claimer, game_id=game_id)
+                row = await outbox.claim_next(session=session, claimer=self.claimer, game_id=game_id,
+                                              lease=self.lease)
             if row is None:
                 return
             if row.version == outcome.version:
@@ -165,20 +168,21 @@ class Announcer:
 
     async def drain(self, *, shard: tuple[int, int] | None = None) -> int:
         """Announce every row nobody is posting (left by a process that died, or whose lease ran
-        out); returns how many. Rows younger than `SETTLE` are left to the process that wrote
-        them, which is announcing them right now. Safe in several processes at once: each row is
-        claimed before it is posted."""
+        out); returns how many. Rows younger than `SETTLE` (or the lease, if shorter) are left to
+        the process that wrote them, which is announcing them right now. Safe in several processes
+        at once: each row is claimed before it is posted."""
         done = 0
         while True:
-            settled = utcnow() - SETTLE
+            settled = utcnow() - min(SETTLE, self.lease)
             async with self.service.storage.sessions() as session:
-                waiting = [row for row in await outbox.pending_announcements(session=session, shard=shard)
+                waiting = [row for row in await outbox.pending_announcements(session=session, shard=shard,
+                                                                             lease=self.lease)
                            if _aware(row.created_at) <= settled]
             taken = 0
             for candidate in waiting:
                 async with self.service.storage.sessions() as session:
                     row = await outbox.claim_announcement(session=session, announcement_id=candidate.id,
-                                                          claimer=self.claimer)
+                                                          claimer=self.claimer, lease=self.lease)
                 if row is not None:
                     await self._announce_stored(row)
                     taken += 1
@@ -202,8 +206,9 @@ class Announcer:
                           action=stored.action, events=stored.events, phase_before=stored.phase_before or "",
                           version=row.version)
         reply = None
-        if outbox.can_answer(row):
-            webhook = discord.Webhook.partial(row.application_id, row.interaction_token, client=self.messenger.client)
+        webhook = (await unanswered_webhook(self.messenger.client, row.application_id, row.interaction_token)
+                   if outbox.can_answer(row) else None)
+        if webhook is not None:  # still "thinking…": not answered before the crash
             user_id = table.user_of(stored.seat) if stored.seat is not None else None
             t = await self.messenger.languages.for_user(user_id, table.record.guild_id)
 

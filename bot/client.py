@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import discord
@@ -26,6 +27,7 @@ from bot.command_translator import CommandTranslator
 from bot.components import MESSAGE_CONTENT, UnknownComponent, fit
 from bot.errors import reason
 from bot.health import HealthServer
+from bot.inbox import Inbox
 from bot.language import Languages
 from bot.messenger import TableMessenger
 from bot.moves import Moves
@@ -53,6 +55,9 @@ EXTENSIONS = (
     "bot.cogs.leagues",  # /ttr-league …; the "Ticket to Ride profile" user menu; rating finished league games
 )
 
+#: How often the outbox is looked at for rows nobody announced (seconds; more often with a short lease).
+OUTBOX_EVERY = 15
+
 
 class TTRBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, storage: Storage | None = None) -> None:
@@ -68,8 +73,10 @@ class TTRBot(commands.AutoShardedBot):
         self.languages = Languages(self.storage, forced=settings.force_language)
         self.timers = Timers(self.storage)
         self.messenger = TableMessenger(self, self.storage, self.languages, self.timers)
-        self.announcer = Announcer(self.messenger, self.service)
-        self.moves = Moves(self.service, self.messenger)
+        lease = timedelta(seconds=settings.outbox_lease)
+        self.announcer = Announcer(self.messenger, self.service, lease=lease)
+        self.inbox = Inbox(self, self.storage, self.languages, lease=lease)
+        self.moves = Moves(self.service, self.messenger, self.inbox)
         self.service.subscribe(TIMERS, self.timers.on_outcome)
         self.service.subscribe(ANNOUNCER, self.announcer.on_outcome)
         #: Every slash command is a subcommand of one of these (bot/cog.py `ROOTS`; the cogs put theirs here).
@@ -96,6 +103,8 @@ class TTRBot(commands.AutoShardedBot):
         for cog in self.controllers():
             await cog.start_work()
         await self.drain_outbox()  # turns stored before a crash, announced now
+        # A dead claimer's rows are taken over once its lease ran out: look at least that often.
+        self.outbox_loop.change_interval(seconds=min(OUTBOX_EVERY, self.settings.outbox_lease))
         self.outbox_loop.start()
         if self.settings.sync_commands and self.serves_guild(0):  # one process syncs: the one with shard 0
             await self.sync_commands_if_changed()
@@ -140,15 +149,19 @@ class TTRBot(commands.AutoShardedBot):
         return any(shard is None or (guild_id >> 22) % shard[1] == shard[0] for shard in self.my_shards())
 
     async def drain_outbox(self) -> int:
-        """Announce the stored changes nobody announced (a crash between saving and telling)."""
-        done = 0
+        """Announce the stored changes nobody announced (a crash between saving and telling), then
+        answer the moves a dead process acknowledged and never saved (a crash before saving)."""
+        done = told = 0
         for shard in self.my_shards():
             done += await self.announcer.drain(shard=shard)
+            told += await self.inbox.answer_unsaved(shard=shard)
         if done:
             log.info("announced %d stored changes left from before", done)
+        if told:
+            log.info("told %d players their move was not saved before a restart", told)
         return done
 
-    @tasks.loop(seconds=15)
+    @tasks.loop(seconds=OUTBOX_EVERY)
     async def outbox_loop(self) -> None:
         """Rows whose claimer died mid-post (its lease ran out) are announced by whoever is alive;
         once an hour, rows announced more than a day ago go (the outbox keeps no history)."""

@@ -11,6 +11,7 @@ from discord import Interaction
 
 from bot import components
 from bot.errors import reason
+from bot.inbox import Inbox
 from bot.messenger import TableMessenger
 from bot.service import Cause, CauseKind, GameService, Outcome, new_error_id
 from engine import Action, ActionError, AmbiguousActionError, Claim, parse_action
@@ -23,9 +24,10 @@ log = logging.getLogger(__name__)
 
 
 class Moves:
-    def __init__(self, service: GameService, messenger: TableMessenger) -> None:
+    def __init__(self, service: GameService, messenger: TableMessenger, inbox: Inbox) -> None:
         self.service = service
         self.messenger = messenger
+        self.inbox = inbox
 
     async def perform(self, interaction: Interaction, game_id: int, action: Action | str, *,
                       token: int | None = None, turn: int | None = None, as_table: bool = False,
@@ -37,6 +39,8 @@ class Moves:
                 target = self.messenger.panel_target(await self.service.table(game_id), interaction)
             except Exception:
                 target = None  # no such game: the service says so below
+            # Noted before the defer, so no kill between the two leaves a "thinking…" nobody knows of.
+            await self.inbox.acknowledged(interaction)
             if target is not None:  # the answer updates a panel: nothing new to show here
                 await interaction.response.defer()
             else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator
 
 from storage.settings import StorageSettings
 
@@ -40,6 +40,10 @@ class Settings(StorageSettings):
     shard_ids: list[int] | None = None  # e.g. SHARD_IDS=[0,1]
     lobby_idle_minutes: int = 60  # an open lobby nobody touched for this long is closed
     force_language: Literal["en", "ru", "zh", "qps"] | None = None  # every text in this language (qps: pseudo-locale)
+    #: Seconds an outbox claim holds (docs/storage.md): a process that died while announcing is
+    #: taken over after this long. At most 120: a re-post must come while Discord still checks the
+    #: nonces (a few minutes); not below what posting one turn takes, or a slow post is repeated.
+    outbox_lease: float = Field(default=60.0, ge=1.0, le=120.0)
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from storage.database import detached, writing
-from storage.models import ANNOUNCEMENT_CAUSES, Announcement, GameRecord, utcnow
+from storage.models import ANNOUNCEMENT_CAUSES, AcknowledgedMove, Announcement, GameRecord, utcnow
 
 #: How long a claim holds: a claimer that did not mark its row by then is taken to be dead.
 LEASE = timedelta(seconds=60)
@@ -56,12 +56,17 @@ class Announce:
             raise ValueError("an interaction is answered with both its token and its application id")
 
 
-def add_announcement(session: AsyncSession, *, game_id: int, version: int, announce: Announce,
-                     now: datetime) -> None:
-    """Queue the announcement inside the caller's (the change's) transaction."""
+async def add_announcement(session: AsyncSession, *, game_id: int, version: int, announce: Announce,
+                           now: datetime) -> None:
+    """Queue the announcement inside the caller's (the change's) transaction; the interaction
+    that asked for the change is no longer an unsaved move (`note_acknowledged`)."""
     session.add(Announcement(game_id=game_id, version=version, cause=announce.cause,
                              interaction_token=announce.interaction_token,
                              application_id=announce.application_id, created_at=now))
+    if announce.interaction_token is not None:
+        await session.execute(delete(AcknowledgedMove)
+                              .where(AcknowledgedMove.interaction_token == announce.interaction_token)
+                              .execution_options(synchronize_session=False))
 
 
 def _claimable(now: datetime, lease: timedelta) -> sa.ColumnElement[bool]:
@@ -172,14 +177,18 @@ async def mark_announced(*, session: AsyncSession, announcement_id: int, error: 
 async def prune_announcements(*, session: AsyncSession, older_than: timedelta = timedelta(days=1),
                               now: datetime | None = None) -> int:
     """Delete announced rows older than `older_than` (the outbox would otherwise keep a row per
-    action for ever). Returns how many went."""
-    cutoff = (now or utcnow()) - older_than
+    action for ever), and acknowledgements whose token has expired. Returns how many rows went."""
+    now = now or utcnow()
     async with writing(session):
         result = await session.execute(
-            delete(Announcement).where(Announcement.announced_at.is_not(None), Announcement.announced_at < cutoff)
+            delete(Announcement).where(Announcement.announced_at.is_not(None), Announcement.announced_at < now - older_than)
             .execution_options(synchronize_session=False)
         )
-    return result.rowcount
+        expired = await session.execute(
+            delete(AcknowledgedMove).where(AcknowledgedMove.created_at < now - TOKEN_LIFETIME)
+            .execution_options(synchronize_session=False)
+        )
+    return result.rowcount + expired.rowcount
 
 
 def can_answer(announcement: Announcement, now: datetime | None = None) -> bool:
@@ -192,3 +201,47 @@ def nonce(announcement: Announcement, part: int = 0) -> str:
     """The Discord nonce of the `part`-th message posted for this row: the same on every retry,
     so Discord sends it once (at most 25 characters)."""
     return f"ttr{announcement.id}.{part}"
+
+
+# ---------------------------------------------------------------------------- unsaved moves
+# A move is acknowledged ("thinking…") before it is saved. `note_acknowledged` writes a row then;
+# the move's transaction deletes it (`add_announcement`), and a refusal leaves it to be swept. A row
+# its process did not delete is a move that may have died unsaved: after a restart the bot looks
+# at the interaction, and if it is still "thinking…" tells the player to try again.
+
+
+async def note_acknowledged(*, session: AsyncSession, interaction_token: str, application_id: int,
+                            guild_id: int | None, user_id: int, received_by: str,
+                            now: datetime | None = None) -> None:
+    """An acknowledged move is being made by process `received_by`."""
+    async with writing(session):
+        session.add(AcknowledgedMove(interaction_token=interaction_token, application_id=application_id,
+                                     guild_id=guild_id, user_id=user_id, received_by=received_by[:64],
+                                     created_at=now or utcnow()))
+
+
+async def unsaved_moves(*, session: AsyncSession, not_by: str, older_than: timedelta,
+                        shard: tuple[int, int] | None = None, now: datetime | None = None,
+                        limit: int = 100) -> list[AcknowledgedMove]:
+    """Acknowledged moves that no other process than `not_by` saved or forgot, older than
+    `older_than` (a live process saves or refuses a move well within it) and younger than their
+    token, of `shard` (a DM's belongs to shard 0, as on Discord), oldest first."""
+    now = now or utcnow()
+    query = select(AcknowledgedMove).where(AcknowledgedMove.received_by != not_by[:64],
+                                           AcknowledgedMove.created_at < now - older_than,
+                                           AcknowledgedMove.created_at >= now - TOKEN_LIFETIME)
+    if shard is not None:
+        shard_id, shard_count = shard
+        mine = AcknowledgedMove.guild_id.op(">>")(sa.literal_column("22")) % shard_count == shard_id
+        query = query.where(mine if shard_id else sa.or_(AcknowledgedMove.guild_id.is_(None), mine))
+    rows = list((await session.execute(query.order_by(AcknowledgedMove.id).limit(limit))).scalars())
+    detached(session, *rows)
+    return rows
+
+
+async def forget_acknowledged(*, session: AsyncSession, ids: Iterable[int]) -> int:
+    """The moves are dealt with (answered, or found answered already)."""
+    async with writing(session):
+        result = await session.execute(delete(AcknowledgedMove).where(AcknowledgedMove.id.in_(list(ids)))
+                                       .execution_options(synchronize_session=False))
+    return result.rowcount

@@ -132,7 +132,7 @@ async def create_game(
                 session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action),
                                          created_at=now))
             if announce is not None:
-                add_announcement(session, game_id=record.id, version=record.version, announce=announce, now=now)
+                await add_announcement(session, game_id=record.id, version=record.version, announce=announce, now=now)
             if game.is_over():
                 await session.flush()
                 await _finish(session, record.id, game, now)
@@ -204,7 +204,7 @@ async def append_action(
             elif action_text.split(" ", 1)[0] in ("resign", "remove"):
                 await _note_left(session, game_id, state)
             if announce is not None:
-                add_announcement(session, game_id=game_id, version=new_version, announce=announce, now=now)
+                await add_announcement(session, game_id=game_id, version=new_version, announce=announce, now=now)
                 await session.flush()
     except IntegrityError:
         # Only a concurrent writer can have taken this sequence number.

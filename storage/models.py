@@ -402,6 +402,22 @@ class Announcement(SQLModel, table=True):
     error: str | None = Field(default=None, sa_type=sa.Text)  # given up: why (the channel is gone, ...)
 
 
+class AcknowledgedMove(SQLModel, table=True):
+    """A move the bot acknowledged (the player sees "thinking…") and has not saved yet. Written at
+    acknowledgement, deleted by the move's own transaction (storage/announcements.py): a row that
+    outlives its process is a move that died unsaved, and its player is told after the restart."""
+
+    __tablename__ = "acknowledged_moves"
+
+    id: int | None = Field(default=None, primary_key=True)
+    interaction_token: str = Field(sa_type=sa.Text, unique=True)
+    application_id: int = _discord_id()
+    guild_id: int | None = _discord_id(default=None, nullable=True)  # None: a DM (shard 0's)
+    user_id: int = _discord_id()
+    received_by: str = Field(max_length=64)  # the process that acknowledged it
+    created_at: datetime = _created()
+
+
 # ---------------------------------------------------------------------------- undo votes
 
 

@@ -21,20 +21,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from storage.migrate import head_revisions, revisions
+from tests.bot.bot_process import ROOT, child_env
 
-ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
-#: Variables of the test run that would change what the child reads from its .env.
-SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "SYNC_COMMANDS", "LOG_LEVEL", "LOG_FORMAT",
-            "SHARD_COUNT", "SHARD_IDS", "AUTO_MIGRATE", "LOBBY_IDLE_MINUTES", "FORCE_LANGUAGE", "HEALTH_PORT",
-            "HEALTH_HOST")
-
-
-def child_env(**settings: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in SETTINGS}
-    env["PYTHONPATH"] = str(ROOT)
-    env.update(settings)
-    return env
 
 
 def run_bot(cwd: Path, **settings: str) -> subprocess.CompletedProcess[str]:

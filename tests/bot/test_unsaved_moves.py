@@ -1,0 +1,82 @@
+"""A move acknowledged ("thinking…") whose process died before saving it is answered after the
+restart, once; a move that was saved or answered leaves nothing to answer (bot/inbox.py).
+
+The "process" that dies is a bot whose service never finishes saving; the next bot on the same
+database is the restart (another process id: `bot.inbox.PROCESS`)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import func, select
+
+from storage.models import AcknowledgedMove
+from tests.bot.test_play import two_player_game
+
+LEASE = 1.0  # OUTBOX_LEASE of the restarted bot: rows older than this were left by a dead process
+
+
+async def acknowledgements(bot) -> int:  # type: ignore[no-untyped-def]
+    async with bot.storage.sessions() as session:
+        return (await session.execute(select(func.count()).select_from(AcknowledgedMove))).scalar_one()
+
+
+def deck_button(fake, driver) -> tuple[object, str]:  # type: ignore[no-untyped-def]
+    turn = fake.channel_messages(fake.general)[-1]
+    return turn, next(c for c in turn.custom_ids if c.endswith(":draw:deck"))
+
+
+async def restart(make_bot, monkeypatch):  # type: ignore[no-untyped-def]
+    await asyncio.sleep(LEASE)
+    monkeypatch.setattr("bot.inbox.PROCESS", "the-restarted-process")
+    return await make_bot(outbox_lease=LEASE)
+
+
+async def test_a_move_acknowledged_and_never_saved_is_answered_after_the_restart(fake_discord, make_bot,
+                                                                                 monkeypatch) -> None:
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    version = driver.game.version
+    dying = asyncio.Event()
+
+    async def never_saves(*args, **kwargs):  # type: ignore[no-untyped-def]
+        dying.set()
+        await asyncio.Event().wait()  # killed here: acknowledged, not saved
+
+    monkeypatch.setattr(bot.service, "act", never_saves)
+    turn, deck = deck_button(fake, driver)
+    click = await fake.click(fake.alice, turn, deck)
+    await asyncio.wait_for(dying.wait(), 5)
+    assert click.kind == "deferred" and click.message.loading and await acknowledgements(bot) == 1
+
+    bot = await restart(make_bot, monkeypatch)
+    answer = await click.wait_resolved()
+    assert "I restarted before your move was saved; please try again." in answer.content and answer.ephemeral
+    assert len(click.followups) == 1
+    assert (await bot.service.table(driver.game_id)).game.version == version  # nothing was saved
+    assert await acknowledgements(bot) == 0
+    again = await fake.click(fake.alice, turn, deck)  # and trying again works
+    assert "Draw your second card" in (await again.wait_resolved()).content
+
+
+async def test_a_saved_move_leaves_nothing_to_answer(fake_discord, make_bot, monkeypatch) -> None:
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    turn, deck = deck_button(fake, driver)
+    click = await fake.click(fake.alice, turn, deck)
+    await click.wait_resolved()
+    assert await acknowledgements(bot) == 0  # deleted by the move's own transaction
+    await restart(make_bot, monkeypatch)
+    await asyncio.sleep(0.2)
+    assert len(click.followups) == 1 and "Draw your second card" in click.message.content
+
+
+async def test_a_refused_move_is_not_answered_again_after_a_restart(fake_discord, make_bot, monkeypatch) -> None:
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    reply = await fake.slash(fake.bob, fake.general, "ttr pass")  # not bob's turn
+    refusal = await reply.wait_resolved()
+    assert refusal.content.startswith("⚠️") and await acknowledgements(bot) == 1  # refused, not saved
+    bot = await restart(make_bot, monkeypatch)
+    assert await acknowledgements(bot) == 0  # looked at, found answered, forgotten
+    assert len(reply.followups) == 1 and reply.message.content == refusal.content
