@@ -28,7 +28,7 @@ from discord import Interaction
 from bot import components
 from bot.command_translator import slash
 from bot.components import MESSAGE_CONTENT, fit
-from bot.inbox import unanswered_webhook
+from bot.inbox import interaction_webhook, unanswered_webhook
 from bot.messenger import TableMessenger, files_allowed
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
@@ -205,17 +205,7 @@ class Announcer:
         outcome = Outcome(table=then, cause=Cause(CauseKind(row.cause), seat=stored.seat), seat=stored.seat,
                           action=stored.action, events=stored.events, phase_before=stored.phase_before or "",
                           version=row.version)
-        reply = None
-        webhook = (await unanswered_webhook(self.messenger.client, row.application_id, row.interaction_token)
-                   if outbox.can_answer(row) else None)
-        if webhook is not None:  # still "thinking…": not answered before the crash
-            user_id = table.user_of(stored.seat) if stored.seat is not None else None
-            t = await self.messenger.languages.for_user(user_id, table.record.guild_id)
-
-            async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
-                return await webhook.send(content, ephemeral=True, view=view or discord.utils.MISSING, **kwargs)
-
-            reply = Reply(send, t, images=False)
+        reply = await self._stored_reply(row, table, stored.seat)
         try:
             await self._announce(outcome, row, reply)
         except Exception as exc:
@@ -224,6 +214,31 @@ class Announcer:
             await self._mark(row, error=type(exc).__name__)
             return
         await self._mark(row)
+
+    async def _stored_reply(self, row: Announcement, table: Table, seat: int | None) -> Reply | None:
+        """The answer a row's interaction still owes after a restart: a "thinking…" that was not
+        ended, or the panel it tapped (edited again: the same panel, whether or not the dead
+        process got to it). A tap whose answer went to another panel gets none: the table shows
+        the move, and a second message could repeat one that did go out."""
+        if not outbox.can_answer(row) or row.answer == "followup":
+            return None
+        client = self.messenger.client
+        if row.answer == "panel":
+            webhook = interaction_webhook(client, row.application_id, row.interaction_token)
+
+            async def send(content: str, view: discord.ui.View | None = None, **_: object) -> object:
+                return await webhook.edit_message("@original", content=content,  # type: ignore[arg-type]
+                                                  view=view, attachments=[])
+        else:
+            found = await unanswered_webhook(client, row.application_id, row.interaction_token)
+            if found is None:  # answered before the crash
+                return None
+
+            async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
+                return await found.send(content, ephemeral=True, view=view or discord.utils.MISSING, **kwargs)
+
+        user_id = table.user_of(seat) if seat is not None else None
+        return Reply(send, await self.messenger.languages.for_user(user_id, table.record.guild_id), images=False)
 
     # ------------------------------------------------------------------ announcing
 

@@ -64,13 +64,19 @@ class Inbox:
         self.client, self.storage, self.languages = client, storage, languages
         self.lease = lease  # OUTBOX_LEASE: a live process saves or refuses a move well within it
 
-    async def acknowledged(self, interaction: Interaction) -> None:
-        """Called just before a move's defer: the move is being made here."""
+    async def acknowledged(self, interaction: Interaction, *, in_place: bool = False) -> None:
+        """Called just before a move's defer: the move is being made here (`in_place`: its answer
+        updates the player's panel; nothing will show "thinking…")."""
         async with self.storage.sessions() as session:
             await outbox.note_acknowledged(session=session, interaction_token=interaction.token,
                                            application_id=interaction.application_id,
                                            guild_id=interaction.guild_id, user_id=interaction.user.id,
-                                           received_by=PROCESS)
+                                           received_by=PROCESS, in_place=in_place)
+
+    async def answered(self, interaction: Interaction) -> None:
+        """The move was refused and the player told: a restart has nothing to add."""
+        async with self.storage.sessions() as session:
+            await outbox.forget_answered(session=session, interaction_token=interaction.token)
 
     async def answer_unsaved(self, *, shard: tuple[int, int] | None = None) -> int:
         """Answer the moves other processes acknowledged and neither saved nor answered; returns
@@ -89,7 +95,10 @@ class Inbox:
 
     async def _answer(self, row: AcknowledgedMove) -> int:
         try:
-            webhook = await unanswered_webhook(self.client, row.application_id, row.interaction_token)
+            if row.in_place:  # a tap on the panel: no "thinking…" to look for, and no refusal was sent
+                webhook = interaction_webhook(self.client, row.application_id, row.interaction_token)
+            else:
+                webhook = await unanswered_webhook(self.client, row.application_id, row.interaction_token)
             if webhook is None:
                 return 0
             t = await self.languages.for_user(row.user_id, row.guild_id)

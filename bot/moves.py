@@ -34,20 +34,22 @@ class Moves:
                       kind: CauseKind = CauseKind.PLAYER) -> Outcome | None:
         """Apply an action for the interacting user (or, `as_table`, for the table they run). A tap
         on the player's panel updates that panel; any other answer is one new private message."""
+        answer = "thinking"
         if not interaction.response.is_done():
             try:
                 target = self.messenger.panel_target(await self.service.table(game_id), interaction)
             except Exception:
                 target = None  # no such game: the service says so below
             # Noted before the defer, so no kill between the two leaves a "thinking…" nobody knows of.
-            await self.inbox.acknowledged(interaction)
+            await self.inbox.acknowledged(interaction, in_place=target is not None)
             if target is not None:  # the answer updates a panel: nothing new to show here
+                answer = "panel" if target is interaction else "followup"
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
         await self.messenger.remember_name(interaction.user)
         t = await self.messenger.languages.for_interaction(interaction)
-        cause = Cause(kind, user_id=interaction.user.id, interaction=interaction)
+        cause = Cause(kind, user_id=interaction.user.id, interaction=interaction, answer=answer)
         try:
             return await self.service.act(game_id, action, cause=cause, token=token, turn=turn, as_table=as_table)
         except AmbiguousActionError as exc:
@@ -62,6 +64,7 @@ class Moves:
             await interaction.followup.send("😓 " + t.gettext(
                 "Sorry, something went wrong on my side (error id `{error_id}`). Nothing was changed; please try "
                 "again.", error_id=error_id), ephemeral=True)
+        await self.inbox.answered(interaction)  # refused (or failed) and told: nothing for a restart to say
         return None
 
     async def refusal(self, t: Translator, game_id: int | None, exc: TemplateError) -> str:

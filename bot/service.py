@@ -93,6 +93,9 @@ class Cause:
     first: bool = True
     #: START: the turn timer chosen for the game (bot/timers.py `configure`).
     clock: dict = field(default_factory=dict)
+    #: How the asker is answered (storage.announcements.ANSWERS): ending its "thinking…", by
+    #: editing the panel it tapped, or in a new private message.
+    answer: str = "thinking"
 
     def announce(self) -> Announce:
         """What the change owes its channel, stored with it (the outbox): the cause, and the
@@ -101,7 +104,7 @@ class Cause:
         if interaction is None or not getattr(interaction, "token", None):
             return Announce(str(self.kind))
         return Announce(str(self.kind), interaction_token=interaction.token,
-                        application_id=interaction.application_id)
+                        application_id=interaction.application_id, answer=self.answer)
 
 
 @dataclass

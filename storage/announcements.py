@@ -40,6 +40,12 @@ TOKEN_LIFETIME = timedelta(minutes=15)
 ANSWER_WINDOW = TOKEN_LIFETIME - timedelta(minutes=1)
 
 
+#: How a row's interaction is answered: its deferred "thinking…" ends (a tap on the table, a
+#: command), the panel it tapped is edited ("panel"), or a new private message ("followup": a tap
+#: on the table whose answer updated the panel an earlier tap made).
+ANSWERS = ("thinking", "panel", "followup")
+
+
 @dataclass(frozen=True)
 class Announce:
     """What a write owes its channel: why (`cause`, one of ANNOUNCEMENT_CAUSES) and, when the
@@ -48,10 +54,13 @@ class Announce:
     cause: str
     interaction_token: str | None = None
     application_id: int | None = None
+    answer: str = "thinking"  # one of ANSWERS
 
     def __post_init__(self) -> None:
         if self.cause not in ANNOUNCEMENT_CAUSES:
             raise ValueError(f"unknown announcement cause {self.cause!r}: one of {', '.join(ANNOUNCEMENT_CAUSES)}")
+        if self.answer not in ANSWERS:
+            raise ValueError(f"unknown answer {self.answer!r}: one of {', '.join(ANSWERS)}")
         if (self.interaction_token is None) != (self.application_id is None):
             raise ValueError("an interaction is answered with both its token and its application id")
 
@@ -62,7 +71,7 @@ async def add_announcement(session: AsyncSession, *, game_id: int, version: int,
     that asked for the change is no longer an unsaved move (`note_acknowledged`)."""
     session.add(Announcement(game_id=game_id, version=version, cause=announce.cause,
                              interaction_token=announce.interaction_token,
-                             application_id=announce.application_id, created_at=now))
+                             application_id=announce.application_id, answer=announce.answer, created_at=now))
     if announce.interaction_token is not None:
         await session.execute(delete(AcknowledgedMove)
                               .where(AcknowledgedMove.interaction_token == announce.interaction_token)
@@ -211,13 +220,21 @@ def nonce(announcement: Announcement, part: int = 0) -> str:
 
 
 async def note_acknowledged(*, session: AsyncSession, interaction_token: str, application_id: int,
-                            guild_id: int | None, user_id: int, received_by: str,
+                            guild_id: int | None, user_id: int, received_by: str, in_place: bool = False,
                             now: datetime | None = None) -> None:
-    """An acknowledged move is being made by process `received_by`."""
+    """An acknowledged move is being made by process `received_by` (`in_place`: its answer
+    updates the player's panel, so nothing shows "thinking…")."""
     async with writing(session):
         session.add(AcknowledgedMove(interaction_token=interaction_token, application_id=application_id,
                                      guild_id=guild_id, user_id=user_id, received_by=received_by[:64],
-                                     created_at=now or utcnow()))
+                                     in_place=in_place, created_at=now or utcnow()))
+
+
+async def forget_answered(*, session: AsyncSession, interaction_token: str) -> None:
+    """The move was refused and its player told why: nothing is left to answer after a restart."""
+    async with writing(session):
+        await session.execute(delete(AcknowledgedMove).where(AcknowledgedMove.interaction_token == interaction_token)
+                              .execution_options(synchronize_session=False))
 
 
 async def unsaved_moves(*, session: AsyncSession, not_by: str, older_than: timedelta,

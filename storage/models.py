@@ -394,6 +394,8 @@ class Announcement(SQLModel, table=True):
     cause: str = Field(max_length=16)
     interaction_token: str | None = Field(default=None, sa_type=sa.Text)  # answer this interaction (15 min)
     application_id: int | None = _discord_id(default=None, nullable=True)
+    #: How: storage.announcements.ANSWERS.
+    answer: str = Field(default="thinking", max_length=8, sa_column_kwargs={"server_default": "thinking"})
     created_at: datetime = _created()
     claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     claimed_by: str | None = Field(default=None, max_length=64)
@@ -415,6 +417,9 @@ class AcknowledgedMove(SQLModel, table=True):
     guild_id: int | None = _discord_id(default=None, nullable=True)  # None: a DM (shard 0's)
     user_id: int = _discord_id()
     received_by: str = Field(max_length=64)  # the process that acknowledged it
+    #: A tap on the player's panel: nothing shows "thinking…", so after a restart the player is
+    #: told in a new private message.
+    in_place: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     created_at: datetime = _created()
 
 

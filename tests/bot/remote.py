@@ -7,6 +7,7 @@ benchmark; `tests/bot/driver.py` is the in-process counterpart."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from engine import Claim, DrawDeck, DrawMarket, DrawTickets, Game, KeepTickets, Pass
@@ -27,15 +28,27 @@ class Move:
     version: int
     text: str
     interaction: object  # tests.fakediscord.state.Interaction
+    edits: int = 0  # edits the tapped message had before the tap (a panel's answer is one more)
+
+    @property
+    def in_place(self) -> bool:
+        """A tap on the player's panel, answered by editing that panel (no "thinking…")."""
+        return self.interaction.response_type == 6  # type: ignore[attr-defined]
 
     @property
     def deferred(self) -> bool:
-        return self.interaction.response_type == 5  # type: ignore[attr-defined]
+        return self.interaction.response_type == 5 or self.in_place  # type: ignore[attr-defined]
 
     @property
     def answer(self) -> str | None:
-        """The text that ended "thinking…", None while it goes on (or if never acknowledged)."""
-        message = self.interaction.message  # type: ignore[attr-defined]
+        """The text that ended "thinking…" (or that updated the panel, or a new private message
+        about it), None while it goes on (or if never acknowledged)."""
+        interaction = self.interaction
+        message = interaction.message  # type: ignore[attr-defined]
+        if self.in_place:
+            if interaction.followups:  # type: ignore[attr-defined]
+                return interaction.followups[-1].content  # type: ignore[attr-defined]
+            return message.content if len(message.history) > self.edits else None
         return None if message is None or message.loading else message.content
 
     @property
@@ -46,8 +59,10 @@ class Move:
 
     @property
     def answers(self) -> int:
-        """How many answers the player got (a deferred interaction's first follow-up is its original)."""
-        return len(self.interaction.followups)  # type: ignore[attr-defined]
+        """How many answers the player got (a deferred interaction's first follow-up is its original;
+        a panel's, its edit)."""
+        edited = self.in_place and len(self.interaction.message.history) > self.edits  # type: ignore[attr-defined]
+        return len(self.interaction.followups) + edited  # type: ignore[attr-defined]
 
 
 class RemoteTable:
@@ -75,10 +90,10 @@ class RemoteTable:
 
     async def start_game(self, map_id: str, **options) -> None:  # type: ignore[no-untyped-def]
         host, *others = self.users
-        await self._command(host, "ttr new", map=map_id, players=len(self.users), **options)
+        await self._command(host, "ttr-host new", map=map_id, players=len(self.users), **options)
         for user in others:
             await self._command(user, "ttr join")
-        await self._command(host, "ttr start")
+        await self._command(host, "ttr-host start")
         await self.fake.wait_until(lambda: self._started(), self.timeout, "the game to start")
 
     def _started(self) -> bool:
@@ -117,7 +132,10 @@ class RemoteTable:
         elif isinstance(action, (DrawDeck, DrawMarket)):
             buttons = await self._command(user, "ttr draw")
             slot = "deck" if isinstance(action, DrawDeck) else str(action.slot)
-            interaction = await self.fake.click(user, buttons.message, f"ttr:{gid}:{token}:draw:{slot}", wait=False)
+            panel = buttons.message
+            edits = len(panel.history)
+            custom_id = next(c for c in panel.custom_ids if re.fullmatch(rf"ttr:{gid}:[0-9]+:draw:{slot}(:[0-9])?", c))
+            interaction = await self.fake.click(user, panel, custom_id, wait=False)
         elif isinstance(action, Claim):
             track = game.map.track_by_id[action.track]
             interaction = await self.fake.slash(user, self.channel, "ttr claim", route=route_label(game.map, track),
@@ -126,7 +144,8 @@ class RemoteTable:
         else:
             command = "ttr tickets" if isinstance(action, DrawTickets) else "ttr pass"
             interaction = await self.fake.slash(user, self.channel, command, wait=False)
-        move = Move(seat, game.version, format_action(game, action), interaction)
+        move = Move(seat, game.version, format_action(game, action), interaction,
+                    edits=edits if isinstance(action, (DrawDeck, DrawMarket)) else 0)
         self.moves.append(move)
         await interaction.wait_acknowledged()
         return move

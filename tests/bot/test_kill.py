@@ -110,11 +110,16 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
         log = await action_log(session=session, game_id=table.game_id)
         rows = list((await session.execute(select(Announcement).where(Announcement.game_id == table.game_id)))
                     .scalars())
-    lost = sum(1 for m in table.moves if m.confirmed and (len(log) <= m.version or log[m.version] != (m.seat, m.text)))
+    # A move is in the log at its version or, when other seats moved at the same time (the starting
+    # tickets), after it.
+    lost = sum(1 for m in table.moves if m.confirmed and (m.seat, m.text) not in log[m.version:])
     # Every version at which a player's turn began has exactly one turn message carrying its buttons.
     posts: dict[int, int] = {}
     for message in fake.channel_messages(fake.general):
-        for cid in message.custom_ids:
+        # As posted: a table loses its controls when the next one is posted.
+        first = message.history[0] if message.history else message.payload()
+        for cid in [c["custom_id"] for row in first.get("components") or [] for c in row.get("components", [])
+                    if "custom_id" in c]:
             parts = cid.split(":")
             if parts[:2] == ["ttr", str(table.game_id)] and parts[3:] == ["draw", "deck"]:
                 posts[int(parts[2])] = posts.get(int(parts[2]), 0) + 1

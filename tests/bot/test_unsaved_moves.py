@@ -76,7 +76,35 @@ async def test_a_refused_move_is_not_answered_again_after_a_restart(fake_discord
     bot, driver = await two_player_game(fake, make_bot)
     reply = await fake.slash(fake.bob, fake.general, "ttr pass")  # not bob's turn
     refusal = await reply.wait_resolved()
-    assert refusal.content.startswith("⚠️") and await acknowledgements(bot) == 1  # refused, not saved
+    assert refusal.content.startswith("⚠️")
+    for _ in range(50):  # refused and told, then forgotten
+        if await acknowledgements(bot) == 0:
+            break
+        await asyncio.sleep(0.02)
+    assert await acknowledgements(bot) == 0
     bot = await restart(make_bot, monkeypatch)
-    assert await acknowledgements(bot) == 0  # looked at, found answered, forgotten
     assert len(reply.followups) == 1 and reply.message.content == refusal.content
+
+
+async def test_a_tap_on_the_panel_that_died_unsaved_gets_a_new_private_answer(fake_discord, make_bot,
+                                                                              monkeypatch) -> None:
+    """A panel shows no "thinking…": the restarted bot tells the player in a new private message."""
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    turn, deck = deck_button(fake, driver)
+    panel = (await driver.tap(fake.alice, turn, deck)).message  # the first card: a new panel
+    dying = asyncio.Event()
+
+    async def never_saves(*args, **kwargs):  # type: ignore[no-untyped-def]
+        dying.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(bot.service, "act", never_saves)
+    second = next(c for c in panel.custom_ids if c.endswith(":draw:deck"))
+    click = await fake.click(fake.alice, panel, second)
+    await asyncio.wait_for(dying.wait(), 5)
+    assert click.kind == "deferred_update" and await acknowledgements(bot) == 1
+    bot = await restart(make_bot, monkeypatch)
+    answer = await click.wait_followup(0)
+    assert "please try again" in answer.content and answer.ephemeral and len(click.followups) == 1
+    assert await acknowledgements(bot) == 0

@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("guild_id", sa.BigInteger(), nullable=True),
         sa.Column("user_id", sa.BigInteger(), nullable=False),
         sa.Column("received_by", sa.String(length=64), nullable=False),
+        sa.Column("in_place", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("created_at", TIME, nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_acknowledged_moves")),
         sa.UniqueConstraint("interaction_token", name=op.f("uq_acknowledged_moves_interaction_token")),
