@@ -409,7 +409,8 @@ class Lobbies(TTRCog):
     async def _dm_welcome(t: Translator, user: discord.abc.User) -> bool:
         """Tell a joining player their cards and tickets come by DM; False if DMs don't reach them."""
         try:
-            await user.send(t.gettext("👋 You joined a game. Your cards and tickets will come here, in private."))
+            await user.send(t.gettext("👋 You joined a game. Your starting tickets will come here; during the game your cards "
+                                      "and choices are in your private panel (**My hand** on the table)."))
             return True
         except discord.Forbidden:
             return False
