@@ -407,7 +407,7 @@ class Lobbies(TTRCog):
 
     @staticmethod
     async def _dm_welcome(t: Translator, user: discord.abc.User) -> bool:
-        """Tell a joining player their cards and tickets come by DM; False if DMs don't reach them."""
+        """Tell a joining player their starting tickets come by DM; False if DMs don't reach them."""
         try:
             await user.send(t.gettext("👋 You joined a game. Your starting tickets will come here; during the game your cards "
                                       "and choices are in your private panel (**My hand** on the table)."))
