@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -98,8 +99,9 @@ class TableMessenger:
         self._posted_plies: dict[int, int] = {}  # game -> the ply of the board last posted in its channel
         self._posted_boards: dict[int, tuple[int, int]] = {}  # game -> (claims, stations) on that board
         self._tables: dict[int, discord.Message] = {}  # game -> its table message with the live controls
-        #: (game, user) -> the interaction whose response is that player's panel, and the turn it served
-        self._panels: dict[tuple[int, int], tuple[Interaction, int]] = {}
+        #: (game, user) -> the interaction whose response is that player's panel, the turn it
+        #: served, and when it came (this process's monotonic clock)
+        self._panels: dict[tuple[int, int], tuple[Interaction, int, float]] = {}
 
     # ------------------------------------------------------------------ languages
 
@@ -270,16 +272,21 @@ class TableMessenger:
         known = self._panels.get((table.id, interaction.user.id))
         if seat is None or known is None:
             return None
-        panel, turn = known
+        panel, turn, since = known
         game = table.game
-        fresh = discord.utils.utcnow() - panel.created_at < PANEL_LIFETIME
+        fresh = time.monotonic() - since < PANEL_LIFETIME.total_seconds()
         return panel if fresh and game.current == seat and game.turn_token(seat) == turn else None
 
     def remember_panel(self, table: Table, interaction: Interaction) -> None:
         """`interaction`'s response is now the player's panel, for the turn in progress."""
         seat = table.seat_of(interaction.user.id)
-        if seat is not None:
-            self._panels[(table.id, interaction.user.id)] = (interaction, table.game.turn_token(seat))
+        if seat is None:
+            return
+        key = (table.id, interaction.user.id)
+        known = self._panels.get(key)
+        # The token's life runs from its interaction: an edit through it does not renew it.
+        since = known[2] if known is not None and known[0] is interaction else time.monotonic()
+        self._panels[key] = (interaction, table.game.turn_token(seat), since)
 
     # ------------------------------------------------------------------ the channel
 
