@@ -138,7 +138,10 @@ class Announcer:
         images = files_allowed(interaction)
         t = await self.messenger.languages.for_interaction(interaction)
         table = outcome.table
-        panel = self.messenger.panel_target(table, interaction)
+        # As the move was acknowledged (bot/moves.py): the game has moved since, the answer has not.
+        answer = outcome.cause.answer
+        panel = (interaction if answer == "panel" else
+                 self.messenger.panel_of(table, interaction.user.id) if answer == "followup" else None)
 
         async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
             sent = await interaction.followup.send(content, ephemeral=True, view=view or discord.utils.MISSING,
@@ -153,7 +156,7 @@ class Announcer:
             """The player's panel updated in place; a panel that is gone gets a new one."""
             try:
                 edited = await panel.edit_original_response(content=content, view=view, attachments=[])
-            except discord.HTTPException:
+            except discord.HTTPException:  # gone, or its token expired: a new panel
                 return await send(content, view=view)
             self.messenger.remember_panel(table, panel)
             return edited

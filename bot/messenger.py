@@ -277,6 +277,11 @@ class TableMessenger:
         fresh = time.monotonic() - since < PANEL_LIFETIME.total_seconds()
         return panel if fresh and game.current == seat and game.turn_token(seat) == turn else None
 
+    def panel_of(self, table: Table, user_id: int) -> Interaction | None:
+        """The interaction whose response is the player's panel, if one is known."""
+        known = self._panels.get((table.id, user_id))
+        return known[0] if known is not None else None
+
     def remember_panel(self, table: Table, interaction: Interaction) -> None:
         """`interaction`'s response is now the player's panel, for the turn in progress."""
         seat = table.seat_of(interaction.user.id)

@@ -69,16 +69,19 @@ async def test_mis_taps_get_the_real_reason_and_the_table_serves_the_second_card
     reply = await fake.click(fake.bob, table, deck_of(table))  # not bob's turn
     assert "It is **alice**'s turn, not yours" in await private_reply(fake, reply)
     assert state_of(driver) == before
+    old_panel = (await driver.run(fake.alice, "ttr draw")).message  # a panel alice will leave behind
     first = await driver.tap(fake.alice, table, deck_of(table))
     panel = first.message
     assert panel.ephemeral and "You drew a" in panel.content and "from the deck" in panel.content
     assert driver.game.stage == "second_card"
     table = fake.channel_messages(fake.general)[-1]  # the same message, its buttons refreshed
-    await driver.tap(fake.alice, table, deck_of(table))  # the second card, from the table again
+    private = len(fake.ephemeral(fake.alice))
+    second = await driver.tap(fake.alice, table, deck_of(table))  # the second card, from the table again
+    assert second.kind == "deferred_update" and len(fake.ephemeral(fake.alice)) == private  # no new message:
+    assert "It's bob's turn." in panel.content  # the panel was updated
     assert driver.game.current == 1 and len(driver.game.log) == 4
     assert not table.custom_ids  # bob's turn has its own table message now: the old one has no controls
-    old_panel = panel  # the first card's panel still shows the second-card buttons... which now say why not
-    before = state_of(driver)
+    before = state_of(driver)  # the panel left behind still shows draw buttons... which now say why not
     reply = await fake.click(fake.alice, old_panel, deck_of(old_panel))
     await fake.wait_until(lambda: reply.followups, what="the refusal")
     assert "It is **bob**'s turn, not yours" in reply.followups[-1].content
