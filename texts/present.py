@@ -359,6 +359,5 @@ def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str
         if len(body) > 1024:
             body = body[:1020] + " …"
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(score.rank, f"{score.rank}.")
-        fields.append((t.ngettext("{medal} {name} — {n} point", "{medal} {name} — {n} points", score.total,
-                                  medal=medal, name=names(score.seat)), body))
+        fields.append((f"{medal} {names(score.seat)} — {score.total}", body))
     return fields

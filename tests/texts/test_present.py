@@ -48,7 +48,7 @@ def test_final_breakdown_names_the_longest_path_once_with_its_length_and_bonus()
     game.final = final_scores(game)
     (winner, winner_body), (other, other_body) = final_fields(EN, game, NAMES)
     best, second = sorted(game.final, key=lambda s: s.rank)
-    assert winner == f"🥇 Anna — {best.total} points" and other == f"🥈 Ben — {second.total} points"
+    assert winner == f"🥇 Anna — {best.total}" and other == f"🥈 Ben — {second.total}"
     assert winner_body.splitlines()[0] == (f"routes {best.route_points} · tickets {best.ticket_points:+d} · stations +12 "
                                            f"(3 unused) · longest path (7 trains) +10")  # 4 + 2 + 1
     assert other_body.splitlines()[0] == (f"routes {second.route_points} · tickets {second.ticket_points:+d} · "
