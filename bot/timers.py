@@ -124,9 +124,13 @@ class Timers:
                 await stored_clocks.save_seat_clock(session=session, clock=seat_clock)
 
     async def missed(self, table: Table, seat: int) -> int:
-        """Count one more missed deadline for `seat`; returns the run of misses."""
+        """Count one more missed turn for `seat`; returns the run of misses. The starting ticket
+        choice is no turn: missing it keeps the dealt tickets and is not counted toward removal
+        (docs/bot.md "Play-by-post"; the lobby message says so)."""
         async with self.storage.sessions() as session:
             seat_clock = await stored_clocks.seat_clock(session=session, game_id=table.id, seat=seat)
+            if table.game.phase == "choosing":
+                return seat_clock.missed
             seat_clock.missed += 1
             await stored_clocks.save_seat_clock(session=session, clock=seat_clock)
         return seat_clock.missed

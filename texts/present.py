@@ -27,6 +27,7 @@ from engine.events import (
     StationBuilt,
     TicketsKept,
     TicketsOffered,
+    TollPaid,
     TunnelDeclined,
     TunnelRevealed,
 )
@@ -40,9 +41,9 @@ CARD_EMOJI = {
 
 Names = Callable[[int], str]
 
-#: End-of-game bonuses by the engine's name (engine.scoring, engine.nederland).
+#: End-of-game bonuses by the engine's name (engine.scoring, engine.nederland); the longest path's
+#: is worded with its length (`final_fields`).
 BONUSES = {
-    "longest_path": N_("longest path {points:+d}"),
     "globetrotter": N_("globetrotter {points:+d}"),
     "toll_bonus": N_("toll bonus {points:+d}"),
     "loans": N_("loans {points:+d}"),
@@ -114,6 +115,40 @@ def claim_payment_label(t: Translator, game: Game, claim) -> str:
     return " + ".join(parts)
 
 
+def tolls_on(game: Game) -> bool:
+    """Nederland with bridge tolls: claims pay the printed toll (the variant can switch it off)."""
+    return bool(game.hooks.public_view(game).get("tolls"))
+
+
+def claim_choice_label(t: Translator, game: Game, claim, seat: int | None = None) -> str:
+    """A claim as a choice: 'Amsterdam – Utrecht · 2 red · toll 1', with the tunnel mark; for `seat`,
+    a toll it cannot pay says it means a Loan (Nederland: money is the seat's secret)."""
+    track = game.map.track_by_id[claim.track]
+    parts = [route_name(t, game.map, track), claim_payment_label(t, game, claim)]
+    if track.tunnel:
+        parts.append(t.pgettext("route", "tunnel"))
+    if track.toll and tolls_on(game):
+        money = game.hooks.private_state(game, seat).get("money") if seat is not None else None
+        parts.append(t.gettext("toll {n}", n=track.toll) if money is None or money >= track.toll
+                     else t.gettext("toll {n}: a Loan (you have {money})", n=track.toll, money=money))
+    return " · ".join(parts)
+
+
+def _toll(t: Translator, game: Game, events: list[Event], claim: RouteClaimed, names: Names) -> str | None:
+    """A claim's toll (Nederland) and who received it, for the claim's line; None without one. The
+    toll is printed on the board, so naming it tells nobody's money."""
+    toll = game.map.track_by_id[claim.track].toll
+    if not toll or not tolls_on(game):
+        return None
+    paid = next((e for e in events if isinstance(e, TollPaid) and e.track == claim.track and e.payer == claim.seat),
+                None)
+    if paid is None:  # could not pay: the Loan's line follows
+        return t.gettext("toll {n}", n=toll)
+    if paid.payee is None:
+        return t.gettext("toll {n} to the bank", n=toll)
+    return t.gettext("toll {n} to **{name}**", n=toll, name=names(paid.payee))
+
+
 def _neutral_ticket(t: Translator, m: MapData, e: NeutralTicketRevealed, names: Names) -> str:
     if e.route is None:
         return t.gettext("Neutral ticket: no route → nothing happens")
@@ -154,9 +189,15 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
         e = raw.for_viewer(None)
         if isinstance(e, RouteClaimed):
             track = m.track_by_id[e.track]
-            lines.append(t.gettext("**{name}** claimed {route} ({length}) with {payment} · +{points}",
-                                   name=names(e.seat), route=route_name(t, m, track), length=track.length,
-                                   payment=payment_text(t, e.color, e.locos, track.length), points=e.points))
+            line = t.gettext("**{name}** claimed {route} ({length}) with {payment} · +{points}",
+                             name=names(e.seat), route=route_name(t, m, track), length=track.length,
+                             payment=payment_text(t, e.color, e.locos, track.length), points=e.points)
+            toll = _toll(t, game, events, e, names)
+            lines.append(f"{line} · {toll}" if toll else line)
+        elif isinstance(e, TollPaid) and e.payer is None and e.payee is not None:  # the bank covers a Loan
+            lines.append("💸 " + t.gettext("The bank pays **{name}** the toll of {route} ({n}).", name=names(e.payee),
+                                          route=route_name(t, m, m.track_by_id[e.track]),
+                                          n=m.track_by_id[e.track].toll))
         elif isinstance(e, TunnelRevealed):
             lines.append(_tunnel(t, m, e, names(e.seat)))
         elif isinstance(e, TunnelDeclined):
@@ -272,13 +313,23 @@ def tickets_done(game: Game, seat: int) -> dict[int, bool]:
 
 
 def private_summary(t: Translator, game: Game, seat: int) -> str:
-    """The seat's hand and tickets with progress (for a DM or an ephemeral reply)."""
+    """The seat's hand and tickets with progress (for a DM or an ephemeral reply); for a seat that
+    has left, what leaving meant instead of an empty hand (its tickets still count)."""
     view = game.view(seat)
     done = tickets_done(game, seat)
-    lines = [t.gettext("**Your hand:** {cards}", cards=hand_text(t, view))]
+    left = game.left[seat]
+    if left is not None:
+        lines = [t.gettext("You resigned from this game.") if left == "resigned"
+                 else t.gettext("You were removed from this game."),
+                 t.gettext("Your routes stay on the board and your tickets are scored with you at the end "
+                           "(an unfinished one costs its points).")]
+    else:
+        lines = [t.gettext("**Your hand:** {cards}", cards=hand_text(t, view))]
     if view["you"]["tickets"]:
         lines.append(t.gettext("**Your tickets:**"))
         lines.extend(ticket_line(t, game.map, ticket, done.get(ticket["id"])) for ticket in view["you"]["tickets"])
+    if left is not None:
+        return "\n".join(lines)
     player = view["players"][seat]
     facts = [t.gettext("Trains left: {n}", n=player["trains"])]
     if game.map.rules.stations:
@@ -300,10 +351,17 @@ def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str
         parts = [t.gettext("routes {points}", points=score.route_points),
                  t.gettext("tickets {points:+d}", points=score.ticket_points)]
         if m.rules.stations:
-            parts.append(t.gettext("stations {points}", points=score.station_points))
-        parts.append(t.gettext("longest path {length}", length=score.longest))
+            parts.append(t.ngettext("stations +{points} ({n} unused)", "stations +{points} ({n} unused)",
+                                    score.station_points // m.rules.station_points if m.rules.station_points else 0,
+                                    points=score.station_points))
+        bonus = score.bonuses.get("longest_path")
+        signed = "" if bonus is None else format(bonus, "+d")  # plural messages take plain placeholders
+        parts.append(t.ngettext("longest path ({n} train)", "longest path ({n} trains)", score.longest)
+                     if bonus is None else
+                     t.ngettext("longest path ({n} train) {bonus}", "longest path ({n} trains) {bonus}",
+                                score.longest, bonus=signed))
         parts += [t.gettext(BONUSES[name], points=points) if name in BONUSES else f"{name.replace('_', ' ')} {points:+d}"
-                  for name, points in score.bonuses.items()]
+                  for name, points in score.bonuses.items() if name != "longest_path"]
         lines = [" · ".join(parts)]
         for result in score.tickets:
             label = ticket_text(t, m, result.id, result.reached)

@@ -1,8 +1,9 @@
 """Running a table: `/ttr-host` kick, replace, handover, pause, resume, end.
 
 A game's host (who opened its lobby, or who asked for the rematch) and anyone with Manage Server
-may use these. Kicking is the engine's `Remove` (docs/rules.md "Leaving"); replacing gives the
-seat, with its cards, tickets and routes, to another member; ending goes through the service too.
+may use these. Kicking is the engine's `Remove` (docs/rules.md "Leaving"), asked for with a private
+Remove/Cancel first (its buttons survive restarts, like every component: `KICK`); replacing gives
+the seat, with its cards, tickets and routes, to another member; ending goes through the service too.
 """
 
 from __future__ import annotations
@@ -11,16 +12,21 @@ import discord
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
+from bot import components
 from bot.cog import TTRCog
 from bot.command_translator import slash
 from bot.errors import UserError
-from bot.messenger import escaped
+from bot.messenger import channel_mention, escaped
 from bot.permissions import is_manager
 from bot.service import Cause, CauseKind, Table
 from bot.timers import timestamp
 from bot.transformers import clocked_table, table_here
 from engine import Remove
-from i18n import N_
+from engine.errors import TemplateError
+from i18n import N_, Translator
+
+#: The kick's confirmation: the seat and the member who held it when the host asked (a seat given
+#: to someone else since is not removed by an old confirmation).
 
 
 class NotYourTable(UserError):
@@ -35,6 +41,25 @@ class NotAPlayer(UserError):
     message = N_("{name} is not playing in this game.")
 
 
+class SeatChanged(UserError):
+    message = N_("That seat has changed hands since you asked: nobody was removed.")
+
+
+def kick_view(game_id: int, seat: int, user_id: int, *, t: Translator) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(components.button(f"ttr:{game_id}:kick:{seat}:{user_id}:yes", t.pgettext("button", "Remove"),
+                                    style=discord.ButtonStyle.danger))
+    view.add_item(components.button(f"ttr:{game_id}:kick:{seat}:{user_id}:no", t.pgettext("button", "Cancel")))
+    return view
+
+
+class KickButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.KICK):
+    async def run(self, interaction: Interaction) -> None:
+        admin: Admin = interaction.client.get_cog("Admin")  # type: ignore[attr-defined,assignment]
+        await admin.confirm_kick(interaction, self.number("game"), self.number("seat"), self.number("user"),
+                                 self.fields["answer"] == "yes")
+
+
 def check_host(table: Table, interaction: Interaction) -> None:
     """The caller runs this table: its host, or a server manager."""
     if interaction.user.id != table.record.host_id and not is_manager(interaction):
@@ -45,6 +70,7 @@ def check_host(table: Table, interaction: Interaction) -> None:
 
 class Admin(TTRCog):
     under = "ttr-host"
+    items = (KickButton,)
 
     async def _table(self, interaction: Interaction) -> Table:
         table = await table_here(interaction)
@@ -68,7 +94,38 @@ class Admin(TTRCog):
     @app_commands.describe(player=locale_str("Who leaves"))
     async def kick(self, interaction: Interaction, player: discord.User) -> None:
         table, seat = await self._player_seat(interaction, player)
-        await self.bot.moves.perform(interaction, table.id, Remove(seat), as_table=True, kind=CauseKind.KICK)
+        t = await self.bot.languages.for_interaction(interaction)
+        await interaction.response.send_message(
+            t.gettext("Remove **{name}** from the game? They take no more turns; their routes stay on the board and "
+                      "their tickets are scored at the end.", name=escaped(player.display_name)),
+            ephemeral=True, view=kick_view(table.id, seat, player.id, t=t))
+
+    async def confirm_kick(self, interaction: Interaction, game_id: int, seat: int, user_id: int, yes: bool) -> None:
+        """The host's answer to the kick's confirmation: the confirmation becomes what happened.
+        The removal is the table's move, announced in the channel like any other (a kick that ends
+        the game posts the final results); the host's answer is this message, not a hand."""
+        t = await self.bot.languages.for_interaction(interaction)
+        if not yes:
+            await interaction.response.edit_message(content=t.gettext("Nobody was removed."), view=None)
+            return
+        table = await self.bot.service.table(game_id)
+        check_host(table, interaction)
+        if table.user_of(seat) != user_id:
+            raise SeatChanged()
+        await interaction.response.edit_message(view=None)  # answered at once: one removal per confirmation
+        await self.bot.messenger.load_names(table)
+        name = self.bot.messenger.name(table, seat, t)
+        try:
+            outcome = await self.bot.service.act(game_id, Remove(seat), as_table=True,
+                                                 cause=Cause(CauseKind.KICK, user_id=interaction.user.id))
+        except TemplateError as exc:
+            await interaction.edit_original_response(content="⚠️ " + await self.bot.moves.refusal(t, game_id, exc))
+            return
+        text = t.gettext("**{name}** was removed from the game.", name=name)
+        if outcome.game_over:
+            text += " " + t.gettext("That ended it: the final results are in {channel}.",
+                                    channel=channel_mention(outcome.table))
+        await interaction.edit_original_response(content="✅ " + text)
 
     @app_commands.command(name="replace", description=locale_str("Give a player's seat to someone else"))
     @app_commands.describe(player=locale_str("Who leaves"), new_player=locale_str("Who takes the seat over"))

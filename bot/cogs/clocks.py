@@ -75,7 +75,9 @@ class Clocks(TTRCog):
                 or game.turn_token(timer.seat) != timer.decision):
             return  # that turn is over: nothing to do
         if timer.kind == stored_clocks.REMINDER:
-            await self.bot.messenger.remind(table, timer.seat, await timers.deadline(table, timer.seat))
+            due = await timers.deadline(table, timer.seat)
+            if due is not None and due > timers.now():  # overdue too (the bot was down): only the skip
+                await self.bot.messenger.remind(table, timer.seat, due)
             return
         clock = await timers.clock(table.id)
         missed = await timers.missed(table, timer.seat)

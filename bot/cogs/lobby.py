@@ -249,12 +249,26 @@ class Lobbies(TTRCog):
             return await stored_lobbies.lobby_members(session=session, lobby_id=lobby_id)
 
     @staticmethod
+    def _absence_text(t: Translator, clock: dict) -> str:
+        """What a missed deadline does, said before anyone joins (bot/timers.py counts the misses)."""
+        absence = clock.get("absence", "skip")
+        if absence == "ai":
+            return t.gettext("When a turn's time runs out, an AI plays it.")
+        if absence == "remove":
+            return t.ngettext("When a turn's time runs out, it is skipped; a player who misses {n} turn in a row "
+                              "is removed (the starting tickets don't count).",
+                              "When a turn's time runs out, it is skipped; a player who misses {n} turns in a row "
+                              "is removed (the starting tickets don't count).", int(clock.get("remove_after", 3)))
+        return t.gettext("When a turn's time runs out, it is skipped (two cards from the deck).")
+
+    @staticmethod
     def _lobby_text(t: Translator, lobby: Lobby, members: list[LobbyMember]) -> str:
         """The lobby message (posted in the channel, in the server's language)."""
         m = load_map(lobby.map_id)
         words = {"map": t.map_name(m), "n": lobby.max_seats,
                  "deck": t.pgettext("deck", m.rules.decks[lobby.options.get("deck") or m.rules.default_deck].name)}
-        seconds = (lobby.options.get("clock") or {}).get("turn_seconds")
+        clock = lobby.options.get("clock") or {}
+        seconds = clock.get("turn_seconds")
         if seconds:
             timer = t.pgettext("timer", next(k for k, v in TIMERS.items() if v == seconds))
             title = t.ngettext("🚂 **New {map} game** · tickets: {deck} · up to {n} player · ⏰ {timer} per turn",
@@ -271,6 +285,7 @@ class Lobbies(TTRCog):
         host = f"<@{lobby.host_id}>"
         return "\n".join([
             title,
+            *([Lobbies._absence_text(t, clock)] if seconds else []),
             t.gettext("Host: {host}. Join with the button or `{join}`; the host starts with `{start}`.",
                       host=host, join=slash(t, "ttr join"), start=slash(t, "ttr-host start")),
             t.gettext("**Players ({count}/{most}):**", count=len(members), most=lobby.max_seats),
@@ -327,9 +342,9 @@ class Lobbies(TTRCog):
                                                      "a new one in another channel or with `{thread}: True`.",
                                                      thread=option_name(t, "thread")))
             return
-        await interaction.response.defer(thinking=True)
         public = await self.bot.languages.for_channel(interaction.guild_id)
-        if thread:
+        if thread:  # creating it may outlast Discord's 3 seconds; without one the answer (or refusal) comes at once
+            await interaction.response.defer(thinking=True)
             try:
                 channel = await channel.create_thread(name=public.gettext("Ticket to Ride · {map}",
                                                                           map=public.map_name(m)),
@@ -349,8 +364,8 @@ class Lobbies(TTRCog):
                     host_id=interaction.user.id, map_id=map_id, options={**options.to_json(), "clock": clock or {}},
                     max_seats=players)
         except LobbyAlreadyOpenError:
-            await interaction.followup.send(public.gettext("A lobby is already open in this channel: join it with "
-                                                           "`{join}`.", join=slash(public, "ttr join")))
+            await self._reply(interaction, t.gettext("A lobby is already open in this channel: join it with `{join}`.",
+                                                     join=slash(t, "ttr join")))
             return
         members = await self._members(lobby.id)
         text = self._lobby_text(public, lobby, members)
@@ -358,8 +373,8 @@ class Lobbies(TTRCog):
             self._posted[lobby.id] = await channel.send(text, view=components.lobby_view(lobby.id, t=public))
             await interaction.followup.send(public.gettext("Lobby opened in {channel}.", channel=channel.mention))
         else:
-            self._posted[lobby.id] = await interaction.followup.send(text, view=components.lobby_view(lobby.id,
-                                                                                                      t=public), wait=True)
+            await interaction.response.send_message(text, view=components.lobby_view(lobby.id, t=public))
+            self._posted[lobby.id] = await interaction.original_response()
 
     async def join_lobby(self, interaction: Interaction, *, lobby_id: int | None = None, color: str | None = None) -> None:
         lobby = await self._lobby(channel_id=interaction.channel_id, lobby_id=lobby_id)

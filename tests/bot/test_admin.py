@@ -1,7 +1,15 @@
 """Issue 7 admin: kick, replace, host transfer, force-end, server settings."""
 
+
 from engine import DrawDeck
 from tests.bot.test_play import private_reply, two_player_game
+
+
+async def ask_to_kick(fake, host, player):
+    """`/ttr admin kick`: the private question and its buttons."""
+    reply = await fake.slash(host, fake.general, "ttr-host kick", player=player)
+    assert reply.ephemeral and "Remove **" in reply.content and "from the game?" in reply.content
+    return reply.message
 
 
 async def three_player_game(fake, make_bot):
@@ -15,16 +23,60 @@ async def three_player_game(fake, make_bot):
     return bot, driver
 
 
-async def test_only_host_or_manager_may_kick_and_kick_removes_the_seat(fake_discord, make_bot):
+async def test_only_host_or_manager_may_kick_and_kick_removes_the_seat_once_confirmed(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await three_player_game(fake, make_bot)
+    seat = (await bot.service.table(driver.game_id)).seat_of(fake.dirk.id)
     reply = await fake.slash(fake.bob, fake.general, "ttr-host kick", player=fake.dirk)
     assert reply.ephemeral and f"Only <@{fake.alice.id}>" in reply.content
-    reply = await fake.slash(fake.alice, fake.general, "ttr-host kick", player=fake.dirk)
-    await private_reply(fake, reply)
-    seat = (await bot.service.table(driver.game_id)).seat_of(fake.dirk.id)
-    assert driver.game.left[seat] == "removed"
+    question = await ask_to_kick(fake, fake.alice, fake.dirk)
+    assert question.custom_ids == [f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:yes",
+                                   f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:no"]
+    cancel = await fake.click(fake.alice, question, label="Cancel")
+    assert cancel.kind == "update" and cancel.message.content == "Nobody was removed." and not cancel.message.buttons
+    assert driver.game.left[seat] is None
+    question = await ask_to_kick(fake, fake.alice, fake.dirk)
+    confirm = await fake.click(fake.alice, question, label="Remove")
+    answer = await confirm.wait_edit(2)
+    assert answer.content == "✅ **dirk** was removed from the game." and not answer.buttons
+    assert driver.game.left[seat] == "removed" and not driver.game.is_over()
     assert any("was removed from the game" in m.content for m in fake.channel_messages(fake.general))
+    assert "Done." not in [m.content for m in fake.ephemeral(fake.alice)]
+    assert not fake.rejections  # one handler answered each click (no second answer refused with 40060)
+
+
+async def test_a_stale_kick_confirmation_removes_nobody(fake_discord, make_bot):
+    """Confirming after the seat was given to someone else, or after the player left, changes nothing."""
+    fake = fake_discord
+    bot, driver = await three_player_game(fake, make_bot)
+    question = await ask_to_kick(fake, fake.alice, fake.dirk)
+    await fake.slash(fake.alice, fake.general, "ttr-host replace", player=fake.dirk, new_player=fake.carol)
+    confirm = await fake.click(fake.alice, question, label="Remove")
+    assert confirm.ephemeral and "changed hands" in confirm.content
+    assert all(left is None for left in driver.game.left)
+    question = await ask_to_kick(fake, fake.alice, fake.bob)
+    resigned = await private_reply(fake, await fake.slash(fake.bob, fake.general, "ttr resign"))
+    assert "You resigned from this game." in resigned and "Your hand" not in resigned and "no cards" not in resigned
+    confirm = await fake.click(fake.alice, question, label="Remove")
+    answer = await confirm.wait_edit(2)
+    assert answer.content.startswith("⚠️") and "already left" in answer.content
+    bob = (await bot.service.table(driver.game_id)).seat_of(fake.bob.id)
+    assert driver.game.left[bob] == "resigned"
+
+
+async def test_a_kick_that_ends_the_game_posts_the_final_results(fake_discord, make_bot):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    question = await ask_to_kick(fake, fake.alice, fake.bob)
+    confirm = await fake.click(fake.alice, question, label="Remove")
+    answer = await confirm.wait_edit(2)
+    assert answer.content == (f"✅ **bob** was removed from the game. That ended it: the final results are in "
+                              f"<#{fake.general.id}>.")
+    final = fake.channel_messages(fake.general)[-1]
+    assert final.content.startswith("**bob** was removed from the game\n🏁 **Game over!**")
+    assert final.embed["title"] == "🏁 Game over — USA" and [f["name"] for f in final.embed["fields"]][0].startswith("🥇")
+    assert final.files.keys() == {"final.png"} and final.button("Rematch") is not None
+    assert "Done." not in [m.content for m in fake.ephemeral(fake.alice)]
 
 
 async def test_replace_gives_the_seat_to_another_member(fake_discord, make_bot):

@@ -6,7 +6,9 @@ from datetime import UTC, datetime, timedelta
 from engine import DrawDeck
 from tests.bot.driver import Driver
 
-START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+#: Far ahead of the real clock: a restarted bot's own scheduler loop runs on the real clock until the
+#: test hands it this one, and must find nothing due meanwhile (a START in the past let it fire first).
+START = datetime(2126, 12, 1, 12, 0, tzinfo=UTC)
 
 
 class Clock:
@@ -55,12 +57,58 @@ async def test_reminder_deadline_skip_and_each_timer_fires_once_across_a_restart
     turn = fake.channel_messages(fake.general)[-1]
     assert "ran out of time" in turn.content and f"<@{fake.alice.id}>, your turn (USA). ⏰ <t:" in turn.content
     assert await bot.get_cog("Clocks").tick() == 0
+    reminders = len([t for t in texts(fake, fake.general) if t.startswith("⏳")])
     clock.advance(minutes=61)  # alice misses her first turn: she draws 2 blind cards, bob is next
-    assert await bot.get_cog("Clocks").tick() == 2  # her reminder (now overdue) and her deadline
+    assert await bot.get_cog("Clocks").tick() == 2  # her reminder (now overdue: not posted) and her deadline
+    assert len([t for t in texts(fake, fake.general) if t.startswith("⏳")]) == reminders
     game = (await bot.service.table(driver.game_id)).game
     assert game.current == 1 and game.log[-1] == (0, DrawDeck()) and game.log[-2] == (0, DrawDeck())
     assert "**alice** ran out of time." in fake.channel_messages(fake.general)[-1].content
     assert await bot.get_cog("Clocks").tick() == 0
+
+
+async def test_a_reminder_overdue_when_its_deadline_fires_is_not_posted(fake_discord, make_bot):
+    """The bot was down through a turn's reminder and its deadline: only the skip is told, not a
+    "your turn ends" for a turn already over; a reminder still ahead of its deadline is posted."""
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock, absence="skip", reminder_minutes=15)
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    clock.advance(minutes=50)  # down through alice's reminder (at 45 minutes), back before her deadline
+    assert await bot.get_cog("Clocks").tick() == 1
+    assert texts(fake, fake.general)[-1].startswith(f"⏳ <@{fake.alice.id}>, your turn ends <t:")
+    await driver.act(0, DrawDeck())
+    await driver.act(0, DrawDeck())
+    posted = len(fake.channel_messages(fake.general))
+    clock.advance(hours=2)  # down through bob's reminder and his deadline
+    assert await bot.get_cog("Clocks").tick() == 2  # both handled, once each
+    new = texts(fake, fake.general)[posted:]
+    assert len(new) == 1 and "⏰ **bob** ran out of time." in new[0] and "⏳" not in new[0]
+    assert driver.game.current == 0
+
+
+async def test_a_missed_starting_ticket_choice_does_not_count_toward_removal(fake_discord, make_bot):
+    """With `remove_after: 2`, missing the starting tickets and then one turn is one missed turn:
+    the lobby says so, and the player is removed only after a second missed turn in a row."""
+    fake, clock = fake_discord, Clock()
+    bot, driver = await timed_game(fake, make_bot, clock, absence="remove", remove_after=2)
+    lobby = next(t for t in texts(fake, fake.general) if "New USA game" in t)
+    assert ("When a turn's time runs out, it is skipped; a player who misses 2 turns in a row is removed (the "
+            "starting tickets don't count).") in lobby.splitlines()
+    await driver.act(1, driver.game.default_action(1))  # bob chooses, alice lets the time run out
+    clock.advance(minutes=61)
+    await bot.get_cog("Clocks").tick()
+    assert driver.game.phase == "playing" and driver.game.left[0] is None
+    clock.advance(minutes=61)
+    await bot.get_cog("Clocks").tick()  # her first turn missed: one missed turn, still in
+    assert driver.game.left[0] is None and driver.game.current == 1
+    assert "⏰ **alice** ran out of time." in texts(fake, fake.general)[-1]
+    await driver.act(1, DrawDeck())
+    await driver.act(1, DrawDeck())
+    clock.advance(minutes=61)
+    await bot.get_cog("Clocks").tick()  # her second turn missed in a row: removed
+    assert driver.game.left[0] == "removed"
+    assert any("missed 2 deadlines in a row and is removed" in t for t in texts(fake, fake.general))
 
 
 async def test_removal_after_missed_turns_and_acting_resets_the_count(fake_discord, make_bot):

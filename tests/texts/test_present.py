@@ -34,3 +34,101 @@ def test_claim_line_names_route_length_payment_and_points():
     arrange(game, hands={0: "blue blue blue blue loco"})
     line = describe(EN, game, game.apply(0, Claim("atlanta-miami", card_index("blue"), 1)), NAMES)[0]
     assert line == "**Anna** claimed Atlanta – Miami (5) with 4 blue + 1 loco · +10"
+
+
+def test_final_breakdown_names_the_longest_path_once_with_its_length_and_bonus():
+    from engine.scoring import final_scores
+    from tests.engine.helpers import give_route
+    from texts.present import final_fields
+
+    game = started("europe", seats=2)
+    for a, b in (("Edinburgh", "London"), ("London", "Dieppe"), ("Dieppe", "Paris")):
+        give_route(game, 0, a, b)
+    give_route(game, 1, "Lisboa", "Madrid")
+    game.final = final_scores(game)
+    (winner, winner_body), (other, other_body) = final_fields(EN, game, NAMES)
+    best, second = sorted(game.final, key=lambda s: s.rank)
+    assert winner == f"🥇 Anna — {best.total}" and other == f"🥈 Ben — {second.total}"
+    assert winner_body.splitlines()[0] == (f"routes {best.route_points} · tickets {best.ticket_points:+d} · stations +12 "
+                                           f"(3 unused) · longest path (7 trains) +10")  # 4 + 2 + 1
+    assert other_body.splitlines()[0] == (f"routes {second.route_points} · tickets {second.ticket_points:+d} · "
+                                          f"stations +12 (3 unused) · longest path (3 trains)")
+    assert best.total == best.route_points + best.ticket_points + 12 + 10
+
+
+def toll_pair(game, a: str, b: str):
+    """Both tracks of a Nederland double route, the first (the bank's toll) first."""
+    from tests.engine.helpers import track_between
+
+    first = track_between(game, a, b)
+    return first, game.map.tracks[first.double]
+
+
+def claim_with_locos(game, seat, track):
+    from engine import Claim
+    from tests.engine.helpers import arrange
+
+    arrange(game, hands={seat: " ".join(["loco"] * track.length)})
+    return describe(EN, game, game.apply(seat, Claim(track.id, None, track.length)), NAMES)
+
+
+def test_a_nederland_claim_names_its_toll_and_who_received_it():
+    from engine import DrawDeck
+
+    game = started("nederland", seats=2)
+    first, second = toll_pair(game, "Breda", "Rotterdam")
+    assert claim_with_locos(game, 0, first)[0].endswith(" · +2 · toll 4 to the bank")
+    for seat in (1, 1, 0, 0):
+        game.apply(seat, DrawDeck())
+    assert claim_with_locos(game, 1, second)[0].endswith(" · +2 · toll 4 to **Anna**")
+
+
+def test_a_toll_paid_with_a_loan_says_the_bank_paid_the_owner():
+    from engine import DrawDeck
+
+    game = started("nederland", seats=2)
+    first, second = toll_pair(game, "Breda", "Rotterdam")
+    claim_with_locos(game, 0, first)
+    game.apply(1, DrawDeck())
+    game.apply(1, DrawDeck())
+    game.apply(0, DrawDeck())
+    game.apply(0, DrawDeck())
+    game.hooks.money[1], game.hooks.bank = 2, game.hooks.bank + 28
+    claim, loan, bank = claim_with_locos(game, 1, second)
+    assert claim.endswith(" · +2 · toll 4") and "Loan (1 now)" in loan
+    assert bank == "💸 The bank pays **Anna** the toll of Breda – Rotterdam #2 (4)."
+
+
+def test_a_route_choice_shows_its_payment_and_toll_and_warns_of_a_loan():
+    from engine import Claim
+    from engine.cards import card_index
+    from texts.present import claim_choice_label
+
+    game = started("nederland", seats=2)
+    first, _ = toll_pair(game, "Breda", "Rotterdam")
+    claim = Claim(first.id, first.color if first.color is not None else card_index("red"), 1)
+    payment = f"{first.length - 1} {EN.card(claim.color)} + 1 loco"
+    assert claim_choice_label(EN, game, claim) == f"Breda – Rotterdam · {payment} · toll 4"
+    game.hooks.money[0] = 3
+    assert claim_choice_label(EN, game, claim, seat=0) == f"Breda – Rotterdam · {payment} · toll 4: a Loan (you have 3)"
+    assert claim_choice_label(EN, game, claim, seat=1) == f"Breda – Rotterdam · {payment} · toll 4"
+    untolled = started("nederland", seats=2, variants={"tolls": False})
+    assert claim_choice_label(EN, untolled, claim, seat=0) == f"Breda – Rotterdam · {payment}"
+    europe = started("europe", seats=2)
+    tunnel = next(t for t in europe.map.tracks if t.tunnel and t.color is not None)
+    label = claim_choice_label(EN, europe, Claim(tunnel.id, tunnel.color, 0))
+    assert label.endswith(" · tunnel") and "toll" not in label
+
+
+def test_a_player_who_left_reads_what_leaving_meant_not_an_empty_hand():
+    from engine import Remove, Resign
+    from texts.present import private_summary
+
+    game = started("usa", seats=3)
+    game.apply(1, Resign())
+    text = private_summary(EN, game, 1)
+    assert text.startswith("You resigned from this game.\nYour routes stay on the board")
+    assert "**Your tickets:**" in text and "Your hand" not in text and "Trains left" not in text
+    game.apply(None, Remove(2))
+    assert private_summary(EN, game, 2).startswith("You were removed from this game.")
+    assert private_summary(EN, game, 0).startswith("**Your hand:**")

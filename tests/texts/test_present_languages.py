@@ -14,6 +14,7 @@ from engine.events import LastRoundStarted, TicketsKept
 from i18n import translator
 from tests.engine.helpers import arrange, started
 from texts.present import (
+    claim_choice_label,
     claim_payment_label,
     describe,
     drawn,
@@ -116,6 +117,7 @@ def play_out(map_id: str, seats: int, seed: int, **options) -> list[str]:
         action = rng.choice(claims) if claims and rng.random() < 0.6 else rng.choice(actions)
         if isinstance(action, Claim):
             texts.append(claim_payment_label(QPS, game, action))
+            texts.append(claim_choice_label(QPS, game, action, seat))
             texts.append(route_choice_label(QPS, game.map, game.map.track_by_id[action.track]))
         events = game.apply(seat, action)
         notes += describe(QPS, game, events, NAMES)
