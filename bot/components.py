@@ -33,6 +33,7 @@ from texts.present import (
     route_color,
     route_name,
     ticket_text,
+    toll_note,
 )
 
 #: custom_id templates (regular expressions) of every component, by what a click does.
@@ -330,8 +331,9 @@ def claim_menu(game_id: int, game: Game, seat: int, claims: list[Claim], planned
     turn = game.turn_token(seat)
     select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:route", placeholder=fit(
         t.gettext("Pick a route to claim"), PLACEHOLDER), options=[
-        discord.SelectOption(label=fit(label(tid), OPTION_TEXT), value=tid, description=fit(" / ".join(
-            claim_payment_label(t, game, claim) for claim in by_track[tid]), OPTION_TEXT))
+        discord.SelectOption(label=fit(label(tid), OPTION_TEXT), value=tid, description=fit(" · ".join(filter(None, (
+            " / ".join(claim_payment_label(t, game, claim) for claim in by_track[tid]),
+            toll_note(t, game, m.track_by_id[tid], seat)))), OPTION_TEXT))
         for tid in shown])
     return "🛤️ " + head + ":", _rows([select], _pager(game_id, turn, "routes", page, pages, t=t))
 

@@ -202,8 +202,8 @@ class TableMessenger:
         """A player's private panel: their hand and tickets, what they must or may do now, and
         the controls for it (bot/components.py `panel_view`)."""
         game = table.game
-        if game.left[seat] is not None:
-            return t.gettext("You have left this game."), None
+        if game.left[seat] is not None:  # resigned or removed: says so, with the tickets that still score
+            return private_summary(t, game, seat), None
         if game.phase == "over":
             return t.gettext("The game is over."), None
         view = components.panel_view(table.id, game, seat, t=t)

@@ -127,11 +127,21 @@ def claim_choice_label(t: Translator, game: Game, claim, seat: int | None = None
     parts = [route_name(t, game.map, track), claim_payment_label(t, game, claim)]
     if track.tunnel:
         parts.append(t.pgettext("route", "tunnel"))
-    if track.toll and tolls_on(game):
-        money = game.hooks.private_state(game, seat).get("money") if seat is not None else None
-        parts.append(t.gettext("toll {n}", n=track.toll) if money is None or money >= track.toll
-                     else t.gettext("toll {n}: a Loan (you have {money})", n=track.toll, money=money))
+    toll = toll_note(t, game, track, seat)
+    if toll:
+        parts.append(toll)
     return " · ".join(parts)
+
+
+def toll_note(t: Translator, game: Game, track, seat: int | None = None) -> str | None:
+    """A route's toll when tolls are on (Nederland): 'toll 1'; for `seat`, a toll it cannot pay
+    says it means a Loan (money is the seat's secret, shown to it alone)."""
+    if not (track.toll and tolls_on(game)):
+        return None
+    money = game.hooks.private_state(game, seat).get("money") if seat is not None else None
+    if money is None or money >= track.toll:
+        return t.gettext("toll {n}", n=track.toll)
+    return t.gettext("toll {n}: a Loan (you have {money})", n=track.toll, money=money)
 
 
 def _toll(t: Translator, game: Game, events: list[Event], claim: RouteClaimed, names: Names) -> str | None:

@@ -100,3 +100,26 @@ def test_table_and_panel_controls_follow_the_turn():
     by_id = {item.custom_id: item for item in table.children}
     assert by_id[f"ttr:1:{turn}:routes:0"].disabled  # the second card: no claim now
     assert not by_id[f"ttr:1:{turn}:draw:deck"].disabled  # same turn token: the same message serves it
+
+
+def test_the_nederland_claim_menu_names_each_routes_toll():
+    for seed in range(20):
+        game = played("nederland", seed, 12)
+        if game.phase != "playing" or game.stage is not None:
+            continue
+        seat = game.current
+        claims = [a for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
+        tolled = {c.track for c in claims if game.map.track_by_id[c.track].toll}
+        if not tolled:
+            continue
+        options = [o for page in range(3) for o in _options(game, seat, claims, page)]
+        for option in options:
+            assert ("toll" in (option.description or "")) == (option.value in tolled), option
+        return
+    raise AssertionError("no tolled route was payable in 20 games")
+
+
+def _options(game, seat, claims, page):
+    """One page's options (a page past the last is the last again: checked twice, harmlessly)."""
+    content, view = components.claim_menu(1, game, seat, claims, set(), page, t=EN)
+    return next(item for item in view.children if isinstance(item, components.discord.ui.Select)).options
