@@ -22,9 +22,11 @@ from engine import Game, GameOptions, parse_action
 from storage import Storage
 from storage.games import action_log, get_game
 from storage.models import Announcement
+from storage.settings import database_url
 from tests.bot.bot_process import BotProcess
 from tests.bot.remote import RemoteTable
 from tests.fakediscord.state import InteractionFailed, ScriptError
+from tests.storage.conftest import BACKENDS, PG_URL, wipe_postgres
 
 #: A claim is held this long (OUTBOX_LEASE): a restarted bot takes a dead one's rows over after it.
 LEASE = 3.0
@@ -50,9 +52,9 @@ class Figures:
         return ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in vars(self).items() if name != "stuck")
 
 
-async def kill_run(fake, tmp_path: Path, *, kills: int, seed: int) -> tuple[Figures, list[dict]]:  # type: ignore[no-untyped-def]
+async def kill_run(fake, tmp_path: Path, *, url: str, kills: int,  # type: ignore[no-untyped-def]
+                   seed: int) -> tuple[Figures, list[dict]]:
     """The figures, and what the bots logged as wrong (warnings of the bot's own modules, errors)."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}"
     bot = BotProcess(fake, tmp_path, DATABASE_URL=url, OUTBOX_LEASE=str(LEASE))
     storage = Storage(url)
     rng = random.Random(seed)
@@ -148,11 +150,22 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
     )
 
 
+@pytest.fixture(params=BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The bot's database: a SQLite file, and PostgreSQL too when TEST_DATABASE_URL is set (wiped)."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}"
+    url = database_url(PG_URL)
+    await wipe_postgres(url)
+    return url
+
+
 @pytest.mark.slow
-async def test_kill_9_at_random_moments_loses_and_repeats_nothing(fake_discord, tmp_path: Path) -> None:
+async def test_kill_9_at_random_moments_loses_and_repeats_nothing(fake_discord, tmp_path: Path, database: str) -> None:
     kills = int(os.environ.get("KILLS", "12"))
-    result, bot_errors = await kill_run(fake_discord, tmp_path, kills=kills, seed=int(os.environ.get("KILL_SEED", "7")))
-    print(f"\nkill test: {result}")
+    result, bot_errors = await kill_run(fake_discord, tmp_path, url=database, kills=kills,
+                                        seed=int(os.environ.get("KILL_SEED", "7")))
+    print(f"\nkill test ({database.split(':', 1)[0]}): {result}")
     for move in result.stuck:
         print("still thinking:", move.text, move.interaction)
     assert result.kills == kills >= 10
