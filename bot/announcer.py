@@ -240,8 +240,17 @@ class Announcer:
             async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
                 return await found.send(content, ephemeral=True, view=view or discord.utils.MISSING, **kwargs)
 
+        async def answer(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
+            """Best effort: the turn is posted already, and a failed answer must not undo that."""
+            try:
+                return await send(content, view=view, **kwargs)
+            except discord.HTTPException as exc:
+                log.info("a stored turn's answer could not be sent", extra={"game_id": row.game_id,
+                                                                             "error": str(exc)})
+                return None
+
         user_id = table.user_of(seat) if seat is not None else None
-        return Reply(send, await self.messenger.languages.for_user(user_id, table.record.guild_id), images=False)
+        return Reply(answer, await self.messenger.languages.for_user(user_id, table.record.guild_id), images=False)
 
     # ------------------------------------------------------------------ announcing
 

@@ -49,6 +49,15 @@ async def thinking(webhook: discord.Webhook) -> bool:
     return original.flags.loading
 
 
+async def acknowledged(webhook: discord.Webhook) -> bool:
+    """Whether the interaction was acknowledged at all (it has an original response to read)."""
+    try:
+        await webhook.fetch_message("@original")  # type: ignore[arg-type]
+    except discord.HTTPException:
+        return False
+    return True
+
+
 async def unanswered_webhook(client: discord.Client, application_id: int | None,
                              token: str | None) -> discord.Webhook | None:
     """The webhook to answer an interaction after a restart, if it still waits for its answer
@@ -97,6 +106,8 @@ class Inbox:
         try:
             if row.in_place:  # a tap on the panel: no "thinking…" to look for, and no refusal was sent
                 webhook = interaction_webhook(self.client, row.application_id, row.interaction_token)
+                if not await acknowledged(webhook):  # killed before the defer: Discord said it failed
+                    return 0
             else:
                 webhook = await unanswered_webhook(self.client, row.application_id, row.interaction_token)
             if webhook is None:

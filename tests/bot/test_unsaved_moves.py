@@ -108,3 +108,30 @@ async def test_a_tap_on_the_panel_that_died_unsaved_gets_a_new_private_answer(fa
     answer = await click.wait_followup(0)
     assert "please try again" in answer.content and answer.ephemeral and len(click.followups) == 1
     assert await acknowledgements(bot) == 0
+
+
+async def test_a_saved_panel_tap_whose_answer_died_is_answered_in_the_panel_after_the_restart(
+        fake_discord, make_bot, monkeypatch) -> None:
+    """Saved, then killed before anything was posted: the restarted bot posts the table and
+    updates the panel the tap was on (the outbox row says how: `panel`)."""
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    turn, deck = deck_button(fake, driver)
+    panel = (await driver.tap(fake.alice, turn, deck)).message  # the first card: a new panel
+    edits = len(panel.history)
+
+    async def dies(outcome):  # type: ignore[no-untyped-def]
+        await asyncio.Event().wait()  # killed after the save, before the announcement
+
+    monkeypatch.setattr(bot.announcer, "on_outcome", dies)
+    for i, (order, listener) in enumerate(bot.service._listeners):
+        if getattr(listener, "__self__", None) is bot.announcer:
+            bot.service._listeners[i] = (order, dies)
+    second = next(c for c in panel.custom_ids if c.endswith(":draw:deck"))
+    click = await fake.click(fake.alice, panel, second)
+    await fake.wait_until(lambda: driver.game.current == 1, what="the second card saved")
+    assert click.kind == "deferred_update" and len(panel.history) == edits
+    await restart(make_bot, monkeypatch)
+    await fake.wait_until(lambda: len(panel.history) > edits, timeout=30, what="the panel's answer")
+    assert "You drew a" in panel.content and "It's bob's turn." in panel.content and not click.followups
+    assert f"<@{fake.bob.id}>, your turn" in fake.channel_messages(fake.general)[-1].content
