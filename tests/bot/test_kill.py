@@ -115,7 +115,9 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
     # A move is in the log at its version or, when other seats moved at the same time (the starting
     # tickets), after it.
     lost = sum(1 for m in table.moves if m.confirmed and (m.seat, m.text) not in log[m.version:])
-    # Every version at which a player's turn began has exactly one turn message carrying its buttons.
+    # Every turn has exactly one table message carrying its buttons (as posted), named by its turn
+    # token (the version the turn began at; for the first player's first turn, counting their own
+    # starting ticket choice when it came last).
     posts: dict[int, int] = {}
     for message in fake.channel_messages(fake.general):
         # As posted: a table loses its controls when the next one is posted.
@@ -132,10 +134,15 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
             seat, text = log[version - 1]
             game.apply(seat, parse_action(game, seat, text))
         if game.phase == "playing" and game.stage is None and game.decision_token(game.current) == version:
-            turns.append(version)
+            turns.append(game.turn_token(game.current))  # what its table's buttons carry
 
     marked = {row.version for row in rows if row.announced_at is not None and row.error is None}
-    unannounced = sum(1 for v in turns if posts.get(v, 0) == 0) + sum(1 for v in range(len(log) + 1) if v not in marked)
+    unposted = [v for v in turns if posts.get(v, 0) == 0]
+    unmarked = [(v, next((row.error for row in rows if row.version == v), "no row")) for v in range(len(log) + 1)
+                if v not in marked]
+    if unposted or unmarked:
+        print("turns with no table:", unposted, "rows not announced (version, error):", unmarked)
+    unannounced = len(unposted) + len(unmarked)
     return Figures(
         kills=bot.kills,
         moves=len(table.moves),
