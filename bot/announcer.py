@@ -146,7 +146,8 @@ class Announcer:
         async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
             sent = await interaction.followup.send(content, ephemeral=True, view=view or discord.utils.MISSING,
                                                    **kwargs)
-            self.messenger.remember_panel(table, interaction)
+            if outcome.phase_before == "playing":  # a starting ticket choice's answer is no turn's panel
+                self.messenger.remember_panel(table, interaction)
             return sent
 
         if panel is None:
