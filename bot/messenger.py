@@ -298,8 +298,8 @@ class TableMessenger:
     def board_changed(self, table: Table) -> bool:
         """Whether the map changed (a route, a station) since the board last posted in the channel:
         a turn that only drew cards posts no new picture (its buttons show the new market)."""
-        game = table.game
-        return self._posted_boards.get(table.id) != (len(game.view(None)["claims"]), len(game.view(None)["stations"]))
+        seen = table.game.view(None)
+        return self._posted_boards.get(table.id) != (len(seen["claims"]), len(seen["stations"]))
 
     async def board_file(self, table: Table, t: Translator | None = None, *, posted: bool = False) -> discord.File:
         """The public board, in the channel's language unless `t` says otherwise (a private copy).

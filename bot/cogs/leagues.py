@@ -526,7 +526,7 @@ class Leagues(TTRCog):
     # ------------------------------------------------------------------ the commands
 
     @app_commands.command(name="create",
-                    description=locale_str("Create a league on this server (Manage Server)"))
+                          description=locale_str("Create a league on this server (Manage Server)"))
     @app_commands.describe(name=locale_str("The league's name"),
                            admin_role=locale_str("Members with this role run the league"))
     async def league_create(self, interaction: Interaction, name: app_commands.Range[str, 1, 64],
@@ -534,19 +534,19 @@ class Leagues(TTRCog):
         await self.create(interaction, name, admin_role)
 
     @app_commands.command(name="role",
-                    description=locale_str("Change who runs a league: its admin role (Manage Server)"))
+                          description=locale_str("Change who runs a league: its admin role (Manage Server)"))
     @app_commands.describe(role=locale_str("The new league-admin role (none: only Manage Server)"), league=LEAGUE_OPTION)
     async def league_role(self, interaction: Interaction, role: discord.Role | None = None, league: League | None = None) -> None:
         await self.set_role(interaction, league, role)
 
     @app_commands.command(name="info",
-                    description=locale_str("This server's leagues and their seasons' rules"))
+                          description=locale_str("This server's leagues and their seasons' rules"))
     @app_commands.describe(league=LEAGUE_OPTION)
     async def league_info(self, interaction: Interaction, league: League | None = None) -> None:
         await self.info(interaction, league)
 
     @app_commands.command(name="season",
-                    description=locale_str("Open a new season (league admins); the open one closes"))
+                          description=locale_str("Open a new season (league admins); the open one closes"))
     @app_commands.describe(name=locale_str("The season's name"), league=LEAGUE_OPTION,
                            start=locale_str("First day, YYYY-MM-DD (default: today)"),
                            end=locale_str("Last day, YYYY-MM-DD (default: 30 days)"),
@@ -562,13 +562,13 @@ class Leagues(TTRCog):
                               players=players, min_games=min_games, carry_over=carry_over)
 
     @app_commands.command(name="rated",
-                    description=locale_str("Make the lobby or new game here a league game (host)"))
+                          description=locale_str("Make the lobby or new game here a league game (host)"))
     @app_commands.describe(league=LEAGUE_OPTION)
     async def league_rated(self, interaction: Interaction, league: League | None = None) -> None:
         await self.rated(interaction, league)
 
     @app_commands.command(name="void",
-                    description=locale_str("Void (or restore) a league game's result (league admins)"))
+                          description=locale_str("Void (or restore) a league game's result (league admins)"))
     @app_commands.describe(game=locale_str("The game number (#… in the rating message and the export)"),
                            reason=locale_str("Why (kept in the audit log)"), restore=locale_str("Count the game again"),
                            league=LEAGUE_OPTION)
@@ -577,13 +577,13 @@ class Leagues(TTRCog):
         await self.void(interaction, chosen=league, game_id=game, reason=reason, restore=restore)
 
     @app_commands.command(name="export",
-                    description=locale_str("A season's results as CSV (league admins)"))
+                          description=locale_str("A season's results as CSV (league admins)"))
     @app_commands.describe(league=LEAGUE_OPTION, season=SEASON_OPTION)
     async def league_export(self, interaction: Interaction, league: League | None = None, season: Season | None = None) -> None:
         await self.export(interaction, chosen=league, season_name=season)
 
     @app_commands.command(name="audit",
-                    description=locale_str("The last league-admin actions (league admins)"))
+                          description=locale_str("The last league-admin actions (league admins)"))
     @app_commands.describe(league=LEAGUE_OPTION)
     async def league_audit(self, interaction: Interaction, league: League | None = None) -> None:
         await self.audit(interaction, league)
