@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NoSuchGame, NotPlaying, StaleChoice
 from engine import Action, Game, GameOptions, parse_action
@@ -30,6 +30,9 @@ from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
 from storage import games as stored_games
 from storage.announcements import Announce
 from storage.models import GameRecord, SeatRecord
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
 
 log = logging.getLogger(__name__)
 
@@ -305,8 +308,10 @@ class GameService:
 
     async def start(self, *, guild_id: int, channel_id: int, map_id: str, options: GameOptions,
                     user_ids: list[int | None], colors: list[str | None], host_id: int, cause: Cause,
-                    lobby_id: int | None = None, ai: list[str | None] | None = None) -> Outcome:
-        """Create and store a new game (closing its lobby in the same transaction), then publish it.
+                    lobby_id: int | None = None, ai: list[str | None] | None = None,
+                    link: Callable[[AsyncSession, int], Awaitable[None]] | None = None) -> Outcome:
+        """Create and store a new game (closing its lobby, and adding `link`'s rows, in the same
+        transaction: storage.games.create_game), then publish it.
 
         Raises storage's LobbyError or ChannelBusyError when the lobby started already or the
         channel has a game."""
@@ -314,7 +319,7 @@ class GameService:
         async with self.storage.sessions() as session:
             await stored_games.create_game(session=session, guild_id=guild_id, channel_id=channel_id, game=game,
                                            players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id,
-                                           ai=ai, announce=cause.announce())
+                                           ai=ai, announce=cause.announce(), link=link)
         table = await self.table_in_channel(channel_id)
         assert table is not None
         return await self.publish(Outcome(table=table, cause=cause, phase_before=game.phase, version=table.version))

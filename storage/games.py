@@ -11,7 +11,7 @@ transaction) and leave nothing behind when they fail.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,13 +80,16 @@ async def create_game(
     host_id: int | None = None,
     ai: Sequence[str | None] | None = None,
     announce: Announce | None = None,
+    link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
 ) -> GameRecord:
     """Store a new game (usually with an empty log) and its seats; `players[i]` sits at seat i.
 
     Raises `ChannelBusyError` if the channel already has an active game (the unique index decides,
     so two starts at once in one channel cannot both succeed). With `lobby_id`, that open lobby is
     marked started in the same transaction (`LobbyNotOpenError` if it is not open any more). With
-    `announce`, its announcement (storage/announcements.py) is queued in the same transaction."""
+    `announce`, its announcement (storage/announcements.py) is queued in the same transaction. `link`
+    adds rows that belong with the new game (its season, the queue match or tournament table that
+    made it) in the same transaction too: it gets the session and the game's id, and only adds."""
     if len(players) != game.seats:
         raise ValueError(f"{len(players)} players for a {game.seats}-seat game")
     if colors is not None and len(colors) != game.seats:
@@ -133,6 +136,8 @@ async def create_game(
                                          created_at=now))
             if announce is not None:
                 await add_announcement(session, game_id=record.id, version=record.version, announce=announce, now=now)
+            if link is not None:
+                await link(session, record.id)
             if game.is_over():
                 await session.flush()
                 await _finish(session, record.id, game, now)

@@ -221,13 +221,32 @@ async def attach_game(*, session: AsyncSession, season_id: int, game_id: int, us
     if record.status != "active":
         raise NotEligibleError("that game is over already: only running games can join a season")
     seats = (await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id))).scalars().all()
-    check_game_fits(season, map_id=record.map_id, players=len(seats))
-    if any(s.user_id is None for s in seats):
-        raise NotEligibleError("games with AI seats are not rated")
-    row = LeagueGame(game_id=game_id, season_id=season_id, added_by=user_id, added_at=now)
+    row = _rated_game(season, game_id=game_id, map_id=record.map_id, players=[s.user_id for s in seats],
+                      user_id=user_id, now=now)
     await _add_audited(session, row, season, user_id, AlreadyInSeasonError("that game already belongs to a league season"),
                        action="add_game", game_id=game_id)
     return row
+
+
+async def add_new_game(*, session: AsyncSession, season_id: int, game_id: int, map_id: str,
+                       players: Sequence[int | None], user_id: int | None, now: datetime | None = None) -> None:
+    """Make a game part of a season inside the transaction that creates it (storage.games.create_game's
+    `link`: tables the bot makes for a queue or a tournament), checked as `attach_game` checks."""
+    now = now or utcnow()
+    season = await _season_or_error(session, season_id)
+    _check_season_open(season, now)
+    session.add(_rated_game(season, game_id=game_id, map_id=map_id, players=players, user_id=user_id, now=now))
+    _audit(session, league_id=season.league_id, season_id=season.id, user_id=user_id, action="add_game",
+           game_id=game_id)
+
+
+def _rated_game(season: Season, *, game_id: int, map_id: str, players: Sequence[int | None], user_id: int | None,
+                now: datetime) -> LeagueGame:
+    """The season's link to a game it may rate: its map and player count allowed, no AI seat."""
+    check_game_fits(season, map_id=map_id, players=len(players))
+    if any(user is None for user in players):
+        raise NotEligibleError("games with AI seats are not rated")
+    return LeagueGame(game_id=game_id, season_id=season.id, added_by=user_id, added_at=now)
 
 
 async def attach_lobby(*, session: AsyncSession, season_id: int, lobby_id: int, user_id: int | None,

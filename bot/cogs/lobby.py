@@ -23,6 +23,7 @@ from bot.errors import Command, Option, UserError, reason
 from bot.messenger import AI_LEVELS, PLAYER_COLORS, escaped
 from bot.permissions import is_manager, missing_permissions
 from bot.service import Cause, CauseKind
+from bot.tables import THREAD_ARCHIVE_MINUTES
 from bot.timers import TIMERS
 from engine import Game, GameOptions, GameOptionsError, available_maps, load_map
 from i18n import N_, NC_, Translator
@@ -54,11 +55,6 @@ ABSENCE_CHOICES = [app_commands.Choice(name=locale_str("skip the turn"), value="
                    app_commands.Choice(name=locale_str("an AI plays the turn"), value="ai"),
                    app_commands.Choice(name=locale_str("skip, remove after several misses"), value="remove")]
 AI_LEVEL_CHOICES = [app_commands.Choice(name=locale_pstr("AI level", level), value=level) for level in AI_LEVELS]
-
-
-#: Game threads archive after a week without messages, Discord's longest (turn timers run up to 48
-#: hours); a game thread that archives anyway while its game runs is opened again (`on_thread_update`).
-THREAD_ARCHIVE_MINUTES = 10080
 
 
 class InThreadAlready(UserError):
