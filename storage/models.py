@@ -437,3 +437,90 @@ class UndoVote(SQLModel, table=True):
     user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
     approve: bool
     voted_at: datetime = _created()
+
+
+# ---------------------------------------------------------------------------- tournaments
+
+
+# Tournament status: sign-up open, rounds being played, over (its standings are final).
+TOURNAMENT_SIGNUP, TOURNAMENT_RUNNING, TOURNAMENT_FINISHED = "signup", "running", "finished"
+# A tournament table: made but its game not started yet, its game running, its result recorded.
+TABLE_PENDING, TABLE_PLAYING, TABLE_DONE = "pending", "playing", "done"
+
+
+class Tournament(SQLModel, table=True):
+    """A server's tournament: its format (storage/pairings.py `Rules`), the games' settings, sign-up
+    limits, where its tables open, and the league season that rates its games (if any)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _discord_id()
+    channel_id: int = _discord_id()  # tables open as threads under this channel
+    name: str = Field(max_length=64)
+    organizer_id: int = _discord_id()
+    format: str = Field(max_length=16)  # storage.pairings.FORMATS
+    map_id: str = Field(max_length=64)
+    options: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)  # GameOptions.to_json()
+    clock: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)  # the turn timer (bot/timers.py)
+    smallest: int = 3
+    largest: int = 4
+    rounds: int = 3
+    advance: int = 1
+    group_size: int = 8
+    cap: int | None = None  # most entrants
+    signup_deadline: datetime | None = Field(default=None, sa_type=UTCDateTime)  # starts by itself then
+    round_hours: int | None = None  # a round's deadline after it opens
+    season_id: int | None = Field(default=None, foreign_key="league_seasons.id", ondelete="SET NULL")
+    status: str = Field(default=TOURNAMENT_SIGNUP, max_length=16)
+    signup_message_id: int | None = _discord_id(default=None, nullable=True)
+    results_posted: bool = False
+    created_at: datetime = _created()
+
+
+class TournamentEntrant(SQLModel, table=True):
+    """A player signed up; `seed` is the sign-up order. A dropped player keeps their results."""
+
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True, ondelete="CASCADE")
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    seed: int
+    joined_at: datetime = _created()
+    dropped_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class TournamentRound(SQLModel, table=True):
+    """A round opened (its key is the claim: one process opens it); `deadline` forces it on."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True, ondelete="CASCADE")
+    number: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    stage: str = Field(max_length=16)  # storage.pairings STAGE_*
+    opened_at: datetime = _created()
+    deadline: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class TournamentTable(SQLModel, table=True):
+    """One table of a round: its players in seat order, its game once started (claimed with a
+    lease by the process that opens it), and its result: places (leavers last) and scores."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (sa.UniqueConstraint("tournament_id", "round", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournaments.id", ondelete="CASCADE", index=True)
+    round: int
+    number: int
+    pod: int | None = None  # a group stage's pod
+    players: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # user ids, seat order
+    status: str = Field(default=TABLE_PENDING, max_length=16)
+    game_id: int | None = Field(default=None, foreign_key="games.id", ondelete="SET NULL", unique=True)
+    ranks: list | None = Field(default=None, sa_type=sa.JSON)
+    scores: list | None = Field(default=None, sa_type=sa.JSON)
+    adjudicated_by: int | None = _discord_id(default=None, nullable=True)
+    claimed_by: str | None = Field(default=None, max_length=64)
+    claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
