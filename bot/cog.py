@@ -1,5 +1,5 @@
 """The base of every controller (bot/cogs/): its slash commands go under one of the bot's top-level
-commands (`ROOTS`: `/ttr` to play, `/ttr-host`, `/ttr-settings`, `/ttr-league`), its context menus
+commands (`ROOTS`: `/ttr` to play, `/ttr-host`, `/ttr-settings`, `/ttr-league`, `/ttr-tournament`), its context menus
 beside them, its buttons and selects are the DynamicItems it names, and it may hear outcomes.
 
 Each cog module is an extension loaded by name (bot/client.py `EXTENSIONS`); cogs never import
@@ -27,12 +27,13 @@ from storage import Storage
 
 #: The top-level slash commands, split by who uses them, and their descriptions. Each stays within
 #: 60% of Discord's limits (15 subcommands, 4,800 characters; tests/bot/test_command_localization.py),
-#: so new commands have room. Their names read the same in every language: typing "/ttr" lists all four.
+#: so new commands have room. Their names read the same in every language: typing "/ttr" lists all five.
 ROOTS = {
     "ttr": locale_str("Play Ticket to Ride"),
     "ttr-host": locale_str("Host a game: open, start or cancel it, and run it (kick, pause, end)"),
     "ttr-settings": locale_str("Your settings, and the server's (Manage Server)"),
     "ttr-league": locale_str("Server leagues: seasons, rated games, standings"),
+    "ttr-tournament": locale_str("Tournaments: sign-up, rounds of tables, standings"),
 }
 
 

@@ -1,0 +1,121 @@
+"""A Swiss tournament through the fake Discord (issue 22): 12 players sign up (the post's button, and
+the command), 3 rounds of tables of 4 open as threads with their games started, games end by
+resignations through `/ttr resign` (one table also loses a no-show the organizer kicks), a player
+drops, the bot restarts in the middle of round 2 and goes on, the organizer forces round 3 with
+`next`, and the results are posted with the standings and bracket images.
+
+The fake guild has four members; eight more are added with `fake.add_user` before the bot starts
+(GUILD_CREATE carries the members)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from storage import tournaments as stored
+from tests.bot.driver import Driver
+
+
+async def _tables(bot, round_: int):
+    async with bot.storage.sessions() as session:
+        [t] = await stored.guild_tournaments(session=session, guild_id=bot.settings.dev_guild_id)
+        return t, await stored.tables(session=session, tournament_id=t.id, round=round_)
+
+
+async def _wait_tables(fake, bot, round_: int, count: int):
+    async def opened() -> bool:
+        _, rows = await _tables(bot, round_)
+        return len(rows) == count and all(r.game_id for r in rows)
+
+    for _ in range(200):
+        if await opened():
+            return (await _tables(bot, round_))[1]
+        await fake.sleep(0.05) if hasattr(fake, "sleep") else await __import__("asyncio").sleep(0.05)
+    raise AssertionError(f"round {round_} did not open {count} tables")
+
+
+def _thread(fake, game_id: int, bot):
+    table = bot.service._tables.get(game_id)
+    channel_id = table.record.channel_id
+    return next(c for c in fake.threads(fake.general) if c.id == channel_id)
+
+
+async def _resign_all_but_first(fake, bot, row, users, *, kick: int | None = None) -> None:
+    """The table's game ends: everyone but its first seat resigns (or is kicked, as a no-show)."""
+    await bot.service.fresh(row.game_id)
+    thread = _thread(fake, row.game_id, bot)
+    driver = Driver(fake, bot, thread, [users[u] for u in row.players])
+    driver.game_id = row.game_id
+    for user_id in row.players[1:]:
+        if user_id == kick:
+            reply = await fake.slash(fake.owner, thread, "ttr-host kick", player=users[user_id])
+            seat = bot.service._tables[row.game_id].seat_of(user_id)
+            await fake.click(fake.owner, reply.message, f"ttr:{row.game_id}:kick:{seat}:{user_id}:yes")
+        else:
+            await driver.run(users[user_id], "ttr resign")
+    await fake.wait_until(lambda: bot.service._tables.get(row.game_id) is None
+                          or bot.service._tables[row.game_id].record.status != "active", what="the game's end")
+
+
+async def test_a_swiss_tournament_of_twelve_with_a_drop_a_no_show_and_a_restart(fake_discord, make_bot):
+    fake = fake_discord
+    extra = [fake.add_user(f"player{i}") for i in range(8)]
+    players = [fake.alice, fake.bob, fake.carol, fake.dirk, *extra]
+    users = {u.id: u for u in players}
+    bot = await make_bot()
+    await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Spring cup", format="swiss", map="usa",
+                     rounds=3)
+    post = next(m for m in fake.channel_messages(fake.general) if "Spring cup" in m.content)
+    [join, _leave] = post.custom_ids
+    for user in players[:11]:
+        reply = await fake.click(user, post, join)
+        await reply.wait_resolved() if reply.kind == "deferred" else None
+    await fake.slash(players[11], fake.general, "ttr-tournament signup")
+    refused = await fake.slash(fake.alice, fake.general, "ttr-tournament start")
+    assert "Manage Server" in refused.content  # only the organizer starts it
+    assert "Signed up: 12" in fake.channel_messages(fake.general)[0].content
+
+    reply = await fake.slash(fake.owner, fake.general, "ttr-tournament start")
+    await reply.wait_resolved()
+    first = await _wait_tables(fake, bot, 1, 3)
+    assert sorted(u for r in first for u in r.players) == sorted(users) and len(fake.threads(fake.general)) == 3
+    no_show = first[1].players[2]
+    for i, row in enumerate(first):
+        await _resign_all_but_first(fake, bot, row, users, kick=no_show if i == 1 else None)
+    second = await _wait_tables(fake, bot, 2, 3)
+    _, done = await _tables(bot, 1)
+    assert all(r.status == "done" for r in done)
+    kicked_table = done[1]
+    # the no-show kicked and the two who resigned share the last place behind the one who stayed
+    assert kicked_table.ranks[kicked_table.players.index(no_show)] == 2 and sorted(kicked_table.ranks) == [1, 2, 2, 2]
+
+    # a drop in round 2: the player's seat leaves the game; they are not seated in round 3
+    dropped = second[0].players[0]
+    reply = await fake.slash(fake.owner, fake.general, "ttr-tournament drop", player=users[dropped])
+    await reply.wait_resolved()
+    await _resign_all_but_first(fake, bot, second[1], users)
+
+    # restart in the middle of round 2: the new process records and opens what is left
+    bot = await make_bot()
+    for row in second[0:1] + second[2:]:
+        await _resign_all_but_first(fake, bot, row, users)
+    third = await _wait_tables(fake, bot, 2 + 1, 3)
+    seated = [u for r in third for u in r.players]
+    assert dropped not in seated and len(seated) == 11 and sorted(len(r.players) for r in third) == [3, 4, 4]
+
+    # the organizer forces round 3: unfinished tables are decided by their current score
+    reply = await fake.slash(fake.owner, fake.general, "ttr-tournament next")
+    await reply.wait_resolved()
+    assert "3 unfinished tables" in reply.followups[-1].content
+    results = await fake.wait_for_message(fake.general, lambda m: "is over" in m.content)
+    assert {a.filename for a in results.attachments} == {"standings.png", "bracket.png"}
+    async with bot.storage.sessions() as session:
+        t = (await stored.guild_tournaments(session=session, guild_id=bot.settings.dev_guild_id))[0]
+        table = await stored.standings(session=session, tournament_id=t.id)
+    assert t.status == "finished" and f"<@{table[0].user_id}>" in results.content
+    assert [s.user_id for s in table if s.dropped] == [dropped] and sum(s.tables for s in table) == 12 + 12 + 11
+
+    reply = await fake.slash(fake.owner, fake.general, "ttr-tournament export")
+    files = {a.filename: a for a in reply.message.attachments}
+    standing = list(csv.DictReader(io.StringIO(files["spring-cup-standings.csv"].data.decode())))
+    assert [int(r["user_id"]) for r in standing] == [s.user_id for s in table]
