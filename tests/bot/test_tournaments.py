@@ -9,6 +9,7 @@ The fake guild has four members; eight more are added with `fake.add_user` befor
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 
@@ -30,7 +31,7 @@ async def _wait_tables(fake, bot, round_: int, count: int):
     for _ in range(200):
         if await opened():
             return (await _tables(bot, round_))[1]
-        await fake.sleep(0.05) if hasattr(fake, "sleep") else await __import__("asyncio").sleep(0.05)
+        await asyncio.sleep(0.05)
     raise AssertionError(f"round {round_} did not open {count} tables")
 
 
