@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ai import marklin
 from ai.base import GameInfo
 from ai.board import Board, color_needs, make_plan
 from ai.common import best_payment, draw_card, tunnel_answer
@@ -49,7 +50,14 @@ class BaselinePlayer:
             return tunnel_answer(legal)
         if isinstance(first, NeutralClaim):
             return self.neutral(Board(view, info), legal)
-        return self.turn(Board(view, info), legal)
+        if isinstance(first, DrawTickets):  # Märklin's starting mix
+            return marklin.ticket_mix(legal)
+        board = Board(view, info)
+        action = self.turn(board, legal)
+        if info.map.id == "marklin":
+            return marklin.move_worth_making(board, legal) or (
+                marklin.with_passenger(board, action, legal) if isinstance(action, Claim) else action)
+        return action
 
     # ------------------------------------------------------------------ tickets
 
@@ -114,7 +122,7 @@ class BaselinePlayer:
             and board.min_opp_trains >= SAFE_TRAINS
             and any(isinstance(a, DrawTickets) for a in legal)
         ):
-            return DrawTickets()
+            return next(a for a in legal if isinstance(a, DrawTickets))
         if claims:
             longest = max(claims, key=lambda tid: board.m.track_by_id[tid].length)
             if board.m.track_by_id[longest].length >= 3 or board.trains <= 6 or board.last_round:

@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
 from ai.base import GameInfo
-from engine.cards import CARD_NAMES, LOCO, NUM_CARD_KINDS
+from engine.cards import ALL_CARD_NAMES, LOCO, NUM_CARD_KINDS
 from engine.mapdata import MapData, Ticket, Track
 
-CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+CARD_INDEX = {name: i for i, name in enumerate(ALL_CARD_NAMES)}
 INF = float("inf")
 
 
@@ -68,7 +68,7 @@ class Board:
             owner[by_id[tid].index] = seat
         self.owner = owner
         you = view["you"] or {}
-        hand = [0] * NUM_CARD_KINDS
+        hand = [0] * len(ALL_CARD_NAMES)  # Märklin's +4 and passenger cards at the end
         for name, n in (you.get("hand") or {}).items():
             hand[CARD_INDEX[name]] = n
         self.hand = hand

@@ -37,7 +37,7 @@ def draw_card(board: Board, legal: Sequence[Action], need: list[int], take_loco:
     free = board.info.free_locos  # a face-up locomotive is then an ordinary card
     for a in market:
         card = board.market[a.slot]
-        if card is not None and (card != LOCO or free) and need[card] > best_need:
+        if card is not None and (card != LOCO or free) and card < len(need) and need[card] > best_need:
             best, best_need = a, need[card]
     if best is not None:
         return best

@@ -26,7 +26,7 @@ from engine import Game
 from engine.mapdata import load_map
 from engine.scoring import final_scores, longest_trail
 
-MAPS = ("usa", "europe", "nederland", "switzerland", "nordic")
+MAPS = ("usa", "europe", "nederland", "switzerland", "nordic", "marklin")
 #: Players per game: 4, or the map's maximum (Switzerland and Nordic Countries take 2-3).
 SEATS = {"switzerland": 3, "nordic": 3}
 cpu = time.process_time

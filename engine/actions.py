@@ -29,10 +29,14 @@ class Claim(NamedTuple):
     color: int | None
     locos: int
     subs: tuple[int, ...] = ()
+    passenger: str | None = None  # Märklin: the end city (id) where a passenger is placed
 
 
 class DrawTickets(NamedTuple):
-    """Draw destination tickets; the keep choice follows as KeepTickets."""
+    """Draw destination tickets; the keep choice follows as KeepTickets. `long`: on Märklin, how
+    many of them come from the long deck (docs/rules.md §8.3); None on maps with one deck."""
+
+    long: int | None = None
 
 
 class KeepTickets(NamedTuple):
@@ -62,6 +66,14 @@ class NeutralClaim(NamedTuple):
     track: str
 
 
+class Move(NamedTuple):
+    """Märklin (docs/rules.md §8.5): move the passenger standing on `path[0]` along the cities of
+    `path` (ids), paying `cards` passenger cards for the routes only other players own."""
+
+    path: tuple[str, ...]
+    cards: int
+
+
 class Pass(NamedTuple):
     """Legal only when a player has no other legal action (docs/rules.md §1)."""
 
@@ -88,12 +100,12 @@ class Remove(NamedTuple):
 
 Action = (
     DrawDeck | DrawMarket | Claim | DrawTickets | KeepTickets | BuildStation
-    | PayTunnel | DeclineTunnel | NeutralClaim | Pass | Skip | Undo | Resign | Remove
+    | PayTunnel | DeclineTunnel | NeutralClaim | Move | Pass | Skip | Undo | Resign | Remove
 )
 
 ACTION_TYPES = (
     DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
-    PayTunnel, DeclineTunnel, NeutralClaim, Pass, Skip, Undo, Resign, Remove,
+    PayTunnel, DeclineTunnel, NeutralClaim, Move, Pass, Skip, Undo, Resign, Remove,
 )
 
 

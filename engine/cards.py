@@ -1,6 +1,7 @@
 """Train cards: eight colors and the locomotive, as small ints for speed.
 
-A hand is a list of nine counts indexed by card (colors 0–7, locomotive 8).
+A hand is a list of nine counts indexed by card (colors 0–7, locomotive 8); on Märklin (docs/rules.md
+§8.2) eleven, with the "+4" locomotive (9) and the passenger card (10).
 """
 
 from __future__ import annotations
@@ -9,6 +10,10 @@ COLORS: tuple[str, ...] = ("pink", "white", "blue", "yellow", "orange", "black",
 LOCO = 8
 CARD_NAMES: tuple[str, ...] = COLORS + ("loco",)
 NUM_CARD_KINDS = 9
+LOCO4 = 9
+PASSENGER = 10
+#: Every card's name, Märklin's two included (CARD_NAMES stays the nine every map has).
+ALL_CARD_NAMES: tuple[str, ...] = CARD_NAMES + ("loco4", "passenger")
 
 #: Other spellings players type, mapped to the canonical card name.
 CARD_ALIASES = {

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.cards import CARD_NAMES
+from engine.cards import ALL_CARD_NAMES
 
 
 def N_(template: str) -> str:
@@ -74,7 +74,7 @@ class CardRef(NamedTuple):
     card: int
 
     def __str__(self) -> str:
-        return CARD_NAMES[self.card]
+        return ALL_CARD_NAMES[self.card]
 
 
 class ListRef(NamedTuple):

@@ -29,7 +29,7 @@ from engine.actions import (
     Skip,
     Undo,
 )
-from engine.cards import LOCO, NUM_CARD_KINDS, standard_deck
+from engine.cards import LOCO
 from engine.errors import (
     N_,
     CardRef,
@@ -242,7 +242,7 @@ class Game:
         self.deck: list[int] = []
         self.discard: list[int] = []
         self.market: list[int] = [-1] * MARKET_SIZE
-        self.hands: list[list[int]] = [[0] * NUM_CARD_KINDS for _ in range(seats)]
+        self.hands: list[list[int]] = [[0] * self.hooks.card_kinds for _ in range(seats)]
         # Tickets.
         self.ticket_deck: list[int] = []
         self.ticket_discard: list[int] = []  # face-up pile of maps whose returned tickets go there
@@ -326,7 +326,7 @@ class Game:
 
     def _setup(self) -> None:
         """docs/rules.md §1 setup order: shuffle, deal 4 each, turn 5 face up, deal tickets."""
-        cards = standard_deck()
+        cards = self.hooks.train_deck(self)
         self._rng("cards").shuffle(cards)
         self.deck = cards
         for _ in range(START_HAND):
@@ -385,7 +385,8 @@ class Game:
         if self.phase == OVER:
             return []
         if self.phase == CHOOSING:
-            return [s for s in range(self.seats) if self.offers[s] and self.left[s] is None]
+            hooks = self.hooks
+            return [s for s in range(self.seats) if (self.offers[s] or hooks.choosing(self, s)) and self.left[s] is None]
         return [self.current]
 
     @property
@@ -445,6 +446,8 @@ class Game:
         if self.phase == OVER or self.left[seat] is not None:
             return []
         if self.phase == CHOOSING:
+            if self.hooks.choosing(self, seat):
+                return self.hooks.choosing_actions(self, seat)
             return self._keep_choices(seat)
         if seat != self.current:
             return []
@@ -495,6 +498,8 @@ class Game:
         return actions
 
     def _turn_start_actions(self, seat: int, collapse: bool) -> list[Action]:
+        if self.hooks.lists_turns:
+            return self.hooks.turn_actions(self, seat, collapse)
         actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0]
         if self._can_draw_blind():
             actions.append(_DRAW_DECK)
@@ -627,7 +632,7 @@ class Game:
         from engine.view import public_context
 
         context = public_context(self, action)
-        core = _APPLY.get(type(action))
+        core = None if type(action) in self.hooks.action_types else _APPLY.get(type(action))
         if core is None:
             self.hooks.apply_action(self, seat, action, events)
         else:
@@ -649,7 +654,7 @@ class Game:
     # --- validation (no mutation) ---
 
     def _check(self, seat: int | None, action: Action) -> None:
-        checker = _CHECK.get(type(action))
+        checker = None if type(action) in self.hooks.action_types else _CHECK.get(type(action))
         if checker is None:
             if type(action) not in self.hooks.action_types:
                 raise _illegal("{action!r} is not an action of this game", action=action)
@@ -921,8 +926,8 @@ class Game:
 
     def _pay(self, seat: int, color: int | None, locos: int, count: int, subs: tuple[int, ...] = ()) -> list[int]:
         """Take `count` cards (`locos` of them locomotives) and the substitute cards out of the
-        hand; returns 9 counts."""
-        paid = [0] * NUM_CARD_KINDS
+        hand; returns the counts paid by card kind."""
+        paid = [0] * self.hooks.card_kinds
         if color is not None and count > locos:
             paid[color] = count - locos
         paid[LOCO] = locos
@@ -1021,14 +1026,10 @@ class Game:
             self._end_turn(events)
 
     def _return_tickets(self, ids: list[int], policy: str) -> None:
-        if policy == "bottom":
-            self.ticket_deck[:0] = ids
-        elif policy == "discard":
-            self.ticket_discard.extend(ids)
-        # "box": out of the game
+        self.hooks.return_tickets(self, ids, policy)  # "box": out of the game
 
     def _maybe_start_play(self, events: list[Event]) -> None:
-        if self.phase != CHOOSING or any(self.offers[s] for s in self.active_seats()):
+        if self.phase != CHOOSING or any(self.offers[s] or self.hooks.choosing(self, s) for s in self.active_seats()):
             return
         self.phase = PLAYING
         if self.left[self.current] is not None:
@@ -1071,7 +1072,7 @@ class Game:
             self.discard.extend(tunnel["revealed"])
         hand = self.hands[leaver]
         self._discard_counts(hand)
-        self.hands[leaver] = [0] * NUM_CARD_KINDS
+        self.hands[leaver] = [0] * self.hooks.card_kinds
         if self.offers[leaver]:
             policy = self.deck_rules.start_returned if self.phase == CHOOSING else self.returned_policy
             self._return_tickets(self.offers[leaver], policy)
@@ -1160,6 +1161,8 @@ class Game:
     def default_action(self, seat: int) -> Action:
         """The forced move when `seat` times out: keep the fewest tickets (lowest points first),
         decline a tunnel, otherwise draw blind (or take a face-up card, or pass)."""
+        if self.phase == CHOOSING and self.hooks.choosing(self, seat):
+            return self.hooks.default_action(self, seat)
         if self.phase == CHOOSING or self.stage == TICKETS:
             by_points = sorted(self.offers[seat], key=lambda i: (self.map.ticket_by_id[i].points, i))
             return KeepTickets(tuple(sorted(by_points[: self.offer_keep[seat]])))

@@ -6,6 +6,9 @@ The base class is the common core (docs/rules.md §1), so a map without hooks ne
 Extension points, in the order a game meets them:
 - `variants` / `configure`: the host's options (`GameOptions.variants`), validated at creation;
   `configure` also sets the hook's initial state (also before `from_json` restores it).
+- `card_kinds` / `train_deck`: the card kinds of a hand and the unshuffled train deck (Märklin's 118).
+- `choosing` / `choosing_actions`: a seat's own step before its starting tickets are dealt
+  (Märklin names its mix of short and long tickets); `return_tickets`: where tickets not kept go.
 - `after_setup`: once cards and tickets are dealt.
 - `doubles_open`: whether both tracks of a double route are usable.
 - card rules: `free_locomotive_draws` (a face-up locomotive is an ordinary card), `market_resets`
@@ -13,6 +16,9 @@ Extension points, in the order a game meets them:
   `locomotive_use` names it for the rules summary, `locomotive_error` is the error elsewhere),
   `ferry_substitute` (cards of any colors replacing one required ferry locomotive); a track's own
   `substitute` (data) is handled by the payments.
+- `action_types` may also name core actions the hook checks and applies itself, and with
+  `lists_turns` the hook lists a turn's first actions (`turn_actions`): Märklin's claims with a
+  passenger, its +4 locomotives and triple routes, its passenger moves and ticket mixes.
 - `after_claim`: effects of a claim (tolls).
 - `after_round`: between turns, once every active seat has played a round; it may open a
   pending decision (a hook `stage`) for one seat, which the hook's own actions resolve
@@ -29,6 +35,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from engine.cards import NUM_CARD_KINDS, standard_deck
 from engine.errors import (
     N_,
     IllegalActionError,
@@ -55,6 +62,10 @@ class RuleHooks:
     action_types: tuple[type, ...] = ()
     #: Pending-decision stages (values of `game.stage`) that this hook opens.
     stages: tuple[str, ...] = ()
+    #: Card kinds in a hand (engine.cards).
+    card_kinds: int = NUM_CARD_KINDS
+    #: Whether `turn_actions` lists the actions at the start of a turn instead of the core.
+    lists_turns: bool = False
     #: A face-up locomotive counts as one card: it may be the second card and allows a second one.
     free_locomotive_draws: bool = False
     #: Whether 3 face-up locomotives discard and replace the market (docs/rules.md §1).
@@ -87,6 +98,29 @@ class RuleHooks:
         for key, value in given.items():
             if not isinstance(value, bool):
                 raise VariantError("variant {name!r} is on or off (true or false), not {value!r}", name=key, value=value)
+
+    def train_deck(self, game: Game) -> list[int]:
+        """The train cards before shuffling (docs/rules.md §1.1: 110)."""
+        return standard_deck()
+
+    def choosing(self, game: Game, seat: int) -> bool:
+        """Whether `seat` has a step of its own to take before its starting tickets are dealt."""
+        return False
+
+    def choosing_actions(self, game: Game, seat: int) -> list[Action]:
+        """The legal actions of a seat for which `choosing` is true."""
+        return []
+
+    def turn_actions(self, game: Game, seat: int, collapse: bool) -> list[Action]:
+        """The actions at the start of a turn, when `lists_turns` (Pass when there are none)."""
+        raise NotImplementedError
+
+    def return_tickets(self, game: Game, ids: list[int], policy: str) -> None:
+        """Tickets not kept: under the deck ("bottom"), on the face-up pile ("discard") or out of the game."""
+        if policy == "bottom":
+            game.ticket_deck[:0] = ids
+        elif policy == "discard":
+            game.ticket_discard.extend(ids)
 
     def variant(self, game: Game, name: str) -> bool:
         return bool(game.options.variants.get(name, self.variants[name]))
@@ -162,6 +196,7 @@ HOOKS: dict[str, str] = {
     "tolls": "engine.nederland:NederlandHooks",
     "nordic": "engine.nordic:NordicHooks",
     "switzerland": "engine.switzerland:SwitzerlandHooks",
+    "marklin": "engine.marklin:MarklinHooks",
 }
 
 

@@ -151,19 +151,21 @@ class MapData:
         return f"{city_name(a)}-{city_name(b)}"
 
 
-def available_maps() -> list[str]:
-    return sorted(
-        p.name.removesuffix(".json")
-        for p in resources.files("engine.maps").iterdir()
-        if p.name.endswith(".json")
-    )
+#: Map files that load but are not offered yet (bot, listings, every-map tests), until their rules
+#: reach every layer: Märklin's passengers and ticket mixes have no bot controls yet (issue #21).
+UNLISTED = frozenset({"marklin"})
+
+
+def available_maps(include_unlisted: bool = False) -> list[str]:
+    names = (p.name.removesuffix(".json") for p in resources.files("engine.maps").iterdir() if p.name.endswith(".json"))
+    return sorted(name for name in names if include_unlisted or name not in UNLISTED)
 
 
 @cache
 def load_map(map_id: str) -> MapData:
     """Load a map shipped in engine/maps by id (cached: MapData is immutable)."""
     path = resources.files("engine.maps").joinpath(f"{map_id}.json")
-    if not isinstance(map_id, str) or map_id not in available_maps() or not path.is_file():
+    if not isinstance(map_id, str) or map_id not in available_maps(include_unlisted=True) or not path.is_file():
         raise UnknownMapError("there is no map {map!r} (the maps: {maps})", map=map_id, maps=", ".join(available_maps()))
     return parse_map(path.read_bytes())
 

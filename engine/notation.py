@@ -5,6 +5,7 @@
     station Paris red | station Paris loco=2 | tunnel pay | tunnel pay loco=1 | tunnel decline
     neutral claim Amsterdam-Rotterdam/2 | pass | skip | resign | remove 3
     claim Ålborg-Göteborg blue sub=pink:1,green:2 | claim Lieksa-Murmansk red sub=blue:4,green:4
+    claim Berlin-Hamburg yellow passenger=Berlin | tickets draw long=2 | move Hamburg-Kiel-Rostock cards=1
 
 Defaults when a player leaves something out (docs/engine.md): no `loco=` means the fewest
 locomotives that can pay; no color on a colored route means the route's color; a gray double
@@ -28,6 +29,7 @@ from engine.actions import (
     DrawMarket,
     DrawTickets,
     KeepTickets,
+    Move,
     NeutralClaim,
     Pass,
     PayTunnel,
@@ -139,10 +141,14 @@ def format_action(game_or_map: Game | MapData, action: Action) -> str:
     if kind is Claim:
         t = m.track_by_id[action.track]
         route = route_label(m, t) if claim_names_track(m, action) else m.route_name(t)
+        passenger = None if action.passenger is None else "passenger=" + _word(m.city_by_id[action.passenger].name)
         return " ".join(filter(None, ["claim", route, _payment_text(action.color, action.locos),
-                                      _subs_text(action.subs)]))
+                                      _subs_text(action.subs), passenger]))
     if kind is DrawTickets:
-        return "tickets draw"
+        return "tickets draw" if action.long is None else f"tickets draw long={action.long}"
+    if kind is Move:
+        path = "-".join(_word(m.city_by_id[c].name) for c in action.path)
+        return f"move {path}" + (f" cards={action.cards}" if action.cards else "")
     if kind is KeepTickets:
         return "tickets keep " + " ".join(map(str, action.ids))
     if kind is BuildStation:
@@ -165,6 +171,12 @@ def format_action(game_or_map: Game | MapData, action: Action) -> str:
     if kind is Remove:
         return f"remove {action.seat + 1}"
     raise TypeError(f"not an action: {action!r}")
+
+
+def _word(name: str) -> str:
+    """A city name as one word of the notation ('Frankfurt am Main' -> 'Frankfurt_am_Main'; the
+    lookup ignores the underscores)."""
+    return name.replace(" ", "_")
 
 
 def _subs_text(subs: tuple[int, ...]) -> str:
@@ -242,12 +254,14 @@ def parse_action(game: Game, seat: int | None, text: str) -> Action:
         return _parse_tunnel(game, seat, rest)
     if verb == "neutral":
         return _parse_neutral(game, rest)
+    if verb == "move":
+        return _parse_move(game, seat, rest)
     if not rest and verb in ("pass", "skip", "resign", "undo"):
         return {"pass": Pass(), "skip": Skip(), "resign": Resign(), "undo": Undo()}[verb]
     if verb == "remove" and len(rest) == 1 and _is_number(rest[0]):
         return Remove(int(rest[0]) - 1)
     raise InvalidActionError(
-        "unknown action {text!r}: actions are draw, claim, tickets, station, tunnel, neutral, pass, resign",
+        "unknown action {text!r}: actions are draw, claim, tickets, station, tunnel, neutral, move, pass, resign",
         text=text.strip(),
     )
 
@@ -263,6 +277,8 @@ def _parse_draw(rest: list[str]) -> Action:
 def _parse_tickets(rest: list[str]) -> Action:
     if rest == ["draw"]:
         return DrawTickets()
+    if len(rest) == 2 and rest[0] == "draw" and rest[1].lower().startswith("long="):
+        return DrawTickets(_count(rest[1][5:]))
     if rest and rest[0] == "keep" and rest[1:] and all(_is_number(w) for w in rest[1:]):
         return KeepTickets(tuple(sorted(int(w) for w in rest[1:])))
     raise InvalidActionError("write 'tickets draw' or 'tickets keep' followed by ticket numbers")
@@ -335,6 +351,20 @@ def _typed_names(texts: list[str]) -> ListRef:
 
 
 def _parse_claim(game: Game, seat: int | None, words: list[str]) -> Action:
+    """A claim, with Märklin's `passenger=City` (where the claim puts a passenger) anywhere after the route."""
+    passenger = None
+    for word in words:
+        if word.lower().startswith("passenger="):
+            city = game.map.find_city(word[10:])
+            if city is None:
+                raise InvalidActionError("no city {names} on the {map} map", names=_typed_names([word[10:]]),
+                                         map=MapRef(game.map.name))
+            passenger = city.id
+    claim = _parse_claim_payment(game, seat, [w for w in words if not w.lower().startswith("passenger=")])
+    return claim if passenger is None else claim._replace(passenger=passenger)
+
+
+def _parse_claim_payment(game: Game, seat: int | None, words: list[str]) -> Action:
     m = game.map
     subs: list[int] = []
     route_words, color, all_loco, locos = _split_payment(words, subs)
@@ -515,3 +545,36 @@ def _parse_neutral(game: Game, words: list[str]) -> Action:
         return NeutralClaim(chosen[0].id)
     free = [t for t in tracks if game.owner[t.index] < 0]
     return NeutralClaim((free or tracks)[0].id)
+
+
+def _parse_move(game: Game, seat: int | None, words: list[str]) -> Action:
+    """'move Hamburg-Kiel-Rostock cards=1' (Märklin, docs/rules.md §8.5): the cities of the path, the
+    first where the passenger stands; a country's name stands for its border point on the path.
+    Without `cards=`, the passenger cards the path needs."""
+    cards = None
+    if words and words[-1].lower().startswith("cards="):
+        cards = _count(words[-1][6:])
+        words = words[:-1]
+    parts = _DASHES.split(" ".join(words).strip()) if words else []
+    if len(parts) < 2:
+        raise InvalidActionError("name the passenger's path as cities, like 'move Hamburg-Kiel-Rostock'")
+    m = game.map
+    path: list[str] = []
+    for part in parts:
+        city = m.find_city(part)
+        if city is None:
+            raise InvalidActionError("no city {names} on the {map} map", names=_typed_names([part]), map=MapRef(m.name))
+        index = city.index
+        if index in m.borders:  # a country: the border point joined to the city before it (or after it)
+            near = m.city_by_id[path[-1]].index if path else None
+            index = next((b for b in m.borders[index] if near is None or (min(b, near), max(b, near))
+                          in m.tracks_between), m.borders[index][0])
+            if near is None and len(parts) > 1 and (after := m.find_city(parts[1])) is not None:
+                index = next((b for b in m.borders[city.index] if (min(b, after.index), max(b, after.index))
+                              in m.tracks_between), index)
+        path.append(m.cities[index].id)
+    if cards is None:
+        from engine.marklin import move_cost
+
+        cards = move_cost(game, seat, tuple(path)) if seat is not None else 0
+    return Move(tuple(path), cards)

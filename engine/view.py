@@ -20,7 +20,7 @@ from engine.actions import (
     Remove,
     Undo,
 )
-from engine.cards import CARD_NAMES, NUM_CARD_KINDS
+from engine.cards import ALL_CARD_NAMES, CARD_NAMES
 from engine.notation import claim_names_track, format_action
 from engine.version import RULES_VERSION
 
@@ -31,7 +31,7 @@ VIEW_SCHEMA = 1
 
 
 def _hand(counts: list[int]) -> dict[str, int]:
-    return {CARD_NAMES[k]: counts[k] for k in range(NUM_CARD_KINDS) if counts[k]}
+    return {ALL_CARD_NAMES[k]: n for k, n in enumerate(counts) if n}
 
 
 def _ticket(game: Game, ticket_id: int) -> dict:
@@ -80,7 +80,7 @@ def public_entry(game: Game, seat: int | None, action, context: object = None) -
     elif isinstance(action, DrawMarket):
         entry["slot"] = action.slot
         if isinstance(context, int) and context >= 0:
-            entry["card"] = CARD_NAMES[context]
+            entry["card"] = ALL_CARD_NAMES[context]
     elif isinstance(action, KeepTickets):
         entry["count"] = len(action.ids)
     elif isinstance(action, Remove):
@@ -159,7 +159,7 @@ def build_view(game: Game, seat: int | None) -> dict:
         "last_round": game.last_round is not None,
         "plies": len(game.log),
         "players": players,
-        "market": [CARD_NAMES[c] if c >= 0 else None for c in game.market],
+        "market": [ALL_CARD_NAMES[c] if c >= 0 else None for c in game.market],
         "deck_size": len(game.deck),
         "discard_size": len(game.discard),
         "ticket_deck_size": len(game.ticket_deck),

@@ -38,7 +38,7 @@ MARKS = re.compile("[⟦⟧]")  # a name ("⟦baseline ÁÍ⟧") drawn in an ima
 #: What the person types: every kind of refusal and command, then the first move until the end.
 SCRIPT = ["help", "moves", "board", "nonsense", "999", "claim Nowhere-Else", "claim Paris-Dieppe"]
 #: The notation's verbs, which the engine's refusal of an unknown action lists as they are typed.
-VERBS = ("draw", "claim", "tickets", "station", "tunnel", "neutral", "pass", "resign")
+VERBS = ("draw", "claim", "tickets", "station", "tunnel", "neutral", "move", "pass", "resign")
 
 
 class Session:
