@@ -53,6 +53,7 @@ EXTENSIONS = (
     "bot.cogs.undo",  # the Undo button and its vote
     "bot.cogs.ai_seats",  # AI seats play their turns
     "bot.cogs.leagues",  # /ttr-league …; the "Ticket to Ride profile" user menu; rating finished league games
+    "bot.cogs.queue",  # /ttr-league queue join, leave, status, rules; the matcher making rated tables
 )
 
 #: How often the outbox is looked at for rows nobody announced (seconds; more often with a short lease).

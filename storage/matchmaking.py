@@ -6,7 +6,8 @@ bot/cogs/queue.py makes the tables.
 The rule, in order:
 - Entries are taken longest-waiting first (ties: the lower entry id). Each one not yet seated is
   an *anchor*: the bot tries to make a table around it, largest allowed size first, on its map (or
-  each allowed map, starting at one picked from its entry id, when it named none).
+  each allowed map, starting at one picked from its entry id, when it named none); a map takes
+  tables up to its own largest (Nordic Countries: 3).
 - A table's ratings may differ by at most the anchor's allowed spread: `spread + widen · minutes
   waited`. The anchor waits longest of anyone still unseated who could join it, so a table's span
   never exceeds the allowed spread of its longest-waiting player.
@@ -22,7 +23,7 @@ The rule, in order:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,11 @@ class Rules:
     maps: tuple[str, ...]  # allowed maps (at least one)
     spread: float  # rating points a table may span at once
     widen: float  # points the spread grows per minute waited
+    most: Mapping[str, int] = field(default_factory=dict)  # a map's largest table (e.g. 3), if below 5
+
+    def takes(self, map_id: str, size: int) -> bool:
+        """Whether tables of `size` are allowed and fit on the map."""
+        return size in self.sizes and map_id in self.maps and size <= self.most.get(map_id, 5)
 
     def allowed_spread(self, waited: float) -> float:
         return self.spread + self.widen * max(0.0, waited) / 60.0
@@ -80,7 +86,7 @@ def _options(anchor: Waiting, rules: Rules) -> list[tuple[int, str]]:
     else:
         start = anchor.entry_id % len(rules.maps) if rules.maps else 0
         maps = list(rules.maps[start:]) + list(rules.maps[:start])
-    return [(size, map_id) for size in sizes for map_id in maps]
+    return [(size, map_id) for size in sizes for map_id in maps if rules.takes(map_id, size)]
 
 
 def _best_table(anchor: Waiting, others: Sequence[Waiting], size: int, spread: float) -> tuple[Waiting, ...] | None:

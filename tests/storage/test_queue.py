@@ -21,7 +21,7 @@ from storage.matchmaking import Match, Rules, Waiting, match
 from storage.models import GameRecord, LeagueRating, utcnow
 from tests.storage.helpers import new_game
 
-MAPS = ("usa", "europe")
+MAPS = ("usa", "europe", "nordic")
 
 
 @st.composite
@@ -29,7 +29,8 @@ def queues(draw):
     """Up to 10 entries of up to 7 players in two leagues (some players in several queues)."""
     rules = {league: Rules(sizes=tuple(sorted(draw(st.sets(st.integers(2, 5), min_size=1)))),
                            maps=tuple(draw(st.lists(st.sampled_from(MAPS), min_size=1, max_size=2, unique=True))),
-                           spread=draw(st.floats(0, 20)), widen=draw(st.sampled_from([0.0, 0.5, 2.0])))
+                           spread=draw(st.floats(0, 20)), widen=draw(st.sampled_from([0.0, 0.5, 2.0])),
+                           most={"nordic": 3})
              for league in (1, 2)}
     ratings = {u: draw(st.floats(-15, 40)) for u in range(1, 8)}
     entries = []
@@ -46,6 +47,7 @@ def valid(table: tuple[Waiting, ...], league_id: int, map_id: str, rules: Rules)
     player accepts, ratings within the spread allowed for its longest-waiting player."""
     ratings = [e.rating for e in table]
     return (len({e.user_id for e in table}) == len(table) and len(table) in rules.sizes and map_id in rules.maps
+            and len(table) <= rules.most.get(map_id, 5)
             and all(e.league_id == league_id and e.map_id in (None, map_id) and e.size in (None, len(table))
                     for e in table)
             and max(ratings) - min(ratings) <= rules.allowed_spread(max(e.waited for e in table)))
