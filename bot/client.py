@@ -54,6 +54,7 @@ EXTENSIONS = (
     "bot.cogs.ai_seats",  # AI seats play their turns
     "bot.cogs.leagues",  # /ttr-league …; the "Ticket to Ride profile" user menu; rating finished league games
     "bot.cogs.tournaments",  # /ttr-tournament …; sign-up buttons; rounds of tables opened and recorded
+    "bot.cogs.queue",  # /ttr-league queue join, leave, status, rules; the matcher making rated tables
 )
 
 #: How often the outbox is looked at for rows nobody announced (seconds; more often with a short lease).

@@ -524,3 +524,61 @@ class TournamentTable(SQLModel, table=True):
     claimed_by: str | None = Field(default=None, max_length=64)
     claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+# ---------------------------------------------------------------------------- the matchmaking queue
+
+
+class QueueRules(SQLModel, table=True):
+    """A league's matchmaking rules (`/ttr-league queue rules`); a league without a row uses the
+    defaults. Empty lists: whatever the open season allows."""
+
+    __tablename__ = "queue_rules"
+
+    league_id: int = Field(foreign_key="leagues.id", primary_key=True, ondelete="CASCADE",
+                           sa_column_kwargs={"autoincrement": False})
+    sizes: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # table sizes; empty: 2–5
+    maps: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # map ids; empty: any
+    spread: float = 10.0  # rating points a table may span when its players have just joined
+    widen: float = 0.5  # points the spread grows per minute its longest-waiting player waited
+    channel_id: int | None = _discord_id(default=None, nullable=True)  # tables open here (None: where one joined)
+    updated_by: int | None = _discord_id(default=None, nullable=True)
+    updated_at: datetime = _created()
+
+
+class QueueMatch(SQLModel, table=True):
+    """A table the matcher made: its players are reserved (their entries point here) until the
+    game exists; the game's own transaction removes the entries and sets `game_id`. A row whose
+    `game_id` is None is a table still to open (after a crash too); `thread_id` is its thread once
+    made, reused by a retry."""
+
+    __tablename__ = "queue_matches"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", ondelete="CASCADE", index=True)
+    season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE")
+    guild_id: int = _discord_id(index=True)
+    channel_id: int = _discord_id()  # the text channel the table's thread opens under
+    map_id: str = Field(max_length=64)
+    user_ids: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # seat order
+    thread_id: int | None = _discord_id(default=None, nullable=True)
+    game_id: int | None = Field(default=None, foreign_key="games.id", ondelete="CASCADE", unique=True)
+    attempts: int = 0  # tries to open it that failed
+    created_at: datetime = _created()
+
+
+class QueueEntry(SQLModel, table=True):
+    """One player waiting in one queue of a league: a map (`""`: any) and a table size (0: any).
+    `match_id` is set while a table that seats them is being opened (a conditional update decides
+    who gets a player; such entries are no longer matched or left)."""
+
+    __tablename__ = "queue_entries"
+    __table_args__ = (sa.UniqueConstraint("league_id", "user_id", "map_id", "size"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", ondelete="CASCADE")
+    guild_id: int = _discord_id(index=True)
+    user_id: int = _discord_id(index=True)
+    map_id: str = Field(default="", max_length=64)
+    size: int = 0
+    channel_id: int = _discord_id()  # where they joined (tables open there unless the rules name a channel)
+    joined_at: datetime = _created()
+    match_id: int | None = Field(default=None, foreign_key="queue_matches.id", ondelete="SET NULL", index=True)

@@ -57,4 +57,6 @@ async def test_the_controllers_together_fill_the_roots_without_clashes():
     assert [m.name for m in menus] == ["Ticket to Ride profile"]
     await bot.unload_extension("bot.cogs.leagues")
     assert not bot.tree.get_commands(type=discord.AppCommandType.user)  # the menu goes with its cog
+    assert [c.name for c in bot.tree.get_command("ttr-league").commands] == ["queue"]  # bot.cogs.queue's
+    await bot.unload_extension("bot.cogs.queue")
     assert bot.tree.get_command("ttr-league") is None and bot.tree.get_command("ttr") is not None
