@@ -73,8 +73,14 @@ async def _thread(bot: Bot, spec: TableSpec) -> discord.Thread:
     if spec.thread_id is not None:
         thread = bot.get_channel(spec.thread_id)
         return thread if thread is not None else await bot.fetch_channel(spec.thread_id)
-    channel = bot.get_channel(spec.channel_id)
+    return await make_thread(bot, spec.channel_id, spec.name)
+
+
+async def make_thread(bot: Bot, channel_id: int, name: str) -> discord.Thread:
+    """A public game thread under `channel_id`; a caller that must survive a crash between making
+    it and starting the game stores its id first and passes it back as `TableSpec.thread_id`."""
+    channel = bot.get_channel(channel_id)
     if channel is None:
-        channel = await bot.fetch_channel(spec.channel_id)
-    return await channel.create_thread(name=spec.name[:100], type=discord.ChannelType.public_thread,
+        channel = await bot.fetch_channel(channel_id)
+    return await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
                                        auto_archive_duration=THREAD_ARCHIVE_MINUTES)

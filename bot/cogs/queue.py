@@ -31,7 +31,7 @@ from bot.command_translator import slash
 from bot.errors import UserError, league_map_name
 from bot.permissions import is_manager
 from bot.service import new_error_id
-from bot.tables import THREAD_ARCHIVE_MINUTES, TableSpec, open_table
+from bot.tables import TableSpec, make_thread, open_table
 from bot.transformers import League, find_league
 from engine import available_maps, load_map
 from i18n import N_, Translator
@@ -212,9 +212,7 @@ class Queue(TTRCog):
             league = await stored_leagues.get_league(session=session, league_id=reserved.league_id)
         t = await self.bot.languages.for_channel(reserved.guild_id)
         name = t.gettext("{league} queue · table {number}", league=league.name if league else "", number=reserved.id)
-        channel = self.bot.get_channel(reserved.channel_id) or await self.bot.fetch_channel(reserved.channel_id)
-        return await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
-                                           auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        return await make_thread(self.bot, reserved.channel_id, name)
 
     async def _say_cancelled(self, reserved: QueueMatch, exc: LeagueError) -> None:
         thread = self.bot.get_channel(reserved.thread_id) if reserved.thread_id else None
