@@ -3,7 +3,8 @@ controllers (bot/cogs/) by name in `setup_hook`, as RoboDanny's `initial_extensi
 
 `setup_hook` opens storage (migrating and verifying stored games), sets the command translator,
 loads every extension (a failure is logged, the others still load), starts their background work
-and syncs the commands when they changed.
+and syncs the commands when they changed (the process with shard 0 does, see
+`sync_commands_if_changed`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import hashlib
 import json
 import logging
 import time
+import tomllib
 from datetime import timedelta
+from importlib import metadata
 from pathlib import Path
 
 import discord
@@ -36,7 +39,7 @@ from bot.settings import Settings
 from bot.timers import Timers
 from engine.errors import TemplateError
 from i18n import Translator, translator
-from storage import Storage
+from storage import Storage, command_syncs
 from storage import announcements as outbox
 
 log = logging.getLogger(__name__)
@@ -56,6 +59,22 @@ EXTENSIONS = (
     "bot.cogs.tournaments",  # /ttr-tournament …; sign-up buttons; rounds of tables opened and recorded
     "bot.cogs.queue",  # /ttr-league queue join, leave, status, rules; the matcher making rated tables
 )
+
+def _release() -> str:
+    """This code's release: pyproject.toml's version beside the code (a checkout), else the
+    installed package's (a container)."""
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    try:
+        return tomllib.loads(pyproject.read_text())["project"]["version"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        try:
+            return metadata.version("ttr-discord")
+        except metadata.PackageNotFoundError:
+            return "0"
+
+
+#: Stored with each command sync: an older release never overwrites a newer one's commands.
+RELEASE = _release()
 
 #: How often the outbox is looked at for rows nobody announced (seconds; more often with a short lease).
 OUTBOX_EVERY = 15
@@ -108,8 +127,12 @@ class TTRBot(commands.AutoShardedBot):
         # A dead claimer's rows are taken over once its lease ran out: look at least that often.
         self.outbox_loop.change_interval(seconds=min(OUTBOX_EVERY, self.settings.outbox_lease))
         self.outbox_loop.start()
-        if self.settings.sync_commands and self.serves_guild(0):  # one process syncs: the one with shard 0
+        if not self.settings.sync_commands:
+            return
+        if self.serves_guild(0):  # one process syncs: the one with shard 0
             await self.sync_commands_if_changed()
+        else:
+            self.commands_synced = "left to the process with shard 0"
 
     async def load_controllers(self) -> None:
         """Load every extension by name; one that fails is logged and the others still load."""
@@ -186,22 +209,29 @@ class TTRBot(commands.AutoShardedBot):
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
     async def sync_commands_if_changed(self) -> None:
-        """Sync to the dev guild (instant) or globally, only when the commands changed since the
-        last sync recorded in data/ (global syncs are rate-limited by Discord)."""
+        """Sync to the dev guild (instant) or globally, only when the commands differ from the last
+        sync of this application recorded in the database (global syncs are rate-limited by
+        Discord); never over the commands of a newer release (storage/command_syncs.py)."""
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         digest = await self._tree_hash(guild)
         where = f"to guild {guild.id}" if guild else "globally"
-        # One marker per application (and guild): another application's sync is not this one's
-        marker = Path("data") / f"commands-{self.application_id}-{guild.id if guild else 'global'}.sha256"
-        if marker.exists() and marker.read_text().strip() == digest:
+        assert self.application_id is not None
+        key = {"application_id": self.application_id, "guild_id": guild.id if guild else 0}
+        async with self.storage.sessions() as session:
+            verdict = await command_syncs.claim_sync(session=session, digest=digest, release=RELEASE, **key)
+        if verdict == command_syncs.UNCHANGED:
             log.info("commands unchanged since the last sync")
             self.commands_synced = f"unchanged since the last sync {where}"
             return
+        if verdict == command_syncs.NEWER:
+            log.warning("commands left as a newer release synced them", extra={"release": RELEASE})
+            self.commands_synced = f"left as a newer release synced them {where}"
+            return
         synced = await self.tree.sync(guild=guild)
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.write_text(digest)
+        async with self.storage.sessions() as session:
+            await command_syncs.confirm_sync(session=session, digest=digest, **key)
         log.info("synced %d commands %s", len(synced), where)
         self.commands_synced = f"synced {where} ({len(synced)})"
 

@@ -20,6 +20,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from engine.events import Event, GameOver, TurnStarted
 from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
 from storage import games as stored_games
 from storage.announcements import Announce
-from storage.models import GameRecord, SeatRecord
+from storage.models import GameRecord, SeatRecord, utcnow
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
@@ -186,12 +187,24 @@ class GameService:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def table(self, game_id: int) -> Table:
-        """The game as this process holds it (loaded by replay on first use)."""
+        """The game as stored now: the cached copy when it is still the stored game (one indexed
+        read), else loaded by replay. Shards share the database, so another process may have moved
+        the game on (a DM reaches shard 0 whatever the game's shard): a stale copy is never used."""
         table = self._tables.get(game_id)
-        if table is not None:
+        if table is not None and self._same(table, await self._stamp(game_id)):
             self._tables.move_to_end(game_id)
             return table
-        return self._keep(await self._load(game_id))
+        async with self.lock(game_id):  # not while a move of this process is being saved
+            return await self._current(game_id)
+
+    async def _stamp(self, game_id: int) -> tuple[int, datetime] | None:
+        async with self.storage.sessions() as session:
+            return await stored_games.game_stamp(session=session, game_id=game_id)
+
+    @staticmethod
+    def _same(table: Table, stamp: tuple[int, datetime] | None) -> bool:
+        """Whether the cached `table` is the stored game (its version and its row's last write)."""
+        return stamp is not None and stamp == (table.version, table.record.updated_at)
 
     async def _load(self, game_id: int) -> Table:
         try:
@@ -213,29 +226,23 @@ class GameService:
 
     async def _current(self, game_id: int) -> Table:
         """The game as stored now, under its lock: the cached copy, unless another process (a shard
-        sharing the database) moved the game on since, then a fresh one in its place."""
-        table = await self.table(game_id)
-        async with self.storage.sessions() as session:
-            stored = await stored_games.game_version(session=session, game_id=game_id)
-        if stored is not None and stored != table.version:
+        sharing the database) changed the game since, then a fresh one in its place."""
+        table = self._tables.get(game_id)
+        if table is None or not self._same(table, await self._stamp(game_id)):
             table = self._keep(await self._load(game_id))
         return table
-
-    async def fresh(self, game_id: int) -> Table:
-        """The game as stored now (a timer about to fire, a decision another process may have made)."""
-        async with self.lock(game_id):
-            return await self._current(game_id)
 
     async def table_in_channel(self, channel_id: int) -> Table | None:
         async with self.storage.sessions() as session:
             record = await stored_games.active_game_in_channel(session=session, channel_id=channel_id)
         if record is None or record.id is None:
             return None
-        table = await self.table(record.id)
-        if table.version != record.version:
-            async with self.lock(record.id):  # not while a move of this process is being saved
-                table = await self._current(record.id)
-        return table
+        table = self._tables.get(record.id)
+        if table is not None and self._same(table, (record.version, record.updated_at)):
+            self._tables.move_to_end(record.id)
+            return table
+        async with self.lock(record.id):  # not while a move of this process is being saved
+            return await self._current(record.id)
 
     def forget(self, game_id: int) -> None:
         self._tables.pop(game_id, None)
@@ -286,17 +293,19 @@ class GameService:
                 raise StaleChoice()
             version, phase_before = table.version, game.phase
             events = game.apply(seat, action)
+            now = utcnow()
             try:
                 async with self.storage.sessions() as session:
                     table.record.version = await stored_games.save_action(
                         session=session, game_id=game_id, expected_version=version, game=game,
-                        announce=cause.announce())
+                        announce=cause.announce(), now=now)
             except StaleVersionError:
                 self.forget(game_id)
                 raise LostRace() from None
             except BaseException:
                 self.forget(game_id)  # the in-memory game is ahead of the database: drop it
                 raise
+            table.record.updated_at = now  # the copy stays the stored game (`_same`)
             if game.is_over():
                 table.record.status = "finished"
             log.info("action applied", extra={"game_id": game_id, "guild_id": table.record.guild_id,
@@ -327,7 +336,7 @@ class GameService:
     async def end(self, game_id: int, *, cause: Cause) -> Outcome:
         """End an active game without scores (an admin's decision), then publish it."""
         async with self.lock(game_id):
-            table = await self.table(game_id)
+            table = await self._current(game_id)
             try:
                 async with self.storage.sessions() as session:
                     await stored_games.abandon_game(session=session, game_id=game_id)
@@ -341,13 +350,16 @@ class GameService:
         """Give a seat (its cards, tickets and routes) to another member; the game goes on unchanged."""
         async with self.lock(table.id):
             async with self.storage.sessions() as session:
-                await stored_games.replace_seat_user(session=session, game_id=table.id, seat=seat, user_id=user_id)
+                table.record.updated_at = await stored_games.replace_seat_user(
+                    session=session, game_id=table.id, seat=seat, user_id=user_id)
             next(s for s in table.seats if s.seat == seat).user_id = user_id
 
     async def set_host(self, table: Table, user_id: int) -> None:
-        async with self.storage.sessions() as session:
-            await stored_games.set_host(session=session, game_id=table.id, user_id=user_id)
-        table.record.host_id = user_id
+        async with self.lock(table.id):
+            async with self.storage.sessions() as session:
+                table.record.updated_at = await stored_games.set_host(session=session, game_id=table.id,
+                                                                      user_id=user_id)
+            table.record.host_id = user_id
 
 
 __all__ = ["ANNOUNCER", "AI_SEATS", "Cause", "CauseKind", "GameService", "LEAGUES", "Outcome", "TIMERS", "Table",

@@ -40,10 +40,11 @@ class Settings(StorageSettings):
     shard_ids: list[int] | None = None  # e.g. SHARD_IDS=[0,1]
     lobby_idle_minutes: int = 60  # an open lobby nobody touched for this long is closed
     force_language: Literal["en", "ru", "zh", "qps"] | None = None  # every text in this language (qps: pseudo-locale)
-    #: Seconds an outbox claim holds (docs/storage.md): a process that died while announcing is
-    #: taken over after this long. At most 120: a re-post must come while Discord still checks the
+    #: Seconds an outbox claim (and a due timer's claim) holds (docs/storage.md): a process that
+    #: died while announcing or firing is taken over after this long. At most 120: a re-post must come while Discord still checks the
     #: nonces (a few minutes); not below what posting one turn takes, or a slow post is repeated.
     outbox_lease: float = Field(default=60.0, ge=1.0, le=120.0)
+    ai_delay: float = Field(default=1.5, ge=0.0, le=60.0)  # seconds before an AI seat moves, so people can follow
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -5,7 +5,9 @@ A timer belongs to one pending decision (the engine's decision token for that se
 is idempotent: the action it triggers is refused when that decision was resolved meanwhile.
 Due timers are claimed with a lease (PostgreSQL: `FOR UPDATE SKIP LOCKED`, SQLite: the write
 lock), so two schedulers never take the same one; a process that dies holding a lease leaves
-the timer to be claimed again when the lease runs out.
+the timer to be claimed again when the lease runs out. With several shard processes each claims
+only the timers of its own shards' guilds (`shard=`), so a game's timers fire where its channel
+and its AI seats are.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import Field, SQLModel
 
 from storage.database import detached, writing
-from storage.models import UTCDateTime, utcnow
+from storage.games import on_shard
+from storage.models import GameRecord, UTCDateTime, utcnow
 
 ABSENCE_POLICIES = ("skip", "ai", "remove")
 REMINDER, DEADLINE = "reminder", "deadline"
@@ -98,14 +101,15 @@ async def schedule_all(*, session: AsyncSession, game_id: int,
                        plans: dict[int, tuple[int, list[tuple[str, datetime]]]]) -> None:
     """Make the game's pending timers exactly `plans`: seat -> (turn key, [(kind, due)]).
 
-    Timers of turns no longer pending are dropped; a timer already there for the same seat, turn
-    and kind is kept as it is (a multi-step turn keeps its deadline)."""
+    Timers of turns no longer pending are dropped, except one being fired (claimed: its firing
+    ends this turn, and its claimer marks it fired, so it is never fired again); a timer already
+    there for the same seat, turn and kind is kept as it is (a multi-step turn keeps its deadline)."""
     async with writing(session):
         rows = await session.execute(select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)))
         existing = {(t.seat, t.decision, t.kind): t for t in rows.scalars().all()}
         wanted = {(seat, key, kind): due for seat, (key, timers) in plans.items() for kind, due in timers}
         for ident, timer in existing.items():
-            if ident not in wanted:
+            if ident not in wanted and timer.lease_until is None:
                 await session.delete(timer)
         await session.flush()
         for (seat, key, kind), due in wanted.items():
@@ -117,12 +121,15 @@ async def schedule_all(*, session: AsyncSession, game_id: int,
 
 
 async def cancel_timers(*, session: AsyncSession, game_id: int) -> None:
-    await _write(session, sa.delete(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)))
+    """Drop the game's pending timers (not one being fired: its claimer marks it)."""
+    await _write(session, sa.delete(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None),
+                                                 Timer.lease_until.is_(None)))
 
 
 async def pending_timers(*, session: AsyncSession, game_id: int) -> list[Timer]:
-    rows = await session.execute(select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None))
-                                 .order_by(Timer.due_at))
+    """The game's timers still to fire (not those being fired now)."""
+    rows = await session.execute(select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None),
+                                                     Timer.lease_until.is_(None)).order_by(Timer.due_at))
     timers = list(rows.scalars().all())
     for timer in timers:
         detached(session, timer)
@@ -141,8 +148,9 @@ async def shift_timers(*, session: AsyncSession, game_id: int, by: timedelta, se
 
 
 async def claim_due(*, session: AsyncSession, now: datetime | None = None, limit: int = 20,
-                    lease: timedelta = timedelta(minutes=2)) -> list[Timer]:
-    """Take up to `limit` due timers for this process (a lease); others skip them."""
+                    lease: timedelta = timedelta(minutes=2), shard: tuple[int, int] | None = None) -> list[Timer]:
+    """Take up to `limit` due timers for this process (a lease); others skip them. `shard`:
+    only those of games in that shard's guilds ((shard id, shard count), Discord's rule)."""
     now = now or utcnow()
     async with writing(session):
         query = (select(Timer.id)
@@ -150,6 +158,8 @@ async def claim_due(*, session: AsyncSession, now: datetime | None = None, limit
                  .where(Timer.fired_at.is_(None), Timer.due_at <= now, GameClock.paused_at.is_(None),
                         sa.or_(Timer.lease_until.is_(None), Timer.lease_until < now))
                  .order_by(Timer.due_at).limit(limit))
+        if shard is not None:
+            query = query.join(GameRecord, GameRecord.id == Timer.game_id).where(on_shard(GameRecord.guild_id, shard))
         if session.bind.dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True, of=Timer)
         ids = [i for (i,) in await session.execute(query)]
@@ -164,4 +174,5 @@ async def claim_due(*, session: AsyncSession, now: datetime | None = None, limit
 
 
 async def mark_fired(*, session: AsyncSession, timer_id: int, now: datetime | None = None) -> None:
-    await _write(session, update(Timer).where(Timer.id == timer_id).values(fired_at=now or utcnow()))
+    await _write(session, update(Timer).where(Timer.id == timer_id, Timer.fired_at.is_(None))
+                 .values(fired_at=now or utcnow()))

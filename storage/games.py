@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -163,6 +165,7 @@ async def append_action(
     action_text: str,
     state: dict[str, Any],
     announce: Announce | None = None,
+    now: datetime | None = None,
 ) -> int:
     """Append one action (in notation) and save the state after it, in one transaction; with
     `announce`, queue its announcement in that transaction too (storage/announcements.py), so
@@ -172,11 +175,12 @@ async def append_action(
     new version (`expected_version + 1`). Otherwise raises `StaleVersionError`,
     `GameNotActiveError`, `GameReadOnlyError` or `GameNotFoundError` and writes nothing. When the
     state is a finished game, the game is marked finished and the seats get their results in the
-    same transaction."""
+    same transaction. `now` is stored as the game's `updated_at` (a caller that caches the game
+    keeps it, see `game_stamp`)."""
     new_version = expected_version + 1
     if state.get("plies") != new_version:
         raise ValueError(f"the state is after {state.get('plies')} actions, not {new_version}")
-    now = utcnow()
+    now = now or utcnow()
     over = state.get("phase") == "over"
     try:
         async with writing(session):
@@ -225,7 +229,7 @@ async def append_action(
 
 
 async def save_action(*, session: AsyncSession, game_id: int, expected_version: int, game: Game,
-                      announce: Announce | None = None) -> int:
+                      announce: Announce | None = None, now: datetime | None = None) -> int:
     """`append_action` for the last action of `game` (just applied): its notation and new state
     (and, with `announce`, its announcement)."""
     if len(game.log) != expected_version + 1:
@@ -239,6 +243,7 @@ async def save_action(*, session: AsyncSession, game_id: int, expected_version: 
         action_text=format_action(game, action),
         state=game.to_json(),
         announce=announce,
+        now=now,
     )
 
 
@@ -331,13 +336,17 @@ async def mark_read_only(*, session: AsyncSession, game_id: int, reason: str) ->
 # ---------------------------------------------------------------------------- read
 
 
-async def set_host(*, session: AsyncSession, game_id: int, user_id: int) -> None:
-    """Hand the game's admin commands to another user."""
-    await _update_game_row(session, game_id, host_id=user_id)
+async def set_host(*, session: AsyncSession, game_id: int, user_id: int) -> datetime:
+    """Hand the game's admin commands to another user; returns the game's new `updated_at`."""
+    now = utcnow()
+    await _update_game_row(session, game_id, host_id=user_id, updated_at=now)
+    return now
 
 
-async def replace_seat_user(*, session: AsyncSession, game_id: int, seat: int, user_id: int) -> None:
-    """Give a seat (its cards, tickets and routes) to another user; the game goes on unchanged."""
+async def replace_seat_user(*, session: AsyncSession, game_id: int, seat: int, user_id: int) -> datetime:
+    """Give a seat (its cards, tickets and routes) to another user; the game goes on unchanged.
+    The game's `updated_at` changes with it (so other processes see their copy is stale); returns it."""
+    now = utcnow()
     async with writing(session):
         result = await session.execute(
             update(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
@@ -345,6 +354,9 @@ async def replace_seat_user(*, session: AsyncSession, game_id: int, seat: int, u
         )
         if result.rowcount != 1:
             raise GameNotFoundError(game_id)
+        await session.execute(update(GameRecord).where(GameRecord.id == game_id).values(updated_at=now)
+                              .execution_options(synchronize_session=False))
+    return now
 
 
 async def _update_game_row(session: AsyncSession, game_id: int, **values: Any) -> None:
@@ -365,10 +377,31 @@ async def get_game(*, session: AsyncSession, game_id: int) -> GameRecord:
     return record
 
 
-async def game_version(*, session: AsyncSession, game_id: int) -> int | None:
-    """A game's stored version (its logged actions), None if there is no such game: one indexed
-    read, so a process can tell whether its cached copy is still the game (shards share a database)."""
-    return (await session.execute(select(GameRecord.version).where(GameRecord.id == game_id))).scalar_one_or_none()
+async def game_stamp(*, session: AsyncSession, game_id: int) -> tuple[int, datetime] | None:
+    """A game's stored version (its logged actions) and `updated_at` (every write to the game sets
+    it: an action, its status, a seat's player, its host), None if there is no such game: one
+    indexed read, so a process can tell whether its cached copy is still the game (shards share a
+    database)."""
+    row = (await session.execute(select(GameRecord.version, GameRecord.updated_at)
+                                 .where(GameRecord.id == game_id))).one_or_none()
+    return None if row is None else (row[0], row[1])
+
+
+async def ai_games(*, session: AsyncSession, shard: tuple[int, int] | None = None) -> dict[int, int]:
+    """The active games that have an AI seat (of `shard`'s guilds when given): game id -> stored
+    version, so a process can tell which of them moved since it last looked."""
+    query = (select(GameRecord.id, GameRecord.version).join(SeatRecord, SeatRecord.game_id == GameRecord.id)
+             .where(GameRecord.status == ACTIVE, SeatRecord.ai.is_not(None)).distinct())
+    if shard is not None:
+        query = query.where(on_shard(GameRecord.guild_id, shard))
+    return {game_id: version for game_id, version in await session.execute(query)}
+
+
+def on_shard(guild_id: Any, shard: tuple[int, int]) -> Any:
+    """A SQL condition: the guild id (a column) is on `shard` = (shard id, shard count), Discord's
+    rule (guild_id >> 22) % count == id."""
+    shard_id, shard_count = shard
+    return guild_id.op(">>")(sa.literal_column("22")) % shard_count == shard_id
 
 
 async def game_seats(*, session: AsyncSession, game_id: int) -> list[SeatRecord]:

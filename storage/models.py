@@ -582,3 +582,19 @@ class QueueEntry(SQLModel, table=True):
     channel_id: int = _discord_id()  # where they joined (tables open there unless the rules name a channel)
     joined_at: datetime = _created()
     match_id: int | None = Field(default=None, foreign_key="queue_matches.id", ondelete="SET NULL", index=True)
+# ---------------------------------------------------------------------------- command sync
+
+
+class CommandSync(SQLModel, table=True):
+    """The slash commands last synced for one application, to one guild (`guild_id`) or globally
+    (0): their fingerprint and the release that synced them. In the database every process shares,
+    so one process syncs and an older release never overwrites a newer one's commands
+    (storage/command_syncs.py)."""
+
+    __tablename__ = "command_syncs"
+
+    application_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    guild_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    digest: str = Field(max_length=64)  # sha256 of the commands as synced, translations included
+    release: str = Field(max_length=32)  # the project version (pyproject.toml) of the process that synced
+    synced_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # None: a sync begun, not confirmed

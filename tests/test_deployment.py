@@ -1,9 +1,11 @@
 """The deployment files say what docs/deployment.md says: compose waits for the database and
-migrates first, the systemd unit is valid, and every setting is in `.env.example` and the docs.
+migrates first (one bot, or one process per shard), the systemd units are valid, and every setting is in `.env.example` and the docs.
 (The Dockerfile's steps are run by .ci/dockerfile_smoke.py; it is linted by hadolint in CI.)"""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -21,33 +23,69 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_compose_runs_the_bot_after_a_healthy_database_and_the_migrations() -> None:
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) == {"db", "migrate", "bot"}
+    assert set(services) == {"db", "migrate", "bot", "shard-0", "shard-1"}
     assert services["db"]["healthcheck"]["test"][-1].startswith("pg_isready")
     assert services["migrate"]["command"] == ["python", "-m", "storage", "migrate"]
     assert services["migrate"]["depends_on"] == {"db": {"condition": "service_healthy"}}
-    assert services["bot"]["depends_on"] == {"db": {"condition": "service_healthy"},
-                                             "migrate": {"condition": "service_completed_successfully"}}
-    assert services["bot"]["environment"]["AUTO_MIGRATE"] == "false"
-    assert services["bot"]["environment"]["DATABASE_URL"] == services["migrate"]["environment"]["DATABASE_URL"]
+    for name in ("bot", "shard-0", "shard-1"):
+        bot = services[name]
+        assert bot["depends_on"] == {"db": {"condition": "service_healthy"},
+                                     "migrate": {"condition": "service_completed_successfully"}}, name
+        assert bot["environment"]["AUTO_MIGRATE"] == "false"
+        assert bot["environment"]["DATABASE_URL"] == services["migrate"]["environment"]["DATABASE_URL"]
     for name, service in services.items():
         for volume in service.get("volumes", []):
             assert volume.split(":")[0] in compose["volumes"], f"{name}: {volume} is not a named volume"
 
 
-def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
-    """`systemd-analyze verify` on the unit, /opt/ttr moved to a folder that has a python."""
+def test_the_shards_profile_runs_each_shard_once() -> None:
+    """`--profile shards`: one process per shard id of the same SHARD_COUNT, none in the default set."""
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    shards = {name: s for name, s in services.items() if "shards" in s.get("profiles", [])}
+    assert "bot" not in shards and len(shards) >= 2
+    counts = {int(s["environment"]["SHARD_COUNT"]) for s in shards.values()}
+    ids = sorted(i for s in shards.values() for i in json.loads(s["environment"]["SHARD_IDS"]))
+    assert counts == {len(shards)} and ids == list(range(len(shards)))
+
+
+def _verify_units(tmp_path: Path, *names: str, instances: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """`systemd-analyze verify` on these deploy/ units (and template instances), /opt/ttr moved to
+    a folder that has a python."""
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze is not installed")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "data").mkdir(exist_ok=True)
+    python = tmp_path / ".venv" / "bin" / "python"
+    if not python.exists():
+        python.symlink_to(sys.executable)
+    for name in names:
+        unit = (ROOT / "deploy" / name).read_text()
+        (tmp_path / name).write_text(unit.replace("/opt/ttr", str(tmp_path)))
+    return subprocess.run(["systemd-analyze", "verify", *(str(tmp_path / n) for n in instances or names)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, "SYSTEMD_UNIT_PATH": f"{tmp_path}:"})
+
+
+def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
     unit = (ROOT / "deploy" / "ttr-bot.service").read_text()
     assert "ExecStart=/opt/ttr/.venv/bin/python -m bot\n" in unit
     assert "ExecStartPre=/opt/ttr/.venv/bin/python -m storage migrate\n" in unit
-    (tmp_path / ".venv" / "bin").mkdir(parents=True)
-    (tmp_path / "data").mkdir()
-    (tmp_path / ".venv" / "bin" / "python").symlink_to(sys.executable)
-    (tmp_path / "ttr-bot.service").write_text(unit.replace("/opt/ttr", str(tmp_path)))
-    verify = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "ttr-bot.service")],
-                            capture_output=True, text=True, timeout=60)
+    verify = _verify_units(tmp_path, "ttr-bot.service")
     assert verify.returncode == 0 and "ttr-bot.service" not in verify.stdout + verify.stderr, verify
+
+
+def test_the_shard_template_units_are_valid(tmp_path: Path) -> None:
+    """`ttr-bot@<shard>`: its shard from the instance name, no migration of its own (ttr-migrate
+    runs it once, before every instance)."""
+    template = (ROOT / "deploy" / "ttr-bot@.service").read_text()
+    assert "Environment=SHARD_IDS=[%i]\n" in template and "Environment=AUTO_MIGRATE=false\n" in template
+    assert "storage migrate" not in "".join(line for line in template.splitlines() if not line.startswith("#"))
+    assert "Requires=ttr-migrate.service" in template
+    assert "ExecStart=/opt/ttr/.venv/bin/python -m storage migrate\n" in (ROOT / "deploy" / "ttr-migrate.service").read_text()
+    verify = _verify_units(tmp_path, "ttr-migrate.service", "ttr-bot@.service",
+                           instances=("ttr-migrate.service", "ttr-bot@0.service", "ttr-bot@1.service"))
+    problems = [line for line in (verify.stdout + verify.stderr).splitlines() if "ttr-" in line]
+    assert verify.returncode == 0 and not problems, verify
 
 
 def test_every_setting_is_in_env_example_and_documented() -> None:

@@ -3,6 +3,11 @@ turn starts (and choose their starting tickets at once). The AI sees only its ow
 
 Nothing is kept in memory that a restart would lose: after any outcome, and when the bot starts,
 every game whose next decision belongs to an AI gets a task that plays it through the one path.
+
+With several shard processes, a game's AI seats are played by the process serving its guild, and
+only there: an outcome in another process (a DM's interaction reaches shard 0, whatever the
+game's shard) starts nothing; the serving process finds the game waiting on its AI at its next
+look (`sweep`, every few seconds: one query for the versions of its shards' AI games).
 """
 
 from __future__ import annotations
@@ -10,11 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from discord.ext import tasks
+
 from ai import ask, make_ai
+from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.service import AI_SEATS, Cause, CauseKind, Outcome, Table, new_error_id
 from engine.errors import TemplateError
-from storage import queries
+from storage import games as stored_games
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +38,15 @@ class AISeats(TTRCog):
     #: Tries of a failing AI move (waiting 2, 4, 8 … seconds between) before it waits for the next outcome.
     RETRIES = 4
 
-    def __init__(self, bot, delay: float = 1.5) -> None:
+    #: Seconds between looks for games of this process waiting on an AI that no task plays.
+    SWEEP = 3.0
+
+    def __init__(self, bot) -> None:
         super().__init__(bot)
-        self.delay = delay  # seconds before an AI moves, so people can follow (tests use 0)
+        self.delay = bot.settings.ai_delay  # seconds before an AI moves, so people can follow (tests use 0)
         self._tasks: dict[int, asyncio.Task] = {}
+        self._seen: dict[int, int] = {}  # game -> the version `sweep` last looked at
+        self._sweeps = Backoff("AI seats", base=5, most=300)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -44,15 +57,20 @@ class AISeats(TTRCog):
         await super().cog_unload()
 
     async def on_outcome(self, outcome: Outcome) -> None:
-        self.kick(outcome.table)
+        if self.bot.serves_guild(outcome.table.record.guild_id):  # else the serving process's sweep does
+            self.kick(outcome.table)
 
-    def kick(self, table: Table) -> None:
-        """Start playing the AI's pending decisions of this game, unless that is running already."""
-        if not waiting_on_ai(table):
-            return
-        task = self._tasks.get(table.id)
-        if task is None or task.done():
-            self._tasks[table.id] = asyncio.create_task(self._play(table.id), name=f"ai-game-{table.id}")
+    def kick(self, table: Table) -> bool:
+        """Start playing the AI's pending decisions of this game, unless that is running already;
+        whether a task was started."""
+        if not waiting_on_ai(table) or self._busy(table.id):
+            return False
+        self._tasks[table.id] = asyncio.create_task(self._play(table.id), name=f"ai-game-{table.id}")
+        return True
+
+    def _busy(self, game_id: int) -> bool:
+        task = self._tasks.get(game_id)
+        return task is not None and not task.done()
 
     async def _play(self, game_id: int) -> None:
         await asyncio.sleep(self.delay)
@@ -78,23 +96,41 @@ class AISeats(TTRCog):
                 await asyncio.sleep(self.delay + 2 ** failures)
 
     async def start_work(self) -> None:
-        """At start-up: AIs whose turn it was when the bot stopped play on."""
+        """At start-up: AIs whose turn it was when the bot stopped play on; then a look every `SWEEP`."""
+        await self._sweeps.run(self.sweep)
+        self.sweeper.start()
+
+    @tasks.loop(seconds=SWEEP)
+    async def sweeper(self) -> None:
+        await self._sweeps.run(self.sweep)
+
+    async def sweep(self) -> int:
+        """Start a task for each game of this process's shards that waits on an AI and has none
+        (after a restart, or after another process moved the game); returns how many started. A
+        game is looked at again only once its stored version changed."""
+        versions: dict[int, int] = {}
         async with self.bot.storage.sessions() as session:
-            game_ids = await queries.active_games_with_ai(session=session)
-        for game_id in game_ids:
+            for shard in self.bot.my_shards():
+                versions.update(await stored_games.ai_games(session=session, shard=shard))
+        self._seen = {game_id: v for game_id, v in self._seen.items() if versions.get(game_id) == v}
+        started = 0
+        for game_id, version in versions.items():
+            if game_id in self._seen or self._busy(game_id):
+                continue
             try:
-                table = await self.bot.service.table(game_id)
-                if self.bot.serves_guild(table.record.guild_id):  # each shard process resumes its own
-                    self.kick(table)
+                started += self.kick(await self.bot.service.table(game_id))
+                self._seen[game_id] = version
             except Exception:
                 log.exception("could not resume AI", extra={"game_id": game_id, "error_id": new_error_id()})
+        return started
 
     async def stop_work(self) -> None:
         """Stop the AIs and wait until they have (before storage closes under them)."""
-        tasks = [task for task in self._tasks.values() if not task.done()]
-        for task in tasks:
+        self.sweeper.cancel()
+        running = [task for task in self._tasks.values() if not task.done()]
+        for task in running:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*running, return_exceptions=True)
         self._tasks.clear()
 
 

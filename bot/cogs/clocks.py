@@ -2,13 +2,16 @@
 restart) reminds the player or applies the game's absence policy through the one path, with a
 deadline as its cause; `/ttr-settings vacation` pushes a player's own deadlines back.
 
-Claiming a timer takes a lease in storage, so two processes or a restart do not fire it twice;
-a timer whose turn is over does nothing (the engine's `Game.turn_token`).
+Each process fires only the timers of its own shards' guilds (where the game's channel and AI
+seats are, docs/bot.md "Several processes"); claiming one takes a lease in storage (OUTBOX_LEASE),
+so two processes or a restart do not fire it twice; it acts on the game as stored now, and a
+timer whose turn is over does nothing (the engine's `Game.turn_token`).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
@@ -45,12 +48,16 @@ class Clocks(TTRCog):
         await self._ticks.run(self.tick)
 
     async def tick(self) -> int:
-        """Fire every due timer (missed ones too); returns how many were handled."""
+        """Fire every due timer of this process's shards (missed ones too); returns how many were handled."""
+        return sum([await self._tick(shard) for shard in self.bot.my_shards()])
+
+    async def _tick(self, shard: tuple[int, int] | None) -> int:
         timers = self.bot.timers
+        lease = timedelta(seconds=self.bot.settings.outbox_lease)
         handled = 0
         while True:
             async with self.bot.storage.sessions() as session:
-                due = await stored_clocks.claim_due(session=session, now=timers.now())
+                due = await stored_clocks.claim_due(session=session, now=timers.now(), lease=lease, shard=shard)
             if not due:
                 return handled
             for timer in due:
@@ -67,7 +74,7 @@ class Clocks(TTRCog):
     async def _fire(self, timer: stored_clocks.Timer) -> None:
         service, timers = self.bot.service, self.bot.timers
         try:
-            table = await service.fresh(timer.game_id)  # another process (shard) may have moved it on
+            table = await service.table(timer.game_id)  # as stored now: a DM on shard 0 may have moved it on
         except Exception:
             return
         game = table.game

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Variables of the test run that would change what the child reads from its .env.
 SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "SYNC_COMMANDS", "LOG_LEVEL", "LOG_FORMAT",
             "SHARD_COUNT", "SHARD_IDS", "AUTO_MIGRATE", "LOBBY_IDLE_MINUTES", "FORCE_LANGUAGE", "HEALTH_PORT",
-            "HEALTH_HOST", "OUTBOX_LEASE")
+            "HEALTH_HOST", "OUTBOX_LEASE", "AI_DELAY")
 
 
 def child_env(**settings: str) -> dict[str, str]:

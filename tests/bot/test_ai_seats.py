@@ -60,9 +60,7 @@ async def test_ai_plays_on_after_a_restart(fake_discord, make_bot):
     await driver.act(0, driver.game.default_action(0))
     await driver.act(0, driver.game.default_action(0))
     assert 1 in driver.game.to_move()
-    bot = await make_bot()
-    bot.get_cog("AISeats").delay = 0
-    await bot.get_cog("AISeats").start_work()
+    bot = await make_bot(ai_delay=0)  # its start-up finds the AI's turn and plays it
     driver.bot = bot
     await fake.wait_until(lambda: 0 in driver.game.to_move() and len(driver.game.log) > plies + 2,
                           timeout=20, what="the AI to move after the restart")

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.client import RELEASE
 from storage.migrate import head_revisions, revisions
 from tests.bot.bot_process import ROOT, child_env
 
@@ -173,36 +174,35 @@ async def test_first_run_from_env_example_reports_ready_health_and_metrics(fake_
             await proc.wait()
 
 
-@pytest.mark.slow  # three starts
-async def test_the_sync_marker_belongs_to_one_application(fake_discord, tmp_path: Path) -> None:
-    """A marker another application left in data/ does not stop this one from syncing."""
-    digest_dir = tmp_path / "data"
-    digest_dir.mkdir()
-    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token)
+async def started_and_stopped(fake, cwd: Path) -> str:  # type: ignore[no-untyped-def]
+    """Start the bot, return its ready line's message, stop it."""
+    proc = await start_against(fake, cwd, DISCORD_TOKEN=fake.token)
     try:
         ready, _ = await wait_for_log(proc, "ready as")
-        assert "commands synced globally" in ready["message"]
+        return ready["message"]
     finally:
         proc.terminate()
         await finish(proc)
-    markers = list(digest_dir.glob("commands-*.sha256"))
-    assert [m.name for m in markers] == [f"commands-{fake_discord.bot_user.id}-global.sha256"]
-    # The same hash under another application's name: this application still syncs.
-    markers[0].rename(digest_dir / "commands-42-global.sha256")
-    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token)
-    try:
-        ready, _ = await wait_for_log(proc, "ready as")
-        assert "commands synced globally" in ready["message"]
-    finally:
-        proc.terminate()
-        await finish(proc)
-    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token)  # its own marker: no sync
-    try:
-        ready, _ = await wait_for_log(proc, "ready as")
-        assert "commands unchanged since the last sync globally" in ready["message"]
-    finally:
-        proc.terminate()
-        await finish(proc)
+
+
+@pytest.mark.slow  # four starts
+async def test_the_sync_marker_belongs_to_one_application_and_release(fake_discord, tmp_path: Path) -> None:
+    """The marker is a row in the database: another application's does not stop this one from
+    syncing; its own says unchanged; a newer release's commands are left alone."""
+    db = tmp_path / "data" / "ttr.sqlite3"
+    assert "commands synced globally" in await started_and_stopped(fake_discord, tmp_path)
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT application_id, guild_id, release, synced_at IS NOT NULL FROM command_syncs").fetchall()
+        assert rows == [(fake_discord.bot_user.id, 0, RELEASE, 1)]
+        # The same digest under another application's id: this application still syncs.
+        conn.execute("UPDATE command_syncs SET application_id = 42")
+    assert "commands synced globally" in await started_and_stopped(fake_discord, tmp_path)
+    assert "commands unchanged since the last sync globally" in await started_and_stopped(fake_discord, tmp_path)
+    syncs = fake_discord.requests.count("PUT /applications/{application_id}/commands")
+    with sqlite3.connect(db) as conn:  # a newer release synced other commands since
+        conn.execute("UPDATE command_syncs SET digest = 'theirs', release = '999.0' WHERE application_id != 42")
+    assert "left as a newer release synced them globally" in await started_and_stopped(fake_discord, tmp_path)
+    assert fake_discord.requests.count("PUT /applications/{application_id}/commands") == syncs
 
 
 async def test_a_bogus_token_is_one_line(fake_discord, tmp_path: Path) -> None:
