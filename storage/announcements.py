@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from storage.database import detached, writing
-from storage.models import ANNOUNCEMENT_CAUSES, AcknowledgedMove, Announcement, GameRecord, utcnow
+from storage.models import ANNOUNCEMENT_CAUSES, AcknowledgedMove, Announcement, GameRecord, on_shard, utcnow
 
 #: How long a claim holds: a claimer that did not mark its row by then is taken to be dead.
 LEASE = timedelta(seconds=60)
@@ -99,8 +99,7 @@ def _scoped(query: sa.Select, guild_ids: Iterable[int] | None, shard: tuple[int,
     if guild_ids is not None:
         games = games.where(GameRecord.guild_id.in_(sorted(set(guild_ids))))
     if shard is not None:
-        shard_id, shard_count = shard
-        games = games.where(GameRecord.guild_id.op(">>")(sa.literal_column("22")) % shard_count == shard_id)
+        games = games.where(on_shard(GameRecord.guild_id, shard))
     return query.where(Announcement.game_id.in_(games))
 
 
@@ -248,9 +247,8 @@ async def unsaved_moves(*, session: AsyncSession, not_by: str, older_than: timed
                                            AcknowledgedMove.created_at < now - older_than,
                                            AcknowledgedMove.created_at >= now - TOKEN_LIFETIME)
     if shard is not None:
-        shard_id, shard_count = shard
-        mine = AcknowledgedMove.guild_id.op(">>")(sa.literal_column("22")) % shard_count == shard_id
-        query = query.where(mine if shard_id else sa.or_(AcknowledgedMove.guild_id.is_(None), mine))
+        mine = on_shard(AcknowledgedMove.guild_id, shard)
+        query = query.where(mine if shard[0] else sa.or_(AcknowledgedMove.guild_id.is_(None), mine))
     rows = list((await session.execute(query.order_by(AcknowledgedMove.id).limit(limit))).scalars())
     detached(session, *rows)
     return rows

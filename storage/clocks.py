@@ -21,8 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import Field, SQLModel
 
 from storage.database import detached, writing
-from storage.games import on_shard
-from storage.models import GameRecord, UTCDateTime, utcnow
+from storage.models import GameRecord, UTCDateTime, on_shard, utcnow
 
 ABSENCE_POLICIES = ("skip", "ai", "remove")
 REMINDER, DEADLINE = "reminder", "deadline"

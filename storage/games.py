@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -44,6 +43,7 @@ from storage.models import (
     GameRecord,
     Lobby,
     SeatRecord,
+    on_shard,
     utcnow,
 )
 
@@ -395,13 +395,6 @@ async def ai_games(*, session: AsyncSession, shard: tuple[int, int] | None = Non
     if shard is not None:
         query = query.where(on_shard(GameRecord.guild_id, shard))
     return {game_id: version for game_id, version in await session.execute(query)}
-
-
-def on_shard(guild_id: Any, shard: tuple[int, int]) -> Any:
-    """A SQL condition: the guild id (a column) is on `shard` = (shard id, shard count), Discord's
-    rule (guild_id >> 22) % count == id."""
-    shard_id, shard_count = shard
-    return guild_id.op(">>")(sa.literal_column("22")) % shard_count == shard_id
 
 
 async def game_seats(*, session: AsyncSession, game_id: int) -> list[SeatRecord]:

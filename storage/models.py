@@ -84,6 +84,13 @@ class UTCDateTime(sa.TypeDecorator):
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+def on_shard(guild_id: Any, shard: tuple[int, int]) -> Any:
+    """A SQL condition: the guild id (a column) is on `shard` = (shard id, shard count), Discord's
+    rule (guild_id >> 22) % count == id."""
+    shard_id, shard_count = shard
+    return guild_id.op(">>")(sa.literal_column("22")) % shard_count == shard_id
+
+
 def _discord_id(**kwargs: Any) -> Any:
     return Field(sa_type=sa.BigInteger, **kwargs)
 

@@ -154,11 +154,3 @@ async def last_game_in_channel(*, session: AsyncSession, channel_id: int, finish
     detached(session, record)
     return record
 
-
-async def active_games_with_ai(*, session: AsyncSession) -> list[int]:
-    """Ids of the active games that have an AI seat (to let their AIs play on after a restart)."""
-    rows = await session.execute(
-        select(GameRecord.id).join(SeatRecord, SeatRecord.game_id == GameRecord.id)
-        .where(GameRecord.status == ACTIVE, SeatRecord.ai.is_not(None)).distinct()
-    )
-    return [game_id for (game_id,) in rows]

@@ -21,7 +21,14 @@ depends_on: str | Sequence[str] | None = None
 TIME = sa.DateTime(timezone=True).with_variant(sa.BigInteger(), "sqlite")
 
 
+def _exists() -> bool:
+    """Idempotent: a database that has the tables already (a re-run by hand) is left as it is."""
+    return sa.inspect(op.get_bind()).has_table("tournaments")
+
+
 def upgrade() -> None:
+    if _exists():
+        return
     op.create_table(
         "tournaments",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -101,8 +108,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_index(op.f("ix_tournament_tables_tournament_id"), table_name="tournament_tables")
-    op.drop_table("tournament_tables")
-    op.drop_table("tournament_rounds")
-    op.drop_table("tournament_entrants")
-    op.drop_table("tournaments")
+    if not _exists():
+        return
+    for table in ("tournament_tables", "tournament_rounds", "tournament_entrants", "tournaments"):
+        op.drop_table(table)  # their indexes go with them
