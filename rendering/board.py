@@ -20,6 +20,7 @@ from rendering import fonts
 from rendering.draw import SS, blends, card, disc, encode, palette_for, paste, paste_centered, sprite
 from rendering.geometry import (
     STATION_SCALE,
+    STATION_TAG,
     Badge,
     MapGeometry,
     badge_text_px,
@@ -429,7 +430,7 @@ def draw_state(
 def _station_tag(r: float, fill: RGB, text: str, size: int) -> Image.Image:
     """A station's seat number in color-blind mode: a rounded square in the owner's color (a
     panel swatch; a claimed route's number is on a disc), inside the circle of radius r."""
-    h = 0.8 * r
+    h = STATION_TAG * r
 
     def paint(d, tr):
         (ax, ay), (bx, by) = tr([(-h, -h), (h, h)])

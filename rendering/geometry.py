@@ -418,11 +418,9 @@ HIDDEN_SPACE_COST = 12.0
 MAX_HIDDEN_SHARE = 0.2
 
 
-def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[Label, ...]:
-    """Labels for cities and countries (`names`, one per city); a country's border points are
-    markers without one. A label never covers a city marker or a toll coin, and hides as few
-    train spaces as it can."""
-    n = len(m.cities)
+def _space_hider(geo: MapGeometry):
+    """hidden(box): the shares of the train spaces under a box, summed (a middle hidden counts
+    1), and how bad the worst is: 0 (at most MAX_HIDDEN_SHARE), 1 (more), 2 (a middle hidden)."""
     cell = 2 * geo.pitch
     cars: dict[tuple[int, int], list] = {}  # (car, its bounding box) in every cell of `cell` it reaches
     for tg in geo.tracks:
@@ -434,8 +432,6 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
                     cars.setdefault((gx, gy), []).append((c, bb))
 
     def hidden(box) -> tuple[float, int]:
-        """The shares of the spaces under a box, summed (a middle hidden counts 1), and how bad the
-        worst is: 0 (at most MAX_HIDDEN_SHARE), 1 (more), 2 (a middle hidden)."""
         near = {id(c): c for gx in range(int(box[0] // cell), int(box[2] // cell) + 1)
                 for gy in range(int(box[1] // cell), int(box[3] // cell) + 1) for c, bb in cars.get((gx, gy), ())
                 if _overlap(box, bb)}
@@ -447,7 +443,15 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
                 share = hidden_share(c, box)
                 total, level = total + share, max(level, int(share > MAX_HIDDEN_SHARE))
         return total, level
+    return hidden
 
+
+def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[Label, ...]:
+    """Labels for cities and countries (`names`, one per city); a country's border points are
+    markers without one. A label never covers a city marker or a toll coin, and hides as few
+    train spaces as it can."""
+    n = len(m.cities)
+    hidden = _space_hider(geo)
     drawn = [j for j in range(n) if geo.has_marker(j)]
     markers = {j: geo.city_box(j, grow=2) for j in drawn}
     coins = [(x - r - 1, y - r - 1, x + r + 1, y + r + 1) for _, x, y, r, _ in toll_spots(m, geo)]
@@ -693,29 +697,32 @@ def badges(m: MapData, geo: MapGeometry, letters: tuple[str, ...]) -> tuple[Badg
 
 #: A station's house against a city's radius (board.py draws it; its seat number sits beside it).
 STATION_SCALE = 2.6
+#: The half-side of a station number's square against its place's radius.
+STATION_TAG = 0.8
 
 
 def place_station_badges(m: MapData, geo: MapGeometry, r: float, placed: tuple[Badge, ...]) -> tuple[Badge | None, ...]:
     """Color-blind mode, maps with stations: per city, where its station's seat number goes, a
     disc at the smallest text size touching the house (a number on the house itself would be
     3 px high at 400 px). Never over a label, another city's marker, a toll coin, the image
-    edge, a track's badge (`placed`) or another city's disc; over as little of the cars as it
-    can. None for a map without stations or a city without a marker."""
+    edge, a track's badge (`placed`) or another city's square; hiding as little of the train
+    spaces as it can, ranked as labels are (`_space_hider`). None for a map without stations or
+    a city without a marker."""
     if not m.rules.stations:
         return tuple(None for _ in m.cities)
     house = geo.city_r * STATION_SCALE * 0.62  # the house's half-width, its outline included
-    covered = _car_cover(geo, r)
+    hidden = _space_hider(geo)
     boxes = [lab.box for lab in geo.labels] + [(x - rr, y - rr, x + rr, y + rr) for _, x, y, rr, _ in toll_spots(m, geo)]
     taken = list(placed)
     W, H = geo.width, geo.map_height
-    options: list[list[tuple[float, float, float, float]]] = []  # per city: (cost, x, y, radius), best first
+    options: list[list[tuple]] = []  # per city: (level, tight, cost, x, y, radius), best first
     far = house + r * 2.5
     for i, (cx, cy) in enumerate(geo.cities):
         mine = []
         around = (cx - far, cy - far, cx + far, cy + far)
         near_boxes = [b for b in boxes if _overlap(b, around)]
         houses = [p for j, p in enumerate(geo.cities) if j != i and geo.has_marker(j) and math.dist(p, (cx, cy)) < far + house]
-        for rr in (r, r - badge_pad(geo.width) + 0.5):  # where there is no room, a tag just round the digit
+        for rr in (r, r - badge_pad(geo.width) + 0.5):  # and a tag just round the digit, where that hides less
             for dist, extra in ((house + rr * 0.5, 1.0), (house + rr * 0.75, 0.0), (house + rr * 1.05, 3.0), (house + rr * 1.4, 6.0)):
                 for step in range(24):  # around the house, the lower right first
                     a = math.radians(45 + step * 15)
@@ -726,13 +733,13 @@ def place_station_badges(m: MapData, geo: MapGeometry, r: float, placed: tuple[B
                         continue
                     if any(math.dist(p, (x, y)) < house + rr for p in houses):  # another city's house
                         continue
-                    mine.append((BADGE_COVER_COST * covered(-1, x, y) + extra + 0.1 * min(step, 24 - step), x, y, rr))
-            if mine:
-                break
+                    h = STATION_TAG * rr  # the square drawn (its corners rounded)
+                    total, level = hidden((x - h, y - h, x + h, y + h))
+                    mine.append((level, rr < r, HIDDEN_SPACE_COST * total + extra + 0.1 * min(step, 24 - step), x, y, rr))
         options.append(sorted(mine) if geo.has_marker(i) else [])
     out: list[Badge | None] = [None] * len(geo.cities)
     for i in sorted(range(len(options)), key=lambda i: (len(options[i]), i)):  # most constrained first
-        for _, x, y, rr in options[i]:
+        for *_, x, y, rr in options[i]:
             if all((x - b.x) ** 2 + (y - b.y) ** 2 >= (rr + b.r + 1) ** 2 for b in taken):
                 out[i] = Badge(x, y, rr)
                 taken.append(out[i])

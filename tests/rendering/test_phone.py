@@ -69,7 +69,8 @@ def test_every_text_is_at_least_7_px_at_400_px_wide(monkeypatch, synthetic_views
             letters = set(route_letters(t).values()) - {""}
             assert letters & {text for text, _ in drawn}, name  # the letters were drawn, and measured
             if name in ("board", "player board") and view["stations"]:  # and the stations' numbers
-                assert board_module._station_tag.cache_info().misses == len(set(view["stations"].values())), name
+                made = board_module._station_tag.cache_info().misses  # one per seat and size
+                assert len(set(view["stations"].values())) <= made <= len(view["stations"]), name
     for cached in TEXT_CACHES:
         cached.cache_clear()
 
