@@ -17,8 +17,19 @@ from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from i18n import N_, Translator
 from rendering import fonts
-from rendering.draw import blends, card, disc, encode, palette_for, paste, paste_centered, sprite
-from rendering.geometry import Badge, MapGeometry, badge_text_px, badges, geometry, min_text_px, toll_spots
+from rendering.draw import SS, blends, card, disc, encode, palette_for, paste, paste_centered, sprite
+from rendering.geometry import (
+    STATION_SCALE,
+    STATION_TAG,
+    Badge,
+    MapGeometry,
+    badge_text_px,
+    badges,
+    geometry,
+    min_text_px,
+    station_badges,
+    toll_spots,
+)
 from rendering.style import (
     ALERT,
     BACKGROUND,
@@ -356,11 +367,13 @@ def draw_state(
     ring_cities: Iterable[str] | dict = (),  # city ids, or {city id: ring color}
     highlight_cities: Iterable[str] = (),
     static: Image.Image | None = None,
+    overlays: bool = True,
 ) -> None:
     """Claims, stations and highlights on a copy of the static map: `highlight` tracks get a
     gold glow with a dark rim (what changed; the longest path), `claimable` ones a thinner gold
     light (private board: routes you can claim now). `letters`: color-blind mode's route letters
-    (`map_marks`), whose badges the static layer carries."""
+    (`map_marks`), whose badges the static layer carries. overlays: the labels, toll coins and
+    substitute tags."""
     track_by_id = m.track_by_id
     lit = [(tid, "glow") for tid in highlight if tid in track_by_id]
     lit += [(tid, "halo") for tid in claimable if tid in track_by_id]
@@ -371,21 +384,24 @@ def draw_state(
             if tid not in view["claims"]:  # put the route's own cars back above the light
                 mask, (x, y) = _sprite(m, geo, track_by_id[tid].index, "mask", (255, 255, 255))
                 canvas.paste(static.crop((x, y, x + mask.width, y + mask.height)), (x, y), mask)
-    d = ImageDraw.Draw(canvas)
     for tid, seat in view["claims"].items():
         if tid in track_by_id:
             paste(canvas, _sprite(m, geo, track_by_id[tid].index, "plain" if colorblind else "claim", players[seat].color))
     if letters:  # color-blind mode: a claim's badge carries its owner's seat number
         spots = badges(m, geo, tuple(letters.values()))
-        for tid, _ in lit:  # a light covers the letter's badge of an unclaimed track: put it back
-            if tid not in view["claims"]:
-                letter_badge(canvas, m, geo, spots[track_by_id[tid].index], track_by_id[tid].index, letters)
+        # a light, or the claimed other track of its double (a badge may touch it), covers the
+        # letter's badge of an unclaimed track: put it back
+        covered = {tid for tid, _ in lit}
+        covered |= {m.tracks[m.track_by_id[tid].double].id for tid in view["claims"]
+                    if tid in track_by_id and track_by_id[tid].double is not None}
+        for tid in sorted(covered - set(view["claims"])):
+            letter_badge(canvas, m, geo, spots[track_by_id[tid].index], track_by_id[tid].index, letters)
         size = badge_text_px(geo.width)
         for tid, seat in view["claims"].items():
             if tid in track_by_id:
                 spot = spots[track_by_id[tid].index]
                 paste_centered(canvas, _badge_sprite(spot.r, players[seat].color, str(seat + 1), size), spot.x, spot.y)
-    for item in overlay_for(m, geo):
+    for item in overlay_for(m, geo) if overlays else ():
         paste(canvas, item)
     for cid in ring_cities:
         if cid in m.city_by_id:
@@ -393,8 +409,9 @@ def draw_state(
             for node in m.nodes(m.city_by_id[cid].index):  # a country: ring its border points
                 x, y = geo.cities[node]
                 paste_centered(canvas, disc(geo.city_r * 2.3, color, None, 3.2, ring_only=True), x, y)
-    size = geo.city_r * 2.6
+    size = geo.city_r * STATION_SCALE
     lit_cities = set(highlight_cities)
+    tags = station_badges(m, geo, tuple(letters.values())) if letters and view.get("stations") else ()
     for cid, seat in view.get("stations", {}).items():
         if cid not in m.city_by_id:
             continue
@@ -404,8 +421,25 @@ def draw_state(
             paste_centered(canvas, disc(size * 1.05, HIGHLIGHT, None), x, y - size * 0.05)
         color = players[seat].color
         paste_centered(canvas, _station_sprite(size, color), x, y - size * 0.03)
-        if colorblind:
-            fonts.draw_text(d, (x, y + size * 0.12), str(seat + 1), max(8, round(size * 0.5)), text_on(color), style="bold", anchor="mm")
+        tag = tags[m.city_by_id[cid].index] if tags else None
+        if tag is not None:  # color-blind mode: the seat number on a swatch touching the house
+            paste_centered(canvas, _station_tag(tag.r, color, str(seat + 1), badge_text_px(geo.width)), tag.x, tag.y)
+
+
+@lru_cache(maxsize=64)
+def _station_tag(r: float, fill: RGB, text: str, size: int) -> Image.Image:
+    """A station's seat number in color-blind mode: a rounded square in the owner's color (a
+    panel swatch; a claimed route's number is on a disc), inside the circle of radius r."""
+    h = STATION_TAG * r
+
+    def paint(d, tr):
+        (ax, ay), (bx, by) = tr([(-h, -h), (h, h)])
+        d.rounded_rectangle((ax, ay, bx, by), radius=0.3 * r * SS, fill=darker(fill, 0.45))
+        k = max(1.5, r / 7) * SS
+        d.rounded_rectangle((ax + k, ay + k, bx - k, by - k), radius=0.3 * r * SS - k, fill=fill)
+    img, _ = sprite((-r, -r, r, r), paint)
+    fonts.draw_text(ImageDraw.Draw(img), (img.width / 2, img.height / 2), text, size, text_on(fill), style="bold", anchor="mm")
+    return img
 
 
 # ---------------------------------------------------------------------------------------------
@@ -619,11 +653,15 @@ def _players(view: dict, players: Sequence[PlayerStyle] | None, t: Translator) -
 
 def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=None, colorblind=False,
                 highlight=None, claimable=(), since: int | None = None, legend=(), ring_cities=(), glow=(),
-                glow_color=HIGHLIGHT, panel=True, extra_height: int = 0) -> tuple[Image.Image, MapGeometry, Image.Image]:
+                glow_color=HIGHLIGHT, panel=True, extra_height: int = 0, words=True) -> tuple[Image.Image, MapGeometry, Image.Image]:
     """The picture, its geometry and the palette to encode it with. highlight None/True: what
-    changed since ply `since` (the recent turns) glows; False: nothing; or track ids."""
+    changed since ply `since` (the recent turns) glows; False: nothing; or track ids. words
+    False: no text on the map (no labels, coins, tags, letters or numbers; a thumbnail, where
+    they would be too small to read)."""
     geo = geometry(map_data, width, city_names(t, map_data))
     marks = map_marks(map_data, t, colorblind)
+    if not words:
+        marks = ((), tuple("" for _ in marks[1]))
     static = static_map(map_data, geo, marks)
     text = PanelText(t, view, players, map_data, since, legend) if panel else None
     ph = panel_height(geo.width, len(view["players"]), text.count(geo.width)) if panel else 0
@@ -639,7 +677,7 @@ def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=
     elif highlight:
         hl.extend(highlight)
     draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, letters=dict(marks[0]), highlight=hl, claimable=claimable,
-               glow_color=glow_color, ring_cities=ring_cities, highlight_cities=cities, static=static)
+               glow_color=glow_color, ring_cities=ring_cities, highlight_cities=cities, static=static, overlays=words)
     if panel:
         draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind, t=t, text=text)
     return canvas, geo, board_palette(map_data, geo, marks, players)

@@ -418,11 +418,9 @@ HIDDEN_SPACE_COST = 12.0
 MAX_HIDDEN_SHARE = 0.2
 
 
-def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[Label, ...]:
-    """Labels for cities and countries (`names`, one per city); a country's border points are
-    markers without one. A label never covers a city marker or a toll coin, and hides as few
-    train spaces as it can."""
-    n = len(m.cities)
+def _space_hider(geo: MapGeometry):
+    """hidden(box): the shares of the train spaces under a box, summed (a middle hidden counts
+    1), and how bad the worst is: 0 (at most MAX_HIDDEN_SHARE), 1 (more), 2 (a middle hidden)."""
     cell = 2 * geo.pitch
     cars: dict[tuple[int, int], list] = {}  # (car, its bounding box) in every cell of `cell` it reaches
     for tg in geo.tracks:
@@ -434,8 +432,6 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
                     cars.setdefault((gx, gy), []).append((c, bb))
 
     def hidden(box) -> tuple[float, int]:
-        """The shares of the spaces under a box, summed (a middle hidden counts 1), and how bad the
-        worst is: 0 (at most MAX_HIDDEN_SHARE), 1 (more), 2 (a middle hidden)."""
         near = {id(c): c for gx in range(int(box[0] // cell), int(box[2] // cell) + 1)
                 for gy in range(int(box[1] // cell), int(box[3] // cell) + 1) for c, bb in cars.get((gx, gy), ())
                 if _overlap(box, bb)}
@@ -447,7 +443,15 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
                 share = hidden_share(c, box)
                 total, level = total + share, max(level, int(share > MAX_HIDDEN_SHARE))
         return total, level
+    return hidden
 
+
+def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[Label, ...]:
+    """Labels for cities and countries (`names`, one per city); a country's border points are
+    markers without one. A label never covers a city marker or a toll coin, and hides as few
+    train spaces as it can."""
+    n = len(m.cities)
+    hidden = _space_hider(geo)
     drawn = [j for j in range(n) if geo.has_marker(j)]
     markers = {j: geo.city_box(j, grow=2) for j in drawn}
     coins = [(x - r - 1, y - r - 1, x + r + 1, y + r + 1) for _, x, y, r, _ in toll_spots(m, geo)]
@@ -571,10 +575,9 @@ def _circle_box_overlap(x: float, y: float, r: float, box) -> bool:
     return (nx - x) ** 2 + (ny - y) ** 2 < r * r
 
 
-def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
-    """One badge per track (in track order), on one of its cars or shifted across it: never over
-    a label, a city marker, a toll coin, another badge or the image edge; covering as little of
-    other tracks' cars as it can (one track's badge must not read as its neighbour's)."""
+def _car_cover(geo: MapGeometry, r: float):
+    """covered(track, x, y): how many points along other tracks' cars a disc of radius r at
+    (x, y) reaches (track -1: every track's)."""
     reach = r + geo.car_width / 2
     grid: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # car samples by cell of `reach`
     for tg in geo.tracks:
@@ -586,7 +589,14 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
         gx, gy = int(x // reach), int(y // reach)
         return sum(1 for i in (-1, 0, 1) for j in (-1, 0, 1) for ti, px, py in grid.get((gx + i, gy + j), ())
                    if ti != track and (px - x) ** 2 + (py - y) ** 2 < reach * reach)
+    return covered
 
+
+def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
+    """One badge per track (in track order), on one of its cars or shifted across it: never over
+    a label, a city marker, a toll coin, another badge or the image edge; covering as little of
+    other tracks' cars as it can (one track's badge must not read as its neighbour's)."""
+    covered = _car_cover(geo, r)
     boxes = [lab.box for lab in geo.labels]
     boxes += [geo.city_box(j, grow=1) for j in range(len(geo.cities)) if geo.has_marker(j)]
     boxes += [(x - rr, y - rr, x + rr, y + rr) for _, x, y, rr, _ in toll_spots(m, geo)]
@@ -599,7 +609,8 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
     W, H = geo.width, geo.map_height
     shift = r - geo.car_width / 2 + 1
     tight = r - badge_pad(geo.width) + 0.5
-    options: list[list[tuple[float, float, float]]] = []
+    options: list[list[tuple[float, float, float, float]]] = []  # per track: (cost, x, y, radius), best first
+    full: list[int] = []  # per track: how many of its options are full-size discs
     for tg in geo.tracks:
         t = m.tracks[tg.index]
         mid = (len(tg.cars) - 1) / 2
@@ -608,25 +619,25 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
             if k < t.ferry < len(tg.cars):  # keep a ferry's locomotive discs seen
                 continue
             a = math.radians(c.angle)
-            for f in (0.0, -0.3, 0.3):
+            for f in (0.0, -0.3, 0.3, -0.42, 0.42):
                 spots.append((k + f, c.x + f * c.length * math.cos(a), c.y + f * c.length * math.sin(a)))
         spots += [(k + 0.5, (a.x + b.x) / 2, (a.y + b.y) / 2) for k, (a, b) in enumerate(zip(tg.cars, tg.cars[1:]))]
         mine = []
-        # on the track or beside it (1.5: touching it); where there is no room, a disc just round the letter
+        # on the track or beside it (2: touching it); after every full-size place, a disc just
+        # round the letter (two short tracks of a double squeezed between labels)
         for rr in (r, tight):
             for k, x0, y0 in spots:
-                for side in (0, 0.5, -0.5, 1, -1, 1.5, -1.5):
+                for side in (0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2, -2):
                     x, y = x0 + side * shift * tg.normal[0], y0 + side * shift * tg.normal[1]
                     if x - rr < 1 or y - rr < 1 or x + rr > W - 1 or y + rr > H - 1:
                         continue
                     if any(_circle_box_overlap(x, y, rr, b) for b in near_boxes.get((int(x // cell), int(y // cell)), ())):
                         continue
                     cost = BADGE_COVER_COST * covered(tg.index, x, y) + BADGE_STEP_COST * abs(k - mid) + BADGE_SHIFT_COST * abs(side)
-                    mine.append((cost, x, y, rr))
-            if mine:
-                break
+                    mine.append((rr < r, cost, x, y, rr))
         mine.sort()
-        options.append(mine)
+        options.append([o[1:] for o in mine])
+        full.append(sum(1 for o in mine if not o[0]))
     chosen: dict[int, tuple[float, float, float]] = {}  # track: (x, y, radius)
 
     def apart(a, b) -> bool:
@@ -636,15 +647,20 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
         return all(apart(spot, other) for j, other in chosen.items() if j not in (i, skip))
 
     stuck = []
-    for i in sorted(range(len(options)), key=lambda i: (len(options[i]), i)):  # most constrained first
-        pick = next((o[1:] for o in options[i] if clear(i, o[1:])), None)
+    for i in sorted(range(len(options)), key=lambda i: (full[i] or len(options[i]), i)):  # most constrained first
+        pick = next((o[1:] for o in options[i][:full[i]] if clear(i, o[1:])), None)
         if pick is None:
             stuck.append(i)
         else:
             chosen[i] = pick
-    for i in stuck:  # repair: move one neighbour in the way to another of its places
+    # repair, in the order of its places (full-size ones first): one that is clear, or moving
+    # one neighbour in the way to another of its places
+    for i in stuck:
         for o in options[i]:
             near = [j for j, other in chosen.items() if not apart(o[1:], other)]
+            if not near:
+                chosen[i] = o[1:]
+                break
             if len(near) != 1:
                 continue
             j = near[0]
@@ -677,6 +693,79 @@ def badges(m: MapData, geo: MapGeometry, letters: tuple[str, ...]) -> tuple[Badg
     except KeyError:
         pass
     return place_badges(m, geo, r)
+
+
+#: A station's house against a city's radius (board.py draws it; its seat number sits beside it).
+STATION_SCALE = 2.6
+#: The half-side of a station number's square against its place's radius.
+STATION_TAG = 0.8
+
+
+def place_station_badges(m: MapData, geo: MapGeometry, r: float, placed: tuple[Badge, ...]) -> tuple[Badge | None, ...]:
+    """Color-blind mode, maps with stations: per city, where its station's seat number goes, a
+    disc at the smallest text size touching the house (a number on the house itself would be
+    3 px high at 400 px). Never over a label, another city's marker, a toll coin, the image
+    edge, a track's badge (`placed`) or another city's square; hiding as little of the train
+    spaces as it can, ranked as labels are (`_space_hider`). None for a map without stations or
+    a city without a marker."""
+    if not m.rules.stations:
+        return tuple(None for _ in m.cities)
+    house = geo.city_r * STATION_SCALE * 0.62  # the house's half-width, its outline included
+    hidden = _space_hider(geo)
+    boxes = [lab.box for lab in geo.labels] + [(x - rr, y - rr, x + rr, y + rr) for _, x, y, rr, _ in toll_spots(m, geo)]
+    taken = list(placed)
+    W, H = geo.width, geo.map_height
+    options: list[list[tuple]] = []  # per city: (level, tight, cost, x, y, radius), best first
+    far = house + r * 2.5
+    for i, (cx, cy) in enumerate(geo.cities):
+        mine = []
+        around = (cx - far, cy - far, cx + far, cy + far)
+        near_boxes = [b for b in boxes if _overlap(b, around)]
+        houses = [p for j, p in enumerate(geo.cities) if j != i and geo.has_marker(j) and math.dist(p, (cx, cy)) < far + house]
+        for rr in (r, r - badge_pad(geo.width) + 0.5):  # and a tag just round the digit, where that hides less
+            for dist, extra in ((house + rr * 0.5, 1.0), (house + rr * 0.75, 0.0), (house + rr * 1.05, 3.0), (house + rr * 1.4, 6.0)):
+                for step in range(24):  # around the house, the lower right first
+                    a = math.radians(45 + step * 15)
+                    x, y = cx + dist * math.cos(a), cy + dist * math.sin(a)
+                    if x - rr < 1 or y - rr < 1 or x + rr > W - 1 or y + rr > H - 1:
+                        continue
+                    if any(_circle_box_overlap(x, y, rr, b) for b in near_boxes):
+                        continue
+                    if any(math.dist(p, (x, y)) < house + rr for p in houses):  # another city's house
+                        continue
+                    h = STATION_TAG * rr  # the square drawn (its corners rounded)
+                    total, level = hidden((x - h, y - h, x + h, y + h))
+                    mine.append((level, rr < r, HIDDEN_SPACE_COST * total + extra + 0.1 * min(step, 24 - step), x, y, rr))
+        options.append(sorted(mine) if geo.has_marker(i) else [])
+    out: list[Badge | None] = [None] * len(geo.cities)
+    for i in sorted(range(len(options)), key=lambda i: (len(options[i]), i)):  # most constrained first
+        for *_, x, y, rr in options[i]:
+            if all((x - b.x) ** 2 + (y - b.y) ** 2 >= (rr + b.r + 1) ** 2 for b in taken):
+                out[i] = Badge(x, y, rr)
+                taken.append(out[i])
+                break
+    return tuple(out)
+
+
+@lru_cache(maxsize=32)
+def _station_badges(map_id: str, sha: str, width: int, names: tuple[str, ...] | None, r: float) -> tuple[Badge | None, ...]:
+    from engine.mapdata import load_map
+
+    m = load_map(map_id)
+    return place_station_badges(m, geometry(m, width, names), r, _badges(map_id, sha, width, names, r))
+
+
+def station_badges(m: MapData, geo: MapGeometry, letters: tuple[str, ...]) -> tuple[Badge | None, ...]:
+    """Where each city's station shows its seat number in color-blind mode (cached like `badges`)."""
+    from engine.mapdata import load_map
+
+    r = badge_radius(geo.width, letters)
+    try:
+        if load_map(m.id).sha256 == m.sha256:
+            return _station_badges(m.id, m.sha256, geo.width, geo.names, r)
+    except KeyError:
+        pass
+    return place_station_badges(m, geo, r, place_badges(m, geo, r))
 
 
 def badge_conflicts(m: MapData, geo: MapGeometry, placed: tuple[Badge, ...]) -> list[tuple[str, str, object]]:

@@ -206,10 +206,11 @@ def _ticket_row(d: ImageDraw.ImageDraw, t: Translator, m: MapData, ticket: dict,
 def thumbnail(view: dict, m: MapData, players: Sequence[PlayerStyle], thumb_w: int, *, t: Translator,
               colorblind: bool) -> tuple[Image.Image, float, object]:
     """The board as it stands, reduced to `thumb_w`: every claim, the seat's own network lit, so
-    a mid-game offer can be judged against it."""
+    a mid-game offer can be judged against it. No text: reduced to a fifth, a city's name would
+    be 2 px high at 400 px (the ticket's cities are named under it)."""
     seat = view["you"]["seat"]
     own = [tid for tid, s in view["claims"].items() if s == seat]
-    base, geo, _ = board_image(view, m, players, t=t, colorblind=colorblind, highlight=own, panel=False)
+    base, geo, _ = board_image(view, m, players, t=t, colorblind=colorblind, highlight=own, panel=False, words=False)
     img = base.resize((thumb_w, round(base.height * thumb_w / base.width)), Image.Resampling.LANCZOS)
     return img, thumb_w / geo.width, geo
 

@@ -245,7 +245,7 @@ def tunnel_text(t: Translator, view: dict, players: Sequence[PlayerStyle], m: Ma
     """A tunnel being paid for: the cards revealed and what more it costs."""
     tun = view["tunnel"]
     track = m.track_by_id.get(tun["track"])
-    route = m.route_name(track, t.city) if track is not None else tun["track"]
+    route = route_words(t, m, track) if track is not None else tun["track"]
     player = player_name(t, players, tun["seat"])
     revealed = tun.get("revealed", [])
     more = tun.get("surcharge", 0)

@@ -231,3 +231,38 @@ def test_switzerland_border_points_drawn_with_country_initials_and_rings():
     r = round(geo.city_r * 2.3)
     assert any(ringed.getpixel((round(x) + dx, round(y))) != plain.getpixel((round(x) + dx, round(y)))
                for dx in range(-r, r + 1))
+
+
+def test_colorblind_letter_stays_whole_when_the_other_track_of_its_double_is_claimed():
+    """A double's badge may touch its other track; once that track is claimed its cars are drawn
+    over the static layer, so the unclaimed track's letter is drawn again on top (before: half
+    of 蓝 under the other track's claim on Kansas City - Saint Louis in Chinese)."""
+    from i18n import translator
+    from rendering.board import board_image, map_marks, static_map
+    from rendering.geometry import badge_conflicts, badges
+    from rendering.sample import synthetic_view
+    from rendering.words import city_names
+
+    checked = 0
+    for map_id, language in ((map_id, language) for map_id in MAPS for language in ("en", "ru", "zh")):
+        if checked:  # one map and language with such a badge is enough
+            break
+        m = load_map(map_id)
+        t = translator(language, "translated")
+        geo = geometry(m, None, city_names(t, m))
+        marks = map_marks(m, t, True)
+        placed = badges(m, geo, tuple(dict(marks[0]).values()))
+        touching = [(a, other) for a, what, other in badge_conflicts(m, geo, placed) if what == "car"
+                    and m.track_by_id[a].double == m.track_by_id[other].index and m.track_by_id[a].color is not None]
+        if not touching:
+            continue
+        view = dict(synthetic_view(m, seats=3), claims={other: 0 for _, other in touching}, stations={})
+        img, _, _ = board_image(view, m, default_players(3), t=t, colorblind=True, highlight=False, panel=False)
+        static = static_map(m, geo, marks)
+        for a, _ in touching:
+            b = placed[m.track_by_id[a].index]
+            inside = [(x, y) for x in range(round(b.x - b.r), round(b.x + b.r) + 1)
+                      for y in range(round(b.y - b.r), round(b.y + b.r) + 1) if math.dist((x, y), (b.x, b.y)) < b.r - 2]
+            assert [img.getpixel(p) for p in inside] == [static.getpixel(p) for p in inside], (map_id, language, a)
+            checked += 1
+    assert checked

@@ -33,7 +33,7 @@ IMAGES = {
     "offer": lambda v, m, **kw: render_ticket_offer(with_seat(v, m, 0, offer=5), m, **kw),
 }
 #: Sprites with text in them, cached: drawn again under the spy.
-TEXT_CACHES = (board_module._static_map, board_module._overlay_sprites, board_module._badge_sprite)
+TEXT_CACHES = (board_module._static_map, board_module._overlay_sprites, board_module._badge_sprite, board_module._station_tag)
 
 
 @pytest.mark.slow
@@ -42,9 +42,9 @@ TEXT_CACHES = (board_module._static_map, board_module._overlay_sprites, board_mo
 @pytest.mark.parametrize("map_id", MAPS)
 def test_every_text_is_at_least_7_px_at_400_px_wide(monkeypatch, synthetic_views, map_id, language, colorblind):
     """Every string any image draws (labels, coins, border initials, panel, tables; in color-blind
-    mode the routes' letters, the claims' seat numbers and the cards' letters too), by the size it
-    is drawn at, in pixels of the image scaled to 400 px wide. Not the seat number on a station's
-    house in color-blind mode (its color tells the owner; see docs/rendering.md)."""
+    mode the routes' letters, the claims' and the stations' seat numbers and the cards' letters
+    too), by the size it is drawn at, in pixels of the image scaled to 400 px wide (a station's
+    number was 3 px on its house before)."""
     drawn: list[tuple[str, int]] = []
     real = fonts.draw_text
 
@@ -55,7 +55,8 @@ def test_every_text_is_at_least_7_px_at_400_px_wide(monkeypatch, synthetic_views
     monkeypatch.setattr(fonts, "draw_text", spy)
     m = load_map(map_id)
     t = translator(language, "translated")
-    view = dict(synthetic_views[map_id], stations={})
+    view = synthetic_views[map_id]
+    assert view["stations"] or not m.rules.stations
     for name, make in IMAGES.items():
         drawn.clear()
         for cached in TEXT_CACHES:
@@ -64,9 +65,12 @@ def test_every_text_is_at_least_7_px_at_400_px_wide(monkeypatch, synthetic_views
         assert drawn, name
         smallest = min(drawn, key=lambda d: d[1])
         assert smallest[1] * 400 / r.width >= MIN_TEXT_AT_400 - 0.05, (name, smallest, r.width)
-        if colorblind:
+        if colorblind and name != "offer":  # an offer's thumbnails carry no text
             letters = set(route_letters(t).values()) - {""}
             assert letters & {text for text, _ in drawn}, name  # the letters were drawn, and measured
+            if name in ("board", "player board") and view["stations"]:  # and the stations' numbers
+                made = board_module._station_tag.cache_info().misses  # one per seat and size
+                assert len(set(view["stations"].values())) <= made <= len(view["stations"]), name
     for cached in TEXT_CACHES:
         cached.cache_clear()
 

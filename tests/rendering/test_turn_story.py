@@ -12,6 +12,7 @@ import pytest
 from engine import Claim, DrawMarket, Game, GameOptions, PayTunnel
 from engine.cards import card_index
 from engine.mapdata import load_map
+from i18n import translator
 from rendering import (
     default_players,
     fonts,
@@ -26,7 +27,7 @@ from rendering.sample import played_game, synthetic_final, synthetic_view, with_
 from rendering.style import HIGHLIGHT
 from rendering.words import turn_text
 from tests.engine.helpers import arrange, started, track_between
-from tests.rendering.conftest import decode
+from tests.rendering.conftest import MAPS, decode
 from tests.rendering.test_private import near
 
 
@@ -87,7 +88,6 @@ def test_turns_are_told_in_russian_and_chinese():
     arrange(game, hands={0: "green green green green loco loco"}, deck_top="green loco blue")
     game.apply(0, Claim(t.id, card_index("green"), 0))
     game.apply(0, PayTunnel(1))
-    from i18n import translator
 
     entries = game.view(None)["recent"][-2:]
     assert turn_text(translator("ru", "translated"), game.map, game.view(None), entries).startswith("прокладывает тоннель Венеция")
@@ -160,10 +160,37 @@ def test_nederland_final_shows_money_and_the_neutral_players_trains(monkeypatch)
     assert all(str(p["details"]["money"]) in drawn for p in view["final"])
 
 
-def test_five_ticket_offer_is_shorter_than_a_phone_screen_and_shows_the_claims():
-    m = load_map("europe")
-    view = with_seat(synthetic_view(m, seats=3, seed=1), m, 0, offer=5)
+@pytest.mark.parametrize("map_id", MAPS)
+def test_five_ticket_offer_is_shorter_than_a_phone_screen_and_shows_the_claims(monkeypatch, map_id):
+    """A phone screen is about twice as tall as wide: 5 tickets (3 columns) stay under 1.5x their
+    width on every map, portrait Nederland and Nordic too (before: ~2000 px at 800). The
+    thumbnails show the claims and draw no text (a label there was 2 px high at 400 px)."""
+    from rendering import private
+
+    m = load_map(map_id)
+    view = with_seat(synthetic_view(m, seats=min(3, m.rules.max_players), seed=1), m, 0, offer=5)
     r = render_ticket_offer(view, m)
-    assert r.height < 1.2 * r.width  # a phone screen is about twice as tall as wide
+    assert r.height < 1.5 * r.width, (r.width, r.height)
+    drawn = []
+    real = fonts.draw_text
+    monkeypatch.setattr(fonts, "draw_text", lambda d, xy, text, *a, **k: drawn.append(text) or real(d, xy, text, *a, **k))
+    thumb, _, _ = private.thumbnail(view, m, default_players(3), 240, t=translator("en"), colorblind=True)
+    assert drawn == [] and thumb.width == 240
+    monkeypatch.undo()
     empty = dict(view, claims={})
     assert render_ticket_offer(empty, m).png != r.png
+
+
+def test_tunnel_being_paid_for_is_lit_and_named_by_its_cities():
+    """The reveal is told with the route's city names as the recap names it (no track id, no
+    notation) and the tunnel glows while its owner decides."""
+    game = started("europe")
+    t = track_between(game, "Venezia", "Zürich")
+    arrange(game, hands={0: "green green green green loco loco"}, deck_top="green loco blue")
+    game.apply(0, Claim(t.id, card_index("green"), 0))
+    view = game.view(None)
+    assert view["tunnel"]["track"] == t.id
+    r = render_board(view, game.map)
+    assert "Tunnel Venezia – Zürich (Player 1): revealed green, loco, blue — 2 more cards to pay" in r.alt_text, r.alt_text
+    assert "digging the tunnel Venezia – Zürich" in r.alt_text
+    assert glowing(decode(r.png), geometry(game.map), game.map, t.id)
