@@ -21,10 +21,10 @@ from storage.ratings import (
     GameResult,
     compute_ratings,
     displayed,
-    game_results as results_of,
     rating_places,
     unrated_reason,
 )
+from storage.ratings import game_results as results_of
 
 USERS = range(1, 7)
 MAPS = ("usa", "europe")
