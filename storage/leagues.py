@@ -26,7 +26,7 @@ import csv
 import io
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -566,6 +566,10 @@ class Profile:
     longest_bonuses: int
     recent: list[RecentGame]
     history: list[float]  # displayed overall rating after each rated game, in order
+    #: Per map: (index in `history`, displayed rating in that map's ladder after that game).
+    map_history: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    #: The league's seasons up to this one where the player has a rating: (name, displayed overall).
+    seasons: list[tuple[str, float]] = field(default_factory=list)
 
     @property
     def ticket_rate(self) -> float | None:
@@ -590,17 +594,23 @@ async def player_profile(*, session: AsyncSession, season_id: int, user_id: int,
         .join(LeagueGame, LeagueGame.game_id == SeatRecord.game_id)
         .where(SeatRecord.user_id == user_id, SeatRecord.game_id.in_(counted))
         .order_by(LeagueGame.finished_at, SeatRecord.game_id))).all()
-    changes = {c.game_id: c for c in (await session.execute(
+    every = list((await session.execute(
         select(LeagueRatingChange).where(LeagueRatingChange.season_id == season_id,
-                                         LeagueRatingChange.user_id == user_id,
-                                         LeagueRatingChange.scope == OVERALL))).scalars()}
+                                         LeagueRatingChange.user_id == user_id))).scalars())
+    changes = {c.game_id: c for c in every if c.scope == OVERALL}
+    by_map = {(c.game_id, c.scope): c for c in every if c.scope != OVERALL}
     scores = [s.final_score for s, *_ in seats if s.final_score is not None]
-    history = []
+    history: list[float] = []
+    map_history: dict[str, list[tuple[int, float]]] = {}
     games = []
     for seat, map_id, n, finished in seats:
         change = changes.get(seat.game_id)
         if change is not None:
             history.append(displayed(change.mu_after, change.sigma_after))
+            on_map = by_map.get((seat.game_id, map_id))
+            if on_map is not None:
+                map_history.setdefault(map_id, []).append((len(history) - 1, displayed(on_map.mu_after,
+                                                                                       on_map.sigma_after)))
         delta = (displayed(change.mu_after, change.sigma_after) - displayed(change.mu_before, change.sigma_before)
                  if change else None)
         games.append(RecentGame(seat.game_id, finished, map_id, n, change.rank if change else (seat.rank or 0),
@@ -617,8 +627,19 @@ async def player_profile(*, session: AsyncSession, season_id: int, user_id: int,
         tickets_failed=sum(s.tickets_failed or 0 for s, *_ in seats),
         longest_bonuses=sum(1 for s, *_ in seats if s.longest_bonus),
         recent=list(reversed(games[-recent:])) if recent else [],
-        history=history,
+        history=history, map_history=map_history, seasons=await _season_ratings(session, season, user_id),
     )
+
+
+async def _season_ratings(session: AsyncSession, season: Season, user_id: int) -> list[tuple[str, float]]:
+    """The player's overall rating at the end of each of the league's seasons up to `season`."""
+    rows = await session.execute(
+        select(Season.name, LeagueRating.mu, LeagueRating.sigma)
+        .join(LeagueRating, LeagueRating.season_id == Season.id)
+        .where(Season.league_id == season.league_id, LeagueRating.user_id == user_id, LeagueRating.scope == OVERALL,
+               LeagueRating.games > 0, sa.or_(Season.starts_at < season.starts_at, Season.id == season.id))
+        .order_by(Season.starts_at, Season.id))
+    return [(name, displayed(mu, sigma)) for name, mu, sigma in rows.all()]
 
 
 async def audit_log(*, session: AsyncSession, league_id: int, limit: int = 20) -> list[LeagueAudit]:

@@ -553,6 +553,7 @@ class Leagues(TTRCog):
             league=league.name, season=season.name, rating=p.rating, place=p.place, ranked=len(table), games=p.games,
             wins=p.wins, average_score=p.average_score, ticket_rate=p.ticket_rate, longest_bonuses=p.longest_bonuses,
             map_ratings=[(league_map_name(t, m), v) for m, v in p.map_ratings.items()], history=p.history,
+            map_history=[(league_map_name(t, m), points) for m, points in p.map_history.items()], seasons=p.seasons,
             recent=[RecentRow(f"{g.finished_at:%Y-%m-%d}" if g.finished_at else "", league_map_name(t, g.map_id),
                               g.rank, g.players, g.score, g.change) for g in p.recent],
             min_games=season.min_games, color=color)

@@ -392,6 +392,14 @@ async def test_opening_a_season_closes_the_last_one_with_its_moves(db) -> None:
                                     ends_at=NOW + timedelta(days=9), created_by=A)
         gold, silver = await leagues.league_divisions(session=s, league_id=league.id)
         assert await leagues.placements(session=s, league_id=league.id) == {C: gold.id, D: silver.id}
+        s2 = await leagues.active_season(session=s, league_id=league.id)
+        await finished(s, [C, D], "europe", season_id=s2.id)
+        await finished(s, [D, C], "usa", season_id=s2.id)
+        profile = await leagues.player_profile(session=s, season_id=s2.id, user_id=C)
+        assert [name for name, _ in profile.seasons] == ["S1", "S2"] and profile.seasons[-1][1] == profile.rating
+        assert set(profile.map_history) == {"europe", "usa"} and len(profile.history) == 2
+        assert profile.map_history["europe"] == [(0, (await ratings(s, s2.id, "europe"))[C])]
+        assert [i for i, _ in profile.map_history["usa"]] == [1]
         await leagues.remove_division(session=s, league_id=league.id, name="gold", user_id=A)
         (left,) = await leagues.league_divisions(session=s, league_id=league.id)
         assert (left.name, left.level) == ("Silver", 1)
