@@ -1,9 +1,12 @@
 """Leagues: seasons of rated games on a server, openskill ratings, standings, audit, CSV export.
 
 A guild has leagues (a name and a league-admin role); a league has seasons (dates, allowed maps
-and player counts, a minimum number of games for the standings, whether the final ratings carry
-over into the next season). At most one season of a league is `active`; opening a new one
-closes it. A game joins the active season either directly (`attach_game`, a game already
+and player counts, a minimum number of games for the standings, a minimum of turns for a game to
+count, whether the final ratings carry over into the next season) and may have divisions (Gold,
+Silver: who plays where, promotion and relegation) and reward roles. At most one season of a
+league is `active`; opening a new one closes it, and so does its last day passing
+(`close_season`, claimed in one transaction: one process closes it; the Discord work it leaves,
+roles and the results post, are `CloseTask` rows claimed with a lease). A game joins the active season either directly (`attach_game`, a game already
 running) or through its lobby (`attach_lobby`, resolved when the game exists).
 
 Ratings are never updated in place: `recompute_season` rebuilds a season's ratings from its
@@ -155,7 +158,9 @@ async def create_season(
     min_turns: int = 0,
 ) -> Season:
     """Open a season (the league's active one); the season active until now is closed in the
-    same transaction. `LeagueError` for a duplicate name or an end before the start."""
+    same transaction, as `close_season` closes one (results, promotion and relegation, reward
+    roles). `min_turns`: the turns each seat takes for a game to count in full (`game_results`).
+    `LeagueError` for a duplicate name or an end before the start."""
     if ends_at <= starts_at:
         raise InvalidSeasonError("a season must end after it starts")
     season = Season(league_id=league_id, name=name.strip(), starts_at=starts_at, ends_at=ends_at,

@@ -328,6 +328,9 @@ class Leagues(TTRCog):
                                             "• **{season}** (closed, {n} rated games): {rules}", rated, **words))
                 if not seasons:
                     lines.append(t.gettext("• no season yet"))
+                divisions = await stored.league_divisions(session=session, league_id=lg.id)
+                if divisions:
+                    lines.append(self.divisions_text(t, divisions))
         if not lines:
             raise NoLeague()
         await _reply(interaction, "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none())
