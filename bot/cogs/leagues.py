@@ -88,13 +88,18 @@ AUDIT_ACTIONS = {
     "create_season": NC_("audit", "create season"), "close_season": NC_("audit", "close season"),
     "add_game": NC_("audit", "add game"), "add_lobby": NC_("audit", "add lobby"),
     "void_game": NC_("audit", "void game"), "restore_game": NC_("audit", "restore game"),
+    "set_division": NC_("audit", "set division"), "remove_division": NC_("audit", "remove division"),
+    "place_player": NC_("audit", "place player"), "set_reward": NC_("audit", "set reward"),
+    "rename_league": NC_("audit", "rename league"),
 }
 AUDIT_DETAILS = {
     "name": NC_("audit", "name"), "admin_role_id": NC_("audit", "admin role"),
     "starts_at": NC_("audit", "starts"), "ends_at": NC_("audit", "ends"), "maps": NC_("audit", "maps"),
     "player_counts": NC_("audit", "players"), "min_games": NC_("audit", "min. games"),
     "carry_over": NC_("audit", "carry over"), "game_id": NC_("audit", "game"), "lobby_id": NC_("audit", "lobby"),
-    "reason": NC_("audit", "reason"),
+    "reason": NC_("audit", "reason"), "min_turns": NC_("audit", "min. turns"), "promote": NC_("audit", "up"),
+    "relegate": NC_("audit", "down"), "player": NC_("audit", "player"), "role_id": NC_("audit", "role"),
+    "top": NC_("audit", "top"),
 }
 
 
@@ -107,8 +112,10 @@ def _audit_value(t: Translator, key: str, value: object) -> str:
         return f"<t:{int(datetime.fromisoformat(value).timestamp())}:d>"
     if key == "maps" and isinstance(value, list):
         return t.join(league_map_name(t, m) for m in value)
-    if key == "admin_role_id":
+    if key in ("admin_role_id", "role_id"):
         return f"<@&{value}>"
+    if key == "player":
+        return f"<@{value}>"
     if isinstance(value, list):
         return t.join(str(v) for v in value)
     return str(value)

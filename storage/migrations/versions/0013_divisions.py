@@ -26,14 +26,21 @@ def _fk(table: str, column: str, target: str, ondelete: str) -> sa.ForeignKeyCon
     return sa.ForeignKeyConstraint([column], [f"{target}.id"], name=f"fk_{table}_{column}_{target}", ondelete=ondelete)
 
 
+def _columns(table: str) -> set[str]:
+    return {c["name"] for c in sa.inspect(op.get_bind()).get_columns(table)}
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("leagues") as batch:
-        batch.add_column(sa.Column("channel_id", sa.BigInteger(), nullable=True))
-    with op.batch_alter_table("league_seasons") as batch:
-        batch.add_column(sa.Column("min_turns", sa.Integer(), server_default="0", nullable=False))
-        batch.add_column(sa.Column("closed_at", TIME, nullable=True))
-    with op.batch_alter_table("league_games") as batch:
-        batch.add_column(sa.Column("turns", sa.JSON(), nullable=True))
+    """Idempotent: a database that has some of this already (a re-run by hand) keeps it."""
+    for table, column in (("leagues", sa.Column("channel_id", sa.BigInteger(), nullable=True)),
+                          ("league_seasons", sa.Column("min_turns", sa.Integer(), server_default="0", nullable=False)),
+                          ("league_seasons", sa.Column("closed_at", TIME, nullable=True)),
+                          ("league_games", sa.Column("turns", sa.JSON(), nullable=True))):
+        if column.name not in _columns(table):
+            with op.batch_alter_table(table) as batch:
+                batch.add_column(column)
+    if "league_divisions" in sa.inspect(op.get_bind()).get_table_names():
+        return
     op.create_table(
         "league_divisions",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -114,21 +121,16 @@ def _drop_columns(table: str, *columns: str) -> None:
     """Columns dropped in place (SQLite 3.35+ too): a batch copy would drop and recreate the
     table, and with foreign keys on, SQLite's DROP TABLE deletes the rows that refer to it."""
     with op.batch_alter_table(table, recreate="never") as batch:
-        for column in columns:
+        for column in set(columns) & _columns(table):
             batch.drop_column(column)
 
 
 def downgrade() -> None:
-    op.drop_index("ix_league_close_tasks_season_id", table_name="league_close_tasks")
-    op.drop_table("league_close_tasks")
-    op.drop_table("league_role_holders")
-    op.drop_index("ix_league_rewards_league_id", table_name="league_rewards")
-    op.drop_table("league_rewards")
-    op.drop_table("league_season_results")
-    op.drop_index("ix_league_placements_division_id", table_name="league_placements")
-    op.drop_table("league_placements")
-    op.drop_index("ix_league_divisions_league_id", table_name="league_divisions")
-    op.drop_table("league_divisions")
+    tables = set(sa.inspect(op.get_bind()).get_table_names())
+    for table in ("league_close_tasks", "league_role_holders", "league_rewards", "league_season_results",
+                  "league_placements", "league_divisions"):
+        if table in tables:
+            op.drop_table(table)  # its indexes go with it
     _drop_columns("league_games", "turns")
     _drop_columns("league_seasons", "closed_at", "min_turns")
     _drop_columns("leagues", "channel_id")
