@@ -62,8 +62,10 @@ LOBBY = r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"
 KICK = GAME + r":kick:(?P<seat>[0-9]+):(?P<user>[0-9]+):(?P<answer>yes|no)"
 #: A tournament's sign-up post (bot/cogs/tournaments.py).
 TOURNAMENT = r"ttr:tournament:(?P<tournament>[0-9]+):(?P<what>join|leave)"
+#: A server manager's confirmation of a league's deletion.
+LEAGUE_DELETE = r"ttr:league:(?P<league>[0-9]+):delete:(?P<answer>yes|no)"
 KNOWN = (DRAW, TICKETS, ROUTES, ROUTE, CITIES, CITY, KEEP, TUNNEL, CHOICE, UNDO, UNDO_VOTE, HAND, REMATCH, LOBBY,
-         KICK, TOURNAMENT)
+         KICK, TOURNAMENT, LEAGUE_DELETE)
 #: Any other custom id (an old release's, a forged one): refused, not ignored. Every component the
 #: bot sends is one of the templates above, so this never shadows a live one.
 UNKNOWN = r"(?!(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", k) for k in KNOWN) + r")$).*"

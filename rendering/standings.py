@@ -74,6 +74,10 @@ class ProfileCard:
     map_ratings: Sequence[tuple[str, float]] = ()
     history: Sequence[float] = ()  # displayed rating after each rated game
     recent: Sequence[RecentRow] = ()
+    #: Per map ladder: (map name, [(index in `history`, displayed rating after that game)]).
+    map_history: Sequence[tuple[str, Sequence[tuple[int, float]]]] = ()
+    #: The league's seasons this player was rated in, oldest first: (season name, overall rating).
+    seasons: Sequence[tuple[str, float]] = ()
     min_games: int = 0
     color: tuple[int, int, int] = DEFAULT_PLAYER_COLORS[0]
 
@@ -170,30 +174,56 @@ def _tile(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value:
     fonts.draw_text(d, (cx, box[1] + 82), label, size, MUTED, style=style, anchor="ms")
 
 
-def _sparkline(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], values: Sequence[float],
-               color: tuple[int, int, int], caption: str) -> None:
+def _history_chart(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], card: ProfileCard,
+                   caption: str) -> None:
+    """The rating after each game of the season, overall (thick, the player's colour) and per map
+    (thin, a colour each, named in the legend); beside it, bars of the rating each season ended on."""
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_LINE, width=2)
-    fonts.draw_text(d, (x0 + 16, y0 + 30), fonts.fit(caption, 19, x1 - x0 - 32), 19, MUTED)
-    points = [0.0, *values]  # everyone starts at 0 (25 − 3·25/3)
-    lo, hi = min(points), max(points)
+    fonts.draw_text(d, (x0 + 16, y0 + 30), fonts.fit(caption, 19, (x1 - x0) / 2 - 24), 19, MUTED)
+    seasons = list(card.seasons[-5:]) if len(card.seasons) >= 2 else []
+    split = x1 - 64 * len(seasons) - 16 if seasons else x1
+    palette = [c for c in DEFAULT_PLAYER_COLORS if c != card.color]
+    series = [(card.color, 4, list(enumerate(card.history)))]
+    series += [(palette[i % len(palette)], 3, list(points)) for i, (_, points) in enumerate(card.map_history)]
+    legend_x = x0 + (x1 - x0) / 2
+    for i, (name, _) in enumerate(card.map_history[:3]):
+        color = palette[i % len(palette)]
+        d.ellipse((legend_x, y0 + 16, legend_x + 12, y0 + 28), fill=color)
+        label = fonts.fit(name, 17, 110)
+        fonts.draw_text(d, (legend_x + 16, y0 + 28), label, 17, MUTED)
+        legend_x += 16 + fonts.measure(label, 17) + 14
+    values = [0.0, *card.history, *(v for _, points in card.map_history for _, v in points)]
+    lo, hi = min(values), max(values)
     if hi - lo < 1:
         lo, hi = lo - 0.5, hi + 0.5
-    px0, py0, px1, py1 = x0 + 60, y0 + 44, x1 - 20, y1 - 16
+    px0, py0, px1, py1 = x0 + 60, y0 + 44, split - 20, y1 - 16
     fonts.draw_text(d, (px0 - 8, py0 + 8), f"{hi:.0f}", 16, MUTED, anchor="rs")
     fonts.draw_text(d, (px0 - 8, py1), f"{lo:.0f}", 16, MUTED, anchor="rs")
+    games = max(1, len(card.history))
 
-    def at(i: int, v: float) -> tuple[float, float]:
-        x = px0 + (px1 - px0) * (i / max(1, len(points) - 1))
-        return x, py1 - (py1 - py0) * (v - lo) / (hi - lo)
+    def at(i: float, v: float) -> tuple[float, float]:  # i: games played (-1: the start, at 0)
+        return px0 + (px1 - px0) * (i + 1) / games, py1 - (py1 - py0) * (v - lo) / (hi - lo)
 
     if lo < 0 < hi:
-        zy = at(0, 0.0)[1]
+        zy = at(-1, 0.0)[1]
         d.line((px0, zy, px1, zy), fill=PANEL_LINE, width=2)
-    line = [at(i, v) for i, v in enumerate(points)]
-    d.line(line, fill=color, width=4, joint="curve")
-    for x, y in line[1:]:
-        d.ellipse((x - 4, y - 4, x + 4, y + 4), fill=color)
+    for color, width, points in reversed(series):  # the overall line on top
+        line = [at(-1, 0.0), *(at(i, v) for i, v in points)]
+        d.line(line, fill=color, width=width, joint="curve")
+        for x, y in line[1:]:
+            d.ellipse((x - width, y - width, x + width, y + width), fill=color)
+    if seasons:
+        top = max(1.0, *(abs(v) for _, v in seasons))
+        base = (y0 + 44 + y1 - 34) / 2 if any(v < 0 for _, v in seasons) else y1 - 34
+        reach = base - (y0 + 48)
+        for i, (name, value) in enumerate(seasons):
+            bx = split + 8 + i * 64
+            end = base - reach * value / top
+            d.rectangle((bx + 8, min(base, end), bx + 52, max(base, end)),
+                        fill=card.color if i == len(seasons) - 1 else lighter(card.color, 0.5))
+            fonts.draw_text(d, (bx + 30, y1 - 12), fonts.fit(name, 15, 60), 15, MUTED, anchor="ms")
+            fonts.draw_text(d, (bx + 30, min(base, end) - 4), f"{value:.0f}", 15, INK, anchor="ms")
 
 
 def render_profile(card: ProfileCard, *, t: Translator | None = None) -> RenderedImage:
@@ -249,8 +279,7 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
         fonts.draw_text(d, (MARGIN, y + 26), fonts.fit(text, 22, WIDTH - 2 * MARGIN), 22, INK)
         y += 40
     if has_curve:
-        _sparkline(d, (MARGIN / 2, y + 6, WIDTH - MARGIN / 2, y + 176), card.history, card.color,
-                   t.gettext("Rating after each game"))
+        _history_chart(d, (MARGIN / 2, y + 6, WIDTH - MARGIN / 2, y + 176), card, t.gettext("Rating after each game"))
         y += 190
     fonts.draw_text(d, (MARGIN, y + 34), fonts.fit(t.gettext("Recent games"), 24, WIDTH - 2 * MARGIN, "bold"), 24, INK,
                     style="bold")
@@ -278,6 +307,8 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
     if card.ticket_rate is not None:
         facts.append(t.gettext("tickets completed {percent:.0f}%", percent=100 * card.ticket_rate))
     facts.append(t.ngettext("{n} longest-path bonus", "{n} longest-path bonuses", card.longest_bonuses))
+    if len(card.seasons) >= 2:
+        facts.append(t.gettext("by season {ratings}", ratings=" · ".join(f"{n} {v:.1f}" for n, v in card.seasons)))
     alt = t.gettext("{player}, {league} {season}: rating {rating}, {standing}; {facts}.", player=name, league=card.league,
                     season=card.season, rating=rating, standing=place, facts=listing(t, facts))
     return RenderedImage(encode_small(img), alt[:1024], img.width, img.height)

@@ -1,9 +1,12 @@
 """Leagues: seasons of rated games on a server, openskill ratings, standings, audit, CSV export.
 
 A guild has leagues (a name and a league-admin role); a league has seasons (dates, allowed maps
-and player counts, a minimum number of games for the standings, whether the final ratings carry
-over into the next season). At most one season of a league is `active`; opening a new one
-closes it. A game joins the active season either directly (`attach_game`, a game already
+and player counts, a minimum number of games for the standings, a minimum of turns for a game to
+count, whether the final ratings carry over into the next season) and may have divisions (Gold,
+Silver: who plays where, promotion and relegation) and reward roles. At most one season of a
+league is `active`; opening a new one closes it, and so does its last day passing
+(`close_season`, claimed in one transaction: one process closes it; the Discord work it leaves,
+roles and the results post, are `CloseTask` rows claimed with a lease). A game joins the active season either directly (`attach_game`, a game already
 running) or through its lobby (`attach_lobby`, resolved when the game exists).
 
 Ratings are never updated in place: `recompute_season` rebuilds a season's ratings from its
@@ -24,17 +27,20 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 from sqlmodel import SQLModel
 
+from engine import Game, GameOptions, Phase, Remove, Resign, Skip, Undo, parse_action
 from storage.database import detached, writing
 from storage.errors import (
     AlreadyInSeasonError,
@@ -46,11 +52,17 @@ from storage.errors import (
     SeasonNotOpenError,
     VoidStateError,
 )
+from storage.games import action_log
 from storage.models import (
     ABANDONED,
+    ADD_ROLE,
+    ANNOUNCE,
     FINISHED,
+    REMOVE_ROLE,
     SEASON_ACTIVE,
     SEASON_CLOSED,
+    CloseTask,
+    Division,
     GameRecord,
     League,
     LeagueAudit,
@@ -59,20 +71,26 @@ from storage.models import (
     LeagueRating,
     LeagueRatingChange,
     Lobby,
+    Placement,
     Player,
+    Reward,
+    RoleHolder,
     Season,
+    SeasonResult,
     SeatRecord,
     utcnow,
 )
 from storage.ratings import (
     OVERALL,
     GameResult,
-    Unrated,  # noqa: F401  (bot/leagues.py reads `stored.Unrated` from here)
+    Unrated,
     compute_ratings,
     displayed,
-    rating_places,
+    game_results,
     unrated_reason,
 )
+
+log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -87,9 +105,11 @@ def _audit(session: AsyncSession, *, league_id: int, season_id: int | None, user
 
 
 async def create_league(*, session: AsyncSession, guild_id: int, name: str, created_by: int,
-                        admin_role_id: int | None = None) -> League:
-    """A new league; `LeagueError` if the server already has one of that name."""
-    league = League(guild_id=guild_id, name=name.strip(), admin_role_id=admin_role_id, created_by=created_by)
+                        admin_role_id: int | None = None, channel_id: int | None = None) -> League:
+    """A new league; `LeagueError` if the server already has one of that name. `channel_id`:
+    where its seasons' results are posted when they close."""
+    league = League(guild_id=guild_id, name=name.strip(), admin_role_id=admin_role_id, created_by=created_by,
+                    channel_id=channel_id)
     try:
         async with writing(session):
             session.add(league)
@@ -135,27 +155,37 @@ async def create_season(
     player_counts: Sequence[int] = (),
     min_games: int = 1,
     carry_over: bool = False,
+    min_turns: int = 0,
 ) -> Season:
     """Open a season (the league's active one); the season active until now is closed in the
-    same transaction. `LeagueError` for a duplicate name or an end before the start."""
+    same transaction, as `close_season` closes one (results, promotion and relegation, reward
+    roles). `min_turns`: the turns each seat takes for a game to count in full (`game_results`).
+    `LeagueError` for a duplicate name or an end before the start."""
     if ends_at <= starts_at:
         raise InvalidSeasonError("a season must end after it starts")
     season = Season(league_id=league_id, name=name.strip(), starts_at=starts_at, ends_at=ends_at,
                     maps=sorted(set(maps)), player_counts=sorted(set(player_counts)), min_games=max(0, min_games),
-                    carry_over=carry_over, status=SEASON_ACTIVE)
+                    carry_over=carry_over, status=SEASON_ACTIVE, min_turns=max(0, min_turns))
+    current = await active_season(session=session, league_id=league_id)
+    if current is not None and await needs_recompute(session=session, season_id=current.id):
+        await recompute_season(session=session, season_id=current.id)
+    now = utcnow()
     try:
         async with writing(session):
             closed = await session.execute(
                 update(Season).where(Season.league_id == league_id, Season.status == SEASON_ACTIVE)
-                .values(status=SEASON_CLOSED).returning(Season.id).execution_options(synchronize_session=False))
+                .values(status=SEASON_CLOSED, closed_at=now).returning(Season.id)
+                .execution_options(synchronize_session=False))
             closed_ids = [i for (i,) in closed]
+            for old in closed_ids:
+                await _plan_close(session, old)
+                _audit(session, league_id=league_id, season_id=old, user_id=created_by, action="close_season")
             session.add(season)
             await session.flush()
-            for old in closed_ids:
-                _audit(session, league_id=league_id, season_id=old, user_id=created_by, action="close_season")
             _audit(session, league_id=league_id, season_id=season.id, user_id=created_by, action="create_season",
                    name=season.name, starts_at=starts_at.isoformat(), ends_at=ends_at.isoformat(), maps=season.maps,
-                   player_counts=season.player_counts, min_games=season.min_games, carry_over=carry_over)
+                   player_counts=season.player_counts, min_games=season.min_games, carry_over=carry_over,
+                   min_turns=season.min_turns)
     except IntegrityError:
         raise LeagueNameTakenError("this league already has a season called {name!r}", name=name) from None
     detached(session, season)
@@ -315,6 +345,38 @@ async def season_games(*, session: AsyncSession, season_id: int) -> list[LeagueG
 # ---------------------------------------------------------------------------- recompute
 
 
+def turns_taken(record: GameRecord, log: Sequence[tuple[int | None, str]]) -> list[int]:
+    """How many turns each seat took: turns it ended with its own move (the starting ticket
+    choice, a turn skipped by the table and the turn a seat left in are not turns; an undone
+    move's turn is not one either)."""
+    game = Game.new(record.map_id, record.seats, record.seed, GameOptions.from_json(record.options))
+    turns = [0] * record.seats
+    ended: list[int | None] = []  # per action in effect: the seat whose turn it ended
+    for seat, text in log:
+        action = parse_action(game, seat, text)
+        own = (game.phase == Phase.PLAYING and seat is not None and seat == game.current
+               and not isinstance(action, (Resign, Remove, Skip, Undo)))
+        game.apply(seat, action)
+        if isinstance(action, Undo):
+            undone = ended.pop()
+            if undone is not None:
+                turns[undone] -= 1
+            continue
+        ended.append(seat if own and game.stage is None else None)
+        if ended[-1] is not None:
+            turns[seat] += 1  # type: ignore[index]
+    return turns
+
+
+async def _turns_of(session: AsyncSession, record: GameRecord) -> list[int] | None:
+    """A finished game's `turns_taken`, from its stored log (None if the log does not replay)."""
+    try:
+        return turns_taken(record, await action_log(session=session, game_id=record.id))  # type: ignore[arg-type]
+    except ValueError:
+        log.warning("a league game's log does not replay: its turns are not counted", extra={"game_id": record.id})
+        return None
+
+
 async def _previous_season(session: AsyncSession, season: Season) -> Season | None:
     rows = await session.execute(
         select(Season).where(Season.league_id == season.league_id, Season.id != season.id,
@@ -367,27 +429,30 @@ async def _recompute_one(session: AsyncSession, season_id: int) -> tuple[bool, i
             for seat in (await session.execute(select(SeatRecord).where(SeatRecord.game_id.in_(ids))
                                                .order_by(SeatRecord.seat))).scalars():
                 seats_by_game[seat.game_id].append(seat)
-        results: list[tuple[datetime, int, GameResult]] = []
+        results: list[tuple[datetime, int, int, GameResult]] = []
         for link, record in rows:
             seats = seats_by_game[link.game_id]
             if record.status not in (FINISHED, ABANDONED):
                 rated, note, finished = None, None, None
             else:
                 reason = unrated_reason(record, seats, season)
+                if reason is None and season.min_turns and link.turns is None:
+                    link.turns = await _turns_of(session, record)
+                counted = reason or game_results(link.game_id, record.map_id, seats, link.turns, season.min_turns)
+                reason = counted if isinstance(counted, Unrated) else None
                 rated, finished = reason is None, record.finished_at or record.updated_at
                 note = None if reason is None else str(reason)
             if (link.rated, link.note, link.finished_at) != (rated, note, finished):
                 link.rated, link.note, link.finished_at = rated, note, finished
             if rated and not link.voided:
-                results.append((finished, link.game_id, GameResult(link.game_id, record.map_id,  # type: ignore[arg-type]
-                                                                     rating_places(seats))))
-        results.sort(key=lambda r: (r[0], r[1]))
+                results += [(finished, link.game_id, i, r) for i, r in enumerate(counted)]  # type: ignore[arg-type,misc]
+        results.sort(key=lambda r: (r[0], r[1], r[2]))
         priors: dict[tuple[str, int], tuple[float, float]] = {}
         previous = await _previous_season(session, season)
         if previous is not None and previous.carry_over:
             for r in (await session.execute(select(LeagueRating).where(LeagueRating.season_id == previous.id))).scalars():
                 priors[(r.scope, r.user_id)] = (r.mu, r.sigma)
-        run = compute_ratings([r for _, _, r in results], priors)
+        run = compute_ratings([r for *_, r in results], priors)
         await session.execute(delete(LeagueRating).where(LeagueRating.season_id == season_id)
                               .execution_options(synchronize_session=False))
         await session.execute(delete(LeagueRatingChange).where(LeagueRatingChange.season_id == season_id)
@@ -474,13 +539,20 @@ async def _names(session: AsyncSession, user_ids: Iterable[int]) -> dict[int, st
 
 
 async def standings(*, session: AsyncSession, season_id: int, scope: str = OVERALL,
-                    min_games: int | None = None) -> tuple[list[Standing], int]:
+                    min_games: int | None = None, division_id: int | None = None) -> tuple[list[Standing], int]:
     """The ladder: players with at least `min_games` (default: the season's) rated games, best
-    displayed rating first; and how many more players have fewer games."""
+    displayed rating first; and how many more players have fewer games. `division_id`: only the
+    players of that division (in a closed season, the division they played it in)."""
     season = await _season_or_error(session, season_id)
     need = season.min_games if min_games is None else min_games
-    rows = list((await session.execute(select(LeagueRating).where(LeagueRating.season_id == season_id,
-                                                                 LeagueRating.scope == scope))).scalars())
+    query = select(LeagueRating).where(LeagueRating.season_id == season_id, LeagueRating.scope == scope)
+    if division_id is not None:
+        played = select(SeasonResult.user_id).where(SeasonResult.season_id == season_id,
+                                                    SeasonResult.division_id == division_id)
+        if season.status == SEASON_ACTIVE:
+            played = select(Placement.user_id).where(Placement.division_id == division_id)
+        query = query.where(LeagueRating.user_id.in_(played))
+    rows = list((await session.execute(query)).scalars())
     qualified = [r for r in rows if r.games >= need and r.games > 0]
     qualified.sort(key=lambda r: (-displayed(r.mu, r.sigma), -r.games, r.user_id))
     names = await _names(session, (r.user_id for r in qualified))
@@ -518,6 +590,10 @@ class Profile:
     longest_bonuses: int
     recent: list[RecentGame]
     history: list[float]  # displayed overall rating after each rated game, in order
+    #: Per map: (index in `history`, displayed rating in that map's ladder after that game).
+    map_history: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    #: The league's seasons up to this one where the player has a rating: (name, displayed overall).
+    seasons: list[tuple[str, float]] = field(default_factory=list)
 
     @property
     def ticket_rate(self) -> float | None:
@@ -542,17 +618,23 @@ async def player_profile(*, session: AsyncSession, season_id: int, user_id: int,
         .join(LeagueGame, LeagueGame.game_id == SeatRecord.game_id)
         .where(SeatRecord.user_id == user_id, SeatRecord.game_id.in_(counted))
         .order_by(LeagueGame.finished_at, SeatRecord.game_id))).all()
-    changes = {c.game_id: c for c in (await session.execute(
+    every = list((await session.execute(
         select(LeagueRatingChange).where(LeagueRatingChange.season_id == season_id,
-                                         LeagueRatingChange.user_id == user_id,
-                                         LeagueRatingChange.scope == OVERALL))).scalars()}
+                                         LeagueRatingChange.user_id == user_id))).scalars())
+    changes = {c.game_id: c for c in every if c.scope == OVERALL}
+    by_map = {(c.game_id, c.scope): c for c in every if c.scope != OVERALL}
     scores = [s.final_score for s, *_ in seats if s.final_score is not None]
-    history = []
+    history: list[float] = []
+    map_history: dict[str, list[tuple[int, float]]] = {}
     games = []
     for seat, map_id, n, finished in seats:
         change = changes.get(seat.game_id)
         if change is not None:
             history.append(displayed(change.mu_after, change.sigma_after))
+            on_map = by_map.get((seat.game_id, map_id))
+            if on_map is not None:
+                map_history.setdefault(map_id, []).append((len(history) - 1, displayed(on_map.mu_after,
+                                                                                       on_map.sigma_after)))
         delta = (displayed(change.mu_after, change.sigma_after) - displayed(change.mu_before, change.sigma_before)
                  if change else None)
         games.append(RecentGame(seat.game_id, finished, map_id, n, change.rank if change else (seat.rank or 0),
@@ -569,8 +651,19 @@ async def player_profile(*, session: AsyncSession, season_id: int, user_id: int,
         tickets_failed=sum(s.tickets_failed or 0 for s, *_ in seats),
         longest_bonuses=sum(1 for s, *_ in seats if s.longest_bonus),
         recent=list(reversed(games[-recent:])) if recent else [],
-        history=history,
+        history=history, map_history=map_history, seasons=await _season_ratings(session, season, user_id),
     )
+
+
+async def _season_ratings(session: AsyncSession, season: Season, user_id: int) -> list[tuple[str, float]]:
+    """The player's overall rating at the end of each of the league's seasons up to `season`."""
+    rows = await session.execute(
+        select(Season.name, LeagueRating.mu, LeagueRating.sigma)
+        .join(LeagueRating, LeagueRating.season_id == Season.id)
+        .where(Season.league_id == season.league_id, LeagueRating.user_id == user_id, LeagueRating.scope == OVERALL,
+               LeagueRating.games > 0, sa.or_(Season.starts_at < season.starts_at, Season.id == season.id))
+        .order_by(Season.starts_at, Season.id))
+    return [(name, displayed(mu, sigma)) for name, mu, sigma in rows.all()]
 
 
 async def audit_log(*, session: AsyncSession, league_id: int, limit: int = 20) -> list[LeagueAudit]:
@@ -641,3 +734,289 @@ async def export_standings_csv(*, session: AsyncSession, season_id: int, scope: 
         writer.writerow([s.place, s.user_id, s.name or "", f"{s.rating:.3f}", f"{s.mu:.3f}", f"{s.sigma:.3f}",
                          s.games, s.wins, int(s.games >= season.min_games)])
     return out.getvalue()
+
+
+# ---------------------------------------------------------------------------- divisions and rewards
+
+
+async def league_divisions(*, session: AsyncSession, league_id: int) -> list[Division]:
+    """A league's divisions, the top one (level 1) first."""
+    rows = await session.execute(select(Division).where(Division.league_id == league_id).order_by(Division.level))
+    divisions = list(rows.scalars().all())
+    detached(session, *divisions)
+    return divisions
+
+
+async def set_division(*, session: AsyncSession, league_id: int, name: str, user_id: int,
+                       promote: int | None = None, relegate: int | None = None) -> Division:
+    """Create a division (below the others) or change its promotion and relegation counts. Audited."""
+    async with writing(session):
+        division = (await session.execute(select(Division).where(
+            Division.league_id == league_id, sa.func.lower(Division.name) == name.strip().lower()))).scalar_one_or_none()
+        if division is None:
+            level = (await session.execute(select(sa.func.max(Division.level))
+                                           .where(Division.league_id == league_id))).scalar() or 0
+            division = Division(league_id=league_id, name=name.strip(), level=level + 1)
+            session.add(division)
+        if promote is not None:
+            division.promote = max(0, promote)
+        if relegate is not None:
+            division.relegate = max(0, relegate)
+        await session.flush()
+        _audit(session, league_id=league_id, season_id=None, user_id=user_id, action="set_division",
+               name=division.name, promote=division.promote, relegate=division.relegate)
+    detached(session, division)
+    return division
+
+
+async def _division_named(session: AsyncSession, league_id: int, name: str) -> Division:
+    division = (await session.execute(select(Division).where(
+        Division.league_id == league_id, sa.func.lower(Division.name) == name.strip().lower()))).scalar_one_or_none()
+    if division is None:
+        raise LeagueNotFoundError("there is no division {name!r}", name=name)
+    return division
+
+
+async def remove_division(*, session: AsyncSession, league_id: int, name: str, user_id: int) -> None:
+    """Delete a division (its players become unplaced; the ones below move up a level). Audited."""
+    async with writing(session):
+        division = await _division_named(session, league_id, name)
+        await session.delete(division)
+        await session.execute(update(Division).where(Division.league_id == league_id, Division.level > division.level)
+                              .values(level=Division.level - 1).execution_options(synchronize_session=False))
+        _audit(session, league_id=league_id, season_id=None, user_id=user_id, action="remove_division",
+               name=division.name)
+
+
+async def place_player(*, session: AsyncSession, league_id: int, player_id: int, division: str,
+                       user_id: int) -> Division:
+    """Put a player in a division (`division` by name), wherever they were. Audited."""
+    async with writing(session):
+        found = await _division_named(session, league_id, division)
+        row = await session.get(Placement, (league_id, player_id))
+        if row is None:
+            session.add(Placement(league_id=league_id, user_id=player_id, division_id=found.id))  # type: ignore[arg-type]
+        else:
+            row.division_id = found.id  # type: ignore[assignment]
+        _audit(session, league_id=league_id, season_id=None, user_id=user_id, action="place_player",
+               player=player_id, name=found.name)
+    detached(session, found)
+    return found
+
+
+async def placements(*, session: AsyncSession, league_id: int) -> dict[int, int]:
+    """Each placed player's division id."""
+    rows = await session.execute(select(Placement.user_id, Placement.division_id).where(Placement.league_id == league_id))
+    return dict(rows.all())  # type: ignore[arg-type]
+
+
+async def set_reward(*, session: AsyncSession, league_id: int, role_id: int, top: int, user_id: int,
+                     division: str | None = None) -> Reward | None:
+    """The role the top `top` of a division's (None: the league's) final standings get at each
+    season's close; `top` 0 removes that reward. Audited."""
+    async with writing(session):
+        found = await _division_named(session, league_id, division) if division else None
+        row = (await session.execute(select(Reward).where(
+            Reward.league_id == league_id, Reward.role_id == role_id,
+            Reward.division_id.is_(None) if found is None else Reward.division_id == found.id))).scalar_one_or_none()
+        if top <= 0:
+            if row is not None:
+                await session.delete(row)
+            row = None
+        elif row is None:
+            row = Reward(league_id=league_id, division_id=found.id if found else None, role_id=role_id, top=top)
+            session.add(row)
+        else:
+            row.top = top
+        _audit(session, league_id=league_id, season_id=None, user_id=user_id, action="set_reward",
+               role_id=role_id, top=top, name=found.name if found else None)
+    detached(session, row)
+    return row
+
+
+async def league_rewards(*, session: AsyncSession, league_id: int) -> list[Reward]:
+    rows = await session.execute(select(Reward).where(Reward.league_id == league_id).order_by(Reward.id))
+    rewards = list(rows.scalars().all())
+    detached(session, *rewards)
+    return rewards
+
+
+# ---------------------------------------------------------------------------- closing seasons
+
+#: How long a process holds a claimed close task before another may take it over.
+TASK_LEASE_SECONDS = 120
+
+
+def division_moves(ranked: Sequence[int], *, promote: int, relegate: int, top: bool, bottom: bool) -> dict[int, str]:
+    """A division's final order (best first) → who goes up or down: the first `promote` (not from
+    the top division), then the last `relegate` of those left (not from the bottom one)."""
+    up = [] if top else list(ranked[:promote])
+    rest = [u for u in ranked if u not in up]
+    down = [] if bottom or relegate <= 0 else rest[-relegate:]
+    return {**{u: "up" for u in up}, **{u: "down" for u in down}}
+
+
+async def _plan_close(session: AsyncSession, season_id: int) -> None:
+    """In the transaction that closed the season: its final standings per division, promotion
+    and relegation (the placements change now), the reward roles to give and take, and the
+    results post, as tasks for the bot (`claim_close_tasks`)."""
+    season = await _season_or_error(session, season_id)
+    league = await session.get(League, season.league_id)
+    divisions = list((await session.execute(select(Division).where(Division.league_id == league.id)  # type: ignore[union-attr]
+                                            .order_by(Division.level))).scalars())
+    placed = {u: d for u, d in (await session.execute(
+        select(Placement.user_id, Placement.division_id).where(Placement.league_id == season.league_id))).all()}
+    table, _ = await standings(session=session, season_id=season_id)
+    by_division: dict[int | None, list[Standing]] = {}
+    for row in table:
+        by_division.setdefault(placed.get(row.user_id) if divisions else None, []).append(row)
+    level_of = {d.id: i for i, d in enumerate(divisions)}
+    results = []
+    for division_id, rows in by_division.items():
+        division = divisions[level_of[division_id]] if division_id is not None else None
+        moves = {} if division is None else division_moves(
+            [r.user_id for r in rows], promote=division.promote, relegate=division.relegate,
+            top=level_of[division_id] == 0, bottom=level_of[division_id] == len(divisions) - 1)  # type: ignore[index]
+        for place, row in enumerate(rows, start=1):
+            outcome, target = moves.get(row.user_id, "stay"), division_id
+            if divisions and division is None:  # qualified without a division: placed in the bottom one
+                outcome, target = "new", divisions[-1].id
+            elif outcome != "stay":
+                target = divisions[level_of[division_id] + (-1 if outcome == "up" else 1)].id  # type: ignore[index]
+            results.append(SeasonResult(season_id=season_id, user_id=row.user_id, division_id=division_id, place=place,
+                                        rating=row.rating, games=row.games, outcome=outcome, to_division_id=target))
+    session.add_all(results)
+    for result in results:
+        if result.outcome == "new":
+            session.add(Placement(league_id=season.league_id, user_id=result.user_id, division_id=result.to_division_id))  # type: ignore[arg-type]
+        elif result.outcome != "stay":
+            await session.execute(update(Placement).where(Placement.league_id == season.league_id,
+                                                          Placement.user_id == result.user_id)
+                                  .values(division_id=result.to_division_id).execution_options(synchronize_session=False))
+    wanted: dict[int, set[int]] = {}
+    for reward in (await session.execute(select(Reward).where(Reward.league_id == season.league_id))).scalars():
+        ranked = ([r.user_id for r in table] if reward.division_id is None
+                  else [r.user_id for r in results if r.division_id == reward.division_id])
+        wanted.setdefault(reward.role_id, set()).update(ranked[:reward.top])
+    held: dict[int, set[int]] = {}
+    for holder in (await session.execute(select(RoleHolder).where(RoleHolder.league_id == season.league_id))).scalars():
+        held.setdefault(holder.role_id, set()).add(holder.user_id)
+    tasks = []
+    for role_id in sorted(set(wanted) | set(held)):
+        now_held, then = held.get(role_id, set()), wanted.get(role_id, set())
+        tasks += [CloseTask(season_id=season_id, guild_id=league.guild_id, kind=REMOVE_ROLE, user_id=u,  # type: ignore[union-attr]
+                            role_id=role_id) for u in sorted(now_held - then)]
+        tasks += [CloseTask(season_id=season_id, guild_id=league.guild_id, kind=ADD_ROLE, user_id=u,  # type: ignore[union-attr]
+                            role_id=role_id) for u in sorted(then - now_held)]
+        await session.execute(delete(RoleHolder).where(RoleHolder.league_id == season.league_id,
+                                                       RoleHolder.role_id == role_id,
+                                                       RoleHolder.user_id.in_(now_held - then)))
+        session.add_all(RoleHolder(league_id=season.league_id, role_id=role_id, user_id=u) for u in then - now_held)
+    tasks.append(CloseTask(season_id=season_id, guild_id=league.guild_id, kind=ANNOUNCE))  # type: ignore[union-attr]
+    session.add_all(tasks)
+
+
+async def due_seasons(*, session: AsyncSession, now: datetime | None = None) -> list[tuple[Season, int]]:
+    """Open seasons whose last day has passed, with their league's guild."""
+    rows = await session.execute(select(Season, League.guild_id).join(League, League.id == Season.league_id)
+                                 .where(Season.status == SEASON_ACTIVE, Season.ends_at <= (now or utcnow()))
+                                 .order_by(Season.ends_at, Season.id))
+    found = [(season, guild) for season, guild in rows.all()]
+    detached(session, *(s for s, _ in found))
+    return found
+
+
+async def close_season(*, session: AsyncSession, season_id: int, user_id: int | None = None,
+                       now: datetime | None = None) -> bool:
+    """Close an open season: settle its games, then in one transaction claim it (only one caller,
+    of any process, gets True), write its results, promotions, relegations, and the Discord
+    tasks (`claim_close_tasks`). False: it was closed already."""
+    now = now or utcnow()
+    if await needs_recompute(session=session, season_id=season_id):
+        await recompute_season(session=session, season_id=season_id)
+    async with writing(session):
+        claimed = await session.execute(update(Season).where(Season.id == season_id, Season.status == SEASON_ACTIVE)
+                                        .values(status=SEASON_CLOSED, closed_at=now).returning(Season.league_id)
+                                        .execution_options(synchronize_session=False))
+        league_id = claimed.scalar()
+        if league_id is None:
+            return False
+        await _plan_close(session, season_id)
+        _audit(session, league_id=league_id, season_id=season_id, user_id=user_id, action="close_season")
+    return True
+
+
+async def claim_close_tasks(*, session: AsyncSession, guild_ids: Iterable[int] | None = None,
+                            now: datetime | None = None, limit: int = 20) -> list[CloseTask]:
+    """Pending close tasks this caller now holds (a lease of `TASK_LEASE_SECONDS`): role changes
+    first; a season's results post once its role changes are all done. `guild_ids`: only these
+    guilds' (a shard process's)."""
+    now = now or utcnow()
+    free = sa.and_(CloseTask.done_at.is_(None), sa.or_(CloseTask.lease_until.is_(None), CloseTask.lease_until < now))
+    role_task = aliased(CloseTask)
+    roles_left = select(sa.literal(1)).where(role_task.season_id == CloseTask.season_id, role_task.kind != ANNOUNCE,
+                                             role_task.done_at.is_(None))
+    query = (select(CloseTask.id).where(free, sa.or_(CloseTask.kind != ANNOUNCE, ~roles_left.exists()))
+             .order_by(CloseTask.kind == ANNOUNCE, CloseTask.id).limit(limit))
+    if guild_ids is not None:
+        query = query.where(CloseTask.guild_id.in_(list(guild_ids)))
+    claimed = []
+    async with writing(session):
+        for task_id in (await session.execute(query)).scalars().all():
+            row = await session.execute(update(CloseTask).where(CloseTask.id == task_id, free)
+                                        .values(lease_until=now + timedelta(seconds=TASK_LEASE_SECONDS))
+                                        .returning(CloseTask).execution_options(synchronize_session=False))
+            task = row.scalar_one_or_none()
+            if task is not None:
+                claimed.append(task)
+    detached(session, *claimed)
+    return claimed
+
+
+async def finish_close_task(*, session: AsyncSession, task_id: int, error: str | None = None,
+                            now: datetime | None = None) -> None:
+    """A claimed task is done (`error`: what Discord refused; it is not tried again)."""
+    async with writing(session):
+        await session.execute(update(CloseTask).where(CloseTask.id == task_id)
+                              .values(done_at=now or utcnow(), error=error[:200] if error else None)
+                              .execution_options(synchronize_session=False))
+
+
+async def season_results(*, session: AsyncSession, season_id: int) -> list[SeasonResult]:
+    """A closed season's final standings per division (the top division first), with moves."""
+    rows = await session.execute(
+        select(SeasonResult).outerjoin(Division, Division.id == SeasonResult.division_id)
+        .where(SeasonResult.season_id == season_id)
+        .order_by(Division.level.is_(None), Division.level, SeasonResult.place))
+    results = list(rows.scalars().all())
+    detached(session, *results)
+    return results
+
+
+async def close_tasks(*, session: AsyncSession, season_id: int) -> list[CloseTask]:
+    rows = await session.execute(select(CloseTask).where(CloseTask.season_id == season_id).order_by(CloseTask.id))
+    tasks = list(rows.scalars().all())
+    detached(session, *tasks)
+    return tasks
+
+
+# ---------------------------------------------------------------------------- renaming and deleting
+
+
+async def rename_league(*, session: AsyncSession, league_id: int, name: str, user_id: int) -> None:
+    """`LeagueNameTakenError` if the server has a league of that name. Audited."""
+    try:
+        async with writing(session):
+            await session.execute(update(League).where(League.id == league_id).values(name=name.strip())
+                                  .execution_options(synchronize_session=False))
+            _audit(session, league_id=league_id, season_id=None, user_id=user_id, action="rename_league",
+                   name=name.strip())
+    except IntegrityError:
+        raise LeagueNameTakenError("this server already has a league called {name!r}", name=name) from None
+
+
+async def delete_league(*, session: AsyncSession, league_id: int) -> None:
+    """The league and everything of it (seasons, links to games, ratings, divisions, audit);
+    the games themselves stay."""
+    async with writing(session):
+        await session.execute(delete(League).where(League.id == league_id).execution_options(synchronize_session=False))

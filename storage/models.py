@@ -270,6 +270,7 @@ class League(SQLModel, table=True):
     admin_role_id: int | None = _discord_id(default=None, nullable=True)  # league admins (besides Manage Server)
     created_by: int = _discord_id()
     created_at: datetime = _created()
+    channel_id: int | None = _discord_id(default=None, nullable=True)  # where season results are posted
 
 
 class Season(SQLModel, table=True):
@@ -293,6 +294,8 @@ class Season(SQLModel, table=True):
     carry_over: bool = False  # this season's final ratings seed the next season
     status: str = Field(default=SEASON_ACTIVE, max_length=16)
     created_at: datetime = _created()
+    min_turns: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # each seat's turns for a game to count
+    closed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # when the close was claimed
 
 
 class LeagueGame(SQLModel, table=True):
@@ -310,6 +313,7 @@ class LeagueGame(SQLModel, table=True):
     note: str | None = Field(default=None, max_length=64)
     voided: bool = False
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    turns: list | None = Field(default=None, sa_type=sa.JSON)  # turns each seat took (seasons with min_turns)
 
 
 class LeagueLobby(SQLModel, table=True):
@@ -372,6 +376,93 @@ class LeagueAudit(SQLModel, table=True):
     action: str = Field(max_length=32)
     details: dict = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
     created_at: datetime = _created()
+
+
+class Division(SQLModel, table=True):
+    """A tier of a league (Gold, Silver): `level` 1 is the top. At a season's close the top
+    `promote` of its standings go up one level, the bottom `relegate` go down one."""
+
+    __tablename__ = "league_divisions"
+    __table_args__ = (sa.UniqueConstraint("league_id", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", ondelete="CASCADE", index=True)
+    name: str = Field(max_length=64)
+    level: int
+    promote: int = 0
+    relegate: int = 0
+
+
+class Placement(SQLModel, table=True):
+    """The division a player plays in now (one per league)."""
+
+    __tablename__ = "league_placements"
+
+    league_id: int = Field(foreign_key="leagues.id", primary_key=True, ondelete="CASCADE")
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    division_id: int = Field(foreign_key="league_divisions.id", ondelete="CASCADE", index=True)
+
+
+class SeasonResult(SQLModel, table=True):
+    """A closed season's final standing of a player, in the division they played it in, and
+    what the close did (`outcome`: up, down, stay, new: placed for the first time)."""
+
+    __tablename__ = "league_season_results"
+
+    season_id: int = Field(foreign_key="league_seasons.id", primary_key=True, ondelete="CASCADE")
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    division_id: int | None = Field(default=None, foreign_key="league_divisions.id", ondelete="SET NULL")
+    place: int
+    rating: float
+    games: int
+    outcome: str = Field(max_length=8)
+    to_division_id: int | None = Field(default=None, foreign_key="league_divisions.id", ondelete="SET NULL")
+
+
+class Reward(SQLModel, table=True):
+    """A role for the top `top` of a division's standings (`division_id` None: of the whole
+    league) at each season's close; the bot gives it and takes it from the previous holders."""
+
+    __tablename__ = "league_rewards"
+    __table_args__ = (sa.UniqueConstraint("league_id", "division_id", "role_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", ondelete="CASCADE", index=True)
+    division_id: int | None = Field(default=None, foreign_key="league_divisions.id", ondelete="CASCADE")
+    role_id: int = _discord_id()
+    top: int = 1
+
+
+class RoleHolder(SQLModel, table=True):
+    """Who holds a reward role because the bot gave it (the bot only takes what it gave)."""
+
+    __tablename__ = "league_role_holders"
+
+    league_id: int = Field(foreign_key="leagues.id", primary_key=True, ondelete="CASCADE")
+    role_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+
+
+# What a season's close leaves to do on Discord (`CloseTask.kind`): roles first, then the results post.
+ADD_ROLE, REMOVE_ROLE, ANNOUNCE = "add_role", "remove_role", "announce"
+
+
+class CloseTask(SQLModel, table=True):
+    """Discord work a season's close wrote in the same transaction as its results: giving or
+    taking a reward role, posting the results. Claimed with a lease, marked done once (or with
+    the `error` Discord gave), so a restart or a second process never does one twice."""
+
+    __tablename__ = "league_close_tasks"
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
+    guild_id: int = _discord_id()
+    kind: str = Field(max_length=16)
+    user_id: int | None = _discord_id(default=None, nullable=True)
+    role_id: int | None = _discord_id(default=None, nullable=True)
+    lease_until: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    done_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    error: str | None = Field(default=None, max_length=200)
 
 
 # ---------------------------------------------------------------------------- the outbox

@@ -33,11 +33,13 @@ def displayed(mu: float, sigma: float) -> float:
 @dataclass(frozen=True)
 class GameResult:
     """One rated game for the rating computation: `places` are (user id, rank), rank 1 best,
-    equal ranks tied (leavers already moved to the last rank)."""
+    equal ranks tied (leavers already moved to the last rank). `movers`: the only players whose
+    ratings the game changes (None: everyone), e.g. an early leaver's loss (`game_results`)."""
 
     game_id: int
     map_id: str
     places: tuple[tuple[int, int], ...]
+    movers: frozenset[int] | None = None
 
 
 @dataclass
@@ -77,12 +79,15 @@ def compute_ratings(games: Iterable[GameResult],
             for user in users:
                 state = run.ratings.get((scope, user))
                 if state is None:
-                    mu, sigma = priors.get((scope, user), (DEFAULT_MU, DEFAULT_SIGMA))
-                    state = run.ratings[(scope, user)] = RatingState(mu, sigma)
+                    state = RatingState(*priors.get((scope, user), (DEFAULT_MU, DEFAULT_SIGMA)))
+                    if result.movers is None or user in result.movers:  # a ladder only for those it rates
+                        run.ratings[(scope, user)] = state
                 states.append(state)
             teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in states]
             rated = model.rate(teams, ranks=[float(r) for r in ranks])
             for user, rank, state, (after,) in zip(users, ranks, states, rated):
+                if result.movers is not None and user not in result.movers:
+                    continue
                 run.changes.append({"game_id": result.game_id, "scope": scope, "user_id": user, "rank": rank,
                                     "mu_before": state.mu, "sigma_before": state.sigma,
                                     "mu_after": after.mu, "sigma_after": after.sigma})
@@ -152,3 +157,28 @@ def unrated_reason(record: GameFacts, seats: Sequence[SeatResult], season: Seaso
     if len({s.user_id for s in seats}) != len(seats):
         return Unrated("a player held two seats")
     return None
+
+
+def early_leavers(seats: Sequence[SeatResult], turns: Sequence[int], min_turns: int) -> list[int]:
+    """Seat numbers that left (resigned or removed) after fewer than `min_turns` turns."""
+    return [i for i, s in enumerate(seats) if s.left is not None and turns[i] < min_turns]
+
+
+def game_results(game_id: int, map_id: str, seats: Sequence[SeatResult], turns: Sequence[int] | None,
+                 min_turns: int) -> list[GameResult] | Unrated:
+    """What a finished, eligible game gives the ladders under the season's minimum of play
+    (docs/leagues.md "Minimum play"): every seat took `min_turns` turns: one ordinary result.
+    Otherwise each early leaver takes a loss against the whole table (only their rating moves),
+    and the others are rated among themselves when at least two remain and each of them took
+    the minimum; a short game nobody left early is not rated."""
+    places = rating_places(seats)
+    if not min_turns or turns is None or all(n >= min_turns for n in turns):
+        return [GameResult(game_id, map_id, places)]
+    early = early_leavers(seats, turns, min_turns)
+    if not early:
+        return Unrated("fewer than {turns} turns each", turns=min_turns)
+    results = [GameResult(game_id, map_id, places, movers=frozenset(seats[i].user_id for i in early))]  # type: ignore[misc]
+    rest = [s for i, s in enumerate(seats) if i not in early]
+    if len(rest) >= 2 and all(turns[i] >= min_turns for i in range(len(seats)) if i not in early):
+        results.append(GameResult(game_id, map_id, rating_places(rest)))
+    return results

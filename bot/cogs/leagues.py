@@ -19,6 +19,7 @@ are rebuilt and the channel is told the rating changes. All league words live he
 from __future__ import annotations
 
 import asyncio
+import csv
 import io
 import logging
 import re
@@ -27,8 +28,10 @@ from datetime import UTC, datetime, timedelta
 import discord
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
+from discord.ext import tasks
 
-from bot import errors
+from bot import components, errors
+from bot.background import Backoff
 from bot.choices import MAP_CHOICES
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr, slash
@@ -49,6 +52,7 @@ from rendering.standings import (
 from rendering.style import DEFAULT_PLAYER_COLORS
 from storage import leagues as stored
 from storage import lobbies as stored_lobbies
+from storage.models import ADD_ROLE, ANNOUNCE
 
 log = logging.getLogger(__name__)
 
@@ -84,13 +88,18 @@ AUDIT_ACTIONS = {
     "create_season": NC_("audit", "create season"), "close_season": NC_("audit", "close season"),
     "add_game": NC_("audit", "add game"), "add_lobby": NC_("audit", "add lobby"),
     "void_game": NC_("audit", "void game"), "restore_game": NC_("audit", "restore game"),
+    "set_division": NC_("audit", "set division"), "remove_division": NC_("audit", "remove division"),
+    "place_player": NC_("audit", "place player"), "set_reward": NC_("audit", "set reward"),
+    "rename_league": NC_("audit", "rename league"),
 }
 AUDIT_DETAILS = {
     "name": NC_("audit", "name"), "admin_role_id": NC_("audit", "admin role"),
     "starts_at": NC_("audit", "starts"), "ends_at": NC_("audit", "ends"), "maps": NC_("audit", "maps"),
     "player_counts": NC_("audit", "players"), "min_games": NC_("audit", "min. games"),
     "carry_over": NC_("audit", "carry over"), "game_id": NC_("audit", "game"), "lobby_id": NC_("audit", "lobby"),
-    "reason": NC_("audit", "reason"),
+    "reason": NC_("audit", "reason"), "min_turns": NC_("audit", "min. turns"), "promote": NC_("audit", "up"),
+    "relegate": NC_("audit", "down"), "player": NC_("audit", "player"), "role_id": NC_("audit", "role"),
+    "top": NC_("audit", "top"),
 }
 
 
@@ -103,8 +112,10 @@ def _audit_value(t: Translator, key: str, value: object) -> str:
         return f"<t:{int(datetime.fromisoformat(value).timestamp())}:d>"
     if key == "maps" and isinstance(value, list):
         return t.join(league_map_name(t, m) for m in value)
-    if key == "admin_role_id":
+    if key in ("admin_role_id", "role_id"):
         return f"<@&{value}>"
+    if key == "player":
+        return f"<@{value}>"
     if isinstance(value, list):
         return t.join(str(v) for v in value)
     return str(value)
@@ -167,8 +178,68 @@ SEASON_OPTION = locale_str("Which season (default: the current)")
 PUBLIC_OPTION = locale_str("Post it for everyone (default: only you)")
 
 
+DIVISION_OPTION = locale_str("The division's name")
+#: How often (seconds) the bot looks for seasons past their last day and for close work left to do.
+CLOSE_EVERY = 60
+#: Why a reward role could not be given or taken (`CloseTask.error`), as the results post words it.
+ROLE_PROBLEMS = {
+    "manage_roles": NC_("league", "I need the **Manage Roles** permission"),
+    "hierarchy": NC_("league", "the role is above my highest role: move my role above it"),
+    "forbidden": NC_("league", "Discord refused (Manage Roles, or the role above mine)"),
+    "not_found": NC_("league", "the role or the member is gone"),
+}
+
+
+def role_problem(guild: discord.Guild | None, role_id: int) -> str | None:
+    """Why the bot cannot give or take this role here (a key of `ROLE_PROBLEMS`), or None."""
+    role = guild.get_role(role_id) if guild else None
+    if guild is None or role is None:
+        return "not_found"
+    if not guild.me.guild_permissions.manage_roles:
+        return "manage_roles"
+    if role >= guild.me.top_role:
+        return "hierarchy"
+    return None
+
+
+def delete_view(league_id: int, *, t: Translator) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(components.button(f"ttr:league:{league_id}:delete:yes", t.pgettext("button", "Delete"),
+                                    style=discord.ButtonStyle.danger))
+    view.add_item(components.button(f"ttr:league:{league_id}:delete:no", t.pgettext("button", "Cancel")))
+    return view
+
+
+class DeleteButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.LEAGUE_DELETE):
+    async def run(self, interaction: Interaction) -> None:
+        cog: Leagues = interaction.client.get_cog("Leagues")  # type: ignore[attr-defined,assignment]
+        await cog.confirm_delete(interaction, self.number("league"), self.fields["answer"] == "yes")
+
+
+def _csv_with_season(season: str, text: str, *, header: bool) -> str:
+    """One season's CSV with a first column naming the season (several seasons in one file)."""
+    rows = list(csv.reader(io.StringIO(text)))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for n, row in enumerate(rows):
+        if n or header:
+            writer.writerow(["season" if n == 0 else season, *row])
+    return out.getvalue()
+
+
 class Leagues(TTRCog):
     under = "ttr-league"
+    items = (DeleteButton,)
+
+    def __init__(self, bot) -> None:
+        super().__init__(bot)
+        self._closer = Backoff("season closer", base=60, most=3600)
+
+    async def start_work(self) -> None:
+        self.close_seasons.start()
+
+    async def stop_work(self) -> None:
+        self.close_seasons.cancel()
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -211,7 +282,8 @@ class Leagues(TTRCog):
             async with self.bot.storage.sessions() as session:
                 league = await stored.create_league(session=session, guild_id=interaction.guild_id or 0, name=name,
                                                     created_by=interaction.user.id,
-                                                    admin_role_id=admin_role.id if admin_role else None)
+                                                    admin_role_id=admin_role.id if admin_role else None,
+                                                    channel_id=interaction.channel_id)
         except stored.LeagueError as exc:
             await _reply(interaction, t.gettext("⚠️ {reason}.", reason=errors.reason(t, exc)))
             return
@@ -263,13 +335,16 @@ class Leagues(TTRCog):
                                             "• **{season}** (closed, {n} rated games): {rules}", rated, **words))
                 if not seasons:
                     lines.append(t.gettext("• no season yet"))
+                divisions = await stored.league_divisions(session=session, league_id=lg.id)
+                if divisions:
+                    lines.append(self.divisions_text(t, divisions))
         if not lines:
             raise NoLeague()
         await _reply(interaction, "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none())
 
     async def new_season(self, interaction: Interaction, *, chosen: stored.League | None, name: str,
                          start: str | None, end: str | None, maps: str | None, players: str | None,
-                         min_games: int, carry_over: bool) -> None:
+                         min_games: int, carry_over: bool, min_turns: int = 0) -> None:
         league = chosen or await find_league(interaction, None)
         t = await self._t(interaction)
         if not is_league_admin(interaction, league):
@@ -284,7 +359,8 @@ class Leagues(TTRCog):
             async with self.bot.storage.sessions() as session:
                 season = await stored.create_season(session=session, league_id=league.id, name=name, starts_at=starts,
                                                     ends_at=ends, created_by=interaction.user.id, maps=map_ids,
-                                                    player_counts=counts, min_games=min_games, carry_over=carry_over)
+                                                    player_counts=counts, min_games=min_games, carry_over=carry_over,
+                                                    min_turns=min_turns)
         except UserError as exc:
             await _reply(interaction, t.gettext("⚠️ {reason}.", reason=errors.reason(t, exc)))
             return
@@ -309,6 +385,8 @@ class Leagues(TTRCog):
             t.gettext("{counts} players", counts=", ".join(str(c) for c in season.player_counts) or "2–5"),
             t.ngettext("{n} game to appear in the standings", "{n} games to appear in the standings",
                        season.min_games),
+            *([t.ngettext("a game counts once each seat took {n} turn", "a game counts once each seat took {n} turns",
+                          season.min_turns)] if season.min_turns else []),
             t.gettext("ratings carry over to the next season") if season.carry_over
             else t.gettext("ratings start afresh next season"),
         ]
@@ -439,17 +517,26 @@ class Leagues(TTRCog):
     # ------------------------------------------------------------------ everyone
 
     async def leaderboard(self, interaction: Interaction, *, chosen: stored.League | None, season_name: str | None,
-                          map_id: str | None, public: bool) -> None:
+                          map_id: str | None, public: bool, division: str | None = None) -> None:
         league = chosen or await find_league(interaction, None)
         season = await find_season(interaction, league, season_name)
         t = await self._public(interaction) if public else await self._t(interaction)
         await interaction.response.defer(ephemeral=not public, thinking=True)
         scope = map_id or stored.OVERALL
         async with self.bot.storage.sessions() as session:
-            table, below = await stored.standings(session=session, season_id=season.id, scope=scope)
+            divisions = await stored.league_divisions(session=session, league_id=league.id)
+            found = next((d for d in divisions if division and d.name.lower() == division.strip().lower()), None)
+            if division and found is None:
+                await interaction.followup.send(t.gettext("**{league}** has no division called **{name}**.",
+                                                          league=league.name, name=division), ephemeral=True)
+                return
+            table, below = await stored.standings(session=session, season_id=season.id, scope=scope,
+                                                  division_id=found.id if found else None)
         rows = [LadderRow(s.place, self._display(t, interaction, s.user_id, s.name), s.rating, s.games, s.wins,
                           highlight=s.user_id == interaction.user.id) for s in table]
         ladder = league_map_name(t, map_id) if map_id else t.gettext("all maps")
+        if found is not None:
+            ladder = t.gettext("{division} · {ladder}", division=found.name, ladder=ladder)
         note = (t.ngettext("{n} more player with fewer than {min_games} games",
                            "{n} more players with fewer than {min_games} games", below, min_games=season.min_games)
                 if below else "")
@@ -476,12 +563,292 @@ class Leagues(TTRCog):
             league=league.name, season=season.name, rating=p.rating, place=p.place, ranked=len(table), games=p.games,
             wins=p.wins, average_score=p.average_score, ticket_rate=p.ticket_rate, longest_bonuses=p.longest_bonuses,
             map_ratings=[(league_map_name(t, m), v) for m, v in p.map_ratings.items()], history=p.history,
+            map_history=[(league_map_name(t, m), points) for m, points in p.map_history.items()], seasons=p.seasons,
             recent=[RecentRow(f"{g.finished_at:%Y-%m-%d}" if g.finished_at else "", league_map_name(t, g.map_id),
                               g.rank, g.players, g.score, g.change) for g in p.recent],
             min_games=season.min_games, color=color)
         image = await asyncio.to_thread(render_profile, card, t=t)
         file = discord.File(io.BytesIO(image.png), filename="profile.png", description=image.alt_text[:1024])
         await interaction.followup.send(file=file, ephemeral=not public)
+
+
+    # ------------------------------------------------------------------ divisions, rewards, rename, delete
+
+    async def _admin_league(self, interaction: Interaction, chosen: stored.League | None) -> stored.League | None:
+        """The league, if the caller is one of its admins (else they are told why not)."""
+        league = chosen or await find_league(interaction, None)
+        if is_league_admin(interaction, league):
+            return league
+        t = await self._t(interaction)
+        await _reply(interaction, _admin_refusal(t, league), allowed_mentions=discord.AllowedMentions.none())
+        return None
+
+    async def _refused(self, interaction: Interaction, exc: stored.LeagueError) -> None:
+        t = await self._t(interaction)
+        await _reply(interaction, t.gettext("⚠️ {reason}.", reason=errors.reason(t, exc)))
+
+    async def division_set(self, interaction: Interaction, chosen: stored.League | None, name: str,
+                           promote: int | None, relegate: int | None) -> None:
+        league = await self._admin_league(interaction, chosen)
+        if league is None:
+            return
+        async with self.bot.storage.sessions() as session:
+            await stored.set_division(session=session, league_id=league.id, name=name, user_id=interaction.user.id,
+                                      promote=promote, relegate=relegate)
+            divisions = await stored.league_divisions(session=session, league_id=league.id)
+        t = await self._public(interaction)
+        await _reply(interaction, t.gettext("🏆 **{league}** divisions, top first:\n{divisions}", league=league.name,
+                                            divisions=self.divisions_text(t, divisions)), ephemeral=False)
+
+    @staticmethod
+    def divisions_text(t: Translator, divisions: list) -> str:
+        return "\n".join(t.gettext("{level}. **{division}**: top {up} up, bottom {down} down", level=d.level,
+                                    division=d.name, up=d.promote if d.level > 1 else 0,
+                                    down=d.relegate if d.level < len(divisions) else 0) for d in divisions)
+
+    async def division_remove(self, interaction: Interaction, chosen: stored.League | None, name: str) -> None:
+        league = await self._admin_league(interaction, chosen)
+        if league is None:
+            return
+        try:
+            async with self.bot.storage.sessions() as session:
+                await stored.remove_division(session=session, league_id=league.id, name=name,
+                                             user_id=interaction.user.id)
+        except stored.LeagueError as exc:
+            await self._refused(interaction, exc)
+            return
+        t = await self._public(interaction)
+        await _reply(interaction, t.gettext("🏆 **{league}**: division **{division}** removed; its players have no "
+                                            "division now.", league=league.name, division=name), ephemeral=False)
+
+    async def division_assign(self, interaction: Interaction, chosen: stored.League | None, player: discord.abc.User,
+                              division: str) -> None:
+        league = await self._admin_league(interaction, chosen)
+        if league is None:
+            return
+        try:
+            async with self.bot.storage.sessions() as session:
+                found = await stored.place_player(session=session, league_id=league.id, player_id=player.id,
+                                                  division=division, user_id=interaction.user.id)
+        except stored.LeagueError as exc:
+            await self._refused(interaction, exc)
+            return
+        t = await self._public(interaction)
+        await _reply(interaction, t.gettext("🏆 **{league}**: {player} plays in **{division}**.", league=league.name,
+                                            player=player.mention, division=found.name), ephemeral=False,
+                     allowed_mentions=discord.AllowedMentions.none())
+
+    async def division_reward(self, interaction: Interaction, chosen: stored.League | None, role: discord.Role,
+                              top: int, division: str | None) -> None:
+        league = await self._admin_league(interaction, chosen)
+        if league is None:
+            return
+        try:
+            async with self.bot.storage.sessions() as session:
+                await stored.set_reward(session=session, league_id=league.id, role_id=role.id, top=top,
+                                        division=division, user_id=interaction.user.id)
+        except stored.LeagueError as exc:
+            await self._refused(interaction, exc)
+            return
+        t = await self._public(interaction)
+        words = {"league": league.name, "role": role.mention, "n": top, "division": division}
+        if top <= 0:
+            text = t.gettext("🎖️ **{league}**: {role} is no longer a reward.", **words)
+        elif division:
+            text = t.ngettext("🎖️ **{league}**: at each season's end the winner of **{division}** gets {role} "
+                              "(and last season's holders lose it).",
+                              "🎖️ **{league}**: at each season's end the top {n} of **{division}** get {role} "
+                              "(and last season's holders lose it).", top, **words)
+        else:
+            text = t.ngettext("🎖️ **{league}**: at each season's end the champion gets {role} (and last season's "
+                              "holders lose it).",
+                              "🎖️ **{league}**: at each season's end the top {n} get {role} (and last season's "
+                              "holders lose it).", top, **words)
+        problem = role_problem(interaction.guild, role.id) if top > 0 else None
+        if problem is not None:
+            text += "\n" + t.gettext("⚠️ I can't give {role} yet: {problem}.", role=role.mention,
+                                     problem=t.pgettext("league", ROLE_PROBLEMS[problem]))
+        await _reply(interaction, text, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+
+    async def division_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the divisions of the league named in the command (or the server's only one)."""
+        wanted = (getattr(interaction.namespace, "league", None) or "").lower()
+        async with self.bot.storage.sessions() as session:
+            names: list[str] = []
+            for lg in await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0):
+                if not wanted or lg.name.lower() == wanted:
+                    names += [d.name for d in await stored.league_divisions(session=session, league_id=lg.id)]
+        return [app_commands.Choice(name=n, value=n) for n in dict.fromkeys(names)
+                if current.lower() in n.lower()][:25]
+
+    async def rename(self, interaction: Interaction, chosen: stored.League | None, name: str) -> None:
+        t = await self._t(interaction)
+        if not is_manager(interaction):
+            await _reply(interaction, t.gettext("Only someone with the **Manage Server** permission can rename or "
+                                                "delete a league."))
+            return
+        league = chosen or await find_league(interaction, None)
+        try:
+            async with self.bot.storage.sessions() as session:
+                await stored.rename_league(session=session, league_id=league.id, name=name,
+                                           user_id=interaction.user.id)
+        except stored.LeagueError as exc:
+            await self._refused(interaction, exc)
+            return
+        t = await self._public(interaction)
+        await _reply(interaction, t.gettext("🏆 League **{old}** is now called **{new}**.", old=league.name,
+                                            new=name.strip()), ephemeral=False)
+
+    async def delete(self, interaction: Interaction, chosen: stored.League | None) -> None:
+        """Asks first, privately, with the league's whole export attached (every season's games
+        and standings, two CSV files), so nothing is lost by a click."""
+        t = await self._t(interaction)
+        if not is_manager(interaction):
+            await _reply(interaction, t.gettext("Only someone with the **Manage Server** permission can rename or "
+                                                "delete a league."))
+            return
+        league = chosen or await find_league(interaction, None)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        results, table = [], []
+        async with self.bot.storage.sessions() as session:
+            for n, season in enumerate(await stored.league_seasons(session=session, league_id=league.id)):
+                if await stored.needs_recompute(session=session, season_id=season.id):
+                    await stored.recompute_season(session=session, season_id=season.id)
+                results.append(_csv_with_season(season.name, await stored.export_results_csv(
+                    session=session, season_id=season.id), header=n == 0))
+                table.append(_csv_with_season(season.name, await stored.export_standings_csv(
+                    session=session, season_id=season.id), header=n == 0))
+        stem = re.sub(r"[^A-Za-z0-9]+", "-", league.name).strip("-").lower() or "league"
+        files = [discord.File(io.BytesIO("".join(results).encode()), filename=f"{stem}-all-results.csv"),
+                 discord.File(io.BytesIO("".join(table).encode()), filename=f"{stem}-all-standings.csv")]
+        await interaction.followup.send(
+            t.gettext("Delete the league **{league}** with all its seasons, ratings, divisions and audit log? The "
+                      "games stay. Its export is attached: keep it, deleting cannot be undone.", league=league.name),
+            files=files, view=delete_view(league.id, t=t), ephemeral=True)
+
+    async def confirm_delete(self, interaction: Interaction, league_id: int, yes: bool) -> None:
+        t = await self._t(interaction)
+        if not is_manager(interaction):
+            await _reply(interaction, t.gettext("Only someone with the **Manage Server** permission can rename or "
+                                                "delete a league."))
+            return
+        async with self.bot.storage.sessions() as session:
+            league = await stored.get_league(session=session, league_id=league_id)
+            if yes and league is not None and league.guild_id == interaction.guild_id:
+                await stored.delete_league(session=session, league_id=league_id)
+        if not yes or league is None or league.guild_id != interaction.guild_id:
+            await interaction.response.edit_message(content=t.gettext("Nothing was deleted."), view=None)
+            return
+        await interaction.response.edit_message(content=t.gettext("✅ League **{league}** deleted.",
+                                                                  league=league.name), view=None)
+        public = await self._public(interaction)
+        await interaction.followup.send(public.gettext("🗑️ {user} deleted the league **{league}**.",
+                                                       user=interaction.user.mention, league=league.name),
+                                        allowed_mentions=discord.AllowedMentions.none())
+
+    # ------------------------------------------------------------------ seasons closing on their date
+
+    @tasks.loop(seconds=CLOSE_EVERY)
+    async def close_seasons(self) -> None:
+        await self._closer.run(self.close_due_seasons)
+
+    @close_seasons.before_loop
+    async def _wait_ready(self) -> None:
+        await self.bot.wait_until_ready()  # type: ignore[attr-defined]
+
+    async def close_due_seasons(self) -> None:
+        """Close the seasons past their last day on this process's servers (each close is claimed
+        in the database: one process does it), then do the Discord work closes left: roles, then
+        the results post. A process that died mid-way left its tasks leased; they are taken over
+        once the lease runs out."""
+        served = [g.id for g in self.bot.guilds if self.bot.serves_guild(g.id)]  # type: ignore[attr-defined]
+        async with self.bot.storage.sessions() as session:
+            for season, guild_id in await stored.due_seasons(session=session):
+                if guild_id in served:
+                    await stored.close_season(session=session, season_id=season.id)
+            while claimed := await stored.claim_close_tasks(session=session, guild_ids=served):
+                for task in claimed:
+                    if not await self._do_close_task(session, task):
+                        return  # Discord is failing: the rest waits for the next round
+
+    async def _do_close_task(self, session, task) -> bool:  # type: ignore[no-untyped-def]
+        """One task; False when Discord failed in a way worth trying again (its lease runs out)."""
+        if task.kind == ANNOUNCE:
+            return await self._post_results(session, task)
+        guild = self.bot.get_guild(task.guild_id)  # type: ignore[attr-defined]
+        problem = role_problem(guild, task.role_id)
+        if problem is None:
+            change = self.bot.http.add_role if task.kind == ADD_ROLE else self.bot.http.remove_role  # type: ignore[attr-defined]
+            try:
+                await change(task.guild_id, task.user_id, task.role_id, reason="Ticket to Ride league season results")
+            except discord.Forbidden:
+                problem = "forbidden"
+            except discord.NotFound:
+                problem = "not_found"
+            except discord.HTTPException:
+                log.warning("a league reward role change failed; tried again later", extra={"task": task.id})
+                return False
+        await stored.finish_close_task(session=session, task_id=task.id, error=problem)
+        return True
+
+    async def _post_results(self, session, task) -> bool:  # type: ignore[no-untyped-def]
+        season = await stored.get_season(session=session, season_id=task.season_id)
+        league = await stored.get_league(session=session, league_id=season.league_id)
+        channel = self.bot.get_channel(league.channel_id) if league.channel_id else None
+        if channel is not None:
+            t = await self.bot.languages.for_channel(league.guild_id)
+            text = await self.results_text(session, t, league, season)
+            try:
+                await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:
+                if exc.status >= 500:
+                    return False
+                log.warning("could not post a season's results", extra={"season_id": season.id})
+        await stored.finish_close_task(session=session, task_id=task.id, error=None if channel else "no channel")
+        return True
+
+    async def results_text(self, session, t: Translator, league: stored.League, season: stored.Season) -> str:  # type: ignore[no-untyped-def]
+        """The closed season's post: each division's final order with who went up or down, the
+        reward roles given, and the role changes the bot could not make (and why)."""
+        divisions = {d.id: d for d in await stored.league_divisions(session=session, league_id=league.id)}
+        results = await stored.season_results(session=session, season_id=season.id)
+        lines = [t.gettext("🏁 **{league} · {season}** is over. Final standings:", league=league.name,
+                           season=season.name)]
+        shown: dict[int | None, list[str]] = {}
+        for r in results:
+            target = divisions.get(r.to_division_id)
+            rating = f"{r.rating:.1f}"
+            entry = t.gettext("{place}. <@{user}> {rating}", place=r.place, user=r.user_id, rating=rating)
+            if r.outcome == "up" and target:
+                entry += " " + t.gettext("⬆️ {division}", division=target.name)
+            elif r.outcome == "down" and target:
+                entry += " " + t.gettext("⬇️ {division}", division=target.name)
+            elif r.outcome == "new" and target:
+                entry = t.gettext("<@{user}> joins {division}", user=r.user_id, division=target.name)
+            shown.setdefault(r.division_id, []).append(entry)
+        for division_id, entries in shown.items():
+            head = divisions[division_id].name if division_id in divisions else (
+                t.gettext("New players") if divisions else t.gettext("Standings"))
+            more = t.ngettext(" … and {n} more", " … and {n} more", len(entries) - 10) if len(entries) > 10 else ""
+            lines.append(f"**{head}**: " + " · ".join(entries[:10]) + more)
+        given: dict[int, list[int]] = {}
+        failed: dict[tuple[int, str], int] = {}
+        for task in await stored.close_tasks(session=session, season_id=season.id):
+            if task.kind == ADD_ROLE and task.error is None:
+                given.setdefault(task.role_id, []).append(task.user_id)
+            if task.kind != ANNOUNCE and task.error:
+                failed[(task.role_id, task.error)] = failed.get((task.role_id, task.error), 0) + 1
+        for role_id, users in given.items():
+            role, mentions = f"<@&{role_id}>", t.join(f"<@{u}>" for u in users)
+            lines.append(t.gettext("🎖️ {role}: {users}", role=role, users=mentions))
+        for (role_id, error), n in failed.items():
+            role, problem = f"<@&{role_id}>", t.pgettext("league", ROLE_PROBLEMS.get(error, ROLE_PROBLEMS["forbidden"]))
+            lines.append(t.ngettext("⚠️ I could not change {role} for {n} member: {problem}.",
+                                    "⚠️ I could not change {role} for {n} members: {problem}.", n,
+                                    role=role, problem=problem))
+        if not results:
+            lines.append(t.gettext("Nobody played enough games to be ranked."))
+        return "\n".join(lines)
 
     # ------------------------------------------------------------------ the listener
 
@@ -553,13 +920,14 @@ class Leagues(TTRCog):
                            maps=locale_str("Allowed maps, e.g. 'usa, europe' (default: all)"),
                            players=locale_str("Allowed player counts, e.g. '3-5' or '2,4' (default: 2-5)"),
                            min_games=locale_str("Rated games needed to appear in the standings"),
-                           carry_over=locale_str("Do this season's final ratings start the next season?"))
+                           carry_over=locale_str("Do this season's final ratings start the next season?"),
+                           min_turns=locale_str("Turns each seat must take for a game to count (default 0)"))
     async def league_season(self, interaction: Interaction, name: app_commands.Range[str, 1, 64], league: League | None = None,
                             start: str | None = None, end: str | None = None, maps: str | None = None,
                             players: str | None = None, min_games: app_commands.Range[int, 0, 100] = 3,
-                            carry_over: bool = False) -> None:
+                            carry_over: bool = False, min_turns: app_commands.Range[int, 0, 50] = 0) -> None:
         await self.new_season(interaction, chosen=league, name=name, start=start, end=end, maps=maps,
-                              players=players, min_games=min_games, carry_over=carry_over)
+                              players=players, min_games=min_games, carry_over=carry_over, min_turns=min_turns)
 
     @app_commands.command(name="rated",
                           description=locale_str("Make the lobby or new game here a league game (host)"))
@@ -591,12 +959,18 @@ class Leagues(TTRCog):
     @app_commands.command(name="leaderboard",
                           description=locale_str("A league season's standings, overall or on one map"))
     @app_commands.describe(map=locale_str("One map's ladder (default: all maps)"), league=LEAGUE_OPTION,
-                           season=SEASON_OPTION, public=PUBLIC_OPTION)
+                           season=SEASON_OPTION, public=PUBLIC_OPTION,
+                           division=locale_str("One division's standings (default: everyone)"))
     @app_commands.choices(map=MAP_CHOICES)
     async def league_leaderboard(self, interaction: Interaction, map: app_commands.Choice[str] | None = None,
-                                 league: League | None = None, season: Season | None = None, public: bool = False) -> None:
+                                 league: League | None = None, season: Season | None = None, public: bool = False,
+                                 division: str | None = None) -> None:
         await self.leaderboard(interaction, chosen=league, season_name=season,
-                               map_id=map.value if map else None, public=public)
+                               map_id=map.value if map else None, public=public, division=division)
+
+    @league_leaderboard.autocomplete("division")
+    async def _leaderboard_divisions(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.division_names(interaction, current)
 
     @app_commands.command(name="profile",
                           description=locale_str("A player's league season: rating, results, recent games"))
@@ -605,6 +979,56 @@ class Leagues(TTRCog):
     async def league_profile(self, interaction: Interaction, player: discord.User | None = None, league: League | None = None,
                              season: Season | None = None, public: bool = False) -> None:
         await self.profile(interaction, user=player, chosen=league, season_name=season, public=public)
+
+    @app_commands.command(name="rename", description=locale_str("Rename a league (Manage Server)"))
+    @app_commands.describe(name=locale_str("The league's new name"), league=LEAGUE_OPTION)
+    async def league_rename(self, interaction: Interaction, name: app_commands.Range[str, 1, 64],
+                            league: League | None = None) -> None:
+        await self.rename(interaction, league, name)
+
+    @app_commands.command(name="delete",
+                          description=locale_str("Delete a league, after its export and a confirmation (Manage Server)"))
+    @app_commands.describe(league=LEAGUE_OPTION)
+    async def league_delete(self, interaction: Interaction, league: League | None = None) -> None:
+        await self.delete(interaction, league)
+
+    division = app_commands.Group(name="division", description=locale_str(
+        "Divisions: promotion and relegation at each season's end, reward roles (league admins)"))
+
+    @division.command(name="set", description=locale_str("Add a division (below the others) or change its rules"))
+    @app_commands.describe(name=DIVISION_OPTION, promote=locale_str("How many of its top players go up a division"),
+                           relegate=locale_str("How many of its bottom players go down a division"), league=LEAGUE_OPTION)
+    async def division_set_command(self, interaction: Interaction, name: app_commands.Range[str, 1, 64],
+                                   promote: app_commands.Range[int, 0, 50] | None = None,
+                                   relegate: app_commands.Range[int, 0, 50] | None = None,
+                                   league: League | None = None) -> None:
+        await self.division_set(interaction, league, name, promote, relegate)
+
+    @division.command(name="remove", description=locale_str("Remove a division (its players have none then)"))
+    @app_commands.describe(name=DIVISION_OPTION, league=LEAGUE_OPTION)
+    async def division_remove_command(self, interaction: Interaction, name: str, league: League | None = None) -> None:
+        await self.division_remove(interaction, league, name)
+
+    @division.command(name="assign", description=locale_str("Put a player in a division"))
+    @app_commands.describe(player=locale_str("Who"), division=DIVISION_OPTION, league=LEAGUE_OPTION)
+    async def division_assign_command(self, interaction: Interaction, player: discord.User, division: str,
+                                      league: League | None = None) -> None:
+        await self.division_assign(interaction, league, player, division)
+
+    @division.command(name="reward", description=locale_str("A role for the top players at each season's end"))
+    @app_commands.describe(role=locale_str("The role the bot gives (and takes from last season's holders)"),
+                           top=locale_str("How many get it (default 1, the champion; 0: no longer a reward)"),
+                           division=locale_str("Of one division (default: of the whole league)"), league=LEAGUE_OPTION)
+    async def division_reward_command(self, interaction: Interaction, role: discord.Role,
+                                      top: app_commands.Range[int, 0, 25] = 1, division: str | None = None,
+                                      league: League | None = None) -> None:
+        await self.division_reward(interaction, league, role, top, division)
+
+    @division_remove_command.autocomplete("name")
+    @division_assign_command.autocomplete("division")
+    @division_reward_command.autocomplete("division")
+    async def _division_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.division_names(interaction, current)
 
     def context_menus(self) -> list[app_commands.ContextMenu]:
         return [app_commands.ContextMenu(name=locale_pstr("menu", "Ticket to Ride profile"), callback=self.profile_menu)]

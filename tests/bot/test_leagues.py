@@ -298,3 +298,184 @@ async def test_the_issue_season_through_discord(fake_discord, make_bot, roles):
     assert (await reply.wait_resolved()).attachments[0].description.startswith("Club · Standings: 1. bob")
     reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard", map="europe")
     assert "no rated games yet" in (await reply.wait_resolved()).attachments[0].description
+
+
+# ---------------------------------------------------------------------------- divisions, seasons closing, minimum play
+
+ROLE_PUT = "PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}"
+
+
+def bot_manages_roles(fake) -> None:
+    """The bot may manage roles and its role sits above the ones tests add (before it starts)."""
+    fake.guild.bot_role_permissions |= fake_state.MANAGE_ROLES
+    fake.guild.bot_role_position = 10
+
+
+async def add_games(bot, fake, season_id: int, orders) -> list[int]:
+    """Finished games in the season, stored as after a restart (the bot was not told)."""
+    from storage.games import create_game
+    from storage.players import update_player
+    from tests.storage.helpers import finished_game
+    from tests.storage.test_leagues import seating
+
+    ids = []
+    async with bot.storage.sessions() as session:
+        for user in {u for order in orders for u in order}:
+            await update_player(session=session, user_id=user.id, display_name=user.name)
+        for n, order in enumerate(orders):
+            game = finished_game("usa", len(order), 1)
+            record = await create_game(session=session, guild_id=fake.guild.id, channel_id=800 + n, game=game,
+                                       players=seating(game, [u.id for u in order]))
+            session.add(stored.LeagueGame(game_id=record.id, season_id=season_id, added_by=order[0].id))
+            await session.commit()
+            ids.append(record.id)
+    return ids
+
+
+async def test_a_season_closes_on_its_date_with_promotion_relegation_and_roles(fake_discord, make_bot, roles):
+    """Gold (bottom 1 down) over Silver (top 1 up), a role for Gold's winner (last season's holder,
+    bob, loses it), one for the champion, one above the bot's role (refused, and said so). The
+    season's last day has passed: the restarted bot closes it by itself and posts the results."""
+    fake = fake_discord
+    bot_manages_roles(fake)
+    gold_role = fake.add_role(fake.guild, "Gold winner")
+    champion = fake.add_role(fake.guild, "Champion")
+    legend = fake.add_role(fake.guild, "Legend")
+    legend.position = 20  # above the bot's role
+    fake.guild.member_roles[fake.bob.id] = {gold_role.id}
+    bot = await make_bot()
+    await league_with_season(fake, roles, start="2020-01-01", end="2020-01-31", min_games=1)
+    a, b, c, d = fake.alice, fake.bob, fake.carol, fake.dirk
+    reply = await fake.slash(b, fake.general, "ttr-league division set", name="Gold", relegate=1)
+    assert "1. **Gold**: top 0 up, bottom 0 down" in reply.content  # the only division: nowhere to go
+    reply = await fake.slash(b, fake.general, "ttr-league division set", name="Silver", promote=1)
+    assert "1. **Gold**: top 0 up, bottom 1 down\n2. **Silver**: top 1 up, bottom 0 down" in reply.content
+    reply = await fake.slash(a, fake.general, "ttr-league division set", name="Bronze")
+    assert reply.ephemeral and "Only league admins" in reply.content
+    for player, division in ((a, "Gold"), (b, "Gold"), (c, "Silver"), (d, "Silver")):
+        reply = await fake.slash(b, fake.general, "ttr-league division assign", player=player, division=division)
+        assert f"{player.mention} plays in **{division}**" in reply.content
+    reply = await fake.autocomplete(b, fake.general, "ttr-league division assign", "division", "")
+    assert reply.choice_values == ["Gold", "Silver"]
+    reply = await fake.slash(b, fake.general, "ttr-league division reward", role=gold_role, division="Gold")
+    assert "the winner of **Gold** gets" in reply.content and "⚠️" not in reply.content
+    reply = await fake.slash(b, fake.general, "ttr-league division reward", role=champion)
+    assert "the champion gets" in reply.content
+    reply = await fake.slash(b, fake.general, "ttr-league division reward", role=legend, top=2)
+    assert "⚠️ I can't give" in reply.content and "above my highest role" in reply.content
+    async with bot.storage.sessions() as session:
+        session.add(stored.RoleHolder(league_id=1, role_id=gold_role.id, user_id=b.id))  # the last close's
+        await session.commit()
+    await add_games(bot, fake, 1, [[a, b], [c, d], [c, d]])
+    async with bot.storage.sessions() as session:
+        await stored.recompute_season(session=session, season_id=1)
+        top = [s.user_id for s in (await stored.standings(session=session, season_id=1))[0]]
+
+    bot = await make_bot()  # a restart: the season's end has passed, nobody asked for anything
+    post = await fake.wait_for_message(fake.general, lambda m: "is over" in m.content)
+    text = post.content
+    assert "**Club · Autumn** is over" in text
+    assert f"**Gold**: 1. <@{a.id}>" in text and f"2. <@{b.id}>" in text and "⬇️ Silver" in text
+    assert f"**Silver**: 1. <@{c.id}>" in text and "⬆️ Gold" in text
+    assert f"🎖️ <@&{gold_role.id}>: <@{a.id}>" in text and f"🎖️ <@&{champion.id}>: <@{top[0]}>" in text
+    assert f"I could not change <@&{legend.id}> for 2 members: the role is above my highest role" in text
+    assert post.pings.nobody
+    held = fake.guild.member_roles
+    assert gold_role.id in held[a.id] and gold_role.id not in held[b.id] and champion.id in held[top[0]]
+    assert not any(legend.id in roles_ for roles_ in held.values())
+    assert fake.requests.count(ROLE_PUT) == 2
+    reply = await fake.slash(d, fake.general, "ttr-league leaderboard", division="Gold")
+    alt = (await reply.wait_resolved()).attachments[0].description
+    assert alt.startswith("Club · Standings: 1. alice") and "2. bob" in alt and "carol" not in alt
+    async with bot.storage.sessions() as session:
+        assert await stored.placements(session=session, league_id=1) == {a.id: 1, b.id: 2, c.id: 1, d.id: 2}
+    reply = await fake.slash(d, fake.general, "ttr-league info")
+    assert "**Autumn** (closed, 3 rated games)" in reply.content
+
+
+async def test_a_close_interrupted_by_a_restart_resumes_without_doing_anything_twice(fake_discord, make_bot, roles):
+    """A process closed the season (in the database), gave the first of two roles, claimed the
+    second and died. The next bot takes the second over once its lease ran out and posts the
+    results once; a further restart finds nothing to do."""
+    fake = fake_discord
+    bot_manages_roles(fake)
+    podium = fake.add_role(fake.guild, "Podium")
+    bot = await make_bot()
+    await league_with_season(fake, roles, start="2020-01-01", end="2020-01-31", min_games=1)
+    await fake.slash(fake.bob, fake.general, "ttr-league division reward", role=podium, top=2)
+    await add_games(bot, fake, 1, [[fake.alice, fake.bob]])
+    url = bot.settings.database_url
+    await fake.stop_client(bot)
+
+    from datetime import UTC, datetime, timedelta
+
+    from storage import Storage
+
+    async with Storage(url) as storage, storage.sessions() as session:  # the process that died
+        assert await stored.close_season(session=session, season_id=1)
+        then = datetime.now(UTC) - timedelta(seconds=stored.TASK_LEASE_SECONDS + 5)
+        first, second = await stored.claim_close_tasks(session=session, now=then)
+        fake.guild.member_roles.setdefault(first.user_id, set()).add(podium.id)
+        await stored.finish_close_task(session=session, task_id=first.id)
+    bot = await make_bot()
+    post = await fake.wait_for_message(fake.general, lambda m: "is over" in m.content)
+    assert f"🎖️ <@&{podium.id}>: <@{first.user_id}> and <@{second.user_id}>" in post.content
+    assert fake.requests.count(ROLE_PUT) == 1 and podium.id in fake.guild.member_roles[second.user_id]
+    bot = await make_bot()
+    await bot.get_cog("Leagues").close_due_seasons()
+    assert fake.requests.count(ROLE_PUT) == 1
+    assert len([m for m in fake.channel_messages(fake.general) if "is over" in m.content]) == 1
+    async with bot.storage.sessions() as session:
+        audit = await stored.audit_log(session=session, league_id=1, limit=100)
+    assert [e.action for e in audit].count("close_season") == 1
+
+
+async def test_an_early_resign_is_a_loss_for_the_resigner_not_a_game_for_the_other(fake_discord, make_bot, roles):
+    fake = fake_discord
+    bot = await make_bot()
+    await league_with_season(fake, roles, maps="usa", players="2", min_games=1, min_turns=5)
+    reply = await fake.slash(fake.dirk, fake.general, "ttr-league info")
+    assert "a game counts once each seat took 5 turns" in reply.content
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    await driver.run(fake.alice, "ttr-host new", map="usa", players=2)
+    await driver.run(fake.bob, "ttr join")
+    await fake.slash(fake.alice, fake.general, "ttr-league rated")
+    await (await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice)).wait_resolved()
+    driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    await driver.run(fake.bob, "ttr resign")  # after 1 turn each: an early resign
+    rated = await fake.wait_for_message(fake.general, lambda m: "rated:" in m.content)
+    assert f"<@{fake.bob.id}> " in rated.content and "(-" in rated.content
+    assert f"<@{fake.alice.id}>" not in rated.content  # no game for alice
+    async with bot.storage.sessions() as session:
+        table, _ = await stored.standings(session=session, season_id=1)
+    assert [(s.user_id, s.games, s.wins) for s in table] == [(fake.bob.id, 1, 0)]
+
+
+async def test_a_league_is_renamed_then_deleted_after_its_export_and_a_confirmation(fake_discord, make_bot, roles):
+    fake = fake_discord
+    bot = await make_bot()
+    await league_with_season(fake, roles, min_games=1)
+    await add_games(bot, fake, 1, [[fake.alice, fake.bob]])
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league rename", name="Club Two")
+    assert reply.ephemeral and "Manage Server" in reply.content  # a league admin, not a manager
+    reply = await fake.slash(fake.owner, fake.general, "ttr-league rename", name="Club Two")
+    assert "League **Club** is now called **Club Two**" in reply.content and not reply.ephemeral
+    reply = await fake.slash(fake.bob, fake.general, "ttr-league delete")
+    assert reply.ephemeral and "Manage Server" in reply.content
+    asked = await (await fake.slash(fake.owner, fake.general, "ttr-league delete")).wait_resolved()
+    assert asked.ephemeral and "Delete the league **Club Two**" in asked.content
+    rows = list(csv.DictReader(io.StringIO(asked.files["club-two-all-results.csv"].decode())))
+    assert [(r["season"], r["name"], r["status"]) for r in rows] == [("Autumn", "alice", "rated"),
+                                                                    ("Autumn", "bob", "rated")]
+    assert "club-two-all-standings.csv" in asked.files
+    answer = await fake.click(fake.owner, asked, "ttr:league:1:delete:no")
+    assert "Nothing was deleted" in answer.message.content
+    asked = await (await fake.slash(fake.owner, fake.general, "ttr-league delete")).wait_resolved()
+    answer = await fake.click(fake.owner, asked, "ttr:league:1:delete:yes")
+    assert "League **Club Two** deleted" in answer.message.content
+    said = await fake.wait_for_message(fake.general, lambda m: "deleted the league" in m.content)
+    assert f"<@{fake.owner.id}> deleted the league **Club Two**" in said.content
+    reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard")
+    assert "no league yet" in reply.content

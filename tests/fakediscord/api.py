@@ -831,10 +831,13 @@ class FakeDiscord:
                 raise ScriptError(f"{where}: channel type {value.type} not in {types}")
             raw = str(value.id)
             resolved.setdefault("channels", {})[raw] = self._resolved_channel(value)
+        elif kind in (8, 9) and isinstance(value, Role):
+            raw = str(value.id)
+            resolved.setdefault("roles", {})[raw] = value.payload()
         elif kind == 11 and isinstance(value, tuple) and len(value) == 2:
             raw = self._upload(value[0], value[1], channel, resolved)
         else:
-            raise bad({6: "a User", 7: "a Channel", 9: "a User", 11: "a (filename, bytes) tuple"}.get(kind, "a value"))
+            raise bad({6: "a User", 7: "a Channel", 8: "a Role", 9: "a User or a Role", 11: "a (filename, bytes) tuple"}.get(kind, "a value"))
         choices = option.get("choices")
         if check_choices and choices and raw not in [c["value"] for c in choices]:
             raise ScriptError(f"{where}: {raw!r} is not one of the choices {[c['value'] for c in choices]}")

@@ -98,6 +98,7 @@ class DiscordError(Exception):
 # Discord's JSON error codes used by the fake, with their messages.
 UNKNOWN_CHANNEL = (10003, "Unknown Channel")
 UNKNOWN_MEMBER = (10007, "Unknown Member")
+UNKNOWN_ROLE = (10011, "Unknown Role")
 UNKNOWN_MESSAGE = (10008, "Unknown Message")
 UNKNOWN_USER = (10013, "Unknown User")
 UNKNOWN_WEBHOOK = (10015, "Unknown Webhook")

@@ -17,10 +17,11 @@ from urllib.parse import unquote
 from aiohttp import web
 
 from tests.fakediscord import layout, limits
-from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, GUILDS, gateway_handler
+from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, gateway_handler
 from tests.fakediscord.limits import DiscordError, FormErrors, error
 from tests.fakediscord.mentions import validate_allowed_mentions
 from tests.fakediscord.state import (
+    ADMINISTRATOR,
     APPLICATION_COMMAND,
     ATTACH_FILES,
     AUTOCOMPLETE,
@@ -28,6 +29,7 @@ from tests.fakediscord.state import (
     CREATE_PUBLIC_THREADS,
     DM,
     EMBED_LINKS,
+    MANAGE_ROLES,
     MANAGE_THREADS,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
@@ -762,6 +764,27 @@ class RestApi:
             raise error(404, limits.UNKNOWN_MEMBER)
         return json_response(guild.member_payload(user))
 
+    async def member_role(self, request: web.Request) -> web.Response:
+        """Add / Remove Guild Member Role (PUT / DELETE, 204): needs MANAGE_ROLES and a role below
+        the bot's highest (Discord's role hierarchy), else 403 Missing Permissions; dispatches
+        GUILD_MEMBER_UPDATE to sessions with the members intent."""
+        guild = self.guild(request)
+        user = guild.members.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise error(404, limits.UNKNOWN_MEMBER)
+        role = next((r for r in guild.extra_roles if r.id == int(request.match_info["role_id"])), None)
+        if role is None:
+            raise error(404, limits.UNKNOWN_ROLE)
+        if not guild.bot_base_permissions & (MANAGE_ROLES | ADMINISTRATOR) or role.position >= guild.bot_role_position:
+            raise error(403, limits.MISSING_PERMISSIONS)
+        held = guild.member_roles.setdefault(user.id, set())
+        (held.add if request.method == "PUT" else held.discard)(role.id)
+        for session in self.fake.sessions_for(guild):
+            if session.wants(GUILD_MEMBERS):
+                await session.dispatch("GUILD_MEMBER_UPDATE", {**guild.member_payload(user), "guild_id": str(guild.id)})
+        self.fake._changed()
+        return no_content()
+
     # --- CDN ------------------------------------------------------------------------------------
 
     async def attachment(self, request: web.Request) -> web.Response:
@@ -887,5 +910,7 @@ def build_app(fake: FakeDiscord) -> web.Application:
     app.router.add_get(p + "/guilds/{guild_id}", api.get_guild)
     app.router.add_get(p + "/guilds/{guild_id}/channels", api.get_guild_channels)
     app.router.add_get(p + "/guilds/{guild_id}/members/{user_id}", api.get_member)
+    app.router.add_put(p + "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", api.member_role)
+    app.router.add_delete(p + "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", api.member_role)
     app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", api.attachment)
     return app

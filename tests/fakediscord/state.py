@@ -33,6 +33,8 @@ ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_ROLES = 1 << 28
+ADMINISTRATOR = 1 << 3
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
@@ -136,7 +138,9 @@ class Guild:
     bot_role_id: int = 0
     bot_role_permissions: int = BOT_ROLE_PERMISSIONS
     bot_role_name: str = "bot"
+    bot_role_position: int = 1  # roles a bot may give or take sit below its highest role
     extra_roles: list[Role] = field(default_factory=list)
+    member_roles: dict[int, set[int]] = field(default_factory=dict)  # user -> roles given (add_role_member)
 
     def everyone_role(self) -> dict[str, Any]:
         return {
@@ -149,7 +153,7 @@ class Guild:
         """The role Discord creates for a bot when it joins (managed, tagged with the bot's id)."""
         return {
             "id": str(self.bot_role_id), "name": self.bot_role_name, "color": 0, "colors": {"primary_color": 0},
-            "hoist": False, "icon": None, "unicode_emoji": None, "position": 1,
+            "hoist": False, "icon": None, "unicode_emoji": None, "position": self.bot_role_position,
             "permissions": str(self.bot_role_permissions), "managed": True, "mentionable": False, "flags": 0,
             "tags": {"bot_id": str(self.bot_id)},
         }
@@ -169,7 +173,8 @@ class Guild:
             "user": user.payload(),
             "nick": None,
             "avatar": None,
-            "roles": [str(self.bot_role_id)] if self.bot_role_id and user.id == self.bot_id else [],
+            "roles": ([str(self.bot_role_id)] if self.bot_role_id and user.id == self.bot_id else [])
+            + [str(r) for r in sorted(self.member_roles.get(user.id, ()))],
             "joined_at": self.joined_at,
             "premium_since": None,
             "deaf": False,

@@ -314,3 +314,155 @@ async def test_two_games_finishing_at_once_are_both_rated(db) -> None:
     await asyncio.gather(*(settle(i) for i in ids))
     async with db.sessions() as s:
         assert set(await ratings(s, season.id)) == {A, B, C, D}
+
+
+# ---------------------------------------------------------------------------- divisions, closing, minimum play
+
+E = 105
+
+
+async def test_a_season_closes_once_with_promotion_relegation_and_reward_roles(db) -> None:
+    """Gold (bottom 1 down) over Silver (top 1 up): B, last of Gold, goes down; C, first of Silver,
+    goes up; E, who played without a division, is placed in Silver. Two closes at once: one wins.
+    The Gold role moves from last season's holder to A; the champion role goes to the overall first."""
+    async with db.sessions() as s:
+        league, season = await league_and_season(s, min_games=1)
+        await leagues.set_division(session=s, league_id=league.id, name="Gold", user_id=A, relegate=1)
+        await leagues.set_division(session=s, league_id=league.id, name="Silver", user_id=A, promote=1)
+        for player, division in ((A, "Gold"), (B, "Gold"), (C, "Silver"), (D, "Silver")):
+            await leagues.place_player(session=s, league_id=league.id, player_id=player, division="gold" if
+                                       division == "Gold" else division, user_id=A)
+        await leagues.set_reward(session=s, league_id=league.id, role_id=900, top=1, division="Gold", user_id=A)
+        await leagues.set_reward(session=s, league_id=league.id, role_id=901, top=1, user_id=A)
+        s.add(leagues.RoleHolder(league_id=league.id, role_id=900, user_id=B))  # given at the last close
+        await s.commit()
+        for order in ([A, B], [C, D], [C, D], [E, D]):
+            await finished(s, order, season_id=season.id)
+        gold, silver = await leagues.league_divisions(session=s, league_id=league.id)
+        table, _ = await leagues.standings(session=s, season_id=season.id, division_id=gold.id)
+        assert [r.user_id for r in table] == [A, B]  # the open season: by today's placements
+        champion = (await leagues.standings(session=s, season_id=season.id))[0][0].user_id
+        later = season.ends_at + timedelta(seconds=1)
+        assert [x.id for x, _ in await leagues.due_seasons(session=s, now=later)] == [season.id]
+        assert await leagues.due_seasons(session=s, now=NOW) == []
+
+    async def close() -> bool:
+        async with db.sessions() as other:
+            return await leagues.close_season(session=other, season_id=season.id, now=later)
+
+    assert sorted(await asyncio.gather(close(), close())) == [False, True]
+    async with db.sessions() as s:
+        assert await leagues.close_season(session=s, season_id=season.id) is False
+        assert await leagues.due_seasons(session=s, now=later) == []
+        assert await leagues.placements(session=s, league_id=league.id) == {
+            A: gold.id, B: silver.id, C: gold.id, D: silver.id, E: silver.id}
+        outcome = {r.user_id: (r.division_id, r.place, r.outcome) for r in
+                   await leagues.season_results(session=s, season_id=season.id)}
+        assert outcome[A] == (gold.id, 1, "stay") and outcome[B] == (gold.id, 2, "down")
+        assert outcome[C] == (silver.id, 1, "up") and outcome[E][2] == "new"
+        table, _ = await leagues.standings(session=s, season_id=season.id, division_id=gold.id)
+        assert [r.user_id for r in table] == [A, B]  # closed: the division they played it in
+        tasks = await leagues.close_tasks(session=s, season_id=season.id)
+        assert sorted((t.kind, t.role_id, t.user_id) for t in tasks) == sorted([
+            ("remove_role", 900, B), ("add_role", 900, A), ("add_role", 901, champion), ("announce", None, None)])
+        first = await leagues.claim_close_tasks(session=s, now=later)
+        assert {t.kind for t in first} == {"add_role", "remove_role"}  # the post waits for the roles
+        assert await leagues.claim_close_tasks(session=s, now=later) == []  # leased
+        assert await leagues.claim_close_tasks(session=s, now=later, guild_ids=[GUILD + 1]) == []
+        retaken = await leagues.claim_close_tasks(session=s, now=later + timedelta(seconds=leagues.TASK_LEASE_SECONDS + 1))
+        assert {t.id for t in retaken} == {t.id for t in first}  # a process that died: its lease runs out
+        for task in first:
+            await leagues.finish_close_task(session=s, task_id=task.id, error="403" if task.user_id == B else None)
+        (post,) = await leagues.claim_close_tasks(session=s, now=later)
+        assert post.kind == "announce"
+        await leagues.finish_close_task(session=s, task_id=post.id)
+        assert await leagues.claim_close_tasks(session=s, now=later + timedelta(days=1)) == []
+        audit = await leagues.audit_log(session=s, league_id=league.id)
+        assert [e.action for e in audit].count("close_season") == 1
+
+
+async def test_opening_a_season_closes_the_last_one_with_its_moves(db) -> None:
+    async with db.sessions() as s:
+        league, season = await league_and_season(s, min_games=1)
+        await leagues.set_division(session=s, league_id=league.id, name="Gold", user_id=A)
+        await leagues.set_division(session=s, league_id=league.id, name="Silver", user_id=A, promote=1)
+        await leagues.place_player(session=s, league_id=league.id, player_id=C, division="Silver", user_id=A)
+        await finished(s, [C, D], season_id=season.id)
+        await leagues.create_season(session=s, league_id=league.id, name="S2", starts_at=NOW,
+                                    ends_at=NOW + timedelta(days=9), created_by=A)
+        gold, silver = await leagues.league_divisions(session=s, league_id=league.id)
+        assert await leagues.placements(session=s, league_id=league.id) == {C: gold.id, D: silver.id}
+        s2 = await leagues.active_season(session=s, league_id=league.id)
+        await finished(s, [C, D], "europe", season_id=s2.id)
+        await finished(s, [D, C], "usa", season_id=s2.id)
+        profile = await leagues.player_profile(session=s, season_id=s2.id, user_id=C)
+        assert [name for name, _ in profile.seasons] == ["S1", "S2"] and profile.seasons[-1][1] == profile.rating
+        assert set(profile.map_history) == {"europe", "usa"} and len(profile.history) == 2
+        assert profile.map_history["europe"] == [(0, (await ratings(s, s2.id, "europe"))[C])]
+        assert [i for i, _ in profile.map_history["usa"]] == [1]
+        await leagues.remove_division(session=s, league_id=league.id, name="gold", user_id=A)
+        (left,) = await leagues.league_divisions(session=s, league_id=league.id)
+        assert (left.name, left.level) == ("Silver", 1)
+        assert await leagues.placements(session=s, league_id=league.id) == {D: silver.id}
+        with pytest.raises(LeagueNotFoundError):
+            await leagues.place_player(session=s, league_id=league.id, player_id=A, division="Gold", user_id=A)
+
+
+def test_division_moves_promotion_first_and_never_off_the_ends() -> None:
+    assert leagues.division_moves([1, 2, 3, 4], promote=1, relegate=2, top=False, bottom=False) == {
+        1: "up", 3: "down", 4: "down"}
+    assert leagues.division_moves([1, 2], promote=2, relegate=2, top=False, bottom=False) == {1: "up", 2: "up"}
+    assert leagues.division_moves([1, 2, 3], promote=1, relegate=1, top=True, bottom=True) == {}
+
+
+async def test_an_early_resign_is_a_loss_for_the_resigner_only(db) -> None:
+    """The issue's example with a minimum of 5 turns: a 2-player game B resigns after one turn
+    each is a loss for B and no game for A; the same game played to its end counts for both."""
+    from engine import Resign
+
+    game = Game.new("usa", 2, 5, GameOptions())
+    while game.phase.value == "choosing":
+        seat = game.to_move()[0]
+        game.apply(seat, game.default_action(seat))
+    for _ in range(2):  # one turn each
+        seat = game.current
+        while game.current == seat:
+            game.apply(seat, game.default_action(seat))
+    game.apply(game.current, Resign())
+    async with db.sessions() as s:
+        _, season = await league_and_season(s, min_games=1, min_turns=5)
+        record = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game, players=[A, B])
+        resigner = B if game.left[1] else A
+        assert leagues.turns_taken(record, [(seat, text) for seat, text in await _log(s, record.id)]) == [1, 1]
+        s.add(LeagueGame(game_id=record.id, season_id=season.id, added_by=A))
+        await s.commit()
+        await leagues.settle_game(session=s, game_id=record.id)
+        row = await leagues.league_game(session=s, game_id=record.id)
+        assert row.rated and row.turns == [1, 1]
+        table, _ = await leagues.standings(session=s, season_id=season.id)
+        assert [(r.user_id, r.games, r.wins) for r in table] == [(resigner, 1, 0)] and table[0].rating < 0
+        await finished(s, [A, B], season_id=season.id)  # a whole game: both rated
+        table, _ = await leagues.standings(session=s, season_id=season.id)
+        assert sorted((r.user_id, r.games) for r in table) == sorted([(A, 1 + (resigner == A)), (B, 1 + (resigner == B))])
+
+
+async def _log(s, game_id: int):  # type: ignore[no-untyped-def]
+    from storage.games import action_log
+
+    return await action_log(session=s, game_id=game_id)
+
+
+async def test_rename_and_delete_a_league(db) -> None:
+    async with db.sessions() as s:
+        league, season = await league_and_season(s)
+        other = await leagues.create_league(session=s, guild_id=GUILD, name="Other", created_by=A)
+        game_id = await finished(s, [A, B], season_id=season.id)
+        with pytest.raises(LeagueNameTakenError):
+            await leagues.rename_league(session=s, league_id=league.id, name="Other", user_id=A)
+        await leagues.rename_league(session=s, league_id=league.id, name="Club Two", user_id=A)
+        assert (await leagues.get_league(session=s, league_id=league.id)).name == "Club Two"
+        await leagues.delete_league(session=s, league_id=league.id)
+        assert [lg.name for lg in await leagues.guild_leagues(session=s, guild_id=GUILD)] == [other.name]
+        assert await leagues.league_game(session=s, game_id=game_id) is None
+        assert await leagues.get_season(session=s, season_id=season.id) is None
+        assert (await s.get(SeatRecord, (game_id, 0))) is not None  # the game itself stays

@@ -24,6 +24,7 @@ from storage.ratings import (
     rating_places,
     unrated_reason,
 )
+from storage.ratings import game_results as results_of
 
 USERS = range(1, 7)
 MAPS = ("usa", "europe")
@@ -204,6 +205,41 @@ def test_unrated_reasons_are_english_templates_with_their_data() -> None:
     assert str(unrated_reason(Record(models.FINISHED, "usa"), [*seats, Seat(None)], rules)) == "AI seats"
     assert str(unrated_reason(Record(models.FINISHED, "usa"), [*seats, Seat(2)], rules)) == "a player held two seats"
     assert unrated_reason(Record(models.FINISHED, "nordic"), seats, Rules([], [])) is None
+
+
+def test_an_early_resign_is_a_loss_for_the_resigner_and_no_game_for_the_other() -> None:
+    """The issue's 2-player game resigned after one turn, with a minimum of 5 turns each: the
+    resigner loses exactly what losing to the winner costs; the winner has no game at all."""
+    seats = [Seat(1, rank=1), Seat(2, rank=2, left="resigned")]
+    results = results_of(7, "usa", seats, [1, 1], 5)
+    run = compute_ratings(results)
+    assert set(run.ratings) == {(OVERALL, 2), ("usa", 2)}
+    assert {c["user_id"] for c in run.changes} == {2}
+    full = compute_ratings([GameResult(7, "usa", ((1, 1), (2, 2)))])
+    assert state(run, 2) == state(full, 2) and state(run, 2)[2:] == (1, 0)
+    assert results_of(7, "usa", seats, [5, 5], 5) == [GameResult(7, "usa", ((1, 1), (2, 2)))]
+    assert results_of(7, "usa", seats, [1, 1], 0) == [GameResult(7, "usa", ((1, 1), (2, 2)))]
+    short = results_of(7, "usa", [Seat(1, rank=1), Seat(2, rank=2)], [3, 3], 5)
+    assert (str(short), short.params) == ("fewer than 5 turns each", {"turns": 5})
+
+
+@given(st.lists(st.tuples(st.integers(0, 8), st.sampled_from([None, None, "removed", "resigned"])),
+                min_size=2, max_size=5), st.integers(1, 6))
+def test_minimum_play_moves_only_early_leavers_or_a_table_that_played_enough(drawn, min_turns) -> None:  # type: ignore[no-untyped-def]
+    seats = [Seat(100 + n, rank=n + 1, left=left) for n, (_, left) in enumerate(drawn)]
+    turns = [n for n, _ in drawn]
+    results = results_of(1, "usa", seats, turns, min_turns)
+    early = {s.user_id for s, n in zip(seats, turns) if s.left and n < min_turns}
+    if isinstance(results, ratings.Unrated):
+        assert not early and min(turns) < min_turns
+        return
+    moved = {c["user_id"] for c in compute_ratings(results).changes}
+    others = {s.user_id for s in seats} - early
+    rest_played = len(others) >= 2 and all(n >= min_turns for s, n in zip(seats, turns) if s.user_id in others)
+    assert moved == early | (others if rest_played else set())
+    for c in compute_ratings(results).changes:
+        if c["user_id"] in early:  # a loss: never a gain
+            assert c["mu_after"] <= c["mu_before"]
 
 
 def test_the_rating_module_imports_no_sql() -> None:

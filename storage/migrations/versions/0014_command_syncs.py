@@ -1,7 +1,7 @@
 """command_syncs: the commands last synced per application and guild, shared by every process
 
 Revision ID: 0014
-Revises: 0012
+Revises: 0013
 Create Date: 2026-12-02
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | Sequence[str] | None = "0012"
+down_revision: str | Sequence[str] | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
