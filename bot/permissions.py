@@ -13,6 +13,14 @@ def is_manager(interaction: Interaction) -> bool:
     return bool(perms and (perms.manage_guild or perms.administrator))
 
 
+def is_league_admin(interaction: Interaction, league) -> bool:
+    """A league's admins: its admin role (`league.admin_role_id`), or Manage Server."""
+    if is_manager(interaction):
+        return True
+    roles = getattr(interaction.user, "roles", None) or []
+    return league.admin_role_id is not None and any(r.id == league.admin_role_id for r in roles)
+
+
 def missing_permissions(t: Translator, interaction: Interaction, *, threads: bool = False) -> list[str]:
     """The permissions the bot lacks in this channel to post turns (and open a thread), named as
     Discord's settings name them in `t`'s language."""

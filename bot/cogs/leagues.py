@@ -37,7 +37,7 @@ from bot.cog import TTRCog
 from bot.command_translator import locale_pstr, slash
 from bot.errors import UserError, league_map_name
 from bot.messenger import PLAYER_COLORS
-from bot.permissions import is_manager
+from bot.permissions import is_league_admin, is_manager
 from bot.service import LEAGUES, Outcome, Table
 from bot.transformers import League, NoLeague, Season, find_league, find_season
 from engine import available_maps, load_map
@@ -64,13 +64,6 @@ async def _reply(interaction: Interaction, text: str, *, ephemeral: bool = True,
         await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
     else:
         await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
-
-
-def is_league_admin(interaction: Interaction, league: stored.League) -> bool:
-    if is_manager(interaction):
-        return True
-    roles = getattr(interaction.user, "roles", None) or []
-    return league.admin_role_id is not None and any(r.id == league.admin_role_id for r in roles)
 
 
 def _admin_refusal(t: Translator, league: stored.League) -> str:

@@ -29,7 +29,7 @@ from bot.choices import MAP_CHOICES
 from bot.cog import TTRCog
 from bot.command_translator import slash
 from bot.errors import UserError, league_map_name
-from bot.permissions import is_manager
+from bot.permissions import is_league_admin
 from bot.service import new_error_id
 from bot.tables import TableSpec, make_thread, open_table
 from bot.transformers import League, find_league
@@ -73,10 +73,7 @@ class NotLeagueAdminNoRole(UserError):
 
 def check_league_admin(interaction: Interaction, league: stored_leagues.League) -> None:
     """League admins: the league's role, or Manage Server (as the other `/ttr-league` commands check)."""
-    if is_manager(interaction):
-        return
-    roles = getattr(interaction.user, "roles", None) or []
-    if league.admin_role_id is not None and any(r.id == league.admin_role_id for r in roles):
+    if is_league_admin(interaction, league):
         return
     if league.admin_role_id is not None:
         raise NotLeagueAdmin(league=league.name, role=f"<@&{league.admin_role_id}>")

@@ -15,14 +15,16 @@ from discord.ext import commands
 from bot.client import EXTENSIONS
 from bot.cog import ROOTS, root_groups
 from bot.service import GameService
+from bot.settings import Settings
 from storage import Storage
 
 
 class BareBot(commands.Bot):
-    """Only what a cog may use at load time: the top-level command groups and the game service."""
+    """Only what a cog may use at load time: the settings, the top-level command groups and the game service."""
 
     def __init__(self) -> None:
         super().__init__(command_prefix="!", intents=discord.Intents.none())
+        self.settings = Settings(discord_token="bare", database_url="sqlite+aiosqlite:///:memory:")
         self.roots = root_groups()
         self.service = GameService(Storage("sqlite+aiosqlite:///:memory:"))
 
