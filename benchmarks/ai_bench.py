@@ -2,18 +2,120 @@
 
     python benchmarks/ai_bench.py                 # 200 two-player games per map and pairing
     python benchmarks/ai_bench.py --games 50 --jobs 2 --maps usa,europe
+    python benchmarks/ai_bench.py --against 9a7a01b --games 100 --maps usa,europe --jobs 2
 
 Any option of `python -m ai.tournament` may be given; this script only sets the defaults.
+
+`--against COMMIT` plays today's strong AI on today's engine against the strong AI and engine
+of an earlier commit (extracted by `git archive` into a temporary directory and imported as
+`engine_old` / `ai_old`), both with their own thinking budget: what the engine's speed bought
+the strong AI. Each game runs on both engines in lockstep (every move applied to both, the two
+final scores must agree); seat 1 and 2 alternate, game i uses seed i.
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import io
+import re
+import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from ai.tournament import main
+from ai import legal_for, make_ai  # noqa: E402
+from ai.base import GameInfo  # noqa: E402
+from ai.tournament import main, wilson  # noqa: E402
+from engine import Game, GameOptions  # noqa: E402
+from engine import actions as new_actions  # noqa: E402
+
+_IMPORT = re.compile(r"\b(from|import) (engine|ai)\b|([\"'])(engine|ai)\.")
+
+
+def load_commit(commit: str, into: Path) -> tuple:
+    """The `engine` and `ai` packages of `commit`, imported as `engine_old` and `ai_old`."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "engine", "ai"], check=True,
+                          capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    for package in ("engine", "ai"):
+        (into / package).rename(into / f"{package}_old")
+    for path in into.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(_IMPORT.sub(lambda m: f"{m[1]} {m[2]}_old" if m[1] else f"{m[3]}{m[4]}_old.", text),
+                        encoding="utf-8")
+    sys.path.insert(0, str(into))
+    return importlib.import_module("engine_old"), importlib.import_module("ai_old")
+
+
+def play_against(task: tuple[str, int]) -> dict:
+    """One two-player game, today's strong AI in seat `seed % 2` (0-based), the old one in the other."""
+    map_id, seed = task
+    old_engine, old_ai = sys.modules["engine_old"], sys.modules["ai_old"]
+    new_seat = seed % 2
+    games = [Game.new(map_id, 2, seed, GameOptions()), old_engine.Game.new(map_id, 2, seed, old_engine.GameOptions())]
+    side = [0 if seat == new_seat else 1 for seat in range(2)]  # which engine a seat's player reads
+    players = [make_ai("strong", f"{seed}:{s}") if side[s] == 0 else old_ai.make_ai("strong", f"{seed}:{s}")
+               for s in range(2)]
+    infos = [(GameInfo, old_ai.GameInfo)[side[s]].from_game(games[side[s]], s) for s in range(2)]
+    modules = (new_actions, old_engine.actions)
+    times: list[list[float]] = [[], []]
+    while not games[0].is_over():
+        for seat in games[0].to_move():
+            k = side[seat]
+            game = games[k]
+            legal = (legal_for, old_ai.legal_for)[k](game, seat)
+            view = game.view(seat)
+            start = time.perf_counter()
+            action = players[seat].choose(view, legal, infos[seat])
+            times[k].append(time.perf_counter() - start)
+            for module, g in zip(modules, games):
+                g.apply(seat, getattr(module, type(action).__name__)(*action))
+            if games[0].is_over() or games[0].phase == "playing":
+                break
+    new, old = games[0].final, games[1].final
+    if [s.total for s in new] != [s.total for s in old]:
+        raise AssertionError(f"{map_id} seed {seed}: the two engines scored the game differently")
+    mine, theirs = new[new_seat], new[1 - new_seat]
+    return {"win": mine.rank == 1 and theirs.rank > 1, "tie": mine.rank == theirs.rank,
+            "margin": mine.total - theirs.total, "new_ms": times[0], "old_ms": times[1]}
+
+
+def against(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description="today's strong AI against an earlier commit's")
+    parser.add_argument("--against", required=True, help="the earlier commit (e.g. 9a7a01b)")
+    parser.add_argument("--games", type=int, default=100, help="games per map")
+    parser.add_argument("--maps", default="usa,europe")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        load_commit(args.against, Path(tmp))
+        print(f"strong (this tree) against strong at {args.against}, 2 players, {args.games} games per map, "
+              f"jobs {args.jobs}", flush=True)
+        with ProcessPoolExecutor(args.jobs) as pool:  # workers fork with the old packages loaded
+            for map_id in [m for m in args.maps.split(",") if m]:
+                start = time.perf_counter()
+                rows = list(pool.map(play_against, [(map_id, seed) for seed in range(args.games)]))
+                wins = sum(r["win"] for r in rows) + 0.5 * sum(r["tie"] for r in rows)
+                low, high = wilson(wins, len(rows))
+                new_ms = [t * 1000 for r in rows for t in r["new_ms"]]
+                old_ms = [t * 1000 for r in rows for t in r["old_ms"]]
+                print(f"{map_id:8s} won {wins:g}/{len(rows)} = {wins / len(rows):.1%} (95% CI {low:.1%}-{high:.1%}), "
+                      f"ties {sum(r['tie'] for r in rows)}, mean margin {statistics.mean(r['margin'] for r in rows):+.1f}; "
+                      f"ms/decision new {statistics.mean(new_ms):.1f} (max {max(new_ms):.0f}), "
+                      f"old {statistics.mean(old_ms):.1f} (max {max(old_ms):.0f}); {time.perf_counter() - start:.0f} s",
+                      flush=True)
+    return 0
+
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    argv = sys.argv[1:]
+    sys.exit(against(argv) if any(a.startswith("--against") for a in argv) else main(argv))

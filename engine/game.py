@@ -78,7 +78,9 @@ from engine.payments import (
     unmixed_options,
 )
 from engine.phases import Phase, Stage, Termination
+from engine.scoring import final_scores
 from engine.version import RULES_VERSION
+from engine.view import build_view, public_context
 
 STATE_SCHEMA = 1
 COLORED_ONLY = "colored"  # claim group: locomotives may not pay (Switzerland's and Nordic's plain routes)
@@ -395,8 +397,6 @@ class Game:
         the end of the game, or for a restored finished game when first read: restoring one
         (an undo, a view, a move refused) does not score it again."""
         if self._final is None and self.phase == OVER:
-            from engine.scoring import final_scores
-
             self._final = final_scores(self)
         return self._final
 
@@ -629,8 +629,6 @@ class Game:
         self._check(seat, action)
         events: list[Event] = []
         before_current, before_phase = self.current, self.phase
-        from engine.view import public_context
-
         context = public_context(self, action)
         core = None if type(action) in self.hooks.action_types else _APPLY.get(type(action))
         if core is None:
@@ -1148,8 +1146,6 @@ class Game:
         events.append(TurnStarted(self.current))
 
     def _game_over(self, reason: str, events: list[Event]) -> None:
-        from engine.scoring import final_scores
-
         self.phase = OVER
         self.stage = None
         self.end_reason = Termination(reason)
@@ -1183,8 +1179,6 @@ class Game:
     # ------------------------------------------------------------------ views and JSON
 
     def view(self, seat: int | None) -> dict:
-        from engine.view import build_view
-
         return build_view(self, seat)
 
     def to_json(self) -> dict:

@@ -228,10 +228,10 @@ def test_restoring_a_finished_game_does_not_score_it_until_read(monkeypatch):
         seat = game.to_move()[0]
         game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
     calls = []
-    import engine.scoring
+    import engine.game
 
-    real = engine.scoring.final_scores
-    monkeypatch.setattr(engine.scoring, "final_scores", lambda g: calls.append(g) or real(g))
+    real = engine.game.final_scores
+    monkeypatch.setattr(engine.game, "final_scores", lambda g: calls.append(g) or real(g))
     restored = Game.from_json(game.to_json(), game.log)
     assert calls == [] and restored.is_over()
     assert restored.final == game.final and calls == [restored]
