@@ -40,14 +40,6 @@ def test_determinized_state_keeps_what_the_seat_sees_and_resamples_the_rest():
     assert all(g.seed != game.seed for g in sampled)
 
 
-def test_strong_is_fast_enough_per_decision():
-    from ai.match import play_game
-
-    _, result = play_game("usa", [make_ai("strong", 1), make_ai("baseline", 2)], seed=4)
-    times = result.times[0]
-    assert sum(times) / len(times) < 0.1 and max(times) < 2.0  # generous: the goal is measured by the benchmark
-
-
 def test_neutral_choice_is_made_and_legal():
     from ai.match import play_game
 
