@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ai import GameInfo, make_ai
+from ai import GameInfo
 from ai.simulate import determinize
 from ai.strong import StrongPlayer
 from engine import Game, GameOptions, NeutralClaim
