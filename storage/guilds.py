@@ -8,7 +8,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.database import writing
-from storage.models import ActionRecord, GameRecord, GuildSettings, League, Lobby, LobbyMember, SeatRecord
+from storage.models import ActionRecord, GameRecord, GuildSettings, League, Lobby, LobbyMember, SeatRecord, Tournament
 
 _NO_SYNC = {"synchronize_session": False}
 
@@ -21,11 +21,12 @@ class DeletedCounts:
     lobbies: int
     settings: int
     leagues: int
+    tournaments: int
 
 
 async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedCounts:
-    """Delete every game (with its log, seats and clocks), lobby, league and setting of a guild, in one
-    transaction.
+    """Delete every game (with its log, seats and clocks), lobby, league, tournament and setting of a
+    guild, in one transaction.
     Players are not a guild's data (they play on other servers too) and stay."""
     async with writing(session):
         games = select(GameRecord.id).where(GameRecord.guild_id == guild_id).scalar_subquery()
@@ -39,6 +40,9 @@ async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedC
         # Seasons, ratings, league games and the audit log go with their league (ON DELETE CASCADE);
         # turn clocks, timers, announcements and undo votes went with their games.
         leagues = await session.execute(delete(League).where(League.guild_id == guild_id), execution_options=_NO_SYNC)
+        # Entrants, rounds and tables go with their tournament (ON DELETE CASCADE).
+        tournaments = await session.execute(delete(Tournament).where(Tournament.guild_id == guild_id),
+                                            execution_options=_NO_SYNC)
     return DeletedCounts(
         games=game_rows.rowcount,
         actions=actions.rowcount,
@@ -46,4 +50,5 @@ async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedC
         lobbies=lobby_rows.rowcount,
         settings=settings.rowcount,
         leagues=leagues.rowcount,
+        tournaments=tournaments.rowcount,
     )

@@ -542,8 +542,9 @@ class UndoVote(SQLModel, table=True):
 
 # Tournament status: sign-up open, rounds being played, over (its standings are final).
 TOURNAMENT_SIGNUP, TOURNAMENT_RUNNING, TOURNAMENT_FINISHED = "signup", "running", "finished"
-# A tournament table: made but its game not started yet, its game running, its result recorded.
-TABLE_PENDING, TABLE_PLAYING, TABLE_DONE = "pending", "playing", "done"
+# A tournament table: made but its game not started yet, its game running, its result recorded;
+# its game ended without scores (`/ttr-host end`), waiting for the organizer's decision.
+TABLE_PENDING, TABLE_PLAYING, TABLE_DONE, TABLE_ABANDONED = "pending", "playing", "done", "abandoned"
 
 
 class Tournament(SQLModel, table=True):

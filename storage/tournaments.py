@@ -34,6 +34,7 @@ from storage.models import (
     ABANDONED,
     ACTIVE,
     FINISHED,
+    TABLE_ABANDONED,
     TABLE_DONE,
     TABLE_PENDING,
     TABLE_PLAYING,
@@ -303,25 +304,37 @@ async def table_of_game(*, session: AsyncSession, game_id: int) -> TournamentTab
     return row
 
 
-async def record_game(*, session: AsyncSession, game_id: int, now: datetime | None = None) -> int | None:
+async def record_game(*, session: AsyncSession, game_id: int, now: datetime | None = None) -> TournamentTable | None:
     """A tournament game ended: its table's result from the seats (places: leavers last, ties
-    shared; scores). An abandoned game waits for the organizer's adjudication. Returns the
-    tournament id when this call recorded it (None: not a tournament game, or recorded already)."""
+    shared; scores), `playing → done`. A game ended without scores (`/ttr-host end`) leaves its
+    table `playing → abandoned`: the organizer decides it (`adjudicate`, or `next` and the round's
+    deadline by the score it had). Returns the table when this call changed it (None: not a
+    tournament game, still running, or handled already), so its caller announces it once."""
     now = now or utcnow()
     async with writing(session):
         table = (await session.execute(select(TournamentTable).where(TournamentTable.game_id == game_id,
                                                                      TournamentTable.status == TABLE_PLAYING)
                                        .execution_options(populate_existing=True))).scalar_one_or_none()
-        record = await session.get(GameRecord, game_id) if table is not None else None
-        if table is None or record is None or record.status != FINISHED:
+        record = await session.get(GameRecord, game_id, populate_existing=True) if table is not None else None
+        if table is None or record is None or record.status not in (FINISHED, ABANDONED):
             return None
-        seats = list((await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id)
-                                            .order_by(SeatRecord.seat))).scalars())
-        by_user = dict(zip((s.user_id for s in seats), zip(pairings.places(seats), (s.final_score or 0 for s in seats))))
-        table.ranks = [by_user[u][0] for u in table.players]
-        table.scores = [by_user[u][1] for u in table.players]
-        table.status, table.finished_at = TABLE_DONE, now
-        return table.tournament_id
+        values: dict = {"status": TABLE_ABANDONED}
+        if record.status == FINISHED:
+            seats = list((await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id)
+                                                .order_by(SeatRecord.seat))).scalars())
+            by_user = dict(zip((s.user_id for s in seats),
+                               zip(pairings.places(seats), (s.final_score or 0 for s in seats))))
+            values = {"status": TABLE_DONE, "finished_at": now, "ranks": [by_user[u][0] for u in table.players],
+                      "scores": [by_user[u][1] for u in table.players]}
+        changed = await session.execute(update(TournamentTable).where(TournamentTable.id == table.id,
+                                                                      TournamentTable.status == TABLE_PLAYING)
+                                        .values(**values).execution_options(synchronize_session=False))
+        detached(session, table)
+    if not changed.rowcount:
+        return None
+    for key, value in values.items():
+        setattr(table, key, value)
+    return table
 
 
 async def adjudicate(*, session: AsyncSession, table_id: int, order: Sequence[int], scores: Sequence[int] | None,
@@ -370,11 +383,10 @@ async def unrecorded_games(*, session: AsyncSession, tournament_id: int) -> list
 
 
 async def abandoned_tables(*, session: AsyncSession, tournament_id: int) -> list[TournamentTable]:
-    """Playing tables whose game was ended without scores: the organizer adjudicates them."""
-    rows = list((await session.execute(select(TournamentTable).join(GameRecord, GameRecord.id == TournamentTable.game_id)
-                                       .where(TournamentTable.tournament_id == tournament_id,
-                                              TournamentTable.status == TABLE_PLAYING,
-                                              GameRecord.status == ABANDONED))).scalars())
+    """Tables whose game was ended without scores, waiting for the organizer's decision."""
+    rows = list((await session.execute(select(TournamentTable).where(TournamentTable.tournament_id == tournament_id,
+                                                                     TournamentTable.status == TABLE_ABANDONED)
+                                       .order_by(TournamentTable.round, TournamentTable.number))).scalars())
     detached(session, *rows)
     return rows
 

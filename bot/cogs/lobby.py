@@ -16,16 +16,16 @@ from discord.ext import commands, tasks
 
 from bot import components
 from bot.background import Backoff
-from bot.choices import MAP_CHOICES
+from bot.choices import DECK_CHOICES, MAP_CHOICES, deck_choice
 from bot.cog import TTRCog
-from bot.command_translator import locale_format, locale_pstr, option_name, slash
+from bot.command_translator import locale_pstr, option_name, slash
 from bot.errors import Command, Option, UserError, reason
 from bot.messenger import AI_LEVELS, PLAYER_COLORS, escaped
 from bot.permissions import is_manager, missing_permissions
 from bot.service import Cause, CauseKind
 from bot.tables import THREAD_ARCHIVE_MINUTES
 from bot.timers import TIMERS
-from engine import Game, GameOptions, GameOptionsError, available_maps, load_map
+from engine import Game, GameOptions, GameOptionsError, load_map
 from i18n import N_, NC_, Translator
 from storage import ChannelBusyError, LobbyError
 from storage import lobbies as stored_lobbies
@@ -43,11 +43,6 @@ AI_LEVEL_WORDS = (NC_("AI level", "random"), NC_("AI level", "baseline"), NC_("A
 PLAYER_COLOR_WORDS = (NC_("player color", "violet"), NC_("player color", "teal"), NC_("player color", "brown"),
                       NC_("player color", "sky"), NC_("player color", "lime"))  # PLAYER_COLORS
 
-DECK_CHOICES = [
-    app_commands.Choice(name=locale_format("{map}: {deck}", map=("map", load_map(m).name), deck=("deck", d.name)),
-                        value=f"{m}:{d.id}")
-    for m in available_maps() for d in load_map(m).rules.decks.values()
-][:25]
 COLOR_CHOICES = [app_commands.Choice(name=locale_pstr("player color", c), value=c) for c in PLAYER_COLORS]
 TIMER_CHOICES = [app_commands.Choice(name=locale_pstr("timer", name), value=seconds)
                  for name, seconds in TIMERS.items()]
@@ -122,7 +117,7 @@ class Lobbies(TTRCog):
         deck = None
         map_id = map.value if map else None
         if tickets is not None:
-            deck_map, deck = tickets.value.split(":", 1)
+            deck_map, deck = deck_choice(tickets.value)
             map_id = map_id or deck_map
             if deck_map != map_id:
                 t = await self.bot.languages.for_interaction(interaction)

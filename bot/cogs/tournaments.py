@@ -1,9 +1,11 @@
 """Tournaments on Discord: `/ttr-tournament …` (create, signup, withdraw, start, standings, bracket,
 next, adjudicate, drop, export), the sign-up post's Join/Leave buttons, and the work that runs a
 tournament by itself: each round's tables opened as threads with their games started
-(bot/tables.py), results recorded as games end (an outcome listener, after the leagues rate),
-the next round opened when the last table finishes, sign-up closed and rounds forced at their
-deadlines (a sweep every minute, which also finishes what a restart interrupted).
+(bot/tables.py) with the tournament's map, deck and timer, results recorded as games end (an
+outcome listener, after the leagues rate; a game ended without scores is left to the organizer,
+who is told in the channel), the next round opened when the last table finishes, sign-up closed
+and rounds forced at their deadlines (a sweep every minute, which also finishes what a restart
+interrupted).
 
 Organizers are members with Manage Server. Only the process serving the guild's shard
 (`bot.serves_guild`) does a guild's tournament work; what two processes might both try is
@@ -25,20 +27,31 @@ from discord.app_commands import locale_str
 from discord.ext import tasks
 
 from bot import components
-from bot.choices import MAP_CHOICES
+from bot.choices import DECK_CHOICES, MAP_CHOICES, deck_choice
 from bot.cog import TTRCog
-from bot.command_translator import locale_pstr
+from bot.command_translator import locale_pstr, slash
+from bot.errors import reason
 from bot.permissions import is_manager
 from bot.service import LEAGUES, Cause, CauseKind, Outcome
 from bot.tables import TableSpec, open_table
 from bot.timers import TIMERS
-from engine import Remove, load_map
+from engine import Game, GameOptions, GameOptionsError, Remove, load_map
+from engine.mapdata import fold_name
 from i18n import N_, NC_, Translator
 from rendering.tournament import BracketTable, TournamentRow, render_bracket, render_tournament_standings
 from storage import leagues as stored_leagues
 from storage import pairings
 from storage import tournaments as stored
-from storage.models import TABLE_DONE, TABLE_PENDING, TOURNAMENT_FINISHED, TOURNAMENT_SIGNUP, Tournament, utcnow
+from storage.models import (
+    TABLE_ABANDONED,
+    TABLE_DONE,
+    TABLE_PENDING,
+    TOURNAMENT_FINISHED,
+    TOURNAMENT_SIGNUP,
+    Tournament,
+    TournamentTable,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +69,53 @@ MENTION = re.compile(r"<@!?([0-9]+)>")
 
 def _cog(interaction: Interaction) -> Tournaments:
     return interaction.client.get_cog("Tournaments")  # type: ignore[attr-defined,return-value]
+
+
+class TournamentName(app_commands.Transformer):
+    """A tournament's name as typed (resolved by `Tournaments._find`); autocomplete lists this
+    server's tournaments, unfinished ones first, newest first."""
+
+    async def transform(self, interaction: Interaction, value: str) -> str:
+        return value
+
+    async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
+        async with interaction.client.storage.sessions() as session:  # type: ignore[attr-defined]
+            found = await stored.guild_tournaments(session=session, guild_id=interaction.guild_id or 0)
+        wanted = fold_name(value)
+        ordered = sorted(found, key=lambda x: x.status == TOURNAMENT_FINISHED)  # stable: newest first stays
+        return [app_commands.Choice(name=x.name, value=x.name) for x in ordered if wanted in fold_name(x.name)][:25]
+
+
+class AbandonedGame(app_commands.Transformer):
+    """A game number for `adjudicate`; autocomplete lists the tables of this server's running
+    tournaments whose game was ended without a result."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    async def transform(self, interaction: Interaction, value: int) -> int:
+        return value
+
+    async def autocomplete(self, interaction: Interaction, value: int | float | str) -> list[app_commands.Choice[int]]:
+        async with interaction.client.storage.sessions() as session:  # type: ignore[attr-defined]
+            running = [x for x in await stored.guild_tournaments(session=session, guild_id=interaction.guild_id or 0)
+                       if x.status != TOURNAMENT_FINISHED]
+            waiting = [(x, row) for x in running for row in await stored.abandoned_tables(session=session,
+                                                                                          tournament_id=x.id)]
+        t = await interaction.client.languages.for_interaction(interaction)  # type: ignore[attr-defined]
+        return [app_commands.Choice(name=t.gettext("#{game} · {tournament} · round {round} · table {table}",
+                                                   game=row.game_id, tournament=x.name, round=row.round,
+                                                   table=row.number)[:100], value=row.game_id)
+                for x, row in waiting if str(value) in str(row.game_id)][:25]
+
+
+TournamentOption = app_commands.Transform[str, TournamentName]
+GameOption = app_commands.Transform[int, AbandonedGame]
 
 
 class SignupButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.TOURNAMENT):
@@ -93,9 +153,28 @@ class Tournaments(TTRCog):
         if record.status == "active" or not self.bot.serves_guild(record.guild_id):
             return
         async with self.bot.storage.sessions() as session:
-            tournament_id = await stored.record_game(session=session, game_id=outcome.table.id)
-        if tournament_id is not None:
-            await self.progress(tournament_id)
+            table = await stored.record_game(session=session, game_id=outcome.table.id)
+        if table is not None:
+            await self._recorded(table)
+            await self.progress(table.tournament_id)
+
+    async def _recorded(self, table: TournamentTable) -> None:
+        """A table's game ended without a result (`/ttr-host end`): the organizer is told, in the
+        tournament's channel, how it gets decided (docs/leagues.md, "Tournaments")."""
+        if table.status != TABLE_ABANDONED:
+            return
+        async with self.bot.storage.sessions() as session:
+            t = await stored.get_tournament(session=session, tournament_id=table.tournament_id)
+        if t is None:
+            return
+        public = await self.bot.languages.for_channel(t.guild_id)
+        text = public.gettext("⚠️ <@{organizer}>, **{tournament}** round {round}, table {table}: game #{game} was ended "
+                              "without a result. Decide it with `{adjudicate}`; otherwise `{next}` or the round's "
+                              "deadline decides it by the score it had.", organizer=t.organizer_id,
+                              tournament=t.name, round=table.round, table=table.number, game=table.game_id,
+                              adjudicate=slash(public, "ttr-tournament adjudicate"),
+                              next=slash(public, "ttr-tournament next"))
+        await self._post(t, text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(t.organizer_id)]))
 
     @tasks.loop(seconds=60)
     async def sweep(self) -> None:
@@ -129,25 +208,31 @@ class Tournaments(TTRCog):
 
     async def progress(self, tournament_id: int) -> None:
         """Record what ended unheard, open the next round once the last table is done, open every
-        table still pending, post the results once it is over."""
+        table still pending, post the results once it is over.
+
+        Only the records and the round are under the tournament's lock: opening a table publishes
+        its game's start, and a game that ended by then brings its listener back here."""
         async with self._locks.setdefault(tournament_id, asyncio.Lock()):
             async with self.bot.storage.sessions() as session:
-                for game_id in await stored.unrecorded_games(session=session, tournament_id=tournament_id):
-                    await stored.record_game(session=session, game_id=game_id)
+                recorded = [await stored.record_game(session=session, game_id=game_id)
+                            for game_id in await stored.unrecorded_games(session=session, tournament_id=tournament_id)]
                 state = await stored.advance(session=session, tournament_id=tournament_id)
                 t = await stored.get_tournament(session=session, tournament_id=tournament_id)
                 pending = [x for x in await stored.tables(session=session, tournament_id=tournament_id)
                            if x.status == TABLE_PENDING]
-            if t is None:
-                return
-            if state == "opened":
-                await self._announce_round(t)
-            for table in pending:
-                await self._open(t, table)
-            if t.status == TOURNAMENT_FINISHED:
-                async with self.bot.storage.sessions() as session:
-                    if await stored.mark_results_posted(session=session, tournament_id=t.id):
-                        await self._post_results(t)
+        if t is None:
+            return
+        for table in recorded:
+            if table is not None:
+                await self._recorded(table)
+        if state == "opened":
+            await self._announce_round(t)
+        for table in pending:  # claimed one by one: what another call opened first is skipped
+            await self._open(t, table)
+        if t.status == TOURNAMENT_FINISHED:
+            async with self.bot.storage.sessions() as session:
+                if await stored.mark_results_posted(session=session, tournament_id=t.id):
+                    await self._post_results(t)
 
     async def _open(self, t: Tournament, table) -> None:
         async with self.bot.storage.sessions() as session:
@@ -155,7 +240,8 @@ class Tournaments(TTRCog):
                 return
         public = await self.bot.languages.for_channel(t.guild_id)
         spec = TableSpec(guild_id=t.guild_id, channel_id=t.channel_id, user_ids=tuple(table.players), map_id=t.map_id,
-                         host_id=t.organizer_id, clock=dict(t.clock), season_id=t.season_id,
+                         host_id=t.organizer_id, options=GameOptions.from_json(t.options), clock=dict(t.clock),
+                         season_id=t.season_id,
                          name=public.gettext("{tournament} · round {round} · table {table}", tournament=t.name,
                                              round=table.round, table=table.number))
 
@@ -174,9 +260,11 @@ class Tournaments(TTRCog):
         return channel if channel is not None else await self.bot.fetch_channel(t.channel_id)
 
     async def _post(self, t: Tournament, text: str, **kwargs) -> None:
+        """A post in the tournament's channel (pinging nobody unless `allowed_mentions` says)."""
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         try:
             channel = await self._channel(t)
-            await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+            await channel.send(text[:2000], **kwargs)
         except discord.HTTPException:
             log.warning("could not post to the tournament channel", extra={"tournament": t.id})
 
@@ -185,8 +273,9 @@ class Tournaments(TTRCog):
             current = await stored.current_round(session=session, tournament_id=t.id)
             tables = await stored.tables(session=session, tournament_id=t.id, round=current.number)
         public = await self.bot.languages.for_channel(t.guild_id)
-        lines = [public.gettext("🏁 **{tournament}**: round {round} opens, {n} tables.", tournament=t.name,
-                                round=current.number, n=len(tables))]
+        lines = [public.ngettext("🏁 **{tournament}**: round {round} opens, {n} table.",
+                                 "🏁 **{tournament}**: round {round} opens, {n} tables.", len(tables),
+                                 tournament=t.name, round=current.number)]
         lines += [public.gettext("Table {n}: {players}", n=x.number, players=public.join(f"<@{u}>" for u in x.players))
                   for x in tables]
         await self._post(t, "\n".join(lines))
@@ -282,8 +371,13 @@ class Tournaments(TTRCog):
     def _signup_text(self, t: Translator, tournament: Tournament, count: int) -> str:
         words = {"tournament": tournament.name, "format": t.pgettext("format", FORMAT_WORDS[tournament.format]),
                  "map": t.map_name(load_map(tournament.map_id)), "n": count,
-                 "tables": f"{tournament.smallest}–{tournament.largest}"}
+                 "tables": (str(tournament.smallest) if tournament.smallest == tournament.largest
+                            else f"{tournament.smallest}–{tournament.largest}")}
         text = t.gettext("🏆 **{tournament}**: {format} on {map}, tables of {tables}. Signed up: {n}.", **words)
+        deck = tournament.options.get("deck")
+        if deck:
+            text += " " + t.gettext("Tickets: {deck}.",
+                                    deck=t.pgettext("deck", load_map(tournament.map_id).rules.decks[deck].name))
         if tournament.cap:
             text += " " + t.gettext("At most {cap} players.", cap=tournament.cap)
         if tournament.signup_deadline:
@@ -425,7 +519,9 @@ class Tournaments(TTRCog):
 
     @app_commands.command(name="create", description=locale_str("Create a tournament; its tables open here (Manage Server)"))
     @app_commands.describe(name=locale_str("The tournament's name"), format=locale_str("Swiss, elimination or groups"),
-                           map=locale_str("The board"), rounds=locale_str("Swiss rounds (groups: rounds in each pod)"),
+                           map=locale_str("The board"),
+                           tickets=locale_str("Ticket deck (default: the map's base deck)"),
+                           rounds=locale_str("Swiss rounds (groups: rounds in each pod)"),
                            smallest=locale_str("Fewest players at a table"), largest=locale_str("Most players at a table"),
                            advance=locale_str("Knockout: how many of each table or pod go on"),
                            group_size=locale_str("Groups: most players in a pod"),
@@ -435,7 +531,8 @@ class Tournaments(TTRCog):
                            timer=locale_str("Time for each turn (play-by-post: 24 hours)"),
                            absence=locale_str("When a turn's time runs out (default: skip it)"),
                            rated=locale_str("Rated in the league's open season"))
-    @app_commands.choices(format=FORMAT_CHOICES, map=MAP_CHOICES, timer=TIMER_CHOICES, absence=ABSENCE_CHOICES)
+    @app_commands.choices(format=FORMAT_CHOICES, map=MAP_CHOICES, tickets=DECK_CHOICES, timer=TIMER_CHOICES,
+                          absence=ABSENCE_CHOICES)
     async def tournament_create(self, interaction: Interaction, name: app_commands.Range[str, 1, 64],
                                 format: app_commands.Choice[str], map: app_commands.Choice[str],
                                 rounds: app_commands.Range[int, 1, 10] = 3, smallest: app_commands.Range[int, 2, 5] = 3,
@@ -445,54 +542,73 @@ class Tournaments(TTRCog):
                                 signup_hours: app_commands.Range[int, 1, 720] | None = None,
                                 round_hours: app_commands.Range[int, 1, 720] | None = None,
                                 timer: app_commands.Choice[int] | None = None,
-                                absence: app_commands.Choice[str] | None = None, rated: bool = False) -> None:
+                                absence: app_commands.Choice[str] | None = None, rated: bool = False,
+                                tickets: app_commands.Choice[str] | None = None) -> None:
         clock = ({"turn_seconds": timer.value, "absence": absence.value if absence else "skip"}
                  if timer is not None and timer.value else {})
-        await self.create(interaction, name=name, format=format.value, map_id=map.value, rounds=rounds,
+        t = await self.bot.languages.for_interaction(interaction)
+        deck = None
+        if tickets is not None:
+            deck_map, deck = deck_choice(tickets.value)
+            if deck_map != map.value:
+                await self.bot.reply(interaction, t.gettext("That ticket deck belongs to the {deck_map} map, not {map}.",
+                                                            deck_map=t.map_name(load_map(deck_map)),
+                                                            map=t.map_name(load_map(map.value))))
+                return
+        options = GameOptions(deck=deck)
+        try:  # every table size must be playable on this map with these options
+            for seats in range(smallest, largest + 1):
+                Game(load_map(map.value), seats, 0, options)
+        except GameOptionsError as exc:
+            await self.bot.reply(interaction, t.gettext("⚠️ These options don't go together: {reason}",
+                                                        reason=reason(t, exc, name=str)))
+            return
+        await self.create(interaction, name=name, format=format.value, map_id=map.value, options=options.to_json(),
+                          rounds=rounds,
                           smallest=smallest, largest=largest, advance=advance, group_size=group_size, cap=cap,
                           signup_hours=signup_hours, round_hours=round_hours, clock=clock, rated=rated)
 
     @app_commands.command(name="signup", description=locale_str("Sign up for a tournament"))
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    async def tournament_signup(self, interaction: Interaction, tournament: str | None = None) -> None:
+    async def tournament_signup(self, interaction: Interaction, tournament: TournamentOption | None = None) -> None:
         await self.sign(interaction, (await self._find(interaction, tournament)).id, join=True)
 
     @app_commands.command(name="withdraw", description=locale_str("Take your name off a tournament's sign-up"))
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    async def tournament_withdraw(self, interaction: Interaction, tournament: str | None = None) -> None:
+    async def tournament_withdraw(self, interaction: Interaction, tournament: TournamentOption | None = None) -> None:
         await self.sign(interaction, (await self._find(interaction, tournament)).id, join=False)
 
     @app_commands.command(name="start", description=locale_str("Close sign-up and open round 1 (Manage Server)"))
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    async def tournament_start(self, interaction: Interaction, tournament: str | None = None) -> None:
+    async def tournament_start(self, interaction: Interaction, tournament: TournamentOption | None = None) -> None:
         await self.start_now(interaction, tournament)
 
     @app_commands.command(name="standings", description=locale_str("A tournament's standings and tables, as images"))
     @app_commands.describe(tournament=TOURNAMENT_OPTION, public=locale_str("Post it for everyone (default: only you)"))
-    async def tournament_standings(self, interaction: Interaction, tournament: str | None = None,
+    async def tournament_standings(self, interaction: Interaction, tournament: TournamentOption | None = None,
                                    public: bool = False) -> None:
         await self.show(interaction, tournament, public)
 
     @app_commands.command(name="next", description=locale_str("End the round now: unfinished tables go by score (Manage Server)"))
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    async def tournament_next(self, interaction: Interaction, tournament: str | None = None) -> None:
+    async def tournament_next(self, interaction: Interaction, tournament: TournamentOption | None = None) -> None:
         await self.next_round(interaction, tournament)
 
     @app_commands.command(name="adjudicate", description=locale_str("Decide a table's result (Manage Server)"))
     @app_commands.describe(game=locale_str("The table's game number"),
                            order=locale_str("Its players, best first, as mentions"))
-    async def tournament_adjudicate(self, interaction: Interaction, game: app_commands.Range[int, 1], order: str) -> None:
+    async def tournament_adjudicate(self, interaction: Interaction, game: GameOption, order: str) -> None:
         await self.adjudicate(interaction, game, order)
 
     @app_commands.command(name="drop", description=locale_str("Drop a player from a tournament (Manage Server)"))
     @app_commands.describe(player=locale_str("Who"), tournament=TOURNAMENT_OPTION)
     async def tournament_drop(self, interaction: Interaction, player: discord.User,
-                              tournament: str | None = None) -> None:
+                              tournament: TournamentOption | None = None) -> None:
         await self.drop_player(interaction, player, tournament)
 
     @app_commands.command(name="export", description=locale_str("A tournament's tables and standings as CSV (Manage Server)"))
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    async def tournament_export(self, interaction: Interaction, tournament: str | None = None) -> None:
+    async def tournament_export(self, interaction: Interaction, tournament: TournamentOption | None = None) -> None:
         await self.export(interaction, tournament)
 
 

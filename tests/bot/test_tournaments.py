@@ -2,7 +2,8 @@
 the command), 3 rounds of tables of 4 open as threads with their games started, games end by
 resignations through `/ttr resign` (one table also loses a no-show the organizer kicks), a player
 drops, the bot restarts in the middle of round 2 and goes on, the organizer forces round 3 with
-`next`, and the results are posted with the standings and bracket images.
+`next`, and the results are posted with the standings and bracket images. And a single elimination
+of 6 on a chosen ticket deck, with a game ended by `/ttr-host end`, up to its champion.
 
 The fake guild has four members; eight more are added with `fake.add_user` before the bot starts
 (GUILD_CREATE carries the members)."""
@@ -18,8 +19,10 @@ from tests.bot.driver import Driver
 
 
 async def _tables(bot, round_: int):
+    """The started tournament's tables of a round."""
     async with bot.storage.sessions() as session:
-        [t] = await stored.guild_tournaments(session=session, guild_id=bot.settings.dev_guild_id)
+        found = await stored.guild_tournaments(session=session, guild_id=bot.settings.dev_guild_id)
+        t = next(x for x in found if x.status != "signup")
         return t, await stored.tables(session=session, tournament_id=t.id, round=round_)
 
 
@@ -120,3 +123,54 @@ async def test_a_swiss_tournament_of_twelve_with_a_drop_a_no_show_and_a_restart(
     files = {a.filename: a for a in reply.message.attachments}
     standing = list(csv.DictReader(io.StringIO(files["spring-cup-standings.csv"].data.decode())))
     assert [int(r["user_id"]) for r in standing] == [s.user_id for s in table]
+
+
+async def test_a_single_elimination_on_a_chosen_deck_with_an_abandoned_table_reaches_a_champion(fake_discord, make_bot):
+    """Six players, tables of 3, the winner of each goes on to a final of 2, on the USA map's 1910
+    tickets. One first-round game is ended with `/ttr-host end`: the organizer is told in the
+    channel and `next` decides that table by the score it had. The `tournament` and `game`
+    options autocomplete."""
+    fake = fake_discord
+    players = [fake.alice, fake.bob, fake.carol, fake.dirk, fake.add_user("erin"), fake.add_user("fay")]
+    users = {u.id: u for u in players}
+    bot = await make_bot()
+    for name in ("Old cup", "Knockout"):
+        await fake.slash(fake.owner, fake.general, "ttr-tournament create", name=name, format="elimination",
+                         map="usa", tickets="usa:1910", smallest=3, largest=3)
+    refused = await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Wrong deck", format="swiss",
+                               map="usa", tickets="europe:base")
+    assert "belongs to the Europe map" in refused.content
+    refused = await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Too big", format="swiss",
+                               map="nordic", largest=4)  # a 3-player map
+    assert "don't go together" in refused.content
+    offered = await fake.autocomplete(fake.owner, fake.general, "ttr-tournament signup", "tournament", "")
+    assert [c["value"] for c in offered.choices] == ["Knockout", "Old cup"]  # newest first
+    for user in players:
+        await fake.slash(user, fake.general, "ttr-tournament signup", tournament="knockout")
+    post = next(m for m in fake.channel_messages(fake.general) if "Knockout" in m.content)
+    await fake.wait_until(lambda: "Signed up: 6" in post.content, what="the sign-up post's count")
+    assert "tables of 3." in post.content and "Tickets: USA 1910 (35 new tickets)." in post.content
+    reply = await fake.slash(fake.owner, fake.general, "ttr-tournament start", tournament="Knockout")
+    await reply.wait_resolved()
+
+    first = await _wait_tables(fake, bot, 1, 2)
+    assert sorted(u for r in first for u in r.players) == sorted(users)
+    for row in first:
+        assert (await bot.service.fresh(row.game_id)).game.options.deck == "1910"
+    await _resign_all_but_first(fake, bot, first[0], users)
+    ended = first[1]
+    await fake.slash(fake.owner, _thread(fake, ended.game_id, bot), "ttr-host end")
+    notice = await fake.wait_for_message(fake.general, lambda m: "without a result" in m.content)
+    assert f"#{ended.game_id}" in notice.content and f"<@{fake.owner.id}>" in notice.content
+    offered = await fake.autocomplete(fake.owner, fake.general, "ttr-tournament adjudicate", "game", "")
+    assert [c["value"] for c in offered.choices] == [ended.game_id]
+    reply = await fake.slash(fake.owner, fake.general, "ttr-tournament next", tournament="Knockout")
+    await reply.wait_resolved()
+
+    final = await _wait_tables(fake, bot, 2, 1)
+    await _resign_all_but_first(fake, bot, final[0], users)
+    results = await fake.wait_for_message(fake.general, lambda m: "Knockout** is over" in m.content)
+    assert f"Champion: <@{final[0].players[0]}>" in results.content
+    assert {a.filename for a in results.attachments} == {"standings.png", "bracket.png"}
+    offered = await fake.autocomplete(fake.owner, fake.general, "ttr-tournament standings", "tournament", "c")
+    assert [c["value"] for c in offered.choices] == ["Old cup", "Knockout"]  # unfinished first; "c" in both

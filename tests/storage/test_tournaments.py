@@ -1,6 +1,7 @@
 """Tournaments in storage (SQLite and PostgreSQL): sign-up limits, the start and each round claimed
 once, a table's game linked in the game's transaction (or rolled back when another took it),
-results, drops, the end, the CSV export."""
+results, drops, the end, the CSV export; after a restart, games that ended unheard recorded once and
+abandoned tables left for the organizer; a guild's deletion taking its tournaments."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from engine import Resign
 from storage import games as stored_games
 from storage import tournaments as stored
+from storage.guilds import delete_guild_data
 from storage.models import GameRecord, utcnow
 from tests.storage.helpers import new_game
 
@@ -105,3 +108,69 @@ async def test_a_swiss_tournament_runs_its_rounds_once_each_and_ends(db):
     ranking = list(csv.DictReader(io.StringIO(standings_csv)))
     assert [int(r["user_id"]) for r in ranking] == [r.user_id for r in table]
     assert float(ranking[0]["points"]) == max(r.points for r in table)
+
+
+async def _play(db, table, *, channel: int, finish: bool) -> int:
+    """A game for the table, linked in its transaction; finished by resignations (all but the first
+    seat) or ended without scores (`abandon_game`, as `/ttr-host end` does)."""
+    game = new_game("europe", len(table.players))
+    async with db.sessions() as s:
+        record = await stored_games.create_game(
+            session=s, guild_id=1, channel_id=channel, game=game, players=table.players,
+            link=lambda session, gid: stored.link_game(session=session, table_id=table.id, game_id=gid))
+        if not finish:
+            await stored_games.abandon_game(session=s, game_id=record.id)
+            return record.id
+        for seat in range(1, game.seats):
+            game.apply(seat, Resign())
+            await stored_games.save_action(session=s, game_id=record.id, expected_version=len(game.log) - 1, game=game)
+    assert game.is_over()
+    return record.id
+
+
+async def test_games_that_ended_unheard_are_recorded_once_and_an_abandoned_table_waits_for_a_decision(db):
+    t = await _tournament(db, 6, smallest=3, largest=3)
+    async with db.sessions() as s:
+        await stored.start(session=s, tournament_id=t.id)
+        first, second = await stored.tables(session=s, tournament_id=t.id)
+    finished = await _play(db, first, channel=60, finish=True)
+    ended = await _play(db, second, channel=61, finish=False)
+    async with db.sessions() as s:
+        # a restart: both games ended while no process listened
+        assert sorted(await stored.unrecorded_games(session=s, tournament_id=t.id)) == sorted([finished, ended])
+        assert await stored.abandoned_tables(session=s, tournament_id=t.id) == []
+        done = await stored.record_game(session=s, game_id=finished)
+        seats = await stored_games.game_seats(session=s, game_id=finished)
+        assert (done.status, done.ranks, done.scores) == ("done", [1, 2, 2], [x.final_score for x in seats])
+        waiting = await stored.record_game(session=s, game_id=ended)
+        assert (waiting.status, waiting.ranks) == ("abandoned", None)
+        # a second process (or a repeat) changes nothing and is told so
+        assert await stored.record_game(session=s, game_id=finished) is None
+        assert await stored.record_game(session=s, game_id=ended) is None
+        assert await stored.unrecorded_games(session=s, tournament_id=t.id) == []
+        assert [x.id for x in await stored.abandoned_tables(session=s, tournament_id=t.id)] == [second.id]
+        assert await stored.advance(session=s, tournament_id=t.id) == "waiting"  # the round waits for it
+        await stored.adjudicate(session=s, table_id=second.id, order=list(reversed(second.players)), scores=None,
+                                user_id=9)
+        assert await stored.abandoned_tables(session=s, tournament_id=t.id) == []
+        assert await stored.advance(session=s, tournament_id=t.id) == "opened"
+        assert [x.ranks for x in await stored.tables(session=s, tournament_id=t.id, round=1)] == [[1, 2, 2], [3, 2, 1]]
+
+
+async def test_deleting_a_guilds_data_deletes_its_tournaments(db):
+    t = await _tournament(db, 6)
+    async with db.sessions() as s:
+        other = await stored.create_tournament(session=s, guild_id=2, channel_id=3, name="Cup", organizer_id=9,
+                                               format="swiss", map_id="europe")
+        await stored.sign_up(session=s, tournament_id=other.id, user_id=101)
+        await stored.start(session=s, tournament_id=t.id)
+        [table, _] = await stored.tables(session=s, tournament_id=t.id)
+    await _play(db, table, channel=60, finish=False)
+    async with db.sessions() as s:
+        counts = await delete_guild_data(session=s, guild_id=1)
+        assert (counts.tournaments, counts.games) == (1, 1)
+        assert await stored.guild_tournaments(session=s, guild_id=1) == []
+        assert await stored.tables(session=s, tournament_id=t.id) == []
+        assert await stored.entrants(session=s, tournament_id=t.id) == []
+        assert [x.id for x in await stored.guild_tournaments(session=s, guild_id=2)] == [other.id]
+        assert await stored.entrants(session=s, tournament_id=other.id) != []
