@@ -406,6 +406,10 @@ def draw_state(
         paste_centered(canvas, _station_sprite(size, color), x, y - size * 0.03)
         if colorblind:
             fonts.draw_text(d, (x, y + size * 0.12), str(seat + 1), max(8, round(size * 0.5)), text_on(color), style="bold", anchor="mm")
+    if "merchandise" in view:  # Märklin's stacks and passengers
+        from rendering import marklin
+
+        marklin.draw_board(canvas, m, geo, view, players, colorblind)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -377,12 +377,12 @@ def private_summary(t: Translator, game: Game, seat: int) -> str:
     if player.get("loans"):
         facts.append(t.gettext("loans: {n}", n=player["loans"]))
     if "passengers" in player:
-        facts.append(_passengers(t, game.map, player))
+        facts.append(passengers_text(t, game.map, player))
     lines.append(" · ".join(facts))
     return "\n".join(lines)
 
 
-def _passengers(t: Translator, m: MapData, player: dict) -> str:
+def passengers_text(t: Translator, m: MapData, player: dict) -> str:
     """A Märklin player's passengers and tokens: 'passengers to place: 1 · waiting in Kiel · tokens 2 + 3 (5)'."""
     parts = [t.gettext("passengers to place: {n}", n=player["passengers"])]
     if player["passengers_placed"]:
