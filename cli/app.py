@@ -648,7 +648,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     t = translator(chosen.language, chosen.city_names)
     p = argparse.ArgumentParser(prog="python -m cli", description=t.gettext("Ticket to Ride in a terminal, against AI seats or hot-seat."))
     _language_options(p, t)
-    p.add_argument("--map", default="usa", choices=available_maps(include_unlisted=True))
+    p.add_argument("--map", default="usa", choices=available_maps())
     p.add_argument("--seats", type=int, default=2, help=t.gettext("players in all (2-5; default 2)"))
     p.add_argument("--humans", type=int, default=1, help=t.gettext("people at this terminal, seats 1..N (default 1; 0 = watch AIs)"))
     p.add_argument("--hot-seat", action="store_true", help=t.gettext("every seat is a person (same as --humans SEATS)"))
