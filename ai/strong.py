@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from ai.base import GameInfo
+from ai.baseline import BaselinePlayer
 from ai.board import INF, Board, Plan, color_needs, make_plan, shortest_path
 from ai.common import best_payment, draw_card, tunnel_answer
 from engine import (
@@ -71,6 +72,7 @@ class StrongPlayer:
 
     def __init__(self, seed: int | str | None = 0, **params: float) -> None:
         self.rng = random.Random(seed)
+        self._baseline = BaselinePlayer(seed)
         for key, value in params.items():  # tuning experiments: StrongPlayer(seed, SPARE=8)
             if not key.isupper() or not hasattr(type(self), key):
                 raise TypeError(f"unknown parameter {key}")
@@ -81,6 +83,8 @@ class StrongPlayer:
     def choose(self, view: dict, legal: Sequence[Action], info: GameInfo) -> Action:
         if len(legal) == 1:
             return legal[0]
+        if "marklin" in info.map.rules.hooks:  # no Märklin play of its own yet: the baseline's, so a table may seat it
+            return self._baseline.choose(view, legal, info)
         first = legal[0]
         board = Board(view, info)
         if isinstance(first, KeepTickets):

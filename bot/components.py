@@ -20,7 +20,8 @@ from discord import ButtonStyle, Interaction
 from bot import metrics
 from bot.errors import ButtonNotValid
 from engine import Action, BuildStation, Claim, DrawDeck, DrawMarket, DrawTickets, Game, NeutralClaim
-from engine.cards import CARD_NAMES
+from engine.actions import Move
+from engine.cards import ALL_CARD_NAMES, CARD_NAMES
 from engine.errors import TemplateError
 from engine.game import TICKETS as TICKET_STAGE
 from engine.game import TUNNEL as TUNNEL_STAGE
@@ -43,13 +44,21 @@ DECISION = GAME + r":(?P<token>[0-9]+)"
 #: A turn's token (`Game.turn_token`): good for every step of the turn it was offered in.
 TURN = GAME + r":(?P<turn>[0-9]+)"
 #: A draw names the face-up card it showed, so a market that changed under it is not drawn blind.
-DRAW = TURN + r":draw:(?P<slot>[0-4]|deck)(?::(?P<card>[0-9]))?"
+DRAW = TURN + r":draw:(?P<slot>[0-4]|deck)(?::(?P<card>[0-9]{1,2}))?"
 TICKETS = TURN + r":tickets"
 #: The claim and station menus: a page of routes (cities) the hand pays for, and the select in it.
 ROUTES = TURN + r":routes:(?P<page>[0-9]+)"
 ROUTE = TURN + r":route"
 CITIES = TURN + r":cities:(?P<page>[0-9]+)"
 CITY = TURN + r":city"
+#: Märklin: the ticket mix named (how many long), the passengers menu, a passenger's city picked,
+#: its destination picked, and a claim's passenger end (a city id, or none) after the route.
+MIX = DECISION + r":mix:(?P<long>[0-9])"  # a decision: the starting mix has no turn
+MIXES = TURN + r":mixes"
+PASSENGERS = TURN + r":passengers"
+PASSENGER = TURN + r":passenger"
+TRIP = TURN + r":trip:(?P<start>[a-z0-9_]+)"
+END = TURN + r":end:(?P<track>[^:]+):(?P<city>[a-z0-9_]*)"
 KEEP = DECISION + r":keep"
 TUNNEL = DECISION + r":tunnel:(?P<choice>decline|[0-9])"
 CHOICE = DECISION + r":do:(?P<text>.+)"
@@ -65,7 +74,7 @@ TOURNAMENT = r"ttr:tournament:(?P<tournament>[0-9]+):(?P<what>join|leave)"
 #: A server manager's confirmation of a league's deletion.
 LEAGUE_DELETE = r"ttr:league:(?P<league>[0-9]+):delete:(?P<answer>yes|no)"
 KNOWN = (DRAW, TICKETS, ROUTES, ROUTE, CITIES, CITY, KEEP, TUNNEL, CHOICE, UNDO, UNDO_VOTE, HAND, REMATCH, LOBBY,
-         KICK, TOURNAMENT, LEAGUE_DELETE)
+         KICK, TOURNAMENT, LEAGUE_DELETE, MIX, MIXES, PASSENGERS, PASSENGER, TRIP, END)
 #: Any other custom id (an old release's, a forged one): refused, not ignored. Every component the
 #: bot sends is one of the templates above, so this never shadows a live one.
 UNKNOWN = r"(?!(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", k) for k in KNOWN) + r")$).*"
@@ -130,10 +139,12 @@ def button(custom_id: str, label: str | None, *, style: ButtonStyle = ButtonStyl
 
 def encode_choice(action: Action) -> str:
     """An action short enough for a custom id (100 characters): claims by track id and card
-    indices ('C|track|color|locos|subs'), anything else in the engine's notation."""
+    indices ('C|track|color|locos|subs', with '|city' for a Märklin passenger), anything else in
+    the engine's notation."""
     if isinstance(action, Claim):
         color = "" if action.color is None else str(action.color)
-        return f"C|{action.track}|{color}|{action.locos}|{''.join(map(str, action.subs))}"
+        text = f"C|{action.track}|{color}|{action.locos}|{''.join(map(str, action.subs))}"
+        return text if action.passenger is None else f"{text}|{action.passenger}"
     if isinstance(action, NeutralClaim):
         return f"N|{action.track}"
     if isinstance(action, BuildStation):
@@ -147,9 +158,9 @@ def decode_choice(text: str) -> Action | str:
     (a forged `…:do:resign` is refused, not played)."""
     parts = text.split("|")
     try:
-        if parts[0] == "C" and len(parts) == 5:
+        if parts[0] == "C" and len(parts) in (5, 6):
             return Claim(parts[1], int(parts[2]) if parts[2] else None, int(parts[3]),
-                         tuple(int(c) for c in parts[4]))
+                         tuple(int(c) for c in parts[4]), parts[5] if len(parts) == 6 else None)
         if parts[0] == "N" and len(parts) == 2:
             return NeutralClaim(parts[1])
         if parts[0] == "S" and len(parts) == 4:
@@ -187,7 +198,7 @@ def draw_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[
         items.append(button(
             f"ttr:{game_id}:{turn}:draw:{slot}:{card}" if card >= 0 else f"ttr:{game_id}:{turn}:draw:{slot}",
             t.card(card) if card >= 0 else t.pgettext("market", "empty"),
-            emoji=CARD_EMOJI[CARD_NAMES[card]] if card >= 0 else None,
+            emoji=CARD_EMOJI[ALL_CARD_NAMES[card]] if card >= 0 else None,
             disabled=not game.is_legal(seat, DrawMarket(slot)),  # e.g. no face-up loco as a second card
         ))
     items.append(button(f"ttr:{game_id}:{turn}:draw:deck",
@@ -201,16 +212,101 @@ def move_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[
     besides drawing cards. Claim and Station open a menu of what the hand pays for."""
     turn = game.turn_token(seat)
     starting = game.phase == "playing" and game.current == seat and game.stage is None
+    marklin = _marklin(game)
     items: list[discord.ui.Item] = [
         button(f"ttr:{game_id}:{turn}:routes:0", t.pgettext("button", "Claim"), emoji="🛤️",
                style=ButtonStyle.success, disabled=not starting),
-        button(f"ttr:{game_id}:{turn}:tickets", t.pgettext("button", "Tickets"), emoji="🎟️",
-               disabled=not (starting and game.is_legal(seat, DrawTickets()))),
+        button(f"ttr:{game_id}:{turn}:{'mixes' if marklin else 'tickets'}", t.pgettext("button", "Tickets"),
+               emoji="🎟️", disabled=not (starting and (bool(ticket_mixes(game, seat)) if marklin
+                                                        else game.is_legal(seat, DrawTickets())))),
     ]
     if game.map.rules.stations:
         items.append(button(f"ttr:{game_id}:{turn}:cities:0", t.pgettext("button", "Station"), emoji="🏠",
                             disabled=not (starting and game.stations_left[seat] > 0)))
+    if marklin:
+        items.append(button(f"ttr:{game_id}:{turn}:passengers", t.pgettext("button", "Passenger"), emoji="🧳",
+                            disabled=not (starting and bool(game.hooks.placed[seat]))))
     return items
+
+
+def _marklin(game: Game) -> bool:
+    return "marklin" in game.map.rules.hooks
+
+
+def ticket_mixes(game: Game, seat: int) -> list[DrawTickets]:
+    """Märklin: the ticket mixes `seat` may name now (at the start or as a turn)."""
+    if game.phase == "choosing":
+        return list(game.hooks.choosing_actions(game, seat)) if game.hooks.choosing(game, seat) else []
+    return [DrawTickets(k) for k in range(game.hooks.ticket_rules["draw"] + 1) if game.is_legal(seat, DrawTickets(k))]
+
+
+def ticket_mix_text(t: Translator, game: Game, seat: int) -> str:
+    """What the mix buttons ask (docs/rules.md §8.3)."""
+    rules = game.hooks.ticket_rules
+    start = game.phase == "choosing"
+    return "🎟️ " + t.gettext("**Name your ticket mix:** how many of the {n} tickets you draw come from the long deck "
+                            "(the others are short); you keep at least {keep}. Left: {short} short, {long} long.",
+                            n=rules["start_draw" if start else "draw"],
+                            keep=rules["start_keep" if start else "draw_keep"],
+                            short=len(game.hooks.short), long=len(game.hooks.long))
+
+
+def ticket_mix_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
+    """Märklin: one button per ticket mix ('1 long + 3 short')."""
+    token = game.decision_token(seat)
+    count = game.hooks.ticket_rules["start_draw" if game.phase == "choosing" else "draw"]
+    mixes = ticket_mixes(game, seat)
+    if not mixes:
+        return None
+    return _view([button(f"ttr:{game_id}:{token}:mix:{a.long}",
+                         t.gettext("{long} long + {short} short", long=a.long, short=max(0, count - a.long)),
+                         style=ButtonStyle.primary) for a in mixes])
+
+
+def passenger_menu(game_id: int, game: Game, seat: int, moves: list[Move], start: str | None, *,
+                   t: Translator) -> tuple[str, discord.ui.View | None]:
+    """Märklin's passenger move: a select of the cities where the seat's passengers wait, then
+    (`start` picked, or only one city) a select of where that passenger can go, each with the
+    token points it collects and the passenger cards it costs (the engine's best path to it)."""
+    m = game.map
+    starts = list(dict.fromkeys(a.path[0] for a in moves))
+    if not starts:
+        return "🧳 " + t.gettext("None of your passengers can travel now."), None
+    turn = game.turn_token(seat)
+    if start is None and len(starts) > 1:
+        select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:passenger", placeholder=fit(
+            t.gettext("Pick a passenger"), PLACEHOLDER), options=[
+            discord.SelectOption(label=fit(t.city(m.city_by_id[c]), OPTION_TEXT), value=c) for c in starts])
+        return "🧳 " + t.gettext("Which passenger travels?"), _view([select])
+    start = start if start in starts else starts[0]
+    stacks = game.hooks.public_view(game)["merchandise"]
+
+    def points(path) -> int:
+        return sum((stacks.get(c, {}).get("stack") or [0])[0] for c in dict.fromkeys(path))
+
+    trips = sorted((a for a in moves if a.path[0] == start), key=lambda a: (-points(a.path), a.cards))[:SELECT_OPTIONS]
+    select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:trip:{start}", placeholder=fit(
+        t.gettext("Pick where the passenger goes"), PLACEHOLDER), options=[
+        discord.SelectOption(
+            label=fit(t.gettext("→ {city} · +{points}", city=t.city(m.city_by_id[a.path[-1]]), points=points(a.path)),
+                      OPTION_TEXT),
+            value=a.path[-1],
+            description=fit(" → ".join(t.city(m.city_by_id[c]) for c in a.path) + " · " + t.ngettext(
+                "{n} passenger card", "{n} passenger cards", a.cards), OPTION_TEXT))
+        for a in trips])
+    return "🧳 " + t.gettext("Where does the passenger from {city} go? It takes the top token of every city on "
+                            "the way.", city=t.city(m.city_by_id[start])), _view([select])
+
+
+def passenger_end_view(game_id: int, game: Game, seat: int, claims: list[Claim], *, t: Translator) -> discord.ui.View:
+    """Märklin, after the route: put a passenger on one of its German cities, or none."""
+    turn = game.turn_token(seat)
+    track = claims[0].track
+    ends = list(dict.fromkeys(c.passenger for c in claims if c.passenger))
+    items = [button(f"ttr:{game_id}:{turn}:end:{track}:", t.gettext("No passenger"))]
+    items += [button(f"ttr:{game_id}:{turn}:end:{track}:{city}", t.city(game.map.city_by_id[city]), emoji="🧳",
+                     style=ButtonStyle.primary) for city in ends]
+    return _view(items)
 
 
 def _rows(*rows: list[discord.ui.Item]) -> discord.ui.View:
@@ -242,6 +338,8 @@ def panel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord
     neutral player), else on their turn the same draws and moves as the table; None off turn."""
     if game.phase == "choosing" and game.offers[seat]:
         return tickets_view(game_id, game, seat, t=t)
+    if game.phase == "choosing" and game.hooks.choosing(game, seat):  # Märklin: name the mix first
+        return ticket_mix_view(game_id, game, seat, t=t)
     if game.phase != "playing" or game.current != seat:
         return None
     if game.stage == TICKET_STAGE:
@@ -259,7 +357,10 @@ def undo_vote_view(game_id: int, ply: int, *, t: Translator) -> discord.ui.View:
                   button(f"ttr:{game_id}:{ply}:undo:no", t.pgettext("button", "Refuse"), style=ButtonStyle.danger)])
 
 
-def tickets_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
+def tickets_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
+    """The offer's select (keep at least N); on Märklin before the offer, the mix buttons."""
+    if not game.offers[seat] and game.hooks.choosing(game, seat):
+        return ticket_mix_view(game_id, game, seat, t=t)
     m = game.map
     options = [discord.SelectOption(label=fit(ticket_text(t, m, ticket_id), OPTION_TEXT), value=str(ticket_id),
                                     description=t.gettext("long route") if m.ticket_by_id[ticket_id].long else None)
@@ -373,6 +474,8 @@ def payment_view(game_id: int, game: Game, seat: int, actions: list, *, t: Trans
             label = payment_text(t, action.color, action.locos, cost)
         else:
             label = claim_payment_label(t, game, action)
+            if action.passenger:
+                label += " · 🧳 " + t.city(game.map.city_by_id[action.passenger])
         items.append(choice_button(game_id, token, action, label=label))
     return _view(items)
 

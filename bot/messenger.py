@@ -97,7 +97,7 @@ class TableMessenger:
         self._colorblind: dict[int, bool] = {}
         self._dm_closed: set[int] = set()
         self._posted_plies: dict[int, int] = {}  # game -> the ply of the board last posted in its channel
-        self._posted_boards: dict[int, tuple[int, int]] = {}  # game -> (claims, stations) on that board
+        self._posted_boards: dict[int, tuple[int, ...]] = {}  # game -> (claims, stations, …) on that board
         self._tables: dict[int, discord.Message] = {}  # game -> its table message with the live controls
         #: (game, user) -> the interaction whose response is that player's panel, the turn it
         #: served, and when it came (this process's monotonic clock)
@@ -170,6 +170,8 @@ class TableMessenger:
 
     def tickets_text(self, t: Translator, table: Table, seat: int) -> str:
         game = table.game
+        if not game.offers[seat] and game.hooks.choosing(game, seat):  # Märklin: the mix comes first
+            return components.ticket_mix_text(t, game, seat)
         lines = [t.gettext("**Choose your tickets** (keep at least {n}):", n=game.offer_keep[seat])]
         lines += [ticket_line(t, game.map, ticket) for ticket in game.view(seat)["you"]["offer"]]
         return "\n".join(lines)
@@ -217,6 +219,8 @@ class TableMessenger:
         summary = private_summary(t, game, seat)
         if game.phase == "choosing":
             waiting = [self.name(table, s, t) for s in game.to_move()]
+            if view is not None:  # Märklin: the seat names its ticket mix first
+                return f"{summary}\n\n{self.tickets_text(t, table, seat)}", view
             return summary + "\n" + t.gettext("Waiting for {players} to choose.", players=t.join(waiting)), None
         if my_turn and game.stage == SECOND_CARD:
             return summary + "\n\n" + t.gettext("**Draw your second card** (not a face-up locomotive):"), view
@@ -299,7 +303,7 @@ class TableMessenger:
         """Whether the map changed (a route, a station) since the board last posted in the channel:
         a turn that only drew cards posts no new picture (its buttons show the new market)."""
         seen = table.game.view(None)
-        return self._posted_boards.get(table.id) != (len(seen["claims"]), len(seen["stations"]))
+        return self._posted_boards.get(table.id) != map_state(seen)
 
     async def board_file(self, table: Table, t: Translator | None = None, *, posted: bool = False) -> discord.File:
         """The public board, in the channel's language unless `t` says otherwise (a private copy).
@@ -313,7 +317,7 @@ class TableMessenger:
                                         colorblind=self.colorblind(table), t=t, since=since)
         if posted:
             self._posted_plies[table.id] = seen["plies"]
-            self._posted_boards[table.id] = (len(seen["claims"]), len(seen["stations"]))
+            self._posted_boards[table.id] = map_state(seen)
         return discord.File(io.BytesIO(image.png), filename="board.png", description=image.alt_text[:1024])
 
     async def channel(self, table: Table) -> discord.abc.Messageable | None:
@@ -516,6 +520,14 @@ class TableMessenger:
             await self.dm(table, seat, f"{private_summary(mine, game, seat)}\n\n{self.tickets_text(mine, table, seat)}",
                           t=mine, view=components.tickets_view(table.id, game, seat, t=mine),
                           files=await self.private_files(table, seat, offer=True, t=mine), row=row)
+
+
+def map_state(seen: dict) -> tuple[int, ...]:
+    """What a board picture shows that changes: claims, stations, and Märklin's passengers placed
+    and tokens left on the cities."""
+    placed = sum(len(p.get("passengers_placed", ())) for p in seen["players"])
+    tokens = sum(len(s["stack"]) for s in seen.get("merchandise", {}).values())
+    return len(seen["claims"]), len(seen["stations"]), placed, tokens
 
 
 def _nonce(row: Announcement | None, part: int) -> str | None:

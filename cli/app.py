@@ -27,6 +27,7 @@ import argparse
 import os
 import random
 import sys
+import textwrap
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from engine import (
     ActionError,
     BuildStation,
     Claim,
+    DrawTickets,
     Game,
     GameOptions,
     KeepTickets,
@@ -49,7 +51,8 @@ from engine import (
     load_map,
     parse_action,
 )
-from engine.cards import CARD_NAMES
+from engine.actions import Move
+from engine.cards import ALL_CARD_NAMES
 from engine.errors import GameOptionsError
 from engine.events import (
     NeutralMarkerPassed,
@@ -58,6 +61,7 @@ from engine.events import (
     NeutralTicketRevealed,
     TunnelRevealed,
 )
+from engine.marklin import PassengerMoved
 from engine.nederland import NEUTRAL_FROM_ROUND
 from i18n import (
     DEFAULT_LANGUAGE,
@@ -83,7 +87,8 @@ SCREEN_WIDTH = 80
 #: Moves in notation for the help text: typed input, so shown as it is in every language.
 NOTATION_EXAMPLES = """  draw deck | draw market 3 | claim Denver-Omaha pink | claim Dieppe-London/2 red loco=1
   tickets draw | tickets keep 12 31 | station Paris red | tunnel pay | tunnel decline
-  neutral claim Amsterdam-Rotterdam/2 | pass"""
+  neutral claim Amsterdam-Rotterdam/2 | pass
+  claim Berlin-Hamburg yellow passenger=Berlin | tickets draw long=2 | move Hamburg-Kiel cards=1"""
 
 #: Why the game ended (engine Game.end_reason), as the heading of the final scores.
 END_REASONS = {
@@ -159,7 +164,33 @@ def _seat_rows(t: Translator, game: Game, view: dict, controllers: Sequence[Cont
                      t.ngettext("{n} point", "{n} points", p["score"]), t.ngettext("{n} train", "{n} trains", p["trains"]),
                      t.ngettext("{n} card", "{n} cards", p["hand_size"]),
                      t.ngettext("{n} ticket", "{n} tickets", p["tickets"]), "  ".join(flags)])
-    return _table(rows)
+    lines = _table(rows)
+    if "passengers" in view["players"][0]:  # Märklin: each seat's passengers and tokens under its row
+        for i, p in reversed(list(enumerate(view["players"]))):
+            lines.insert(i + 1, "      " + present.passengers_text(t, game.map, p))
+    return lines
+
+
+def _merchandise(t: Translator, game: Game, view: dict) -> list[str]:
+    """Märklin: the cities by the token on top of their stack ('7 Berlin · 4 Erfurt, Kassel · …'),
+    the many 2s counted rather than named, so it takes a few lines."""
+    by_top: dict[int, list[str]] = {}
+    for city, stack in view["merchandise"].items():
+        if stack["stack"]:
+            by_top.setdefault(stack["stack"][0], []).append(t.city(game.map.city_by_id[city]))
+    items = []
+    for top in sorted(by_top, reverse=True):
+        names = sorted(by_top[top])
+        items.append(f"{top}: {', '.join(names)}" if len(names) <= 12 else
+                     t.ngettext("{top}: {n} city", "{top}: {n} cities", len(names), top=top))
+    text = t.gettext("merchandise (top token):") + " " + " · ".join(items)
+    return textwrap.wrap(text, SCREEN_WIDTH, subsequent_indent="  ") if items else []
+
+
+def move_points(view: dict, path: Sequence[str]) -> int:
+    """The token points a passenger move collects (the top token of each city on it, once)."""
+    stacks = view.get("merchandise", {})
+    return sum((stacks.get(c, {}).get("stack") or [0])[0] for c in dict.fromkeys(path))
 
 
 def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: Translator = ENGLISH) -> str:
@@ -167,10 +198,16 @@ def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: 
     view = game.view(seat)
     m = game.map
     lines = [f"== {_heading(t, game, view, controllers)} =="]
-    market = " ".join(f"{i + 1}:{t.card(CARD_NAMES.index(c)) if c else '-'}" for i, c in enumerate(view["market"]))
-    lines.append(t.gettext("market  {cards}   deck {deck}  tickets left {tickets}", cards=market,
-                           deck=view["deck_size"], tickets=view["ticket_deck_size"]))
+    market = " ".join(f"{i + 1}:{t.card(ALL_CARD_NAMES.index(c)) if c else '-'}" for i, c in enumerate(view["market"]))
+    if "ticket_decks" in view:  # Märklin's short and long decks
+        lines.append(t.gettext("market  {cards}   deck {deck}  tickets left {short} short, {long} long",
+                               cards=market, deck=view["deck_size"], **view["ticket_decks"]))
+    else:
+        lines.append(t.gettext("market  {cards}   deck {deck}  tickets left {tickets}", cards=market,
+                               deck=view["deck_size"], tickets=view["ticket_deck_size"]))
     lines += _seat_rows(t, game, view, controllers)
+    if "merchandise" in view:
+        lines += _merchandise(t, game, view)
     if view.get("neutral"):
         n = view["neutral"]
         if n["marker"] is None:
@@ -183,7 +220,7 @@ def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: 
         tunnel = view["tunnel"]
         route = t.route(m, m.track_by_id[tunnel["track"]])
         if tunnel["revealed"]:
-            cards = t.join(t.card(CARD_NAMES.index(c)) for c in tunnel["revealed"])
+            cards = t.join(t.card(ALL_CARD_NAMES.index(c)) for c in tunnel["revealed"])
             lines.append(t.gettext("tunnel {route}: revealed {cards}; extra cost {n}", route=route, cards=cards,
                                    n=tunnel["surcharge"]))
         else:
@@ -246,8 +283,13 @@ def moves_text(game: Game, moves: Sequence[Action], t: Translator = ENGLISH, eve
     routes: dict[str, int] = {}  # route name -> length, for the short list
     claims = stations = 0
     station_example = None
+    passengers = False
+    public = game.view(None)
     for n, action in enumerate(moves, start=1):
         verb, _, rest = format_action(game, action).partition(" ")
+        if isinstance(action, Move):
+            rest += f" (+{move_points(public, action.path)})"
+        passengers = passengers or bool(getattr(action, "passenger", None))
         if not everything and isinstance(action, Claim):
             claims += 1
             track = game.map.track_by_id[action.track]
@@ -274,6 +316,9 @@ def moves_text(game: Game, moves: Sequence[Action], t: Translator = ENGLISH, eve
         cities = len({a.city for a in moves if isinstance(a, BuildStation)})
         lines.append("  " + t.ngettext("station: {n} city is free, e.g. {example}",
                                        "station: {n} cities are free, e.g. {example}", cities, example=station_example))
+    if routes and passengers:
+        lines.append("  " + t.gettext("(add {passenger} to a claim to put a passenger on that end city)",
+                                      passenger="passenger=City"))
     if claims or stations:
         lines.append("  " + t.gettext("({all}: every move by number)", all=MOVES_ALL))
     return "\n".join(lines)
@@ -363,6 +408,9 @@ def human_move(
     if completer is not None:
         completer.set_moves(game, seat)
     write(summary(game, seat, controllers, t))
+    if all(isinstance(a, DrawTickets) and a.long is not None for a in moves):  # Märklin's starting mix
+        write(t.gettext("Name your ticket mix: how many of the tickets you draw come from the long deck (the rest "
+                        "are short)."))
     write(moves_text(game, moves, t))
     player = _seat(t, seat, controllers)
 
@@ -466,10 +514,11 @@ def clear_screen(write: OutputFn) -> None:
 
 def event_lines(t: Translator, game: Game, events: list, controllers: Sequence[Controller],
                 explain_neutral: bool = False) -> list[str]:
-    """What a move's events show that its notation does not: every tunnel reveal (an AI's too) and
-    the Nederland neutral player's phase, explained the first time it comes."""
+    """What a move's events show that its notation does not: every tunnel reveal (an AI's too), the
+    Nederland neutral player's phase, explained the first time it comes, and the tokens a Märklin
+    passenger collects."""
     shown = [e for e in events if isinstance(e, (TunnelRevealed, NeutralTicketRevealed, NeutralRouteClaimed,
-                                                 NeutralMarkerPassed, NeutralStopped))]
+                                                 NeutralMarkerPassed, NeutralStopped, PassengerMoved))]
     lines = []
     if explain_neutral and any(isinstance(e, NeutralTicketRevealed) for e in shown):
         lines.append(t.gettext("Neutral phase: from round {round} on, after every round the holder of the neutral "

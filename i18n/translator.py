@@ -168,7 +168,8 @@ def NC_(context: str, message: str) -> str:
     return message
 
 
-#: Card names by engine card index (engine.cards.CARD_NAMES order); translated with context "card".
+#: Card names by engine card index (engine.cards.ALL_CARD_NAMES order: Märklin's +4 locomotive and
+#: passenger card last); translated with context "card".
 CARD_WORDS: tuple[str, ...] = (
     NC_("card", "pink"),
     NC_("card", "white"),
@@ -179,6 +180,8 @@ CARD_WORDS: tuple[str, ...] = (
     NC_("card", "red"),
     NC_("card", "green"),
     NC_("card", "locomotive"),
+    NC_("card", "+4 locomotive"),
+    NC_("card", "passenger"),
 )
 
 

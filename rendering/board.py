@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from i18n import N_, Translator
-from rendering import fonts
+from rendering import fonts, marklin
 from rendering.draw import SS, blends, card, disc, encode, palette_for, paste, paste_centered, sprite
 from rendering.geometry import (
     STATION_SCALE,
@@ -424,6 +424,8 @@ def draw_state(
         tag = tags[m.city_by_id[cid].index] if tags else None
         if tag is not None:  # color-blind mode: the seat number on a swatch touching the house
             paste_centered(canvas, _station_tag(tag.r, color, str(seat + 1), badge_text_px(geo.width)), tag.x, tag.y)
+    if "merchandise" in view:  # Märklin's stacks and passengers
+        marklin.draw_board(canvas, m, geo, view, players, colorblind)
 
 
 @lru_cache(maxsize=64)

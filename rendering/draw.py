@@ -120,6 +120,10 @@ def card(
     if name is None:
         draw.rounded_rectangle(box, radius=radius, outline=(170, 163, 150), width=2)
         return
+    if name in ("loco4", "passenger"):  # Märklin's two cards
+        from rendering import marklin
+
+        return marklin.card(draw, box, name, radius)
     if name == "loco":
         draw.rounded_rectangle(box, radius=radius, fill=(250, 250, 250), outline=INK, width=2)
         stripes = ["red", "orange", "yellow", "green", "blue", "pink"]

@@ -16,7 +16,7 @@ from rendering.words import city_names, clauses, listing, player_name, seat_name
 
 #: The engine's bonus keys, named (translated where drawn).
 BONUS_NAMES = {"longest_path": N_("Longest path"), "globetrotter": N_("Globetrotter"), "toll_bonus": N_("Toll bonus"),
-               "loans": N_("Loans")}
+               "loans": N_("Loans"), "merchandise": N_("Merchandise")}
 
 
 def _completed(t) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import LOCO, card_index
+from engine.cards import ALL_CARD_NAMES, LOCO, card_index
 from engine.mapdata import MapData
 from i18n import Translator, translator
 from i18n.translator import NC_
@@ -38,7 +38,7 @@ def route_letters(t: Translator) -> dict[str, str]:
 
 def card_name(t: Translator, name: str) -> str:
     """A card as the images name it (engine card name in): its color, or "loco" for short."""
-    index = card_index(name)
+    index = ALL_CARD_NAMES.index(name) if name in ALL_CARD_NAMES else card_index(name)  # Märklin's two too
     return t.pgettext("card, short", "loco") if index == LOCO else t.card(index)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import Game
-from engine.cards import CARD_NAMES
+from engine.cards import ALL_CARD_NAMES
 from engine.events import (
     CardDrawn,
     Event,
@@ -32,11 +32,13 @@ from engine.events import (
     TunnelRevealed,
 )
 from engine.mapdata import MapData, Track
+from engine.marklin import PassengerMoved, PassengerPlaced
 from i18n import N_, Translator
 
 CARD_EMOJI = {
     "pink": "🟪", "white": "⬜", "blue": "🟦", "yellow": "🟨", "orange": "🟧",
     "black": "⬛", "red": "🟥", "green": "🟩", "loco": "🌈", "gray": "◻️",
+    "loco4": "🚂", "passenger": "🧳",
 }
 
 Names = Callable[[int], str]
@@ -47,12 +49,13 @@ BONUSES = {
     "globetrotter": N_("globetrotter {points:+d}"),
     "toll_bonus": N_("toll bonus {points:+d}"),
     "loans": N_("loans {points:+d}"),
+    "merchandise": N_("merchandise {points:+d}"),
 }
 
 
 def card(t: Translator, index: int) -> str:
     """A card with its color's emoji: '🟥 red'."""
-    return f"{CARD_EMOJI[CARD_NAMES[index]]} {t.card(index)}"
+    return f"{CARD_EMOJI[ALL_CARD_NAMES[index]]} {t.card(index)}"
 
 
 def route_name(t: Translator, m: MapData, track: Track) -> str:
@@ -190,6 +193,27 @@ def _tunnel(t: Translator, m: MapData, e: TunnelRevealed, name: str) -> str:
                       e.surcharge, name=name, route=route, cards=shown)
 
 
+def _tickets_offered(t: Translator, m: MapData, e: TicketsOffered, name: str) -> str:
+    """A ticket draw; on Märklin with the mix the player named (public: the long tickets are told
+    apart from the unredacted event's ids, which only the drawing seat's own view shows)."""
+    if "marklin" not in m.rules.hooks or e.ids is None:
+        return t.ngettext("**{name}** draws {n} destination ticket", "**{name}** draws {n} destination tickets",
+                          e.count, name=name)
+    long = sum(m.ticket_by_id[i].long for i in e.ids)
+    return t.ngettext("**{name}** draws {n} destination ticket (long: {long}, short: {short})",
+                      "**{name}** draws {n} destination tickets (long: {long}, short: {short})",
+                      e.count, name=name, long=long, short=e.count - long)
+
+
+def _passenger_moved(t: Translator, m: MapData, e: PassengerMoved, name: str) -> str:
+    """'**Ann** moved a passenger Kiel → Hamburg → Bremen (1 passenger card): tokens 2 + 3 → +5'."""
+    path = " → ".join(t.city(m.city_by_id[c]) for c in e.path)
+    tokens = " + ".join(map(str, e.tokens)) or "0"
+    return t.ngettext("**{name}** moved a passenger {path} ({n} passenger card): tokens {tokens} → +{points}",
+                      "**{name}** moved a passenger {path} ({n} passenger cards): tokens {tokens} → +{points}",
+                      e.cards, name=name, path=path, tokens=tokens, points=sum(e.tokens))
+
+
 def describe(t: Translator, game: Game, events: list[Event], names: Names) -> list[str]:
     """Public lines for one action's events (redacted for spectators). Cards drawn are left out:
     `drawn` collects them and `merge_turn` words a turn's draws as one sentence."""
@@ -214,8 +238,12 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
             lines.append(t.gettext("**{name}** declined the tunnel {route}", name=names(e.seat),
                                    route=route_name(t, m, m.track_by_id[e.track])))
         elif isinstance(e, TicketsOffered):
-            lines.append(t.ngettext("**{name}** draws {n} destination ticket", "**{name}** draws {n} destination tickets",
-                                    e.count, name=names(e.seat)))
+            lines.append(_tickets_offered(t, m, raw, names(e.seat)))
+        elif isinstance(e, PassengerPlaced):
+            lines.append("🧳 " + t.gettext("**{name}** put a passenger in {city}", name=names(e.seat),
+                                          city=t.city(m.city_by_id[e.city])))
+        elif isinstance(e, PassengerMoved):
+            lines.append("🧳 " + _passenger_moved(t, m, e, names(e.seat)))
         elif isinstance(e, TicketsKept) and game.phase != "choosing":
             lines.append(t.ngettext("**{name}** kept {n} ticket", "**{name}** kept {n} tickets", e.kept,
                                     name=names(e.seat)))
@@ -296,7 +324,7 @@ def hand_text(t: Translator, view: dict) -> str:
     hand = view["you"]["hand"]
     if not hand:
         return t.gettext("no cards")
-    return "  ".join(f"{card(t, CARD_NAMES.index(c))} ×{n}" for c, n in hand.items())
+    return "  ".join(f"{card(t, ALL_CARD_NAMES.index(c))} ×{n}" for c, n in hand.items())
 
 
 def ticket_text(t: Translator, m: MapData, ticket_id: int, reached: int | None = None) -> str:
@@ -348,8 +376,22 @@ def private_summary(t: Translator, game: Game, seat: int) -> str:
         facts.append(t.gettext("money: {n} (secret)", n=view["you"]["money"]))
     if player.get("loans"):
         facts.append(t.gettext("loans: {n}", n=player["loans"]))
+    if "passengers" in player:
+        facts.append(passengers_text(t, game.map, player))
     lines.append(" · ".join(facts))
     return "\n".join(lines)
+
+
+def passengers_text(t: Translator, m: MapData, player: dict) -> str:
+    """A Märklin player's passengers and tokens: 'passengers to place: 1 · waiting in Kiel · tokens 2 + 3 (5)'."""
+    parts = [t.gettext("passengers to place: {n}", n=player["passengers"])]
+    if player["passengers_placed"]:
+        parts.append(t.gettext("waiting in {cities}", cities=t.join(t.city(m.city_by_id[c])
+                                                                    for c in player["passengers_placed"])))
+    if player["tokens"]:
+        parts.append(t.gettext("tokens {tokens} ({points})", tokens=" + ".join(map(str, player["tokens"])),
+                               points=sum(player["tokens"])))
+    return " · ".join(parts)
 
 
 def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str]]:

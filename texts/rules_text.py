@@ -21,6 +21,7 @@ MAP_NAMES = (
     NC_("map", "Nederland"),
     NC_("map", "Switzerland"),
     NC_("map", "Nordic Countries"),
+    NC_("map", "Märklin"),
 )
 DECK_NAMES = (
     NC_("deck", "Base game (30 tickets)"),
@@ -31,6 +32,7 @@ DECK_NAMES = (
     NC_("deck", "Nederland (44 tickets)"),
     NC_("deck", "Swiss tickets (34 city, 12 country)"),
     NC_("deck", "Nordic tickets"),
+    NC_("deck", "Germany tickets (substitute: 55 short, 34 long)"),
 )
 
 #: Where locomotives pay, by the hook's `locomotive_use`.
@@ -41,6 +43,9 @@ CLAIMING = {
                   "gray); locomotives only on tunnels."),
     "ferries and tunnels": N_("**Claiming a route:** as many cards as its length, all of its color (any one "
                               "color on gray); locomotives only on ferries and tunnels."),
+    "any route (+4 locomotives: routes of 4 or more)": N_(
+        "**Claiming a route:** as many cards as its length, all of its color (any one color on gray); "
+        "locomotives are wild, “+4” locomotives only on routes of 4 or more."),
 }
 
 #: Tie-breaks by `rules.tie_breaks`, each list a whole sentence.
@@ -61,12 +66,17 @@ def rules_summary(map_id: str, t: Translator | None = None) -> str:
     tolls = any(track.toll for track in m.tracks)
     lines = [t.ngettext("**{map} rules** — {n} train each; {cards} train cards.",
                         "**{map} rules** — {n} trains each; {cards} train cards.",
-                        r.trains, map=t.map_name(m), cards=len(standard_deck()))]
+                        r.trains, map=t.map_name(m), cards=_deck_size(m))]
     if r.max_players < 5:
         lines.append(t.gettext("**Players:** 2–{n}.", n=r.max_players))
-    lines.append(t.gettext("**On your turn, do one:** draw train cards · claim a route · draw tickets · "
-                           "build a station.") if r.stations else
-                 t.gettext("**On your turn, do one:** draw train cards · claim a route · draw tickets."))
+    marklin = "marklin" in r.hooks
+    if marklin:
+        lines.append(t.gettext("**On your turn, do one:** draw train cards · claim a route · draw tickets · "
+                               "move a passenger."))
+    else:
+        lines.append(t.gettext("**On your turn, do one:** draw train cards · claim a route · draw tickets · "
+                               "build a station.") if r.stations else
+                     t.gettext("**On your turn, do one:** draw train cards · claim a route · draw tickets."))
     lines.append(t.gettext("**Drawing cards:** take 2, face up or from the deck; a face-up locomotive counts as "
                            "one card here.") if hooks.free_locomotive_draws else
                  t.gettext("**Drawing cards:** take 2, face up or from the deck. A face-up locomotive counts as "
@@ -78,6 +88,11 @@ def rules_summary(map_id: str, t: Translator | None = None) -> str:
     lines.extend(_track_rules(t, m))
     if tolls:
         lines.extend(_toll_rules(t, m))
+    elif marklin:
+        lines.append(t.ngettext("**Double and triple routes:** one track of each per player; with fewer than {n} "
+                                "player only one is used.",
+                                "**Double and triple routes:** one track of each per player; with fewer than {n} "
+                                "players only one is used.", r.doubles_min_players))
     elif r.doubles_min_players > 2:
         lines.append(t.ngettext("**Double routes:** one player never takes both; with fewer than {n} player "
                                 "only one of the two is used.",
@@ -95,7 +110,10 @@ def rules_summary(map_id: str, t: Translator | None = None) -> str:
         lines.append(t.gettext("**Country tickets:** a ticket to or between countries scores its best connected "
                                "country; if none is connected, you lose its lowest value. Routes never pass "
                                "through a country."))
-    lines.extend(_deck_line(t, deck) for deck in r.decks.values())
+    if marklin:
+        lines.extend(_marklin_rules(t, m))
+    else:
+        lines.extend(_deck_line(t, deck) for deck in r.decks.values())
     lines.append(t.ngettext("**End:** when someone has {n} train or fewer, everyone (them too) plays one last "
                             "turn. Completed tickets add, unfinished ones subtract.",
                             "**End:** when someone has {n} or fewer trains, everyone (them too) plays one last "
@@ -153,8 +171,52 @@ def _toll_rules(t: Translator, m: MapData) -> list[str]:
     return lines
 
 
-def _deck_line(t: Translator, deck: TicketDeck) -> str:
-    """A ticket deck's deal and keep numbers and its end bonuses."""
+def _deck_size(m: MapData) -> int:
+    """Train cards in the deck: the map's own deck (Märklin's 118) or the common 110."""
+    counts = m.rules.extra.get("train_deck")
+    if counts:
+        return 8 * counts["per_color"] + counts["loco"] + counts["loco4"] + counts["passenger"]
+    return len(standard_deck())
+
+
+def _marklin_rules(t: Translator, m: MapData) -> list[str]:
+    """Märklin (docs/rules.md §8): its cards, ticket mixes, merchandise, passengers, and which facts
+    stand in for the printed edition's (substitutes)."""
+    extra = m.rules.extra
+    cards, tickets, merch = extra["train_deck"], extra["tickets"], extra["merchandise"]
+    stacks = {color: "-".join(map(str, values)) for color, values in merch["stacks"].items()}
+    counts = merch["counts"]
+    lines = [
+        t.gettext("**Cards:** {n} per color, {loco} locomotives, {loco4} “+4” and {passenger} passenger cards (for "
+                  "passenger moves; taken face up like a colored card).", n=cards["per_color"], loco=cards["loco"],
+                  loco4=cards["loco4"], passenger=cards["passenger"]),
+        t.gettext("**Merchandise:** token stacks on the German cities, highest on top: Berlin {black}; {red_n} "
+                  "red {red}; {yellow_n} yellow {yellow}; {white_n} white {white}.", black=stacks["black"],
+                  red_n=counts["red"], red=stacks["red"], yellow_n=counts["yellow"], yellow=stacks["yellow"],
+                  white_n=counts["white"], white=stacks["white"]),
+        t.gettext("**Passengers:** {n} each; a claim may put one on a German city of its route. As a turn, move "
+                  "one over claimed routes (yours free, others' 1 passenger card each, no route twice), taking the "
+                  "top token of each city on its path once, ends included; then it leaves. Tokens score at the end.",
+                  n=extra["passengers"]),
+    ]
+    for deck in m.rules.decks.values():
+        lines.append(t.gettext("**Tickets — {deck}:** a short and a long deck; name how many of {deal} are long, "
+                               "keep ≥ {keep}; later {draw}, keep ≥ {draw_keep}. {bonus}", deck=t.pgettext("deck", deck.name), deal=tickets["start_draw"],
+                               keep=tickets["start_keep"], draw=tickets["draw"], draw_keep=tickets["draw_keep"],
+                               bonus=_bonus(t, deck)))
+    substitutes = []
+    if "marklin" not in m.rules.decks:
+        substitutes.append(t.gettext("the Märklin tickets → the Germany deck"))
+    if not merch.get("printed"):
+        substitutes.append(t.gettext("the cities' dots → dealt from the game's seed, shown from the start"))
+    if substitutes:
+        lines.append(t.gettext("**Substitutes** (in no public source): {facts}.",
+                               facts="; ".join(substitutes)))
+    return lines
+
+
+def _bonus(t: Translator, deck: TicketDeck) -> str:
+    """A ticket deck's end bonuses."""
     if deck.longest_path_bonus and deck.globetrotter_bonus:
         bonus = t.gettext("Bonuses: longest path +{longest}, most completed tickets (Globetrotter) +{most}.",
                           longest=deck.longest_path_bonus, most=deck.globetrotter_bonus)
@@ -164,8 +226,14 @@ def _deck_line(t: Translator, deck: TicketDeck) -> str:
         bonus = t.gettext("Bonus: most completed tickets (Globetrotter) +{most}.", most=deck.globetrotter_bonus)
     else:
         bonus = t.gettext("No longest-path or most-tickets bonus.")
+    return bonus
+
+
+def _deck_line(t: Translator, deck: TicketDeck) -> str:
+    """A ticket deck's deal and keep numbers and its end bonuses."""
     numbers = {"deck": t.pgettext("deck", deck.name), "deal": deck.start_deal, "long": deck.start_long,
-               "keep": deck.start_keep, "draw": deck.draw_count, "draw_keep": deck.draw_keep, "bonus": bonus}
+               "keep": deck.start_keep, "draw": deck.draw_count, "draw_keep": deck.draw_keep,
+               "bonus": _bonus(t, deck)}
     if deck.start_long:
         return t.gettext("**Tickets — {deck}:** start with {deal} + {long} long, keep ≥ {keep}; later draw {draw}, "
                          "keep ≥ {draw_keep}. {bonus}", **numbers)

@@ -17,6 +17,7 @@ from bot.messenger import show_private
 from bot.planning import ticket_cities, ticket_tracks
 from bot.transformers import City, Route, my_seat, table_here
 from engine import BuildStation, Claim, DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, KeepTickets, PayTunnel
+from engine.actions import Move
 from engine.cards import CARD_NAMES
 from engine.errors import ActionError, CardRef
 from i18n.translator import CARD_WORDS
@@ -112,6 +113,61 @@ class ChoiceButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], templat
         await self.act(interaction, components.decode_choice(self.fields["text"]))
 
 
+class MixButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.MIX):
+    """Märklin: a ticket mix named (how many of the tickets come from the long deck)."""
+
+    async def run(self, interaction: Interaction) -> None:
+        await self.act(interaction, DrawTickets(self.number("long")))
+
+
+class MixesButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.MIXES):
+    """Märklin's Tickets: the mix buttons, privately."""
+
+    async def run(self, interaction: Interaction) -> None:
+        table, seat, t = await _play(interaction)._player(interaction, self.number("game"))
+        view = components.ticket_mix_view(table.id, table.game, seat, t=t)
+        if view is None:  # not the seat's turn, or no tickets left: the engine says why
+            await self.act(interaction, DrawTickets(0))
+            return
+        await show_private(interaction, components.ticket_mix_text(t, table.game, seat), view)
+
+
+class PassengersButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.PASSENGERS):
+    """Märklin: move a passenger (which one, then where to)."""
+
+    async def run(self, interaction: Interaction) -> None:
+        await _play(interaction).passenger_menu(interaction, self.number("game"), None)
+
+
+class PassengerSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.PASSENGER):
+    async def run(self, interaction: Interaction) -> None:
+        await _play(interaction).passenger_menu(interaction, self.number("game"), self.item.values[0])
+
+
+class TripSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.TRIP):
+    """A passenger's destination: the listed move there (its path and passenger cards)."""
+
+    async def run(self, interaction: Interaction) -> None:
+        start, end = self.fields["start"], self.item.values[0]
+
+        def move(game) -> Move:
+            seat = game.current
+            trips = [a for a in game.legal_actions(seat) if isinstance(a, Move) and a.path[0] == start
+                     and a.path[-1] == end]
+            return trips[0] if trips else Move((start, end), 0)  # gone: the engine says why
+
+        await self.act(interaction, move)
+
+
+class EndButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.END):
+    """Märklin: the claimed route's passenger end (or none), then the payment as for any claim."""
+
+    async def run(self, interaction: Interaction) -> None:
+        track, city = self.fields["track"], self.fields["city"] or None
+        await _play(interaction).pick(interaction, self, lambda a: isinstance(a, Claim) and a.track == track
+                                      and a.passenger == city, ask_end=False)
+
+
 class MyHandButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.HAND):
     async def run(self, interaction: Interaction) -> None:
         await _play(interaction).show_hand(interaction, self.number("game"))
@@ -119,7 +175,8 @@ class MyHandButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button]
 
 class Play(TTRCog):
     items = (DrawCardButton, DrawTicketsButton, RoutesButton, RouteSelect, CitiesButton, CitySelect, KeepTicketsSelect,
-             TunnelButton, ChoiceButton, MyHandButton)
+             TunnelButton, ChoiceButton, MyHandButton, MixButton, MixesButton, PassengersButton, PassengerSelect,
+             TripSelect, EndButton)
 
     async def _act_here(self, interaction: Interaction, text: str) -> None:
         """Play `text` (engine notation) in this channel's game."""
@@ -236,13 +293,29 @@ class Play(TTRCog):
         content, view = components.station_menu(table.id, game, seat, builds, ticket_cities(game, seat), page, t=t)
         await show_private(interaction, content, view)
 
-    async def pick(self, interaction: Interaction, item: _GameItem, wanted) -> None:
-        """A route or city picked in a menu: the one way to pay is played at once; several are
-        offered as buttons in the same message; none, the engine's reason."""
+    async def passenger_menu(self, interaction: Interaction, game_id: int, start: str | None) -> None:
+        """Märklin: the seat's passengers that can travel, then where the picked one can go."""
+        table, seat, t = await self._player(interaction, game_id)
+        game = table.game
+        if game.phase != "playing" or game.current != seat or game.stage is not None:
+            game.check(seat, Move(("-", "-"), 0))  # the engine's reason: whose turn, what comes first
+        moves = [a for a in game.legal_actions(seat) if isinstance(a, Move)]
+        content, view = components.passenger_menu(table.id, game, seat, moves, start, t=t)
+        await show_private(interaction, content, view)
+
+    async def pick(self, interaction: Interaction, item: _GameItem, wanted, ask_end: bool = True) -> None:
+        """A route or city picked in a menu: on Märklin first where a passenger goes (if one may);
+        the one way to pay is played at once; several are offered as buttons in the same message;
+        none, the engine's reason."""
         game_id = item.number("game")
         table, seat, t = await self._player(interaction, game_id)
         game = table.game
         options = [a for a in game.legal_actions(seat, collapse_payments=True) if wanted(a)]
+        if ask_end and any(getattr(a, "passenger", None) for a in options):
+            route = route_name(t, game.map, game.map.track_by_id[options[0].track])
+            await show_private(interaction, "🧳 " + t.gettext("Put a passenger on an end of {route}?", route=route),
+                               components.passenger_end_view(table.id, game, seat, options, t=t))
+            return
         if len(options) == 1 or not options:
             # One payment: played. None (not the seat's turn, the route was just taken): the
             # service refuses with the reason.
@@ -257,8 +330,8 @@ class Play(TTRCog):
 
 def _unplayable(game, item: _GameItem):
     """The action a menu pick names when no legal payment fits: played, so the engine says why."""
-    if isinstance(item, RouteSelect):
-        track = game.map.track_by_id[item.picked]
+    if isinstance(item, (RouteSelect, EndButton)):
+        track = game.map.track_by_id[item.picked if isinstance(item, RouteSelect) else item.fields["track"]]
         return Claim(track.id, track.color, 0)
     return BuildStation(item.item.values[0], None, 0)
 

@@ -25,6 +25,7 @@ from engine import (
     Pass,
     PayTunnel,
 )
+from engine.actions import Move
 
 
 class Driver:
@@ -82,6 +83,9 @@ class Driver:
     def choose(self, seat: int):
         """A random legal action, claims favored so games end in a sensible number of turns."""
         actions = self.game.legal_actions(seat, collapse_payments=True)
+        moves = [a for a in actions if isinstance(a, Move)]
+        if moves and self.rng.random() < 0.5:  # Märklin: passengers travel
+            return self.rng.choice(moves)
         claims = [a for a in actions if isinstance(a, Claim)]
         if claims and self.rng.random() < 0.6:
             return self.rng.choice(claims)
@@ -148,6 +152,14 @@ class Driver:
             reply = await self.tap(user, message, wanted)
         return reply
 
+    async def _passenger_end(self, user, reply, action):
+        """Märklin, after the route: the passenger's end city, or none, when the bot asks."""
+        wanted = f"ttr:{self.game_id}:{self.game.turn_token(self.game.current)}:end:{action.track}:{action.passenger or ''}"
+        message = self._answer(reply)
+        if message is not None and wanted in message.custom_ids:
+            reply = await self.tap(user, message, wanted)
+        return reply
+
     async def act(self, seat: int, action) -> object:
         """Do `action` for `seat` through Discord's buttons and selects, as a player on a phone
         would (no typing but for Pass); returns the last interaction."""
@@ -160,7 +172,7 @@ class Driver:
             reply = await self.tap(user, message, f"ttr:{gid}:{token}:keep", [str(i) for i in action.ids])
         elif isinstance(action, (DrawDeck, DrawMarket)):
             slot = "deck" if isinstance(action, DrawDeck) else str(action.slot)
-            pattern = rf"ttr:{gid}:{game.turn_token(seat)}:draw:{slot}(:[0-9])?"
+            pattern = rf"ttr:{gid}:{game.turn_token(seat)}:draw:{slot}(:[0-9]+)?"
             table = self._newest_with(self.fake.channel_messages(self.channel), pattern)
             panel = self._newest_with(self.fake.ephemeral(user), pattern) if game.stage is not None else None
             message = panel if panel is not None and self.rng.random() < 0.5 else table
@@ -170,7 +182,23 @@ class Driver:
         elif isinstance(action, Claim):
             reply = await self._tap_move(user, "routes:0")
             reply = await self._pick(user, reply, "routes", action.track)
+            reply = await self._passenger_end(user, reply, action)
             reply = await self._pay(user, reply, action)
+        elif isinstance(action, DrawTickets) and action.long is not None:  # Märklin: name the mix
+            custom_id = f"ttr:{gid}:{token}:mix:{action.long}"
+            if game.phase == "choosing":
+                message = await self._private_message_with(user, re.escape(custom_id))
+            else:
+                message = self._answer(await self._tap_move(user, "mixes"))
+            reply = await self.tap(user, message, custom_id)
+        elif isinstance(action, Move):
+            reply = await self._tap_move(user, "passengers")
+            turn = game.turn_token(seat)
+            message = self._answer(reply)
+            if f"ttr:{gid}:{turn}:passenger" in message.custom_ids:  # several passengers: which one
+                reply = await self.tap(user, message, f"ttr:{gid}:{turn}:passenger", [action.path[0]])
+                message = self._answer(reply)
+            reply = await self.tap(user, message, f"ttr:{gid}:{turn}:trip:{action.path[0]}", [action.path[-1]])
         elif isinstance(action, DrawTickets):
             reply = await self._tap_move(user, "tickets")
         elif isinstance(action, BuildStation):

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from bot.messenger import map_state
 from i18n import translator
 from tests.bot.driver import Driver
 from texts.present import hand_text, ticket_line
@@ -42,9 +43,8 @@ class Watcher:
         self.private = {u.id: private_count(self.fake, [u]) for u in driver.users}
 
     @staticmethod
-    def _map_state(driver: Driver) -> tuple[int, int]:
-        seen = driver.game.view(None)
-        return len(seen["claims"]), len(seen["stations"])
+    def _map_state(driver: Driver) -> tuple[int, ...]:
+        return map_state(driver.game.view(None))
 
     async def __call__(self, driver: Driver) -> None:
         game = driver.game
@@ -150,4 +150,18 @@ async def test_full_three_player_games_on_the_newer_maps(fake_discord, make_bot,
     """docs/rules.md §5–6 maps through Discord: country tickets, free locomotives, ferries, the 4:1 route."""
     fake = fake_discord
     driver, watcher = await play_full_game(fake, make_bot, map_id, [fake.alice, fake.bob, fake.dirk], seed=4)
+    assert watcher.turns > 15
+
+
+@pytest.mark.slow
+async def test_full_three_player_marklin_game(fake_discord, make_bot):
+    """docs/rules.md §8 through Discord: the ticket mixes named by button, passengers placed after
+    the route and moved by two selects, tokens on the board and in the final scores."""
+    fake = fake_discord
+    driver, watcher = await play_full_game(fake, make_bot, "marklin", [fake.alice, fake.bob, fake.dirk], seed=5)
+    game = driver.game
+    kinds = [type(action).__name__ for _, action in game.log]
+    assert "Move" in kinds and any(getattr(a, "passenger", None) for _, a in game.log)
+    assert any(getattr(a, "long", None) for _, a in game.log if type(a).__name__ == "DrawTickets")
+    assert any(s.bonuses.get("merchandise") for s in game.final)
     assert watcher.turns > 15

@@ -249,3 +249,40 @@ def test_every_tunnel_reveal_is_shown_the_ais_too():
          out.append)
     tunnels = [a for _, a in game.log if isinstance(a, Claim) and game.map.track_by_id[a.track].tunnel]
     assert tunnels and sum("digs the tunnel" in line for line in out) >= len(tunnels)
+
+
+def test_a_person_plays_a_whole_marklin_game_mixing_tickets_placing_and_moving_passengers():
+    """The person names a starting mix, claims with a passenger where it may go and moves a
+    passenger whenever one can travel, all typed in notation."""
+    from engine import DrawTickets
+    from engine.actions import Move
+
+    game = Game.new("marklin", 2, 3, GameOptions(first_seat=0))
+    shadow = make_ai("baseline", 9)
+    from ai import GameInfo, legal_for
+
+    def read(prompt):
+        seat = game.to_move()[0]
+        legal = legal_for(game, seat)
+        moves = [a for a in legal if isinstance(a, Move)]
+        if all(isinstance(a, DrawTickets) for a in legal):
+            return "tickets draw long=1"
+        if moves:
+            return format_action(game, moves[-1])
+        with_passenger = [a for a in legal if isinstance(a, Claim) and a.passenger]
+        action = shadow.choose(game.view(seat), legal, GameInfo.from_game(game, seat))
+        return format_action(game, with_passenger[0] if with_passenger and isinstance(action, Claim) else action)
+
+    out: list[str] = []
+    controllers = [Controller("ann"), Controller("bot", make_ai("baseline", 1))]
+    play(game, controllers, read, out.append)
+    assert game.is_over()
+    text = "\n".join(out)
+    assert printed_scores(text) == {s.seat: s.total for s in game.final}
+    assert "Name your ticket mix" in text and "seat 1 (ann): tickets draw long=1" in text
+    assert "merchandise (top token): 7: Berlin" in text and re.search(r"tickets left \d+ short, \d+ long", text)
+    assert re.search(r"seat 1 \(ann\): claim \S+ \w+( loco=\d)? passenger=", text)
+    assert re.search(r"seat 1 \(ann\): move \S+", text) and "moved a passenger" in text
+    assert "passengers to place: 0" in text and "merchandise +" in text
+    again = Game.replay("marklin", 2, 3, GameOptions(first_seat=0), game.log)
+    assert [s.total for s in again.final] == [s.total for s in game.final]

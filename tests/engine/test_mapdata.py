@@ -79,8 +79,7 @@ def nederland() -> MapData:
 
 # ============================================================ every map: structure and conventions
 def test_shipped_maps_are_available():
-    assert set(SHIPPED) <= set(available_maps(include_unlisted=True))
-    assert "marklin" not in available_maps()  # not offered until the bot has its controls (issue #21)
+    assert set(SHIPPED) <= set(available_maps())
 
 
 def test_map_id_matches_file_name(any_map):

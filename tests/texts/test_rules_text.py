@@ -82,3 +82,13 @@ def test_every_map_and_deck_name_is_marked_for_translation():
         m = load_map(map_id)
         assert m.name in MAP_NAMES
         assert {deck.name for deck in m.rules.decks.values()} <= set(DECK_NAMES)
+
+
+def test_marklin_says_its_own_rules_and_which_facts_are_substitutes():
+    text = rules_summary("marklin")
+    assert "118 train cards" in text and "move a passenger" in text and "“+4” locomotives only on routes of 4" in text
+    assert "Berlin 7-6-5-4; 6 red 4-3-2; 12 yellow 3-2-1; 16 white 2" in text
+    assert "**Substitutes** (in no public source): the Märklin tickets → the Germany deck; the cities' dots" in text
+    assert "start with" not in text  # the named mix replaces the usual deal
+    for language in ("ru", "zh"):
+        assert len(rules_summary("marklin", translator(language))) <= 2000

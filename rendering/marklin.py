@@ -1,0 +1,142 @@
+"""Märklin on the pictures (docs/rules.md §8): the "+4" locomotive and passenger cards, the
+merchandise stacks on the cities and the passengers waiting on them.
+
+Kept apart from board.py/draw.py, which call in at two points: `draw.card` for the two card
+kinds, `board.draw_state` for the stacks and passengers (only when the view has `merchandise`).
+
+- A stack is a disc in its dot's color (Berlin black, red, yellow, white) with the top token's
+  value, over one rim per further token, so the value and the count both show; a used-up stack
+  leaves an empty ring, so the city's color stays known.
+- A passenger is a small figure in its owner's color (a seat number on it in color-blind mode).
+- Both sit beside the city where they hide the fewest train spaces and no label or marker; the
+  spots depend only on the map, the width and the labels, so they are computed once (cached).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from rendering import fonts
+from rendering.draw import card as plain_card
+from rendering.draw import disc, paste_centered
+from rendering.geometry import MapGeometry, _overlap, hidden_share, min_text_px
+from rendering.style import INK, ROUTE_COLORS, darker, text_on
+
+CARDS = ("loco4", "passenger")
+DOT_FILL = {"black": (38, 38, 38), "red": ROUTE_COLORS["red"], "yellow": ROUTE_COLORS["yellow"],
+            "white": (250, 250, 250)}
+PASSENGER_CARD = (120, 84, 52)  # a suitcase brown, unlike every route color
+#: Directions tried around a city, nearest the label's usual side (right) first.
+_ANGLES = tuple(range(0, 360, 30))
+
+
+def card(draw: ImageDraw.ImageDraw, box, name: str, radius: int) -> None:
+    """A "+4" locomotive (the locomotive's stripes with a large +4) or a passenger card (brown,
+    with a traveller's figure)."""
+    x0, y0, x1, y1 = box
+    cx, cy, h = (x0 + x1) / 2, (y0 + y1) / 2, y1 - y0
+    if name == "loco4":
+        plain_card(draw, box, "loco", radius=radius)
+        fonts.draw_text(draw, (cx, cy), "+4", max(9, round(h * 0.62)), INK, style="bold", anchor="mm",
+                        stroke=max(2, round(h / 12)), stroke_fill=(255, 255, 255))
+        return
+    draw.rounded_rectangle(box, radius=radius, fill=PASSENGER_CARD, outline=darker(PASSENGER_CARD, 0.55), width=2)
+    _figure(draw, cx, cy, h * 0.36, (250, 236, 210), darker(PASSENGER_CARD, 0.5))
+
+
+def _figure(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill, outline) -> None:
+    """A person: a head over a rounded body, about 2r tall, centered at (x, y)."""
+    w = max(1, round(r / 5))
+    head = r * 0.38
+    draw.ellipse((x - head, y - r, x + head, y - r + 2 * head), fill=fill, outline=outline, width=w)
+    draw.rounded_rectangle((x - r * 0.62, y - r + 2 * head + r * 0.08, x + r * 0.62, y + r), radius=max(1, r * 0.35),
+                           fill=fill, outline=outline, width=w)
+
+
+def token_r(geo: MapGeometry) -> float:
+    """A token disc: room for a digit of the smallest text size (7 px at 400 px wide)."""
+    return max(geo.city_r * 1.25, min_text_px(geo.width) * 0.8)
+
+
+_SPOTS: dict[tuple, dict] = {}
+
+
+def spots(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[float, float], tuple[float, float]]]:
+    """Per city index, where its stack and its passengers go (cached per map, width and labels)."""
+    key = (geo.map_id, geo.width, geo.names, cities)
+    if key not in _SPOTS:
+        if len(_SPOTS) > 32:
+            _SPOTS.clear()
+        _SPOTS[key] = _place(geo, cities)
+    return _SPOTS[key]
+
+
+def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[float, float], tuple[float, float]]]:
+    """Two points beside each city that overlap no label, marker or each other and hide the
+    fewest train spaces."""
+    r = token_r(geo)
+    cars = [c for tg in geo.tracks for c in tg.cars]
+    taken = [lb.box for lb in geo.labels] + [geo.city_box(j, grow=1) for j in range(len(geo.cities)) if geo.has_marker(j)]
+    out = {}
+    for i in cities:
+        x, y = geo.cities[i]
+        picked = []
+        for _ in range(2):
+            best, best_cost = None, None
+            for dist in (geo.city_r + r * 1.1, geo.city_r + r * 2.0):
+                for k, angle in enumerate(_ANGLES):
+                    px, py = x + dist * math.cos(math.radians(angle)), y + dist * math.sin(math.radians(angle))
+                    box = (px - r, py - r, px + r, py + r)
+                    if box[0] < 1 or box[1] < 1 or box[2] > geo.width - 1 or box[3] > geo.map_height - 1:
+                        continue
+                    cost = 20.0 * sum(_overlap(box, b) for b in taken)
+                    cost += 12.0 * sum(hidden_share(c, box) for c in cars
+                                       if abs(c.x - px) < r + c.length and abs(c.y - py) < r + c.length)
+                    cost += 0.05 * k + (dist > geo.city_r + r * 1.5)
+                    if best_cost is None or cost < best_cost:
+                        best, best_cost = (px, py), cost
+            best = best or (x, y)
+            picked.append(best)
+            taken.append((best[0] - r, best[1] - r, best[0] + r, best[1] + r))
+        out[i] = (picked[0], picked[1])
+    return out
+
+
+def draw_board(canvas: Image.Image, m, geo: MapGeometry, view: dict, players: Sequence, colorblind: bool) -> None:
+    """Every city's merchandise stack and the passengers waiting on the cities."""
+    merch = view["merchandise"]
+    cities = tuple(sorted(m.city_by_id[c].index for c in merch))
+    where = spots(geo, cities)
+    d = ImageDraw.Draw(canvas)
+    r = token_r(geo)
+    size = max(min_text_px(geo.width), round(r * 1.25))
+    rim = max(1.5, r * 0.22)
+    for cid, info in merch.items():
+        (x, y), _ = where[m.city_by_id[cid].index]
+        fill = DOT_FILL[info["dot"]]
+        edge = darker(fill, 0.45) if info["dot"] != "black" else (150, 150, 150)
+        stack = info["stack"]
+        if not stack:
+            paste_centered(canvas, disc(r * 0.8, edge, None, 1.5, ring_only=True), x, y)
+            continue
+        for k in range(len(stack) - 1, 0, -1):  # the tokens under the top one, as rims below it
+            paste_centered(canvas, disc(r, fill, edge, 1.2), x, y + k * rim)
+        paste_centered(canvas, disc(r, fill, edge, 1.5), x, y)
+        fonts.draw_text(d, (x, y), str(stack[0]), size, text_on(fill), style="bold", anchor="mm")
+    waiting: dict[str, list[int]] = {}
+    for p in view["players"]:
+        for cid in p.get("passengers_placed", ()):
+            waiting.setdefault(cid, []).append(p["seat"])
+    fr = r * 1.4
+    for cid, seats in waiting.items():
+        _, (x, y) = where.get(m.city_by_id[cid].index, ((0, 0), geo.cities[m.city_by_id[cid].index]))
+        for k, seat in enumerate(seats):
+            px = x + (k - (len(seats) - 1) / 2) * fr * 1.3
+            color = players[seat].color
+            _figure(d, px, y, fr, color, INK)
+            if colorblind:
+                fonts.draw_text(d, (px, y + fr * 0.45), str(seat + 1), max(min_text_px(geo.width), round(fr)),
+                                text_on(color), style="bold", anchor="mm")
