@@ -552,7 +552,10 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
     label_w = fonts.measure(market_label, ss, "regular")
     fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
     decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
-    if "ticket_deck_size" in view:
+    if "ticket_decks" in view:  # Märklin: a short and a long deck, whose mix each draw names
+        decks = t.gettext("{cards} · {tickets}", cards=decks,
+                          tickets=t.pgettext("deck", "tickets {short} short, {long} long", **view["ticket_decks"]))
+    elif "ticket_deck_size" in view:
         decks = t.gettext("{cards} · {tickets}", cards=decks,
                           tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"]))
     y2 = y + card_h + round(ss * 1.15)
