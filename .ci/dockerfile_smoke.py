@@ -120,23 +120,33 @@ def run_steps(steps: list[tuple[str, str]], scratch: Path) -> int:
     return start_against_fake(cmd, healthcheck, workdir, env, scratch)
 
 
-def start_against_fake(cmd: list[str], healthcheck: list[str], workdir: Path, env: dict[str, str],
-                       scratch: Path) -> int:
+def start_against_fake(
+    cmd: list[str], healthcheck: list[str], workdir: Path, env: dict[str, str], scratch: Path
+) -> int:
     """The CMD logged in to the fake Discord. The fake runs from the repository (with the test
     dependencies of this CI run); the bot runs from the image's install, with only the tests/
     folder beside it so that tests/bot/bot_process.py can point discord.py at the fake."""
     fake = subprocess.Popen(
-        [sys.executable, "-c", FAKE_SERVER], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE, text=True)
+        [sys.executable, "-c", FAKE_SERVER],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         base_url = fake.stdout.readline().strip()  # type: ignore[union-attr]
         assert base_url.startswith("http://127.0.0.1:"), base_url
         shutil.copytree(ROOT / "tests", scratch / "testsonly" / "tests", ignore=shutil.ignore_patterns("__pycache__"))
         assert cmd[-2:] == ["-m", "bot"], f"expected the CMD to run `python -m bot`, not {cmd}"
-        bot_env = {**env, "DISCORD_TOKEN": "fake-bot-token", "FAKE_DISCORD_URL": base_url,
-                   "PYTHONPATH": str(scratch / "testsonly")}
-        bot = subprocess.Popen([*cmd[:-1], "tests.bot.bot_process"], cwd=workdir, env=bot_env,
-                               stderr=subprocess.PIPE, text=True)
+        bot_env = {
+            **env,
+            "DISCORD_TOKEN": "fake-bot-token",
+            "FAKE_DISCORD_URL": base_url,
+            "PYTHONPATH": str(scratch / "testsonly"),
+        }
+        bot = subprocess.Popen(
+            [*cmd[:-1], "tests.bot.bot_process"], cwd=workdir, env=bot_env, stderr=subprocess.PIPE, text=True
+        )
         try:
             deadline = time.monotonic() + READY_TIMEOUT
             said: list[str] = []

@@ -1,8 +1,8 @@
 """AI players (pure Python on top of `engine`; no Discord, SQL or Pillow). See docs/ai.md.
 
-    from ai import make_ai, ask
-    bot = make_ai("baseline", seed=1)     # "random", "baseline" or "strong"
-    game.apply(seat, ask(bot, game, seat))
+from ai import make_ai, ask
+bot = make_ai("baseline", seed=1)     # "random", "baseline" or "strong"
+game.apply(seat, ask(bot, game, seat))
 """
 
 from __future__ import annotations
@@ -31,4 +31,14 @@ def make_ai(name: str, seed: int | str | None = 0) -> Player:
     return factory(seed)
 
 
-__all__ = ["BaselinePlayer", "GameInfo", "Player", "RandomPlayer", "StrongPlayer", "ask", "legal_for", "make_ai", "players"]
+__all__ = [
+    "BaselinePlayer",
+    "GameInfo",
+    "Player",
+    "RandomPlayer",
+    "StrongPlayer",
+    "ask",
+    "legal_for",
+    "make_ai",
+    "players",
+]

@@ -68,8 +68,7 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, view: dict, legal: Sequence[Action], info: GameInfo) -> Action:
-        ...
+    def choose(self, view: dict, legal: Sequence[Action], info: GameInfo) -> Action: ...
 
 
 def legal_for(game: Game, seat: int) -> list[Action]:

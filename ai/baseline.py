@@ -56,7 +56,8 @@ class BaselinePlayer:
         action = self.turn(board, legal)
         if info.map.id == "marklin":
             return marklin.move_worth_making(board, legal) or (
-                marklin.with_passenger(board, action, legal) if isinstance(action, Claim) else action)
+                marklin.with_passenger(board, action, legal) if isinstance(action, Claim) else action
+            )
         return action
 
     # ------------------------------------------------------------------ tickets

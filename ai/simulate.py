@@ -63,7 +63,7 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
         del pool[: sizes[s]]
         hands.append(h)
     discard = pool[: view["discard_size"]]
-    deck = pool[view["discard_size"]:]
+    deck = pool[view["discard_size"] :]
     # Tickets.
     mine = [t["id"] for t in you["tickets"]]
     offer = [t["id"] for t in you["offer"]]

@@ -292,11 +292,7 @@ class StrongPlayer:
 
     def turn(self, board: Board, legal: Sequence[Action]) -> Action:
         action, plan = self.heuristic_turn(board, legal)
-        if (
-            self.TICKET_ROLLOUTS
-            and not isinstance(action, DrawTickets)
-            and self.consider_tickets(board, plan, legal)
-        ):
+        if self.TICKET_ROLLOUTS and not isinstance(action, DrawTickets) and self.consider_tickets(board, plan, legal):
             best = self.simulate(board, [action, DrawTickets()], rollouts=self.TICKET_ROLLOUTS)
             if best is not None:
                 return best
@@ -378,7 +374,9 @@ class StrongPlayer:
             return self.most_points(board, claims, need)
         return next((a for a in legal if not isinstance(a, BuildStation)), legal[0])
 
-    def pick_claim(self, board: Board, plan: Plan, wanted: list[int], claims: dict, table: list, endgame: bool) -> Action | None:
+    def pick_claim(
+        self, board: Board, plan: Plan, wanted: list[int], claims: dict, table: list, endgame: bool
+    ) -> Action | None:
         tracks = board.m.tracks
         ready = [ti for ti in wanted if tracks[ti].id in claims]
         if not ready:
@@ -394,7 +392,11 @@ class StrongPlayer:
                 options = claims[t.id]
                 pay = best_payment(board, options, color_needs(board, others))
                 color = pay.color
-                spare = board.hand[LOCO] - pay.locos + (board.hand[color] - (t.length - pay.locos) if color is not None else 0)
+                spare = (
+                    board.hand[LOCO]
+                    - pay.locos
+                    + (board.hand[color] - (t.length - pay.locos) if color is not None else 0)
+                )
                 spare_ok = spare >= 1
             crit = self.criticality(board, plan, ti) if len(ready) > 1 or not spare_ok else 0.0
             key = (spare_ok, crit + 0.4 * t.length + self.CONTEST * contested.get(ti, 0.0))

@@ -186,8 +186,10 @@ def run(
 
 def report(results: Iterable[Pairing]) -> str:
     lines = [
-        ("| map | seats | pairing | games | A wins (95% CI) | ties | avg score A / B | tickets done A / B "
-        "| failed A / B | rounds | plies | ms/decision A mean (max) | B mean (max) |"),
+        (
+            "| map | seats | pairing | games | A wins (95% CI) | ties | avg score A / B | tickets done A / B "
+            "| failed A / B | rounds | plies | ms/decision A mean (max) | B mean (max) |"
+        ),
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for p in results:
@@ -215,14 +217,20 @@ def check_goals(results: Iterable[Pairing]) -> list[str]:
         goal = GOALS.get(p.key)
         if goal is not None and p.seats == 2:
             ok = p.rate >= goal
-            out.append(f"{'PASS' if ok else 'FAIL'} {p.map}: {p.a} beats {p.b} in {100 * p.rate:.1f}% of {p.games} (goal >= {100 * goal:.0f}%)")
+            out.append(
+                f"{'PASS' if ok else 'FAIL'} {p.map}: {p.a} beats {p.b} in {100 * p.rate:.1f}% of {p.games} (goal >= {100 * goal:.0f}%)"
+            )
     if "strong" in times:
         sides = times["strong"]
         decisions = sum(s.decisions for s in sides)
         mean = 1000 * sum(s.seconds for s in sides) / max(1, decisions)
         worst = 1000 * max(s.max_seconds for s in sides)
-        out.append(f"{'PASS' if mean <= GOAL_MEAN_MS else 'FAIL'} strong: {mean:.2f} ms per decision on average (goal <= {GOAL_MEAN_MS:.0f} ms)")
-        out.append(f"{'PASS' if worst <= GOAL_MAX_MS else 'FAIL'} strong: slowest decision {worst:.0f} ms (goal <= {GOAL_MAX_MS:.0f} ms)")
+        out.append(
+            f"{'PASS' if mean <= GOAL_MEAN_MS else 'FAIL'} strong: {mean:.2f} ms per decision on average (goal <= {GOAL_MEAN_MS:.0f} ms)"
+        )
+        out.append(
+            f"{'PASS' if worst <= GOAL_MAX_MS else 'FAIL'} strong: slowest decision {worst:.0f} ms (goal <= {GOAL_MAX_MS:.0f} ms)"
+        )
     return out
 
 
@@ -231,7 +239,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200, help="games per map, player count and pairing (default 200)")
     ap.add_argument("--maps", default=",".join(available_maps()), help="comma-separated map ids (default: all)")
     ap.add_argument("--seats", default="2", help="comma-separated player counts (default 2)")
-    ap.add_argument("--pairs", default=",".join(DEFAULT_PAIRS), help=f"comma-separated A:B pairings (default {','.join(DEFAULT_PAIRS)})")
+    ap.add_argument(
+        "--pairs",
+        default=",".join(DEFAULT_PAIRS),
+        help=f"comma-separated A:B pairings (default {','.join(DEFAULT_PAIRS)})",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; timings are cleanest with 1)")
     ap.add_argument("--seed", type=int, default=0, help="first game seed (game i uses seed + i)")
     ap.add_argument("--json", default=None, help="also write the results as JSON to this file")
@@ -240,8 +252,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     seat_counts = [int(s) for s in args.seats.split(",") if s]
     pairs = [p for p in args.pairs.split(",") if p]
     started = time.perf_counter()
-    print(f"{args.games} games per map, player count and pairing; maps {', '.join(maps)}; seats {args.seats}; "
-          f"jobs {args.jobs}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs", flush=True)
+    print(
+        f"{args.games} games per map, player count and pairing; maps {', '.join(maps)}; seats {args.seats}; "
+        f"jobs {args.jobs}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs",
+        flush=True,
+    )
     results = run(maps, seat_counts, pairs, args.games, args.jobs, args.seed)
     print(report(results))
     print()

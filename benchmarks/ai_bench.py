@@ -42,16 +42,18 @@ _IMPORT = re.compile(r"\b(from|import) (engine|ai)\b|([\"'])(engine|ai)\.")
 
 def load_commit(commit: str, into: Path) -> tuple:
     """The `engine` and `ai` packages of `commit`, imported as `engine_old` and `ai_old`."""
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "engine", "ai"], check=True,
-                          capture_output=True).stdout
+    data = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit, "engine", "ai"], check=True, capture_output=True
+    ).stdout
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
     for package in ("engine", "ai"):
         (into / package).rename(into / f"{package}_old")
     for path in into.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        path.write_text(_IMPORT.sub(lambda m: f"{m[1]} {m[2]}_old" if m[1] else f"{m[3]}{m[4]}_old.", text),
-                        encoding="utf-8")
+        path.write_text(
+            _IMPORT.sub(lambda m: f"{m[1]} {m[2]}_old" if m[1] else f"{m[3]}{m[4]}_old.", text), encoding="utf-8"
+        )
     sys.path.insert(0, str(into))
     return importlib.import_module("engine_old"), importlib.import_module("ai_old")
 
@@ -63,8 +65,9 @@ def play_against(task: tuple[str, int]) -> dict:
     new_seat = seed % 2
     games = [Game.new(map_id, 2, seed, GameOptions()), old_engine.Game.new(map_id, 2, seed, old_engine.GameOptions())]
     side = [0 if seat == new_seat else 1 for seat in range(2)]  # which engine a seat's player reads
-    players = [make_ai("strong", f"{seed}:{s}") if side[s] == 0 else old_ai.make_ai("strong", f"{seed}:{s}")
-               for s in range(2)]
+    players = [
+        make_ai("strong", f"{seed}:{s}") if side[s] == 0 else old_ai.make_ai("strong", f"{seed}:{s}") for s in range(2)
+    ]
     infos = [(GameInfo, old_ai.GameInfo)[side[s]].from_game(games[side[s]], s) for s in range(2)]
     modules = (new_actions, old_engine.actions)
     times: list[list[float]] = [[], []]
@@ -85,8 +88,13 @@ def play_against(task: tuple[str, int]) -> dict:
     if [s.total for s in new] != [s.total for s in old]:
         raise AssertionError(f"{map_id} seed {seed}: the two engines scored the game differently")
     mine, theirs = new[new_seat], new[1 - new_seat]
-    return {"win": mine.rank == 1 and theirs.rank > 1, "tie": mine.rank == theirs.rank,
-            "margin": mine.total - theirs.total, "new_ms": times[0], "old_ms": times[1]}
+    return {
+        "win": mine.rank == 1 and theirs.rank > 1,
+        "tie": mine.rank == theirs.rank,
+        "margin": mine.total - theirs.total,
+        "new_ms": times[0],
+        "old_ms": times[1],
+    }
 
 
 def against(argv: list[str]) -> int:
@@ -98,8 +106,11 @@ def against(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         load_commit(args.against, Path(tmp))
-        print(f"strong (this tree) against strong at {args.against}, 2 players, {args.games} games per map, "
-              f"jobs {args.jobs}", flush=True)
+        print(
+            f"strong (this tree) against strong at {args.against}, 2 players, {args.games} games per map, "
+            f"jobs {args.jobs}",
+            flush=True,
+        )
         with ProcessPoolExecutor(args.jobs) as pool:  # workers fork with the old packages loaded
             for map_id in [m for m in args.maps.split(",") if m]:
                 start = time.perf_counter()
@@ -108,11 +119,13 @@ def against(argv: list[str]) -> int:
                 low, high = wilson(wins, len(rows))
                 new_ms = [t * 1000 for r in rows for t in r["new_ms"]]
                 old_ms = [t * 1000 for r in rows for t in r["old_ms"]]
-                print(f"{map_id:8s} won {wins:g}/{len(rows)} = {wins / len(rows):.1%} (95% CI {low:.1%}-{high:.1%}), "
-                      f"ties {sum(r['tie'] for r in rows)}, mean margin {statistics.mean(r['margin'] for r in rows):+.1f}; "
-                      f"ms/decision new {statistics.mean(new_ms):.1f} (max {max(new_ms):.0f}), "
-                      f"old {statistics.mean(old_ms):.1f} (max {max(old_ms):.0f}); {time.perf_counter() - start:.0f} s",
-                      flush=True)
+                print(
+                    f"{map_id:8s} won {wins:g}/{len(rows)} = {wins / len(rows):.1%} (95% CI {low:.1%}-{high:.1%}), "
+                    f"ties {sum(r['tie'] for r in rows)}, mean margin {statistics.mean(r['margin'] for r in rows):+.1f}; "
+                    f"ms/decision new {statistics.mean(new_ms):.1f} (max {max(new_ms):.0f}), "
+                    f"old {statistics.mean(old_ms):.1f} (max {max(old_ms):.0f}); {time.perf_counter() - start:.0f} s",
+                    flush=True,
+                )
     return 0
 
 

@@ -58,8 +58,13 @@ async def one_game(fake, bot, channel, users, seed, deadline, interval, latencie
 async def main(games: int, seconds: float, interval: float, locales: list[str]) -> None:
     fake = FakeDiscord().add_default_world()
     channels = [fake.add_channel(fake.guild, f"game-{i}") for i in range(games)]
-    users = [(fake.add_user(f"a{i}", locale=locales[(2 * i) % len(locales)]),
-              fake.add_user(f"b{i}", locale=locales[(2 * i + 1) % len(locales)])) for i in range(games)]
+    users = [
+        (
+            fake.add_user(f"a{i}", locale=locales[(2 * i) % len(locales)]),
+            fake.add_user(f"b{i}", locale=locales[(2 * i + 1) % len(locales)]),
+        )
+        for i in range(games)
+    ]
     await fake.start()
     with tempfile.TemporaryDirectory() as folder, fake.patch_discord():
         os.chdir(folder)  # the command-sync marker (data/) belongs to this fake Discord only
@@ -71,16 +76,24 @@ async def main(games: int, seconds: float, interval: float, locales: list[str]) 
         lock = asyncio.Lock()
         setup_start = time.perf_counter()
         deadline = setup_start + seconds
-        await asyncio.gather(*(one_game(fake, bot, channels[i], list(users[i]), i, deadline, interval, latencies, lock)
-                               for i in range(games)))
+        await asyncio.gather(
+            *(
+                one_game(fake, bot, channels[i], list(users[i]), i, deadline, interval, latencies, lock)
+                for i in range(games)
+            )
+        )
         await fake.stop_client(bot)
     await fake.close()
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    print(f"games={games} interval={interval}s window={seconds}s locales={','.join(locales)} "
-          f"turn messages={len(latencies)}")
-    print(f"latency interaction -> turn message: median {statistics.median(latencies) * 1000:.0f} ms, "
-          f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
+    print(
+        f"games={games} interval={interval}s window={seconds}s locales={','.join(locales)} "
+        f"turn messages={len(latencies)}"
+    )
+    print(
+        f"latency interaction -> turn message: median {statistics.median(latencies) * 1000:.0f} ms, "
+        f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,10 @@ async def payloads() -> list[dict]:
 
 
 def main() -> None:
-    print(f"{'command':<24} {'subcommands':>11} {'widest':>7} {'chars':>6}   "
-          f"(60%: {COMMAND_OPTIONS * ROOM:.0f} options, {COMMAND_TOTAL_CHARS * ROOM:.0f} characters)")
+    print(
+        f"{'command':<24} {'subcommands':>11} {'widest':>7} {'chars':>6}   "
+        f"(60%: {COMMAND_OPTIONS * ROOM:.0f} options, {COMMAND_TOTAL_CHARS * ROOM:.0f} characters)"
+    )
     for command in asyncio.run(payloads()):
         if command.get("type", 1) != 1:
             print(f"{command['name']:<24} {'(user menu)' if command['type'] == 2 else '(message menu)':>11}")

@@ -108,8 +108,11 @@ def scoring_latency(map_id: str, games: int) -> dict:
         scoring.append(median_us(lambda game=game: final_scores(game), repeat=5))
         state, log = game.to_json(), list(game.log)
         restore.append(median_us(lambda state=state, log=log: Game.from_json(state, log), repeat=5))
-    return {"longest_trail_median_us": statistics.median(trail), "final_scoring_median_us": statistics.median(scoring),
-            "finished_restore_median_us": statistics.median(restore)}
+    return {
+        "longest_trail_median_us": statistics.median(trail),
+        "final_scoring_median_us": statistics.median(scoring),
+        "finished_restore_median_us": statistics.median(restore),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,9 +127,15 @@ def _grow_network(m, picks: list[int], trains: int, taken=frozenset()) -> list:
     mine: set[int] = set()
     cities: set[int] = set()
     for pick in picks:
-        frontier = [t for t in m.tracks if t.index not in mine and t.index not in taken and t.length <= trains
-                    and (t.double is None or t.double not in mine)
-                    and (not cities or pick >= 35 or t.a in cities or t.b in cities)]
+        frontier = [
+            t
+            for t in m.tracks
+            if t.index not in mine
+            and t.index not in taken
+            and t.length <= trains
+            and (t.double is None or t.double not in mine)
+            and (not cities or pick >= 35 or t.a in cities or t.b in cities)
+        ]
         if not frontier:
             break
         frontier.sort(key=lambda t: (not (t.a in cities and t.b in cities), t.length, t.index))
@@ -209,8 +218,9 @@ def worst_longest_trail(map_id: str, examples: int) -> dict:
         if elapsed > worst[0]:
             worst[:] = [elapsed, owned]
 
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
     @given(st.lists(st.integers(0, 40), min_size=5, max_size=60))
     def search(picks):
         owned = _grow_network(m, picks, m.rules.trains)
@@ -223,8 +233,10 @@ def worst_longest_trail(map_id: str, examples: int) -> dict:
 
     search()
     owned = worst[1]
-    return {"worst_longest_trail_ms": median_us(lambda: longest_trail(owned), 3) / 1000,
-            "worst_network_tracks": len(owned)}
+    return {
+        "worst_longest_trail_ms": median_us(lambda: longest_trail(owned), 3) / 1000,
+        "worst_network_tracks": len(owned),
+    }
 
 
 def worst_final_scoring(map_id: str, examples: int) -> dict:
@@ -235,8 +247,9 @@ def worst_final_scoring(map_id: str, examples: int) -> dict:
     worst = [0.0, None]
     hubs = sorted(range(len(m.cities)), key=lambda c: -sum(1 for t in m.tracks if c in (t.a, t.b)))
 
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
     @given(st.data())
     def search(data):
         game = Game.new(map_id, seats, 0)
@@ -253,8 +266,7 @@ def worst_final_scoring(map_id: str, examples: int) -> dict:
                 game.stations[seat].append(c)
                 game.station_owner[c] = seat
             game.stations_left[seat] = 0
-            game.tickets[seat] = data.draw(st.lists(st.sampled_from(game.deck_rules.tickets), max_size=20,
-                                                    unique=True))
+            game.tickets[seat] = data.draw(st.lists(st.sampled_from(game.deck_rules.tickets), max_size=20, unique=True))
         start = cpu()
         final_scores(game)
         elapsed = cpu() - start
@@ -285,8 +297,13 @@ def main() -> None:
         figures.update(worst_longest_trail(map_id, examples))
         if load_map(map_id).rules.stations:
             figures.update(worst_final_scoring(map_id, examples))
-        print(f"{map_id:9s} " + "  ".join(f"{k}={v:,.3f}" if isinstance(v, float) and v < 10 else f"{k}={v:,.1f}"
-                                          for k, v in figures.items()), flush=True)
+        print(
+            f"{map_id:9s} "
+            + "  ".join(
+                f"{k}={v:,.3f}" if isinstance(v, float) and v < 10 else f"{k}={v:,.1f}" for k, v in figures.items()
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

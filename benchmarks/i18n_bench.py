@@ -36,8 +36,11 @@ def catalog_load_ms(language: str) -> float:
 
 
 def lookup_us(t: Translator, number: int = 20000) -> tuple[float, float]:
-    one = timeit.timeit(lambda: t.gettext("{route} is already taken by {owner}", route="A-B", owner="ann"),
-                        number=number) / number * 1e6
+    one = (
+        timeit.timeit(lambda: t.gettext("{route} is already taken by {owner}", route="A-B", owner="ann"), number=number)
+        / number
+        * 1e6
+    )
     plural = timeit.timeit(lambda: t.ngettext("{n} ticket kept", "{n} tickets kept", 5), number=number) / number * 1e6
     return one, plural
 
@@ -69,8 +72,10 @@ def main() -> None:
     print(f"Europe board: en first {first:.0f} ms, warm {base:.0f} ms")
     for lang in ("ru", "zh"):
         first, ms = render_ms(translator(lang, "translated"), view, m, args.repeat)
-        print(f"Europe board, {lang} with translated city names: first {first:.0f} ms, warm {ms:.0f} ms "
-              f"= {ms / base:.2f}x en")
+        print(
+            f"Europe board, {lang} with translated city names: first {first:.0f} ms, warm {ms:.0f} ms "
+            f"= {ms / base:.2f}x en"
+        )
 
 
 if __name__ == "__main__":

@@ -39,19 +39,29 @@ async def main(n: int) -> None:
         async with storage, storage.sessions() as s:
             now = datetime.now(UTC)
             league = await leagues.create_league(session=s, guild_id=1, name="Bench", created_by=1)
-            season = await leagues.create_season(session=s, league_id=league.id, name="S", starts_at=now,
-                                                 ends_at=now + timedelta(days=1), created_by=1, min_turns=5)
+            season = await leagues.create_season(
+                session=s,
+                league_id=league.id,
+                name="S",
+                starts_at=now,
+                ends_at=now + timedelta(days=1),
+                created_by=1,
+                min_turns=5,
+            )
             for i in range(n):
-                record = await create_game(session=s, guild_id=1, channel_id=100 + i, game=game,
-                                           players=[10 + (i + k) % 12 for k in range(4)])
+                record = await create_game(
+                    session=s, guild_id=1, channel_id=100 + i, game=game, players=[10 + (i + k) % 12 for k in range(4)]
+                )
                 s.add(LeagueGame(game_id=record.id, season_id=season.id, added_by=1))
             await s.commit()
             log = await action_log(session=s, game_id=record.id)
             started = time.process_time()
             for _ in range(20):
                 leagues.turns_taken(record, log)
-            print(f"turns_taken, one {len(log)}-action 4-player USA game: "
-                  f"{(time.process_time() - started) * 1000 / 20:.1f} ms")
+            print(
+                f"turns_taken, one {len(log)}-action 4-player USA game: "
+                f"{(time.process_time() - started) * 1000 / 20:.1f} ms"
+            )
             started = time.process_time()
             await leagues.recompute_season(session=s, season_id=season.id)
             print(f"first rebuild of {n} games (each replayed once): {cpu(started)}")

@@ -63,8 +63,16 @@ def child() -> int:
     return code
 
 
-async def one_game(fake, storage, channel, users, seed: int, deadline: float, interval: float,  # type: ignore[no-untyped-def]
-                   counts: dict[str, int]) -> None:
+async def one_game(
+    fake,
+    storage,
+    channel,
+    users,
+    seed: int,
+    deadline: float,
+    interval: float,  # type: ignore[no-untyped-def]
+    counts: dict[str, int],
+) -> None:
     from tests.bot.remote import RemoteTable
 
     table = RemoteTable(fake, storage, channel, users, seed=seed, timeout=30)
@@ -91,16 +99,22 @@ async def run(games: int, seconds: float, interval: float) -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite+aiosqlite:///{folder}/ttr.sqlite3"
         lag_file = Path(folder) / "lags.json"
-        bot = BotProcess(fake, Path(folder), command=(str(Path(__file__).resolve()), "--child"), DATABASE_URL=url,
-                         LAG_FILE=str(lag_file))
+        bot = BotProcess(
+            fake,
+            Path(folder),
+            command=(str(Path(__file__).resolve()), "--child"),
+            DATABASE_URL=url,
+            LAG_FILE=str(lag_file),
+        )
         storage = Storage(url)
         await bot.start()
         counts = {"moves": 0}
         cpu = time.process_time()
         try:
             deadline = time.monotonic() + seconds
-            await asyncio.gather(*(one_game(fake, storage, channels[i], players[i], i, deadline, interval, counts)
-                                   for i in range(games)))
+            await asyncio.gather(
+                *(one_game(fake, storage, channels[i], players[i], i, deadline, interval, counts) for i in range(games))
+            )
         finally:
             await bot.stop()
             await storage.close()
@@ -108,10 +122,14 @@ async def run(games: int, seconds: float, interval: float) -> None:
         lags = sorted(json.loads(lag_file.read_text()))
     ms = [lag * 1000 for lag in lags]
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
-    print(f"{games} games, {counts['moves']} moves in {seconds:g} s ({os.cpu_count()} cores; "
-          f"players' and fake's CPU {time.process_time() - cpu:.1f} s)")
-    print(f"loop lag over {len(ms)} samples: median {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, "
-          f"max {ms[-1]:.1f} ms (goals: p99 <= 50 ms, max <= 200 ms)")
+    print(
+        f"{games} games, {counts['moves']} moves in {seconds:g} s ({os.cpu_count()} cores; "
+        f"players' and fake's CPU {time.process_time() - cpu:.1f} s)"
+    )
+    print(
+        f"loop lag over {len(ms)} samples: median {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, "
+        f"max {ms[-1]:.1f} ms (goals: p99 <= 50 ms, max <= 200 ms)"
+    )
     if bot.errors():
         print(f"the bot logged {len(bot.errors())} errors, first: {bot.errors()[0]['message']}")
 

@@ -60,10 +60,22 @@ def clear_caches() -> None:
     import rendering.fonts as fonts
     import rendering.geometry as geometry
 
-    for fn in (geometry._geometry, board._static_map, board._overlay_sprites, board._track_sprite,
-               board._station_sprite, board._palette, board._badge_sprite, board._station_tag, geometry._badges,
-               geometry._station_badges, draw.disc, fonts._font,
-               fonts.coverage, fonts.cap_height):
+    for fn in (
+        geometry._geometry,
+        board._static_map,
+        board._overlay_sprites,
+        board._track_sprite,
+        board._station_sprite,
+        board._palette,
+        board._badge_sprite,
+        board._station_tag,
+        geometry._badges,
+        geometry._station_badges,
+        draw.disc,
+        fonts._font,
+        fonts.coverage,
+        fonts.cap_height,
+    ):
         fn.cache_clear()
 
 
@@ -107,11 +119,15 @@ def game_bytes(seed: int, seats: int = 4, map_id: str = "europe") -> None:
             boards.append(len(r.png))
             posted, before = ply, now
     print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
-    print(f"{map_id}, {seats} players, seed {seed}: {plies} plies, {len(boards)} boards posted (turns that change the map)")
+    print(
+        f"{map_id}, {seats} players, seed {seed}: {plies} plies, {len(boards)} boards posted (turns that change the map)"
+    )
     for name, (ply, claims, w, h, n) in shown.items():
         print(f"  {name:<5} ply {ply:>3}, {claims:>2} claims, {w}x{h}: {n:>7} bytes")
-    print(f"  boards: median {statistics.median(boards):.0f} bytes, max {max(boards)}, "
-          f"total {sum(boards) / 2**20:.2f} MiB; render + encode median {statistics.median(cpu) * 1000:.0f} ms CPU")
+    print(
+        f"  boards: median {statistics.median(boards):.0f} bytes, max {max(boards)}, "
+        f"total {sum(boards) / 2**20:.2f} MiB; render + encode median {statistics.median(cpu) * 1000:.0f} ms CPU"
+    )
 
 
 def main() -> None:
@@ -124,8 +140,10 @@ def main() -> None:
         return game_bytes(args.seed)
     players = default_players(NAMES)
     print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
-    print(f"{'map':<11} {'view':<9} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'RGB ms':>7} "
-          f"{'P ms':>6} {'w/RGB':>6} {'w/P':>5} {'RGB bytes':>10} {'PNG bytes':>10} {'zh cb bytes':>11}")
+    print(
+        f"{'map':<11} {'view':<9} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'RGB ms':>7} "
+        f"{'P ms':>6} {'w/RGB':>6} {'w/P':>5} {'RGB bytes':>10} {'PNG bytes':>10} {'zh cb bytes':>11}"
+    )
     for map_id in ("usa", "europe", "nederland", "switzerland", "nordic"):
         m = load_map(map_id)
         view, source = late_view(map_id)
@@ -151,8 +169,10 @@ def main() -> None:
         c, w, b, p = (statistics.median(x) * 1000 for x in (cold, warm, bare_rgb, bare_p))
         # the heaviest variant: Chinese city names and color-blind letters, badges and numbers
         worst = len(render_board(view, m, players, t=translator("zh", "translated"), colorblind=True).png)
-        print(f"{map_id:<11} {source:<9} {len(view['claims']):>6} {r.width:>4}x{r.height:<5} {c:>8.0f} {w:>8.0f} {b:>7.0f} "
-              f"{p:>6.0f} {w / b:>6.2f} {w / p:>5.2f} {rgb_bytes:>10} {len(r.png):>10} {worst:>11}")
+        print(
+            f"{map_id:<11} {source:<9} {len(view['claims']):>6} {r.width:>4}x{r.height:<5} {c:>8.0f} {w:>8.0f} {b:>7.0f} "
+            f"{p:>6.0f} {w / b:>6.2f} {w / p:>5.2f} {rgb_bytes:>10} {len(r.png):>10} {worst:>11}"
+        )
 
 
 if __name__ == "__main__":

@@ -99,8 +99,10 @@ async def sqlite_bench(games: list[tuple[Game, list]], seeds: list[int], folder:
         db.close()
         sizes[name] = path.stat().st_size
     per_game = (sizes["full"] - sizes["empty"]) / len(games)
-    print(f"SQLite file: {sizes['full']} bytes for {len(games)} finished games, empty schema {sizes['empty']} bytes: "
-          f"{per_game / 1024:.1f} KB per finished game (rows + indexes, after VACUUM)")
+    print(
+        f"SQLite file: {sizes['full']} bytes for {len(games)} finished games, empty schema {sizes['empty']} bytes: "
+        f"{per_game / 1024:.1f} KB per finished game (rows + indexes, after VACUUM)"
+    )
 
 
 async def postgres_bench(url: str, games: list[tuple[Game, list]], seeds: list[int]) -> None:
@@ -115,16 +117,24 @@ async def postgres_bench(url: str, games: list[tuple[Game, list]], seeds: list[i
         times = await time_appends(sessions, games[0][1], seeds[0], channel=1)
         print(describe("PostgreSQL append+save", times))
         async with engine.connect() as conn:
-            row = (await conn.execute(text(
-                "SELECT (SELECT sum(pg_column_size(g.*)) FROM games g WHERE id = 1),"
-                " (SELECT sum(pg_column_size(a.*)) FROM actions a WHERE game_id = 1),"
-                " (SELECT sum(pg_column_size(s.*)) FROM seats s WHERE game_id = 1)"
-            ))).one()
-        print(f"PostgreSQL rows of that game: games {row[0]} + actions {row[1]} + seats {row[2]} = "
-              f"{sum(row) / 1024:.1f} KB (row data, before page and index overhead)")
+            row = (
+                await conn.execute(
+                    text(
+                        "SELECT (SELECT sum(pg_column_size(g.*)) FROM games g WHERE id = 1),"
+                        " (SELECT sum(pg_column_size(a.*)) FROM actions a WHERE game_id = 1),"
+                        " (SELECT sum(pg_column_size(s.*)) FROM seats s WHERE game_id = 1)"
+                    )
+                )
+            ).one()
+        print(
+            f"PostgreSQL rows of that game: games {row[0]} + actions {row[1]} + seats {row[2]} = "
+            f"{sum(row) / 1024:.1f} KB (row data, before page and index overhead)"
+        )
         # On disk: the other games too, vacuumed, tables + indexes + TOAST, against the empty schema.
-        sizes = "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace " \
+        sizes = (
+            "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             f"WHERE n.nspname = '{PG_SCHEMA}' AND c.relkind = 'r' AND c.relname <> 'alembic_version'"
+        )
         async with engine.connect() as conn:
             conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             await conn.execute(text("DELETE FROM actions"))
@@ -139,8 +149,10 @@ async def postgres_bench(url: str, games: list[tuple[Game, list]], seeds: list[i
             conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             await conn.execute(text("VACUUM FULL"))
             full = (await conn.execute(text(sizes))).scalar_one()
-        print(f"PostgreSQL on disk: {full - empty} bytes for {len(games)} finished games after VACUUM FULL: "
-              f"{(full - empty) / len(games) / 1024:.1f} KB per finished game (tables, indexes, TOAST; 8 KB pages)")
+        print(
+            f"PostgreSQL on disk: {full - empty} bytes for {len(games)} finished games after VACUUM FULL: "
+            f"{(full - empty) / len(games) / 1024:.1f} KB per finished game (tables, indexes, TOAST; 8 KB pages)"
+        )
     finally:
         await engine.dispose()
         async with admin.begin() as conn:
@@ -150,7 +162,11 @@ async def postgres_bench(url: str, games: list[tuple[Game, list]], seeds: list[i
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--postgres", default=os.environ.get("TEST_DATABASE_URL"), help="a PostgreSQL URL to use (a schema is created and dropped)")
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get("TEST_DATABASE_URL"),
+        help="a PostgreSQL URL to use (a schema is created and dropped)",
+    )
     parser.add_argument("--games", type=int, default=10, help="finished games stored for the size figure")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -159,12 +175,16 @@ async def main() -> None:
     t0 = time.perf_counter()
     games = [play(seed) for seed in seeds]
     plies = [len(g.log) for g, _ in games]
-    print(f"{args.games} random 5-player Europe games played in {time.perf_counter() - t0:.1f} s: "
-          f"{min(plies)}-{max(plies)} actions, median {statistics.median(plies):.0f}")
+    print(
+        f"{args.games} random 5-player Europe games played in {time.perf_counter() - t0:.1f} s: "
+        f"{min(plies)}-{max(plies)} actions, median {statistics.median(plies):.0f}"
+    )
     game, steps = games[0]
     state_bytes = len(dumps(steps[-1][2]))
     log_bytes = sum(len(t) for _, t, _ in steps)
-    print(f"payload of one finished game: state {state_bytes} bytes (compact JSON), log {len(steps)} actions / {log_bytes} bytes of notation")
+    print(
+        f"payload of one finished game: state {state_bytes} bytes (compact JSON), log {len(steps)} actions / {log_bytes} bytes of notation"
+    )
     with tempfile.TemporaryDirectory() as folder:
         await sqlite_bench(games, seeds, Path(folder))
     if args.postgres:

@@ -50,8 +50,13 @@ from tests.fakediscord.state import DM, Message  # noqa: E402
 MiB = 1024 * 1024
 SCRIPTING = ("slash", "click", "select", "submit_modal", "autocomplete")
 #: the action kind of a turn, by the engine action that starts it
-KINDS = {"DrawDeck": "draw two cards", "DrawMarket": "draw two cards", "Claim": "claim a route",
-         "DrawTickets": "draw tickets", "BuildStation": "build a station"}
+KINDS = {
+    "DrawDeck": "draw two cards",
+    "DrawMarket": "draw two cards",
+    "Claim": "claim a route",
+    "DrawTickets": "draw tickets",
+    "BuildStation": "build a station",
+}
 STARTING = "starting tickets"
 QUIET = 0.02  # seconds without a new record in the fake before an action counts as finished
 
@@ -105,6 +110,7 @@ class Recorder:
         async def counted(*args: Any, **kwargs: Any):
             self.tap(name, args, kwargs)
             return await method(*args, **kwargs)
+
         return counted
 
     def tap(self, name: str, args: tuple, kwargs: dict[str, Any]) -> None:
@@ -114,11 +120,14 @@ class Recorder:
         self.taps += 1
         if name == "slash":
             _user, channel, command = args[:3]
-            given = {**(kwargs.get("options") or {}),
-                     **{k: v for k, v in kwargs.items() if k not in ("options", "wait", "timeout")}}
+            given = {
+                **(kwargs.get("options") or {}),
+                **{k: v for k, v in kwargs.items() if k not in ("options", "wait", "timeout")},
+            }
             self.taps += len(given)
-            self.typed |= any(self._free_text(channel, command, option) for option, value in given.items()
-                              if isinstance(value, str))
+            self.typed |= any(
+                self._free_text(channel, command, option) for option, value in given.items() if isinstance(value, str)
+            )
 
     def _free_text(self, channel, command: str, option: str) -> bool:
         """Whether ``option`` of ``/command`` is typed (a string option without fixed choices)."""
@@ -147,7 +156,7 @@ class Recorder:
     def new_records(self, action: Action) -> None:
         """Attribute the messages and notifications created since the last call to ``action``."""
         fake = self.fake
-        messages = list(fake.messages.values())[self._messages_seen:]
+        messages = list(fake.messages.values())[self._messages_seen :]
         self._messages_seen += len(messages)
         for message in messages:
             if message.author is not fake.bot_user:
@@ -158,7 +167,7 @@ class Recorder:
                     action.notified[message.channel.recipient.id] += 1
             elif message.ephemeral:
                 action.private += 1
-        pings = fake.pings[self._pings_seen:]
+        pings = fake.pings[self._pings_seen :]
         self._pings_seen += len(pings)
         for message, who in pings:
             created = message.id not in self._pinged_before
@@ -173,8 +182,7 @@ class Recorder:
 
 def live_controls(messages: list[Message]) -> list[Message]:
     """The messages that still carry an enabled button or select."""
-    return [m for m in messages
-            if any(not c.get("disabled") for c in m.buttons + m.selects if "custom_id" in c)]
+    return [m for m in messages if any(not c.get("disabled") for c in m.buttons + m.selects if "custom_id" in c)]
 
 
 def attachment_bytes(messages: list[Message]) -> int:
@@ -187,8 +195,9 @@ def attachment_bytes(messages: list[Message]) -> int:
     return sum(sizes.values())
 
 
-async def play(fake: FakeDiscord, bot: TTRBot, map_id: str, users: list, seed: int,
-               max_actions: int | None = None) -> Figures:
+async def play(
+    fake: FakeDiscord, bot: TTRBot, map_id: str, users: list, seed: int, max_actions: int | None = None
+) -> Figures:
     """Play a game in #general to its end (or the end of the turn reaching ``max_actions`` engine
     actions) and count."""
     recorder = Recorder(fake, fake.general)
@@ -233,15 +242,20 @@ async def play(fake: FakeDiscord, bot: TTRBot, map_id: str, users: list, seed: i
     except Enough:
         pass
     channel = fake.channel_messages(fake.general)[before_game:]
-    private = [m for m in fake.messages.values()
-               if m.author is fake.bot_user and (m.ephemeral or m.channel.type == DM)]
+    private = [m for m in fake.messages.values() if m.author is fake.bot_user and (m.ephemeral or m.channel.type == DM)]
     return Figures(
-        map_id=map_id, players=[driver.user_of(s).name for s in range(len(users))],
-        user_ids={u.id: u.name for u in users}, lobby=lobby, actions=actions,
+        map_id=map_id,
+        players=[driver.user_of(s).name for s in range(len(users))],
+        user_ids={u.id: u.name for u in users},
+        lobby=lobby,
+        actions=actions,
         dms={u.name: len(fake.dms(u)) for u in users},
-        channel_messages=len(channel), channel_messages_in_play=len(channel) - (in_play_from - before_game),
-        live_at_end=len(live_controls(channel)), live_max=recorder.live_max,
-        channel_bytes=attachment_bytes(channel), private_bytes=attachment_bytes(private),
+        channel_messages=len(channel),
+        channel_messages_in_play=len(channel) - (in_play_from - before_game),
+        live_at_end=len(live_controls(channel)),
+        live_max=recorder.live_max,
+        channel_bytes=attachment_bytes(channel),
+        private_bytes=attachment_bytes(private),
     )
 
 
@@ -269,8 +283,9 @@ def deck_button(driver: Driver, message: Message) -> str:
     return next(c for c in message.custom_ids if re.fullmatch(rf"ttr:{driver.game_id}:\d+:draw:deck", c))
 
 
-async def misclicks(fake: FakeDiscord, bot: TTRBot, map_id: str, users: list,
-                    seed: int) -> list[tuple[str, str, bool | None]]:
+async def misclicks(
+    fake: FakeDiscord, bot: TTRBot, map_id: str, users: list, seed: int
+) -> list[tuple[str, str, bool | None]]:
     """In #games: a Deck tap out of turn, two players' taps at once, and the current player's second
     tap on the turn message; returns (what, the reply, whether the move was applied)."""
     driver = Driver(fake, bot, fake.games, users, seed=seed)
@@ -284,20 +299,35 @@ async def misclicks(fake: FakeDiscord, bot: TTRBot, map_id: str, users: list,
     other = next(u for u in users if u is not current)
     before = len(driver.game.log)
     reply = await fake.click(other, table, deck_button(driver, table))
-    found.append((f"{other.name} (not to move) taps Deck on the turn message", await answer(reply),
-                  len(driver.game.log) > before))
+    found.append(
+        (
+            f"{other.name} (not to move) taps Deck on the turn message",
+            await answer(reply),
+            len(driver.game.log) > before,
+        )
+    )
     before = len(driver.game.log)
     taps = [await fake.click(user, table, deck_button(driver, table), wait=False) for user in (current, other)]
     for user, reply in zip((current, other), taps):
         await reply.wait_acknowledged()
-        found.append((f"{current.name} (to move) and {other.name} tap Deck at the same moment; {user.name} is told",
-                      await answer(reply), None))
+        found.append(
+            (
+                f"{current.name} (to move) and {other.name} tap Deck at the same moment; {user.name} is told",
+                await answer(reply),
+                None,
+            )
+        )
     found.append(("... and exactly one of the two taps applied", "", len(driver.game.log) == before + 1))
     if driver.game.stage is not None:  # the current player drew a first card: the second from the table
         before = len(driver.game.log)
         reply = await fake.click(current, table, deck_button(driver, table))
-        found.append((f"{current.name} taps the turn message's Deck again for the second card", await answer(reply),
-                      len(driver.game.log) > before))
+        found.append(
+            (
+                f"{current.name} taps the turn message's Deck again for the second card",
+                await answer(reply),
+                len(driver.game.log) > before,
+            )
+        )
     return found
 
 
@@ -315,28 +345,36 @@ def report(f: Figures) -> str:
     by_kind: dict[str, list[Action]] = defaultdict(list)
     for action in f.actions:
         by_kind[action.kind].append(action)
-    lines.append(f"{'action':<18} {'count':>5}  {'taps min/median/max':>20}  {'typing':>7}  "
-                 f"{'private msgs min/median/max':>28}")
+    lines.append(
+        f"{'action':<18} {'count':>5}  {'taps min/median/max':>20}  {'typing':>7}  {'private msgs min/median/max':>28}"
+    )
     for kind, group in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
         typed = sum(a.typed for a in group)
-        lines.append(f"{kind:<18} {len(group):>5}  {spread([a.taps for a in group]):>20}  "
-                     f"{typed / len(group):>6.0%}  {spread([a.private for a in group]):>28}")
+        lines.append(
+            f"{kind:<18} {len(group):>5}  {spread([a.taps for a in group]):>20}  "
+            f"{typed / len(group):>6.0%}  {spread([a.private for a in group]):>28}"
+        )
     total_private = sum(a.private for a in f.actions)
     lines.append(f"private messages: {total_private} in all, {total_private / max(len(f.actions), 1):.2f} per action")
     lines.append("DMs per player: " + ", ".join(f"{name} {n}" for name, n in f.dms.items()))
-    lines.append(f"channel messages: {f.channel_messages} ({f.channel_messages_in_play} after the lobby); "
-                 f"with live controls: {f.live_at_end} at the end, at most {f.live_max} at once")
+    lines.append(
+        f"channel messages: {f.channel_messages} ({f.channel_messages_in_play} after the lobby); "
+        f"with live controls: {f.live_at_end} at the end, at most {f.live_max} at once"
+    )
     lines.append(f"attachments: channel {f.channel_bytes / MiB:.1f} MiB, private {f.private_bytes / MiB:.1f} MiB")
     names = f.user_ids
     turns = [a for a in f.actions if not a.final]
     for label, counts in (("pings by mention", "pinged"), ("pings and DMs", "notified")):
         bad = [a for a in turns if not only_next(getattr(a, counts), a.expected)]
-        lines.append(f"notifications ({label}): {len(bad)} of {len(turns)} actions break "
-                     "'the next player once, nobody else'")
+        lines.append(
+            f"notifications ({label}): {len(bad)} of {len(turns)} actions break 'the next player once, nobody else'"
+        )
         for action in {a.kind: a for a in reversed(bad)}.values():  # the first of each kind
             who = ", ".join(f"{names.get(u, u)} x{n}" for u, n in getattr(action, counts).items()) or "nobody"
-            lines.append(f"    e.g. {action.kind} by {f.players[action.seat]}: next "
-                         f"{names.get(action.expected, 'nobody')}, notified {who}")
+            lines.append(
+                f"    e.g. {action.kind} by {f.players[action.seat]}: next "
+                f"{names.get(action.expected, 'nobody')}, notified {who}"
+            )
         final = [a for a in f.actions if a.final]
         if final:
             who = ", ".join(f"{names.get(u, u)} x{n}" for u, n in getattr(final[0], counts).items()) or "nobody"
@@ -354,8 +392,9 @@ def only_next(counts: Counter, expected: int | None) -> bool:
     return all(n == (user == expected) for user, n in counts.items()) and (expected is None or counts[expected] == 1)
 
 
-async def run(map_id: str, players: int, seed: int, *, max_actions: int | None = None,
-              with_misclicks: bool = True) -> Figures:
+async def run(
+    map_id: str, players: int, seed: int, *, max_actions: int | None = None, with_misclicks: bool = True
+) -> Figures:
     """One measured game (and the mis-clicks) against a fresh fake Discord and database."""
     fake = FakeDiscord().add_default_world()
     erin = fake.add_user("erin")  # a fifth player, for five seats

@@ -52,12 +52,18 @@ def main() -> int:
     except (KeyboardInterrupt, asyncio.CancelledError):
         return 0
     except discord.LoginFailure:
-        print("Discord refused DISCORD_TOKEN: copy a fresh token from https://discord.com/developers/applications "
-              "(Bot > Reset Token) into .env and start again.", file=sys.stderr)
+        print(
+            "Discord refused DISCORD_TOKEN: copy a fresh token from https://discord.com/developers/applications "
+            "(Bot > Reset Token) into .env and start again.",
+            file=sys.stderr,
+        )
         return 3
     except aiohttp.ClientConnectorError as exc:
-        print(f"Cannot reach Discord ({exc.os_error.strerror or exc}): check this machine's network, DNS or "
-              "proxy, then start again.", file=sys.stderr)
+        print(
+            f"Cannot reach Discord ({exc.os_error.strerror or exc}): check this machine's network, DNS or "
+            "proxy, then start again.",
+            file=sys.stderr,
+        )
         return 3
     except (DatabaseUnusableError, SchemaOutdatedError, HealthPortError) as exc:
         print(f"Cannot start: {exc}.", file=sys.stderr)

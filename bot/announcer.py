@@ -94,9 +94,16 @@ class Announcer:
             error_id = new_error_id()
             log.exception("publishing failed", extra={"error_id": error_id, "game_id": outcome.table.id})
             t = await self.messenger.languages.for_interaction(interaction)
-            await interaction.followup.send("😓 " + t.gettext(
-                "Your move is saved, but I couldn't post about it (error id `{error_id}`). `{board}` shows the "
-                "game.", error_id=error_id, board=slash(t, "ttr board")), ephemeral=True)
+            await interaction.followup.send(
+                "😓 "
+                + t.gettext(
+                    "Your move is saved, but I couldn't post about it (error id `{error_id}`). `{board}` shows the "
+                    "game.",
+                    error_id=error_id,
+                    board=slash(t, "ttr board"),
+                ),
+                ephemeral=True,
+            )
 
     async def _in_order(self, outcome: Outcome) -> None:
         """Announce the game's rows up to this outcome's, oldest first: rows left by a crash before
@@ -113,8 +120,7 @@ class Announcer:
     async def _claim_and_announce(self, outcome: Outcome, game_id: int) -> None:
         while True:
             async with self.service.storage.sessions() as session:
-                row = await outbox.claim_next(session=session, claimer=self.claimer, game_id=game_id,
-                                              lease=self.lease)
+                row = await outbox.claim_next(session=session, claimer=self.claimer, game_id=game_id, lease=self.lease)
             if row is None:
                 return
             if row.version == outcome.version:
@@ -140,12 +146,18 @@ class Announcer:
         table = outcome.table
         # As the move was acknowledged (bot/moves.py): the game has moved since, the answer has not.
         answer = outcome.cause.answer
-        panel = (interaction if answer == "panel" else
-                 self.messenger.panel_of(table, interaction.user.id) if answer == "followup" else None)
+        panel = (
+            interaction
+            if answer == "panel"
+            else self.messenger.panel_of(table, interaction.user.id)
+            if answer == "followup"
+            else None
+        )
 
         async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
-            sent = await interaction.followup.send(content, ephemeral=True, view=view or discord.utils.MISSING,
-                                                   **kwargs)
+            sent = await interaction.followup.send(
+                content, ephemeral=True, view=view or discord.utils.MISSING, **kwargs
+            )
             if outcome.phase_before == "playing":  # a starting ticket choice's answer is no turn's panel
                 self.messenger.remember_panel(table, interaction)
             return sent
@@ -179,14 +191,17 @@ class Announcer:
         while True:
             settled = utcnow() - min(SETTLE, self.lease)
             async with self.service.storage.sessions() as session:
-                waiting = [row for row in await outbox.pending_announcements(session=session, shard=shard,
-                                                                             lease=self.lease)
-                           if _aware(row.created_at) <= settled]
+                waiting = [
+                    row
+                    for row in await outbox.pending_announcements(session=session, shard=shard, lease=self.lease)
+                    if _aware(row.created_at) <= settled
+                ]
             taken = 0
             for candidate in waiting:
                 async with self.service.storage.sessions() as session:
-                    row = await outbox.claim_announcement(session=session, announcement_id=candidate.id,
-                                                          claimer=self.claimer, lease=self.lease)
+                    row = await outbox.claim_announcement(
+                        session=session, announcement_id=candidate.id, claimer=self.claimer, lease=self.lease
+                    )
                 if row is not None:
                     await self._announce_stored(row)
                     taken += 1
@@ -201,20 +216,31 @@ class Announcer:
             async with self.service.storage.sessions() as session:
                 stored = await stored_games.stored_turn(session=session, game_id=row.game_id, version=row.version)
         except Exception as exc:  # the game is gone or does not replay: nothing to post
-            log.warning("an announcement cannot be rebuilt", extra={"game_id": row.game_id, "version": row.version,
-                                                                    "error": str(exc)})
+            log.warning(
+                "an announcement cannot be rebuilt",
+                extra={"game_id": row.game_id, "version": row.version, "error": str(exc)},
+            )
             await self._mark(row, error=type(exc).__name__)
             return
         then = Table(record=table.record, seats=table.seats, game=stored.game)
-        outcome = Outcome(table=then, cause=Cause(CauseKind(row.cause), seat=stored.seat), seat=stored.seat,
-                          action=stored.action, events=stored.events, phase_before=stored.phase_before or "",
-                          version=row.version)
+        outcome = Outcome(
+            table=then,
+            cause=Cause(CauseKind(row.cause), seat=stored.seat),
+            seat=stored.seat,
+            action=stored.action,
+            events=stored.events,
+            phase_before=stored.phase_before or "",
+            version=row.version,
+        )
         reply = await self._stored_reply(row, table, stored.seat)
         try:
             await self._announce(outcome, row, reply)
         except Exception as exc:
-            log.warning("a stored announcement could not be posted", exc_info=True,
-                        extra={"game_id": row.game_id, "version": row.version})
+            log.warning(
+                "a stored announcement could not be posted",
+                exc_info=True,
+                extra={"game_id": row.game_id, "version": row.version},
+            )
             await self._mark(row, error=type(exc).__name__)
             return
         await self._mark(row)
@@ -231,8 +257,12 @@ class Announcer:
             webhook = interaction_webhook(client, row.application_id, row.interaction_token)
 
             async def send(content: str, view: discord.ui.View | None = None, **_: object) -> object:
-                return await webhook.edit_message("@original", content=content,  # type: ignore[arg-type]
-                                                  view=view, attachments=[])
+                return await webhook.edit_message(
+                    "@original",
+                    content=content,  # type: ignore[arg-type]
+                    view=view,
+                    attachments=[],
+                )
         else:
             found = await unanswered_webhook(client, row.application_id, row.interaction_token)
             if found is None:  # answered before the crash
@@ -246,8 +276,7 @@ class Announcer:
             try:
                 return await send(content, view=view, **kwargs)
             except discord.HTTPException as exc:
-                log.info("a stored turn's answer could not be sent", extra={"game_id": row.game_id,
-                                                                             "error": str(exc)})
+                log.info("a stored turn's answer could not be sent", extra={"game_id": row.game_id, "error": str(exc)})
                 return None
 
         user_id = table.user_of(seat) if seat is not None else None
@@ -269,8 +298,10 @@ class Announcer:
         if cause.kind == CauseKind.TIMEOUT and cause.first and cause.seat is not None:
             account.notes.append(self._timeout_note(t, table, cause.seat, cause.policy, cause.missed))
         elif cause.kind == CauseKind.UNDO:
-            account.notes, account.draws = ["↩️ " + t.gettext("**{name}**'s last move was taken back.",
-                                                              name=names(outcome.seat))], []
+            account.notes, account.draws = (
+                ["↩️ " + t.gettext("**{name}**'s last move was taken back.", name=names(outcome.seat))],
+                [],
+            )
         account.notes.extend(describe(t, game, outcome.events, names))
         account.draws.extend(drawn(outcome.events))
         if outcome.turn_ended:
@@ -285,8 +316,12 @@ class Announcer:
                 account.notes, account.draws = [], []
             else:
                 del self._accounts[table.id]
-                await m.post_turn(table, "\n".join(line for line in [*account.carried, summary] if line),
-                                  interaction=interaction, row=row)
+                await m.post_turn(
+                    table,
+                    "\n".join(line for line in [*account.carried, summary] if line),
+                    interaction=interaction,
+                    row=row,
+                )
         elif outcome.cause.kind != CauseKind.START and game.phase == "playing":
             await m.refresh_table(table)  # mid-turn: the live table's buttons follow (the second card)
         if any(isinstance(e, SeatLeft) for e in outcome.events) and not outcome.turn_ended:  # left out of turn
@@ -296,8 +331,14 @@ class Announcer:
                 account.notes = account.notes[:-1]
         if game.phase == "playing" and game.stage in game.hooks.stages and (game.current != seat or reply is None):
             mine = await m.seat_t(table, game.current)
-            await m.dm(table, game.current, m.hook_text(mine), t=mine,
-                       view=components.hook_choice_view(table.id, game, game.current, t=mine), row=row)
+            await m.dm(
+                table,
+                game.current,
+                m.hook_text(mine),
+                t=mine,
+                view=components.hook_choice_view(table.id, game, game.current, t=mine),
+                row=row,
+            )
         if reply is not None:
             await self._private_next_step(reply, table, outcome)
 
@@ -305,8 +346,12 @@ class Announcer:
         """The line a deadline adds to the turn's account: who ran out of time, and what followed."""
         name = self.messenger.name(table, seat, t)
         if policy == "remove":
-            return "⏰ " + t.ngettext("**{name}** missed {n} deadline in a row and is removed.",
-                                     "**{name}** missed {n} deadlines in a row and is removed.", missed, name=name)
+            return "⏰ " + t.ngettext(
+                "**{name}** missed {n} deadline in a row and is removed.",
+                "**{name}** missed {n} deadlines in a row and is removed.",
+                missed,
+                name=name,
+            )
         if policy == "ai":
             return "⏰ " + t.gettext("**{name}** ran out of time: an AI plays this turn.", name=name)
         return "⏰ " + t.gettext("**{name}** ran out of time.", name=name)
@@ -318,8 +363,11 @@ class Announcer:
         await self.messenger.retire_table(outcome.table)
         public = await self.messenger.channel_t(outcome.table)
         user = f"<@{outcome.cause.user_id}>"
-        text = public.gettext("🛑 {user} ended the game. No scores were recorded. Start a new one with `{new}`.",
-                              user=user, new=slash(public, "ttr-host new"))
+        text = public.gettext(
+            "🛑 {user} ended the game. No scores were recorded. Start a new one with `{new}`.",
+            user=user,
+            new=slash(public, "ttr-host new"),
+        )
         if interaction is not None:
             await interaction.response.send_message(text)
         else:

@@ -17,8 +17,9 @@ class Backoff:
     """Runs one job per call unless it is waiting out an earlier failure: 1, 2, 4 … times
     `base` seconds after consecutive failures, at most `most` seconds."""
 
-    def __init__(self, name: str, *, base: float = 5.0, most: float = 300.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, name: str, *, base: float = 5.0, most: float = 300.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.name, self.base, self.most, self.clock = name, base, most, clock
         self.failures = 0
         self._not_before = 0.0
@@ -33,8 +34,12 @@ class Backoff:
             self.failures += 1
             wait = min(self.base * 2 ** (self.failures - 1), self.most)
             self._not_before = self.clock() + wait
-            log.exception("%s failed; trying again in %.0f s", self.name, wait,
-                          extra={"error_id": new_error_id(), "job": self.name, "failures": self.failures})
+            log.exception(
+                "%s failed; trying again in %.0f s",
+                self.name,
+                wait,
+                extra={"error_id": new_error_id(), "job": self.name, "failures": self.failures},
+            )
             return False
         self.failures = 0
         return True

@@ -60,6 +60,7 @@ EXTENSIONS = (
     "bot.cogs.queue",  # /ttr-league queue join, leave, status, rules; the matcher making rated tables
 )
 
+
 def _release() -> str:
     """This code's release: pyproject.toml's version beside the code (a checkout), else the
     installed package's (a container)."""
@@ -85,9 +86,14 @@ class TTRBot(commands.AutoShardedBot):
         intents = discord.Intents.default()  # no privileged intents: slash commands need none
         # Nobody is pinged unless a message names whom (bot/messenger.py `pings`): a player named
         # "@everyone" or "<@&role>" pings nobody.
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         shard_count=settings.shard_count, shard_ids=settings.shard_ids,
-                         allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         self.settings = settings
         self.storage = storage or Storage(settings.database_url)
         self.service = GameService(self.storage)
@@ -148,8 +154,13 @@ class TTRBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:  # the one line that says the bot is up
         if not self._said_ready:
             self._said_ready = True
-            log.info("ready as %s in %d servers, %d games resumed, commands %s", self.user, len(self.guilds),
-                     self.resumed_games, self.commands_synced)
+            log.info(
+                "ready as %s in %d servers, %d games resumed, commands %s",
+                self.user,
+                len(self.guilds),
+                self.resumed_games,
+                self.commands_synced,
+            )
 
     async def close(self) -> None:
         if self.health is not None:
@@ -204,8 +215,10 @@ class TTRBot(commands.AutoShardedBot):
     async def _tree_hash(self, guild: discord.Object | None) -> str:
         """The commands as they would sync, translations included (a catalog change syncs again)."""
         translator = self.tree.translator
-        payload = [await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)
-                   for c in self.tree.get_commands(guild=guild)]
+        payload = [
+            await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)
+            for c in self.tree.get_commands(guild=guild)
+        ]
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
     async def sync_commands_if_changed(self) -> None:
@@ -256,8 +269,9 @@ class TTRBot(commands.AutoShardedBot):
         """Every command's failure: a refusal (any TemplateError) worded for the caller by the one
         function that words them; a failed check; anything else is an apology with an error id."""
         metrics.interaction_finished(interaction, "error")
-        original = error.__cause__ if isinstance(error, app_commands.TransformerError) else getattr(
-            error, "original", error)
+        original = (
+            error.__cause__ if isinstance(error, app_commands.TransformerError) else getattr(error, "original", error)
+        )
         if isinstance(original, TemplateError):
             await self.refuse(interaction, original)
             return
@@ -265,7 +279,9 @@ class TTRBot(commands.AutoShardedBot):
             t = await self._translator(interaction)
             await self.reply(interaction, t.gettext("You can't use that command here."))
             return
-        await self.apologize(interaction, error, what=interaction.command.qualified_name if interaction.command else None)
+        await self.apologize(
+            interaction, error, what=interaction.command.qualified_name if interaction.command else None
+        )
 
     async def refuse(self, interaction: Interaction, error: TemplateError) -> None:
         """A refusal, privately, in the caller's words (nothing was changed)."""
@@ -275,13 +291,25 @@ class TTRBot(commands.AutoShardedBot):
     async def apologize(self, interaction: Interaction, error: BaseException, *, what: str | None) -> None:
         """Every unexpected error: a short apology with an error id for the user, the traceback in the log."""
         error_id = new_error_id()
-        log.error("interaction failed", exc_info=error,
-                  extra={"error_id": error_id, "guild_id": interaction.guild_id, "user_id": interaction.user.id,
-                         "what": what})
+        log.error(
+            "interaction failed",
+            exc_info=error,
+            extra={
+                "error_id": error_id,
+                "guild_id": interaction.guild_id,
+                "user_id": interaction.user.id,
+                "what": what,
+            },
+        )
         t = await self._translator(interaction)
         try:
-            await self.reply(interaction, t.gettext("😓 Sorry, something went wrong on my side (error id "
-                                                    "`{error_id}`). Please try again.", error_id=error_id))
+            await self.reply(
+                interaction,
+                t.gettext(
+                    "😓 Sorry, something went wrong on my side (error id `{error_id}`). Please try again.",
+                    error_id=error_id,
+                ),
+            )
         except discord.HTTPException:
             pass  # the interaction expired: the log has it
 
@@ -304,4 +332,3 @@ class TTRBot(commands.AutoShardedBot):
 
     async def on_error(self, event_method: str, /, *args, **kwargs) -> None:
         log.exception("unhandled error in %s", event_method, extra={"error_id": new_error_id()})
-

@@ -39,8 +39,10 @@ ROOTS = {
 
 def root_groups() -> dict[str, app_commands.Group]:
     """One empty group per top-level command; a cog adds it to the tree with its first command."""
-    return {name: app_commands.Group(name=name, description=description, guild_only=True)
-            for name, description in ROOTS.items()}
+    return {
+        name: app_commands.Group(name=name, description=description, guild_only=True)
+        for name, description in ROOTS.items()
+    }
 
 
 class Bot(Protocol):
@@ -87,8 +89,9 @@ class TTRCog(commands.Cog):
         # Subcommands of the top-level commands rather than top-level commands: move each under its
         # root before the cog is injected (discord.py adds what is left in this list to the tree's
         # top level). A root joins the tree with its first command.
-        self._placed = [(self.bot.roots[command.extras.get("under", self.under)], command)
-                        for command in self.__cog_app_commands__]
+        self._placed = [
+            (self.bot.roots[command.extras.get("under", self.under)], command) for command in self.__cog_app_commands__
+        ]
         for root, command in self._placed:
             root.add_command(command)
             if self.bot.tree.get_command(root.name) is None:

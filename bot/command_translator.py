@@ -34,8 +34,9 @@ def locale_format(template: str, /, **words: tuple[str, str]) -> locale_str:
     """A command text made of catalog words, each a (context, message) pair, in a template
     ('{map}: {deck}'): the English is filled in now, each language's template and words when the
     commands sync."""
-    return locale_str(template.format(**{k: message for k, (_, message) in words.items()}),
-                      template=template, words=words)
+    return locale_str(
+        template.format(**{k: message for k, (_, message) in words.items()}), template=template, words=words
+    )
 
 
 #: The catalog context of a name, by where it stands in the command tree.
@@ -56,8 +57,9 @@ def command_text(t: Translator, text: locale_str, context: str | None = None) ->
     return t.pgettext(context, text.message) if context else t.gettext(text.message)
 
 
-def tree_names(commands: Iterable[app_commands.Command | app_commands.Group | app_commands.ContextMenu]
-               ) -> list[tuple[str, str, str]]:
+def tree_names(
+    commands: Iterable[app_commands.Command | app_commands.Group | app_commands.ContextMenu],
+) -> list[tuple[str, str, str]]:
     """(context, name, where) of every command, group and option name under the bot's top-level
     commands (`bot.tree.get_commands()`), for the catalog check of
     tests/bot/test_command_localization.py: Babel cannot see names that are plain identifiers. The
@@ -96,8 +98,9 @@ def option_name(t: Translator, name: str) -> str:
 class CommandTranslator(app_commands.Translator):
     """Russian for `ru`, Simplified Chinese for `zh-CN` and `zh-TW`; None (English) elsewhere."""
 
-    async def translate(self, string: locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContext) -> str | None:
+    async def translate(
+        self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContext
+    ) -> str | None:
         language = language_for_locale(locale)
         if language is None or language == DEFAULT_LANGUAGE:
             return None

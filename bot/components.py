@@ -73,8 +73,31 @@ KICK = GAME + r":kick:(?P<seat>[0-9]+):(?P<user>[0-9]+):(?P<answer>yes|no)"
 TOURNAMENT = r"ttr:tournament:(?P<tournament>[0-9]+):(?P<what>join|leave)"
 #: A server manager's confirmation of a league's deletion.
 LEAGUE_DELETE = r"ttr:league:(?P<league>[0-9]+):delete:(?P<answer>yes|no)"
-KNOWN = (DRAW, TICKETS, ROUTES, ROUTE, CITIES, CITY, KEEP, TUNNEL, CHOICE, UNDO, UNDO_VOTE, HAND, REMATCH, LOBBY,
-         KICK, TOURNAMENT, LEAGUE_DELETE, MIX, MIXES, PASSENGERS, PASSENGER, TRIP, END)
+KNOWN = (
+    DRAW,
+    TICKETS,
+    ROUTES,
+    ROUTE,
+    CITIES,
+    CITY,
+    KEEP,
+    TUNNEL,
+    CHOICE,
+    UNDO,
+    UNDO_VOTE,
+    HAND,
+    REMATCH,
+    LOBBY,
+    KICK,
+    TOURNAMENT,
+    LEAGUE_DELETE,
+    MIX,
+    MIXES,
+    PASSENGERS,
+    PASSENGER,
+    TRIP,
+    END,
+)
 #: Any other custom id (an old release's, a forged one): refused, not ignored. Every component the
 #: bot sends is one of the templates above, so this never shadows a live one.
 UNKNOWN = r"(?!(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", k) for k in KNOWN) + r")$).*"
@@ -88,7 +111,7 @@ def fit(text: str | None, limit: int) -> str | None:
     """A text cut to one of Discord's limits (names and translations may run long)."""
     if text is None or len(text) <= limit:
         return text
-    return text[:limit - 1] + "…"
+    return text[: limit - 1] + "…"
 
 
 class Guarded:
@@ -129,12 +152,19 @@ class UnknownComponent(Clicked, discord.ui.DynamicItem[discord.ui.Item], templat
         raise ButtonNotValid()
 
 
-def button(custom_id: str, label: str | None, *, style: ButtonStyle = ButtonStyle.secondary,
-           emoji: str | None = None, disabled: bool = False) -> discord.ui.Button:
+def button(
+    custom_id: str,
+    label: str | None,
+    *,
+    style: ButtonStyle = ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+) -> discord.ui.Button:
     if len(custom_id) > CUSTOM_ID:
         raise ValueError(f"custom id too long: {custom_id}")
-    return discord.ui.Button(label=fit(label, BUTTON_LABEL), style=style, emoji=emoji, disabled=disabled,
-                             custom_id=custom_id)
+    return discord.ui.Button(
+        label=fit(label, BUTTON_LABEL), style=style, emoji=emoji, disabled=disabled, custom_id=custom_id
+    )
 
 
 def encode_choice(action: Action) -> str:
@@ -159,8 +189,13 @@ def decode_choice(text: str) -> Action | str:
     parts = text.split("|")
     try:
         if parts[0] == "C" and len(parts) in (5, 6):
-            return Claim(parts[1], int(parts[2]) if parts[2] else None, int(parts[3]),
-                         tuple(int(c) for c in parts[4]), parts[5] if len(parts) == 6 else None)
+            return Claim(
+                parts[1],
+                int(parts[2]) if parts[2] else None,
+                int(parts[3]),
+                tuple(int(c) for c in parts[4]),
+                parts[5] if len(parts) == 6 else None,
+            )
         if parts[0] == "N" and len(parts) == 2:
             return NeutralClaim(parts[1])
         if parts[0] == "S" and len(parts) == 4:
@@ -195,15 +230,22 @@ def draw_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[
     turn = game.turn_token(seat)
     items: list[discord.ui.Item] = []
     for slot, card in enumerate(game.market):
-        items.append(button(
-            f"ttr:{game_id}:{turn}:draw:{slot}:{card}" if card >= 0 else f"ttr:{game_id}:{turn}:draw:{slot}",
-            t.card(card) if card >= 0 else t.pgettext("market", "empty"),
-            emoji=CARD_EMOJI[ALL_CARD_NAMES[card]] if card >= 0 else None,
-            disabled=not game.is_legal(seat, DrawMarket(slot)),  # e.g. no face-up loco as a second card
-        ))
-    items.append(button(f"ttr:{game_id}:{turn}:draw:deck",
-                        t.pgettext("button", "Deck ({n})", n=len(game.deck) + len(game.discard)),
-                        style=ButtonStyle.primary, disabled=not game.is_legal(seat, DrawDeck())))
+        items.append(
+            button(
+                f"ttr:{game_id}:{turn}:draw:{slot}:{card}" if card >= 0 else f"ttr:{game_id}:{turn}:draw:{slot}",
+                t.card(card) if card >= 0 else t.pgettext("market", "empty"),
+                emoji=CARD_EMOJI[ALL_CARD_NAMES[card]] if card >= 0 else None,
+                disabled=not game.is_legal(seat, DrawMarket(slot)),  # e.g. no face-up loco as a second card
+            )
+        )
+    items.append(
+        button(
+            f"ttr:{game_id}:{turn}:draw:deck",
+            t.pgettext("button", "Deck ({n})", n=len(game.deck) + len(game.discard)),
+            style=ButtonStyle.primary,
+            disabled=not game.is_legal(seat, DrawDeck()),
+        )
+    )
     return items
 
 
@@ -214,18 +256,40 @@ def move_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[
     starting = game.phase == "playing" and game.current == seat and game.stage is None
     marklin = _marklin(game)
     items: list[discord.ui.Item] = [
-        button(f"ttr:{game_id}:{turn}:routes:0", t.pgettext("button", "Claim"), emoji="🛤️",
-               style=ButtonStyle.success, disabled=not starting),
-        button(f"ttr:{game_id}:{turn}:{'mixes' if marklin else 'tickets'}", t.pgettext("button", "Tickets"),
-               emoji="🎟️", disabled=not (starting and (bool(ticket_mixes(game, seat)) if marklin
-                                                        else game.is_legal(seat, DrawTickets())))),
+        button(
+            f"ttr:{game_id}:{turn}:routes:0",
+            t.pgettext("button", "Claim"),
+            emoji="🛤️",
+            style=ButtonStyle.success,
+            disabled=not starting,
+        ),
+        button(
+            f"ttr:{game_id}:{turn}:{'mixes' if marklin else 'tickets'}",
+            t.pgettext("button", "Tickets"),
+            emoji="🎟️",
+            disabled=not (
+                starting and (bool(ticket_mixes(game, seat)) if marklin else game.is_legal(seat, DrawTickets()))
+            ),
+        ),
     ]
     if game.map.rules.stations:
-        items.append(button(f"ttr:{game_id}:{turn}:cities:0", t.pgettext("button", "Station"), emoji="🏠",
-                            disabled=not (starting and game.stations_left[seat] > 0)))
+        items.append(
+            button(
+                f"ttr:{game_id}:{turn}:cities:0",
+                t.pgettext("button", "Station"),
+                emoji="🏠",
+                disabled=not (starting and game.stations_left[seat] > 0),
+            )
+        )
     if marklin:
-        items.append(button(f"ttr:{game_id}:{turn}:passengers", t.pgettext("button", "Passenger"), emoji="🧳",
-                            disabled=not (starting and bool(game.hooks.placed[seat]))))
+        items.append(
+            button(
+                f"ttr:{game_id}:{turn}:passengers",
+                t.pgettext("button", "Passenger"),
+                emoji="🧳",
+                disabled=not (starting and bool(game.hooks.placed[seat])),
+            )
+        )
     return items
 
 
@@ -244,11 +308,14 @@ def ticket_mix_text(t: Translator, game: Game, seat: int) -> str:
     """What the mix buttons ask (docs/rules.md §8.3)."""
     rules = game.hooks.ticket_rules
     start = game.phase == "choosing"
-    return "🎟️ " + t.gettext("**Name your ticket mix:** how many of the {n} tickets you draw come from the long deck "
-                            "(the others are short); you keep at least {keep}. Left: {short} short, {long} long.",
-                            n=rules["start_draw" if start else "draw"],
-                            keep=rules["start_keep" if start else "draw_keep"],
-                            short=len(game.hooks.short), long=len(game.hooks.long))
+    return "🎟️ " + t.gettext(
+        "**Name your ticket mix:** how many of the {n} tickets you draw come from the long deck "
+        "(the others are short); you keep at least {keep}. Left: {short} short, {long} long.",
+        n=rules["start_draw" if start else "draw"],
+        keep=rules["start_keep" if start else "draw_keep"],
+        short=len(game.hooks.short),
+        long=len(game.hooks.long),
+    )
 
 
 def ticket_mix_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
@@ -258,13 +325,21 @@ def ticket_mix_view(game_id: int, game: Game, seat: int, *, t: Translator) -> di
     mixes = ticket_mixes(game, seat)
     if not mixes:
         return None
-    return _view([button(f"ttr:{game_id}:{token}:mix:{a.long}",
-                         t.gettext("{long} long + {short} short", long=a.long, short=max(0, count - a.long)),
-                         style=ButtonStyle.primary) for a in mixes])
+    return _view(
+        [
+            button(
+                f"ttr:{game_id}:{token}:mix:{a.long}",
+                t.gettext("{long} long + {short} short", long=a.long, short=max(0, count - a.long)),
+                style=ButtonStyle.primary,
+            )
+            for a in mixes
+        ]
+    )
 
 
-def passenger_menu(game_id: int, game: Game, seat: int, moves: list[Move], start: str | None, *,
-                   t: Translator) -> tuple[str, discord.ui.View | None]:
+def passenger_menu(
+    game_id: int, game: Game, seat: int, moves: list[Move], start: str | None, *, t: Translator
+) -> tuple[str, discord.ui.View | None]:
     """Märklin's passenger move: a select of the cities where the seat's passengers wait, then
     (`start` picked, or only one city) a select of where that passenger can go, each with the
     token points it collects and the passenger cards it costs (the engine's best path to it)."""
@@ -274,9 +349,11 @@ def passenger_menu(game_id: int, game: Game, seat: int, moves: list[Move], start
         return "🧳 " + t.gettext("None of your passengers can travel now."), None
     turn = game.turn_token(seat)
     if start is None and len(starts) > 1:
-        select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:passenger", placeholder=fit(
-            t.gettext("Pick a passenger"), PLACEHOLDER), options=[
-            discord.SelectOption(label=fit(t.city(m.city_by_id[c]), OPTION_TEXT), value=c) for c in starts])
+        select = discord.ui.Select(
+            custom_id=f"ttr:{game_id}:{turn}:passenger",
+            placeholder=fit(t.gettext("Pick a passenger"), PLACEHOLDER),
+            options=[discord.SelectOption(label=fit(t.city(m.city_by_id[c]), OPTION_TEXT), value=c) for c in starts],
+        )
         return "🧳 " + t.gettext("Which passenger travels?"), _view([select])
     start = start if start in starts else starts[0]
     stacks = game.hooks.public_view(game)["merchandise"]
@@ -285,17 +362,30 @@ def passenger_menu(game_id: int, game: Game, seat: int, moves: list[Move], start
         return sum((stacks.get(c, {}).get("stack") or [0])[0] for c in dict.fromkeys(path))
 
     trips = sorted((a for a in moves if a.path[0] == start), key=lambda a: (-points(a.path), a.cards))[:SELECT_OPTIONS]
-    select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:trip:{start}", placeholder=fit(
-        t.gettext("Pick where the passenger goes"), PLACEHOLDER), options=[
-        discord.SelectOption(
-            label=fit(t.gettext("→ {city} · +{points}", city=t.city(m.city_by_id[a.path[-1]]), points=points(a.path)),
-                      OPTION_TEXT),
-            value=a.path[-1],
-            description=fit(" → ".join(t.city(m.city_by_id[c]) for c in a.path) + " · " + t.ngettext(
-                "{n} passenger card", "{n} passenger cards", a.cards), OPTION_TEXT))
-        for a in trips])
-    return "🧳 " + t.gettext("Where does the passenger from {city} go? It takes the top token of every city on "
-                            "the way.", city=t.city(m.city_by_id[start])), _view([select])
+    select = discord.ui.Select(
+        custom_id=f"ttr:{game_id}:{turn}:trip:{start}",
+        placeholder=fit(t.gettext("Pick where the passenger goes"), PLACEHOLDER),
+        options=[
+            discord.SelectOption(
+                label=fit(
+                    t.gettext("→ {city} · +{points}", city=t.city(m.city_by_id[a.path[-1]]), points=points(a.path)),
+                    OPTION_TEXT,
+                ),
+                value=a.path[-1],
+                description=fit(
+                    " → ".join(t.city(m.city_by_id[c]) for c in a.path)
+                    + " · "
+                    + t.ngettext("{n} passenger card", "{n} passenger cards", a.cards),
+                    OPTION_TEXT,
+                ),
+            )
+            for a in trips
+        ],
+    )
+    return "🧳 " + t.gettext(
+        "Where does the passenger from {city} go? It takes the top token of every city on the way.",
+        city=t.city(m.city_by_id[start]),
+    ), _view([select])
 
 
 def passenger_end_view(game_id: int, game: Game, seat: int, claims: list[Claim], *, t: Translator) -> discord.ui.View:
@@ -304,8 +394,15 @@ def passenger_end_view(game_id: int, game: Game, seat: int, claims: list[Claim],
     track = claims[0].track
     ends = list(dict.fromkeys(c.passenger for c in claims if c.passenger))
     items = [button(f"ttr:{game_id}:{turn}:end:{track}:", t.gettext("No passenger"))]
-    items += [button(f"ttr:{game_id}:{turn}:end:{track}:{city}", t.city(game.map.city_by_id[city]), emoji="🧳",
-                     style=ButtonStyle.primary) for city in ends]
+    items += [
+        button(
+            f"ttr:{game_id}:{turn}:end:{track}:{city}",
+            t.city(game.map.city_by_id[city]),
+            emoji="🧳",
+            style=ButtonStyle.primary,
+        )
+        for city in ends
+    ]
     return _view(items)
 
 
@@ -353,8 +450,12 @@ def panel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord
 
 
 def undo_vote_view(game_id: int, ply: int, *, t: Translator) -> discord.ui.View:
-    return _view([button(f"ttr:{game_id}:{ply}:undo:yes", t.pgettext("button", "Agree"), style=ButtonStyle.success),
-                  button(f"ttr:{game_id}:{ply}:undo:no", t.pgettext("button", "Refuse"), style=ButtonStyle.danger)])
+    return _view(
+        [
+            button(f"ttr:{game_id}:{ply}:undo:yes", t.pgettext("button", "Agree"), style=ButtonStyle.success),
+            button(f"ttr:{game_id}:{ply}:undo:no", t.pgettext("button", "Refuse"), style=ButtonStyle.danger),
+        ]
+    )
 
 
 def tickets_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
@@ -362,13 +463,26 @@ def tickets_view(game_id: int, game: Game, seat: int, *, t: Translator) -> disco
     if not game.offers[seat] and game.hooks.choosing(game, seat):
         return ticket_mix_view(game_id, game, seat, t=t)
     m = game.map
-    options = [discord.SelectOption(label=fit(ticket_text(t, m, ticket_id), OPTION_TEXT), value=str(ticket_id),
-                                    description=t.gettext("long route") if m.ticket_by_id[ticket_id].long else None)
-               for ticket_id in sorted(game.offers[seat])]
+    options = [
+        discord.SelectOption(
+            label=fit(ticket_text(t, m, ticket_id), OPTION_TEXT),
+            value=str(ticket_id),
+            description=t.gettext("long route") if m.ticket_by_id[ticket_id].long else None,
+        )
+        for ticket_id in sorted(game.offers[seat])
+    ]
     keep = game.offer_keep[seat]
-    return _view([discord.ui.Select(custom_id=f"ttr:{game_id}:{game.decision_token(seat)}:keep", options=options,
-                                    min_values=min(keep, len(options)), max_values=len(options),
-                                    placeholder=fit(t.gettext("Keep at least {n}", n=keep), PLACEHOLDER))])
+    return _view(
+        [
+            discord.ui.Select(
+                custom_id=f"ttr:{game_id}:{game.decision_token(seat)}:keep",
+                options=options,
+                min_values=min(keep, len(options)),
+                max_values=len(options),
+                placeholder=fit(t.gettext("Keep at least {n}", n=keep), PLACEHOLDER),
+            )
+        ]
+    )
 
 
 def tunnel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
@@ -376,12 +490,17 @@ def tunnel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discor
 
     tunnel = game.tunnel
     token = game.decision_token(seat)
-    items = [button(f"ttr:{game_id}:{token}:tunnel:{locos}", t.gettext(
-                 "Pay {cards}", cards=payment_text(t, tunnel["color"], locos, tunnel["surcharge"])),
-                 style=ButtonStyle.success)
-             for locos in surcharge_options(game.hands[seat], tunnel["surcharge"], tunnel["color"])[:4]]
-    items.append(button(f"ttr:{game_id}:{token}:tunnel:decline", t.pgettext("button", "Decline"),
-                        style=ButtonStyle.danger))
+    items = [
+        button(
+            f"ttr:{game_id}:{token}:tunnel:{locos}",
+            t.gettext("Pay {cards}", cards=payment_text(t, tunnel["color"], locos, tunnel["surcharge"])),
+            style=ButtonStyle.success,
+        )
+        for locos in surcharge_options(game.hands[seat], tunnel["surcharge"], tunnel["color"])[:4]
+    ]
+    items.append(
+        button(f"ttr:{game_id}:{token}:tunnel:decline", t.pgettext("button", "Decline"), style=ButtonStyle.danger)
+    )
     return _view(items)
 
 
@@ -393,29 +512,41 @@ def _page(items: list, page: int) -> tuple[list, int, int]:
     """The items of one page, the page (clamped) and how many pages there are."""
     pages = max(1, -(-len(items) // SELECT_OPTIONS))
     page = min(max(page, 0), pages - 1)
-    return items[page * SELECT_OPTIONS:(page + 1) * SELECT_OPTIONS], page, pages
+    return items[page * SELECT_OPTIONS : (page + 1) * SELECT_OPTIONS], page, pages
 
 
 def _pager(game_id: int, turn: int, what: str, page: int, pages: int, *, t: Translator) -> list[discord.ui.Item]:
     if pages < 2:
         return []
     # Ids stay distinct at either end (a disabled button names its own page).
-    return [button(f"ttr:{game_id}:{turn}:{what}:{max(page - 1, 0)}", t.pgettext("button", "Previous"), emoji="◀️",
-                   disabled=page == 0),
-            button(f"ttr:{game_id}:{turn}:{what}:{min(page + 1, pages - 1)}", t.pgettext("button", "More"),
-                   emoji="▶️", disabled=page == pages - 1)]
+    return [
+        button(
+            f"ttr:{game_id}:{turn}:{what}:{max(page - 1, 0)}",
+            t.pgettext("button", "Previous"),
+            emoji="◀️",
+            disabled=page == 0,
+        ),
+        button(
+            f"ttr:{game_id}:{turn}:{what}:{min(page + 1, pages - 1)}",
+            t.pgettext("button", "More"),
+            emoji="▶️",
+            disabled=page == pages - 1,
+        ),
+    ]
 
 
-def claim_menu(game_id: int, game: Game, seat: int, claims: list[Claim], planned: set[str], page: int, *,
-               t: Translator) -> tuple[str, discord.ui.View | None]:
+def claim_menu(
+    game_id: int, game: Game, seat: int, claims: list[Claim], planned: set[str], page: int, *, t: Translator
+) -> tuple[str, discord.ui.View | None]:
     """The claim menu: the routes the hand pays for now (one option a route), those on the seat's
     ticket plan first (⭐), longest next; paged past 25. Off turn, the same list as text, to plan."""
     by_track: dict[str, list[Claim]] = {}
     for claim in claims:
         by_track.setdefault(claim.track, []).append(claim)
     m = game.map
-    order = sorted(by_track, key=lambda tid: (tid not in planned, -m.track_by_id[tid].length,
-                                              route_name(t, m, m.track_by_id[tid])))
+    order = sorted(
+        by_track, key=lambda tid: (tid not in planned, -m.track_by_id[tid].length, route_name(t, m, m.track_by_id[tid]))
+    )
     if not order:
         return "🛤️ " + t.gettext("Your hand pays for no route now."), None
     shown, page, pages = _page(order, page)
@@ -431,20 +562,39 @@ def claim_menu(game_id: int, game: Game, seat: int, claims: list[Claim], planned
         head += " · " + t.gettext("page {page} of {pages}", page=page + 1, pages=pages)
     if not my_turn:
         lines = [label(tid) for tid in shown]
-        return fit("🛤️ " + t.gettext("Not your turn. {list}", list=head + ":") + "\n" + "\n".join(lines),
-                   MESSAGE_CONTENT), None
+        return fit(
+            "🛤️ " + t.gettext("Not your turn. {list}", list=head + ":") + "\n" + "\n".join(lines), MESSAGE_CONTENT
+        ), None
     turn = game.turn_token(seat)
-    select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:route", placeholder=fit(
-        t.gettext("Pick a route to claim"), PLACEHOLDER), options=[
-        discord.SelectOption(label=fit(label(tid), OPTION_TEXT), value=tid, description=fit(" · ".join(filter(None, (
-            " / ".join(claim_payment_label(t, game, claim) for claim in by_track[tid]),
-            toll_note(t, game, m.track_by_id[tid], seat)))), OPTION_TEXT))
-        for tid in shown])
+    select = discord.ui.Select(
+        custom_id=f"ttr:{game_id}:{turn}:route",
+        placeholder=fit(t.gettext("Pick a route to claim"), PLACEHOLDER),
+        options=[
+            discord.SelectOption(
+                label=fit(label(tid), OPTION_TEXT),
+                value=tid,
+                description=fit(
+                    " · ".join(
+                        filter(
+                            None,
+                            (
+                                " / ".join(claim_payment_label(t, game, claim) for claim in by_track[tid]),
+                                toll_note(t, game, m.track_by_id[tid], seat),
+                            ),
+                        )
+                    ),
+                    OPTION_TEXT,
+                ),
+            )
+            for tid in shown
+        ],
+    )
     return "🛤️ " + head + ":", _rows([select], _pager(game_id, turn, "routes", page, pages, t=t))
 
 
-def station_menu(game_id: int, game: Game, seat: int, builds: list[BuildStation], wanted: set[str], page: int, *,
-                 t: Translator) -> tuple[str, discord.ui.View | None]:
+def station_menu(
+    game_id: int, game: Game, seat: int, builds: list[BuildStation], wanted: set[str], page: int, *, t: Translator
+) -> tuple[str, discord.ui.View | None]:
     """The station menu: the cities a station may be built in now, those on the seat's open
     tickets first (⭐); paged past 25."""
     m = game.map
@@ -457,10 +607,16 @@ def station_menu(game_id: int, game: Game, seat: int, builds: list[BuildStation]
     if pages > 1:
         head += " · " + t.gettext("page {page} of {pages}", page=page + 1, pages=pages)
     turn = game.turn_token(seat)
-    select = discord.ui.Select(custom_id=f"ttr:{game_id}:{turn}:city", placeholder=fit(
-        t.gettext("Pick a city"), PLACEHOLDER), options=[
-        discord.SelectOption(label=fit(("⭐ " if cid in wanted else "") + t.city(m.city_by_id[cid]), OPTION_TEXT),
-                             value=cid) for cid in shown])
+    select = discord.ui.Select(
+        custom_id=f"ttr:{game_id}:{turn}:city",
+        placeholder=fit(t.gettext("Pick a city"), PLACEHOLDER),
+        options=[
+            discord.SelectOption(
+                label=fit(("⭐ " if cid in wanted else "") + t.city(m.city_by_id[cid]), OPTION_TEXT), value=cid
+            )
+            for cid in shown
+        ],
+    )
     return "🏠 " + head + ":", _rows([select], _pager(game_id, turn, "cities", page, pages, t=t))
 
 
@@ -480,16 +636,23 @@ def payment_view(game_id: int, game: Game, seat: int, actions: list, *, t: Trans
     return _view(items)
 
 
-def color_choice_view(game_id: int, game: Game, seat: int, text: str, colors: list[str], *,
-                      t: Translator) -> discord.ui.View:
+def color_choice_view(
+    game_id: int, game: Game, seat: int, text: str, colors: list[str], *, t: Translator
+) -> discord.ui.View:
     """One button per color that can pay for the typed action (`text` in notation, e.g. a station);
     a choice too long for a button is left out (the message names them all)."""
     token = game.decision_token(seat)
     items = []
     for color in colors[:20]:
         try:
-            items.append(choice_button(game_id, token, f"{text} {color}",
-                                       label=t.gettext("Pay with {card}", card=t.card(CARD_NAMES.index(color)))))
+            items.append(
+                choice_button(
+                    game_id,
+                    token,
+                    f"{text} {color}",
+                    label=t.gettext("Pay with {card}", card=t.card(CARD_NAMES.index(color))),
+                )
+            )
         except ValueError:
             continue
     return _view(items)
@@ -513,12 +676,16 @@ def hook_choice_view(game_id: int, game: Game, seat: int, *, t: Translator) -> d
 
 
 def lobby_view(lobby_id: int, *, t: Translator) -> discord.ui.View:
-    labels = {"join": t.pgettext("button", "Join"), "leave": t.pgettext("button", "Leave"),
-              "start": t.pgettext("button", "Start")}
+    labels = {
+        "join": t.pgettext("button", "Join"),
+        "leave": t.pgettext("button", "Leave"),
+        "start": t.pgettext("button", "Start"),
+    }
     styles = {"join": ButtonStyle.success, "leave": ButtonStyle.secondary, "start": ButtonStyle.primary}
     return _view([button(f"ttr:lobby:{lobby_id}:{what}", label, style=styles[what]) for what, label in labels.items()])
 
 
 def final_view(game_id: int, *, t: Translator) -> discord.ui.View:
-    return _view([button(f"ttr:{game_id}:rematch", t.pgettext("button", "Rematch"), emoji="🔁",
-                         style=ButtonStyle.success)])
+    return _view(
+        [button(f"ttr:{game_id}:rematch", t.pgettext("button", "Rematch"), emoji="🔁", style=ButtonStyle.success)]
+    )

@@ -70,8 +70,9 @@ class StaleChoice(UserError):
 class MarketChanged(UserError):
     """A face-up card's button whose slot now holds another card (the market was refilled)."""
 
-    message = N_("The face-up card in slot {slot} is no longer {card}: the market changed. Pick again from the "
-                 "newest buttons.")
+    message = N_(
+        "The face-up card in slot {slot} is no longer {card}: the market changed. Pick again from the newest buttons."
+    )
 
 
 class LostRace(UserError):
@@ -96,16 +97,22 @@ class TooLate(UserError):
     message = N_("Too late: the game moved on.")
 
 
-def reason(t: Translator, error: TemplateError | Unrated, *, game: Game | None = None,
-           name: Callable[[int], str] | None = None) -> str:
+def reason(
+    t: Translator, error: TemplateError | Unrated, *, game: Game | None = None, name: Callable[[int], str] | None = None
+) -> str:
     """Any refusal in `t`'s language (`name(seat)` names a seat's player, in bold by default)."""
     if isinstance(error, (LeagueError, Unrated)):
         return league_text(t, error)
     if any(isinstance(v, (Command, Option)) for v in error.params.values()):
         error = TemplateError(error.template, **{k: _command_word(t, v) for k, v in error.params.items()})
     # The engine's errors read as sentences; the bot's own are written as they are shown.
-    return describe_error(t, error, game, name or (lambda seat: "**" + t.gettext("Seat {n}", n=seat + 1) + "**"),
-                          sentence=isinstance(error, ActionError))
+    return describe_error(
+        t,
+        error,
+        game,
+        name or (lambda seat: "**" + t.gettext("Seat {n}", n=seat + 1) + "**"),
+        sentence=isinstance(error, ActionError),
+    )
 
 
 def _command_word(t: Translator, value: object) -> object:

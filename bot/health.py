@@ -69,8 +69,10 @@ class HealthServer:
         except OSError as exc:
             await self._runner.cleanup()
             self._runner = None
-            raise HealthPortError(f"cannot serve /healthz on {self.host}:{self.port} ({exc.strerror}): "
-                                  "choose another HEALTH_PORT or HEALTH_HOST") from None
+            raise HealthPortError(
+                f"cannot serve /healthz on {self.host}:{self.port} ({exc.strerror}): "
+                "choose another HEALTH_PORT or HEALTH_HOST"
+            ) from None
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self._log_handler = metrics.install(self.bot)
         self._sampler = asyncio.create_task(self._sample(), name="health-sampler")
@@ -107,10 +109,15 @@ class HealthServer:
         since = seconds_since_last_write(self.bot.storage.engine)
         body = {
             "status": "ok" if connected and problem is None else "unhealthy",
-            "gateway": {"connected": connected,
-                        "latency_seconds": self.bot.latency if math.isfinite(self.bot.latency) else None},
-            "database": {"reachable": problem is None, "error": problem,
-                         "seconds_since_last_write": None if since is None else round(since, 3)},
+            "gateway": {
+                "connected": connected,
+                "latency_seconds": self.bot.latency if math.isfinite(self.bot.latency) else None,
+            },
+            "database": {
+                "reachable": problem is None,
+                "error": problem,
+                "seconds_since_last_write": None if since is None else round(since, 3),
+            },
         }
         return web.json_response(body, status=200 if body["status"] == "ok" else 503)
 
@@ -133,8 +140,11 @@ class HealthServer:
     async def _count_games(self) -> None:
         try:
             async with self.bot.storage.sessions() as session:
-                self.active_games = (await session.execute(
-                    select(func.count()).select_from(GameRecord).where(GameRecord.status == ACTIVE))).scalar_one()
+                self.active_games = (
+                    await session.execute(
+                        select(func.count()).select_from(GameRecord).where(GameRecord.status == ACTIVE)
+                    )
+                ).scalar_one()
         except Exception:  # the database is down: /healthz says so; the gauge keeps its last value
             log.debug("active games not counted", exc_info=True)
 
@@ -150,8 +160,9 @@ class _BotGauges:
         yield _gauge("ttr_gateway_connected", "1 when the gateway is connected", float(self.server.gateway_connected()))
         if math.isfinite(bot.latency):
             yield _gauge("ttr_gateway_latency_seconds", "Heartbeat latency to Discord's gateway", bot.latency)
-        yield _gauge("ttr_event_loop_lag_seconds", "How late the event loop ran a timer, last sample",
-                     self.server.loop_lag)
+        yield _gauge(
+            "ttr_event_loop_lag_seconds", "How late the event loop ran a timer, last sample", self.server.loop_lag
+        )
         if self.server.active_games is not None:
             yield _gauge("ttr_active_games", "Games being played (whole database)", self.server.active_games)
         yield _gauge("ttr_servers", "Servers (guilds) the bot is in", len(bot.guilds))

@@ -35,8 +35,10 @@ PROCESS = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 def interaction_webhook(client: discord.Client, application_id: int, token: str) -> discord.Webhook:
     """An interaction's webhook from its stored token, as discord.py's `Interaction.followup` makes
     it: an application webhook, the only kind that may send ephemeral messages."""
-    return discord.Webhook.from_state({"id": application_id, "type": 3, "token": token},  # type: ignore[arg-type]
-                                      state=client._connection)
+    return discord.Webhook.from_state(
+        {"id": application_id, "type": 3, "token": token},  # type: ignore[arg-type]
+        state=client._connection,
+    )
 
 
 async def thinking(webhook: discord.Webhook) -> bool:
@@ -58,8 +60,9 @@ async def acknowledged(webhook: discord.Webhook) -> bool:
     return True
 
 
-async def unanswered_webhook(client: discord.Client, application_id: int | None,
-                             token: str | None) -> discord.Webhook | None:
+async def unanswered_webhook(
+    client: discord.Client, application_id: int | None, token: str | None
+) -> discord.Webhook | None:
     """The webhook to answer an interaction after a restart, if it still waits for its answer
     (one answered before the crash is not answered again)."""
     if application_id is None or token is None:
@@ -77,10 +80,15 @@ class Inbox:
         """Called just before a move's defer: the move is being made here (`in_place`: its answer
         updates the player's panel; nothing will show "thinking…")."""
         async with self.storage.sessions() as session:
-            await outbox.note_acknowledged(session=session, interaction_token=interaction.token,
-                                           application_id=interaction.application_id,
-                                           guild_id=interaction.guild_id, user_id=interaction.user.id,
-                                           received_by=PROCESS, in_place=in_place)
+            await outbox.note_acknowledged(
+                session=session,
+                interaction_token=interaction.token,
+                application_id=interaction.application_id,
+                guild_id=interaction.guild_id,
+                user_id=interaction.user.id,
+                received_by=PROCESS,
+                in_place=in_place,
+            )
 
     async def answered(self, interaction: Interaction) -> None:
         """The move was refused and the player told: a restart has nothing to add."""
@@ -113,8 +121,9 @@ class Inbox:
             if webhook is None:
                 return 0
             t = await self.languages.for_user(row.user_id, row.guild_id)
-            await webhook.send("🔄 " + t.gettext("I restarted before your move was saved; please try again."),
-                               ephemeral=True)
+            await webhook.send(
+                "🔄 " + t.gettext("I restarted before your move was saved; please try again."), ephemeral=True
+            )
         except discord.HTTPException:  # the token expired meanwhile: nothing more can be said
             log.warning("an unsaved move could not be answered", exc_info=True, extra={"user_id": row.user_id})
             return 0

@@ -57,9 +57,13 @@ class Languages:
             return translator(self.forced)
         mine = await self.player(user_id) if user_id is not None else Choice()
         server = await self.guild(guild_id) if guild_id is not None else Choice()
-        language = (mine.language or (self._seen_locale.get(user_id) if user_id is not None else None)
-                    or server.language or (self._guild_locale.get(guild_id) if guild_id is not None else None)
-                    or DEFAULT_LANGUAGE)
+        language = (
+            mine.language
+            or (self._seen_locale.get(user_id) if user_id is not None else None)
+            or server.language
+            or (self._guild_locale.get(guild_id) if guild_id is not None else None)
+            or DEFAULT_LANGUAGE
+        )
         return translator(language, mine.city_names or server.city_names or "printed")
 
     async def for_channel(self, guild_id: int | None) -> Translator:
@@ -125,16 +129,18 @@ class Languages:
         async with self.storage.sessions() as session:
             player = await stored_players.get_player(session=session, user_id=user_id)
             prefs = _with_city_names(player.preferences if player else {}, choice.city_names)
-            await stored_players.update_player(session=session, user_id=user_id, language=choice.language,
-                                               preferences=prefs)
+            await stored_players.update_player(
+                session=session, user_id=user_id, language=choice.language, preferences=prefs
+            )
         self._players[user_id] = (self.clock(), choice)
 
     async def set_guild(self, guild_id: int, choice: Choice) -> None:
         async with self.storage.sessions() as session:
             row = await stored_players.get_guild_settings(session=session, guild_id=guild_id)
             settings = _with_city_names(row.settings if row else {}, choice.city_names)
-            await stored_players.update_guild_settings(session=session, guild_id=guild_id, language=choice.language,
-                                                       settings=settings)
+            await stored_players.update_guild_settings(
+                session=session, guild_id=guild_id, language=choice.language, settings=settings
+            )
         self._guilds[guild_id] = (self.clock(), choice)
 
     def forget_guild(self, guild_id: int) -> None:

@@ -17,8 +17,12 @@ def _extras(record: logging.LogRecord) -> dict[str, object]:
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"time": self.formatTime(record), "level": record.levelname, "logger": record.name,
-                 "message": record.getMessage()}
+        entry = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
         entry.update(_extras(record))
         if record.exc_info:
             entry["traceback"] = self.formatException(record.exc_info)

@@ -42,8 +42,9 @@ from texts.present import card, final_fields, private_summary, route_name, ticke
 log = logging.getLogger(__name__)
 
 #: Player colors offered at join, in the renderer's palette order (distinct from route colors).
-PLAYER_COLORS: dict[str, tuple[int, int, int]] = dict(zip(("violet", "teal", "brown", "sky", "lime"),
-                                                          DEFAULT_PLAYER_COLORS))
+PLAYER_COLORS: dict[str, tuple[int, int, int]] = dict(
+    zip(("violet", "teal", "brown", "sky", "lime"), DEFAULT_PLAYER_COLORS)
+)
 AI_LEVELS = ("random", "baseline", "strong")
 #: An AI seat's name by level ({n}: the seat's number), translated where it is shown.
 AI_NAMES = {"random": N_("random AI {n}"), "baseline": N_("baseline AI {n}"), "strong": N_("strong AI {n}")}
@@ -51,8 +52,9 @@ AI_NAMES = {"random": N_("random AI {n}"), "baseline": N_("baseline AI {n}"), "s
 
 def pings(*user_ids: int | None) -> discord.AllowedMentions:
     """Who a message may ping: exactly these users; never everyone, here or a role."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(u) for u in user_ids if u])
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in user_ids if u]
+    )
 
 
 def files_allowed(interaction: Interaction) -> bool:
@@ -69,8 +71,7 @@ def in_place(interaction: Interaction) -> bool:
     """Whether the answer to `interaction` replaces the private message it was tapped on (a
     player's panel or menu) rather than arriving as a new one: one panel, updated as they play."""
     message = interaction.message
-    return (interaction.type == discord.InteractionType.component and message is not None
-            and message.flags.ephemeral)
+    return interaction.type == discord.InteractionType.component and message is not None and message.flags.ephemeral
 
 
 async def show_private(interaction: Interaction, content: str, view: discord.ui.View | None = None) -> None:
@@ -154,7 +155,9 @@ class TableMessenger:
     def styles(self, table: Table, t: Translator | None = None) -> list[PlayerStyle]:
         styles = []
         for seat in range(table.game.seats):
-            color = PLAYER_COLORS.get(table.color_of(seat) or "", DEFAULT_PLAYER_COLORS[seat % len(DEFAULT_PLAYER_COLORS)])
+            color = PLAYER_COLORS.get(
+                table.color_of(seat) or "", DEFAULT_PLAYER_COLORS[seat % len(DEFAULT_PLAYER_COLORS)]
+            )
             styles.append(PlayerStyle(self.display_name(table, seat, t), color))
         return styles
 
@@ -165,8 +168,9 @@ class TableMessenger:
     @staticmethod
     def hook_text(t: Translator) -> str:
         """A map hook's pending decision (Nederland's neutral player is the only one so far)."""
-        return "🤖 " + t.gettext("**The neutral player builds a route with two free tracks: you pick which.** "
-                                "(It costs you nothing.)")
+        return "🤖 " + t.gettext(
+            "**The neutral player builds a route with two free tracks: you pick which.** (It costs you nothing.)"
+        )
 
     def tickets_text(self, t: Translator, table: Table, seat: int) -> str:
         game = table.game
@@ -188,16 +192,30 @@ class TableMessenger:
         committed = [(CARD_NAMES[kind], n) for kind, n in enumerate(game.tunnel["paid"]) if n]
         laid = t.join(f"{card(t, CARD_NAMES.index(name))} ×{n}" for name, n in committed)
         can_pay = bool(surcharge_options(game.hands[seat], tunnel["surcharge"], game.tunnel["color"]))
-        ask = (t.ngettext("**Tunnel {route}:** revealed {cards} → pay {n} more card or decline.",
-                          "**Tunnel {route}:** revealed {cards} → pay {n} more cards or decline.",
-                          tunnel["surcharge"], route=route, cards=revealed) if can_pay else
-               t.ngettext("**Tunnel {route}:** revealed {cards} → {n} more card is needed and your hand cannot "
-                          "pay it: decline (your cards come back).",
-                          "**Tunnel {route}:** revealed {cards} → {n} more cards are needed and your hand cannot "
-                          "pay them: decline (your cards come back).",
-                          tunnel["surcharge"], route=route, cards=revealed))
-        lines = [ask, t.gettext("Laid down for the tunnel: {cards}", cards=laid) if laid else "",
-                 private_summary(t, game, seat)]
+        ask = (
+            t.ngettext(
+                "**Tunnel {route}:** revealed {cards} → pay {n} more card or decline.",
+                "**Tunnel {route}:** revealed {cards} → pay {n} more cards or decline.",
+                tunnel["surcharge"],
+                route=route,
+                cards=revealed,
+            )
+            if can_pay
+            else t.ngettext(
+                "**Tunnel {route}:** revealed {cards} → {n} more card is needed and your hand cannot "
+                "pay it: decline (your cards come back).",
+                "**Tunnel {route}:** revealed {cards} → {n} more cards are needed and your hand cannot "
+                "pay them: decline (your cards come back).",
+                tunnel["surcharge"],
+                route=route,
+                cards=revealed,
+            )
+        )
+        lines = [
+            ask,
+            t.gettext("Laid down for the tunnel: {cards}", cards=laid) if laid else "",
+            private_summary(t, game, seat),
+        ]
         return "\n".join(line for line in lines if line)
 
     def panel(self, t: Translator, table: Table, seat: int) -> tuple[str, discord.ui.View | None]:
@@ -228,9 +246,17 @@ class TableMessenger:
             return summary + "\n\n" + t.gettext("**Your turn:** draw cards, claim a route or draw tickets."), view
         return summary + "\n" + t.gettext("It's {player}'s turn.", player=self.name(table, game.current, t)), view
 
-    async def private_files(self, table: Table, seat: int, *, hand: bool = True, offer: bool = False,
-                            board: bool = False, interaction: Interaction | None = None,
-                            t: Translator | None = None) -> list[discord.File]:
+    async def private_files(
+        self,
+        table: Table,
+        seat: int,
+        *,
+        hand: bool = True,
+        offer: bool = False,
+        board: bool = False,
+        interaction: Interaction | None = None,
+        t: Translator | None = None,
+    ) -> list[discord.File]:
         """Images only this seat may see (for its DMs or ephemeral replies), in its player's language
         (`t`, else looked up). None for a reply in a channel where the bot may not attach files: the
         text says the same."""
@@ -246,8 +272,11 @@ class TableMessenger:
             jobs.append(("tickets.png", render_ticket_offer, {}))
         if board:
             my_turn = game.current == seat and game.stage is None
-            claimable = ([a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
-                         if my_turn else [a.track for a in game.payable_claims(seat)])  # off turn: what could pay
+            claimable = (
+                [a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
+                if my_turn
+                else [a.track for a in game.payable_claims(seat)]
+            )  # off turn: what could pay
             jobs.append(("my-board.png", render_player_board, {"claimable_tracks": claimable, "my_turn": my_turn}))
 
         colorblind = self.colorblind(table, seat)
@@ -313,8 +342,15 @@ class TableMessenger:
         t = t or await self.channel_t(table)
         seen = table.game.view(None)
         since = self._posted_plies.get(table.id) if posted else None
-        image = await asyncio.to_thread(render_board, seen, table.game.map, self.styles(table, t),
-                                        colorblind=self.colorblind(table), t=t, since=since)
+        image = await asyncio.to_thread(
+            render_board,
+            seen,
+            table.game.map,
+            self.styles(table, t),
+            colorblind=self.colorblind(table),
+            t=t,
+            since=since,
+        )
         if posted:
             self._posted_plies[table.id] = seen["plies"]
             self._posted_boards[table.id] = map_state(seen)
@@ -329,8 +365,9 @@ class TableMessenger:
                 return None
         return channel  # type: ignore[return-value]
 
-    async def post_turn(self, table: Table, summary: str, *, interaction: Interaction | None = None,
-                        row: Announcement | None = None) -> None:
+    async def post_turn(
+        self, table: Table, summary: str, *, interaction: Interaction | None = None, row: Announcement | None = None
+    ) -> None:
         """The channel message after a turn: what happened, the board, whose turn it is (sent with
         the outbox row's nonce, so a retry after a crash does not post it twice)."""
         game = table.game
@@ -345,26 +382,48 @@ class TableMessenger:
         nxt = game.current
         due = await self.timers.deadline(table, nxt)
         params = {"player": self.mention(table, nxt, t), "map": t.map_name(game.map)}
-        turn = (t.gettext("{player}, your turn ({map}, last round).", **params) if game.last_round
-                else t.gettext("{player}, your turn ({map}).", **params))
+        turn = (
+            t.gettext("{player}, your turn ({map}, last round).", **params)
+            if game.last_round
+            else t.gettext("{player}, your turn ({map}).", **params)
+        )
         lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
         content = "\n".join(line for line in lines if line)[:2000]
         files = [await self.board_file(table, t, posted=True)] if self.board_changed(table) else []
         try:
             with metrics.turn_message():
-                message = await channel.send(content, files=files, view=components.table_view(table.id, game, t=t),
-                                             allowed_mentions=pings(table.user_of(nxt)), nonce=_nonce(row, 0))
+                message = await channel.send(
+                    content,
+                    files=files,
+                    view=components.table_view(table.id, game, t=t),
+                    allowed_mentions=pings(table.user_of(nxt)),
+                    nonce=_nonce(row, 0),
+                )
         except discord.Forbidden as exc:
             metrics.error("Forbidden")
             await self.permission_problem(interaction, channel, exc)
         else:
             await self.new_table(table, message)
         where = channel_mention(table)
-        await self.ping(table, nxt, lambda mine: "⏰ " + (
-            mine.gettext("It's your turn in the {map} game in {channel} (deadline {when}).",
-                         map=mine.map_name(game.map), channel=where, when=timestamp(due)) if due
-            else mine.gettext("It's your turn in the {map} game in {channel}.", map=mine.map_name(game.map),
-                              channel=where)))
+        await self.ping(
+            table,
+            nxt,
+            lambda mine: (
+                "⏰ "
+                + (
+                    mine.gettext(
+                        "It's your turn in the {map} game in {channel} (deadline {when}).",
+                        map=mine.map_name(game.map),
+                        channel=where,
+                        when=timestamp(due),
+                    )
+                    if due
+                    else mine.gettext(
+                        "It's your turn in the {map} game in {channel}.", map=mine.map_name(game.map), channel=where
+                    )
+                )
+            ),
+        )
 
     async def new_table(self, table: Table, message: discord.Message) -> None:
         """`message` is the game's table now: the one before loses its controls (at most one
@@ -385,8 +444,10 @@ class TableMessenger:
         try:
             async for old in newest.channel.history(limit=25, before=newest):
                 if old.author.id == self.client.user.id and any(
-                        getattr(child, "custom_id", "").startswith(prefix)
-                        for row in old.components for child in getattr(row, "children", ())):
+                    getattr(child, "custom_id", "").startswith(prefix)
+                    for row in old.components
+                    for child in getattr(row, "children", ())
+                ):
                     found.append(old)
         except discord.HTTPException:
             return []
@@ -435,11 +496,23 @@ class TableMessenger:
         channel = await self.channel(table)
         if channel is not None:
             t = await self.channel_t(table)
-            text = t.gettext("{player}, your turn ends {when}.", player=self.mention(table, seat, t), when=timestamp(due))
+            text = t.gettext(
+                "{player}, your turn ends {when}.", player=self.mention(table, seat, t), when=timestamp(due)
+            )
             await channel.send(f"⏳ {text}", allowed_mentions=pings(table.user_of(seat)))
-        await self.ping(table, seat, lambda mine: "⏳ " + mine.gettext(
-            "Your turn in the {map} game in {channel} ends {when}.", map=mine.map_name(table.game.map),
-            channel=channel_mention(table), when=timestamp(due)))
+        await self.ping(
+            table,
+            seat,
+            lambda mine: (
+                "⏳ "
+                + mine.gettext(
+                    "Your turn in the {map} game in {channel} ends {when}.",
+                    map=mine.map_name(table.game.map),
+                    channel=channel_mention(table),
+                    when=timestamp(due),
+                )
+            ),
+        )
 
     async def post_final(self, table: Table, summary: str, channel, *, row: Announcement | None = None) -> None:
         game = table.game
@@ -448,52 +521,80 @@ class TableMessenger:
         for title, body in final_fields(t, game, lambda s: self.name(table, s, t)):
             embed.add_field(name=title[:256], value=body, inline=False)
         content = (summary + "\n" if summary else "") + t.gettext("All tickets are revealed below.")
-        image = await asyncio.to_thread(render_final, game.view(None), game.map, self.styles(table, t),
-                                        colorblind=self.colorblind(table), t=t)
+        image = await asyncio.to_thread(
+            render_final, game.view(None), game.map, self.styles(table, t), colorblind=self.colorblind(table), t=t
+        )
         file = discord.File(io.BytesIO(image.png), filename="final.png", description=image.alt_text[:1024])
-        await channel.send(content[:2000], embed=embed, file=file, view=components.final_view(table.id, t=t),
-                           nonce=_nonce(row, 0))
+        await channel.send(
+            content[:2000], embed=embed, file=file, view=components.final_view(table.id, t=t), nonce=_nonce(row, 0)
+        )
         await self.retire_table(table)
 
     async def permission_problem(self, interaction: Interaction | None, channel, exc: discord.Forbidden) -> None:
         if interaction is not None:
             t = await self.languages.for_interaction(interaction)
             perms = interaction.app_permissions
-            labels = {"send_messages": t.pgettext("permission", "Send Messages"),
-                      "attach_files": t.pgettext("permission", "Attach Files")}
+            labels = {
+                "send_messages": t.pgettext("permission", "Send Messages"),
+                "attach_files": t.pgettext("permission", "Attach Files"),
+            }
             missing = [label for flag, label in labels.items() if not getattr(perms, flag)] or list(labels.values())
-            await interaction.followup.send("⚠️ " + t.gettext(
-                "Your move is saved, but I can't post the board in {channel}: I need the **{permissions}** permission "
-                "there. Ask a server admin to grant it.", channel=channel.mention, permissions=t.join(missing)),
-                ephemeral=True)
+            await interaction.followup.send(
+                "⚠️ "
+                + t.gettext(
+                    "Your move is saved, but I can't post the board in {channel}: I need the **{permissions}** permission "
+                    "there. Ask a server admin to grant it.",
+                    channel=channel.mention,
+                    permissions=t.join(missing),
+                ),
+                ephemeral=True,
+            )
         log.warning("cannot post in channel", extra={"channel_id": getattr(channel, "id", None), "error": str(exc)})
 
     # ------------------------------------------------------------------ private information
 
-    async def dm(self, table: Table, seat: int, content: str, *, t: Translator, view: discord.ui.View | None = None,
-                 files: list[discord.File] | None = None, row: Announcement | None = None) -> bool:
+    async def dm(
+        self,
+        table: Table,
+        seat: int,
+        content: str,
+        *,
+        t: Translator,
+        view: discord.ui.View | None = None,
+        files: list[discord.File] | None = None,
+        row: Announcement | None = None,
+    ) -> bool:
         """Send a DM to the seat's player (`content` and `view` in their language `t`); if DMs are
         closed, say so once in the channel (nothing private)."""
         user_id = table.user_of(seat)
         if user_id is None or user_id in self._dm_closed:
             return False
-        header = t.gettext("**{map} game in {channel}**", map=t.map_name(table.game.map),
-                           channel=channel_mention(table))
+        header = t.gettext(
+            "**{map} game in {channel}**", map=t.map_name(table.game.map), channel=channel_mention(table)
+        )
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(f"{header}\n{content}"[:2000], view=view or discord.utils.MISSING,
-                            files=files or discord.utils.MISSING, nonce=_nonce(row, 1 + seat))
+            await user.send(
+                f"{header}\n{content}"[:2000],
+                view=view or discord.utils.MISSING,
+                files=files or discord.utils.MISSING,
+                nonce=_nonce(row, 1 + seat),
+            )
             return True
         except discord.Forbidden:
             self._dm_closed.add(user_id)
             channel = await self.channel(table)
             if channel is not None:
                 ct = await self.channel_t(table)
-                await channel.send(ct.gettext(
-                    "{player}, I can't send you direct messages. Your cards and tickets stay private: press "
-                    "**{button}** on the newest turn message to see them and choose.",
-                    player=self.mention(table, seat, ct), button=ct.pgettext("button", "My hand")),
-                    allowed_mentions=pings(user_id))
+                await channel.send(
+                    ct.gettext(
+                        "{player}, I can't send you direct messages. Your cards and tickets stay private: press "
+                        "**{button}** on the newest turn message to see them and choose.",
+                        player=self.mention(table, seat, ct),
+                        button=ct.pgettext("button", "My hand"),
+                    ),
+                    allowed_mentions=pings(user_id),
+                )
             return False
         except discord.HTTPException:
             log.exception("DM failed", extra={"game_id": table.id, "user_id": user_id})
@@ -508,18 +609,31 @@ class TableMessenger:
             t = await self.channel_t(table)
             text = t.gettext(
                 "**{map}** game started! Seats: {players}.\nEveryone: choose your starting tickets (I've sent them by "
-                "DM; or press **{button}**).", map=t.map_name(game.map),
-                players=t.join(self.name(table, s, t) for s in range(game.seats)), button=t.pgettext("button", "My hand"))
-            message = await channel.send(f"🚂 {text}", file=await self.board_file(table, t, posted=True),
-                                         view=components.table_view(table.id, game, t=t), nonce=_nonce(row, 0))
+                "DM; or press **{button}**).",
+                map=t.map_name(game.map),
+                players=t.join(self.name(table, s, t) for s in range(game.seats)),
+                button=t.pgettext("button", "My hand"),
+            )
+            message = await channel.send(
+                f"🚂 {text}",
+                file=await self.board_file(table, t, posted=True),
+                view=components.table_view(table.id, game, t=t),
+                nonce=_nonce(row, 0),
+            )
             await self.new_table(table, message)
         for seat in range(game.seats):
             if table.user_of(seat) is None:  # an AI: nobody to write to
                 continue
             mine = await self.seat_t(table, seat)
-            await self.dm(table, seat, f"{private_summary(mine, game, seat)}\n\n{self.tickets_text(mine, table, seat)}",
-                          t=mine, view=components.tickets_view(table.id, game, seat, t=mine),
-                          files=await self.private_files(table, seat, offer=True, t=mine), row=row)
+            await self.dm(
+                table,
+                seat,
+                f"{private_summary(mine, game, seat)}\n\n{self.tickets_text(mine, table, seat)}",
+                t=mine,
+                view=components.tickets_view(table.id, game, seat, t=mine),
+                files=await self.private_files(table, seat, offer=True, t=mine),
+                row=row,
+            )
 
 
 def map_state(seen: dict) -> tuple[int, ...]:

@@ -23,14 +23,22 @@ from prometheus_client import Counter, Histogram
 
 INTERACTIONS = Counter("ttr_interactions", "Interactions received, by type", ["type"], registry=None)
 INTERACTION_SECONDS = Histogram(
-    "ttr_interaction_seconds", "Time from receiving an interaction until its handler finished", ["type", "outcome"],
-    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30), registry=None)
+    "ttr_interaction_seconds",
+    "Time from receiving an interaction until its handler finished",
+    ["type", "outcome"],
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30),
+    registry=None,
+)
 TURN_MESSAGES = Counter("ttr_turn_messages", "Turn messages (board image and buttons) posted", registry=None)
 TURN_MESSAGE_SECONDS = Histogram(
-    "ttr_turn_message_seconds", "Time to render and post one turn message",
-    buckets=(0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30), registry=None)
-ERRORS = Counter("ttr_errors", "Errors, by kind (the exception's class, or the logger of an error line)",
-                 ["kind"], registry=None)
+    "ttr_turn_message_seconds",
+    "Time to render and post one turn message",
+    buckets=(0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30),
+    registry=None,
+)
+ERRORS = Counter(
+    "ttr_errors", "Errors, by kind (the exception's class, or the logger of an error line)", ["kind"], registry=None
+)
 
 COLLECTORS = (INTERACTIONS, INTERACTION_SECONDS, TURN_MESSAGES, TURN_MESSAGE_SECONDS, ERRORS)
 

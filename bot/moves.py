@@ -29,9 +29,17 @@ class Moves:
         self.messenger = messenger
         self.inbox = inbox
 
-    async def perform(self, interaction: Interaction, game_id: int, action: Action | str, *,
-                      token: int | None = None, turn: int | None = None, as_table: bool = False,
-                      kind: CauseKind = CauseKind.PLAYER) -> Outcome | None:
+    async def perform(
+        self,
+        interaction: Interaction,
+        game_id: int,
+        action: Action | str,
+        *,
+        token: int | None = None,
+        turn: int | None = None,
+        as_table: bool = False,
+        kind: CauseKind = CauseKind.PLAYER,
+    ) -> Outcome | None:
         """Apply an action for the interacting user (or, `as_table`, for the table they run). A tap
         on the player's panel updates that panel; any other answer is one new private message."""
         answer = "thinking"
@@ -55,15 +63,23 @@ class Moves:
         except AmbiguousActionError as exc:
             await self._offer_payments(interaction, t, game_id, exc, action if isinstance(action, str) else None)
         except TemplateError as exc:
-            await interaction.followup.send(components.fit(f"⚠️ {await self.refusal(t, game_id, exc)}",
-                                                           components.MESSAGE_CONTENT), ephemeral=True)
+            await interaction.followup.send(
+                components.fit(f"⚠️ {await self.refusal(t, game_id, exc)}", components.MESSAGE_CONTENT), ephemeral=True
+            )
         except Exception:
             error_id = new_error_id()
-            log.exception("action failed", extra={"error_id": error_id, "game_id": game_id,
-                                                  "user_id": interaction.user.id})
-            await interaction.followup.send("😓 " + t.gettext(
-                "Sorry, something went wrong on my side (error id `{error_id}`). Nothing was changed; please try "
-                "again.", error_id=error_id), ephemeral=True)
+            log.exception(
+                "action failed", extra={"error_id": error_id, "game_id": game_id, "user_id": interaction.user.id}
+            )
+            await interaction.followup.send(
+                "😓 "
+                + t.gettext(
+                    "Sorry, something went wrong on my side (error id `{error_id}`). Nothing was changed; please try "
+                    "again.",
+                    error_id=error_id,
+                ),
+                ephemeral=True,
+            )
         await self.inbox.answered(interaction)  # refused (or failed) and told: nothing for a restart to say
         return None
 
@@ -78,11 +94,20 @@ class Moves:
         await self.messenger.load_names(table)
         return reason(t, exc, game=table.game, name=lambda seat: f"**{self.messenger.name(table, seat, t)}**")
 
-    async def claim(self, interaction: Interaction, game_id: int, route: str, tracks: tuple[str, ...],
-                    color: str | None, locos: int | None) -> None:
+    async def claim(
+        self,
+        interaction: Interaction,
+        game_id: int,
+        route: str,
+        tracks: tuple[str, ...],
+        color: str | None,
+        locos: int | None,
+    ) -> None:
         """`/ttr claim`: the typed payment if it is legal; otherwise the legal ways to pay for the
         route's `tracks` (one: taken; several: buttons ask which), so a player never needs the notation."""
-        text = " ".join(["claim", route] + ([color] if color else []) + ([f"loco={locos}"] if locos is not None else []))
+        text = " ".join(
+            ["claim", route] + ([color] if color else []) + ([f"loco={locos}"] if locos is not None else [])
+        )
         table = await self.service.table(game_id)
         seat, game = table.seat_of(interaction.user.id), table.game
         if seat is None or game.phase != "playing" or game.current != seat or game.stage is not None:
@@ -98,22 +123,29 @@ class Moves:
         if action is not None and game.is_legal(seat, action):
             await self.perform(interaction, game_id, action)
             return
-        options = [a for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)
-                   and a.track in tracks
-                   and (color is None or (CARD_NAMES[a.color] if a.color is not None else "loco") == color)]
+        options = [
+            a
+            for a in game.legal_actions(seat, collapse_payments=True)
+            if isinstance(a, Claim)
+            and a.track in tracks
+            and (color is None or (CARD_NAMES[a.color] if a.color is not None else "loco") == color)
+        ]
         if len(options) == 1:
             await self.perform(interaction, game_id, options[0])
         elif options:
             t = await self.messenger.languages.for_interaction(interaction)
             track = game.map.track_by_id[options[0].track]
             await interaction.response.send_message(
-                t.gettext("How do you pay for {route}?", route=route_name(t, game.map, track)), ephemeral=True,
-                view=components.payment_view(table.id, game, seat, options, t=t))
+                t.gettext("How do you pay for {route}?", route=route_name(t, game.map, track)),
+                ephemeral=True,
+                view=components.payment_view(table.id, game, seat, options, t=t),
+            )
         else:
             await self.perform(interaction, game_id, action or text)
 
-    async def _offer_payments(self, interaction: Interaction, t: Translator, game_id: int,
-                              exc: AmbiguousActionError, text: str | None) -> None:
+    async def _offer_payments(
+        self, interaction: Interaction, t: Translator, game_id: int, exc: AmbiguousActionError, text: str | None
+    ) -> None:
         """Several payments fit: one button per color (fewest locomotives)."""
         table = await self.service.table(game_id)
         seat = table.seat_of(interaction.user.id)
@@ -122,5 +154,6 @@ class Moves:
             await interaction.followup.send(f"⚠️ {message}", ephemeral=True)
             return
         colors = [c for c in exc.details.get("options") or [] if c in CARD_NAMES]
-        await interaction.followup.send(message, ephemeral=True,
-                                        view=components.color_choice_view(table.id, table.game, seat, text, colors, t=t))
+        await interaction.followup.send(
+            message, ephemeral=True, view=components.color_choice_view(table.id, table.game, seat, text, colors, t=t)
+        )

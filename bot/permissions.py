@@ -25,9 +25,11 @@ def missing_permissions(t: Translator, interaction: Interaction, *, threads: boo
     """The permissions the bot lacks in this channel to post turns (and open a thread), named as
     Discord's settings name them in `t`'s language."""
     perms = interaction.app_permissions
-    needed = [("send_messages", t.pgettext("permission", "Send Messages")),
-              ("attach_files", t.pgettext("permission", "Attach Files")),
-              ("embed_links", t.pgettext("permission", "Embed Links"))]  # the final scores are an embed
+    needed = [
+        ("send_messages", t.pgettext("permission", "Send Messages")),
+        ("attach_files", t.pgettext("permission", "Attach Files")),
+        ("embed_links", t.pgettext("permission", "Embed Links")),
+    ]  # the final scores are an embed
     if threads:
         needed.append(("create_public_threads", t.pgettext("permission", "Create Public Threads")))
     return [label for flag, label in needed if not getattr(perms, flag)]

@@ -107,8 +107,12 @@ class Cause:
         interaction = self.interaction
         if interaction is None or not getattr(interaction, "token", None):
             return Announce(str(self.kind))
-        return Announce(str(self.kind), interaction_token=interaction.token,
-                        application_id=interaction.application_id, answer=self.answer)
+        return Announce(
+            str(self.kind),
+            interaction_token=interaction.token,
+            application_id=interaction.application_id,
+            answer=self.answer,
+        )
 
 
 @dataclass
@@ -177,8 +181,14 @@ class GameService:
             except Exception:
                 error_id = new_error_id()
                 outcome.failures.append(error_id)
-                log.exception("a listener failed", extra={"error_id": error_id, "game_id": outcome.table.id,
-                                                          "listener": getattr(listener, "__qualname__", None)})
+                log.exception(
+                    "a listener failed",
+                    extra={
+                        "error_id": error_id,
+                        "game_id": outcome.table.id,
+                        "listener": getattr(listener, "__qualname__", None),
+                    },
+                )
         return outcome
 
     # ------------------------------------------------------------------ reading
@@ -254,8 +264,15 @@ class GameService:
     # ------------------------------------------------------------------ changing
 
     async def act(
-        self, game_id: int, action: Action | str | Callable[[Game], Action], *, cause: Cause,
-        token: int | None = None, turn: int | None = None, seat: int | None = None, as_table: bool = False,
+        self,
+        game_id: int,
+        action: Action | str | Callable[[Game], Action],
+        *,
+        cause: Cause,
+        token: int | None = None,
+        turn: int | None = None,
+        seat: int | None = None,
+        as_table: bool = False,
     ) -> Outcome:
         """Apply one action, store it, publish its outcome.
 
@@ -283,7 +300,8 @@ class GameService:
             game = table.game
             stale = seat is not None and (
                 (token is not None and game.decision_token(seat) != token)
-                or (turn is not None and (game.current != seat or game.turn_token(seat) != turn)))
+                or (turn is not None and (game.current != seat or game.turn_token(seat) != turn))
+            )
             if isinstance(action, str):
                 action = parse_action(game, seat, action)
             elif callable(action):
@@ -297,8 +315,13 @@ class GameService:
             try:
                 async with self.storage.sessions() as session:
                     table.record.version = await stored_games.save_action(
-                        session=session, game_id=game_id, expected_version=version, game=game,
-                        announce=cause.announce(), now=now)
+                        session=session,
+                        game_id=game_id,
+                        expected_version=version,
+                        game=game,
+                        announce=cause.announce(),
+                        now=now,
+                    )
             except StaleVersionError:
                 self.forget(game_id)
                 raise LostRace() from None
@@ -308,17 +331,43 @@ class GameService:
             table.record.updated_at = now  # the copy stays the stored game (`_same`)
             if game.is_over():
                 table.record.status = "finished"
-            log.info("action applied", extra={"game_id": game_id, "guild_id": table.record.guild_id,
-                                              "user_id": cause.user_id, "seat": seat, "cause": str(cause.kind),
-                                              "version": table.record.version})
-            outcome = Outcome(table=table, cause=cause, seat=seat, action=action, events=events,
-                              phase_before=phase_before, version=table.record.version)
+            log.info(
+                "action applied",
+                extra={
+                    "game_id": game_id,
+                    "guild_id": table.record.guild_id,
+                    "user_id": cause.user_id,
+                    "seat": seat,
+                    "cause": str(cause.kind),
+                    "version": table.record.version,
+                },
+            )
+            outcome = Outcome(
+                table=table,
+                cause=cause,
+                seat=seat,
+                action=action,
+                events=events,
+                phase_before=phase_before,
+                version=table.record.version,
+            )
         return await self.publish(outcome)
 
-    async def start(self, *, guild_id: int, channel_id: int, map_id: str, options: GameOptions,
-                    user_ids: list[int | None], colors: list[str | None], host_id: int, cause: Cause,
-                    lobby_id: int | None = None, ai: list[str | None] | None = None,
-                    link: Callable[[AsyncSession, int], Awaitable[None]] | None = None) -> Outcome:
+    async def start(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        map_id: str,
+        options: GameOptions,
+        user_ids: list[int | None],
+        colors: list[str | None],
+        host_id: int,
+        cause: Cause,
+        lobby_id: int | None = None,
+        ai: list[str | None] | None = None,
+        link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
+    ) -> Outcome:
         """Create and store a new game (closing its lobby, and adding `link`'s rows, in the same
         transaction: storage.games.create_game), then publish it.
 
@@ -326,9 +375,19 @@ class GameService:
         channel has a game."""
         game = Game.new(map_id, len(user_ids), self.new_seed(), options)
         async with self.storage.sessions() as session:
-            await stored_games.create_game(session=session, guild_id=guild_id, channel_id=channel_id, game=game,
-                                           players=user_ids, colors=colors, lobby_id=lobby_id, host_id=host_id,
-                                           ai=ai, announce=cause.announce(), link=link)
+            await stored_games.create_game(
+                session=session,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                players=user_ids,
+                colors=colors,
+                lobby_id=lobby_id,
+                host_id=host_id,
+                ai=ai,
+                announce=cause.announce(),
+                link=link,
+            )
         table = await self.table_in_channel(channel_id)
         assert table is not None
         return await self.publish(Outcome(table=table, cause=cause, phase_before=game.phase, version=table.version))
@@ -351,16 +410,28 @@ class GameService:
         async with self.lock(table.id):
             async with self.storage.sessions() as session:
                 table.record.updated_at = await stored_games.replace_seat_user(
-                    session=session, game_id=table.id, seat=seat, user_id=user_id)
+                    session=session, game_id=table.id, seat=seat, user_id=user_id
+                )
             next(s for s in table.seats if s.seat == seat).user_id = user_id
 
     async def set_host(self, table: Table, user_id: int) -> None:
         async with self.lock(table.id):
             async with self.storage.sessions() as session:
-                table.record.updated_at = await stored_games.set_host(session=session, game_id=table.id,
-                                                                      user_id=user_id)
+                table.record.updated_at = await stored_games.set_host(
+                    session=session, game_id=table.id, user_id=user_id
+                )
             table.record.host_id = user_id
 
 
-__all__ = ["ANNOUNCER", "AI_SEATS", "Cause", "CauseKind", "GameService", "LEAGUES", "Outcome", "TIMERS", "Table",
-           "new_error_id"]
+__all__ = [
+    "ANNOUNCER",
+    "AI_SEATS",
+    "Cause",
+    "CauseKind",
+    "GameService",
+    "LEAGUES",
+    "Outcome",
+    "TIMERS",
+    "Table",
+    "new_error_id",
+]

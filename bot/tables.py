@@ -43,30 +43,48 @@ class TableSpec:
     thread_id: int | None = None  # a thread made by an earlier try: reused, not made again
 
 
-async def open_table(bot: Bot, spec: TableSpec, *,
-                     link: Callable[[AsyncSession, int], Awaitable[None]] | None = None) -> Outcome:
+async def open_table(
+    bot: Bot, spec: TableSpec, *, link: Callable[[AsyncSession, int], Awaitable[None]] | None = None
+) -> Outcome:
     """Make the table's thread, greet the players there and start the game (rated when the spec
     names a season). Raises discord.HTTPException when the thread cannot be made or reached, and
     storage's LeagueError when the season cannot rate this game; nothing is stored then."""
     thread = await _thread(bot, spec)
     public = await bot.languages.for_channel(spec.guild_id)
     game_map = load_map(spec.map_id)
-    await thread.send(public.gettext("🚂 Your table is ready, {players}: {map}. The game starts now.",
-                                     players=public.join(f"<@{user}>" for user in spec.user_ids),
-                                     map=public.map_name(game_map)),
-                      allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+    await thread.send(
+        public.gettext(
+            "🚂 Your table is ready, {players}: {map}. The game starts now.",
+            players=public.join(f"<@{user}>" for user in spec.user_ids),
+            map=public.map_name(game_map),
+        ),
+        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+    )
 
     async def rows(session: AsyncSession, game_id: int) -> None:
         if spec.season_id is not None:
-            await stored_leagues.add_new_game(session=session, season_id=spec.season_id, game_id=game_id,
-                                              map_id=game_map.id, players=spec.user_ids, user_id=spec.host_id)
+            await stored_leagues.add_new_game(
+                session=session,
+                season_id=spec.season_id,
+                game_id=game_id,
+                map_id=game_map.id,
+                players=spec.user_ids,
+                user_id=spec.host_id,
+            )
         if link is not None:
             await link(session, game_id)
 
-    return await bot.service.start(guild_id=spec.guild_id, channel_id=thread.id, map_id=game_map.id,
-                                   options=spec.options, user_ids=list(spec.user_ids),
-                                   colors=list(PLAYER_COLORS)[:len(spec.user_ids)], host_id=spec.host_id,
-                                   cause=Cause(CauseKind.START, user_id=spec.host_id, clock=spec.clock), link=rows)
+    return await bot.service.start(
+        guild_id=spec.guild_id,
+        channel_id=thread.id,
+        map_id=game_map.id,
+        options=spec.options,
+        user_ids=list(spec.user_ids),
+        colors=list(PLAYER_COLORS)[: len(spec.user_ids)],
+        host_id=spec.host_id,
+        cause=Cause(CauseKind.START, user_id=spec.host_id, clock=spec.clock),
+        link=rows,
+    )
 
 
 async def _thread(bot: Bot, spec: TableSpec) -> discord.Thread:
@@ -82,5 +100,6 @@ async def make_thread(bot: Bot, channel_id: int, name: str) -> discord.Thread:
     channel = bot.get_channel(channel_id)
     if channel is None:
         channel = await bot.fetch_channel(channel_id)
-    return await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
-                                       auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+    return await channel.create_thread(
+        name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+    )

@@ -18,8 +18,15 @@ from storage.models import utcnow
 
 #: Turn timer choices offered at /ttr-host new (seconds; 0: no timer), named in English; the names are
 #: marked for the catalogs with the context "timer" where they are shown (bot/cogs/lobby.py).
-TIMERS = {"none": 0, "5 minutes": 300, "10 minutes": 600, "1 hour": 3600, "12 hours": 43200,
-          "24 hours": 86400, "48 hours": 172800}
+TIMERS = {
+    "none": 0,
+    "5 minutes": 300,
+    "10 minutes": 600,
+    "1 hour": 3600,
+    "12 hours": 43200,
+    "24 hours": 86400,
+    "48 hours": 172800,
+}
 
 
 def timestamp(when: datetime) -> str:
@@ -62,9 +69,11 @@ class Timers:
             self._clocks[table.id] = None
             return
         clock = stored_clocks.GameClock(
-            game_id=table.id, turn_seconds=seconds,
+            game_id=table.id,
+            turn_seconds=seconds,
             reminder_seconds=int(settings.get("reminder_seconds", seconds // 4)),
-            absence=settings.get("absence", "skip"), remove_after=int(settings.get("remove_after", 3)),
+            absence=settings.get("absence", "skip"),
+            remove_after=int(settings.get("remove_after", 3)),
             vacation_days=int(settings.get("vacation_days", 7)),
         )
         async with self.storage.sessions() as session:
@@ -77,8 +86,13 @@ class Timers:
         clock = await self.clock(game_id)
         if clock is None:
             return {}
-        return {"turn_seconds": clock.turn_seconds, "reminder_seconds": clock.reminder_seconds,
-                "absence": clock.absence, "remove_after": clock.remove_after, "vacation_days": clock.vacation_days}
+        return {
+            "turn_seconds": clock.turn_seconds,
+            "reminder_seconds": clock.reminder_seconds,
+            "absence": clock.absence,
+            "remove_after": clock.remove_after,
+            "vacation_days": clock.vacation_days,
+        }
 
     # ------------------------------------------------------------------ scheduling
 
@@ -156,8 +170,7 @@ class Timers:
             clock.paused_at = now if paused else None
             await stored_clocks.set_clock(session=session, clock=clock)
 
-    async def vacation(self, table: Table, clock: stored_clocks.GameClock, seat: int,
-                       days: int) -> datetime | float:
+    async def vacation(self, table: Table, clock: stored_clocks.GameClock, seat: int, days: int) -> datetime | float:
         """Push `seat`'s deadlines back by `days`: the vacation's end, or (too many days) the days left."""
         now = self.now()
         async with self.storage.sessions() as session:
@@ -170,6 +183,5 @@ class Timers:
             seat_clock.vacation_until = start + timedelta(seconds=wanted)
             seat_clock.vacation_used += wanted
             await stored_clocks.save_seat_clock(session=session, clock=seat_clock)
-            await stored_clocks.shift_timers(session=session, game_id=table.id, by=timedelta(seconds=wanted),
-                                             seat=seat)
+            await stored_clocks.shift_timers(session=session, game_id=table.id, by=timedelta(seconds=wanted), seat=seat)
         return seat_clock.vacation_until

@@ -68,8 +68,11 @@ def _matching(options: list[tuple[str, str]], current: str) -> list[app_commands
     """(label, value) pairs where what was typed is in the label (the user's language) or in the
     value (printed names), case and accents ignored."""
     wanted = fold_name(current)
-    return [app_commands.Choice(name=label[:100], value=value[:100])
-            for label, value in options if wanted in fold_name(label) or wanted in fold_name(value)][:25]
+    return [
+        app_commands.Choice(name=label[:100], value=value[:100])
+        for label, value in options
+        if wanted in fold_name(label) or wanted in fold_name(value)
+    ][:25]
 
 
 @dataclass(frozen=True)
@@ -89,9 +92,12 @@ class RouteTransformer(app_commands.Transformer):
         name, _, number = value.partition("/")
         t = await _bot(interaction).languages.for_interaction(interaction)
         wanted = fold_name(name)
-        tracks = tuple(track.id for track in m.tracks
-                       if wanted in (fold_name(m.route_name(track)), fold_name(m.route_name(track, t.city)))
-                       and (not number or track.id.endswith("/" + number)))
+        tracks = tuple(
+            track.id
+            for track in m.tracks
+            if wanted in (fold_name(m.route_name(track)), fold_name(m.route_name(track, t.city)))
+            and (not number or track.id.endswith("/" + number))
+        )
         return RouteQuery(value, tracks)
 
     async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
@@ -126,8 +132,7 @@ class CityTransformer(app_commands.Transformer):
 
 
 class NoLeague(UserError):
-    message = N_("This server has no league yet. Someone with **Manage Server** can create one with "
-                 "`{league_create}`.")
+    message = N_("This server has no league yet. Someone with **Manage Server** can create one with `{league_create}`.")
 
     def __init__(self) -> None:
         super().__init__(league_create=Command("ttr-league create"))
@@ -172,8 +177,9 @@ async def find_league(interaction: Interaction, name: str | None) -> stored.Leag
     raise SeveralLeagues(names)
 
 
-async def find_season(interaction: Interaction, league: stored.League, name: str | None = None, *,
-                      settle: bool = True) -> stored.Season:
+async def find_season(
+    interaction: Interaction, league: stored.League, name: str | None = None, *, settle: bool = True
+) -> stored.Season:
     """The named season, else the active one, else the latest; settled (ratings up to date)."""
     async with _bot(interaction).storage.sessions() as session:
         seasons = await stored.league_seasons(session=session, league_id=league.id)
@@ -181,7 +187,8 @@ async def find_season(interaction: Interaction, league: stored.League, name: str
             season = next((s for s in seasons if s.name.lower() == name.strip().lower()), None)
         else:
             season = next((s for s in seasons if s.status == stored.SEASON_ACTIVE), None) or (
-                seasons[-1] if seasons else None)
+                seasons[-1] if seasons else None
+            )
         if season is not None and settle and await stored.needs_recompute(session=session, season_id=season.id):
             await stored.recompute_season(session=session, season_id=season.id)
     if season is None:
@@ -198,8 +205,9 @@ class LeagueTransformer(app_commands.Transformer):
     async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
         async with _bot(interaction).storage.sessions() as session:
             leagues = await stored.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
-        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
-                if value.lower() in lg.name.lower()][:25]
+        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues if value.lower() in lg.name.lower()][
+            :25
+        ]
 
 
 class SeasonName(app_commands.Transformer):
@@ -219,8 +227,7 @@ class SeasonName(app_commands.Transformer):
                 if wanted and lg.name.lower() != wanted:
                     continue
                 names += [s.name for s in reversed(await stored.league_seasons(session=session, league_id=lg.id))]
-        return [app_commands.Choice(name=n, value=n) for n in dict.fromkeys(names)
-                if value.lower() in n.lower()][:25]
+        return [app_commands.Choice(name=n, value=n) for n in dict.fromkeys(names) if value.lower() in n.lower()][:25]
 
 
 Route = app_commands.Transform[RouteQuery, RouteTransformer]

@@ -129,8 +129,10 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     for row in rows:
         for i, cell in enumerate(row[:-1]):
             widths[i] = max(widths.get(i, 0), _width(cell))
-    return ["  ".join([*(cell + " " * (widths[i] - _width(cell)) for i, cell in enumerate(row[:-1])), row[-1]]).rstrip()
-            for row in rows]
+    return [
+        "  ".join([*(cell + " " * (widths[i] - _width(cell)) for i, cell in enumerate(row[:-1])), row[-1]]).rstrip()
+        for row in rows
+    ]
 
 
 def _seat(t: Translator, seat: int, controllers: Sequence[Controller]) -> str:
@@ -160,10 +162,17 @@ def _seat_rows(t: Translator, game: Game, view: dict, controllers: Sequence[Cont
         if p["left"]:
             flags.append(t.gettext(LEFT[p["left"]]))
         mark = ">" if view["current"] == s else " "
-        rows.append([f"{mark} " + t.gettext("seat {n}", n=s + 1), controllers[s].name,
-                     t.ngettext("{n} point", "{n} points", p["score"]), t.ngettext("{n} train", "{n} trains", p["trains"]),
-                     t.ngettext("{n} card", "{n} cards", p["hand_size"]),
-                     t.ngettext("{n} ticket", "{n} tickets", p["tickets"]), "  ".join(flags)])
+        rows.append(
+            [
+                f"{mark} " + t.gettext("seat {n}", n=s + 1),
+                controllers[s].name,
+                t.ngettext("{n} point", "{n} points", p["score"]),
+                t.ngettext("{n} train", "{n} trains", p["trains"]),
+                t.ngettext("{n} card", "{n} cards", p["hand_size"]),
+                t.ngettext("{n} ticket", "{n} tickets", p["tickets"]),
+                "  ".join(flags),
+            ]
+        )
     lines = _table(rows)
     if "passengers" in view["players"][0]:  # Märklin: each seat's passengers and tokens under its row
         for i, p in reversed(list(enumerate(view["players"]))):
@@ -181,8 +190,11 @@ def _merchandise(t: Translator, game: Game, view: dict) -> list[str]:
     items = []
     for top in sorted(by_top, reverse=True):
         names = sorted(by_top[top])
-        items.append(f"{top}: {', '.join(names)}" if len(names) <= 12 else
-                     t.ngettext("{top}: {n} city", "{top}: {n} cities", len(names), top=top))
+        items.append(
+            f"{top}: {', '.join(names)}"
+            if len(names) <= 12
+            else t.ngettext("{top}: {n} city", "{top}: {n} cities", len(names), top=top)
+        )
     text = t.gettext("merchandise (top token):") + " " + " · ".join(items)
     return textwrap.wrap(text, SCREEN_WIDTH, subsequent_indent="  ") if items else []
 
@@ -200,11 +212,23 @@ def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: 
     lines = [f"== {_heading(t, game, view, controllers)} =="]
     market = " ".join(f"{i + 1}:{t.card(ALL_CARD_NAMES.index(c)) if c else '-'}" for i, c in enumerate(view["market"]))
     if "ticket_decks" in view:  # Märklin's short and long decks
-        lines.append(t.gettext("market  {cards}   deck {deck}  tickets left {short} short, {long} long",
-                               cards=market, deck=view["deck_size"], **view["ticket_decks"]))
+        lines.append(
+            t.gettext(
+                "market  {cards}   deck {deck}  tickets left {short} short, {long} long",
+                cards=market,
+                deck=view["deck_size"],
+                **view["ticket_decks"],
+            )
+        )
     else:
-        lines.append(t.gettext("market  {cards}   deck {deck}  tickets left {tickets}", cards=market,
-                               deck=view["deck_size"], tickets=view["ticket_deck_size"]))
+        lines.append(
+            t.gettext(
+                "market  {cards}   deck {deck}  tickets left {tickets}",
+                cards=market,
+                deck=view["deck_size"],
+                tickets=view["ticket_deck_size"],
+            )
+        )
     lines += _seat_rows(t, game, view, controllers)
     if "merchandise" in view:
         lines += _merchandise(t, game, view)
@@ -213,18 +237,29 @@ def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: 
         if n["marker"] is None:
             lines.append("  " + t.ngettext("neutral player: {n} train", "neutral player: {n} trains", n["trains"]))
         else:
-            lines.append("  " + t.ngettext("neutral player: {n} train, marker with {player}",
-                                           "neutral player: {n} trains, marker with {player}", n["trains"],
-                                           player=_seat(t, n["marker"], controllers)))
+            lines.append(
+                "  "
+                + t.ngettext(
+                    "neutral player: {n} train, marker with {player}",
+                    "neutral player: {n} trains, marker with {player}",
+                    n["trains"],
+                    player=_seat(t, n["marker"], controllers),
+                )
+            )
     if view["tunnel"]:
         tunnel = view["tunnel"]
         route = t.route(m, m.track_by_id[tunnel["track"]])
         if tunnel["revealed"]:
             cards = t.join(t.card(ALL_CARD_NAMES.index(c)) for c in tunnel["revealed"])
-            lines.append(t.gettext("tunnel {route}: revealed {cards}; extra cost {n}", route=route, cards=cards,
-                                   n=tunnel["surcharge"]))
+            lines.append(
+                t.gettext(
+                    "tunnel {route}: revealed {cards}; extra cost {n}", route=route, cards=cards, n=tunnel["surcharge"]
+                )
+            )
         else:
-            lines.append(t.gettext("tunnel {route}: revealed nothing; extra cost {n}", route=route, n=tunnel["surcharge"]))
+            lines.append(
+                t.gettext("tunnel {route}: revealed nothing; extra cost {n}", route=route, n=tunnel["surcharge"])
+            )
     you = view["you"]
     if you is not None:
         hand = present.hand_text(t, view)
@@ -247,9 +282,17 @@ def final_text(game: Game, controllers: Sequence[Controller], t: Translator = EN
     lines = [f"== {t.gettext(END_REASONS[game.end_reason])} =="]
     ranked = sorted(game.final, key=lambda s: (s.rank, s.seat))  # the order of present.final_fields
     for score, (_title, body) in zip(ranked, present.final_fields(t, game, lambda s: controllers[s].name)):
-        lines.append(t.ngettext("{rank}. seat {seat} {name}: {total} point", "{rank}. seat {seat} {name}: {total} points",
-                                abs(score.total), rank=score.rank, seat=score.seat + 1,
-                                name=controllers[score.seat].name, total=score.total))
+        lines.append(
+            t.ngettext(
+                "{rank}. seat {seat} {name}: {total} point",
+                "{rank}. seat {seat} {name}: {total} points",
+                abs(score.total),
+                rank=score.rank,
+                seat=score.seat + 1,
+                name=controllers[score.seat].name,
+                total=score.total,
+            )
+        )
         lines += ["   " + line for line in body.splitlines()]
     return "\n".join(lines)
 
@@ -273,8 +316,9 @@ def _wrapped(head: str, items: Sequence[str], indent: int, width: int, most: int
     return lines if most is None else lines[:most]
 
 
-def moves_text(game: Game, moves: Sequence[Action], t: Translator = ENGLISH, everything: bool = False,
-               width: int = SCREEN_WIDTH) -> str:
+def moves_text(
+    game: Game, moves: Sequence[Action], t: Translator = ENGLISH, everything: bool = False, width: int = SCREEN_WIDTH
+) -> str:
     """The moves, one line per notation verb ('draw  1 market 1  2 market 2 …  6 deck'), each item
     its number and the rest of its notation, so the verb and the item typed together are the move.
     Unless `everything`, claims are the routes that can be paid (longest first, a few lines at most)
@@ -314,17 +358,28 @@ def moves_text(game: Game, moves: Sequence[Action], t: Translator = ENGLISH, eve
         lines += [head, *shown]
     if stations:
         cities = len({a.city for a in moves if isinstance(a, BuildStation)})
-        lines.append("  " + t.ngettext("station: {n} city is free, e.g. {example}",
-                                       "station: {n} cities are free, e.g. {example}", cities, example=station_example))
+        lines.append(
+            "  "
+            + t.ngettext(
+                "station: {n} city is free, e.g. {example}",
+                "station: {n} cities are free, e.g. {example}",
+                cities,
+                example=station_example,
+            )
+        )
     if routes and passengers:
-        lines.append("  " + t.gettext("(add {passenger} to a claim to put a passenger on that end city)",
-                                      passenger="passenger=City"))
+        lines.append(
+            "  "
+            + t.gettext("(add {passenger} to a claim to put a passenger on that end city)", passenger="passenger=City")
+        )
     if claims or stations:
         lines.append("  " + t.gettext("({all}: every move by number)", all=MOVES_ALL))
     return "\n".join(lines)
 
 
-def public_text(game: Game, seat: int, action: Action, controllers: Sequence[Controller], t: Translator = ENGLISH) -> str:
+def public_text(
+    game: Game, seat: int, action: Action, controllers: Sequence[Controller], t: Translator = ENGLISH
+) -> str:
     """What everyone may know of a move, in notation (kept ticket ids are secret)."""
     player = _seat(t, seat, controllers)
     if isinstance(action, KeepTickets):
@@ -339,7 +394,10 @@ def help_text(t: Translator) -> str:
         "Left out, a payment takes the fewest locomotives and a colored route's own color.\n"
         "Commands: {help}, {moves} (the moves again; {all}: every move by number), {board} (the summary "
         "again), {quit} (resign, after a question).",
-        examples=NOTATION_EXAMPLES, all=MOVES_ALL, **{c: c for c in COMMANDS})
+        examples=NOTATION_EXAMPLES,
+        all=MOVES_ALL,
+        **{c: c for c in COMMANDS},
+    )
 
 
 # ---------------------------------------------------------------------- completion
@@ -362,7 +420,7 @@ class Completer:
             line = readline.get_line_buffer()
             begin = readline.get_begidx()
             prefix = line[:begin]
-            self.matches = [w[len(prefix):] for w in self.words if w.lower().startswith(line.lower())]
+            self.matches = [w[len(prefix) :] for w in self.words if w.lower().startswith(line.lower())]
         return self.matches[state] if state < len(self.matches) else None
 
 
@@ -393,24 +451,38 @@ def _yes(t: Translator, answer: str) -> bool:
 def confirm_quit(t: Translator, read: InputFn, player: str) -> bool:
     """Ask before resigning; no more input (end of file, a second Ctrl-C) counts as yes."""
     try:
-        answer = read(t.gettext("{player}: resign and leave the game? ({yes}/{no}) ", player=player,
-                                yes=t.pgettext("answer", "yes"), no=t.pgettext("answer", "no")))
+        answer = read(
+            t.gettext(
+                "{player}: resign and leave the game? ({yes}/{no}) ",
+                player=player,
+                yes=t.pgettext("answer", "yes"),
+                no=t.pgettext("answer", "no"),
+            )
+        )
     except (EOFError, KeyboardInterrupt):
         return True
     return _yes(t, answer)
 
 
 def human_move(
-    game: Game, seat: int, controllers: Sequence[Controller], read: InputFn, write: OutputFn,
-    completer: Completer | None = None, t: Translator = ENGLISH,
+    game: Game,
+    seat: int,
+    controllers: Sequence[Controller],
+    read: InputFn,
+    write: OutputFn,
+    completer: Completer | None = None,
+    t: Translator = ENGLISH,
 ) -> Action:
     moves = ordered_moves(game, seat)
     if completer is not None:
         completer.set_moves(game, seat)
     write(summary(game, seat, controllers, t))
     if all(isinstance(a, DrawTickets) and a.long is not None for a in moves):  # Märklin's starting mix
-        write(t.gettext("Name your ticket mix: how many of the tickets you draw come from the long deck (the rest "
-                        "are short)."))
+        write(
+            t.gettext(
+                "Name your ticket mix: how many of the tickets you draw come from the long deck (the rest are short)."
+            )
+        )
     write(moves_text(game, moves, t))
     player = _seat(t, seat, controllers)
 
@@ -472,8 +544,14 @@ class Images:
     path: Path | None
     announced: set = field(default_factory=set)
 
-    def render(self, game: Game, controllers: Sequence[Controller], write: OutputFn, seat: int | None = None,
-               t: Translator = ENGLISH) -> None:
+    def render(
+        self,
+        game: Game,
+        controllers: Sequence[Controller],
+        write: OutputFn,
+        seat: int | None = None,
+        t: Translator = ENGLISH,
+    ) -> None:
         if self.path is None:
             return
         try:
@@ -512,19 +590,37 @@ def clear_screen(write: OutputFn) -> None:
     write("\033[2J\033[H")
 
 
-def event_lines(t: Translator, game: Game, events: list, controllers: Sequence[Controller],
-                explain_neutral: bool = False) -> list[str]:
+def event_lines(
+    t: Translator, game: Game, events: list, controllers: Sequence[Controller], explain_neutral: bool = False
+) -> list[str]:
     """What a move's events show that its notation does not: every tunnel reveal (an AI's too), the
     Nederland neutral player's phase, explained the first time it comes, and the tokens a Märklin
     passenger collects."""
-    shown = [e for e in events if isinstance(e, (TunnelRevealed, NeutralTicketRevealed, NeutralRouteClaimed,
-                                                 NeutralMarkerPassed, NeutralStopped, PassengerMoved))]
+    shown = [
+        e
+        for e in events
+        if isinstance(
+            e,
+            (
+                TunnelRevealed,
+                NeutralTicketRevealed,
+                NeutralRouteClaimed,
+                NeutralMarkerPassed,
+                NeutralStopped,
+                PassengerMoved,
+            ),
+        )
+    ]
     lines = []
     if explain_neutral and any(isinstance(e, NeutralTicketRevealed) for e in shown):
-        lines.append(t.gettext("Neutral phase: from round {round} on, after every round the holder of the neutral "
-                               "marker turns over the top ticket; the route printed at its bottom is built for the "
-                               "neutral player (both tracks free: the holder picks one and passes the marker).",
-                               round=NEUTRAL_FROM_ROUND))
+        lines.append(
+            t.gettext(
+                "Neutral phase: from round {round} on, after every round the holder of the neutral "
+                "marker turns over the top ticket; the route printed at its bottom is built for the "
+                "neutral player (both tracks free: the holder picks one and passes the marker).",
+                round=NEUTRAL_FROM_ROUND,
+            )
+        )
     for e in shown:
         if isinstance(e, NeutralMarkerPassed):
             lines.append(t.gettext("the neutral marker passes to {player}", player=_seat(t, e.seat, controllers)))
@@ -607,8 +703,10 @@ def play(
                 continue
         before = (game.phase, game.current)
         events = game.apply(seat, action)
-        lines = [public_text(game, seat, action, controllers, t),
-                 *event_lines(t, game, events, controllers, not neutral_explained)]
+        lines = [
+            public_text(game, seat, action, controllers, t),
+            *event_lines(t, game, events, controllers, not neutral_explained),
+        ]
         neutral_explained = neutral_explained or any(isinstance(e, NeutralTicketRevealed) for e in events)
         for line in lines:
             write(line)
@@ -634,10 +732,19 @@ def environment_language(environ: Mapping[str, str] = os.environ) -> str:
 
 def _language_options(p: argparse.ArgumentParser, t: Translator) -> None:
     # qps (the pseudo-locale, for tests) is accepted but not offered
-    p.add_argument("--language", default=environment_language(), choices=[*LANGUAGES, PSEUDO], metavar="en|ru|zh",
-                   help=t.gettext("language of the game's text (default: from LANG / LC_ALL)"))
-    p.add_argument("--city-names", default="printed", choices=CITY_NAMES,
-                   help=t.gettext("city names as printed on the board, or translated (USA, Europe; default printed)"))
+    p.add_argument(
+        "--language",
+        default=environment_language(),
+        choices=[*LANGUAGES, PSEUDO],
+        metavar="en|ru|zh",
+        help=t.gettext("language of the game's text (default: from LANG / LC_ALL)"),
+    )
+    p.add_argument(
+        "--city-names",
+        default="printed",
+        choices=CITY_NAMES,
+        help=t.gettext("city names as printed on the board, or translated (USA, Europe; default printed)"),
+    )
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -646,21 +753,43 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     _language_options(first, ENGLISH)
     chosen, _ = first.parse_known_args(argv)
     t = translator(chosen.language, chosen.city_names)
-    p = argparse.ArgumentParser(prog="python -m cli", description=t.gettext("Ticket to Ride in a terminal, against AI seats or hot-seat."))
+    p = argparse.ArgumentParser(
+        prog="python -m cli", description=t.gettext("Ticket to Ride in a terminal, against AI seats or hot-seat.")
+    )
     _language_options(p, t)
     p.add_argument("--map", default="usa", choices=available_maps())
     p.add_argument("--seats", type=int, default=2, help=t.gettext("players in all (2-5; default 2)"))
-    p.add_argument("--humans", type=int, default=1, help=t.gettext("people at this terminal, seats 1..N (default 1; 0 = watch AIs)"))
+    p.add_argument(
+        "--humans",
+        type=int,
+        default=1,
+        help=t.gettext("people at this terminal, seats 1..N (default 1; 0 = watch AIs)"),
+    )
     p.add_argument("--hot-seat", action="store_true", help=t.gettext("every seat is a person (same as --humans SEATS)"))
-    p.add_argument("--ai", default="baseline", choices=sorted(ai_players), help=t.gettext("strength of the AI seats (default baseline)"))
+    p.add_argument(
+        "--ai",
+        default="baseline",
+        choices=sorted(ai_players),
+        help=t.gettext("strength of the AI seats (default baseline)"),
+    )
     p.add_argument("--seed", type=int, default=None, help=t.gettext("game seed (default: random, printed)"))
     p.add_argument("--deck", default=None, help=t.gettext("ticket deck (USA: base, 1910, mega, bigcities)"))
-    p.add_argument("--variant", action="append", default=[], metavar="NAME=on|off",
-                   help=t.gettext("map variant, e.g. neutral=on, tolls=off (Nederland)"))
-    p.add_argument("--first-seat", type=int, default=None, help=t.gettext("who starts (1-based; default drawn from the seed)"))
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME=on|off",
+        help=t.gettext("map variant, e.g. neutral=on, tolls=off (Nederland)"),
+    )
+    p.add_argument(
+        "--first-seat", type=int, default=None, help=t.gettext("who starts (1-based; default drawn from the seed)")
+    )
     p.add_argument("--names", default="", help=t.gettext("comma-separated names of the people, in seat order"))
-    p.add_argument("--image", default="ttr-board.png",
-                   help=t.gettext("board image file, re-rendered after each turn (default ttr-board.png)"))
+    p.add_argument(
+        "--image",
+        default="ttr-board.png",
+        help=t.gettext("board image file, re-rendered after each turn (default ttr-board.png)"),
+    )
     p.add_argument("--no-images", action="store_true", help=t.gettext("do not render board images"))
     p.add_argument("--log", default=None, help=t.gettext("write the game's moves in notation to this file at the end"))
     args = p.parse_args(argv)
@@ -673,8 +802,11 @@ def _variants(t: Translator, items: Sequence[str]) -> dict:
     for item in items:
         name, _, value = item.partition("=")
         if value.lower() not in ("on", "off", "true", "false", "yes", "no", "1", "0"):
-            raise SystemExit(t.gettext("{option} {item}: write {on} or {off}", option="--variant", item=item,
-                                        on="NAME=on", off="NAME=off"))
+            raise SystemExit(
+                t.gettext(
+                    "{option} {item}: write {on} or {off}", option="--variant", item=item, on="NAME=on", off="NAME=off"
+                )
+            )
         out[name] = value.lower() in ("on", "true", "yes", "1")
     return out
 
@@ -683,8 +815,15 @@ def _new_game(t: Translator, args: argparse.Namespace, seats: int, seed: int, op
     """The game, or the reason it cannot start in the player's words."""
     m = load_map(args.map)
     if args.deck is not None and args.deck not in m.rules.decks:
-        raise SystemExit(t.gettext("{option} {deck}: the {map} map's ticket decks are {decks}", option="--deck", deck=args.deck,
-                                   map=t.map_name(m), decks=t.join(m.rules.decks, style="or")))
+        raise SystemExit(
+            t.gettext(
+                "{option} {deck}: the {map} map's ticket decks are {decks}",
+                option="--deck",
+                deck=args.deck,
+                map=t.map_name(m),
+                decks=t.join(m.rules.decks, style="or"),
+            )
+        )
     if args.first_seat is not None and not 1 <= args.first_seat <= seats:
         raise SystemExit(t.gettext("{option} is 1 to {seats}", option="--first-seat", seats=seats))
     try:
@@ -724,15 +863,25 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
             controllers.append(Controller(names[s]))
         elif s < humans:
             numbered = t.gettext("player {n}", n=s + 1)
-            controllers.append(Controller(t.gettext("you"), third_person=numbered) if humans == 1 else Controller(numbered))
+            controllers.append(
+                Controller(t.gettext("you"), third_person=numbered) if humans == 1 else Controller(numbered)
+            )
         else:
             name = t.gettext("{level} AI", level=t.pgettext("AI level", args.ai))
             controllers.append(Controller(name, ai_player(args.ai, f"{seed}:{s}", replayable=args.seed is not None)))
     image = None if args.no_images else Path(args.image)
     replay = f"--seed {seed}"
-    write(t.ngettext("Ticket to Ride: {map}, {n} seat, seed {seed} (replay with {replay}). Type '{help}' for help.",
-                     "Ticket to Ride: {map}, {n} seats, seed {seed} (replay with {replay}). Type '{help}' for help.", seats,
-                     map=t.map_name(game.map), seed=seed, replay=replay, help="help"))
+    write(
+        t.ngettext(
+            "Ticket to Ride: {map}, {n} seat, seed {seed} (replay with {replay}). Type '{help}' for help.",
+            "Ticket to Ride: {map}, {n} seats, seed {seed} (replay with {replay}). Type '{help}' for help.",
+            seats,
+            map=t.map_name(game.map),
+            seed=seed,
+            replay=replay,
+            help="help",
+        )
+    )
     completer = None
     if read is None:
         read = input

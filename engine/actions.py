@@ -99,13 +99,39 @@ class Remove(NamedTuple):
 
 
 Action = (
-    DrawDeck | DrawMarket | Claim | DrawTickets | KeepTickets | BuildStation
-    | PayTunnel | DeclineTunnel | NeutralClaim | Move | Pass | Skip | Undo | Resign | Remove
+    DrawDeck
+    | DrawMarket
+    | Claim
+    | DrawTickets
+    | KeepTickets
+    | BuildStation
+    | PayTunnel
+    | DeclineTunnel
+    | NeutralClaim
+    | Move
+    | Pass
+    | Skip
+    | Undo
+    | Resign
+    | Remove
 )
 
 ACTION_TYPES = (
-    DrawDeck, DrawMarket, Claim, DrawTickets, KeepTickets, BuildStation,
-    PayTunnel, DeclineTunnel, NeutralClaim, Move, Pass, Skip, Undo, Resign, Remove,
+    DrawDeck,
+    DrawMarket,
+    Claim,
+    DrawTickets,
+    KeepTickets,
+    BuildStation,
+    PayTunnel,
+    DeclineTunnel,
+    NeutralClaim,
+    Move,
+    Pass,
+    Skip,
+    Undo,
+    Resign,
+    Remove,
 )
 
 

@@ -157,7 +157,7 @@ class NeutralTicketRevealed(Event):
     ticket: int
     route: tuple[str, str] | None  # city ids printed at its bottom; None: blank
     outcome: str  # "blank" | "built" (route already the neutral's) | "taken" (no free track)
-                  # | "choose" | "claimed" | "stopped" (too few neutral trains)
+    # | "choose" | "claimed" | "stopped" (too few neutral trains)
 
 
 @dataclass(frozen=True, slots=True)

@@ -216,23 +216,37 @@ class Game:
 
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
         if not 2 <= seats <= map_data.rules.max_players:
-            raise SeatCountError("a game on the {map} map has 2 to {most} seats, not {seats}", map=MapRef(map_data.name),
-                                 most=map_data.rules.max_players, seats=seats)
+            raise SeatCountError(
+                "a game on the {map} map has 2 to {most} seats, not {seats}",
+                map=MapRef(map_data.name),
+                most=map_data.rules.max_players,
+                seats=seats,
+            )
         self.map = map_data
         self.seats = seats
         self.seed = seed
         self.options = options
         deck_id = options.deck or map_data.rules.default_deck
         if deck_id not in map_data.rules.decks:
-            raise UnknownDeckError("the {map} map has no ticket deck {deck!r} (its decks: {decks})",
-                                   map=MapRef(map_data.name), deck=deck_id, decks=", ".join(map_data.rules.decks))
+            raise UnknownDeckError(
+                "the {map} map has no ticket deck {deck!r} (its decks: {decks})",
+                map=MapRef(map_data.name),
+                deck=deck_id,
+                decks=", ".join(map_data.rules.decks),
+            )
         if options.returned_tickets not in (None, "box", "bottom"):
-            raise OptionValueError("returned tickets go to the box or to the bottom of the deck, not {value!r}",
-                                   value=options.returned_tickets)
-        if options.first_seat is not None and not (isinstance(options.first_seat, int)
-                                                   and 0 <= options.first_seat < seats):
-            raise OptionValueError("the first player is one of the {seats} seats, not seat {seat}", seats=seats,
-                                   seat=options.first_seat + 1 if isinstance(options.first_seat, int) else options.first_seat)
+            raise OptionValueError(
+                "returned tickets go to the box or to the bottom of the deck, not {value!r}",
+                value=options.returned_tickets,
+            )
+        if options.first_seat is not None and not (
+            isinstance(options.first_seat, int) and 0 <= options.first_seat < seats
+        ):
+            raise OptionValueError(
+                "the first player is one of the {seats} seats, not seat {seat}",
+                seats=seats,
+                seat=options.first_seat + 1 if isinstance(options.first_seat, int) else options.first_seat,
+            )
         self.deck_rules = map_data.rules.decks[deck_id]
         self.hooks = hooks_for(map_data.rules.hooks)
         self.hooks.configure(self)  # validates options.variants (VariantError)
@@ -286,22 +300,26 @@ class Game:
         for t in self.map.tracks:
             locos_ok = hooks.locomotives_usable(t)
             ferry_sub = hooks.ferry_substitute if t.ferry else 0
-            rules.append(None if locos_ok and not ferry_sub and not t.substitute
-                         else (locos_ok, ferry_sub, t.substitute))
+            rules.append(
+                None if locos_ok and not ferry_sub and not t.substitute else (locos_ok, ferry_sub, t.substitute)
+            )
         self._track_rules = rules
         #: Tunnels paid with one color or with locomotives only (docs/rules.md §6.4, Nordic Countries).
         self._unmixed = frozenset(t.index for t in self.map.tracks if t.tunnel and hooks.unmixed_tunnels)
         # Tracks paid with colored cards only (no locomotives, no substitutes) share the core's
         # fast payment listing, given a hand without its locomotives.
-        self._listing = _claim_listing(self.map, tuple(
-            UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r for i, r in enumerate(rules)))
+        self._listing = _claim_listing(
+            self.map,
+            tuple(
+                UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r
+                for i, r in enumerate(rules)
+            ),
+        )
 
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(
-        cls, map_id: str | MapData, seats: int, seed: int, options: GameOptions | None = None
-    ) -> Game:
+    def new(cls, map_id: str | MapData, seats: int, seed: int, options: GameOptions | None = None) -> Game:
         map_data = load_map(map_id) if isinstance(map_id, str) else map_id
         game = cls(map_data, seats, seed, options or GameOptions())
         game._setup()
@@ -350,9 +368,7 @@ class Game:
             self.offer_keep[seat] = min(d.start_keep, len(offer))
         # The long tickets not dealt go back to the box unseen (docs/rules.md §3).
         self.first = (
-            self.options.first_seat
-            if self.options.first_seat is not None
-            else self._rng("first").randrange(self.seats)
+            self.options.first_seat if self.options.first_seat is not None else self._rng("first").randrange(self.seats)
         )
         self.current = self.first
         self.hooks.after_setup(self)
@@ -388,7 +404,9 @@ class Game:
             return []
         if self.phase == CHOOSING:
             hooks = self.hooks
-            return [s for s in range(self.seats) if (self.offers[s] or hooks.choosing(self, s)) and self.left[s] is None]
+            return [
+                s for s in range(self.seats) if (self.offers[s] or hooks.choosing(self, s)) and self.left[s] is None
+            ]
         return [self.current]
 
     @property
@@ -423,8 +441,9 @@ class Game:
         try:
             return self.map.track_by_id[track_id]
         except KeyError:
-            raise _illegal("there is no track {track!r} on the {map} map", track=track_id,
-                           map=MapRef(self.map.name)) from None
+            raise _illegal(
+                "there is no track {track!r} on the {map} map", track=track_id, map=MapRef(self.map.name)
+            ) from None
 
     def _card_total(self) -> int:
         """All train cards wherever they are (110 when conserved)."""
@@ -462,9 +481,7 @@ class Game:
             return self.hooks.stage_actions(self, seat)
         tunnel = self.tunnel
         hand = self.hands[seat]
-        actions: list[Action] = [
-            PayTunnel(k) for k in surcharge_options(hand, tunnel["surcharge"], tunnel["color"])
-        ]
+        actions: list[Action] = [PayTunnel(k) for k in surcharge_options(hand, tunnel["surcharge"], tunnel["color"])]
         actions.append(DeclineTunnel())
         return actions
 
@@ -515,14 +532,27 @@ class Game:
         # or enough locomotives where they pay; the others are checked whenever trains suffice.
         listing = self._listing
         longest = listing.longest
-        colors = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3 | (
-            hand[4] > 0) << 4 | (hand[5] > 0) << 5 | (hand[6] > 0) << 6 | (hand[7] > 0) << 7
+        colors = (
+            (hand[0] > 0)
+            | (hand[1] > 0) << 1
+            | (hand[2] > 0) << 2
+            | (hand[3] > 0) << 3
+            | (hand[4] > 0) << 4
+            | (hand[5] > 0) << 5
+            | (hand[6] > 0) << 6
+            | (hand[7] > 0) << 7
+        )
         pick = (colors, locos if locos < longest else longest, trains if trains < longest else longest)
         groups = listing.picks.get(pick)
         if groups is None:
             groups = listing.picks[pick] = tuple(
-                g for g in listing.groups if g[1] <= trains and not (g[0] is not None and not hand[g[0]] and (
-                    g[3] is COLORED_ONLY or (g[3] is None and locos < g[1]))))
+                g
+                for g in listing.groups
+                if g[1] <= trains
+                and not (
+                    g[0] is not None and not hand[g[0]] and (g[3] is COLORED_ONLY or (g[3] is None and locos < g[1]))
+                )
+            )
         for color, length, ferry, card_rules, tracks, listings, made in groups:
             if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
                 # A colored group's Claim lists per track are ready for each payment situation
@@ -535,11 +565,15 @@ class Game:
                 if entry is None:
                     if card_rules is not None and no_locos is None:
                         no_locos = hand[:LOCO] + [0]
-                    entry = listings[key] = _track_claims(tracks, made, payment_options(
-                        hand if card_rules is None else no_locos, length, color, ferry, collapse))
+                    entry = listings[key] = _track_claims(
+                        tracks,
+                        made,
+                        payment_options(hand if card_rules is None else no_locos, length, color, ferry, collapse),
+                    )
                 for index, double, claims in entry:
-                    if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
-                                             or (open_ and partner != seat)):
+                    if owner[index] < 0 and (
+                        double is None or (partner := owner[double]) < 0 or (open_ and partner != seat)
+                    ):
                         actions += claims
                 continue
             # Other groups meet too many payment situations to keep lists for: each payment's
@@ -558,8 +592,9 @@ class Game:
                 continue
             rows = zip(*_claim_columns(tracks, made, options))  # per track, its Claim per payment
             for (index, _, double), claims in zip(tracks, rows):
-                if owner[index] < 0 and (double is None or (partner := owner[double]) < 0
-                                         or (open_ and partner != seat)):
+                if owner[index] < 0 and (
+                    double is None or (partner := owner[double]) < 0 or (open_ and partner != seat)
+                ):
                     actions += claims
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
@@ -587,11 +622,13 @@ class Game:
         return actions
 
     @staticmethod
-    def _extended_options(hand: list[int], length: int, color: int | None, ferry: int, card_rules: tuple,
-                          collapse: bool) -> list:
+    def _extended_options(
+        hand: list[int], length: int, color: int | None, ferry: int, card_rules: tuple, collapse: bool
+    ) -> list:
         locos_ok, ferry_sub, substitute = card_rules
-        return extended_payment_options(hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub,
-                                        substitute=substitute, collapse=collapse)
+        return extended_payment_options(
+            hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute, collapse=collapse
+        )
 
     def track_payments(self, seat: int, track: Track) -> list[tuple[int | None, int, tuple[int, ...]]]:
         """Every payment (color, locos, subs) `seat`'s hand has for `track` under this map's card
@@ -641,7 +678,9 @@ class Game:
         self.public_log.append((seat, action, context))
         if seat is not None:
             self.decisions[seat] = version
-        if self.phase == PLAYING and (self.current != before_current or before_phase != PLAYING or seat == self.current):
+        if self.phase == PLAYING and (
+            self.current != before_current or before_phase != PLAYING or seat == self.current
+        ):
             self.decisions[self.current] = version
         turn_over = self.stage is None or self.resume is not None  # (a between-rounds decision may follow)
         if core is not None and not isinstance(action, (Pass, Skip, Undo)) and turn_over:
@@ -684,8 +723,9 @@ class Game:
         if self.stage in self.hooks.stages:
             return self.hooks.stage_error(self)
         if self.stage is None:
-            return _illegal("this is the start of your turn: draw cards, claim a route, draw tickets or build a "
-                            "station")
+            return _illegal(
+                "this is the start of your turn: draw cards, claim a route, draw tickets or build a station"
+            )
         if self.stage == SECOND_CARD:
             return _illegal("draw your second card first (a face-up locomotive is not allowed now)")
         if self.stage == TUNNEL:
@@ -700,8 +740,9 @@ class Game:
     def _check_draw_market(self, seat: int, action: DrawMarket) -> None:
         self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
         if not 0 <= action.slot < MARKET_SIZE:
-            raise _illegal("there is no face-up card {slot}; the market has 1 to {size}", slot=action.slot + 1,
-                           size=MARKET_SIZE)
+            raise _illegal(
+                "there is no face-up card {slot}; the market has 1 to {size}", slot=action.slot + 1, size=MARKET_SIZE
+            )
         card = self.market[action.slot]
         if card < 0:
             raise _illegal("face-up slot {slot} is empty", slot=action.slot + 1)
@@ -720,11 +761,19 @@ class Game:
             if partner == seat:
                 raise _illegal("you own the other track of {route}; one player never owns both", route=route)
             if partner >= 0 and not self._doubles_open:
-                raise _illegal("the other track of {route} is taken and with {players} players only one track of a "
-                               "double route is used", route=route, players=self.seats)
+                raise _illegal(
+                    "the other track of {route} is taken and with {players} players only one track of a "
+                    "double route is used",
+                    route=route,
+                    players=self.seats,
+                )
         if t.length > self.trains[seat]:
-            raise _illegal("{route} needs {length} trains and you have {left} left", route=route, length=t.length,
-                           left=self.trains[seat])
+            raise _illegal(
+                "{route} needs {length} trains and you have {left} left",
+                route=route,
+                length=t.length,
+                left=self.trains[seat],
+            )
         card_rules = self._track_rules[t.index]
         if card_rules is None:
             if action.subs:
@@ -733,20 +782,41 @@ class Game:
         else:
             locos_ok, ferry_sub, substitute = card_rules
             error = extended_payment_error(
-                self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, tuple(action.subs), route,
-                locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute, no_locos=self.hooks.locomotive_error,
+                self.hands[seat],
+                t.length,
+                t.color,
+                t.ferry,
+                action.color,
+                action.locos,
+                tuple(action.subs),
+                route,
+                locos_ok=locos_ok,
+                ferry_sub=ferry_sub,
+                substitute=substitute,
+                no_locos=self.hooks.locomotive_error,
             )
         if error is None and t.index in self._unmixed and 0 < action.locos < t.length:
-            error = _illegal("{route} is a tunnel: on the {map} map pay for it with cards of one color or with "
-                             "locomotives only, not both", route=route, map=MapRef(self.map.name))
+            error = _illegal(
+                "{route} is a tunnel: on the {map} map pay for it with cards of one color or with "
+                "locomotives only, not both",
+                route=route,
+                map=MapRef(self.map.name),
+            )
         if isinstance(error, CardsShortError):
-            error = self._better_payment(seat, error, action.color, self.track_payments(seat, t), route,
-                                         lambda c, k, subs: Claim(t.id, c, k, subs))
+            error = self._better_payment(
+                seat,
+                error,
+                action.color,
+                self.track_payments(seat, t),
+                route,
+                lambda c, k, subs: Claim(t.id, c, k, subs),
+            )
         if error:
             raise error
 
-    def _better_payment(self, seat: int, error: CardsShortError, color: int | None, payments: list,
-                        what: object, make: Callable) -> IllegalActionError:
+    def _better_payment(
+        self, seat: int, error: CardsShortError, color: int | None, payments: list, what: object, make: Callable
+    ) -> IllegalActionError:
         """A payment the hand lacks cards for, when another payment works: name that one (in
         notation, which the player can type), preferring the color asked for and few locomotives."""
         if not payments:
@@ -754,8 +824,9 @@ class Game:
         c, k, subs = min(payments, key=lambda p: (p[0] != color, p[0] is None, len(p[2]), p[1], p[0] or 0))
         fix = format_action(self.map, make(c, k, subs))
         if color is not None and not self.hands[seat][color]:
-            return _illegal("you have no {color} cards: {fix} would pay for {what}", color=CardRef(color), fix=fix,
-                            what=what)
+            return _illegal(
+                "you have no {color} cards: {fix} would pay for {what}", color=CardRef(color), fix=fix, what=what
+            )
         return _illegal("your cards do not make that payment for {what}: {fix} would pay", what=what, fix=fix)
 
     def _check_tickets(self, seat: int, action: DrawTickets) -> None:
@@ -774,15 +845,22 @@ class Game:
         if unknown:
             offered = ListRef(tuple(sorted(offer)))
             if len(unknown) > 1:
-                raise _illegal("tickets {tickets} are not among the tickets offered to you ({offered})",
-                               tickets=ListRef(tuple(unknown)), offered=offered)
-            raise _illegal("ticket {ticket} is not among the tickets offered to you ({offered})", ticket=unknown[0],
-                           offered=offered)
+                raise _illegal(
+                    "tickets {tickets} are not among the tickets offered to you ({offered})",
+                    tickets=ListRef(tuple(unknown)),
+                    offered=offered,
+                )
+            raise _illegal(
+                "ticket {ticket} is not among the tickets offered to you ({offered})",
+                ticket=unknown[0],
+                offered=offered,
+            )
         if len(set(ids)) != len(ids):
             raise _illegal("each ticket can be kept only once")
         if len(ids) < self.offer_keep[seat]:
-            raise _illegal("keep at least {keep} of the {offered} tickets", keep=self.offer_keep[seat],
-                           offered=len(offer))
+            raise _illegal(
+                "keep at least {keep} of the {offered} tickets", keep=self.offer_keep[seat], offered=len(offer)
+            )
 
     def _check_station(self, seat: int, action: BuildStation) -> None:
         self._check_turn(seat, None, action)
@@ -794,16 +872,20 @@ class Game:
         if not self.stations_left[seat]:
             raise _illegal("you have built all your stations")
         if city.index in self.station_owner:
-            raise _illegal("{city} already has a station ({owner})", city=CityRef(city.index, city.name),
-                           owner=SeatRef(self.station_owner[city.index]))
+            raise _illegal(
+                "{city} already has a station ({owner})",
+                city=CityRef(city.index, city.name),
+                owner=SeatRef(self.station_owner[city.index]),
+            )
         built = len(self.stations[seat])
         what = phrase(N_("your station no. {number}"), number=built + 1)
         cost = self.map.rules.station_costs[built]
         error = payment_error(self.hands[seat], cost, None, 0, action.color, action.locos, what)
         if isinstance(error, CardsShortError):
             payments = [(c, k, ()) for c, k in payment_options(self.hands[seat], cost, None, 0)]
-            error = self._better_payment(seat, error, action.color, payments, what,
-                                         lambda c, k, subs: BuildStation(city.id, c, k))
+            error = self._better_payment(
+                seat, error, action.color, payments, what, lambda c, k, subs: BuildStation(city.id, c, k)
+            )
         if error:
             raise error
 
@@ -816,19 +898,32 @@ class Game:
         n, color = tunnel["surcharge"], tunnel["color"]
         if color is not None:
             if not options:
-                raise _illegal("you cannot pay the tunnel's extra {n} {color} or locomotive cards: decline instead",
-                               n=n, color=CardRef(color))
-            raise _illegal("the tunnel's extra cost is {n} {color} or locomotive cards; pay with {options} locomotives",
-                           n=n, color=CardRef(color), options=ListRef(tuple(options), "or"))
+                raise _illegal(
+                    "you cannot pay the tunnel's extra {n} {color} or locomotive cards: decline instead",
+                    n=n,
+                    color=CardRef(color),
+                )
+            raise _illegal(
+                "the tunnel's extra cost is {n} {color} or locomotive cards; pay with {options} locomotives",
+                n=n,
+                color=CardRef(color),
+                options=ListRef(tuple(options), "or"),
+            )
         if not options and n == 1:
             raise _illegal("you cannot pay the tunnel's extra {n} locomotive: decline instead", n=n)
         if not options:
             raise _illegal("you cannot pay the tunnel's extra {n} locomotives: decline instead", n=n)
         if n == 1:
-            raise _illegal("the tunnel's extra cost is {n} locomotive; pay with {options} locomotives", n=n,
-                           options=ListRef(tuple(options), "or"))
-        raise _illegal("the tunnel's extra cost is {n} locomotives; pay with {options} locomotives", n=n,
-                       options=ListRef(tuple(options), "or"))
+            raise _illegal(
+                "the tunnel's extra cost is {n} locomotive; pay with {options} locomotives",
+                n=n,
+                options=ListRef(tuple(options), "or"),
+            )
+        raise _illegal(
+            "the tunnel's extra cost is {n} locomotives; pay with {options} locomotives",
+            n=n,
+            options=ListRef(tuple(options), "or"),
+        )
 
     def _check_decline(self, seat: int, action: DeclineTunnel) -> None:
         self._check_turn(seat, TUNNEL, action)
@@ -844,8 +939,10 @@ class Game:
 
     def _check_undo(self, seat: int, action: Undo) -> None:
         if not self.log or self.log[-1][0] != seat or not self.undoable:
-            raise _illegal("only your own last move can be taken back, right after it, and only a route or a "
-                           "station that revealed no card")
+            raise _illegal(
+                "only your own last move can be taken back, right after it, and only a route or a "
+                "station that revealed no card"
+            )
 
     def _apply_undo(self, seat: int, action: Undo, events: list[Event]) -> None:
         """Rebuild the state by replaying the effective log without its last action."""
@@ -960,7 +1057,13 @@ class Game:
             events.append(TunnelRevealed(seat, t.id, tuple(revealed), surcharge))
             if surcharge:
                 self.stage = TUNNEL
-                self.tunnel = {"track": t.id, "color": color, "paid": paid, "revealed": revealed, "surcharge": surcharge}
+                self.tunnel = {
+                    "track": t.id,
+                    "color": color,
+                    "paid": paid,
+                    "revealed": revealed,
+                    "surcharge": surcharge,
+                }
                 return
             self.discard.extend(revealed)
         self._discard_counts(paid)
@@ -1184,49 +1287,52 @@ class Game:
     def to_json(self) -> dict:
         """The whole state (secrets included) as JSON-compatible data; the log is kept apart.
         A copy: changing it never changes the game."""
-        return _json_copy({
-            "schema": STATE_SCHEMA,
-            "rules_version": RULES_VERSION,
-            "map": self.map.id,
-            "map_sha256": self.map.sha256,
-            "seats": self.seats,
-            "seed": self.seed,
-            "options": self.options.to_json(),
-            "plies": len(self.log),
-            "shuffles": self.shuffles,
-            "deck": self.deck,
-            "discard": self.discard,
-            "market": self.market,
-            "hands": self.hands,
-            "ticket_deck": self.ticket_deck,
-            "ticket_discard": self.ticket_discard,
-            "tickets": self.tickets,
-            "offers": self.offers,
-            "offer_keep": self.offer_keep,
-            "owner": self.owner,
-            "stations": self.stations,
-            "trains": self.trains,
-            "stations_left": self.stations_left,
-            "score": self.score,
-            "left": self.left,
-            "phase": self.phase.value,
-            "first": self.first,
-            "current": self.current,
-            "round": self.round,
-            "resume": self.resume,
-            "stage": None if self.stage is None else self.stage.value,
-            "tunnel": self.tunnel,
-            "last_round": self.last_round,
-            "passes": self.passes,
-            "undoable": self.undoable,
-            "decisions": self.decisions,
-            "end_reason": None if self.end_reason is None else self.end_reason.value,
-            "hooks": self.hooks.to_json(self),
-        })
+        return _json_copy(
+            {
+                "schema": STATE_SCHEMA,
+                "rules_version": RULES_VERSION,
+                "map": self.map.id,
+                "map_sha256": self.map.sha256,
+                "seats": self.seats,
+                "seed": self.seed,
+                "options": self.options.to_json(),
+                "plies": len(self.log),
+                "shuffles": self.shuffles,
+                "deck": self.deck,
+                "discard": self.discard,
+                "market": self.market,
+                "hands": self.hands,
+                "ticket_deck": self.ticket_deck,
+                "ticket_discard": self.ticket_discard,
+                "tickets": self.tickets,
+                "offers": self.offers,
+                "offer_keep": self.offer_keep,
+                "owner": self.owner,
+                "stations": self.stations,
+                "trains": self.trains,
+                "stations_left": self.stations_left,
+                "score": self.score,
+                "left": self.left,
+                "phase": self.phase.value,
+                "first": self.first,
+                "current": self.current,
+                "round": self.round,
+                "resume": self.resume,
+                "stage": None if self.stage is None else self.stage.value,
+                "tunnel": self.tunnel,
+                "last_round": self.last_round,
+                "passes": self.passes,
+                "undoable": self.undoable,
+                "decisions": self.decisions,
+                "end_reason": None if self.end_reason is None else self.end_reason.value,
+                "hooks": self.hooks.to_json(self),
+            }
+        )
 
     @classmethod
-    def from_json(cls, data: dict, log: list[tuple[int | None, Action]] | None = None,
-                  map_data: MapData | None = None) -> Game:
+    def from_json(
+        cls, data: dict, log: list[tuple[int | None, Action]] | None = None, map_data: MapData | None = None
+    ) -> Game:
         """Restore a state saved by `to_json` (and optionally its log, for `plies` to match); a game
         on a map given as an object at `new` is restored with that object (`map_data`). What was
         public when each action was applied is not in the state: the view's `recent` starts empty
@@ -1242,9 +1348,31 @@ class Game:
             raise ValueError(f"this game was played on another version of the {map_data.name} map data")
         game = cls(map_data, data["seats"], data["seed"], GameOptions.from_json(data["options"]))
         for name in (
-            "shuffles", "deck", "discard", "market", "hands", "ticket_deck", "ticket_discard", "tickets",
-            "offers", "offer_keep", "owner", "stations", "trains", "stations_left", "score", "left",
-            "phase", "first", "current", "stage", "tunnel", "last_round", "passes", "decisions", "end_reason",
+            "shuffles",
+            "deck",
+            "discard",
+            "market",
+            "hands",
+            "ticket_deck",
+            "ticket_discard",
+            "tickets",
+            "offers",
+            "offer_keep",
+            "owner",
+            "stations",
+            "trains",
+            "stations_left",
+            "score",
+            "left",
+            "phase",
+            "first",
+            "current",
+            "stage",
+            "tunnel",
+            "last_round",
+            "passes",
+            "decisions",
+            "end_reason",
         ):
             setattr(game, name, data[name])
         game.phase = Phase(game.phase)

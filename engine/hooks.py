@@ -92,12 +92,17 @@ class RuleHooks:
             names = ", ".join(map(repr, unknown))
             if not self.variants:
                 raise VariantError("the {map} map has no variant {names}", map=MapRef(game.map.name), names=names)
-            raise VariantError("the {map} map has no variant {names} (its variants: {known})",
-                               map=MapRef(game.map.name), names=names,
-                                   known=", ".join(sorted(self.variants)))
+            raise VariantError(
+                "the {map} map has no variant {names} (its variants: {known})",
+                map=MapRef(game.map.name),
+                names=names,
+                known=", ".join(sorted(self.variants)),
+            )
         for key, value in given.items():
             if not isinstance(value, bool):
-                raise VariantError("variant {name!r} is on or off (true or false), not {value!r}", name=key, value=value)
+                raise VariantError(
+                    "variant {name!r} is on or off (true or false), not {value!r}", name=key, value=value
+                )
 
     def train_deck(self, game: Game) -> list[int]:
         """The train cards before shuffling (docs/rules.md §1.1: 110)."""

@@ -166,7 +166,9 @@ def load_map(map_id: str) -> MapData:
     """Load a map shipped in engine/maps by id (cached: MapData is immutable)."""
     path = resources.files("engine.maps").joinpath(f"{map_id}.json")
     if not isinstance(map_id, str) or map_id not in available_maps(include_unlisted=True) or not path.is_file():
-        raise UnknownMapError("there is no map {map!r} (the maps: {maps})", map=map_id, maps=", ".join(available_maps()))
+        raise UnknownMapError(
+            "there is no map {map!r} (the maps: {maps})", map=map_id, maps=", ".join(available_maps())
+        )
     return parse_map(path.read_bytes())
 
 
@@ -176,8 +178,16 @@ def parse_map(raw: bytes) -> MapData:
         raise ValueError(f"map schema {doc.get('schema')!r} is not {SCHEMA_VERSION}")
     index_of = {c["id"]: i for i, c in enumerate(doc["cities"])}
     cities = tuple(
-        City(i, c["id"], c["name"], float(c["x"]), float(c["y"]), MappingProxyType(dict(c.get("names", {}))),
-             c.get("kind", "city"), index_of[c["country"]] if c.get("country") else None)
+        City(
+            i,
+            c["id"],
+            c["name"],
+            float(c["x"]),
+            float(c["y"]),
+            MappingProxyType(dict(c.get("names", {}))),
+            c.get("kind", "city"),
+            index_of[c["country"]] if c.get("country") else None,
+        )
         for i, c in enumerate(doc["cities"])
     )
     city_by_id = {c.id: c for c in cities}
@@ -197,6 +207,7 @@ def parse_map(raw: bytes) -> MapData:
             p = city_by_id[place].index
             out.append((p, nodes.get(p, (p,)), int(points)))
         return nodes.get(a, (a,)), tuple(out)
+
     track_index = {t["id"]: i for i, t in enumerate(doc["tracks"])}
     tracks = tuple(
         Track(
@@ -223,8 +234,9 @@ def parse_map(raw: bytes) -> MapData:
             points=int(t["points"]),
             long=bool(t.get("long", False)),
             set=t.get("set", "base"),
-            extra=MappingProxyType({k: v for k, v in t.items()
-                                    if k not in {"id", "a", "b", "points", "long", "set", "destinations"}}),
+            extra=MappingProxyType(
+                {k: v for k, v in t.items() if k not in {"id", "a", "b", "points", "long", "set", "destinations"}}
+            ),
             a_nodes=ticket_places(t)[0],
             destinations=ticket_places(t)[1],
         )
@@ -235,9 +247,7 @@ def parse_map(raw: bytes) -> MapData:
     for d in r["ticket_decks"]:
         touching = {city_by_id[c].index for c in d.get("touching", ())}
         ids = tuple(
-            t.id
-            for t in tickets
-            if t.set in d["sets"] and (not touching or t.a in touching or t.b in touching)
+            t.id for t in tickets if t.set in d["sets"] and (not touching or t.a in touching or t.b in touching)
         )
         decks[d["id"]] = TicketDeck(
             id=d["id"],

@@ -66,7 +66,7 @@ def _pair(a: int, b: int) -> tuple[int, int]:
 def wild_hand(hand: list[int], length: int, min_length: int = 4) -> list[int]:
     """The hand as the core payments see it for a route of `length`: the nine kinds, with the +4
     cards counted as locomotives where they pay."""
-    seen = hand[:LOCO + 1]
+    seen = hand[: LOCO + 1]
     if length >= min_length:
         seen[LOCO] += hand[LOCO4]
     return seen
@@ -165,11 +165,18 @@ class MarklinHooks(RuleHooks):
         if not mixes:
             raise _illegal("no destination tickets are left to draw")
         if action.long is None:
-            raise _illegal("say how many of the {count} tickets come from the long deck: tickets draw long=N",
-                           count=min(count, len(self.short) + len(self.long)))
+            raise _illegal(
+                "say how many of the {count} tickets come from the long deck: tickets draw long=N",
+                count=min(count, len(self.short) + len(self.long)),
+            )
         if action.long not in mixes:
-            raise _illegal("the decks hold {short} short and {long} long tickets: draw long={low} to {high}",
-                           short=len(self.short), long=len(self.long), low=mixes[0], high=mixes[-1])
+            raise _illegal(
+                "the decks hold {short} short and {long} long tickets: draw long={low} to {high}",
+                short=len(self.short),
+                long=len(self.long),
+                low=mixes[0],
+                high=mixes[-1],
+            )
 
     def _apply_draw_tickets(self, game: Game, seat: int, action: DrawTickets, events: list[Event]) -> None:
         count = min(self._draw_count(game), len(self.short) + len(self.long))
@@ -231,19 +238,28 @@ class MarklinHooks(RuleHooks):
         if block == "own":
             raise _illegal("you own another track of {route}; one player never owns two", route=route)
         if block == "closed":
-            raise _illegal("another track of {route} is taken and with {players} players only one track of a "
-                           "double or triple route is used", route=route, players=game.seats)
+            raise _illegal(
+                "another track of {route} is taken and with {players} players only one track of a "
+                "double or triple route is used",
+                route=route,
+                players=game.seats,
+            )
         if t.length > game.trains[seat]:
-            raise _illegal("{route} needs {length} trains and you have {left} left", route=route, length=t.length,
-                           left=game.trains[seat])
+            raise _illegal(
+                "{route} needs {length} trains and you have {left} left",
+                route=route,
+                length=t.length,
+                left=game.trains[seat],
+            )
         if action.subs:
             raise _illegal("{what} takes no substitute cards", what=route)
         seen = wild_hand(game.hands[seat], t.length, self.min4)
         error = payment_error(seen, t.length, t.color, 0, action.color, action.locos, route)
         if isinstance(error, CardsShortError):
             payments = [(c, k, ()) for c, k in payment_options(seen, t.length, t.color)]
-            error = game._better_payment(seat, error, action.color, payments, route,
-                                         lambda c, k, subs: Claim(t.id, c, k, (), action.passenger))
+            error = game._better_payment(
+                seat, error, action.color, payments, route, lambda c, k, subs: Claim(t.id, c, k, (), action.passenger)
+            )
         if error:
             raise error
         if action.passenger is not None:
@@ -343,8 +359,11 @@ class MarklinHooks(RuleHooks):
         if action.cards != cost:
             raise _illegal("that path takes {need} passenger cards, not {cards}", need=cost, cards=action.cards)
         if game.hands[seat][PASSENGER] < cost:
-            raise _illegal("that path takes {need} passenger cards and you have {have}", need=cost,
-                           have=game.hands[seat][PASSENGER])
+            raise _illegal(
+                "that path takes {need} passenger cards and you have {have}",
+                need=cost,
+                have=game.hands[seat][PASSENGER],
+            )
 
     def _apply_move(self, game: Game, seat: int, action: Move, events: list[Event]) -> None:
         m = game.map
@@ -424,8 +443,14 @@ class MarklinHooks(RuleHooks):
         out = []
         for s in scores:
             points = sum(self.tokens[s.seat])
-            out.append(replace(s, bonuses={**s.bonuses, "merchandise": points}, total=s.total + points,
-                               details={**s.details, "tokens": len(self.tokens[s.seat])}))
+            out.append(
+                replace(
+                    s,
+                    bonuses={**s.bonuses, "merchandise": points},
+                    total=s.total + points,
+                    details={**s.details, "tokens": len(self.tokens[s.seat])},
+                )
+            )
         return out
 
     def public_state(self, game: Game, seat: int) -> dict:
@@ -440,16 +465,22 @@ class MarklinHooks(RuleHooks):
     def public_view(self, game: Game) -> dict:
         ids = game.map.cities
         return {
-            "merchandise": {ids[c].id: {"dot": self.dots[c], "stack": list(reversed(self.stacks[c]))}
-                            for c in sorted(self.stacks)},
+            "merchandise": {
+                ids[c].id: {"dot": self.dots[c], "stack": list(reversed(self.stacks[c]))} for c in sorted(self.stacks)
+            },
             "ticket_decks": {"short": len(self.short), "long": len(self.long)},
         }
 
     def to_json(self, game: Game) -> dict:
         return {
-            "unplaced": self.unplaced, "placed": self.placed, "tokens": self.tokens,
-            "stacks": {str(c): s for c, s in self.stacks.items()}, "dots": {str(c): d for c, d in self.dots.items()},
-            "short": self.short, "long": self.long, "mixing": self.mixing,
+            "unplaced": self.unplaced,
+            "placed": self.placed,
+            "tokens": self.tokens,
+            "stacks": {str(c): s for c, s in self.stacks.items()},
+            "dots": {str(c): d for c, d in self.dots.items()},
+            "short": self.short,
+            "long": self.long,
+            "mixing": self.mixing,
         }
 
     def from_json(self, game: Game, data: dict) -> None:

@@ -61,7 +61,9 @@ class NederlandHooks(RuleHooks):
         self.tolls = self.variant(game, "tolls")
         self.neutral = self.variant(game, "neutral")
         if self.neutral and game.seats != 2:
-            raise VariantError("the neutral player is a 2-player variant; this game has {seats} seats", seats=game.seats)
+            raise VariantError(
+                "the neutral player is a 2-player variant; this game has {seats} seats", seats=game.seats
+            )
         if self.neutral and not self.tolls:
             raise VariantError("the neutral player is played with bridge tolls: it cannot be combined with tolls off")
         extra = game.map.rules.extra
@@ -69,8 +71,9 @@ class NederlandHooks(RuleHooks):
         self.loan_penalty = int(extra.get("loan_penalty", 0))
         self.bonus_table = {int(k): list(v) for k, v in dict(extra.get("toll_bonus", {})).items()}
         if self.tolls and game.seats not in self.bonus_table:
-            raise VariantError("the {map} map has no toll bonus row for {seats} players", map=MapRef(game.map.name),
-                                   seats=game.seats)
+            raise VariantError(
+                "the {map} map has no toll bonus row for {seats} players", map=MapRef(game.map.name), seats=game.seats
+            )
         self.staggered = bool(extra.get("staggered_start", False))
         self.money = [self.toll_money if self.tolls else 0] * game.seats
         self.loans = [0] * game.seats
@@ -193,18 +196,21 @@ class NederlandHooks(RuleHooks):
         return ListRef(tuple(tracks), "or", " or ")
 
     def stage_error(self, game: Game) -> IllegalActionError:
-        return IllegalActionError("claim a track for the neutral player first: neutral claim {routes}",
-                                  routes=self._choices(game))
+        return IllegalActionError(
+            "claim a track for the neutral player first: neutral claim {routes}", routes=self._choices(game)
+        )
 
     def check_action(self, game: Game, seat: int, action: Action) -> None:
         if game.stage != NEUTRAL_STAGE or self.pending is None:
             raise IllegalActionError("there is no neutral player route to claim now")
         if seat != game.current:
-            raise IllegalActionError("{current} holds the neutral marker and chooses the track",
-                                     current=SeatRef(game.current))
+            raise IllegalActionError(
+                "{current} holds the neutral marker and chooses the track", current=SeatRef(game.current)
+            )
         if action.track not in self.pending["tracks"]:
-            raise IllegalActionError("the neutral player claims {routes}, not {track}", routes=self._choices(game),
-                                     track=action.track)
+            raise IllegalActionError(
+                "the neutral player claims {routes}, not {track}", routes=self._choices(game), track=action.track
+            )
 
     def apply_action(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
         pending, self.pending = self.pending, None
@@ -260,8 +266,13 @@ class NederlandHooks(RuleHooks):
             ticket = None
             if self.pending is not None:
                 t = game.map.ticket_by_id[self.pending["ticket"]]
-                ticket = {"id": t.id, "a": game.map.cities[t.a].id, "b": game.map.cities[t.b].id,
-                          "points": t.points, "route": list(t.extra["neutral_route"])}
+                ticket = {
+                    "id": t.id,
+                    "a": game.map.cities[t.a].id,
+                    "b": game.map.cities[t.b].id,
+                    "points": t.points,
+                    "route": list(t.extra["neutral_route"]),
+                }
             neutral = {
                 "owner": game.seats,
                 "trains": self.neutral_trains,

@@ -88,7 +88,9 @@ def route_ref(m: MapData, track: Track, numbered: bool = False) -> RouteRef:
     return RouteRef(track.index, route_label(m, track) if numbered else m.route_name(track), numbered)
 
 
-def ticket_label(m: MapData, ticket, reached: int | None = None, city_name: Callable[[City], str] = printed_name) -> str:
+def ticket_label(
+    m: MapData, ticket, reached: int | None = None, city_name: Callable[[City], str] = printed_name
+) -> str:
     """'Bern-Zürich 6'; a ticket with several destinations (Switzerland's country tickets) lists
     them all, 'Bern: France 5 / Deutschland 6 / Österreich 11 / Italia 8', or only the one scored
     when `reached` (a final `TicketResult.reached`) is given: 'Bern-Österreich 11'."""
@@ -127,8 +129,9 @@ def claim_names_track(m: MapData, action: Claim) -> bool:
     does not tell its tracks apart."""
     t = m.track_by_id[action.track]
     siblings = [t, m.tracks[t.double]] if t.double is not None else _border_siblings(m, t)
-    return len(siblings) > 1 and (t.color is None or action.color is None or
-                                  any(o.color == t.color for o in siblings if o is not t))
+    return len(siblings) > 1 and (
+        t.color is None or action.color is None or any(o.color == t.color for o in siblings if o is not t)
+    )
 
 
 def format_action(game_or_map: Game | MapData, action: Action) -> str:
@@ -142,8 +145,11 @@ def format_action(game_or_map: Game | MapData, action: Action) -> str:
         t = m.track_by_id[action.track]
         route = route_label(m, t) if claim_names_track(m, action) else m.route_name(t)
         passenger = None if action.passenger is None else "passenger=" + _word(m.city_by_id[action.passenger].name)
-        return " ".join(filter(None, ["claim", route, _payment_text(action.color, action.locos),
-                                      _subs_text(action.subs), passenger]))
+        return " ".join(
+            filter(
+                None, ["claim", route, _payment_text(action.color, action.locos), _subs_text(action.subs), passenger]
+            )
+        )
     if kind is DrawTickets:
         return "tickets draw" if action.long is None else f"tickets draw long={action.long}"
     if kind is Move:
@@ -196,8 +202,9 @@ def _parse_subs(text: str) -> tuple[int, ...]:
         if card == LOCO:
             raise InvalidActionError("substitute cards are colored cards, not locomotives")
         if count and not _is_number(count):
-            raise InvalidActionError("write sub= as color:count pairs, like sub=blue:2,green:1 (got {part!r})",
-                                     part=part)
+            raise InvalidActionError(
+                "write sub= as color:count pairs, like sub=blue:2,green:1 (got {part!r})", part=part
+            )
         n = int(count) if count else 1
         if len(out) + n > MAX_CARDS:
             raise InvalidActionError("a payment has at most {most} substitute cards", most=MAX_CARDS)
@@ -219,7 +226,7 @@ def _is_number(word: str) -> bool:
 
 def _count(digits: str) -> int:
     if not _is_number(digits):
-        raise InvalidActionError("{number} is too large a number here", number=digits[:MAX_DIGITS + 2] + "…")
+        raise InvalidActionError("{number} is too large a number here", number=digits[: MAX_DIGITS + 2] + "…")
     return int(digits)
 
 
@@ -234,8 +241,9 @@ def parse_action(game: Game, seat: int | None, text: str) -> Action:
     if not isinstance(text, str):
         raise InvalidActionError("an action is text, like 'draw deck'")
     if len(text) > MAX_TEXT:
-        raise InvalidActionError("that is too long for an action ({length} characters; at most {most})",
-                                 length=len(text), most=MAX_TEXT)
+        raise InvalidActionError(
+            "that is too long for an action ({length} characters; at most {most})", length=len(text), most=MAX_TEXT
+        )
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.seats):
         raise IllegalActionError("seat {seat} is not a seat of this game", seat=seat)
     words = text.strip().split()
@@ -310,8 +318,9 @@ def _split_payment(words: list[str], subs: list | None = None) -> tuple[list[str
             elif color is None:
                 color = card
             else:
-                raise InvalidActionError("pay with one color, not {card} and {other}", card=CardRef(card),
-                                         other=CardRef(color))
+                raise InvalidActionError(
+                    "pay with one color, not {card} and {other}", card=CardRef(card), other=CardRef(color)
+                )
         words = words[:-1]
     return words, color, all_loco, locos
 
@@ -331,8 +340,12 @@ def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
             else:
                 tracks = m.tracks_between.get((min(a.index, b.index), max(a.index, b.index)))
             if not tracks:
-                raise InvalidActionError("no route joins {a} and {b} on the {map} map", a=CityRef(a.index, a.name),
-                                         b=CityRef(b.index, b.name), map=MapRef(m.name))
+                raise InvalidActionError(
+                    "no route joins {a} and {b} on the {map} map",
+                    a=CityRef(a.index, a.name),
+                    b=CityRef(b.index, b.name),
+                    map=MapRef(m.name),
+                )
             return list(tracks), index
     known = [CityRef(c.index, c.name) for c in map(m.find_city, parts) if c]
     unknown = [p for p in parts if not m.find_city(p)]
@@ -340,8 +353,12 @@ def _find_route(m: MapData, text: str) -> tuple[list[Track], int | None]:
         raise InvalidActionError("name a route as two cities, like 'Paris-Dieppe' (got {text!r})", text=text)
     names = _typed_names(unknown or [text])
     if known:
-        raise InvalidActionError("no city {names} on the {map} map (found {found})", names=names,
-                                 map=MapRef(m.name), found=ListRef(tuple(known)))
+        raise InvalidActionError(
+            "no city {names} on the {map} map (found {found})",
+            names=names,
+            map=MapRef(m.name),
+            found=ListRef(tuple(known)),
+        )
     raise InvalidActionError("no city {names} on the {map} map", names=names, map=MapRef(m.name))
 
 
@@ -357,8 +374,9 @@ def _parse_claim(game: Game, seat: int | None, words: list[str]) -> Action:
         if word.lower().startswith("passenger="):
             city = game.map.find_city(word[10:])
             if city is None:
-                raise InvalidActionError("no city {names} on the {map} map", names=_typed_names([word[10:]]),
-                                         map=MapRef(game.map.name))
+                raise InvalidActionError(
+                    "no city {names} on the {map} map", names=_typed_names([word[10:]]), map=MapRef(game.map.name)
+                )
             passenger = city.id
     claim = _parse_claim_payment(game, seat, [w for w in words if not w.lower().startswith("passenger=")])
     return claim if passenger is None else claim._replace(passenger=passenger)
@@ -375,7 +393,7 @@ def _parse_claim_payment(game: Game, seat: int | None, words: list[str]) -> Acti
         if len(tracks) == 2 and tracks[0].double is not None:
             chosen = [t for t in tracks if t.id.endswith(f"/{index}")]
         else:
-            chosen = tracks[index - 1: index] if index >= 1 else []
+            chosen = tracks[index - 1 : index] if index >= 1 else []
         if not chosen:
             raise InvalidActionError("{route} has no track {index}", route=route_ref(m, tracks[0]), index=index)
         tracks = chosen
@@ -411,11 +429,13 @@ def _parse_claim_payment(game: Game, seat: int | None, words: list[str]) -> Acti
     return Claim(track.id, *_fill_payment(game, seat, track, color, payments)[:2])
 
 
-def _fill_payment(game: Game, seat: int | None, track: Track, named: int | None,
-                  payments: list) -> tuple[int | None, int, tuple[int, ...]]:
+def _fill_payment(
+    game: Game, seat: int | None, track: Track, named: int | None, payments: list
+) -> tuple[int | None, int, tuple[int, ...]]:
     """The payment a claim without `loco=` means: the fewest locomotives that pay in the color
     named (or the route's color), all locomotives if only they pay. When nothing pays, a payment
     of that color (at least one card of it) for the engine to refuse with the reason."""
+
     def fewest(color: int | None) -> tuple | None:
         fits = [p for p in payments if p[0] == color]
         return min(fits, key=lambda p: (len(p[2]), p[1])) if fits else None
@@ -437,8 +457,16 @@ def _fill_payment(game: Game, seat: int | None, track: Track, named: int | None,
     return want, min(max(track.ferry, track.length - have, 0), track.length - 1), ()
 
 
-def _parse_claim_extended(game: Game, seat: int | None, track: Track, color: int | None, all_loco: bool,
-                          locos: int | None, subs: tuple[int, ...], card_rules: tuple) -> Action:
+def _parse_claim_extended(
+    game: Game,
+    seat: int | None,
+    track: Track,
+    color: int | None,
+    all_loco: bool,
+    locos: int | None,
+    subs: tuple[int, ...],
+    card_rules: tuple,
+) -> Action:
     """Claims under a map's card rules (Switzerland, Nordic): what is left out is filled in from
     the payments the engine lists (no substitutes and the fewest locomotives first)."""
     m = game.map
@@ -452,8 +480,9 @@ def _parse_claim_extended(game: Game, seat: int | None, track: Track, color: int
         return Claim(track.id, color if covered > 0 else None, k, subs)
     hand = game.hands[seat] if seat is not None else [0] * 9
     want = track.color if color is None else color
-    options = extended_payment_options(hand, track.length, track.color, track.ferry, locos_ok=locos_ok,
-                                       ferry_sub=ferry_sub, substitute=substitute)
+    options = extended_payment_options(
+        hand, track.length, track.color, track.ferry, locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute
+    )
     if all_loco and color is None:
         return Claim(track.id, None, track.length)
     if want is not None:
@@ -478,8 +507,11 @@ def _card_options(colors: list[int | None]) -> ListRef:
 
 
 def _gray_route(m: MapData, track: Track, colors: list[int | None]) -> AmbiguousActionError:
-    return AmbiguousActionError("{route} is gray: say which color to pay with ({options})",
-                                route=route_ref(m, track), options=_card_options(colors))
+    return AmbiguousActionError(
+        "{route} is gray: say which color to pay with ({options})",
+        route=route_ref(m, track),
+        options=_card_options(colors),
+    )
 
 
 def _parse_station(game: Game, seat: int | None, words: list[str]) -> Action:
@@ -489,8 +521,9 @@ def _parse_station(game: Game, seat: int | None, words: list[str]) -> Action:
     if not city_words:
         raise InvalidActionError("name the city for the station")
     if city is None:
-        raise InvalidActionError("no city {names} on the {map} map", names=_typed_names([" ".join(city_words)]),
-                                 map=MapRef(m.name))
+        raise InvalidActionError(
+            "no city {names} on the {map} map", names=_typed_names([" ".join(city_words)]), map=MapRef(m.name)
+        )
     if not m.rules.stations:
         raise IllegalActionError("the {map} map has no stations", map=MapRef(m.name))
     built = len(game.stations[seat]) if seat is not None else 0
@@ -503,8 +536,11 @@ def _parse_station(game: Game, seat: int | None, words: list[str]) -> Action:
         options = payment_options(hand, cost, None, 0, True)
         colored = sorted({c for c, _ in options if c is not None})
         if len(colored) > 1:
-            raise AmbiguousActionError("say which color pays for the station in {city} ({options})",
-                                       city=CityRef(city.index, city.name), options=_card_options(colored))
+            raise AmbiguousActionError(
+                "say which color pays for the station in {city} ({options})",
+                city=CityRef(city.index, city.name),
+                options=_card_options(colored),
+            )
         if not colored and options:
             return BuildStation(city.id, None, cost)
         # the one color that pays, or (none pays) the player's best color for the engine to refuse
@@ -540,8 +576,7 @@ def _parse_neutral(game: Game, words: list[str]) -> Action:
     if index is not None:
         chosen = [t for t in tracks if t.id.endswith(f"/{index}")]
         if not chosen:
-            raise InvalidActionError("{route} has no track {index}", route=route_ref(game.map, tracks[0]),
-                                     index=index)
+            raise InvalidActionError("{route} has no track {index}", route=route_ref(game.map, tracks[0]), index=index)
         return NeutralClaim(chosen[0].id)
     free = [t for t in tracks if game.owner[t.index] < 0]
     return NeutralClaim((free or tracks)[0].id)
@@ -567,11 +602,19 @@ def _parse_move(game: Game, seat: int | None, words: list[str]) -> Action:
         index = city.index
         if index in m.borders:  # a country: the border point joined to the city before it (or after it)
             near = m.city_by_id[path[-1]].index if path else None
-            index = next((b for b in m.borders[index] if near is None or (min(b, near), max(b, near))
-                          in m.tracks_between), m.borders[index][0])
+            index = next(
+                (b for b in m.borders[index] if near is None or (min(b, near), max(b, near)) in m.tracks_between),
+                m.borders[index][0],
+            )
             if near is None and len(parts) > 1 and (after := m.find_city(parts[1])) is not None:
-                index = next((b for b in m.borders[city.index] if (min(b, after.index), max(b, after.index))
-                              in m.tracks_between), index)
+                index = next(
+                    (
+                        b
+                        for b in m.borders[city.index]
+                        if (min(b, after.index), max(b, after.index)) in m.tracks_between
+                    ),
+                    index,
+                )
         path.append(m.cities[index].id)
     if cards is None:
         from engine.marklin import move_cost

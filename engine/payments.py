@@ -49,21 +49,34 @@ def payment_error(
 ) -> IllegalActionError | None:
     """Why (pay_color, locos) cannot pay for `what`, or None if it can."""
     if locos < 0 or locos > length:
-        return IllegalActionError("{what} costs {length} cards; {locos} locomotives is not a payment for it",
-                                  what=what, length=length, locos=locos)
+        return IllegalActionError(
+            "{what} costs {length} cards; {locos} locomotives is not a payment for it",
+            what=what,
+            length=length,
+            locos=locos,
+        )
     if pay_color is None and locos != length:
-        return IllegalActionError("{what} costs {length} cards: name a color for the {n} non-locomotive cards",
-                                  what=what, length=length, n=length - locos)
+        return IllegalActionError(
+            "{what} costs {length} cards: name a color for the {n} non-locomotive cards",
+            what=what,
+            length=length,
+            n=length - locos,
+        )
     if pay_color is not None and locos == length:
         pay_color = None
     if pay_color is not None and color is not None and pay_color != color:
         return _wrong_color(what, color, pay_color)
     if locos < ferry:
         if ferry == 1:
-            return IllegalActionError("{what} is a ferry: it needs at least {ferry} locomotive, not {locos}",
-                                      what=what, ferry=ferry, locos=locos)
-        return IllegalActionError("{what} is a ferry: it needs at least {ferry} locomotives, not {locos}",
-                                  what=what, ferry=ferry, locos=locos)
+            return IllegalActionError(
+                "{what} is a ferry: it needs at least {ferry} locomotive, not {locos}",
+                what=what,
+                ferry=ferry,
+                locos=locos,
+            )
+        return IllegalActionError(
+            "{what} is a ferry: it needs at least {ferry} locomotives, not {locos}", what=what, ferry=ferry, locos=locos
+        )
     if (pay_color is None or hand[pay_color] >= length - locos) and hand[LOCO] >= locos:
         return None
     need = [0] * len(hand)
@@ -74,11 +87,17 @@ def payment_error(
 
 
 def _wrong_color(what: object, color: int, pay_color: int) -> IllegalActionError:
-    return IllegalActionError("{what} is {color}: it cannot be paid with {paid} cards", what=what,
-                              color=CardRef(color), paid=CardRef(pay_color))
+    return IllegalActionError(
+        "{what} is {color}: it cannot be paid with {paid} cards",
+        what=what,
+        color=CardRef(color),
+        paid=CardRef(pay_color),
+    )
 
 
-def _missing_cards(hand: list[int], need: list[int], what: object, length: int, ferry: int = 0) -> CardsShortError | None:
+def _missing_cards(
+    hand: list[int], need: list[int], what: object, length: int, ferry: int = 0
+) -> CardsShortError | None:
     """The hand lacks cards for `need` (counts by card): worded from what the player holds of the
     kinds that payment uses ("you have 3 yellow cards and 1 locomotive: Helena-Seattle needs 6 cards,
     2 short"), or None when nothing is missing."""
@@ -87,10 +106,19 @@ def _missing_cards(hand: list[int], need: list[int], what: object, length: int, 
         return None
     held = ListRef(tuple(held_cards(k, hand[k]) for k in range(len(hand)) if need[k]), "standard", " and ")
     if ferry > hand[LOCO] and all(need[k] <= hand[k] for k in range(LOCO)):
-        return CardsShortError("you have {cards}: {what} is a ferry and needs {locos}", cards=held, what=what,
-                               locos=plural("{n} locomotive", "{n} locomotives", ferry))
-    return CardsShortError("you have {cards}: {what} needs {needs}, {short} short", cards=held, what=what,
-                           needs=plural("{n} card", "{n} cards", length), short=short)
+        return CardsShortError(
+            "you have {cards}: {what} is a ferry and needs {locos}",
+            cards=held,
+            what=what,
+            locos=plural("{n} locomotive", "{n} locomotives", ferry),
+        )
+    return CardsShortError(
+        "you have {cards}: {what} needs {needs}, {short} short",
+        cards=held,
+        what=what,
+        needs=plural("{n} card", "{n} cards", length),
+        short=short,
+    )
 
 
 def held_cards(card: int, n: int) -> object:
@@ -155,8 +183,15 @@ def canonical_subs(avail: list[int], count: int) -> tuple[int, ...] | None:
 
 
 def extended_payment_options(
-    hand: list[int], length: int, color: int | None, ferry: int, *, locos_ok: bool, ferry_sub: int,
-    substitute: int, collapse: bool = False,
+    hand: list[int],
+    length: int,
+    color: int | None,
+    ferry: int,
+    *,
+    locos_ok: bool,
+    ferry_sub: int,
+    substitute: int,
+    collapse: bool = False,
 ) -> list[ExtPayment]:
     """Every payment for a track under the map's card rules (one canonical choice of substitute
     cards per payment shape). With `collapse`: one per color, preferring no substitutes and the
@@ -217,24 +252,40 @@ def extended_payment_options(
 
 
 def extended_payment_error(
-    hand: list[int], length: int, color: int | None, ferry: int, pay_color: int | None, locos: int,
-    subs: tuple[int, ...], what: object, *, locos_ok: bool, ferry_sub: int, substitute: int, no_locos: str,
+    hand: list[int],
+    length: int,
+    color: int | None,
+    ferry: int,
+    pay_color: int | None,
+    locos: int,
+    subs: tuple[int, ...],
+    what: object,
+    *,
+    locos_ok: bool,
+    ferry_sub: int,
+    substitute: int,
+    no_locos: str,
 ) -> IllegalActionError | None:
     """Why (pay_color, locos, subs) cannot pay for `what` under the map's card rules, or None.
     `no_locos` is the error (a template) for locomotives where they cannot pay."""
     if locos and not locos_ok:
         return IllegalActionError(no_locos)
     if locos < 0:
-        return IllegalActionError("{what} costs {length} cards; {locos} locomotives is not a payment for it",
-                                  what=what, length=length, locos=locos)
+        return IllegalActionError(
+            "{what} costs {length} cards; {locos} locomotives is not a payment for it",
+            what=what,
+            length=length,
+            locos=locos,
+        )
     if any(not 0 <= c < LOCO for c in subs):
         return IllegalActionError("substitute cards are colored cards, never locomotives")
     unit = ferry_sub if ferry else substitute
     if subs and not (unit and (ferry or substitute)):
         return IllegalActionError("{what} takes no substitute cards", what=what)
     if unit and len(subs) % unit:
-        return IllegalActionError("substitute cards for {what} come in sets of {unit}, not {count}", what=what,
-                                  unit=unit, count=len(subs))
+        return IllegalActionError(
+            "substitute cards for {what} come in sets of {unit}, not {count}", what=what, unit=unit, count=len(subs)
+        )
     m = len(subs) // unit if unit else 0
     if ferry:
         if m > ferry:
@@ -242,26 +293,33 @@ def extended_payment_error(
         if locos + m < ferry:
             return _ferry_short(what, ferry, unit, locos, m)
     elif m and locos:
-        return IllegalActionError("{what}: substitute cards replace missing cards of the color you pay, not "
-                                  "locomotives", what=what)
+        return IllegalActionError(
+            "{what}: substitute cards replace missing cards of the color you pay, not locomotives", what=what
+        )
     n = length - locos - m
     if n < 0:
-        return IllegalActionError("{what} costs {length} cards; that payment covers {covered}", what=what,
-                                  length=length, covered=locos + m)
+        return IllegalActionError(
+            "{what} costs {length} cards; that payment covers {covered}", what=what, length=length, covered=locos + m
+        )
     if n == 0 and pay_color is not None and not (ferry and m):
         pay_color = None
     if n and pay_color is None:
-        return IllegalActionError("{what} costs {length} cards: name a color for the {n} colored cards", what=what,
-                                  length=length, n=n)
+        return IllegalActionError(
+            "{what} costs {length} cards: name a color for the {n} colored cards", what=what, length=length, n=n
+        )
     if pay_color is not None and color is not None and pay_color != color:
         return _wrong_color(what, color, pay_color)
     if not ferry and m:
         if n < 1:
             return IllegalActionError("{what}: play at least one card of the color you pay", what=what)
         if hand[pay_color] != n:
-            return IllegalActionError("{what}: substitute cards only replace missing {card} cards (you have {have}, "
-                                      "so play {play} of them)", what=what, card=CardRef(pay_color),
-                                      have=hand[pay_color], play=min(hand[pay_color], length))
+            return IllegalActionError(
+                "{what}: substitute cards only replace missing {card} cards (you have {have}, so play {play} of them)",
+                what=what,
+                card=CardRef(pay_color),
+                have=hand[pay_color],
+                play=min(hand[pay_color], length),
+            )
     need = [0] * len(hand)
     if pay_color is not None:
         need[pay_color] += n
@@ -273,23 +331,35 @@ def extended_payment_error(
 
 def _too_many_sets(what: object, ferry: int, most: int) -> IllegalActionError:
     if ferry == 1:
-        return IllegalActionError("{what} has {ferry} locomotive space: at most {most} substitute cards", what=what,
-                                  ferry=ferry, most=most)
-    return IllegalActionError("{what} has {ferry} locomotive spaces: at most {most} substitute cards", what=what,
-                              ferry=ferry, most=most)
+        return IllegalActionError(
+            "{what} has {ferry} locomotive space: at most {most} substitute cards", what=what, ferry=ferry, most=most
+        )
+    return IllegalActionError(
+        "{what} has {ferry} locomotive spaces: at most {most} substitute cards", what=what, ferry=ferry, most=most
+    )
 
 
 def _ferry_short(what: object, ferry: int, unit: int, locos: int, sets: int) -> IllegalActionError:
     """A ferry paid with too few locomotives and sets of substitute cards (`sets` < `ferry`)."""
     params = dict(what=what, ferry=ferry, unit=unit, locos=locos, sets=sets)
     if ferry == 1:
-        return IllegalActionError("{what} is a ferry: it needs {ferry} locomotive (or {unit} cards of any colors for "
-                                  "each), not {locos}", **params)
+        return IllegalActionError(
+            "{what} is a ferry: it needs {ferry} locomotive (or {unit} cards of any colors for each), not {locos}",
+            **params,
+        )
     if not sets:
-        return IllegalActionError("{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for "
-                                  "each), not {locos}", **params)
+        return IllegalActionError(
+            "{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for each), not {locos}",
+            **params,
+        )
     if sets == 1:
-        return IllegalActionError("{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for "
-                                  "each), not {locos} and {sets} set", **params)
-    return IllegalActionError("{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for "
-                              "each), not {locos} and {sets} sets", **params)
+        return IllegalActionError(
+            "{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for "
+            "each), not {locos} and {sets} set",
+            **params,
+        )
+    return IllegalActionError(
+        "{what} is a ferry: it needs {ferry} locomotives (or {unit} cards of any colors for "
+        "each), not {locos} and {sets} sets",
+        **params,
+    )

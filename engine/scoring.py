@@ -163,7 +163,9 @@ def best_station_use(
     open_tickets = [(t, r) for t, r in zip(tickets, best) if t.destinations or not r.completed]
     needed: set[int] = set()
     for t, _ in open_tickets:
-        for node in (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)) if t.destinations else (t.a, t.b):
+        for node in (
+            (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)) if t.destinations else (t.a, t.b)
+        ):
             needed.add(find(node))
     choices = []
     for opts in station_options:
@@ -215,7 +217,8 @@ def best_station_use(
             before = _places_result(find, t)
             after = _places_result(lambda n, label=label: label.get(find(n), find(n)), t)
             points += (after.points if after.completed else -after.points) - (
-                before.points if before.completed else -before.points)
+                before.points if before.completed else -before.points
+            )
             done += after.completed - before.completed
         if (points, done) > best_key:
             best_key, best_borrowed = (points, done), tuple(c[0] for c in combo if c is not None)
@@ -223,10 +226,17 @@ def best_station_use(
         return best, ()
     borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
     best = _results(_joined(find, borrowed_joins), tickets)
-    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1:]) for i in range(len(best_borrowed))]
+    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1 :]) for i in range(len(best_borrowed))]
     best = tuple(
-        r if not r.completed else TicketResult(r.id, r.points, True, tuple(
-            b.id for b, f in zip(best_borrowed, without) if not _results(f, [t])[0].completed), r.reached)
+        r
+        if not r.completed
+        else TicketResult(
+            r.id,
+            r.points,
+            True,
+            tuple(b.id for b, f in zip(best_borrowed, without) if not _results(f, [t])[0].completed),
+            r.reached,
+        )
         for r, t in zip(best, tickets)
     )
     return best, best_borrowed
@@ -520,8 +530,13 @@ def final_scores(game: Game) -> list[PlayerScore]:
         tickets = [m.ticket_by_id[i] for i in game.tickets[seat]]
         options = []
         for city in game.stations[seat]:
-            options.append([t for t in _tracks_at(m)[city] if 0 <= game.owner[t.index] < game.seats
-                            and game.owner[t.index] != seat])
+            options.append(
+                [
+                    t
+                    for t in _tracks_at(m)[city]
+                    if 0 <= game.owner[t.index] < game.seats and game.owner[t.index] != seat
+                ]
+            )
         results, borrowed = best_station_use(owned[seat], tickets, options)
         longest, path = longest_trail(owned[seat])
         unbuilt = game.stations_left[seat]

@@ -73,8 +73,11 @@ def public_entry(game: Game, seat: int | None, action, context: object = None) -
     if isinstance(action, (Claim, NeutralClaim)):
         entry["track"] = action.track
     if isinstance(action, Claim):
-        entry.update(_payment(action.color, action.locos), subs=[CARD_NAMES[c] for c in action.subs],
-                     numbered=claim_names_track(game.map, action))
+        entry.update(
+            _payment(action.color, action.locos),
+            subs=[CARD_NAMES[c] for c in action.subs],
+            numbered=claim_names_track(game.map, action),
+        )
     elif isinstance(action, BuildStation):
         entry.update(_payment(action.color, action.locos), city=action.city)
     elif isinstance(action, DrawMarket):

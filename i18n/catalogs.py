@@ -162,7 +162,9 @@ def problems(language: str, messages: dict[Key, Message] | None = None) -> list[
         expected = placeholders(message.ids[-1]) | placeholders(message.ids[0])
         for form in forms:
             if placeholders(form) != expected:
-                out.append(f"placeholders differ: {_show(key)} in {file}: {sorted(placeholders(form))} != {sorted(expected)}")
+                out.append(
+                    f"placeholders differ: {_show(key)} in {file}: {sorted(placeholders(form))} != {sorted(expected)}"
+                )
     for key, (_plural, _string, file) in sorted(entries.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
         if key not in messages and key[0] not in TREE_CONTEXTS:
             out.append(f"stale (no longer in the code): {_show(key)} in {file}")
@@ -179,9 +181,14 @@ def template() -> bytes:
     catalog = Catalog(project="ttr-discord", fuzzy=False)
     for (context, _), message in extract().items():
         msgid = message.ids if len(message.ids) > 1 else message.ids[0]
-        catalog.add(msgid, locations=[(path, int(line)) for path, _, line in (w.rpartition(":") for w in message.where)
-                               if line.isdigit()], context=context,
-                    flags=("python-brace-format",) if placeholders(message.ids[0]) else ())
+        catalog.add(
+            msgid,
+            locations=[
+                (path, int(line)) for path, _, line in (w.rpartition(":") for w in message.where) if line.isdigit()
+            ],
+            context=context,
+            flags=("python-brace-format",) if placeholders(message.ids[0]) else (),
+        )
     buf = io.BytesIO()
     write_po(buf, catalog, width=100, sort_output=True)
     return buf.getvalue()

@@ -15,6 +15,13 @@ from rendering.private import render_hand, render_player_board, render_ticket_of
 from rendering.style import DEFAULT_PLAYER_COLORS, PlayerStyle, RenderedImage, default_players
 
 __all__ = [
-    "render_board", "render_final", "render_hand", "render_player_board", "render_ticket_offer",
-    "PlayerStyle", "RenderedImage", "default_players", "DEFAULT_PLAYER_COLORS",
+    "render_board",
+    "render_final",
+    "render_hand",
+    "render_player_board",
+    "render_ticket_offer",
+    "PlayerStyle",
+    "RenderedImage",
+    "default_players",
+    "DEFAULT_PLAYER_COLORS",
 ]

@@ -180,14 +180,18 @@ def letter_badge(canvas: Image.Image, m: MapData, geo: MapGeometry, spot: Badge,
     """Color-blind mode: an unclaimed track's color letter on its badge (gray routes: none)."""
     name = _route_color_name(m, track)
     if letters.get(name):
-        paste_centered(canvas, _badge_sprite(spot.r, ROUTE_COLORS[name], letters[name], badge_text_px(geo.width)), spot.x, spot.y)
+        paste_centered(
+            canvas, _badge_sprite(spot.r, ROUTE_COLORS[name], letters[name], badge_text_px(geo.width)), spot.x, spot.y
+        )
 
 
 @lru_cache(maxsize=256)
 def _badge_sprite(r: float, fill: RGB, text: str, size: int) -> Image.Image:
     """A disc in `fill` with a dark rim and `text` on it, as large as the smallest text."""
     img = disc(r, fill, darker(fill, 0.45) if luminance(fill) > 60 else lighter(fill, 0.55), max(1.5, r / 7)).copy()
-    fonts.draw_text(ImageDraw.Draw(img), (img.width / 2, img.height / 2), text, size, text_on(fill), style="bold", anchor="mm")
+    fonts.draw_text(
+        ImageDraw.Draw(img), (img.width / 2, img.height / 2), text, size, text_on(fill), style="bold", anchor="mm"
+    )
     return img
 
 
@@ -201,12 +205,16 @@ def palette_colors(players: Sequence[PlayerStyle]) -> tuple[list, list]:
     glow = [HIGHLIGHT, darker(HIGHLIGHT, 0.45), lighter(HIGHLIGHT, 0.72), TICKET_CITY, GOOD, ALERT]
     ui = [PANEL, PANEL_LINE, INK, MUTED, HALO, (255, 255, 255), BACKGROUND]
     grounds = [BACKGROUND, PANEL, INK, (255, 255, 255), lighter(HIGHLIGHT, 0.72)]
-    extra = blends(own + glow, grounds + [ROUTE_COLORS[k] for k in ("gray", "black", "white")]) + blends([INK, MUTED], grounds)
+    extra = blends(own + glow, grounds + [ROUTE_COLORS[k] for k in ("gray", "black", "white")]) + blends(
+        [INK, MUTED], grounds
+    )
     return own + glow + ui, extra
 
 
 @lru_cache(maxsize=32)
-def _palette(map_id: str, sha: str, width: int, names: tuple[str, ...] | None, marks: Marks, colors: tuple) -> Image.Image:
+def _palette(
+    map_id: str, sha: str, width: int, names: tuple[str, ...] | None, marks: Marks, colors: tuple
+) -> Image.Image:
     exact, extra = palette_colors([PlayerStyle("", c) for c in colors])
     return palette_for(_static_map(map_id, sha, width, names, marks), exact, extra)
 
@@ -252,8 +260,15 @@ def toll_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, tuple[
     out = []
     for ti, x, y, r, size in toll_spots(m, geo):
         coin = disc(r, TOLL_FILL, (110, 80, 10), 1.5).copy()
-        fonts.draw_text(ImageDraw.Draw(coin), (coin.width / 2, coin.height / 2), str(m.tracks[ti].toll), size, INK,
-                        style="bold", anchor="mm")
+        fonts.draw_text(
+            ImageDraw.Draw(coin),
+            (coin.width / 2, coin.height / 2),
+            str(m.tracks[ti].toll),
+            size,
+            INK,
+            style="bold",
+            anchor="mm",
+        )
         out.append((coin, (round(x - coin.width / 2), round(y - coin.height / 2))))
     return out
 
@@ -275,7 +290,9 @@ def substitute_sprites(m: MapData, geo: MapGeometry) -> list[tuple[Image.Image, 
         h = size * 1.45
         tag = Image.new("RGBA", (round(w) + 2, round(h) + 2), (0, 0, 0, 0))
         d = ImageDraw.Draw(tag)
-        d.rounded_rectangle((1, 1, w, h), radius=h / 2.5, fill=SUBSTITUTE_FILL + (255,), outline=(250, 248, 240, 255), width=2)
+        d.rounded_rectangle(
+            (1, 1, w, h), radius=h / 2.5, fill=SUBSTITUTE_FILL + (255,), outline=(250, 248, 240, 255), width=2
+        )
         fonts.draw_text(d, (w / 2 + 0.5, h / 2 + 0.5), text, size, (255, 255, 255), style="bold", anchor="mm")
         car = tg.cars[len(tg.cars) // 2]
         points = [p for t in geo.tracks for c in t.cars for p in c.samples()]
@@ -329,6 +346,7 @@ def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
         if kind in ("glow", "halo"):
             for car in tg.cars:
                 d.polygon(tr(car.polygon(grow=grow - 2.6 if kind == "glow" else grow)), fill=color + (245,))
+
     return sprite(box, paint)
 
 
@@ -348,6 +366,7 @@ def _station_sprite(size: float, color: tuple) -> Image.Image:
         big = [(x * 1.25, y * 1.25) for x, y in pts]
         d.polygon(tr(big), fill=darker(color, 0.35))
         d.polygon(tr(pts), fill=color)
+
     img, _ = sprite((-0.7 * s, -0.75 * s, 0.7 * s, 0.7 * s), paint)
     return img
 
@@ -386,14 +405,19 @@ def draw_state(
                 canvas.paste(static.crop((x, y, x + mask.width, y + mask.height)), (x, y), mask)
     for tid, seat in view["claims"].items():
         if tid in track_by_id:
-            paste(canvas, _sprite(m, geo, track_by_id[tid].index, "plain" if colorblind else "claim", players[seat].color))
+            paste(
+                canvas, _sprite(m, geo, track_by_id[tid].index, "plain" if colorblind else "claim", players[seat].color)
+            )
     if letters:  # color-blind mode: a claim's badge carries its owner's seat number
         spots = badges(m, geo, tuple(letters.values()))
         # a light, or the claimed other track of its double (a badge may touch it), covers the
         # letter's badge of an unclaimed track: put it back
         covered = {tid for tid, _ in lit}
-        covered |= {m.tracks[m.track_by_id[tid].double].id for tid in view["claims"]
-                    if tid in track_by_id and track_by_id[tid].double is not None}
+        covered |= {
+            m.tracks[m.track_by_id[tid].double].id
+            for tid in view["claims"]
+            if tid in track_by_id and track_by_id[tid].double is not None
+        }
         for tid in sorted(covered - set(view["claims"])):
             letter_badge(canvas, m, geo, spots[track_by_id[tid].index], track_by_id[tid].index, letters)
         size = badge_text_px(geo.width)
@@ -439,8 +463,11 @@ def _station_tag(r: float, fill: RGB, text: str, size: int) -> Image.Image:
         d.rounded_rectangle((ax, ay, bx, by), radius=0.3 * r * SS, fill=darker(fill, 0.45))
         k = max(1.5, r / 7) * SS
         d.rounded_rectangle((ax + k, ay + k, bx - k, by - k), radius=0.3 * r * SS - k, fill=fill)
+
     img, _ = sprite((-r, -r, r, r), paint)
-    fonts.draw_text(ImageDraw.Draw(img), (img.width / 2, img.height / 2), text, size, text_on(fill), style="bold", anchor="mm")
+    fonts.draw_text(
+        ImageDraw.Draw(img), (img.width / 2, img.height / 2), text, size, text_on(fill), style="bold", anchor="mm"
+    )
     return img
 
 
@@ -476,8 +503,15 @@ class PanelText:
     """What the panel says above the table: the recap of the turns since the viewer last looked,
     one (seat, words) line per turn, and a tunnel being paid for."""
 
-    def __init__(self, t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData,
-                 since: int | None = None, legend: Sequence[tuple[str, str]] = ()) -> None:
+    def __init__(
+        self,
+        t: Translator,
+        view: dict,
+        players: Sequence[PlayerStyle],
+        m: MapData,
+        since: int | None = None,
+        legend: Sequence[tuple[str, str]] = (),
+    ) -> None:
         self.lines = recap(t, view, players, m, since)
         self.tunnel = tunnel_text(t, view, players, m) if view.get("tunnel") else ""
         self.legend = list(legend)  # (icon: "glow" | "halo" | "ring" | "done", words), private board
@@ -502,23 +536,40 @@ class PanelText:
 
 def panel_height(width: int, seats: int, lines: int = 0) -> int:
     fs, ss = text_size(width), small_size(width)
-    return (round(fs * 0.7) + round(fs * 2.2) + round(ss * 1.5) + lines * round(ss * 1.55) + round(fs * 0.4)
-            + round(fs * 1.5) + seats * round(fs * 1.7) + round(fs * 0.8))
+    return (
+        round(fs * 0.7)
+        + round(fs * 2.2)
+        + round(ss * 1.5)
+        + lines * round(ss * 1.55)
+        + round(fs * 0.4)
+        + round(fs * 1.5)
+        + seats * round(fs * 1.7)
+        + round(fs * 0.8)
+    )
 
 
 def swatch(draw: ImageDraw.ImageDraw, box, color, seat: int, fs: int) -> None:
     """A player's color with the seat number, the number at least the smallest text size."""
     draw.rounded_rectangle(box, radius=max(3, fs // 5), fill=color, outline=darker(color, 0.45), width=2)
     size = max(round(fs * 0.8), small_size(draw.im.size[0]))  # the image's smallest text size
-    fonts.draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), str(seat + 1), size,
-                    text_on(color), style="bold", anchor="mm")
+    fonts.draw_text(
+        draw,
+        ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+        str(seat + 1),
+        size,
+        text_on(color),
+        style="bold",
+        anchor="mm",
+    )
 
 
 def legend_icon(d: ImageDraw.ImageDraw, icon: str, x: float, y: float, ss: int) -> None:
     """The legend's sample of a glow (what changed), a light (claimable), a ring (ticket city)."""
     h = ss * 0.5
     if icon == "glow":
-        d.rounded_rectangle((x, y - h, x + ss * 1.2, y + h), radius=3, fill=HIGHLIGHT, outline=darker(HIGHLIGHT, 0.45), width=3)
+        d.rounded_rectangle(
+            (x, y - h, x + ss * 1.2, y + h), radius=3, fill=HIGHLIGHT, outline=darker(HIGHLIGHT, 0.45), width=3
+        )
         d.rectangle((x + ss * 0.3, y - h * 0.35, x + ss * 0.9, y + h * 0.35), fill=MUTED)
     elif icon == "halo":
         d.rounded_rectangle((x, y - h, x + ss * 1.2, y + h), radius=3, fill=HIGHLIGHT)
@@ -528,8 +579,17 @@ def legend_icon(d: ImageDraw.ImageDraw, icon: str, x: float, y: float, ss: int) 
         d.ellipse((x + ss * 0.1, y - ss * 0.5, x + ss * 1.1, y + ss * 0.5), outline=color, width=max(2, ss // 6))
 
 
-def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[PlayerStyle], top: int,
-               *, colorblind: bool, t: Translator, text: PanelText) -> None:
+def draw_panel(
+    canvas: Image.Image,
+    m: MapData,
+    view: dict,
+    players: Sequence[PlayerStyle],
+    top: int,
+    *,
+    colorblind: bool,
+    t: Translator,
+    text: PanelText,
+) -> None:
     W = canvas.width
     fs, ss = text_size(W), small_size(W)
     d = ImageDraw.Draw(canvas)
@@ -546,18 +606,28 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
     letters = route_letters(t) if colorblind else {}
     for k, name in enumerate(market):
         x = mx + k * (card_w + gap)
-        card(d, (x, y, x + card_w, y + card_h), name, letter=letters.get(name, ""), letter_size=ss,
-             radius=max(4, fs // 4))
+        card(
+            d,
+            (x, y, x + card_w, y + card_h),
+            name,
+            letter=letters.get(name, ""),
+            letter_size=ss,
+            radius=max(4, fs // 4),
+        )
     market_label = fonts.fit(t.gettext("Market"), ss, mx / 3)
     label_w = fonts.measure(market_label, ss, "regular")
     fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
     decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
     if "ticket_decks" in view:  # Märklin: a short and a long deck, whose mix each draw names
-        decks = t.gettext("{cards} · {tickets}", cards=decks,
-                          tickets=t.pgettext("deck", "tickets {short} short, {long} long", **view["ticket_decks"]))
+        decks = t.gettext(
+            "{cards} · {tickets}",
+            cards=decks,
+            tickets=t.pgettext("deck", "tickets {short} short, {long} long", **view["ticket_decks"]),
+        )
     elif "ticket_deck_size" in view:
-        decks = t.gettext("{cards} · {tickets}", cards=decks,
-                          tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"]))
+        decks = t.gettext(
+            "{cards} · {tickets}", cards=decks, tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"])
+        )
     y2 = y + card_h + round(ss * 1.15)
     fonts.draw_text(d, (W - margin, y2), fonts.fit(decks, ss, W / 2), ss, MUTED, anchor="rs")
     avail = mx - label_w - 2 * gap - margin
@@ -578,7 +648,9 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
         d.rounded_rectangle((bx, mid - fs * 0.8, bx + bw, mid + fs * 0.8), radius=fs // 3, fill=ALERT)
         fonts.draw_text(d, (bx + fs / 2, mid), badge, fs, (255, 255, 255), style="bold", anchor="lm")
     else:
-        fonts.draw_text(d, (x, mid), fonts.fit(status, bs, avail - (x - margin), "bold"), bs, INK, style="bold", anchor="lm")
+        fonts.draw_text(
+            d, (x, mid), fonts.fit(status, bs, avail - (x - margin), "bold"), bs, INK, style="bold", anchor="lm"
+        )
     # the recap: one line per turn since the viewer last looked, and a tunnel being paid for
     y = y2 + round(ss * 0.35)
     lh = round(ss * 1.55)
@@ -596,8 +668,15 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
         fonts.draw_text(d, (x, ly), fonts.fit(words, ss, W - margin - x), ss, INK, anchor="lm")
         y += lh
     if text.tunnel:
-        fonts.draw_text(d, (margin, y + lh / 2), fonts.fit(text.tunnel, ss, W - 2 * margin, "bold"), ss, ALERT,
-                        style="bold", anchor="lm")
+        fonts.draw_text(
+            d,
+            (margin, y + lh / 2),
+            fonts.fit(text.tunnel, ss, W - 2 * margin, "bold"),
+            ss,
+            ALERT,
+            style="bold",
+            anchor="lm",
+        )
         y += lh
     for row in text.legend_rows(W):
         x = margin
@@ -625,7 +704,9 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
         seat = p["seat"]
         ry = y + seat * row_h
         if seat == view.get("current") and view["phase"] == "playing":
-            d.rounded_rectangle((margin * 0.4, ry, W - margin * 0.4, ry + row_h - 2), radius=fs // 3, fill=lighter(HIGHLIGHT, 0.72))
+            d.rounded_rectangle(
+                (margin * 0.4, ry, W - margin * 0.4, ry + row_h - 2), radius=fs // 3, fill=lighter(HIGHLIGHT, 0.72)
+            )
         sw = round(fs * 1.3)
         sy = ry + (row_h - sw) / 2
         swatch(d, (margin, sy, margin + sw, sy + sw), players[seat].color, seat, fs)
@@ -636,8 +717,15 @@ def draw_panel(canvas: Image.Image, m: MapData, view: dict, players: Sequence[Pl
             nw = fonts.measure(name, fs, "bold")
             d.line((name_x, ry + row_h * 0.5, name_x + nw, ry + row_h * 0.5), fill=MUTED, width=2)
         for k, (key, _) in enumerate(cols):
-            fonts.draw_text(d, (cols_x0 + (k + 1) * col_w - gap, ry + row_h * 0.5), str(p.get(key, "")), fs,
-                            INK, style="bold" if key == "score" else "regular", anchor="rm")
+            fonts.draw_text(
+                d,
+                (cols_x0 + (k + 1) * col_w - gap, ry + row_h * 0.5),
+                str(p.get(key, "")),
+                fs,
+                INK,
+                style="bold" if key == "score" else "regular",
+                anchor="rm",
+            )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -649,16 +737,34 @@ def _players(view: dict, players: Sequence[PlayerStyle] | None, t: Translator) -
     player's (its claims carry the owner index after the last seat, `view["neutral"]["owner"]`)."""
     n = len(view["players"])
     players = [] if players is None else list(players)[:n]
-    players += [PlayerStyle(seat_name(t, s), DEFAULT_PLAYER_COLORS[s % len(DEFAULT_PLAYER_COLORS)])
-                for s in range(len(players), n)]
+    players += [
+        PlayerStyle(seat_name(t, s), DEFAULT_PLAYER_COLORS[s % len(DEFAULT_PLAYER_COLORS)])
+        for s in range(len(players), n)
+    ]
     if view.get("neutral"):
         players.append(PlayerStyle("Neutral", NEUTRAL_PLAYER))
     return players
 
 
-def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=None, colorblind=False,
-                highlight=None, claimable=(), since: int | None = None, legend=(), ring_cities=(), glow=(),
-                glow_color=HIGHLIGHT, panel=True, extra_height: int = 0, words=True) -> tuple[Image.Image, MapGeometry, Image.Image]:
+def board_image(
+    view: dict,
+    map_data: MapData,
+    players,
+    *,
+    t: Translator,
+    width=None,
+    colorblind=False,
+    highlight=None,
+    claimable=(),
+    since: int | None = None,
+    legend=(),
+    ring_cities=(),
+    glow=(),
+    glow_color=HIGHLIGHT,
+    panel=True,
+    extra_height: int = 0,
+    words=True,
+) -> tuple[Image.Image, MapGeometry, Image.Image]:
     """The picture, its geometry and the palette to encode it with. highlight None/True: what
     changed since ply `since` (the recent turns) glows; False: nothing; or track ids. words
     False: no text on the map (no labels, coins, tags, letters or numbers; a thumbnail, where
@@ -681,17 +787,37 @@ def board_image(view: dict, map_data: MapData, players, *, t: Translator, width=
             hl.append(view["tunnel"]["track"])
     elif highlight:
         hl.extend(highlight)
-    draw_state(canvas, map_data, geo, view, players, colorblind=colorblind, letters=dict(marks[0]), highlight=hl, claimable=claimable,
-               glow_color=glow_color, ring_cities=ring_cities, highlight_cities=cities, static=static, overlays=words)
+    draw_state(
+        canvas,
+        map_data,
+        geo,
+        view,
+        players,
+        colorblind=colorblind,
+        letters=dict(marks[0]),
+        highlight=hl,
+        claimable=claimable,
+        glow_color=glow_color,
+        ring_cities=ring_cities,
+        highlight_cities=cities,
+        static=static,
+        overlays=words,
+    )
     if panel:
         draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind, t=t, text=text)
     return canvas, geo, board_palette(map_data, geo, marks, players)
 
 
-def board_alt_text(t: Translator, view: dict, map_data: MapData, players: Sequence[PlayerStyle],
-                   since: int | None = None) -> str:
-    scores = listing(t, [t.gettext("{player} {points}", player=player_name(t, players, p["seat"]), points=p["score"])
-                         for p in view["players"]])
+def board_alt_text(
+    t: Translator, view: dict, map_data: MapData, players: Sequence[PlayerStyle], since: int | None = None
+) -> str:
+    scores = listing(
+        t,
+        [
+            t.gettext("{player} {points}", player=player_name(t, players, p["seat"]), points=p["score"])
+            for p in view["players"]
+        ],
+    )
     parts = [t.gettext("{map} board", map=t.map_name(map_data)), status_text(t, view, players)]
     if view.get("last_round") and view["phase"] == "playing":
         parts.append(t.gettext("last round"))
@@ -726,6 +852,7 @@ def render_board(
         raise ValueError("render_board draws public images: pass the spectator view game.view(None)")
     t = translator_or_english(t)
     players = _players(view, players, t)
-    img, _, palette = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=highlight,
-                                  since=since)
+    img, _, palette = board_image(
+        view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=highlight, since=since
+    )
     return RenderedImage(encode(img, palette), board_alt_text(t, view, map_data, players, since), img.width, img.height)

@@ -62,7 +62,9 @@ def palette_for(base: Image.Image, exact: Sequence[RGB], extra: Sequence[RGB]) -
     return pal
 
 
-def sprite(box: tuple[float, float, float, float], paint: Callable[[ImageDraw.ImageDraw, Callable], None]) -> tuple[Image.Image, tuple[int, int]]:
+def sprite(
+    box: tuple[float, float, float, float], paint: Callable[[ImageDraw.ImageDraw, Callable], None]
+) -> tuple[Image.Image, tuple[int, int]]:
     """An RGBA patch covering box (image coordinates), painted at SS x and reduced with
     premultiplied alpha; paint(draw, tr) gets a function mapping image points to patch points."""
     x0, y0 = math.floor(box[0]) - 1, math.floor(box[1]) - 1
@@ -87,6 +89,7 @@ def paste(canvas: Image.Image, item: tuple[Image.Image, tuple[int, int]]) -> Non
 @lru_cache(maxsize=256)
 def disc(r: float, fill: RGB, outline: RGB | None, width: float = 0, ring_only: bool = False) -> Image.Image:
     """An anti-aliased disc (or ring) sprite of radius r centered in its patch."""
+
     def paint(d, tr):
         (ax, ay), (bx, by) = tr([(-r, -r), (r, r)])
         if ring_only:
@@ -96,6 +99,7 @@ def disc(r: float, fill: RGB, outline: RGB | None, width: float = 0, ring_only: 
             if outline:
                 k = width * SS
                 d.ellipse((ax + k, ay + k, bx - k, by - k), fill=fill)
+
     img, _ = sprite((-r, -r, r, r), paint)
     return img
 
@@ -133,13 +137,26 @@ def card(
             draw.rectangle((inner[0], inner[1] + k * h, inner[2], inner[1] + (k + 1) * h), fill=ROUTE_COLORS[c])
     else:
         color = ROUTE_COLORS[name]
-        draw.rounded_rectangle(box, radius=radius, fill=color, outline=darker(color, 0.55) if name != "black" else (90, 90, 90), width=2)
-        draw.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), radius=max(2, radius - 3), outline=lighter(color, 0.45), width=1)
+        draw.rounded_rectangle(
+            box, radius=radius, fill=color, outline=darker(color, 0.55) if name != "black" else (90, 90, 90), width=2
+        )
+        draw.rounded_rectangle(
+            (x0 + 5, y0 + 5, x1 - 5, y1 - 5), radius=max(2, radius - 3), outline=lighter(color, 0.45), width=1
+        )
     if letter:
         size = max(letter_size, 10, int(min(y1 - y0, (x1 - x0) * 1.3) * 0.36))
         color = ROUTE_COLORS[name] if name != "loco" else (250, 250, 250)
-        fonts.draw_text(draw, ((x0 + x1) / 2, y0 + min((y1 - y0) / 2, size * 0.9)), letter, size, text_on(color) if name != "loco" else INK,
-                        style="bold", anchor="mm", stroke=2 if name == "loco" else 0, stroke_fill=(255, 255, 255))
+        fonts.draw_text(
+            draw,
+            ((x0 + x1) / 2, y0 + min((y1 - y0) / 2, size * 0.9)),
+            letter,
+            size,
+            text_on(color) if name != "loco" else INK,
+            style="bold",
+            anchor="mm",
+            stroke=2 if name == "loco" else 0,
+            stroke_fill=(255, 255, 255),
+        )
 
 
 def mark(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, ok: bool, color: RGB) -> None:

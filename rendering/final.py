@@ -15,8 +15,13 @@ from rendering.style import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE,
 from rendering.words import city_names, clauses, listing, player_name, seat_name, translator_or_english
 
 #: The engine's bonus keys, named (translated where drawn).
-BONUS_NAMES = {"longest_path": N_("Longest path"), "globetrotter": N_("Globetrotter"), "toll_bonus": N_("Toll bonus"),
-               "loans": N_("Loans"), "merchandise": N_("Merchandise")}
+BONUS_NAMES = {
+    "longest_path": N_("Longest path"),
+    "globetrotter": N_("Globetrotter"),
+    "toll_bonus": N_("Toll bonus"),
+    "loans": N_("Loans"),
+    "merchandise": N_("Merchandise"),
+}
 
 
 def _completed(t) -> bool:
@@ -63,8 +68,11 @@ def _notes(t: Translator, view: dict, final: list[dict], players: Sequence[Playe
     if names:
         bonuses = []
         for k in names:
-            won = [t.gettext("{player} {points:+d}", player=player_name(t, players, p["seat"]), points=p["bonuses"][k])
-                   for p in ranked if k in p.get("bonuses", {})]
+            won = [
+                t.gettext("{player} {points:+d}", player=player_name(t, players, p["seat"]), points=p["bonuses"][k])
+                for p in ranked
+                if k in p.get("bonuses", {})
+            ]
             bonus = t.gettext(BONUS_NAMES[k]) if k in BONUS_NAMES else k
             bonuses.append(t.gettext("{bonus} {players}", bonus=bonus, players=listing(t, won)))
         out.append(t.gettext("Bonuses: {bonuses}", bonuses=clauses(t, bonuses)))
@@ -100,10 +108,26 @@ def render_final(
     fs, ss = text_size(geo.width), small_size(geo.width)
     row_h = round(fs * 1.8)
     notes = _notes(t, view, final, players)
-    table_h = (round(fs * 0.8) + round(fs * 1.6) + round(fs * 1.5) + len(final) * row_h
-               + len(notes) * round(ss * 1.5) + round(fs * 0.8))
-    img, geo, palette = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=False,
-                           glow=glow, panel=False, extra_height=table_h)
+    table_h = (
+        round(fs * 0.8)
+        + round(fs * 1.6)
+        + round(fs * 1.5)
+        + len(final) * row_h
+        + len(notes) * round(ss * 1.5)
+        + round(fs * 0.8)
+    )
+    img, geo, palette = board_image(
+        view,
+        map_data,
+        players,
+        t=t,
+        width=width,
+        colorblind=colorblind,
+        highlight=False,
+        glow=glow,
+        panel=False,
+        extra_height=table_h,
+    )
     d = ImageDraw.Draw(img)
     W = img.width
     top = geo.map_height
@@ -117,9 +141,18 @@ def render_final(
         title = t.gettext("Winner: {player}", player=champs[0])
     else:
         title = t.gettext("Shared victory: {players}", players=listing(t, champs))
-    fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(title, round(fs * 1.1), W * 0.6, "bold"), round(fs * 1.1), INK, style="bold")
+    fonts.draw_text(
+        d,
+        (margin, y + fs * 1.1),
+        fonts.fit(title, round(fs * 1.1), W * 0.6, "bold"),
+        round(fs * 1.1),
+        INK,
+        style="bold",
+    )
     if winners:
-        lengths = [t.gettext("{player} ({n})", player=player_name(t, players, s), n=final[s]["longest"]) for s in winners]
+        lengths = [
+            t.gettext("{player} ({n})", player=player_name(t, players, s), n=final[s]["longest"]) for s in winners
+        ]
         note = t.gettext("glow: longest path {players}", players=listing(t, lengths))
         fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, ss, W * 0.38), ss, MUTED, anchor="rs")
     y += round(fs * 1.6)
@@ -131,8 +164,15 @@ def render_final(
         parts = (f"{p['ticket_points']:+d}", str(len(p["tickets"]) - ok), str(ok))
         return sum(fonts.measure(x, fs) for x in parts) + 4 * r_mark + 6 + fs * 1.05
 
-    widths = {"route_points": 3.6, "station_points": 3.8, "longest": 3.8, "money": 3.6, "bonuses": 4.2, "total": 3.4,
-              "tickets": max(4.0, max(tickets_cell_w(p) for p in final) / fs + 0.9)}
+    widths = {
+        "route_points": 3.6,
+        "station_points": 3.8,
+        "longest": 3.8,
+        "money": 3.6,
+        "bonuses": 4.2,
+        "total": 3.4,
+        "tickets": max(4.0, max(tickets_cell_w(p) for p in final) / fs + 0.9),
+    }
     hs = ss
     for key, title_ in cols:  # a longer title (another language) widens its column, up to 6 em
         widths[key] = max(widths[key], min(6.0, fonts.measure(t.gettext(title_), hs) / fs + 0.5))
@@ -148,17 +188,29 @@ def render_final(
         fonts.draw_text(d, (rx, y + fs), head, size, MUTED, style=style, anchor="rs")
     head, size, style = fonts.squeeze(t.gettext("Rank"), hs, name_x - margin - fs * 0.2, min_size=ss)
     fonts.draw_text(d, (margin, y + fs), head, size, MUTED, style=style)
-    fonts.draw_text(d, (name_x, y + fs), fonts.fit(t.gettext("Player"), hs, xs[0] - round(widths[cols[0][0]] * fs) - name_x), hs, MUTED)
+    fonts.draw_text(
+        d,
+        (name_x, y + fs),
+        fonts.fit(t.gettext("Player"), hs, xs[0] - round(widths[cols[0][0]] * fs) - name_x),
+        hs,
+        MUTED,
+    )
     y += round(fs * 1.5)
     for p in ranked:
         seat = p["seat"]
         if p["rank"] == 1:
-            d.rounded_rectangle((margin * 0.4, y, W - margin * 0.4, y + row_h - 2), radius=fs // 3, fill=lighter(HIGHLIGHT, 0.72))
+            d.rounded_rectangle(
+                (margin * 0.4, y, W - margin * 0.4, y + row_h - 2), radius=fs // 3, fill=lighter(HIGHLIGHT, 0.72)
+            )
         mid = y + row_h / 2
         fonts.draw_text(d, (margin + fs * 0.6, mid), str(p["rank"]), fs, INK, style="bold", anchor="mm")
         sw = round(fs * 1.3)
-        swatch(d, (margin + fs * 1.5, mid - sw / 2, margin + fs * 1.5 + sw, mid + sw / 2), players[seat].color, seat, fs)
-        name = fonts.fit(players[seat].name, fs, xs[0] - round(widths[cols[0][0]] * fs) - name_x, "bold", fallback=seat_name(t, seat))
+        swatch(
+            d, (margin + fs * 1.5, mid - sw / 2, margin + fs * 1.5 + sw, mid + sw / 2), players[seat].color, seat, fs
+        )
+        name = fonts.fit(
+            players[seat].name, fs, xs[0] - round(widths[cols[0][0]] * fs) - name_x, "bold", fallback=seat_name(t, seat)
+        )
         fonts.draw_text(d, (name_x, mid), name, fs, INK, style="bold", anchor="lm")
         for (key, _), rx in zip(cols, xs):
             if key == "tickets":
@@ -186,14 +238,27 @@ def render_final(
     for note in notes:
         fonts.draw_text(d, (margin, y + ss * 1.15), fonts.fit(note, ss, W - 2 * margin), ss, MUTED)
         y += round(ss * 1.5)
+
     def row(p: dict) -> str:
         who = player_name(t, players, p["seat"])
         if has_longest_bonus(map_data, view):
-            return t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d}, longest {longest})",
-                             rank=p["rank"], player=who, total=p["total"], routes=p["route_points"],
-                             tickets=p["ticket_points"], longest=p["longest"])
-        return t.gettext("{rank}. {player} {total} (routes {routes}, tickets {tickets:+d})", rank=p["rank"], player=who,
-                         total=p["total"], routes=p["route_points"], tickets=p["ticket_points"])
+            return t.gettext(
+                "{rank}. {player} {total} (routes {routes}, tickets {tickets:+d}, longest {longest})",
+                rank=p["rank"],
+                player=who,
+                total=p["total"],
+                routes=p["route_points"],
+                tickets=p["ticket_points"],
+                longest=p["longest"],
+            )
+        return t.gettext(
+            "{rank}. {player} {total} (routes {routes}, tickets {tickets:+d})",
+            rank=p["rank"],
+            player=who,
+            total=p["total"],
+            routes=p["route_points"],
+            tickets=p["ticket_points"],
+        )
 
     rows = [row(p) for p in ranked]
     alt = t.gettext("{map} final scores: {rows}.", map=t.map_name(map_data), rows=clauses(t, rows))

@@ -189,8 +189,9 @@ def fit(text: str, size: int, max_width: float, style: str = "regular", fallback
     return (text[:lo].rstrip() + "…") if lo else "…"
 
 
-def squeeze(text: str, size: int, max_width: float, style: str = "regular", min_size: int | None = None,
-            fallback: str = "?") -> tuple[str, int, str]:
+def squeeze(
+    text: str, size: int, max_width: float, style: str = "regular", min_size: int | None = None, fallback: str = "?"
+) -> tuple[str, int, str]:
     """(text, size, style) that fit max_width: the text as it is, or a little smaller (90 %); else
     in the condensed face, down to min_size (default 80 %); else cut with an ellipsis. For labels
     in a fixed slot (column titles, names under cards), which other languages make longer."""

@@ -38,12 +38,19 @@ class Car:
     length: float
     width: float
 
-    def polygon(self, grow: float = 0.0, scale: float = 1.0, dx: float = 0.0, dy: float = 0.0,
-                length_f: float = 1.0, width_f: float = 1.0) -> list[tuple[float, float]]:
+    def polygon(
+        self,
+        grow: float = 0.0,
+        scale: float = 1.0,
+        dx: float = 0.0,
+        dy: float = 0.0,
+        length_f: float = 1.0,
+        width_f: float = 1.0,
+    ) -> list[tuple[float, float]]:
         a = math.radians(self.angle)
         ux, uy = math.cos(a), math.sin(a)
-        hl = (self.length * length_f / 2 + grow)
-        hw = (self.width * width_f / 2 + grow)
+        hl = self.length * length_f / 2 + grow
+        hw = self.width * width_f / 2 + grow
         cx, cy = self.x, self.y
         pts = [(-hl, -hw), (hl, -hw), (hl, hw), (-hl, hw)]
         return [((cx + px * ux - py * uy - dx) * scale, (cy + px * uy + py * ux - dy) * scale) for px, py in pts]
@@ -172,9 +179,13 @@ def _laid_cars(m: MapData, t, cities, clear_a: float, clear_b: float, car_w: flo
     off = 0.68 * car_w * (1 if t.index < t.double else -1) if t.double is not None else 0.0
     ang = math.degrees(math.atan2(uy, ux))
     return tuple(
-        Car(a[0] + ux * (start + step * (k + 0.5)) + normal[0] * off,
+        Car(
+            a[0] + ux * (start + step * (k + 0.5)) + normal[0] * off,
             a[1] + uy * (start + step * (k + 0.5)) + normal[1] * off,
-            ang, step * 0.86, car_w)
+            ang,
+            step * 0.86,
+            car_w,
+        )
         for k in range(t.length)
     )
 
@@ -186,7 +197,7 @@ def _overlapping_cars(m: MapData, laid: dict) -> list:
     out = []
     for i, (ti, ci) in enumerate(cars):
         pi = ci.polygon()
-        for tj, cj in cars[i + 1:]:
+        for tj, cj in cars[i + 1 :]:
             if ti == tj or m.tracks[ti].double == tj or abs(ci.x - cj.x) > reach or abs(ci.y - cj.y) > reach:
                 continue
             if _polygons_overlap(pi, cj.polygon()):
@@ -240,17 +251,14 @@ def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None)
                     seps.append(math.dist(pt(x1, y1), pt(x2, y2)))
         car_w = min(0.27 * pitch, 0.8 * statistics.median(seps)) if seps else 0.27 * pitch
     else:
-        pitch = statistics.median(
-            math.dist(cities[t.a], cities[t.b]) / (t.length + 0.9) for t in m.tracks
-        )
+        pitch = statistics.median(math.dist(cities[t.a], cities[t.b]) / (t.length + 0.9) for t in m.tracks)
         car_w = 0.26 * pitch
     city_r = 0.16 * pitch
     # maps without spaces: each end of a track keeps clear of its city, more where routes meet
     # at a narrow angle and their cars would overlap (Nederland)
     clear = {(t.index, end): city_r + 0.12 * pitch for t in m.tracks for end in (0, 1)}
     for _ in range(12 if not has_spaces else 0):
-        laid = {t.index: _laid_cars(m, t, cities, clear[(t.index, 0)], clear[(t.index, 1)], car_w)
-                for t in m.tracks}
+        laid = {t.index: _laid_cars(m, t, cities, clear[(t.index, 0)], clear[(t.index, 1)], car_w) for t in m.tracks}
         bumped = False
         for ti, tj, ci, cj in _overlapping_cars(m, laid):
             for tk, car in ((ti, ci), (tj, cj)):
@@ -285,9 +293,22 @@ def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None)
     label_size = max(8, math.ceil(LABEL_PX_AT_400 * width / 400))
     halo = max(2, round(HALO * width / 1280))
     geo = MapGeometry(
-        map_id=m.id, width=width, map_height=map_height, pad=pad, inner_w=inner_w, inner_h=inner_h,
-        pitch=pitch, car_width=car_w, city_r=city_r, halo=halo, label_size=label_size,
-        cities=cities, tracks=tuple(tracks), labels=(), kinds=tuple(c.kind for c in m.cities), names=names,
+        map_id=m.id,
+        width=width,
+        map_height=map_height,
+        pad=pad,
+        inner_w=inner_w,
+        inner_h=inner_h,
+        pitch=pitch,
+        car_width=car_w,
+        city_r=city_r,
+        halo=halo,
+        label_size=label_size,
+        cities=cities,
+        tracks=tuple(tracks),
+        labels=(),
+        kinds=tuple(c.kind for c in m.cities),
+        names=names,
     )
     labels = place_labels(m, geo, names or tuple(c.name for c in m.cities))
     return MapGeometry(**{**{f: getattr(geo, f) for f in geo.__dataclass_fields__}, "labels": labels})
@@ -310,8 +331,11 @@ def _line_splits(name: str) -> list[tuple[str, ...]]:
     if len(words) > 1:
         splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
     else:
-        splits = [(name[:k + 1], name[k + 1:]) for k, ch in enumerate(name)
-                  if ch == "-" and sum(map(str.isalpha, name[:k])) >= 3 and sum(map(str.isalpha, name[k + 1:])) >= 3]
+        splits = [
+            (name[: k + 1], name[k + 1 :])
+            for k, ch in enumerate(name)
+            if ch == "-" and sum(map(str.isalpha, name[:k])) >= 3 and sum(map(str.isalpha, name[k + 1 :])) >= 3
+        ]
     if splits:
         options.append(min(splits, key=lambda p: abs(len(p[0]) - len(p[1]))))
     return options
@@ -346,8 +370,28 @@ def _candidates(geo: MapGeometry, city: int, name: str, size: int | None = None,
         for dist_i, extra in enumerate((0.0, 0.35 * geo.pitch, 0.8 * geo.pitch, 1.3 * geo.pitch)):
             d = geo.city_r + halo + 2 + extra
             for pos, pref in ((("C", -1.0),) if centered and dist_i == 0 else ()) + positions:
-                dx = {"C": 0, "E": d, "W": -d, "N": 0, "S": 0, "NE": d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": -d * 0.7}[pos]
-                dy = {"C": 0, "E": 0, "W": 0, "N": -d, "S": d, "NE": -d * 0.7, "SE": d * 0.7, "NW": -d * 0.7, "SW": d * 0.7}[pos]
+                dx = {
+                    "C": 0,
+                    "E": d,
+                    "W": -d,
+                    "N": 0,
+                    "S": 0,
+                    "NE": d * 0.7,
+                    "SE": d * 0.7,
+                    "NW": -d * 0.7,
+                    "SW": -d * 0.7,
+                }[pos]
+                dy = {
+                    "C": 0,
+                    "E": 0,
+                    "W": 0,
+                    "N": -d,
+                    "S": d,
+                    "NE": -d * 0.7,
+                    "SE": d * 0.7,
+                    "NW": -d * 0.7,
+                    "SW": d * 0.7,
+                }[pos]
                 # block position: left x and first baseline y
                 if "E" in pos:
                     bx = cx + dx
@@ -370,12 +414,21 @@ def _candidates(geo: MapGeometry, city: int, name: str, size: int | None = None,
                 elif pos in ("N", "S"):
                     slides += [(-0.4 * block_w, 0.0), (0.4 * block_w, 0.0)]
                 elif pos != "C":  # a corner: away from the city along either side
-                    slides += [(0.25 * block_w * (1 if "E" in pos else -1), 0.0), (0.0, 0.5 * h * (1 if "S" in pos else -1))]
+                    slides += [
+                        (0.25 * block_w * (1 if "E" in pos else -1), 0.0),
+                        (0.0, 0.5 * h * (1 if "S" in pos else -1)),
+                    ]
                 for slide_i, (sx, sy) in enumerate(slides):
                     origins = []
                     ink = [math.inf, math.inf, -math.inf, -math.inf]
                     for k in range(len(texts)):
-                        lx = sx + (bx if align == "l" else bx + block_w - widths[k] if align == "r" else bx + (block_w - widths[k]) / 2)
+                        lx = sx + (
+                            bx
+                            if align == "l"
+                            else bx + block_w - widths[k]
+                            if align == "r"
+                            else bx + (block_w - widths[k]) / 2
+                        )
                         origins.append((lx, sy + by + k * lead))
                         b = _moved(ink_at_0[k], lx, sy + by + k * lead)
                         ink = [min(ink[0], b[0]), min(ink[1], b[1]), max(ink[2], b[2]), max(ink[3], b[3])]
@@ -405,7 +458,9 @@ def toll_spots(m: MapData, geo: MapGeometry) -> list[tuple[int, float, float, fl
         if not t.toll or (min(t.a, t.b), max(t.a, t.b)) in done:
             continue
         done.add((min(t.a, t.b), max(t.a, t.b)))
-        off = (0.68 * geo.car_width + geo.car_width / 2 + r + 1) if t.double is not None else (geo.car_width / 2 + r + 1)
+        off = (
+            (0.68 * geo.car_width + geo.car_width / 2 + r + 1) if t.double is not None else (geo.car_width / 2 + r + 1)
+        )
         out.append((tg.index, tg.mid[0] + tg.normal[0] * off, tg.mid[1] + tg.normal[1] * off, r, size))
     return out
 
@@ -432,9 +487,13 @@ def _space_hider(geo: MapGeometry):
                     cars.setdefault((gx, gy), []).append((c, bb))
 
     def hidden(box) -> tuple[float, int]:
-        near = {id(c): c for gx in range(int(box[0] // cell), int(box[2] // cell) + 1)
-                for gy in range(int(box[1] // cell), int(box[3] // cell) + 1) for c, bb in cars.get((gx, gy), ())
-                if _overlap(box, bb)}
+        near = {
+            id(c): c
+            for gx in range(int(box[0] // cell), int(box[2] // cell) + 1)
+            for gy in range(int(box[1] // cell), int(box[3] // cell) + 1)
+            for c, bb in cars.get((gx, gy), ())
+            if _overlap(box, bb)
+        }
         total, level = 0.0, 0
         for c in near.values():
             if box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3]:
@@ -443,6 +502,7 @@ def _space_hider(geo: MapGeometry):
                 share = hidden_share(c, box)
                 total, level = total + share, max(level, int(share > MAX_HIDDEN_SHARE))
         return total, level
+
     return hidden
 
 
@@ -505,7 +565,14 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
                     break
                 if len(clashes) == 1:
                     j = clashes[0]
-                    oj = next((x for x in cands[j] if x[4] <= chosen[j][4] and not _overlap(x[3], o[3], 1) and fits(j, x[3], i)), None)
+                    oj = next(
+                        (
+                            x
+                            for x in cands[j]
+                            if x[4] <= chosen[j][4] and not _overlap(x[3], o[3], 1) and fits(j, x[3], i)
+                        ),
+                        None,
+                    )
                     if oj is not None:
                         chosen[j], chosen[i] = oj, o
                         break
@@ -587,8 +654,14 @@ def _car_cover(geo: MapGeometry, r: float):
 
     def covered(track: int, x: float, y: float) -> int:
         gx, gy = int(x // reach), int(y // reach)
-        return sum(1 for i in (-1, 0, 1) for j in (-1, 0, 1) for ti, px, py in grid.get((gx + i, gy + j), ())
-                   if ti != track and (px - x) ** 2 + (py - y) ** 2 < reach * reach)
+        return sum(
+            1
+            for i in (-1, 0, 1)
+            for j in (-1, 0, 1)
+            for ti, px, py in grid.get((gx + i, gy + j), ())
+            if ti != track and (px - x) ** 2 + (py - y) ** 2 < reach * reach
+        )
+
     return covered
 
 
@@ -631,9 +704,15 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
                     x, y = x0 + side * shift * tg.normal[0], y0 + side * shift * tg.normal[1]
                     if x - rr < 1 or y - rr < 1 or x + rr > W - 1 or y + rr > H - 1:
                         continue
-                    if any(_circle_box_overlap(x, y, rr, b) for b in near_boxes.get((int(x // cell), int(y // cell)), ())):
+                    if any(
+                        _circle_box_overlap(x, y, rr, b) for b in near_boxes.get((int(x // cell), int(y // cell)), ())
+                    ):
                         continue
-                    cost = BADGE_COVER_COST * covered(tg.index, x, y) + BADGE_STEP_COST * abs(k - mid) + BADGE_SHIFT_COST * abs(side)
+                    cost = (
+                        BADGE_COVER_COST * covered(tg.index, x, y)
+                        + BADGE_STEP_COST * abs(k - mid)
+                        + BADGE_SHIFT_COST * abs(side)
+                    )
                     mine.append((rr < r, cost, x, y, rr))
         mine.sort()
         options.append([o[1:] for o in mine])
@@ -648,7 +727,7 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
 
     stuck = []
     for i in sorted(range(len(options)), key=lambda i: (full[i] or len(options[i]), i)):  # most constrained first
-        pick = next((o[1:] for o in options[i][:full[i]] if clear(i, o[1:])), None)
+        pick = next((o[1:] for o in options[i][: full[i]] if clear(i, o[1:])), None)
         if pick is None:
             stuck.append(i)
         else:
@@ -712,7 +791,9 @@ def place_station_badges(m: MapData, geo: MapGeometry, r: float, placed: tuple[B
         return tuple(None for _ in m.cities)
     house = geo.city_r * STATION_SCALE * 0.62  # the house's half-width, its outline included
     hidden = _space_hider(geo)
-    boxes = [lab.box for lab in geo.labels] + [(x - rr, y - rr, x + rr, y + rr) for _, x, y, rr, _ in toll_spots(m, geo)]
+    boxes = [lab.box for lab in geo.labels] + [
+        (x - rr, y - rr, x + rr, y + rr) for _, x, y, rr, _ in toll_spots(m, geo)
+    ]
     taken = list(placed)
     W, H = geo.width, geo.map_height
     options: list[list[tuple]] = []  # per city: (level, tight, cost, x, y, radius), best first
@@ -721,9 +802,16 @@ def place_station_badges(m: MapData, geo: MapGeometry, r: float, placed: tuple[B
         mine = []
         around = (cx - far, cy - far, cx + far, cy + far)
         near_boxes = [b for b in boxes if _overlap(b, around)]
-        houses = [p for j, p in enumerate(geo.cities) if j != i and geo.has_marker(j) and math.dist(p, (cx, cy)) < far + house]
+        houses = [
+            p for j, p in enumerate(geo.cities) if j != i and geo.has_marker(j) and math.dist(p, (cx, cy)) < far + house
+        ]
         for rr in (r, r - badge_pad(geo.width) + 0.5):  # and a tag just round the digit, where that hides less
-            for dist, extra in ((house + rr * 0.5, 1.0), (house + rr * 0.75, 0.0), (house + rr * 1.05, 3.0), (house + rr * 1.4, 6.0)):
+            for dist, extra in (
+                (house + rr * 0.5, 1.0),
+                (house + rr * 0.75, 0.0),
+                (house + rr * 1.05, 3.0),
+                (house + rr * 1.4, 6.0),
+            ):
                 for step in range(24):  # around the house, the lower right first
                     a = math.radians(45 + step * 15)
                     x, y = cx + dist * math.cos(a), cy + dist * math.sin(a)
@@ -735,7 +823,9 @@ def place_station_badges(m: MapData, geo: MapGeometry, r: float, placed: tuple[B
                         continue
                     h = STATION_TAG * rr  # the square drawn (its corners rounded)
                     total, level = hidden((x - h, y - h, x + h, y + h))
-                    mine.append((level, rr < r, HIDDEN_SPACE_COST * total + extra + 0.1 * min(step, 24 - step), x, y, rr))
+                    mine.append(
+                        (level, rr < r, HIDDEN_SPACE_COST * total + extra + 0.1 * min(step, 24 - step), x, y, rr)
+                    )
         options.append(sorted(mine) if geo.has_marker(i) else [])
     out: list[Badge | None] = [None] * len(geo.cities)
     for i in sorted(range(len(options)), key=lambda i: (len(options[i]), i)):  # most constrained first
@@ -748,7 +838,9 @@ def place_station_badges(m: MapData, geo: MapGeometry, r: float, placed: tuple[B
 
 
 @lru_cache(maxsize=32)
-def _station_badges(map_id: str, sha: str, width: int, names: tuple[str, ...] | None, r: float) -> tuple[Badge | None, ...]:
+def _station_badges(
+    map_id: str, sha: str, width: int, names: tuple[str, ...] | None, r: float
+) -> tuple[Badge | None, ...]:
     from engine.mapdata import load_map
 
     m = load_map(map_id)
@@ -776,15 +868,30 @@ def badge_conflicts(m: MapData, geo: MapGeometry, placed: tuple[Badge, ...]) -> 
         tid = m.tracks[tg.index].id
         if b.x - b.r < 0 or b.y - b.r < 0 or b.x + b.r > geo.width or b.y + b.r > geo.map_height:
             out.append((tid, "edge", None))
-        out += [(tid, "label", m.cities[lab.city].id) for lab in geo.labels if _circle_box_overlap(b.x, b.y, b.r, lab.box)]
-        out += [(tid, "marker", m.cities[j].id) for j in range(len(geo.cities))
-                if geo.has_marker(j) and _circle_box_overlap(b.x, b.y, b.r, geo.city_box(j))]
-        out += [(tid, "toll", m.tracks[ti].id) for ti, x, y, rr, _ in toll_spots(m, geo)
-                if math.dist((x, y), (b.x, b.y)) < rr + b.r]
-        out += [(tid, "badge", m.tracks[o.index].id) for o, ob in zip(geo.tracks, placed)
-                if o.index > tg.index and math.dist((b.x, b.y), (ob.x, ob.y)) < b.r + ob.r]
-        out += [(tid, "car", m.tracks[o.index].id) for o in geo.tracks if o.index != tg.index
-                if any(math.dist((c.x, c.y), (b.x, b.y)) < b.r + geo.car_width / 2 for c in o.cars)]
+        out += [
+            (tid, "label", m.cities[lab.city].id) for lab in geo.labels if _circle_box_overlap(b.x, b.y, b.r, lab.box)
+        ]
+        out += [
+            (tid, "marker", m.cities[j].id)
+            for j in range(len(geo.cities))
+            if geo.has_marker(j) and _circle_box_overlap(b.x, b.y, b.r, geo.city_box(j))
+        ]
+        out += [
+            (tid, "toll", m.tracks[ti].id)
+            for ti, x, y, rr, _ in toll_spots(m, geo)
+            if math.dist((x, y), (b.x, b.y)) < rr + b.r
+        ]
+        out += [
+            (tid, "badge", m.tracks[o.index].id)
+            for o, ob in zip(geo.tracks, placed)
+            if o.index > tg.index and math.dist((b.x, b.y), (ob.x, ob.y)) < b.r + ob.r
+        ]
+        out += [
+            (tid, "car", m.tracks[o.index].id)
+            for o in geo.tracks
+            if o.index != tg.index
+            if any(math.dist((c.x, c.y), (b.x, b.y)) < b.r + geo.car_width / 2 for c in o.cars)
+        ]
     return out
 
 
@@ -810,6 +917,11 @@ def _clip_area(poly: list[tuple[float, float]], box: tuple[float, float, float, 
 
 def hidden_share(car: Car, box: tuple[float, float, float, float]) -> float:
     """The share of a train space's rectangle a label box covers (0-1)."""
-    if box[2] < car.x - car.length or box[0] > car.x + car.length or box[3] < car.y - car.length or box[1] > car.y + car.length:
+    if (
+        box[2] < car.x - car.length
+        or box[0] > car.x + car.length
+        or box[3] < car.y - car.length
+        or box[1] > car.y + car.length
+    ):
         return 0.0
     return _clip_area(car.polygon(), box) / (car.length * car.width)

@@ -26,8 +26,12 @@ from rendering.geometry import MapGeometry, _overlap, hidden_share, min_text_px
 from rendering.style import INK, ROUTE_COLORS, darker, text_on
 
 CARDS = ("loco4", "passenger")
-DOT_FILL = {"black": (38, 38, 38), "red": ROUTE_COLORS["red"], "yellow": ROUTE_COLORS["yellow"],
-            "white": (250, 250, 250)}
+DOT_FILL = {
+    "black": (38, 38, 38),
+    "red": ROUTE_COLORS["red"],
+    "yellow": ROUTE_COLORS["yellow"],
+    "white": (250, 250, 250),
+}
 PASSENGER_CARD = (120, 84, 52)  # a suitcase brown, unlike every route color
 #: Directions tried around a city, nearest the label's usual side (right) first.
 _ANGLES = tuple(range(0, 360, 30))
@@ -40,8 +44,17 @@ def card(draw: ImageDraw.ImageDraw, box, name: str, radius: int) -> None:
     cx, cy, h = (x0 + x1) / 2, (y0 + y1) / 2, y1 - y0
     if name == "loco4":
         plain_card(draw, box, "loco", radius=radius)
-        fonts.draw_text(draw, (cx, cy), "+4", max(9, round(h * 0.62)), INK, style="bold", anchor="mm",
-                        stroke=max(2, round(h / 12)), stroke_fill=(255, 255, 255))
+        fonts.draw_text(
+            draw,
+            (cx, cy),
+            "+4",
+            max(9, round(h * 0.62)),
+            INK,
+            style="bold",
+            anchor="mm",
+            stroke=max(2, round(h / 12)),
+            stroke_fill=(255, 255, 255),
+        )
         return
     draw.rounded_rectangle(box, radius=radius, fill=PASSENGER_CARD, outline=darker(PASSENGER_CARD, 0.55), width=2)
     _figure(draw, cx, cy, h * 0.36, (250, 236, 210), darker(PASSENGER_CARD, 0.5))
@@ -52,8 +65,13 @@ def _figure(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill, outli
     w = max(1, round(r / 5))
     head = r * 0.38
     draw.ellipse((x - head, y - r, x + head, y - r + 2 * head), fill=fill, outline=outline, width=w)
-    draw.rounded_rectangle((x - r * 0.62, y - r + 2 * head + r * 0.08, x + r * 0.62, y + r), radius=max(1, r * 0.35),
-                           fill=fill, outline=outline, width=w)
+    draw.rounded_rectangle(
+        (x - r * 0.62, y - r + 2 * head + r * 0.08, x + r * 0.62, y + r),
+        radius=max(1, r * 0.35),
+        fill=fill,
+        outline=outline,
+        width=w,
+    )
 
 
 def token_r(geo: MapGeometry) -> float:
@@ -79,7 +97,9 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
     fewest train spaces."""
     r = token_r(geo)
     cars = [c for tg in geo.tracks for c in tg.cars]
-    taken = [lb.box for lb in geo.labels] + [geo.city_box(j, grow=1) for j in range(len(geo.cities)) if geo.has_marker(j)]
+    taken = [lb.box for lb in geo.labels] + [
+        geo.city_box(j, grow=1) for j in range(len(geo.cities)) if geo.has_marker(j)
+    ]
     out = {}
     for i in cities:
         x, y = geo.cities[i]
@@ -93,8 +113,11 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
                     if box[0] < 1 or box[1] < 1 or box[2] > geo.width - 1 or box[3] > geo.map_height - 1:
                         continue
                     cost = 20.0 * sum(_overlap(box, b) for b in taken)
-                    cost += 12.0 * sum(hidden_share(c, box) for c in cars
-                                       if abs(c.x - px) < r + c.length and abs(c.y - py) < r + c.length)
+                    cost += 12.0 * sum(
+                        hidden_share(c, box)
+                        for c in cars
+                        if abs(c.x - px) < r + c.length and abs(c.y - py) < r + c.length
+                    )
                     cost += 0.05 * k + (dist > geo.city_r + r * 1.5)
                     if best_cost is None or cost < best_cost:
                         best, best_cost = (px, py), cost
@@ -138,5 +161,12 @@ def draw_board(canvas: Image.Image, m, geo: MapGeometry, view: dict, players: Se
             color = players[seat].color
             _figure(d, px, y, fr, color, INK)
             if colorblind:
-                fonts.draw_text(d, (px, y + fr * 0.45), str(seat + 1), max(min_text_px(geo.width), round(fr)),
-                                text_on(color), style="bold", anchor="mm")
+                fonts.draw_text(
+                    d,
+                    (px, y + fr * 0.45),
+                    str(seat + 1),
+                    max(min_text_px(geo.width), round(fr)),
+                    text_on(color),
+                    style="bold",
+                    anchor="mm",
+                )

@@ -115,8 +115,9 @@ def render_hand(
     card_w = min(round(fs * 4.2), (width - 2 * margin - 8 * round(fs * 0.5)) // 9)
     card_h = round(card_w * 1.4)
     row_h = round(fs * 2.1)
-    height = (margin + round(fs * 1.8) + card_h + round(fs * 2.2) + round(fs * 1.8)
-              + max(1, len(tickets)) * row_h + margin)
+    height = (
+        margin + round(fs * 1.8) + card_h + round(fs * 2.2) + round(fs * 1.8) + max(1, len(tickets)) * row_h + margin
+    )
     img = Image.new("RGB", (width, height), PANEL)
     d = ImageDraw.Draw(img)
     me = view["players"][seat]
@@ -143,8 +144,7 @@ def render_hand(
         n = hand[k]
         for s in range(min(n, 3) - 1, 0, -1):  # a small stack for several cards
             card(d, (x + s * 3, y - s * 3 + 6, x + card_w + s * 3, y + card_h - s * 3 + 6), k, radius=6)
-        card(d, (x, y + 6, x + card_w, y + card_h + 6), k, letter=letters.get(k, ""), letter_size=ss,
-             radius=6)
+        card(d, (x, y + 6, x + card_w, y + card_h + 6), k, letter=letters.get(k, ""), letter_size=ss, radius=6)
         cx, cy = x + card_w / 2, y + 6 + card_h * (0.74 if colorblind else 0.5)
         r = fs * 1.05
         paste_centered(img, disc(r, (255, 255, 255), INK, 2), cx, cy)
@@ -153,7 +153,9 @@ def render_hand(
         fonts.draw_text(d, (cx, y + card_h + 6 + fs * 1.25), label, size, INK, style=style, anchor="ms")
     y += card_h + round(fs * 2.2)
     heading = t.gettext("Tickets ({done} of {n} connected)", done=sum(done), n=len(tickets))
-    fonts.draw_text(d, (margin, y + fs * 1.1), fonts.fit(heading, fs, width - 2 * margin, "bold"), fs, INK, style="bold")
+    fonts.draw_text(
+        d, (margin, y + fs * 1.1), fonts.fit(heading, fs, width - 2 * margin, "bold"), fs, INK, style="bold"
+    )
     y += round(fs * 1.8)
     if not tickets:
         fonts.draw_text(d, (margin, y + row_h / 2), t.gettext("No tickets"), fs, MUTED, anchor="lm")
@@ -161,11 +163,22 @@ def render_hand(
         _ticket_row(d, t, map_data, ticket, result, margin, y, width - margin, row_h, fs)
         y += row_h
     cards = listing(t, [t.pgettext("hand", "{n} {card}", n=hand[k], card=card_name(t, k)) for k in kinds])
-    held = listing(t, [(t.gettext("{ticket} connected", ticket=_ticket_alt(t, map_data, ticket, r)) if r.completed else
-                        t.gettext("{ticket} not connected", ticket=_ticket_alt(t, map_data, ticket, r)))
-                       for ticket, r in zip(tickets, results)])
-    alt = t.gettext("Your hand: {cards}; tickets: {tickets}.", cards=cards or t.pgettext("alt text", "no cards"),
-                    tickets=held or t.pgettext("alt text", "none"))
+    held = listing(
+        t,
+        [
+            (
+                t.gettext("{ticket} connected", ticket=_ticket_alt(t, map_data, ticket, r))
+                if r.completed
+                else t.gettext("{ticket} not connected", ticket=_ticket_alt(t, map_data, ticket, r))
+            )
+            for ticket, r in zip(tickets, results)
+        ],
+    )
+    alt = t.gettext(
+        "Your hand: {cards}; tickets: {tickets}.",
+        cards=cards or t.pgettext("alt text", "no cards"),
+        tickets=held or t.pgettext("alt text", "none"),
+    )
     return RenderedImage(encode_small(img), alt, img.width, img.height)
 
 
@@ -176,11 +189,23 @@ def _ticket_alt(t: Translator, m: MapData, ticket: dict, result: TicketResult | 
     return ticket_name(t, m, ticket, "-") + ("" if ticket.get("destinations") else f" {points}")
 
 
-def _ticket_row(d: ImageDraw.ImageDraw, t: Translator, m: MapData, ticket: dict, result: TicketResult | None,
-                x0: float, y: float, x1: float, row_h: float, fs: int) -> None:
+def _ticket_row(
+    d: ImageDraw.ImageDraw,
+    t: Translator,
+    m: MapData,
+    ticket: dict,
+    result: TicketResult | None,
+    x0: float,
+    y: float,
+    x1: float,
+    row_h: float,
+    fs: int,
+) -> None:
     ok = None if result is None else result.completed
     ticket, pts = _reached(m, ticket, result)
-    d.rounded_rectangle((x0, y + 2, x1, y + row_h - 4), radius=fs // 3, fill=(255, 252, 240), outline=PANEL_LINE, width=2)
+    d.rounded_rectangle(
+        (x0, y + 2, x1, y + row_h - 4), radius=fs // 3, fill=(255, 252, 240), outline=PANEL_LINE, width=2
+    )
     mid = y + (row_h - 2) / 2
     bx = x0 + fs * 0.5
     if ok is not None:
@@ -203,8 +228,9 @@ def _ticket_row(d: ImageDraw.ImageDraw, t: Translator, m: MapData, ticket: dict,
 # Ticket offer
 
 
-def thumbnail(view: dict, m: MapData, players: Sequence[PlayerStyle], thumb_w: int, *, t: Translator,
-              colorblind: bool) -> tuple[Image.Image, float, object]:
+def thumbnail(
+    view: dict, m: MapData, players: Sequence[PlayerStyle], thumb_w: int, *, t: Translator, colorblind: bool
+) -> tuple[Image.Image, float, object]:
     """The board as it stands, reduced to `thumb_w`: every claim, the seat's own network lit, so
     a mid-game offer can be judged against it. No text: reduced to a fifth, a city's name would
     be 2 px high at 400 px (the ticket's cities are named under it)."""
@@ -254,12 +280,19 @@ def render_ticket_offer(
     d = ImageDraw.Draw(img)
     keep = you.get("keep_at_least", 1)
     title = t.gettext("Choose tickets: keep at least {keep} of {n}", keep=keep, n=len(offer))
-    fonts.draw_text(d, (margin, margin + fs * 1.1), fonts.fit(title, fs, width - 2 * margin, "bold"), fs, INK, style="bold")
+    fonts.draw_text(
+        d, (margin, margin + fs * 1.1), fonts.fit(title, fs, width - 2 * margin, "bold"), fs, INK, style="bold"
+    )
     for i, ticket in enumerate(offer):
         cx0 = margin + (i % cols) * (cell_w + margin)
         cy0 = margin + head + (i // cols) * (cell_h + margin)
-        d.rounded_rectangle((cx0, cy0, cx0 + cell_w, cy0 + cell_h), radius=fs // 2, fill=(255, 252, 240),
-                            outline=darker(PANEL_LINE, 0.85), width=2)
+        d.rounded_rectangle(
+            (cx0, cy0, cx0 + cell_w, cy0 + cell_h),
+            radius=fs // 2,
+            fill=(255, 252, 240),
+            outline=darker(PANEL_LINE, 0.85),
+            width=2,
+        )
         inner = round(fs * 0.4)
         tx, ty = cx0 + inner, cy0 + inner
         img.paste(thumb, (tx, ty))
@@ -285,8 +318,9 @@ def render_ticket_offer(
         below: list[str] = []  # the second and third lines: what does not fit beside the number
         if ticket.get("destinations"):  # the destinations and their values go below
             name = f"{city(t, map_data, ticket['a'])} –"
-            below = _wrap([f"{city(t, map_data, x['to'])} {x['points']}" for x in ticket["destinations"]], " / ",
-                          ss, line_w, 2)
+            below = _wrap(
+                [f"{city(t, map_data, x['to'])} {x['points']}" for x in ticket["destinations"]], " / ", ss, line_w, 2
+            )
         elif fonts.measure(name, fs, "bold") > name_w:  # a narrow cell: the second city below
             name = f"{city(t, map_data, ticket['a'])} –"
             below = [fonts.fit(city(t, map_data, ticket["b"]), fs, line_w, "bold")]
@@ -299,8 +333,15 @@ def render_ticket_offer(
         for n, line in enumerate(below[:2]):
             city_line = not ticket.get("destinations") and n == 0 and line != t.gettext("long ticket")
             size, style, color = (fs, "bold", INK) if city_line else (ss, "regular", MUTED)
-            fonts.draw_text(d, (tx + 2 * r + fs * 0.4, ly), fonts.fit(line, size, line_w, style), size, color,
-                            style=style, anchor="lm")
+            fonts.draw_text(
+                d,
+                (tx + 2 * r + fs * 0.4, ly),
+                fonts.fit(line, size, line_w, style),
+                size,
+                color,
+                style=style,
+                anchor="lm",
+            )
             ly += fs * 1.05
     offered = [f"{i + 1}: {_ticket_alt(t, map_data, ticket)}" for i, ticket in enumerate(offer)]
     alt = t.gettext("Ticket offer, keep at least {keep}: {tickets}.", keep=keep, tickets=clauses(t, offered))
@@ -344,21 +385,40 @@ def render_player_board(
     cities = sorted({c for ticket, ok in zip(tickets, done) if not ok for c in places(ticket)})
     rings = {c: GOOD for ticket, ok in zip(tickets, done) if ok for c in places(ticket)}
     rings.update({c: TICKET_CITY for c in cities})  # a city of an open ticket stays magenta
-    legend = [("halo", t.gettext("you can claim now") if my_turn else t.gettext("your hand could pay for (not your turn)")),
-              ("glow", t.gettext("new since your last look")), ("ring", t.gettext("ticket city to connect")),
-              ("done", t.gettext("ticket connected"))]
-    img, _, palette = board_image(view, map_data, players, t=t, width=width, colorblind=colorblind,
-                                  claimable=claimable, since=since, legend=legend, ring_cities=rings)
+    legend = [
+        ("halo", t.gettext("you can claim now") if my_turn else t.gettext("your hand could pay for (not your turn)")),
+        ("glow", t.gettext("new since your last look")),
+        ("ring", t.gettext("ticket city to connect")),
+        ("done", t.gettext("ticket connected")),
+    ]
+    img, _, palette = board_image(
+        view,
+        map_data,
+        players,
+        t=t,
+        width=width,
+        colorblind=colorblind,
+        claimable=claimable,
+        since=since,
+        legend=legend,
+        ring_cities=rings,
+    )
     who = player_name(t, players, you["seat"])
     to_connect = listing(t, [city(t, map_data, c) for c in cities]) or t.pgettext("alt text", "none")
     if my_turn:
         alt = t.ngettext(
             "Your board ({player}): {n} route you can claim now; ticket cities still to connect: {cities}.",
             "Your board ({player}): {n} routes you can claim now; ticket cities still to connect: {cities}.",
-            len(claimable), player=who, cities=to_connect)
+            len(claimable),
+            player=who,
+            cities=to_connect,
+        )
     else:
         alt = t.ngettext(
             "Your board ({player}), not your turn: your hand could pay for {n} route; ticket cities still to connect: {cities}.",
             "Your board ({player}), not your turn: your hand could pay for {n} routes; ticket cities still to connect: {cities}.",
-            len(claimable), player=who, cities=to_connect)
+            len(claimable),
+            player=who,
+            cities=to_connect,
+        )
     return RenderedImage(encode(img, palette), alt, img.width, img.height)

@@ -57,10 +57,14 @@ def synthetic_view(m: MapData, seats: int = 5, seed: int = 1, fill: float = 0.8)
     players = []
     for s in range(seats):
         p = {
-            "seat": s, "score": score[s], "trains": trains[s],
+            "seat": s,
+            "score": score[s],
+            "trains": trains[s],
             "stations_left": m.rules.stations - sum(1 for v in stations.values() if v == s),
-            "hand_size": rng.randrange(2, 14), "tickets": rng.randrange(2, 7),
-            "choosing_tickets": False, "left": None,
+            "hand_size": rng.randrange(2, 14),
+            "tickets": rng.randrange(2, 7),
+            "choosing_tickets": False,
+            "left": None,
         }
         if "tolls" in m.rules.hooks:
             p["loans"] = rng.choice((0, 0, 0, 1))
@@ -68,22 +72,55 @@ def synthetic_view(m: MapData, seats: int = 5, seed: int = 1, fill: float = 0.8)
     last_track = next(iter(claims), None)
     colors = list(CARD_NAMES)
     return {
-        "schema": 1, "rules_version": 1, "map": m.id, "deck": m.rules.default_deck, "viewer": None,
-        "phase": "playing", "current": 1 % seats, "stage": None, "to_move": [1 % seats],
-        "last_round": min(trains) <= 2, "plies": 200, "players": players,
-        "market": [rng.choice(colors) for _ in range(5)], "deck_size": 31, "discard_size": 12,
-        "ticket_deck_size": 14, "ticket_discard": [], "claims": claims, "stations": stations,
+        "schema": 1,
+        "rules_version": 1,
+        "map": m.id,
+        "deck": m.rules.default_deck,
+        "viewer": None,
+        "phase": "playing",
+        "current": 1 % seats,
+        "stage": None,
+        "to_move": [1 % seats],
+        "last_round": min(trains) <= 2,
+        "plies": 200,
+        "players": players,
+        "market": [rng.choice(colors) for _ in range(5)],
+        "deck_size": 31,
+        "discard_size": 12,
+        "ticket_deck_size": 14,
+        "ticket_discard": [],
+        "claims": claims,
+        "stations": stations,
         "tunnel": None,
-        "last_action": None if last_track is None else {
-            "seat": claims[last_track], "kind": "Claim", "track": last_track,
+        "last_action": None
+        if last_track is None
+        else {
+            "seat": claims[last_track],
+            "kind": "Claim",
+            "track": last_track,
             "text": f"claim {m.route_name(m.track_by_id[last_track])}",
-            "color": _color_of(m, last_track), "locos": 0, "subs": [], "numbered": False,
+            "color": _color_of(m, last_track),
+            "locos": 0,
+            "subs": [],
+            "numbered": False,
         },
-        "recent": None if last_track is None else [{
-            "ply": 200, "seat": claims[last_track], "kind": "Claim", "track": last_track,
-            "text": f"claim {m.route_name(m.track_by_id[last_track])}",
-            "color": _color_of(m, last_track), "locos": 0, "subs": [], "numbered": False}],
-        "you": None, "final": None,
+        "recent": None
+        if last_track is None
+        else [
+            {
+                "ply": 200,
+                "seat": claims[last_track],
+                "kind": "Claim",
+                "track": last_track,
+                "text": f"claim {m.route_name(m.track_by_id[last_track])}",
+                "color": _color_of(m, last_track),
+                "locos": 0,
+                "subs": [],
+                "numbered": False,
+            }
+        ],
+        "you": None,
+        "final": None,
     }
 
 
@@ -109,8 +146,11 @@ def with_seat(view: dict, m: MapData, seat: int = 0, seed: int = 1, offer: int =
     deck = list(m.tickets)
     rng.shuffle(deck)
     view["you"] = {
-        "seat": seat, "hand": hand, "tickets": [ticket(t) for t in deck[:4]],
-        "offer": [ticket(t) for t in deck[4:4 + offer]], "keep_at_least": 1 if offer else 0,
+        "seat": seat,
+        "hand": hand,
+        "tickets": [ticket(t) for t in deck[:4]],
+        "offer": [ticket(t) for t in deck[4 : 4 + offer]],
+        "keep_at_least": 1 if offer else 0,
         "decision": "x",
     }
     return view
@@ -125,14 +165,26 @@ def synthetic_final(view: dict, m: MapData, seed: int = 1) -> dict:
     for p in view["players"]:
         own = [m.track_by_id[t] for t, s in view["claims"].items() if s == p["seat"]]
         longest, path = longest_trail(own)
-        tickets = [{"id": t.id, "points": t.points, "completed": rng.random() < 0.5, "via": []}
-                   for t in rng.sample(list(m.tickets), 4)]
+        tickets = [
+            {"id": t.id, "points": t.points, "completed": rng.random() < 0.5, "via": []}
+            for t in rng.sample(list(m.tickets), 4)
+        ]
         tp = sum(t["points"] if t["completed"] else -t["points"] for t in tickets)
-        final.append({
-            "seat": p["seat"], "route_points": p["score"], "tickets": tickets, "ticket_points": tp,
-            "borrowed": [], "station_points": m.rules.station_points * p["stations_left"],
-            "longest": longest, "longest_tracks": [t.id for t in path], "bonuses": {}, "total": 0, "rank": 0,
-        })
+        final.append(
+            {
+                "seat": p["seat"],
+                "route_points": p["score"],
+                "tickets": tickets,
+                "ticket_points": tp,
+                "borrowed": [],
+                "station_points": m.rules.station_points * p["stations_left"],
+                "longest": longest,
+                "longest_tracks": [t.id for t in path],
+                "bonuses": {},
+                "total": 0,
+                "rank": 0,
+            }
+        )
     best = max(f["longest"] for f in final)
     for f in final:
         if f["longest"] == best:
@@ -140,5 +192,12 @@ def synthetic_final(view: dict, m: MapData, seed: int = 1) -> dict:
         f["total"] = f["route_points"] + f["ticket_points"] + f["station_points"] + sum(f["bonuses"].values())
     for f in final:
         f["rank"] = 1 + sum(1 for o in final if o["total"] > f["total"])
-    return dict(view, phase="over", current=None, to_move=[], final=final, end_reason="last_round",
-                all_tickets=[[] for _ in final])
+    return dict(
+        view,
+        phase="over",
+        current=None,
+        to_move=[],
+        final=final,
+        end_reason="last_round",
+        all_tickets=[[] for _ in final],
+    )

@@ -111,8 +111,9 @@ def _medal(d: ImageDraw.ImageDraw, x: float, y: float, place: int, r: float = 19
         fonts.draw_text(d, (x, y), str(place), 24, INK, style="bold", anchor="mm")
 
 
-def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "", note: str = "",
-                     t: Translator | None = None) -> RenderedImage:
+def render_standings(
+    rows: Sequence[LadderRow], *, title: str, subtitle: str = "", note: str = "", t: Translator | None = None
+) -> RenderedImage:
     """The ladder: place (medals for the top three), player, displayed rating, games, wins.
     `title`, `subtitle` and `note` come already in the viewer's language; `t` words the rest."""
     t = translator_or_english(t)
@@ -124,8 +125,13 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
     img = Image.new("RGB", (WIDTH, height), BACKGROUND)
     d = ImageDraw.Draw(img)
     y = _header(d, title, subtitle, 0)
-    d.rounded_rectangle((MARGIN / 2, y, WIDTH - MARGIN / 2, y + 40 + max(1, len(shown)) * row_h + 10), radius=14,
-                        fill=PANEL, outline=PANEL_LINE, width=2)
+    d.rounded_rectangle(
+        (MARGIN / 2, y, WIDTH - MARGIN / 2, y + 40 + max(1, len(shown)) * row_h + 10),
+        radius=14,
+        fill=PANEL,
+        outline=PANEL_LINE,
+        width=2,
+    )
     cols = {"rating": WIDTH - MARGIN - 230, "games": WIDTH - MARGIN - 110, "wins": WIDTH - MARGIN}
     name_x = MARGIN + 58
     hs = 20
@@ -141,12 +147,17 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
         top = y + i * row_h
         mid = top + row_h / 2
         if row.highlight:
-            d.rounded_rectangle((MARGIN / 2 + 6, top + 3, WIDTH - MARGIN / 2 - 6, top + row_h - 3), radius=10,
-                                fill=lighter(HIGHLIGHT, 0.72))
+            d.rounded_rectangle(
+                (MARGIN / 2 + 6, top + 3, WIDTH - MARGIN / 2 - 6, top + row_h - 3),
+                radius=10,
+                fill=lighter(HIGHLIGHT, 0.72),
+            )
         elif i % 2:
             d.rectangle((MARGIN / 2 + 2, top, WIDTH - MARGIN / 2 - 2, top + row_h), fill=lighter(PANEL_LINE, 0.6))
         _medal(d, MARGIN + 14, mid, row.place)
-        name = fonts.fit(row.name, FS, cols["rating"] - 150 - name_x, "bold", fallback=t.gettext("Player {n}", n=row.place))
+        name = fonts.fit(
+            row.name, FS, cols["rating"] - 150 - name_x, "bold", fallback=t.gettext("Player {n}", n=row.place)
+        )
         fonts.draw_text(d, (name_x, mid), name, FS, INK, style="bold", anchor="lm")
         fonts.draw_text(d, (cols["rating"], mid), f"{row.rating:.1f}", FS + 2, INK, style="bold", anchor="rm")
         fonts.draw_text(d, (cols["games"], mid), str(row.games), FS, INK, anchor="rm")
@@ -156,11 +167,20 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
         fonts.draw_text(d, (MARGIN, y + 22), fonts.fit(n, 20, WIDTH - 2 * MARGIN), 20, MUTED)
         y += 34
     img = img.crop((0, 0, WIDTH, min(img.height, round(y + (12 if notes else 0)))))
-    ladder = clauses(t, [
-        t.gettext("{place}. {player} {rating:.1f} ({games}, {wins})", place=r.place,
-                  player=fonts.clean_text(r.name) or t.gettext("Player"), rating=r.rating,
-                  games=t.ngettext("{n} game", "{n} games", r.games), wins=t.ngettext("{n} win", "{n} wins", r.wins))
-        for r in shown])
+    ladder = clauses(
+        t,
+        [
+            t.gettext(
+                "{place}. {player} {rating:.1f} ({games}, {wins})",
+                place=r.place,
+                player=fonts.clean_text(r.name) or t.gettext("Player"),
+                rating=r.rating,
+                games=t.ngettext("{n} game", "{n} games", r.games),
+                wins=t.ngettext("{n} win", "{n} wins", r.wins),
+            )
+            for r in shown
+        ],
+    )
     alt = t.gettext("{title}: {ladder}.", title=title, ladder=ladder or t.gettext("no rated games yet"))
     return RenderedImage(encode_small(img), alt[:1024], img.width, img.height)
 
@@ -168,14 +188,16 @@ def render_standings(rows: Sequence[LadderRow], *, title: str, subtitle: str = "
 def _tile(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], value: str, label: str) -> None:
     d.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_LINE, width=2)
     cx = (box[0] + box[2]) / 2
-    fonts.draw_text(d, (cx, box[1] + 50), fonts.fit(value, 34, box[2] - box[0] - 12, "bold"), 34, INK, style="bold",
-                    anchor="ms")
+    fonts.draw_text(
+        d, (cx, box[1] + 50), fonts.fit(value, 34, box[2] - box[0] - 12, "bold"), 34, INK, style="bold", anchor="ms"
+    )
     label, size, style = fonts.squeeze(label, 19, box[2] - box[0] - 12)
     fonts.draw_text(d, (cx, box[1] + 82), label, size, MUTED, style=style, anchor="ms")
 
 
-def _history_chart(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], card: ProfileCard,
-                   caption: str) -> None:
+def _history_chart(
+    d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], card: ProfileCard, caption: str
+) -> None:
     """The rating after each game of the season, overall (thick, the player's colour) and per map
     (thin, a colour each, named in the legend); beside it, bars of the rating each season ended on."""
     x0, y0, x1, y1 = box
@@ -220,8 +242,10 @@ def _history_chart(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float
         for i, (name, value) in enumerate(seasons):
             bx = split + 8 + i * 64
             end = base - reach * value / top
-            d.rectangle((bx + 8, min(base, end), bx + 52, max(base, end)),
-                        fill=card.color if i == len(seasons) - 1 else lighter(card.color, 0.5))
+            d.rectangle(
+                (bx + 8, min(base, end), bx + 52, max(base, end)),
+                fill=card.color if i == len(seasons) - 1 else lighter(card.color, 0.5),
+            )
             fonts.draw_text(d, (bx + 30, y1 - 12), fonts.fit(name, 15, 60), 15, MUTED, anchor="ms")
             fonts.draw_text(d, (bx + 30, min(base, end) - 4), f"{value:.0f}", 15, INK, anchor="ms")
 
@@ -233,15 +257,32 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
     t = translator_or_english(t)
     recent = list(card.recent[:8])
     has_curve = len(card.history) >= 2
-    height = (40 + 52 + 36 + 10 + 130 + 16 + 2 * (100 + 14) + (40 if card.map_ratings else 0)
-              + (190 if has_curve else 0) + 50 + max(1, len(recent)) * 46 + 30)
+    height = (
+        40
+        + 52
+        + 36
+        + 10
+        + 130
+        + 16
+        + 2 * (100 + 14)
+        + (40 if card.map_ratings else 0)
+        + (190 if has_curve else 0)
+        + 50
+        + max(1, len(recent)) * 46
+        + 30
+    )
     img = Image.new("RGB", (WIDTH, height), BACKGROUND)
     d = ImageDraw.Draw(img)
     name = fonts.clean_text(card.name, "bold") or t.gettext("Player")
     y = _header(d, name, f"{card.league} · {card.season}", 0)
     # the rating banner
-    d.rounded_rectangle((MARGIN / 2, y, WIDTH - MARGIN / 2, y + 130), radius=14, fill=lighter(card.color, 0.82),
-                        outline=card.color, width=3)
+    d.rounded_rectangle(
+        (MARGIN / 2, y, WIDTH - MARGIN / 2, y + 130),
+        radius=14,
+        fill=lighter(card.color, 0.82),
+        outline=card.color,
+        width=3,
+    )
     rating = "–" if card.rating is None else f"{card.rating:.1f}"
     fonts.draw_text(d, (MARGIN + 10, y + 34), fonts.fit(t.gettext("Rating"), 20, WIDTH / 2 - MARGIN), 20, MUTED)
     fonts.draw_text(d, (MARGIN + 10, y + 104), rating, 64, INK, style="bold")
@@ -252,8 +293,14 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
         place = t.ngettext("{n} more game to rank", "{n} more games to rank", more)
     else:
         place = t.gettext("no rated games yet")
-    fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 34), fonts.fit(t.gettext("Standing"), 20, WIDTH / 2 - MARGIN), 20, MUTED,
-                    anchor="rs")
+    fonts.draw_text(
+        d,
+        (WIDTH - MARGIN - 10, y + 34),
+        fonts.fit(t.gettext("Standing"), 20, WIDTH / 2 - MARGIN),
+        20,
+        MUTED,
+        anchor="rs",
+    )
     place, size, style = fonts.squeeze(place, 38, WIDTH / 2, "bold", min_size=24)
     fonts.draw_text(d, (WIDTH - MARGIN - 10, y + 94), place, size, INK, style=style, anchor="rs")
     y += 130 + 16
@@ -262,9 +309,14 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
         (str(card.games), t.pgettext("profile tile", "games")),
         (str(card.wins), t.pgettext("profile tile", "wins")),
         (f"{100 * card.wins / card.games:.0f}%" if card.games else "–", t.pgettext("profile tile", "win rate")),
-        (f"{card.average_score:.0f}" if card.average_score is not None else "–", t.pgettext("profile tile", "average score")),
-        (f"{100 * card.ticket_rate:.0f}%" if card.ticket_rate is not None else "–",
-         t.pgettext("profile tile", "tickets completed")),
+        (
+            f"{card.average_score:.0f}" if card.average_score is not None else "–",
+            t.pgettext("profile tile", "average score"),
+        ),
+        (
+            f"{100 * card.ticket_rate:.0f}%" if card.ticket_rate is not None else "–",
+            t.pgettext("profile tile", "tickets completed"),
+        ),
         (str(card.longest_bonuses), t.pgettext("profile tile", "longest-path bonuses")),
     ]
     gap = 14
@@ -281,8 +333,9 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
     if has_curve:
         _history_chart(d, (MARGIN / 2, y + 6, WIDTH - MARGIN / 2, y + 176), card, t.gettext("Rating after each game"))
         y += 190
-    fonts.draw_text(d, (MARGIN, y + 34), fonts.fit(t.gettext("Recent games"), 24, WIDTH - 2 * MARGIN, "bold"), 24, INK,
-                    style="bold")
+    fonts.draw_text(
+        d, (MARGIN, y + 34), fonts.fit(t.gettext("Recent games"), 24, WIDTH - 2 * MARGIN, "bold"), 24, INK, style="bold"
+    )
     y += 50
     if not recent:
         fonts.draw_text(d, (MARGIN, y + 30), t.gettext("No rated games yet"), 22, MUTED)
@@ -298,8 +351,15 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
         score = "–" if g.score is None else t.ngettext("{n} pt", "{n} pts", g.score)
         fonts.draw_text(d, (WIDTH - MARGIN - 130, mid), score, 22, INK, anchor="rm")
         if g.change is not None:
-            fonts.draw_text(d, (WIDTH - MARGIN, mid), f"{g.change:+.1f}", 22, GOOD if g.change >= 0 else BAD,
-                            style="bold", anchor="rm")
+            fonts.draw_text(
+                d,
+                (WIDTH - MARGIN, mid),
+                f"{g.change:+.1f}",
+                22,
+                GOOD if g.change >= 0 else BAD,
+                style="bold",
+                anchor="rm",
+            )
     img = img.crop((0, 0, WIDTH, min(img.height, round(y + max(1, len(recent)) * 46 + 24))))
     facts = [t.ngettext("{n} game", "{n} games", card.games), t.ngettext("{n} win", "{n} wins", card.wins)]
     if card.average_score is not None:
@@ -309,8 +369,15 @@ def render_profile(card: ProfileCard, *, t: Translator | None = None) -> Rendere
     facts.append(t.ngettext("{n} longest-path bonus", "{n} longest-path bonuses", card.longest_bonuses))
     if len(card.seasons) >= 2:
         facts.append(t.gettext("by season {ratings}", ratings=" · ".join(f"{n} {v:.1f}" for n, v in card.seasons)))
-    alt = t.gettext("{player}, {league} {season}: rating {rating}, {standing}; {facts}.", player=name, league=card.league,
-                    season=card.season, rating=rating, standing=place, facts=listing(t, facts))
+    alt = t.gettext(
+        "{player}, {league} {season}: rating {rating}, {standing}; {facts}.",
+        player=name,
+        league=card.league,
+        season=card.season,
+        rating=rating,
+        standing=place,
+        facts=listing(t, facts),
+    )
     return RenderedImage(encode_small(img), alt[:1024], img.width, img.height)
 
 

@@ -42,8 +42,9 @@ class BracketTable:
     advanced: Sequence[bool] = ()  # knockout: who went on
 
 
-def render_tournament_standings(rows: Sequence[TournamentRow], *, title: str, subtitle: str = "",
-                                t: Translator | None = None) -> RenderedImage:
+def render_tournament_standings(
+    rows: Sequence[TournamentRow], *, title: str, subtitle: str = "", t: Translator | None = None
+) -> RenderedImage:
     """Place, player, points, game score, opponents' strength (the tie-breaks, in order), tables."""
     t = translator_or_english(t)
     shown = list(rows[:MAX_ROWS])
@@ -53,16 +54,25 @@ def render_tournament_standings(rows: Sequence[TournamentRow], *, title: str, su
     img = Image.new("RGB", (WIDTH, height), BACKGROUND)
     d = ImageDraw.Draw(img)
     y = _header(d, title, subtitle, 0)
-    d.rounded_rectangle((MARGIN / 2, y, WIDTH - MARGIN / 2, y + 40 + max(1, len(shown)) * row_h + 10), radius=14,
-                        fill=PANEL, outline=PANEL_LINE, width=2)
+    d.rounded_rectangle(
+        (MARGIN / 2, y, WIDTH - MARGIN / 2, y + 40 + max(1, len(shown)) * row_h + 10),
+        radius=14,
+        fill=PANEL,
+        outline=PANEL_LINE,
+        width=2,
+    )
     right = WIDTH - MARGIN
     cols = {"points": right - 330, "score": right - 220, "strength": right - 100, "tables": right}
     name_x = MARGIN + 58
     hs = 20
     fonts.draw_text(d, (MARGIN + 6, y + 30), "#", hs, MUTED)
     fonts.draw_text(d, (name_x, y + 30), fonts.fit(t.gettext("Player"), hs, cols["points"] - 110 - name_x), hs, MUTED)
-    for key, label in (("points", t.gettext("Points")), ("score", t.gettext("Score")),
-                       ("strength", t.gettext("Opp.")), ("tables", t.gettext("Tables"))):
+    for key, label in (
+        ("points", t.gettext("Points")),
+        ("score", t.gettext("Score")),
+        ("strength", t.gettext("Opp.")),
+        ("tables", t.gettext("Tables")),
+    ):
         label, size, style = fonts.squeeze(label, hs, 96)
         fonts.draw_text(d, (cols[key], y + 30), label, size, MUTED, style=style, anchor="rs")
     y += 40
@@ -72,12 +82,17 @@ def render_tournament_standings(rows: Sequence[TournamentRow], *, title: str, su
         top = y + i * row_h
         mid = top + row_h / 2
         if row.highlight:
-            d.rounded_rectangle((MARGIN / 2 + 6, top + 3, WIDTH - MARGIN / 2 - 6, top + row_h - 3), radius=10,
-                                fill=lighter(HIGHLIGHT, 0.72))
+            d.rounded_rectangle(
+                (MARGIN / 2 + 6, top + 3, WIDTH - MARGIN / 2 - 6, top + row_h - 3),
+                radius=10,
+                fill=lighter(HIGHLIGHT, 0.72),
+            )
         elif i % 2:
             d.rectangle((MARGIN / 2 + 2, top, WIDTH - MARGIN / 2 - 2, top + row_h), fill=lighter(PANEL_LINE, 0.6))
         _medal(d, MARGIN + 14, mid, row.place)
-        name = fonts.fit(row.name, FS, cols["points"] - 110 - name_x, "bold", fallback=t.gettext("Player {n}", n=row.place))
+        name = fonts.fit(
+            row.name, FS, cols["points"] - 110 - name_x, "bold", fallback=t.gettext("Player {n}", n=row.place)
+        )
         fonts.draw_text(d, (name_x, mid), name, FS, MUTED if row.dropped else INK, style="bold", anchor="lm")
         fonts.draw_text(d, (cols["points"], mid), f"{row.points:g}", FS + 2, INK, style="bold", anchor="rm")
         fonts.draw_text(d, (cols["score"], mid), str(row.score), FS, INK, anchor="rm")
@@ -88,15 +103,27 @@ def render_tournament_standings(rows: Sequence[TournamentRow], *, title: str, su
         fonts.draw_text(d, (MARGIN, y + 22), t.ngettext("… and {n} more", "… and {n} more", extra), 20, MUTED)
         y += 34
     img = img.crop((0, 0, WIDTH, min(img.height, round(y + 12))))
-    listed = clauses(t, [t.gettext("{place}. {player} {points:g} ({score}, {strength:.2f})", place=r.place,
-                                   player=fonts.clean_text(r.name) or t.gettext("Player"), points=r.points,
-                                   score=r.score, strength=r.strength) for r in shown])
+    listed = clauses(
+        t,
+        [
+            t.gettext(
+                "{place}. {player} {points:g} ({score}, {strength:.2f})",
+                place=r.place,
+                player=fonts.clean_text(r.name) or t.gettext("Player"),
+                points=r.points,
+                score=r.score,
+                strength=r.strength,
+            )
+            for r in shown
+        ],
+    )
     alt = t.gettext("{title}: {ladder}.", title=title, ladder=listed or t.gettext("no results yet"))
     return RenderedImage(encode_small(img), alt[:1024], img.width, img.height)
 
 
-def render_bracket(tables: Sequence[BracketTable], *, title: str, subtitle: str = "",
-                   t: Translator | None = None) -> RenderedImage:
+def render_bracket(
+    tables: Sequence[BracketTable], *, title: str, subtitle: str = "", t: Translator | None = None
+) -> RenderedImage:
     """One column per round (the last `MAX_ROUNDS`), one box per table: its players by place,
     the winner in bold, those who went on marked."""
     t = translator_or_english(t)
@@ -111,26 +138,47 @@ def render_bracket(tables: Sequence[BracketTable], *, title: str, subtitle: str 
     y0 = _header(d, title, subtitle, 0)
     for c, (number, col) in enumerate(zip(rounds, columns)):
         x = MARGIN / 2 + c * col_w
-        fonts.draw_text(d, (x + 8, y0 + 26), fonts.fit(t.gettext("Round {n}", n=number), 22, col_w - 16, "bold"), 22,
-                        MUTED, style="bold")
+        fonts.draw_text(
+            d,
+            (x + 8, y0 + 26),
+            fonts.fit(t.gettext("Round {n}", n=number), 22, col_w - 16, "bold"),
+            22,
+            MUTED,
+            style="bold",
+        )
         y = y0 + 40
         for tb in col:
-            d.rounded_rectangle((x + 4, y, x + col_w - 8, y + box_h[c]), radius=12, fill=PANEL, outline=PANEL_LINE,
-                                width=2)
-            fonts.draw_text(d, (x + 16, y + 28), fonts.fit(t.gettext("Table {n}", n=tb.number), 20, col_w - 40), 20,
-                            MUTED)
+            d.rounded_rectangle(
+                (x + 4, y, x + col_w - 8, y + box_h[c]), radius=12, fill=PANEL, outline=PANEL_LINE, width=2
+            )
+            fonts.draw_text(
+                d, (x + 16, y + 28), fonts.fit(t.gettext("Table {n}", n=tb.number), 20, col_w - 40), 20, MUTED
+            )
             order = sorted(range(len(tb.players)), key=lambda i: (tb.players[i][1] or 99, i))
             for k, i in enumerate(order):
                 name, place = tb.players[i]
                 went_on = bool(tb.advanced) and tb.advanced[i]
                 text = fonts.fit(f"{place}. {name}" if place else name, 22, col_w - 48, "bold")
-                fonts.draw_text(d, (x + 16, y + 44 + line * k + 22), text, 22, GOOD if went_on else INK,
-                                style="bold" if place == 1 else "regular")
+                fonts.draw_text(
+                    d,
+                    (x + 16, y + 44 + line * k + 22),
+                    text,
+                    22,
+                    GOOD if went_on else INK,
+                    style="bold" if place == 1 else "regular",
+                )
             y += box_h[c] + 14
     if not columns:
         fonts.draw_text(d, (WIDTH / 2, y0 + 60), t.gettext("No tables yet"), FS, MUTED, anchor="mm")
-    listed = [t.gettext("round {round}, table {n}: {players}", round=tb.round, n=tb.number,
-                        players=", ".join(fonts.clean_text(n) for n, _ in sorted(tb.players, key=lambda p: p[1] or 99)))
-              for tb in tables if tb.round in rounds]
+    listed = [
+        t.gettext(
+            "round {round}, table {n}: {players}",
+            round=tb.round,
+            n=tb.number,
+            players=", ".join(fonts.clean_text(n) for n, _ in sorted(tb.players, key=lambda p: p[1] or 99)),
+        )
+        for tb in tables
+        if tb.round in rounds
+    ]
     alt = t.gettext("{title}: {tables}.", title=title, tables=clauses(t, listed) or t.gettext("no tables yet"))
     return RenderedImage(encode_small(img), alt[:1024], img.width, img.height)

@@ -21,9 +21,16 @@ from rendering.style import PlayerStyle
 #: Color-blind mode: a letter on every car and card (by card name; gray routes have none), so no
 #: color is told by hue alone. Translated with context "color letter" (each language's color words).
 ROUTE_LETTERS: dict[str, str] = {
-    "pink": NC_("color letter", "P"), "white": NC_("color letter", "W"), "blue": NC_("color letter", "B"),
-    "yellow": NC_("color letter", "Y"), "orange": NC_("color letter", "O"), "black": NC_("color letter", "K"),
-    "red": NC_("color letter", "R"), "green": NC_("color letter", "G"), "gray": "", "loco": NC_("color letter", "L"),
+    "pink": NC_("color letter", "P"),
+    "white": NC_("color letter", "W"),
+    "blue": NC_("color letter", "B"),
+    "yellow": NC_("color letter", "Y"),
+    "orange": NC_("color letter", "O"),
+    "black": NC_("color letter", "K"),
+    "red": NC_("color letter", "R"),
+    "green": NC_("color letter", "G"),
+    "gray": "",
+    "loco": NC_("color letter", "L"),
 }
 
 
@@ -88,8 +95,9 @@ def status_text(t: Translator, view: dict, players: Sequence[PlayerStyle]) -> st
     if view.get("final") is not None or view["phase"] == "over":
         return t.gettext("Game over")
     if view["phase"] == "choosing":
-        return t.gettext("Choosing tickets: {players}",
-                         players=listing(t, [player_name(t, players, s) for s in view["to_move"]]))
+        return t.gettext(
+            "Choosing tickets: {players}", players=listing(t, [player_name(t, players, s) for s in view["to_move"]])
+        )
     if view["current"] is not None:
         return t.gettext("{player} to play", player=player_name(t, players, view["current"]))
     return ""
@@ -167,20 +175,45 @@ def turn_text(t: Translator, m: MapData, view: dict, entries: Sequence[dict]) ->
                 continue
             payment = cards_words(t, *_claim_payment(m, track, e))
             if track.tunnel:
-                parts.append(t.pgettext("recap", "claimed the tunnel {route} with {payment} (+{points})",
-                                        route=route_words(t, m, track), payment=payment, points=points[track.length]))
+                parts.append(
+                    t.pgettext(
+                        "recap",
+                        "claimed the tunnel {route} with {payment} (+{points})",
+                        route=route_words(t, m, track),
+                        payment=payment,
+                        points=points[track.length],
+                    )
+                )
             else:
-                parts.append(t.pgettext("recap", "claimed {route} with {payment} (+{points})",
-                                        route=route_words(t, m, track), payment=payment, points=points[track.length]))
+                parts.append(
+                    t.pgettext(
+                        "recap",
+                        "claimed {route} with {payment} (+{points})",
+                        route=route_words(t, m, track),
+                        payment=payment,
+                        points=points[track.length],
+                    )
+                )
         elif kind == "PayTunnel" and track is not None:
             claim = entries[k - 1] if k and entries[k - 1]["kind"] == "Claim" else {}
             color, colored, locos, others = _claim_payment(m, track, claim) if claim else (e.get("color"), 0, 0, 0)
             payment = cards_words(t, color, colored, locos, others)
             extra = cards_words(t, e.get("color"), 0, e.get("locos") or 0) if e.get("locos") else ""
             if extra:
-                payment = t.pgettext("recap", "{payment}, then {extra} more", payment=payment, extra=extra) if payment else extra
-            parts.append(t.pgettext("recap", "claimed the tunnel {route} with {payment} (+{points})",
-                                    route=route_words(t, m, track), payment=payment, points=points[track.length]))
+                payment = (
+                    t.pgettext("recap", "{payment}, then {extra} more", payment=payment, extra=extra)
+                    if payment
+                    else extra
+                )
+            parts.append(
+                t.pgettext(
+                    "recap",
+                    "claimed the tunnel {route} with {payment} (+{points})",
+                    route=route_words(t, m, track),
+                    payment=payment,
+                    points=points[track.length],
+                )
+            )
         elif kind == "DeclineTunnel" and track is not None:
             parts.append(t.pgettext("recap", "gave up the tunnel {route}", route=route_words(t, m, track)))
         elif kind == "DrawTickets":
@@ -192,8 +225,11 @@ def turn_text(t: Translator, m: MapData, view: dict, entries: Sequence[dict]) ->
             # stations now are those up to this one
             cost = sum(1 for s in view.get("stations", {}).values() if s == e["seat"]) or 1
             payment = cards_words(t, e.get("color"), cost - (e.get("locos") or 0), e.get("locos") or 0)
-            parts.append(t.pgettext("recap", "built a station in {city} with {payment}",
-                                    city=city(t, m, e["city"]), payment=payment))
+            parts.append(
+                t.pgettext(
+                    "recap", "built a station in {city} with {payment}", city=city(t, m, e["city"]), payment=payment
+                )
+            )
         elif kind == "NeutralClaim" and track is not None:
             parts.append(t.pgettext("recap", "claimed {route} for the neutral player", route=route_words(t, m, track)))
         elif kind == "Pass":
@@ -212,8 +248,9 @@ def turn_text(t: Translator, m: MapData, view: dict, entries: Sequence[dict]) ->
     return listing(t, parts)
 
 
-def recap(t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData,
-          since: int | None = None) -> list[tuple[int | None, str]]:
+def recap(
+    t: Translator, view: dict, players: Sequence[PlayerStyle], m: MapData, since: int | None = None
+) -> list[tuple[int | None, str]]:
     """(seat, 'took yellow + …') for each turn since ply `since` (None: the last turn of every
     seat), oldest first; seat None for the table's actions."""
     out = []
@@ -229,7 +266,11 @@ def changed(view: dict, m: MapData, since: int | None = None) -> tuple[list[str]
     tracks, cities = [], []
     for e in recent_entries(view, since):
         if e["kind"] in ("Claim", "PayTunnel", "NeutralClaim") and e.get("track"):
-            if e["kind"] != "Claim" or e["track"] in view["claims"] or (view.get("tunnel") or {}).get("track") == e["track"]:
+            if (
+                e["kind"] != "Claim"
+                or e["track"] in view["claims"]
+                or (view.get("tunnel") or {}).get("track") == e["track"]
+            ):
                 tracks.append(e["track"])
         elif e["kind"] == "BuildStation" and e.get("city"):
             cities.append(e["city"])
@@ -250,14 +291,22 @@ def tunnel_text(t: Translator, view: dict, players: Sequence[PlayerStyle], m: Ma
     revealed = tun.get("revealed", [])
     more = tun.get("surcharge", 0)
     if not revealed:
-        return t.gettext("Tunnel {route} ({player}): revealed nothing — nothing more to pay", route=route, player=player)
+        return t.gettext(
+            "Tunnel {route} ({player}): revealed nothing — nothing more to pay", route=route, player=player
+        )
     cards = listing(t, [card_name(t, c) for c in revealed])
     if more:
-        return t.ngettext("Tunnel {route} ({player}): revealed {cards} — {n} more card to pay",
-                          "Tunnel {route} ({player}): revealed {cards} — {n} more cards to pay", more,
-                          route=route, player=player, cards=cards)
-    return t.gettext("Tunnel {route} ({player}): revealed {cards} — nothing more to pay",
-                     route=route, player=player, cards=cards)
+        return t.ngettext(
+            "Tunnel {route} ({player}): revealed {cards} — {n} more card to pay",
+            "Tunnel {route} ({player}): revealed {cards} — {n} more cards to pay",
+            more,
+            route=route,
+            player=player,
+            cards=cards,
+        )
+    return t.gettext(
+        "Tunnel {route} ({player}): revealed {cards} — nothing more to pay", route=route, player=player, cards=cards
+    )
 
 
 def acting(t: Translator, view: dict, players: Sequence[PlayerStyle]) -> str | None:

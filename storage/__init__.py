@@ -30,7 +30,16 @@ from storage.errors import (
 from storage.store import Storage
 
 __all__ = [
-    "Storage", "StorageError", "ChannelBusyError", "ExportFormatError", "ExportRefusedError",
-    "GameNotActiveError", "GameNotFoundError", "GameReadOnlyError", "LobbyError", "ReplayMismatchError",
-    "SchemaOutdatedError", "StaleVersionError",
+    "Storage",
+    "StorageError",
+    "ChannelBusyError",
+    "ExportFormatError",
+    "ExportRefusedError",
+    "GameNotActiveError",
+    "GameNotFoundError",
+    "GameReadOnlyError",
+    "LobbyError",
+    "ReplayMismatchError",
+    "SchemaOutdatedError",
+    "StaleVersionError",
 ]

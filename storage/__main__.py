@@ -1,13 +1,13 @@
 """`python -m storage COMMAND`: database chores from any folder (reads DATABASE_URL or `.env`).
 
-    python -m storage migrate            apply pending migrations (run once before several processes start)
-    python -m storage current            the applied revision(s) and the newest one
-    python -m storage verify             replay every active game from its seed (recovery, without starting the bot)
-    python -m storage export GAME_ID     a finished game as JSON (seed, options, log) on stdout
-    python -m storage backup FILE        an online copy of an SQLite database (safe while the bot runs)
-    python -m storage restore FILE       put such a copy back (stop the bot first)
-    python -m storage revision -m MSG    a new empty migration after the current head (developers)
-    python -m storage merge              join two heads (two features' migrations) into one
+python -m storage migrate            apply pending migrations (run once before several processes start)
+python -m storage current            the applied revision(s) and the newest one
+python -m storage verify             replay every active game from its seed (recovery, without starting the bot)
+python -m storage export GAME_ID     a finished game as JSON (seed, options, log) on stdout
+python -m storage backup FILE        an online copy of an SQLite database (safe while the bot runs)
+python -m storage restore FILE       put such a copy back (stop the bot first)
+python -m storage revision -m MSG    a new empty migration after the current head (developers)
+python -m storage merge              join two heads (two features' migrations) into one
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("revision", help="create a new migration file")
     r.add_argument("-m", "--message", required=True)
     r.add_argument("--rev-id", help="the revision id (default: the next number, e.g. 0003)")
-    r.add_argument("--autogenerate", action="store_true", help="fill it in from the models against the database (migrated to head)")
+    r.add_argument(
+        "--autogenerate", action="store_true", help="fill it in from the models against the database (migrated to head)"
+    )
     sub.add_parser("merge", help="join several heads (two features' migrations) into one")
     return parser
 
@@ -54,8 +56,10 @@ async def _check(url: str, *, needs_tables: bool) -> None:
         await check_database(engine)
         if needs_tables and not await current_revision(engine=engine):
             where = engine.url.render_as_string(hide_password=True)
-            raise DatabaseUnusableError(f"the database {where} has no tables: is DATABASE_URL (or the folder you "
-                                        "run in) the bot's? A new database needs `python -m storage migrate`")
+            raise DatabaseUnusableError(
+                f"the database {where} has no tables: is DATABASE_URL (or the folder you "
+                "run in) the bot's? A new database needs `python -m storage migrate`"
+            )
     finally:
         await engine.dispose()
 
@@ -92,8 +96,10 @@ async def _run(args: argparse.Namespace) -> int:
         from storage.backup import restore_sqlite
 
         size = await asyncio.to_thread(restore_sqlite, url, args.file)
-        print(f"restored {size} bytes from {args.file}: run `python -m storage migrate` if the copy is older "
-              "than this release, then start the bot")
+        print(
+            f"restored {size} bytes from {args.file}: run `python -m storage migrate` if the copy is older "
+            "than this release, then start the bot"
+        )
     elif args.command == "revision":
         from storage.migrate import new_revision, revisions
 

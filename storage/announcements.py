@@ -65,17 +65,28 @@ class Announce:
             raise ValueError("an interaction is answered with both its token and its application id")
 
 
-async def add_announcement(session: AsyncSession, *, game_id: int, version: int, announce: Announce,
-                           now: datetime) -> None:
+async def add_announcement(
+    session: AsyncSession, *, game_id: int, version: int, announce: Announce, now: datetime
+) -> None:
     """Queue the announcement inside the caller's (the change's) transaction; the interaction
     that asked for the change is no longer an unsaved move (`note_acknowledged`)."""
-    session.add(Announcement(game_id=game_id, version=version, cause=announce.cause,
-                             interaction_token=announce.interaction_token,
-                             application_id=announce.application_id, answer=announce.answer, created_at=now))
+    session.add(
+        Announcement(
+            game_id=game_id,
+            version=version,
+            cause=announce.cause,
+            interaction_token=announce.interaction_token,
+            application_id=announce.application_id,
+            answer=announce.answer,
+            created_at=now,
+        )
+    )
     if announce.interaction_token is not None:
-        await session.execute(delete(AcknowledgedMove)
-                              .where(AcknowledgedMove.interaction_token == announce.interaction_token)
-                              .execution_options(synchronize_session=False))
+        await session.execute(
+            delete(AcknowledgedMove)
+            .where(AcknowledgedMove.interaction_token == announce.interaction_token)
+            .execution_options(synchronize_session=False)
+        )
 
 
 def _claimable(now: datetime, lease: timedelta) -> sa.ColumnElement[bool]:
@@ -83,13 +94,15 @@ def _claimable(now: datetime, lease: timedelta) -> sa.ColumnElement[bool]:
     return sa.and_(
         Announcement.announced_at.is_(None),
         sa.or_(Announcement.claimed_at.is_(None), Announcement.claimed_at < now - lease),
-        ~sa.exists().where(older.game_id == Announcement.game_id, older.id < Announcement.id,
-                           older.announced_at.is_(None)),
+        ~sa.exists().where(
+            older.game_id == Announcement.game_id, older.id < Announcement.id, older.announced_at.is_(None)
+        ),
     )
 
 
-def _scoped(query: sa.Select, guild_ids: Iterable[int] | None, shard: tuple[int, int] | None,
-            game_id: int | None) -> sa.Select:
+def _scoped(
+    query: sa.Select, guild_ids: Iterable[int] | None, shard: tuple[int, int] | None, game_id: int | None
+) -> sa.Select:
     """Only this process's rows: its guilds, or its shard (Discord's rule: (guild_id >> 22) % count)."""
     if game_id is not None:
         query = query.where(Announcement.game_id == game_id)
@@ -121,8 +134,9 @@ async def pending_announcements(
     return rows
 
 
-async def _claim(session: AsyncSession, candidates: sa.Select, claimer: str, now: datetime,
-                 lease: timedelta) -> Announcement | None:
+async def _claim(
+    session: AsyncSession, candidates: sa.Select, claimer: str, now: datetime, lease: timedelta
+) -> Announcement | None:
     async with writing(session):
         if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
             # Racing claimers skip a row another one is taking instead of queueing behind it.
@@ -142,8 +156,9 @@ async def _claim(session: AsyncSession, candidates: sa.Select, claimer: str, now
     return row
 
 
-async def claim_announcement(*, session: AsyncSession, announcement_id: int, claimer: str,
-                             now: datetime | None = None, lease: timedelta = LEASE) -> Announcement | None:
+async def claim_announcement(
+    *, session: AsyncSession, announcement_id: int, claimer: str, now: datetime | None = None, lease: timedelta = LEASE
+) -> Announcement | None:
     """Take one row for `lease`; None if it is announced, claimed by someone else, or an older
     row of its game is still waiting (they go out in order)."""
     now = now or utcnow()
@@ -168,8 +183,9 @@ async def claim_next(
     return await _claim(session, candidates, claimer, now, lease)
 
 
-async def mark_announced(*, session: AsyncSession, announcement_id: int, error: str | None = None,
-                         now: datetime | None = None) -> bool:
+async def mark_announced(
+    *, session: AsyncSession, announcement_id: int, error: str | None = None, now: datetime | None = None
+) -> bool:
     """The row's turn is posted (or, with `error`, given up: the channel is gone, the bot may not
     post there). Its interaction token is dropped. False if it was marked already."""
     async with writing(session):
@@ -182,18 +198,21 @@ async def mark_announced(*, session: AsyncSession, announcement_id: int, error: 
     return result.rowcount == 1
 
 
-async def prune_announcements(*, session: AsyncSession, older_than: timedelta = timedelta(days=1),
-                              now: datetime | None = None) -> int:
+async def prune_announcements(
+    *, session: AsyncSession, older_than: timedelta = timedelta(days=1), now: datetime | None = None
+) -> int:
     """Delete announced rows older than `older_than` (the outbox would otherwise keep a row per
     action for ever), and acknowledgements whose token has expired. Returns how many rows went."""
     now = now or utcnow()
     async with writing(session):
         result = await session.execute(
-            delete(Announcement).where(Announcement.announced_at.is_not(None), Announcement.announced_at < now - older_than)
+            delete(Announcement)
+            .where(Announcement.announced_at.is_not(None), Announcement.announced_at < now - older_than)
             .execution_options(synchronize_session=False)
         )
         expired = await session.execute(
-            delete(AcknowledgedMove).where(AcknowledgedMove.created_at < now - TOKEN_LIFETIME)
+            delete(AcknowledgedMove)
+            .where(AcknowledgedMove.created_at < now - TOKEN_LIFETIME)
             .execution_options(synchronize_session=False)
         )
     return result.rowcount + expired.rowcount
@@ -201,8 +220,7 @@ async def prune_announcements(*, session: AsyncSession, older_than: timedelta = 
 
 def can_answer(announcement: Announcement, now: datetime | None = None) -> bool:
     """Whether the row's interaction can still be answered (its token is younger than 15 minutes)."""
-    return (announcement.interaction_token is not None
-            and (now or utcnow()) < announcement.created_at + ANSWER_WINDOW)
+    return announcement.interaction_token is not None and (now or utcnow()) < announcement.created_at + ANSWER_WINDOW
 
 
 def nonce(announcement: Announcement, part: int = 0) -> str:
@@ -218,34 +236,61 @@ def nonce(announcement: Announcement, part: int = 0) -> str:
 # at the interaction, and if it is still "thinking…" tells the player to try again.
 
 
-async def note_acknowledged(*, session: AsyncSession, interaction_token: str, application_id: int,
-                            guild_id: int | None, user_id: int, received_by: str, in_place: bool = False,
-                            now: datetime | None = None) -> None:
+async def note_acknowledged(
+    *,
+    session: AsyncSession,
+    interaction_token: str,
+    application_id: int,
+    guild_id: int | None,
+    user_id: int,
+    received_by: str,
+    in_place: bool = False,
+    now: datetime | None = None,
+) -> None:
     """An acknowledged move is being made by process `received_by` (`in_place`: its answer
     updates the player's panel, so nothing shows "thinking…")."""
     async with writing(session):
-        session.add(AcknowledgedMove(interaction_token=interaction_token, application_id=application_id,
-                                     guild_id=guild_id, user_id=user_id, received_by=received_by[:64],
-                                     in_place=in_place, created_at=now or utcnow()))
+        session.add(
+            AcknowledgedMove(
+                interaction_token=interaction_token,
+                application_id=application_id,
+                guild_id=guild_id,
+                user_id=user_id,
+                received_by=received_by[:64],
+                in_place=in_place,
+                created_at=now or utcnow(),
+            )
+        )
 
 
 async def forget_answered(*, session: AsyncSession, interaction_token: str) -> None:
     """The move was refused and its player told why: nothing is left to answer after a restart."""
     async with writing(session):
-        await session.execute(delete(AcknowledgedMove).where(AcknowledgedMove.interaction_token == interaction_token)
-                              .execution_options(synchronize_session=False))
+        await session.execute(
+            delete(AcknowledgedMove)
+            .where(AcknowledgedMove.interaction_token == interaction_token)
+            .execution_options(synchronize_session=False)
+        )
 
 
-async def unsaved_moves(*, session: AsyncSession, not_by: str, older_than: timedelta,
-                        shard: tuple[int, int] | None = None, now: datetime | None = None,
-                        limit: int = 100) -> list[AcknowledgedMove]:
+async def unsaved_moves(
+    *,
+    session: AsyncSession,
+    not_by: str,
+    older_than: timedelta,
+    shard: tuple[int, int] | None = None,
+    now: datetime | None = None,
+    limit: int = 100,
+) -> list[AcknowledgedMove]:
     """Acknowledged moves that no other process than `not_by` saved or forgot, older than
     `older_than` (a live process saves or refuses a move well within it) and younger than their
     token, of `shard` (a DM's belongs to shard 0, as on Discord), oldest first."""
     now = now or utcnow()
-    query = select(AcknowledgedMove).where(AcknowledgedMove.received_by != not_by[:64],
-                                           AcknowledgedMove.created_at < now - older_than,
-                                           AcknowledgedMove.created_at >= now - TOKEN_LIFETIME)
+    query = select(AcknowledgedMove).where(
+        AcknowledgedMove.received_by != not_by[:64],
+        AcknowledgedMove.created_at < now - older_than,
+        AcknowledgedMove.created_at >= now - TOKEN_LIFETIME,
+    )
     if shard is not None:
         mine = on_shard(AcknowledgedMove.guild_id, shard)
         query = query.where(mine if shard[0] else sa.or_(AcknowledgedMove.guild_id.is_(None), mine))
@@ -257,6 +302,9 @@ async def unsaved_moves(*, session: AsyncSession, not_by: str, older_than: timed
 async def forget_acknowledged(*, session: AsyncSession, ids: Iterable[int]) -> int:
     """The moves are dealt with (answered, or found answered already)."""
     async with writing(session):
-        result = await session.execute(delete(AcknowledgedMove).where(AcknowledgedMove.id.in_(list(ids)))
-                                       .execution_options(synchronize_session=False))
+        result = await session.execute(
+            delete(AcknowledgedMove)
+            .where(AcknowledgedMove.id.in_(list(ids)))
+            .execution_options(synchronize_session=False)
+        )
     return result.rowcount

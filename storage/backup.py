@@ -16,7 +16,9 @@ def _sqlite_file(url: str | None) -> Path:
     url = database_url(url)
     path = sqlite_path(url) if is_sqlite(url) else None
     if path is None:
-        raise ValueError("backup and restore work on an SQLite file database; for PostgreSQL use pg_dump and pg_restore")
+        raise ValueError(
+            "backup and restore work on an SQLite file database; for PostgreSQL use pg_dump and pg_restore"
+        )
     return path
 
 
@@ -56,8 +58,9 @@ def restore_sqlite(url: str | None, backup: str | os.PathLike[str]) -> int:
         except sqlite3.DatabaseError as exc:
             check = [str(exc)]
         if check != ["ok"]:
-            raise DatabaseUnusableError(f"{backup} is not a sound SQLite database ({'; '.join(check[:3])}): "
-                                        "nothing was changed")
+            raise DatabaseUnusableError(
+                f"{backup} is not a sound SQLite database ({'; '.join(check[:3])}): nothing was changed"
+            )
         target.parent.mkdir(parents=True, exist_ok=True)
         dst = sqlite3.connect(target, timeout=5)
         try:

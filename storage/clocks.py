@@ -96,8 +96,9 @@ async def save_seat_clock(*, session: AsyncSession, clock: SeatClock) -> None:
         await session.merge(clock)
 
 
-async def schedule_all(*, session: AsyncSession, game_id: int,
-                       plans: dict[int, tuple[int, list[tuple[str, datetime]]]]) -> None:
+async def schedule_all(
+    *, session: AsyncSession, game_id: int, plans: dict[int, tuple[int, list[tuple[str, datetime]]]]
+) -> None:
     """Make the game's pending timers exactly `plans`: seat -> (turn key, [(kind, due)]).
 
     Timers of turns no longer pending are dropped, except one being fired (claimed: its firing
@@ -113,22 +114,29 @@ async def schedule_all(*, session: AsyncSession, game_id: int,
         await session.flush()
         for (seat, key, kind), due in wanted.items():
             if (seat, key, kind) not in existing:
-                fired = await session.execute(select(Timer.id).where(
-                    Timer.game_id == game_id, Timer.seat == seat, Timer.decision == key, Timer.kind == kind))
+                fired = await session.execute(
+                    select(Timer.id).where(
+                        Timer.game_id == game_id, Timer.seat == seat, Timer.decision == key, Timer.kind == kind
+                    )
+                )
                 if fired.first() is None:  # a timer that already fired for this turn is not set again
                     session.add(Timer(game_id=game_id, seat=seat, decision=key, kind=kind, due_at=due))
 
 
 async def cancel_timers(*, session: AsyncSession, game_id: int) -> None:
     """Drop the game's pending timers (not one being fired: its claimer marks it)."""
-    await _write(session, sa.delete(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None),
-                                                 Timer.lease_until.is_(None)))
+    await _write(
+        session, sa.delete(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None), Timer.lease_until.is_(None))
+    )
 
 
 async def pending_timers(*, session: AsyncSession, game_id: int) -> list[Timer]:
     """The game's timers still to fire (not those being fired now)."""
-    rows = await session.execute(select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None),
-                                                     Timer.lease_until.is_(None)).order_by(Timer.due_at))
+    rows = await session.execute(
+        select(Timer)
+        .where(Timer.game_id == game_id, Timer.fired_at.is_(None), Timer.lease_until.is_(None))
+        .order_by(Timer.due_at)
+    )
     timers = list(rows.scalars().all())
     for timer in timers:
         detached(session, timer)
@@ -146,25 +154,42 @@ async def shift_timers(*, session: AsyncSession, game_id: int, by: timedelta, se
             timer.due_at = timer.due_at + by
 
 
-async def claim_due(*, session: AsyncSession, now: datetime | None = None, limit: int = 20,
-                    lease: timedelta = timedelta(minutes=2), shard: tuple[int, int] | None = None) -> list[Timer]:
+async def claim_due(
+    *,
+    session: AsyncSession,
+    now: datetime | None = None,
+    limit: int = 20,
+    lease: timedelta = timedelta(minutes=2),
+    shard: tuple[int, int] | None = None,
+) -> list[Timer]:
     """Take up to `limit` due timers for this process (a lease); others skip them. `shard`:
     only those of games in that shard's guilds ((shard id, shard count), Discord's rule)."""
     now = now or utcnow()
     async with writing(session):
-        query = (select(Timer.id)
-                 .join(GameClock, GameClock.game_id == Timer.game_id)
-                 .where(Timer.fired_at.is_(None), Timer.due_at <= now, GameClock.paused_at.is_(None),
-                        sa.or_(Timer.lease_until.is_(None), Timer.lease_until < now))
-                 .order_by(Timer.due_at).limit(limit))
+        query = (
+            select(Timer.id)
+            .join(GameClock, GameClock.game_id == Timer.game_id)
+            .where(
+                Timer.fired_at.is_(None),
+                Timer.due_at <= now,
+                GameClock.paused_at.is_(None),
+                sa.or_(Timer.lease_until.is_(None), Timer.lease_until < now),
+            )
+            .order_by(Timer.due_at)
+            .limit(limit)
+        )
         if shard is not None:
             query = query.join(GameRecord, GameRecord.id == Timer.game_id).where(on_shard(GameRecord.guild_id, shard))
         if session.bind.dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True, of=Timer)
         ids = [i for (i,) in await session.execute(query)]
         if ids:
-            await session.execute(update(Timer).where(Timer.id.in_(ids)).values(lease_until=now + lease)
-                                  .execution_options(synchronize_session=False))
+            await session.execute(
+                update(Timer)
+                .where(Timer.id.in_(ids))
+                .values(lease_until=now + lease)
+                .execution_options(synchronize_session=False)
+            )
         rows = await session.execute(select(Timer).where(Timer.id.in_(ids)).order_by(Timer.due_at)) if ids else None
         timers = list(rows.scalars().all()) if rows is not None else []
     for timer in timers:
@@ -173,5 +198,6 @@ async def claim_due(*, session: AsyncSession, now: datetime | None = None, limit
 
 
 async def mark_fired(*, session: AsyncSession, timer_id: int, now: datetime | None = None) -> None:
-    await _write(session, update(Timer).where(Timer.id == timer_id, Timer.fired_at.is_(None))
-                 .values(fired_at=now or utcnow()))
+    await _write(
+        session, update(Timer).where(Timer.id == timer_id, Timer.fired_at.is_(None)).values(fired_at=now or utcnow())
+    )

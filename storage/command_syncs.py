@@ -32,21 +32,22 @@ def release_key(release: str) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", release))
 
 
-async def claim_sync(*, session: AsyncSession, application_id: int, guild_id: int, digest: str,
-                     release: str) -> str:
+async def claim_sync(*, session: AsyncSession, application_id: int, guild_id: int, digest: str, release: str) -> str:
     """SYNC (the row now names this digest and release: sync, then `confirm_sync`), UNCHANGED (these
     commands are synced) or NEWER (a newer release's commands are there: leave them)."""
     for _ in range(2):  # a first row inserted by another process at the same moment: read it
         try:
             async with writing(session):
-                query = select(CommandSync).where(CommandSync.application_id == application_id,
-                                                  CommandSync.guild_id == guild_id)
+                query = select(CommandSync).where(
+                    CommandSync.application_id == application_id, CommandSync.guild_id == guild_id
+                )
                 if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
                     query = query.with_for_update()
                 row = (await session.execute(query)).scalar_one_or_none()
                 if row is None:
-                    session.add(CommandSync(application_id=application_id, guild_id=guild_id, digest=digest,
-                                            release=release))
+                    session.add(
+                        CommandSync(application_id=application_id, guild_id=guild_id, digest=digest, release=release)
+                    )
                     return SYNC
                 if release_key(row.release) > release_key(release):
                     return NEWER
@@ -62,6 +63,13 @@ async def claim_sync(*, session: AsyncSession, application_id: int, guild_id: in
 async def confirm_sync(*, session: AsyncSession, application_id: int, guild_id: int, digest: str) -> None:
     """The sync of `digest` went through (unless another process claimed the row since)."""
     async with writing(session):
-        await session.execute(update(CommandSync).where(
-            CommandSync.application_id == application_id, CommandSync.guild_id == guild_id,
-            CommandSync.digest == digest).values(synced_at=utcnow()).execution_options(synchronize_session=False))
+        await session.execute(
+            update(CommandSync)
+            .where(
+                CommandSync.application_id == application_id,
+                CommandSync.guild_id == guild_id,
+                CommandSync.digest == digest,
+            )
+            .values(synced_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )

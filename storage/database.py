@@ -124,9 +124,11 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise DatabaseUnusableError(f"cannot create the data folder {path.parent} ({exc.strerror}): "
-                                            "create it with write access for the bot's user, or set DATABASE_URL "
-                                            "to a writable place") from None
+                raise DatabaseUnusableError(
+                    f"cannot create the data folder {path.parent} ({exc.strerror}): "
+                    "create it with write access for the bot's user, or set DATABASE_URL "
+                    "to a writable place"
+                ) from None
         kwargs.setdefault("connect_args", {"timeout": SQLITE_BUSY_TIMEOUT})
         engine = create_async_engine(url, **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_connect)
@@ -197,15 +199,19 @@ def _server_problem(engine: AsyncEngine, exc: BaseException) -> str:
     cause = getattr(exc, "orig", None) or exc
     name = type(cause).__name__
     if name == "InvalidPasswordError" or "password authentication failed" in str(cause):
-        return (f"PostgreSQL at {where} refused the password of user {engine.url.username!r}: "
-                "correct the user and password in DATABASE_URL")
+        return (
+            f"PostgreSQL at {where} refused the password of user {engine.url.username!r}: "
+            "correct the user and password in DATABASE_URL"
+        )
     if name == "InvalidCatalogNameError":
         return f"PostgreSQL at {where} has no database {engine.url.database!r}: create it, or correct DATABASE_URL"
     if isinstance(cause, TimeoutError):
         return f"PostgreSQL at {where} did not answer within {CONNECT_TIMEOUT:g} s: is it running and reachable?"
     detail = str(cause).strip().splitlines()[0] if str(cause).strip() else name
-    return (f"cannot connect to PostgreSQL at {where} ({detail}): check that it is running and "
-            "that DATABASE_URL names the right host and port")
+    return (
+        f"cannot connect to PostgreSQL at {where} ({detail}): check that it is running and "
+        "that DATABASE_URL names the right host and port"
+    )
 
 
 def _check_sqlite_file(path: Path) -> None:
@@ -214,13 +220,14 @@ def _check_sqlite_file(path: Path) -> None:
         with tempfile.TemporaryFile(dir=folder, prefix=".write-check-"):
             pass
     except OSError as exc:
-        raise DatabaseUnusableError(f"the data folder {folder} is not writable ({exc.strerror}): give the "
-                                    "bot's user write access to it, or set DATABASE_URL to a writable place") from None
+        raise DatabaseUnusableError(
+            f"the data folder {folder} is not writable ({exc.strerror}): give the "
+            "bot's user write access to it, or set DATABASE_URL to a writable place"
+        ) from None
     if not path.exists():
         return  # a new database: migrations create it
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=SQLITE_START_LOCK_WAIT,
-                               isolation_level=None)
+        conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=SQLITE_START_LOCK_WAIT, isolation_level=None)
     except sqlite3.Error as exc:
         raise DatabaseUnusableError(f"cannot open the database file {path} ({exc}): check its permissions") from None
     try:
@@ -238,8 +245,10 @@ def _check_sqlite_file(path: Path) -> None:
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise _locked(path) from None
-            raise DatabaseUnusableError(f"cannot write to the database file {path} ({exc}): give the bot's "
-                                        "user write access to it and its folder") from None
+            raise DatabaseUnusableError(
+                f"cannot write to the database file {path} ({exc}): give the bot's "
+                "user write access to it and its folder"
+            ) from None
     finally:
         conn.close()
 
@@ -247,12 +256,14 @@ def _check_sqlite_file(path: Path) -> None:
 def _locked(path: Path) -> DatabaseUnusableError:
     return DatabaseUnusableError(
         f"the database file {path} is locked by another process for more than {SQLITE_START_LOCK_WAIT:g} s "
-        "(another bot, or an open sqlite3 shell?): stop it, or give this bot its own DATABASE_URL")
+        "(another bot, or an open sqlite3 shell?): stop it, or give this bot its own DATABASE_URL"
+    )
 
 
 def _damaged(path: Path, detail: str) -> DatabaseUnusableError:
-    return DatabaseUnusableError(f"the database file {path} is damaged ({detail}): restore it from a backup, "
-                                 f"see {RESTORE_DOCS}")
+    return DatabaseUnusableError(
+        f"the database file {path} is damaged ({detail}): restore it from a backup, see {RESTORE_DOCS}"
+    )
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -11,8 +11,12 @@ class StorageError(Exception):
 
 def english(template: str, params: dict[str, object]) -> str:
     """A template filled in English: lists (maps, player counts) as "a, b"."""
-    return template.format(**{key: ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
-                              for key, value in params.items()})
+    return template.format(
+        **{
+            key: ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+            for key, value in params.items()
+        }
+    )
 
 
 class StorageRefusal(StorageError, TemplateError):

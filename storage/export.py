@@ -81,7 +81,9 @@ def replay_export(data: dict[str, Any], *, check_versions: bool = True) -> Game:
         for player in data.get("players", []):
             score = game.final[player["seat"]]
             if player.get("score") is not None and (player["score"], player["rank"]) != (score.total, score.rank):
-                raise ExportFormatError(f"seat {player['seat'] + 1}: replay scores {score.total}, the file says {player['score']}")
+                raise ExportFormatError(
+                    f"seat {player['seat'] + 1}: replay scores {score.total}, the file says {player['score']}"
+                )
     return game
 
 

@@ -121,8 +121,13 @@ async def create_game(
             assert record.id is not None
             for seat, user_id in enumerate(players):
                 session.add(
-                    SeatRecord(game_id=record.id, seat=seat, user_id=user_id, color=colors[seat] if colors else None,
-                               ai=ai[seat] if ai else None)
+                    SeatRecord(
+                        game_id=record.id,
+                        seat=seat,
+                        user_id=user_id,
+                        color=colors[seat] if colors else None,
+                        ai=ai[seat] if ai else None,
+                    )
                 )
             if lobby_id is not None:
                 started = await session.execute(
@@ -134,8 +139,11 @@ async def create_game(
                 if started.rowcount != 1:
                     raise LobbyNotOpenError("lobby {lobby} is not open", lobby=lobby_id)
             for seq, (seat, action) in enumerate(game.log, start=1):
-                session.add(ActionRecord(game_id=record.id, seq=seq, seat=seat, action=format_action(game, action),
-                                         created_at=now))
+                session.add(
+                    ActionRecord(
+                        game_id=record.id, seq=seq, seat=seat, action=format_action(game, action), created_at=now
+                    )
+                )
             if announce is not None:
                 await add_announcement(session, game_id=record.id, version=record.version, announce=announce, now=now)
             if link is not None:
@@ -228,8 +236,15 @@ async def append_action(
     return new_version
 
 
-async def save_action(*, session: AsyncSession, game_id: int, expected_version: int, game: Game,
-                      announce: Announce | None = None, now: datetime | None = None) -> int:
+async def save_action(
+    *,
+    session: AsyncSession,
+    game_id: int,
+    expected_version: int,
+    game: Game,
+    announce: Announce | None = None,
+    now: datetime | None = None,
+) -> int:
     """`append_action` for the last action of `game` (just applied): its notation and new state
     (and, with `announce`, its announcement)."""
     if len(game.log) != expected_version + 1:
@@ -349,20 +364,28 @@ async def replace_seat_user(*, session: AsyncSession, game_id: int, seat: int, u
     now = utcnow()
     async with writing(session):
         result = await session.execute(
-            update(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
-            .values(user_id=user_id).execution_options(synchronize_session=False)
+            update(SeatRecord)
+            .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
+            .values(user_id=user_id)
+            .execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:
             raise GameNotFoundError(game_id)
-        await session.execute(update(GameRecord).where(GameRecord.id == game_id).values(updated_at=now)
-                              .execution_options(synchronize_session=False))
+        await session.execute(
+            update(GameRecord)
+            .where(GameRecord.id == game_id)
+            .values(updated_at=now)
+            .execution_options(synchronize_session=False)
+        )
     return now
 
 
 async def _update_game_row(session: AsyncSession, game_id: int, **values: Any) -> None:
     async with writing(session):
         result = await session.execute(
-            update(GameRecord).where(GameRecord.id == game_id).values(**values)
+            update(GameRecord)
+            .where(GameRecord.id == game_id)
+            .values(**values)
             .execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:
@@ -382,16 +405,21 @@ async def game_stamp(*, session: AsyncSession, game_id: int) -> tuple[int, datet
     it: an action, its status, a seat's player, its host), None if there is no such game: one
     indexed read, so a process can tell whether its cached copy is still the game (shards share a
     database)."""
-    row = (await session.execute(select(GameRecord.version, GameRecord.updated_at)
-                                 .where(GameRecord.id == game_id))).one_or_none()
+    row = (
+        await session.execute(select(GameRecord.version, GameRecord.updated_at).where(GameRecord.id == game_id))
+    ).one_or_none()
     return None if row is None else (row[0], row[1])
 
 
 async def ai_games(*, session: AsyncSession, shard: tuple[int, int] | None = None) -> dict[int, int]:
     """The active games that have an AI seat (of `shard`'s guilds when given): game id -> stored
     version, so a process can tell which of them moved since it last looked."""
-    query = (select(GameRecord.id, GameRecord.version).join(SeatRecord, SeatRecord.game_id == GameRecord.id)
-             .where(GameRecord.status == ACTIVE, SeatRecord.ai.is_not(None)).distinct())
+    query = (
+        select(GameRecord.id, GameRecord.version)
+        .join(SeatRecord, SeatRecord.game_id == GameRecord.id)
+        .where(GameRecord.status == ACTIVE, SeatRecord.ai.is_not(None))
+        .distinct()
+    )
     if shard is not None:
         query = query.where(on_shard(GameRecord.guild_id, shard))
     return {game_id: version for game_id, version in await session.execute(query)}

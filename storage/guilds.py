@@ -31,18 +31,27 @@ async def delete_guild_data(*, session: AsyncSession, guild_id: int) -> DeletedC
     async with writing(session):
         games = select(GameRecord.id).where(GameRecord.guild_id == guild_id).scalar_subquery()
         lobbies = select(Lobby.id).where(Lobby.guild_id == guild_id).scalar_subquery()
-        actions = await session.execute(delete(ActionRecord).where(ActionRecord.game_id.in_(games)), execution_options=_NO_SYNC)
-        seats = await session.execute(delete(SeatRecord).where(SeatRecord.game_id.in_(games)), execution_options=_NO_SYNC)
+        actions = await session.execute(
+            delete(ActionRecord).where(ActionRecord.game_id.in_(games)), execution_options=_NO_SYNC
+        )
+        seats = await session.execute(
+            delete(SeatRecord).where(SeatRecord.game_id.in_(games)), execution_options=_NO_SYNC
+        )
         await session.execute(delete(LobbyMember).where(LobbyMember.lobby_id.in_(lobbies)), execution_options=_NO_SYNC)
         lobby_rows = await session.execute(delete(Lobby).where(Lobby.guild_id == guild_id), execution_options=_NO_SYNC)
-        game_rows = await session.execute(delete(GameRecord).where(GameRecord.guild_id == guild_id), execution_options=_NO_SYNC)
-        settings = await session.execute(delete(GuildSettings).where(GuildSettings.guild_id == guild_id), execution_options=_NO_SYNC)
+        game_rows = await session.execute(
+            delete(GameRecord).where(GameRecord.guild_id == guild_id), execution_options=_NO_SYNC
+        )
+        settings = await session.execute(
+            delete(GuildSettings).where(GuildSettings.guild_id == guild_id), execution_options=_NO_SYNC
+        )
         # Seasons, ratings, league games and the audit log go with their league (ON DELETE CASCADE);
         # turn clocks, timers, announcements and undo votes went with their games.
         leagues = await session.execute(delete(League).where(League.guild_id == guild_id), execution_options=_NO_SYNC)
         # Entrants, rounds and tables go with their tournament (ON DELETE CASCADE).
-        tournaments = await session.execute(delete(Tournament).where(Tournament.guild_id == guild_id),
-                                            execution_options=_NO_SYNC)
+        tournaments = await session.execute(
+            delete(Tournament).where(Tournament.guild_id == guild_id), execution_options=_NO_SYNC
+        )
     return DeletedCounts(
         games=game_rows.rowcount,
         actions=actions.rowcount,

@@ -36,8 +36,14 @@ async def open_lobby(
     """Open a lobby with its host as the first member (`LobbyAlreadyOpenError` if the channel has one)."""
     now = utcnow()
     lobby = Lobby(
-        guild_id=guild_id, channel_id=channel_id, host_id=host_id, map_id=map_id,
-        options=options or {}, max_seats=max_seats, created_at=now, updated_at=now,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=host_id,
+        map_id=map_id,
+        options=options or {},
+        max_seats=max_seats,
+        created_at=now,
+        updated_at=now,
     )
     try:
         async with writing(session):
@@ -76,14 +82,15 @@ async def _lock_open(session: AsyncSession, lobby_id: int) -> None:
         raise LobbyNotOpenError("lobby {lobby} is not open", lobby=lobby_id)
 
 
-async def join_lobby(*, session: AsyncSession, lobby_id: int, user_id: int, color: str | None = None) -> list[LobbyMember]:
+async def join_lobby(
+    *, session: AsyncSession, lobby_id: int, user_id: int, color: str | None = None
+) -> list[LobbyMember]:
     """Add a player; raises `LobbyNotOpenError`, `LobbyFullError` or `AlreadyInLobbyError`."""
     try:
         async with writing(session):
             await _lock_open(session, lobby_id)
             max_seats = (await session.execute(select(Lobby.max_seats).where(Lobby.id == lobby_id))).scalar_one()
-            count = (await session.execute(select(func.count()).where(LobbyMember.lobby_id == lobby_id))
-                     ).scalar_one()
+            count = (await session.execute(select(func.count()).where(LobbyMember.lobby_id == lobby_id))).scalar_one()
             if count >= max_seats:
                 raise LobbyFullError("lobby {lobby} is full ({seats} seats)", lobby=lobby_id, seats=max_seats)
             session.add(LobbyMember(lobby_id=lobby_id, user_id=user_id, color=color, joined_at=utcnow()))
@@ -141,8 +148,12 @@ async def expire_idle_lobbies(*, session: AsyncSession, idle_minutes: int) -> Ex
     cutoff = utcnow() - timedelta(minutes=idle_minutes)
     async with writing(session):
         cancelled = await session.execute(
-            update(Lobby).where(Lobby.status == OPEN, Lobby.updated_at < cutoff).values(status=CANCELLED)
-            .returning(Lobby.id).execution_options(synchronize_session=False))
+            update(Lobby)
+            .where(Lobby.status == OPEN, Lobby.updated_at < cutoff)
+            .values(status=CANCELLED)
+            .returning(Lobby.id)
+            .execution_options(synchronize_session=False)
+        )
         ids = sorted(cancelled.scalars().all())
     result = ExpiredLobbies()
     for lobby_id in ids:

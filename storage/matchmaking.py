@@ -75,7 +75,7 @@ def _priority(entry: Waiting) -> tuple[float, int]:
 
 
 def _fits(entry: Waiting, league_id: int, map_id: str, size: int) -> bool:
-    return (entry.league_id == league_id and entry.map_id in (None, map_id) and entry.size in (None, size))
+    return entry.league_id == league_id and entry.map_id in (None, map_id) and entry.size in (None, size)
 
 
 def _options(anchor: Waiting, rules: Rules) -> list[tuple[int, str]]:
@@ -93,12 +93,14 @@ def _best_table(anchor: Waiting, others: Sequence[Waiting], size: int, spread: f
     """The anchor and `size - 1` of `others` (one entry per player, longest-waiting first) whose
     ratings span at most `spread`, preferring the longest waits; None when no such table exists."""
     best: tuple[Waiting, ...] | None = None
-    lows = sorted({e.rating for e in (anchor, *others) if e.rating <= anchor.rating and anchor.rating - e.rating <= spread})
+    lows = sorted(
+        {e.rating for e in (anchor, *others) if e.rating <= anchor.rating and anchor.rating - e.rating <= spread}
+    )
     for low in lows:
         inside = [e for e in others if e.rating >= low and e.rating - low <= spread]
         if len(inside) < size - 1:
             continue
-        chosen = tuple(inside[:size - 1])
+        chosen = tuple(inside[: size - 1])
         if best is None or [_priority(e) for e in chosen] < [_priority(e) for e in best]:
             best = chosen
     return None if best is None else (anchor, *best)
@@ -119,8 +121,11 @@ def match(waiting: Sequence[Waiting], rules: Mapping[int, Rules]) -> list[Match]
             others: list[Waiting] = []
             seen = {anchor.user_id}
             for entry in order:
-                if entry.user_id not in seen and entry.user_id not in seated and _fits(entry, anchor.league_id,
-                                                                                       map_id, size):
+                if (
+                    entry.user_id not in seen
+                    and entry.user_id not in seated
+                    and _fits(entry, anchor.league_id, map_id, size)
+                ):
                     seen.add(entry.user_id)
                     others.append(entry)
             table = _best_table(anchor, others, size, spread)

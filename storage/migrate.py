@@ -95,7 +95,9 @@ def _current(sync_connection) -> tuple[str, ...]:  # type: ignore[no-untyped-def
     return tuple(MigrationContext.configure(sync_connection).get_current_heads())
 
 
-async def migrate(url: str | None = None, *, revision: str = "heads", engine: AsyncEngine | None = None) -> tuple[str, ...]:
+async def migrate(
+    url: str | None = None, *, revision: str = "heads", engine: AsyncEngine | None = None
+) -> tuple[str, ...]:
     """Apply pending migrations up to `revision` (default: all). Returns the revisions now applied."""
     return await _with_engine(url, engine, lambda e: _migrate(e, "upgrade", revision))
 

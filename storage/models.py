@@ -278,8 +278,13 @@ class Season(SQLModel, table=True):
     __table_args__ = (
         sa.UniqueConstraint("league_id", "name"),
         # At most one active season per league: a database constraint.
-        sa.Index("uq_league_seasons_active", "league_id", unique=True,
-                 sqlite_where=sa.text("status = 'active'"), postgresql_where=sa.text("status = 'active'")),
+        sa.Index(
+            "uq_league_seasons_active",
+            "league_id",
+            unique=True,
+            sqlite_where=sa.text("status = 'active'"),
+            postgresql_where=sa.text("status = 'active'"),
+        ),
         sa.CheckConstraint("status IN ('active', 'closed')", name="status"),
     )
 
@@ -304,8 +309,9 @@ class LeagueGame(SQLModel, table=True):
 
     __tablename__ = "league_games"
 
-    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE",
-                         sa_column_kwargs={"autoincrement": False})
+    game_id: int = Field(
+        foreign_key="games.id", primary_key=True, ondelete="CASCADE", sa_column_kwargs={"autoincrement": False}
+    )
     season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
     added_by: int | None = _discord_id(default=None, nullable=True)
     added_at: datetime = _created()
@@ -321,8 +327,9 @@ class LeagueLobby(SQLModel, table=True):
 
     __tablename__ = "league_lobbies"
 
-    lobby_id: int = Field(foreign_key="lobbies.id", primary_key=True, ondelete="CASCADE",
-                          sa_column_kwargs={"autoincrement": False})
+    lobby_id: int = Field(
+        foreign_key="lobbies.id", primary_key=True, ondelete="CASCADE", sa_column_kwargs={"autoincrement": False}
+    )
     season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
     added_by: int | None = _discord_id(default=None, nullable=True)
     added_at: datetime = _created()
@@ -352,8 +359,9 @@ class LeagueRatingChange(SQLModel, table=True):
 
     __tablename__ = "league_rating_changes"
 
-    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE",
-                         sa_column_kwargs={"autoincrement": False})
+    game_id: int = Field(
+        foreign_key="games.id", primary_key=True, ondelete="CASCADE", sa_column_kwargs={"autoincrement": False}
+    )
     scope: str = Field(primary_key=True, max_length=64)
     user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
     season_id: int = Field(foreign_key="league_seasons.id", ondelete="CASCADE", index=True)
@@ -482,8 +490,12 @@ class Announcement(SQLModel, table=True):
         sa.UniqueConstraint("game_id", "version"),
         sa.CheckConstraint(f"cause IN ({', '.join(repr(c) for c in ANNOUNCEMENT_CAUSES)})", name="cause"),
         # The drain reads only the rows not yet announced: a small index however long the history.
-        sa.Index("ix_announcements_pending", "id", sqlite_where=sa.text("announced_at IS NULL"),
-                 postgresql_where=sa.text("announced_at IS NULL")),
+        sa.Index(
+            "ix_announcements_pending",
+            "id",
+            sqlite_where=sa.text("announced_at IS NULL"),
+            postgresql_where=sa.text("announced_at IS NULL"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -623,6 +635,8 @@ class TournamentTable(SQLModel, table=True):
     claimed_by: str | None = Field(default=None, max_length=64)
     claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
 # ---------------------------------------------------------------------------- the matchmaking queue
 
 
@@ -632,8 +646,9 @@ class QueueRules(SQLModel, table=True):
 
     __tablename__ = "queue_rules"
 
-    league_id: int = Field(foreign_key="leagues.id", primary_key=True, ondelete="CASCADE",
-                           sa_column_kwargs={"autoincrement": False})
+    league_id: int = Field(
+        foreign_key="leagues.id", primary_key=True, ondelete="CASCADE", sa_column_kwargs={"autoincrement": False}
+    )
     sizes: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # table sizes; empty: 2–5
     maps: list = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # map ids; empty: any
     spread: float = 10.0  # rating points a table may span when its players have just joined
@@ -681,6 +696,8 @@ class QueueEntry(SQLModel, table=True):
     channel_id: int = _discord_id()  # where they joined (tables open there unless the rules name a channel)
     joined_at: datetime = _created()
     match_id: int | None = Field(default=None, foreign_key="queue_matches.id", ondelete="SET NULL", index=True)
+
+
 # ---------------------------------------------------------------------------- command sync
 
 

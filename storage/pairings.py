@@ -131,8 +131,13 @@ def table_points(ranks: Sequence[int]) -> tuple[float, ...]:
 # ---------------------------------------------------------------------------- standings
 
 
-def standings(entrants: Sequence[int], results: Iterable[TableResult], *, dropped: Iterable[int] = (),
-              groups: dict[int, int] | None = None) -> list[Standing]:
+def standings(
+    entrants: Sequence[int],
+    results: Iterable[TableResult],
+    *,
+    dropped: Iterable[int] = (),
+    groups: dict[int, int] | None = None,
+) -> list[Standing]:
     """Everyone signed up (in seed order), best first, by the tie-breaks of the module docstring.
     Equal on every tie-break (seed aside) shares a place."""
     seed = {user: i for i, user in enumerate(entrants)}
@@ -165,9 +170,20 @@ def standings(entrants: Sequence[int], results: Iterable[TableResult], *, droppe
     for i, user in enumerate(ordered):
         t = tally[user]
         place = rows[-1].place if rows and key(ordered[i - 1]) == key(user) else i + 1
-        rows.append(Standing(place=place, user_id=user, points=round(t.points, 2), score=t.score,
-                             strength=round(strength(user), 2), tables=t.tables, wins=t.wins, dropped=user in out,
-                             reached=t.reached, group=(groups or {}).get(user)))
+        rows.append(
+            Standing(
+                place=place,
+                user_id=user,
+                points=round(t.points, 2),
+                score=t.score,
+                strength=round(strength(user), 2),
+                tables=t.tables,
+                wins=t.wins,
+                dropped=user in out,
+                reached=t.reached,
+                group=(groups or {}).get(user),
+            )
+        )
     return rows
 
 
@@ -200,7 +216,9 @@ def repeats(table: Sequence[int], met: Counter[tuple[int, int]]) -> int:
     return sum(met[pair] for pair in combinations(sorted(table), 2))
 
 
-def swiss_tables(order: Sequence[int], met: Counter[tuple[int, int]], smallest: int, largest: int) -> list[tuple[int, ...]]:
+def swiss_tables(
+    order: Sequence[int], met: Counter[tuple[int, int]], smallest: int, largest: int
+) -> list[tuple[int, ...]]:
     """Seat `order` (best standing first) into tables by standing, fewest repeat meetings where a
     different seating allows it: each table starts with the best player left and takes, one by
     one, the next best who met its players least; then swaps between tables that lower the total
@@ -265,8 +283,9 @@ def group_of(entrants: Sequence[int], rules: Rules) -> dict[int, int]:
 # ---------------------------------------------------------------------------- the next round
 
 
-def next_round(rules: Rules, entrants: Sequence[int], results: Sequence[TableResult], *,
-               dropped: Iterable[int] = ()) -> Plan | None:
+def next_round(
+    rules: Rules, entrants: Sequence[int], results: Sequence[TableResult], *, dropped: Iterable[int] = ()
+) -> Plan | None:
     """The round after `results` (all of its tables finished), or None when the tournament is over.
     `entrants` in seed order; dropped players are not seated again."""
     out = set(dropped)
@@ -277,8 +296,11 @@ def next_round(rules: Rules, entrants: Sequence[int], results: Sequence[TableRes
         if played >= rules.rounds:
             return None
         order = [s.user_id for s in standings(active, results)]
-        return Plan(number, STAGE_SWISS, tuple(PlannedTable(t) for t in
-                                               swiss_tables(order, meetings(results), rules.smallest, rules.largest)))
+        return Plan(
+            number,
+            STAGE_SWISS,
+            tuple(PlannedTable(t) for t in swiss_tables(order, meetings(results), rules.smallest, rules.largest)),
+        )
     knockout = [r for r in results if r.stage == STAGE_KNOCKOUT]
     if rules.format == GROUPS and not knockout and played < rules.rounds:
         pods = group_of(entrants, rules)
@@ -286,8 +308,9 @@ def next_round(rules: Rules, entrants: Sequence[int], results: Sequence[TableRes
         for pod in sorted(set(pods.values())):
             mine = [r for r in results if r.group == pod]
             order = [s.user_id for s in standings([u for u in active if pods[u] == pod], mine)]
-            tables.extend(PlannedTable(t, pod) for t in swiss_tables(order, meetings(mine), rules.smallest,
-                                                                     rules.largest))
+            tables.extend(
+                PlannedTable(t, pod) for t in swiss_tables(order, meetings(mine), rules.smallest, rules.largest)
+            )
         return Plan(number, STAGE_GROUP, tuple(tables))
     if knockout:
         last = max(r.round for r in knockout)
@@ -299,9 +322,10 @@ def next_round(rules: Rules, entrants: Sequence[int], results: Sequence[TableRes
         pods = group_of(entrants, rules)
         going = []
         for pod in sorted(set(pods.values())):
-            table = standings([u for u in entrants if pods[u] == pod], [r for r in results if r.group == pod],
-                              dropped=out)
-            going.extend([s.user_id for s in table if not s.dropped][:rules.advance])
+            table = standings(
+                [u for u in entrants if pods[u] == pod], [r for r in results if r.group == pod], dropped=out
+            )
+            going.extend([s.user_id for s in table if not s.dropped][: rules.advance])
     else:
         going = active
     if len(going) < 2:
@@ -318,4 +342,3 @@ def _top(table: TableResult, advance: int, out: set[int]) -> list[int]:
     (the seat order is the seeding), dropped players skipped."""
     seated = sorted(range(len(table.players)), key=lambda i: (table.ranks[i], -table.scores[i], i))
     return [table.players[i] for i in seated if table.players[i] not in out][:advance]
-

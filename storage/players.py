@@ -14,7 +14,9 @@ _PLAYER_FIELDS = {"display_name", "color_blind", "language", "preferences"}
 _GUILD_FIELDS = {"language", "default_map", "settings"}
 
 
-async def _upsert(session: AsyncSession, model: type, key: str, key_value: int, fields: dict[str, Any], allowed: set[str]) -> None:
+async def _upsert(
+    session: AsyncSession, model: type, key: str, key_value: int, fields: dict[str, Any], allowed: set[str]
+) -> None:
     unknown = set(fields) - allowed
     if unknown:
         raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")

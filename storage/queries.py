@@ -71,9 +71,7 @@ async def game_history(
     if guild_id is not None:
         query = query.where(GameRecord.guild_id == guild_id)
     if user_id is not None:
-        query = query.where(
-            GameRecord.id.in_(select(SeatRecord.game_id).where(SeatRecord.user_id == user_id))
-        )
+        query = query.where(GameRecord.id.in_(select(SeatRecord.game_id).where(SeatRecord.user_id == user_id)))
     query = query.order_by(GameRecord.finished_at.desc(), GameRecord.id.desc()).limit(limit).offset(offset)
     records = list((await session.execute(query)).scalars().all())
     return await _with_seats(session, records)
@@ -138,8 +136,14 @@ async def leaderboard(*, session: AsyncSession, guild_id: int, limit: int = 10) 
     ).all()
     return [
         PlayerStats(
-            user_id=u, games=int(g), wins=int(w), average_score=float(a) if a is not None else None,
-            best_score=b, tickets_completed=int(c), tickets_failed=int(f), longest_bonuses=int(lb),
+            user_id=u,
+            games=int(g),
+            wins=int(w),
+            average_score=float(a) if a is not None else None,
+            best_score=b,
+            tickets_completed=int(c),
+            tickets_failed=int(f),
+            longest_bonuses=int(lb),
         )
         for u, g, w, a, b, c, f, lb in rows
     ]
@@ -153,4 +157,3 @@ async def last_game_in_channel(*, session: AsyncSession, channel_id: int, finish
     record = (await session.execute(query.order_by(GameRecord.id.desc()).limit(1))).scalar_one_or_none()
     detached(session, record)
     return record
-

@@ -64,8 +64,9 @@ def _model():  # type: ignore[no-untyped-def]
     return PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 
 
-def compute_ratings(games: Iterable[GameResult],
-                    priors: dict[tuple[str, int], tuple[float, float]] | None = None) -> RatingRun:
+def compute_ratings(
+    games: Iterable[GameResult], priors: dict[tuple[str, int], tuple[float, float]] | None = None
+) -> RatingRun:
     """Rate `games` in order, in the overall ladder and in each game's map ladder. `priors`:
     starting (mu, sigma) per (scope, user), e.g. a previous season's final ratings."""
     model = _model()
@@ -88,9 +89,18 @@ def compute_ratings(games: Iterable[GameResult],
             for user, rank, state, (after,) in zip(users, ranks, states, rated):
                 if result.movers is not None and user not in result.movers:
                     continue
-                run.changes.append({"game_id": result.game_id, "scope": scope, "user_id": user, "rank": rank,
-                                    "mu_before": state.mu, "sigma_before": state.sigma,
-                                    "mu_after": after.mu, "sigma_after": after.sigma})
+                run.changes.append(
+                    {
+                        "game_id": result.game_id,
+                        "scope": scope,
+                        "user_id": user,
+                        "rank": rank,
+                        "mu_before": state.mu,
+                        "sigma_before": state.sigma,
+                        "mu_after": after.mu,
+                        "sigma_after": after.sigma,
+                    }
+                )
                 state.mu, state.sigma = after.mu, after.sigma
                 state.games += 1
                 state.wins += rank == 1
@@ -164,8 +174,9 @@ def early_leavers(seats: Sequence[SeatResult], turns: Sequence[int], min_turns: 
     return [i for i, s in enumerate(seats) if s.left is not None and turns[i] < min_turns]
 
 
-def game_results(game_id: int, map_id: str, seats: Sequence[SeatResult], turns: Sequence[int] | None,
-                 min_turns: int) -> list[GameResult] | Unrated:
+def game_results(
+    game_id: int, map_id: str, seats: Sequence[SeatResult], turns: Sequence[int] | None, min_turns: int
+) -> list[GameResult] | Unrated:
     """What a finished, eligible game gives the ladders under the season's minimum of play
     (docs/leagues.md "Minimum play"): every seat took `min_turns` turns: one ordinary result.
     Otherwise each early leaver takes a loss against the whole table (only their rating moves),

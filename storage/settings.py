@@ -12,8 +12,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/ttr.sqlite3"
 
 
 class StorageSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
-                                      env_ignore_empty=True)
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
 
     database_url: str | None = None  # default: DEFAULT_DATABASE_URL
     auto_migrate: bool = True  # single process: apply pending migrations on start
@@ -30,5 +29,5 @@ def database_url(url: str | None = None) -> str:
         ("sqlite://", "sqlite+aiosqlite://"),
     ):
         if url.startswith(plain):
-            return driver + url[len(plain):]
+            return driver + url[len(plain) :]
     return url

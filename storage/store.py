@@ -1,9 +1,9 @@
 """What a bot process holds: one engine, its sessions, and the start-up routine.
 
-    store = Storage()                       # DATABASE_URL, or data/ttr.sqlite3
-    report = await store.start()            # migrate (locked), then verify every active game
-    async with store.sessions() as session: ...
-    await store.close()
+store = Storage()                       # DATABASE_URL, or data/ttr.sqlite3
+report = await store.start()            # migrate (locked), then verify every active game
+async with store.sessions() as session: ...
+await store.close()
 """
 
 from __future__ import annotations

@@ -66,26 +66,63 @@ class TableTaken(Exception):
 
 
 def rules(tournament: Tournament) -> pairings.Rules:
-    return pairings.Rules(format=tournament.format, smallest=tournament.smallest, largest=tournament.largest,
-                          rounds=tournament.rounds, advance=tournament.advance, group_size=tournament.group_size)
+    return pairings.Rules(
+        format=tournament.format,
+        smallest=tournament.smallest,
+        largest=tournament.largest,
+        rounds=tournament.rounds,
+        advance=tournament.advance,
+        group_size=tournament.group_size,
+    )
 
 
 # ---------------------------------------------------------------------------- creating and signing up
 
 
-async def create_tournament(*, session: AsyncSession, guild_id: int, channel_id: int, name: str, organizer_id: int,
-                            format: str, map_id: str, options: dict | None = None, clock: dict | None = None,
-                            smallest: int = 3, largest: int = 4, rounds: int = 3, advance: int = 1,
-                            group_size: int = 8, cap: int | None = None, signup_deadline: datetime | None = None,
-                            round_hours: int | None = None, season_id: int | None = None) -> Tournament:
+async def create_tournament(
+    *,
+    session: AsyncSession,
+    guild_id: int,
+    channel_id: int,
+    name: str,
+    organizer_id: int,
+    format: str,
+    map_id: str,
+    options: dict | None = None,
+    clock: dict | None = None,
+    smallest: int = 3,
+    largest: int = 4,
+    rounds: int = 3,
+    advance: int = 1,
+    group_size: int = 8,
+    cap: int | None = None,
+    signup_deadline: datetime | None = None,
+    round_hours: int | None = None,
+    season_id: int | None = None,
+) -> Tournament:
     if format not in pairings.FORMATS:
         raise TournamentError(N_("there is no tournament format {format!r}"), format=format)
     if not 2 <= smallest <= largest <= 5:
         raise TournamentError(N_("tables must seat 2 to 5 players, the smallest no more than the largest"))
-    row = Tournament(guild_id=guild_id, channel_id=channel_id, name=name.strip(), organizer_id=organizer_id,
-                     format=format, map_id=map_id, options=options or {}, clock=clock or {}, smallest=smallest,
-                     largest=largest, rounds=rounds, advance=advance, group_size=group_size, cap=cap,
-                     signup_deadline=signup_deadline, round_hours=round_hours, season_id=season_id)
+    row = Tournament(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        name=name.strip(),
+        organizer_id=organizer_id,
+        format=format,
+        map_id=map_id,
+        options=options or {},
+        clock=clock or {},
+        smallest=smallest,
+        largest=largest,
+        rounds=rounds,
+        advance=advance,
+        group_size=group_size,
+        cap=cap,
+        signup_deadline=signup_deadline,
+        round_hours=round_hours,
+        season_id=season_id,
+    )
     try:
         async with writing(session):
             session.add(row)
@@ -103,24 +140,38 @@ async def get_tournament(*, session: AsyncSession, tournament_id: int) -> Tourna
 
 async def guild_tournaments(*, session: AsyncSession, guild_id: int) -> list[Tournament]:
     """A server's tournaments, newest first."""
-    rows = list((await session.execute(select(Tournament).where(Tournament.guild_id == guild_id)
-                                       .order_by(Tournament.id.desc()))).scalars())
+    rows = list(
+        (
+            await session.execute(
+                select(Tournament).where(Tournament.guild_id == guild_id).order_by(Tournament.id.desc())
+            )
+        ).scalars()
+    )
     detached(session, *rows)
     return rows
 
 
 async def unfinished(*, session: AsyncSession) -> list[Tournament]:
     """Tournaments with work left (sign-up or rounds), for the sweep after a start and on a timer."""
-    rows = list((await session.execute(select(Tournament).where(Tournament.status != TOURNAMENT_FINISHED)
-                                       .order_by(Tournament.id))).scalars())
+    rows = list(
+        (
+            await session.execute(
+                select(Tournament).where(Tournament.status != TOURNAMENT_FINISHED).order_by(Tournament.id)
+            )
+        ).scalars()
+    )
     detached(session, *rows)
     return rows
 
 
 async def set_signup_message(*, session: AsyncSession, tournament_id: int, message_id: int) -> None:
     async with writing(session):
-        await session.execute(update(Tournament).where(Tournament.id == tournament_id)
-                              .values(signup_message_id=message_id).execution_options(synchronize_session=False))
+        await session.execute(
+            update(Tournament)
+            .where(Tournament.id == tournament_id)
+            .values(signup_message_id=message_id)
+            .execution_options(synchronize_session=False)
+        )
 
 
 async def _locked(session: AsyncSession, tournament_id: int) -> Tournament:
@@ -142,14 +193,27 @@ async def sign_up(*, session: AsyncSession, tournament_id: int, user_id: int, no
         t = await _locked(session, tournament_id)
         if t.status != TOURNAMENT_SIGNUP or (t.signup_deadline is not None and now >= t.signup_deadline):
             raise TournamentError(N_("sign-up for {name!r} is closed"), name=t.name)
-        seeds = list((await session.execute(select(TournamentEntrant.user_id, TournamentEntrant.seed)
-                                             .where(TournamentEntrant.tournament_id == tournament_id))).all())
+        seeds = list(
+            (
+                await session.execute(
+                    select(TournamentEntrant.user_id, TournamentEntrant.seed).where(
+                        TournamentEntrant.tournament_id == tournament_id
+                    )
+                )
+            ).all()
+        )
         if any(u == user_id for u, _ in seeds):
             raise TournamentError(N_("you are signed up for {name!r} already"), name=t.name)
         if t.cap is not None and len(seeds) >= t.cap:
             raise TournamentError(N_("{name!r} is full ({cap} players)"), name=t.name, cap=t.cap)
-        session.add(TournamentEntrant(tournament_id=tournament_id, user_id=user_id,
-                                      seed=1 + max((s for _, s in seeds), default=0), joined_at=now))
+        session.add(
+            TournamentEntrant(
+                tournament_id=tournament_id,
+                user_id=user_id,
+                seed=1 + max((s for _, s in seeds), default=0),
+                joined_at=now,
+            )
+        )
     return len(seeds) + 1
 
 
@@ -159,19 +223,33 @@ async def withdraw(*, session: AsyncSession, tournament_id: int, user_id: int) -
         t = await _locked(session, tournament_id)
         if t.status != TOURNAMENT_SIGNUP:
             raise TournamentError(N_("{name!r} has started: ask the organizer to drop you"), name=t.name)
-        gone = await session.execute(sa.delete(TournamentEntrant).where(TournamentEntrant.tournament_id == tournament_id,
-                                                                        TournamentEntrant.user_id == user_id)
-                                     .execution_options(synchronize_session=False))
+        gone = await session.execute(
+            sa.delete(TournamentEntrant)
+            .where(TournamentEntrant.tournament_id == tournament_id, TournamentEntrant.user_id == user_id)
+            .execution_options(synchronize_session=False)
+        )
         if not gone.rowcount:
             raise TournamentError(N_("you are not signed up for {name!r}"), name=t.name)
-        left = (await session.execute(select(sa.func.count()).select_from(TournamentEntrant)
-                                      .where(TournamentEntrant.tournament_id == tournament_id))).scalar_one()
+        left = (
+            await session.execute(
+                select(sa.func.count())
+                .select_from(TournamentEntrant)
+                .where(TournamentEntrant.tournament_id == tournament_id)
+            )
+        ).scalar_one()
     return left
 
 
 async def entrants(*, session: AsyncSession, tournament_id: int) -> list[TournamentEntrant]:
-    rows = list((await session.execute(select(TournamentEntrant).where(TournamentEntrant.tournament_id == tournament_id)
-                                       .order_by(TournamentEntrant.seed))).scalars())
+    rows = list(
+        (
+            await session.execute(
+                select(TournamentEntrant)
+                .where(TournamentEntrant.tournament_id == tournament_id)
+                .order_by(TournamentEntrant.seed)
+            )
+        ).scalars()
+    )
     detached(session, *rows)
     return rows
 
@@ -198,28 +276,57 @@ async def start(*, session: AsyncSession, tournament_id: int, now: datetime | No
 async def _entrant_ids(session: AsyncSession, tournament_id: int, *, dropped: bool | None = None) -> list[int]:
     query = select(TournamentEntrant.user_id).where(TournamentEntrant.tournament_id == tournament_id)
     if dropped is not None:
-        query = query.where(TournamentEntrant.dropped_at.is_not(None) if dropped else TournamentEntrant.dropped_at.is_(None))
+        query = query.where(
+            TournamentEntrant.dropped_at.is_not(None) if dropped else TournamentEntrant.dropped_at.is_(None)
+        )
     return list((await session.execute(query.order_by(TournamentEntrant.seed))).scalars())
 
 
 def _add_round(session: AsyncSession, t: Tournament, plan: pairings.Plan, now: datetime) -> None:
     deadline = now + timedelta(hours=t.round_hours) if t.round_hours else None
-    session.add(TournamentRound(tournament_id=t.id, number=plan.number, stage=plan.stage, opened_at=now,  # type: ignore[arg-type]
-                                deadline=deadline))
+    session.add(
+        TournamentRound(
+            tournament_id=t.id,
+            number=plan.number,
+            stage=plan.stage,
+            opened_at=now,  # type: ignore[arg-type]
+            deadline=deadline,
+        )
+    )
     for n, table in enumerate(plan.tables, start=1):
-        session.add(TournamentTable(tournament_id=t.id, round=plan.number, number=n, pod=table.group,  # type: ignore[arg-type]
-                                    players=list(table.players)))
+        session.add(
+            TournamentTable(
+                tournament_id=t.id,
+                round=plan.number,
+                number=n,
+                pod=table.group,  # type: ignore[arg-type]
+                players=list(table.players),
+            )
+        )
 
 
 async def results(*, session: AsyncSession, tournament_id: int) -> list[pairings.TableResult]:
     """The finished tables, as storage.pairings reads them."""
-    stages = dict((await session.execute(select(TournamentRound.number, TournamentRound.stage)
-                                         .where(TournamentRound.tournament_id == tournament_id))).all())
-    rows = (await session.execute(select(TournamentTable).where(TournamentTable.tournament_id == tournament_id,
-                                                                TournamentTable.status == TABLE_DONE)
-                                  .order_by(TournamentTable.round, TournamentTable.number))).scalars()
-    return [pairings.TableResult(r.round, stages[r.round], tuple(r.players), tuple(r.ranks), tuple(r.scores), r.pod)
-            for r in rows]
+    stages = dict(
+        (
+            await session.execute(
+                select(TournamentRound.number, TournamentRound.stage).where(
+                    TournamentRound.tournament_id == tournament_id
+                )
+            )
+        ).all()
+    )
+    rows = (
+        await session.execute(
+            select(TournamentTable)
+            .where(TournamentTable.tournament_id == tournament_id, TournamentTable.status == TABLE_DONE)
+            .order_by(TournamentTable.round, TournamentTable.number)
+        )
+    ).scalars()
+    return [
+        pairings.TableResult(r.round, stages[r.round], tuple(r.players), tuple(r.ranks), tuple(r.scores), r.pod)
+        for r in rows
+    ]
 
 
 async def tables(*, session: AsyncSession, tournament_id: int, round: int | None = None) -> list[TournamentTable]:
@@ -233,8 +340,14 @@ async def tables(*, session: AsyncSession, tournament_id: int, round: int | None
 
 
 async def current_round(*, session: AsyncSession, tournament_id: int) -> TournamentRound | None:
-    row = (await session.execute(select(TournamentRound).where(TournamentRound.tournament_id == tournament_id)
-                                 .order_by(TournamentRound.number.desc()).limit(1))).scalar_one_or_none()
+    row = (
+        await session.execute(
+            select(TournamentRound)
+            .where(TournamentRound.tournament_id == tournament_id)
+            .order_by(TournamentRound.number.desc())
+            .limit(1)
+        )
+    ).scalar_one_or_none()
     detached(session, row)
     return row
 
@@ -248,13 +361,21 @@ async def advance(*, session: AsyncSession, tournament_id: int, now: datetime | 
         t = await _locked(session, tournament_id)
         if t.status != TOURNAMENT_RUNNING:
             return "idle"
-        open_tables = (await session.execute(select(sa.func.count()).select_from(TournamentTable).where(
-            TournamentTable.tournament_id == tournament_id, TournamentTable.status != TABLE_DONE))).scalar_one()
+        open_tables = (
+            await session.execute(
+                select(sa.func.count())
+                .select_from(TournamentTable)
+                .where(TournamentTable.tournament_id == tournament_id, TournamentTable.status != TABLE_DONE)
+            )
+        ).scalar_one()
         if open_tables:
             return "waiting"
-        plan = pairings.next_round(rules(t), await _entrant_ids(session, tournament_id),
-                                   await results(session=session, tournament_id=tournament_id),
-                                   dropped=await _entrant_ids(session, tournament_id, dropped=True))
+        plan = pairings.next_round(
+            rules(t),
+            await _entrant_ids(session, tournament_id),
+            await results(session=session, tournament_id=tournament_id),
+            dropped=await _entrant_ids(session, tournament_id, dropped=True),
+        )
         if plan is None:
             t.status = TOURNAMENT_FINISHED
             return "finished"
@@ -265,10 +386,16 @@ async def advance(*, session: AsyncSession, tournament_id: int, now: datetime | 
 async def mark_results_posted(*, session: AsyncSession, tournament_id: int) -> bool:
     """Claim the public results post of a finished tournament: True for the one process that posts it."""
     async with writing(session):
-        done = await session.execute(update(Tournament).where(Tournament.id == tournament_id,
-                                                              Tournament.status == TOURNAMENT_FINISHED,
-                                                              Tournament.results_posted.is_(False))
-                                     .values(results_posted=True).execution_options(synchronize_session=False))
+        done = await session.execute(
+            update(Tournament)
+            .where(
+                Tournament.id == tournament_id,
+                Tournament.status == TOURNAMENT_FINISHED,
+                Tournament.results_posted.is_(False),
+            )
+            .values(results_posted=True)
+            .execution_options(synchronize_session=False)
+        )
     return bool(done.rowcount)
 
 
@@ -280,26 +407,35 @@ async def claim_table(*, session: AsyncSession, table_id: int, owner: str, now: 
     now = now or utcnow()
     async with writing(session):
         claimed = await session.execute(
-            update(TournamentTable).where(TournamentTable.id == table_id, TournamentTable.status == TABLE_PENDING,
-                                          sa.or_(TournamentTable.claimed_at.is_(None),
-                                                 TournamentTable.claimed_at < now - CLAIM_LEASE))
-            .values(claimed_by=owner, claimed_at=now).execution_options(synchronize_session=False))
+            update(TournamentTable)
+            .where(
+                TournamentTable.id == table_id,
+                TournamentTable.status == TABLE_PENDING,
+                sa.or_(TournamentTable.claimed_at.is_(None), TournamentTable.claimed_at < now - CLAIM_LEASE),
+            )
+            .values(claimed_by=owner, claimed_at=now)
+            .execution_options(synchronize_session=False)
+        )
     return bool(claimed.rowcount)
 
 
 async def link_game(*, session: AsyncSession, table_id: int, game_id: int) -> None:
     """Inside the transaction that creates the table's game (storage.games.create_game's `link`):
     the table is playing that game. Raises TableTaken (rolling the game back) if it has one."""
-    linked = await session.execute(update(TournamentTable).where(TournamentTable.id == table_id,
-                                                                 TournamentTable.status == TABLE_PENDING)
-                                   .values(game_id=game_id, status=TABLE_PLAYING)
-                                   .execution_options(synchronize_session=False))
+    linked = await session.execute(
+        update(TournamentTable)
+        .where(TournamentTable.id == table_id, TournamentTable.status == TABLE_PENDING)
+        .values(game_id=game_id, status=TABLE_PLAYING)
+        .execution_options(synchronize_session=False)
+    )
     if not linked.rowcount:
         raise TableTaken(table_id)
 
 
 async def table_of_game(*, session: AsyncSession, game_id: int) -> TournamentTable | None:
-    row = (await session.execute(select(TournamentTable).where(TournamentTable.game_id == game_id))).scalar_one_or_none()
+    row = (
+        await session.execute(select(TournamentTable).where(TournamentTable.game_id == game_id))
+    ).scalar_one_or_none()
     detached(session, row)
     return row
 
@@ -312,23 +448,40 @@ async def record_game(*, session: AsyncSession, game_id: int, now: datetime | No
     tournament game, still running, or handled already), so its caller announces it once."""
     now = now or utcnow()
     async with writing(session):
-        table = (await session.execute(select(TournamentTable).where(TournamentTable.game_id == game_id,
-                                                                     TournamentTable.status == TABLE_PLAYING)
-                                       .execution_options(populate_existing=True))).scalar_one_or_none()
+        table = (
+            await session.execute(
+                select(TournamentTable)
+                .where(TournamentTable.game_id == game_id, TournamentTable.status == TABLE_PLAYING)
+                .execution_options(populate_existing=True)
+            )
+        ).scalar_one_or_none()
         record = await session.get(GameRecord, game_id, populate_existing=True) if table is not None else None
         if table is None or record is None or record.status not in (FINISHED, ABANDONED):
             return None
         values: dict = {"status": TABLE_ABANDONED}
         if record.status == FINISHED:
-            seats = list((await session.execute(select(SeatRecord).where(SeatRecord.game_id == game_id)
-                                                .order_by(SeatRecord.seat))).scalars())
-            by_user = dict(zip((s.user_id for s in seats),
-                               zip(pairings.places(seats), (s.final_score or 0 for s in seats))))
-            values = {"status": TABLE_DONE, "finished_at": now, "ranks": [by_user[u][0] for u in table.players],
-                      "scores": [by_user[u][1] for u in table.players]}
-        changed = await session.execute(update(TournamentTable).where(TournamentTable.id == table.id,
-                                                                      TournamentTable.status == TABLE_PLAYING)
-                                        .values(**values).execution_options(synchronize_session=False))
+            seats = list(
+                (
+                    await session.execute(
+                        select(SeatRecord).where(SeatRecord.game_id == game_id).order_by(SeatRecord.seat)
+                    )
+                ).scalars()
+            )
+            by_user = dict(
+                zip((s.user_id for s in seats), zip(pairings.places(seats), (s.final_score or 0 for s in seats)))
+            )
+            values = {
+                "status": TABLE_DONE,
+                "finished_at": now,
+                "ranks": [by_user[u][0] for u in table.players],
+                "scores": [by_user[u][1] for u in table.players],
+            }
+        changed = await session.execute(
+            update(TournamentTable)
+            .where(TournamentTable.id == table.id, TournamentTable.status == TABLE_PLAYING)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
         detached(session, table)
     if not changed.rowcount:
         return None
@@ -337,8 +490,15 @@ async def record_game(*, session: AsyncSession, game_id: int, now: datetime | No
     return table
 
 
-async def adjudicate(*, session: AsyncSession, table_id: int, order: Sequence[int], scores: Sequence[int] | None,
-                     user_id: int, now: datetime | None = None) -> TournamentTable:
+async def adjudicate(
+    *,
+    session: AsyncSession,
+    table_id: int,
+    order: Sequence[int],
+    scores: Sequence[int] | None,
+    user_id: int,
+    now: datetime | None = None,
+) -> TournamentTable:
     """The organizer decides a table: `order` lists its players best first (every one of them; equal
     places are not given this way); `scores` in the table's seat order (default: 0)."""
     now = now or utcnow()
@@ -363,30 +523,53 @@ async def drop(*, session: AsyncSession, tournament_id: int, user_id: int, now: 
         t = await _locked(session, tournament_id)
         if t.status == TOURNAMENT_FINISHED:
             raise TournamentError(N_("{name!r} is over"), name=t.name)
-        dropped = await session.execute(update(TournamentEntrant).where(TournamentEntrant.tournament_id == tournament_id,
-                                                                        TournamentEntrant.user_id == user_id,
-                                                                        TournamentEntrant.dropped_at.is_(None))
-                                        .values(dropped_at=now).execution_options(synchronize_session=False))
+        dropped = await session.execute(
+            update(TournamentEntrant)
+            .where(
+                TournamentEntrant.tournament_id == tournament_id,
+                TournamentEntrant.user_id == user_id,
+                TournamentEntrant.dropped_at.is_(None),
+            )
+            .values(dropped_at=now)
+            .execution_options(synchronize_session=False)
+        )
         if not dropped.rowcount:
             raise TournamentError(N_("that player is not in {name!r}"), name=t.name)
-        playing = (await session.execute(select(TournamentTable).where(TournamentTable.tournament_id == tournament_id,
-                                                                       TournamentTable.status == TABLE_PLAYING))).scalars()
+        playing = (
+            await session.execute(
+                select(TournamentTable).where(
+                    TournamentTable.tournament_id == tournament_id, TournamentTable.status == TABLE_PLAYING
+                )
+            )
+        ).scalars()
         return next((row.game_id for row in playing if user_id in row.players), None)
 
 
 async def unrecorded_games(*, session: AsyncSession, tournament_id: int) -> list[int]:
     """Games of playing tables that ended while no process heard it (a restart): to record now."""
-    rows = await session.execute(select(TournamentTable.game_id).join(GameRecord, GameRecord.id == TournamentTable.game_id)
-                                 .where(TournamentTable.tournament_id == tournament_id,
-                                        TournamentTable.status == TABLE_PLAYING, GameRecord.status != ACTIVE))
+    rows = await session.execute(
+        select(TournamentTable.game_id)
+        .join(GameRecord, GameRecord.id == TournamentTable.game_id)
+        .where(
+            TournamentTable.tournament_id == tournament_id,
+            TournamentTable.status == TABLE_PLAYING,
+            GameRecord.status != ACTIVE,
+        )
+    )
     return [g for (g,) in rows]
 
 
 async def abandoned_tables(*, session: AsyncSession, tournament_id: int) -> list[TournamentTable]:
     """Tables whose game was ended without scores, waiting for the organizer's decision."""
-    rows = list((await session.execute(select(TournamentTable).where(TournamentTable.tournament_id == tournament_id,
-                                                                     TournamentTable.status == TABLE_ABANDONED)
-                                       .order_by(TournamentTable.round, TournamentTable.number))).scalars())
+    rows = list(
+        (
+            await session.execute(
+                select(TournamentTable)
+                .where(TournamentTable.tournament_id == tournament_id, TournamentTable.status == TABLE_ABANDONED)
+                .order_by(TournamentTable.round, TournamentTable.number)
+            )
+        ).scalars()
+    )
     detached(session, *rows)
     return rows
 
@@ -400,8 +583,12 @@ async def standings(*, session: AsyncSession, tournament_id: int) -> list[pairin
         raise TournamentError(N_("there is no tournament {tournament}"), tournament=tournament_id)
     players = await _entrant_ids(session, tournament_id)
     pods = pairings.group_of(players, rules(t)) if t.format == pairings.GROUPS and players else None
-    return pairings.standings(players, await results(session=session, tournament_id=tournament_id),
-                              dropped=await _entrant_ids(session, tournament_id, dropped=True), groups=pods)
+    return pairings.standings(
+        players,
+        await results(session=session, tournament_id=tournament_id),
+        dropped=await _entrant_ids(session, tournament_id, dropped=True),
+        groups=pods,
+    )
 
 
 async def names(*, session: AsyncSession, user_ids: Sequence[int]) -> dict[int, str]:
@@ -416,18 +603,56 @@ async def export_csv(*, session: AsyncSession, tournament_id: int) -> tuple[str,
     shown = await names(session=session, user_ids=sorted({u for t in every for u in t.players}))
     seats = io.StringIO()
     out = csv.writer(seats)
-    out.writerow(["round", "table", "pod", "game_id", "status", "adjudicated", "seat", "user_id", "name", "place",
-                  "score", "points"])
+    out.writerow(
+        [
+            "round",
+            "table",
+            "pod",
+            "game_id",
+            "status",
+            "adjudicated",
+            "seat",
+            "user_id",
+            "name",
+            "place",
+            "score",
+            "points",
+        ]
+    )
     for t in every:
         points = pairings.table_points(t.ranks) if t.ranks else [None] * len(t.players)
         for seat, user in enumerate(t.players):
-            out.writerow([t.round, t.number, t.pod or "", t.game_id or "", t.status, int(t.adjudicated_by is not None),
-                          seat + 1, user, shown.get(user, ""), t.ranks[seat] if t.ranks else "",
-                          t.scores[seat] if t.scores else "", points[seat] if points[seat] is not None else ""])
+            out.writerow(
+                [
+                    t.round,
+                    t.number,
+                    t.pod or "",
+                    t.game_id or "",
+                    t.status,
+                    int(t.adjudicated_by is not None),
+                    seat + 1,
+                    user,
+                    shown.get(user, ""),
+                    t.ranks[seat] if t.ranks else "",
+                    t.scores[seat] if t.scores else "",
+                    points[seat] if points[seat] is not None else "",
+                ]
+            )
     table = io.StringIO()
     out = csv.writer(table)
     out.writerow(["place", "user_id", "name", "points", "score", "opponents_strength", "tables", "wins", "dropped"])
     for s in await standings(session=session, tournament_id=tournament_id):
-        out.writerow([s.place, s.user_id, shown.get(s.user_id, ""), s.points, s.score, s.strength, s.tables, s.wins,
-                      int(s.dropped)])
+        out.writerow(
+            [
+                s.place,
+                s.user_id,
+                shown.get(s.user_id, ""),
+                s.points,
+                s.score,
+                s.strength,
+                s.tables,
+                s.wins,
+                int(s.dropped),
+            ]
+        )
     return seats.getvalue(), table.getvalue()

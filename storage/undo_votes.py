@@ -20,8 +20,9 @@ from storage.models import GameRecord, UndoVote, utcnow
 
 
 async def _votes(session: AsyncSession, game_id: int, ply: int) -> dict[int, bool]:
-    rows = await session.execute(select(UndoVote.user_id, UndoVote.approve)
-                                 .where(UndoVote.game_id == game_id, UndoVote.ply == ply))
+    rows = await session.execute(
+        select(UndoVote.user_id, UndoVote.approve).where(UndoVote.game_id == game_id, UndoVote.ply == ply)
+    )
     return {user: approve for user, approve in rows.all()}
 
 
@@ -32,18 +33,23 @@ async def record_vote(*, session: AsyncSession, game_id: int, ply: int, user_id:
     Raises `StaleVersionError` when the game moved past `ply` (the request is over: nothing is
     written) and `GameNotFoundError` when there is no such game."""
     async with writing(session):
-        version = (await session.execute(
-            select(GameRecord.version).where(GameRecord.id == game_id).with_for_update())).scalar_one_or_none()
+        version = (
+            await session.execute(select(GameRecord.version).where(GameRecord.id == game_id).with_for_update())
+        ).scalar_one_or_none()
         if version is None:
             raise GameNotFoundError(game_id)
         if version != ply:
             raise StaleVersionError(game_id, ply, version)
         insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert  # type: ignore[union-attr]
-        statement = insert(UndoVote).values(game_id=game_id, ply=ply, user_id=user_id, approve=approve,
-                                            voted_at=utcnow())
-        await session.execute(statement.on_conflict_do_update(
-            index_elements=[UndoVote.game_id, UndoVote.ply, UndoVote.user_id],
-            set_={"approve": statement.excluded.approve, "voted_at": statement.excluded.voted_at}))
+        statement = insert(UndoVote).values(
+            game_id=game_id, ply=ply, user_id=user_id, approve=approve, voted_at=utcnow()
+        )
+        await session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[UndoVote.game_id, UndoVote.ply, UndoVote.user_id],
+                set_={"approve": statement.excluded.approve, "voted_at": statement.excluded.voted_at},
+            )
+        )
         votes = await _votes(session, game_id, ply)
     return votes
 
@@ -56,6 +62,9 @@ async def votes_for(*, session: AsyncSession, game_id: int, ply: int) -> dict[in
 async def clear_votes(*, session: AsyncSession, game_id: int, ply: int) -> int:
     """Forget a request's votes (the mover asks again after a refusal). Returns how many went."""
     async with writing(session):
-        result = await session.execute(delete(UndoVote).where(UndoVote.game_id == game_id, UndoVote.ply == ply)
-                                       .execution_options(synchronize_session=False))
+        result = await session.execute(
+            delete(UndoVote)
+            .where(UndoVote.game_id == game_id, UndoVote.ply == ply)
+            .execution_options(synchronize_session=False)
+        )
     return result.rowcount

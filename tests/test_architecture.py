@@ -14,8 +14,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_import_contracts_are_kept():
     # In its own process: import-linter configures logging, which would silence other tests' loggers.
-    run = subprocess.run([sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
-                          "sys.argv = ['lint-imports', '--no-cache']; lint_imports_command()"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from importlinter.cli import lint_imports_command; "
+            "sys.argv = ['lint-imports', '--no-cache']; lint_imports_command()",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert "0 broken" in run.stdout

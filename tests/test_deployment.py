@@ -29,8 +29,10 @@ def test_compose_runs_the_bot_after_a_healthy_database_and_the_migrations() -> N
     assert services["migrate"]["depends_on"] == {"db": {"condition": "service_healthy"}}
     for name in ("bot", "shard-0", "shard-1"):
         bot = services[name]
-        assert bot["depends_on"] == {"db": {"condition": "service_healthy"},
-                                     "migrate": {"condition": "service_completed_successfully"}}, name
+        assert bot["depends_on"] == {
+            "db": {"condition": "service_healthy"},
+            "migrate": {"condition": "service_completed_successfully"},
+        }, name
         assert bot["environment"]["AUTO_MIGRATE"] == "false"
         assert bot["environment"]["DATABASE_URL"] == services["migrate"]["environment"]["DATABASE_URL"]
     for name, service in services.items():
@@ -61,9 +63,14 @@ def _verify_units(tmp_path: Path, *names: str, instances: tuple[str, ...] = ()) 
     for name in names:
         unit = (ROOT / "deploy" / name).read_text()
         (tmp_path / name).write_text(unit.replace("/opt/ttr", str(tmp_path)))
-    return subprocess.run(["systemd-analyze", "verify", *(str(tmp_path / n) for n in instances or names)],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                          env={**os.environ, "SYSTEMD_UNIT_PATH": f"{tmp_path}:"})
+    return subprocess.run(
+        ["systemd-analyze", "verify", *(str(tmp_path / n) for n in instances or names)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "SYSTEMD_UNIT_PATH": f"{tmp_path}:"},
+    )
 
 
 def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
@@ -81,9 +88,16 @@ def test_the_shard_template_units_are_valid(tmp_path: Path) -> None:
     assert "Environment=SHARD_IDS=[%i]\n" in template and "Environment=AUTO_MIGRATE=false\n" in template
     assert "storage migrate" not in "".join(line for line in template.splitlines() if not line.startswith("#"))
     assert "Requires=ttr-migrate.service" in template
-    assert "ExecStart=/opt/ttr/.venv/bin/python -m storage migrate\n" in (ROOT / "deploy" / "ttr-migrate.service").read_text()
-    verify = _verify_units(tmp_path, "ttr-migrate.service", "ttr-bot@.service",
-                           instances=("ttr-migrate.service", "ttr-bot@0.service", "ttr-bot@1.service"))
+    assert (
+        "ExecStart=/opt/ttr/.venv/bin/python -m storage migrate\n"
+        in (ROOT / "deploy" / "ttr-migrate.service").read_text()
+    )
+    verify = _verify_units(
+        tmp_path,
+        "ttr-migrate.service",
+        "ttr-bot@.service",
+        instances=("ttr-migrate.service", "ttr-bot@0.service", "ttr-bot@1.service"),
+    )
     problems = [line for line in (verify.stdout + verify.stderr).splitlines() if "ttr-" in line]
     assert verify.returncode == 0 and not problems, verify
 

@@ -18,8 +18,9 @@ from i18n import Translator
 QUOTE = 80
 
 
-def describe_error(t: Translator, error: TemplateError, game: Game | None, name: Callable[[int], str], *,
-                   sentence: bool = True) -> str:
+def describe_error(
+    t: Translator, error: TemplateError, game: Game | None, name: Callable[[int], str], *, sentence: bool = True
+) -> str:
     """The error's message for the player reading it (`name(seat)` names a seat's player), as a
     sentence (capitalized) unless `sentence` is False (a reason quoted inside another message).
 
@@ -45,7 +46,9 @@ def _word(t: Translator, value: object, game: Game | None, name: Callable[[int],
     if isinstance(value, Phrase):
         return _text(t, value.template, value.params, game, name)
     if isinstance(value, Plural):
-        return t.ngettext(value.singular, value.plural, value.n, **{k: _word(t, v, game, name) for k, v in value.params.items()})
+        return t.ngettext(
+            value.singular, value.plural, value.n, **{k: _word(t, v, game, name) for k, v in value.params.items()}
+        )
     if isinstance(value, CityRef) and game is not None:
         return t.city(game.map.cities[value.index])
     if isinstance(value, RouteRef) and game is not None:
@@ -54,5 +57,5 @@ def _word(t: Translator, value: object, game: Game | None, name: Callable[[int],
     if isinstance(value, (CityRef, RouteRef)):
         return str(value)
     if isinstance(value, str) and len(value) > QUOTE:
-        return value[:QUOTE - 1] + "…"  # what the player typed, quoted back: never the whole of a long paste
+        return value[: QUOTE - 1] + "…"  # what the player typed, quoted back: never the whole of a long paste
     return value

@@ -36,9 +36,18 @@ from engine.marklin import PassengerMoved, PassengerPlaced
 from i18n import N_, Translator
 
 CARD_EMOJI = {
-    "pink": "🟪", "white": "⬜", "blue": "🟦", "yellow": "🟨", "orange": "🟧",
-    "black": "⬛", "red": "🟥", "green": "🟩", "loco": "🌈", "gray": "◻️",
-    "loco4": "🚂", "passenger": "🧳",
+    "pink": "🟪",
+    "white": "⬜",
+    "blue": "🟦",
+    "yellow": "🟨",
+    "orange": "🟧",
+    "black": "⬛",
+    "red": "🟥",
+    "green": "🟩",
+    "loco": "🌈",
+    "gray": "◻️",
+    "loco4": "🚂",
+    "passenger": "🧳",
 }
 
 Names = Callable[[int], str]
@@ -113,8 +122,9 @@ def claim_payment_label(t: Translator, game: Game, claim) -> str:
     if claim.locos:
         parts.append(locos(t, claim.locos))
     if subs:
-        parts.append(t.ngettext("{n} other ({cards})", "{n} others ({cards})", len(subs),
-                                cards=t.join(t.card(c) for c in subs)))
+        parts.append(
+            t.ngettext("{n} other ({cards})", "{n} others ({cards})", len(subs), cards=t.join(t.card(c) for c in subs))
+        )
     return " + ".join(parts)
 
 
@@ -153,8 +163,9 @@ def _toll(t: Translator, game: Game, events: list[Event], claim: RouteClaimed, n
     toll = game.map.track_by_id[claim.track].toll
     if not toll or not tolls_on(game):
         return None
-    paid = next((e for e in events if isinstance(e, TollPaid) and e.track == claim.track and e.payer == claim.seat),
-                None)
+    paid = next(
+        (e for e in events if isinstance(e, TollPaid) and e.track == claim.track and e.payer == claim.seat), None
+    )
     if paid is None:  # could not pay: the Loan's line follows
         return t.gettext("toll {n}", n=toll)
     if paid.payee is None:
@@ -182,36 +193,57 @@ def _neutral_ticket(t: Translator, m: MapData, e: NeutralTicketRevealed, names: 
 def _tunnel(t: Translator, m: MapData, e: TunnelRevealed, name: str) -> str:
     route = route_name(t, m, m.track_by_id[e.track])
     if not e.revealed:
-        return t.gettext("**{name}** digs the tunnel {route}: revealed nothing (no cards left) → no extra cost",
-                         name=name, route=route)
+        return t.gettext(
+            "**{name}** digs the tunnel {route}: revealed nothing (no cards left) → no extra cost",
+            name=name,
+            route=route,
+        )
     shown = t.join(card(t, c) for c in e.revealed)
     if not e.surcharge:
-        return t.gettext("**{name}** digs the tunnel {route}: revealed {cards} → no extra cost",
-                         name=name, route=route, cards=shown)
-    return t.ngettext("**{name}** digs the tunnel {route}: revealed {cards} → {n} more card to pay",
-                      "**{name}** digs the tunnel {route}: revealed {cards} → {n} more cards to pay",
-                      e.surcharge, name=name, route=route, cards=shown)
+        return t.gettext(
+            "**{name}** digs the tunnel {route}: revealed {cards} → no extra cost", name=name, route=route, cards=shown
+        )
+    return t.ngettext(
+        "**{name}** digs the tunnel {route}: revealed {cards} → {n} more card to pay",
+        "**{name}** digs the tunnel {route}: revealed {cards} → {n} more cards to pay",
+        e.surcharge,
+        name=name,
+        route=route,
+        cards=shown,
+    )
 
 
 def _tickets_offered(t: Translator, m: MapData, e: TicketsOffered, name: str) -> str:
     """A ticket draw; on Märklin with the mix the player named (public: the long tickets are told
     apart from the unredacted event's ids, which only the drawing seat's own view shows)."""
     if "marklin" not in m.rules.hooks or e.ids is None:
-        return t.ngettext("**{name}** draws {n} destination ticket", "**{name}** draws {n} destination tickets",
-                          e.count, name=name)
+        return t.ngettext(
+            "**{name}** draws {n} destination ticket", "**{name}** draws {n} destination tickets", e.count, name=name
+        )
     long = sum(m.ticket_by_id[i].long for i in e.ids)
-    return t.ngettext("**{name}** draws {n} destination ticket (long: {long}, short: {short})",
-                      "**{name}** draws {n} destination tickets (long: {long}, short: {short})",
-                      e.count, name=name, long=long, short=e.count - long)
+    return t.ngettext(
+        "**{name}** draws {n} destination ticket (long: {long}, short: {short})",
+        "**{name}** draws {n} destination tickets (long: {long}, short: {short})",
+        e.count,
+        name=name,
+        long=long,
+        short=e.count - long,
+    )
 
 
 def _passenger_moved(t: Translator, m: MapData, e: PassengerMoved, name: str) -> str:
     """'**Ann** moved a passenger Kiel → Hamburg → Bremen (1 passenger card): tokens 2 + 3 → +5'."""
     path = " → ".join(t.city(m.city_by_id[c]) for c in e.path)
     tokens = " + ".join(map(str, e.tokens)) or "0"
-    return t.ngettext("**{name}** moved a passenger {path} ({n} passenger card): tokens {tokens} → +{points}",
-                      "**{name}** moved a passenger {path} ({n} passenger cards): tokens {tokens} → +{points}",
-                      e.cards, name=name, path=path, tokens=tokens, points=sum(e.tokens))
+    return t.ngettext(
+        "**{name}** moved a passenger {path} ({n} passenger card): tokens {tokens} → +{points}",
+        "**{name}** moved a passenger {path} ({n} passenger cards): tokens {tokens} → +{points}",
+        e.cards,
+        name=name,
+        path=path,
+        tokens=tokens,
+        points=sum(e.tokens),
+    )
 
 
 def describe(t: Translator, game: Game, events: list[Event], names: Names) -> list[str]:
@@ -223,56 +255,111 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
         e = raw.for_viewer(None)
         if isinstance(e, RouteClaimed):
             track = m.track_by_id[e.track]
-            line = t.gettext("**{name}** claimed {route} ({length}) with {payment} · +{points}",
-                             name=names(e.seat), route=route_name(t, m, track), length=track.length,
-                             payment=payment_text(t, e.color, e.locos, track.length), points=e.points)
+            line = t.gettext(
+                "**{name}** claimed {route} ({length}) with {payment} · +{points}",
+                name=names(e.seat),
+                route=route_name(t, m, track),
+                length=track.length,
+                payment=payment_text(t, e.color, e.locos, track.length),
+                points=e.points,
+            )
             toll = _toll(t, game, events, e, names)
             lines.append(f"{line} · {toll}" if toll else line)
         elif isinstance(e, TollPaid) and e.payer is None and e.payee is not None:  # the bank covers a Loan
-            lines.append("💸 " + t.gettext("The bank pays **{name}** the toll of {route} ({n}).", name=names(e.payee),
-                                          route=route_name(t, m, m.track_by_id[e.track]),
-                                          n=m.track_by_id[e.track].toll))
+            lines.append(
+                "💸 "
+                + t.gettext(
+                    "The bank pays **{name}** the toll of {route} ({n}).",
+                    name=names(e.payee),
+                    route=route_name(t, m, m.track_by_id[e.track]),
+                    n=m.track_by_id[e.track].toll,
+                )
+            )
         elif isinstance(e, TunnelRevealed):
             lines.append(_tunnel(t, m, e, names(e.seat)))
         elif isinstance(e, TunnelDeclined):
-            lines.append(t.gettext("**{name}** declined the tunnel {route}", name=names(e.seat),
-                                   route=route_name(t, m, m.track_by_id[e.track])))
+            lines.append(
+                t.gettext(
+                    "**{name}** declined the tunnel {route}",
+                    name=names(e.seat),
+                    route=route_name(t, m, m.track_by_id[e.track]),
+                )
+            )
         elif isinstance(e, TicketsOffered):
             lines.append(_tickets_offered(t, m, raw, names(e.seat)))
         elif isinstance(e, PassengerPlaced):
-            lines.append("🧳 " + t.gettext("**{name}** put a passenger in {city}", name=names(e.seat),
-                                          city=t.city(m.city_by_id[e.city])))
+            lines.append(
+                "🧳 "
+                + t.gettext(
+                    "**{name}** put a passenger in {city}", name=names(e.seat), city=t.city(m.city_by_id[e.city])
+                )
+            )
         elif isinstance(e, PassengerMoved):
             lines.append("🧳 " + _passenger_moved(t, m, e, names(e.seat)))
         elif isinstance(e, TicketsKept) and game.phase != "choosing":
-            lines.append(t.ngettext("**{name}** kept {n} ticket", "**{name}** kept {n} tickets", e.kept,
-                                    name=names(e.seat)))
+            lines.append(
+                t.ngettext("**{name}** kept {n} ticket", "**{name}** kept {n} tickets", e.kept, name=names(e.seat))
+            )
         elif isinstance(e, StationBuilt):
             cost = len(game.stations[e.seat])
-            lines.append(t.gettext("**{name}** built a station in {city} ({payment})", name=names(e.seat),
-                                   city=t.city(m.city_by_id[e.city]), payment=payment_text(t, e.color, e.locos, cost)))
+            lines.append(
+                t.gettext(
+                    "**{name}** built a station in {city} ({payment})",
+                    name=names(e.seat),
+                    city=t.city(m.city_by_id[e.city]),
+                    payment=payment_text(t, e.color, e.locos, cost),
+                )
+            )
         elif isinstance(e, Passed):
-            lines.append(t.gettext("**{name}** was skipped", name=names(e.seat)) if e.skipped
-                         else t.gettext("**{name}** passed (no legal move)", name=names(e.seat)))
+            lines.append(
+                t.gettext("**{name}** was skipped", name=names(e.seat))
+                if e.skipped
+                else t.gettext("**{name}** passed (no legal move)", name=names(e.seat))
+            )
         elif isinstance(e, SeatLeft):
-            lines.append(t.gettext("**{name}** resigned", name=names(e.seat)) if e.reason == "resigned"
-                         else t.gettext("**{name}** was removed from the game", name=names(e.seat)))
+            lines.append(
+                t.gettext("**{name}** resigned", name=names(e.seat))
+                if e.reason == "resigned"
+                else t.gettext("**{name}** was removed from the game", name=names(e.seat))
+            )
         elif isinstance(e, LastRoundStarted):
-            lines.append("🔔 " + t.ngettext(
-                "**Last round!** {name} has {n} train left: everyone gets one more turn.",
-                "**Last round!** {name} has {n} trains left: everyone gets one more turn.", e.trains, name=names(e.seat)))
+            lines.append(
+                "🔔 "
+                + t.ngettext(
+                    "**Last round!** {name} has {n} train left: everyone gets one more turn.",
+                    "**Last round!** {name} has {n} trains left: everyone gets one more turn.",
+                    e.trains,
+                    name=names(e.seat),
+                )
+            )
         elif isinstance(e, LoanTaken):
-            lines.append("💸 " + t.gettext("**{name}** couldn't pay the toll and took a Loan ({loans} now)",
-                                          name=names(e.seat), loans=e.loans))
+            lines.append(
+                "💸 "
+                + t.gettext(
+                    "**{name}** couldn't pay the toll and took a Loan ({loans} now)", name=names(e.seat), loans=e.loans
+                )
+            )
         elif isinstance(e, NeutralTicketRevealed):
             lines.append("🤖 " + _neutral_ticket(t, m, e, names))
         elif isinstance(e, NeutralRouteClaimed):
-            lines.append("🤖 " + t.ngettext("The neutral player built {route} ({n} neutral train left)",
-                                           "The neutral player built {route} ({n} neutral trains left)",
-                                           e.trains_left, route=route_name(t, m, m.track_by_id[e.track])))
+            lines.append(
+                "🤖 "
+                + t.ngettext(
+                    "The neutral player built {route} ({n} neutral train left)",
+                    "The neutral player built {route} ({n} neutral trains left)",
+                    e.trains_left,
+                    route=route_name(t, m, m.track_by_id[e.track]),
+                )
+            )
         elif isinstance(e, NeutralStopped):
-            lines.append("🤖 " + (t.gettext("The neutral player stops (out of trains).") if e.reason == "trains"
-                                 else t.gettext("The neutral player stops (no tickets left).")))
+            lines.append(
+                "🤖 "
+                + (
+                    t.gettext("The neutral player stops (out of trains).")
+                    if e.reason == "trains"
+                    else t.gettext("The neutral player stops (no tickets left).")
+                )
+            )
         elif isinstance(e, GameOver):
             lines.append("🏁 " + t.gettext("**Game over!**"))
     return lines
@@ -297,8 +384,12 @@ def _draws(t: Translator, draws: list[int | None], name: str) -> str:
         return t.gettext("**{name}** drew a face-up {card} and a card from the deck", name=name, card=card(t, first))
     if first is None:
         return t.gettext("**{name}** drew a card from the deck and a face-up {card}", name=name, card=card(t, second))
-    return t.gettext("**{name}** drew a face-up {card} and a face-up {second}", name=name, card=card(t, first),
-                     second=card(t, second))
+    return t.gettext(
+        "**{name}** drew a face-up {card} and a face-up {second}",
+        name=name,
+        card=card(t, first),
+        second=card(t, second),
+    )
 
 
 def my_draws(t: Translator, events: list[Event], seat: int) -> str | None:
@@ -307,8 +398,11 @@ def my_draws(t: Translator, events: list[Event], seat: int) -> str | None:
     lines = []
     for e in events:
         if isinstance(e, CardDrawn) and e.seat == seat and e.card is not None:
-            lines.append(t.gettext("You drew a {card} card from the deck.", card=t.card(e.card)) if e.slot is None
-                         else t.gettext("You took the face-up {card} card.", card=t.card(e.card)))
+            lines.append(
+                t.gettext("You drew a {card} card from the deck.", card=t.card(e.card))
+                if e.slot is None
+                else t.gettext("You took the face-up {card} card.", card=t.card(e.card))
+            )
     return " ".join(lines) or None
 
 
@@ -357,10 +451,15 @@ def private_summary(t: Translator, game: Game, seat: int) -> str:
     done = tickets_done(game, seat)
     left = game.left[seat]
     if left is not None:
-        lines = [t.gettext("You resigned from this game.") if left == "resigned"
-                 else t.gettext("You were removed from this game."),
-                 t.gettext("Your routes stay on the board and your tickets are scored with you at the end "
-                           "(an unfinished one costs its points).")]
+        lines = [
+            t.gettext("You resigned from this game.")
+            if left == "resigned"
+            else t.gettext("You were removed from this game."),
+            t.gettext(
+                "Your routes stay on the board and your tickets are scored with you at the end "
+                "(an unfinished one costs its points)."
+            ),
+        ]
     else:
         lines = [t.gettext("**Your hand:** {cards}", cards=hand_text(t, view))]
     if view["you"]["tickets"]:
@@ -386,11 +485,19 @@ def passengers_text(t: Translator, m: MapData, player: dict) -> str:
     """A Märklin player's passengers and tokens: 'passengers to place: 1 · waiting in Kiel · tokens 2 + 3 (5)'."""
     parts = [t.gettext("passengers to place: {n}", n=player["passengers"])]
     if player["passengers_placed"]:
-        parts.append(t.gettext("waiting in {cities}", cities=t.join(t.city(m.city_by_id[c])
-                                                                    for c in player["passengers_placed"])))
+        parts.append(
+            t.gettext(
+                "waiting in {cities}", cities=t.join(t.city(m.city_by_id[c]) for c in player["passengers_placed"])
+            )
+        )
     if player["tokens"]:
-        parts.append(t.gettext("tokens {tokens} ({points})", tokens=" + ".join(map(str, player["tokens"])),
-                               points=sum(player["tokens"])))
+        parts.append(
+            t.gettext(
+                "tokens {tokens} ({points})",
+                tokens=" + ".join(map(str, player["tokens"])),
+                points=sum(player["tokens"]),
+            )
+        )
     return " · ".join(parts)
 
 
@@ -400,24 +507,39 @@ def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str
     m = game.map
     fields = []
     for score in sorted(game.final, key=lambda s: (s.rank, s.seat)):
-        parts = [t.gettext("routes {points}", points=score.route_points),
-                 t.gettext("tickets {points:+d}", points=score.ticket_points)]
+        parts = [
+            t.gettext("routes {points}", points=score.route_points),
+            t.gettext("tickets {points:+d}", points=score.ticket_points),
+        ]
         if m.rules.stations:
-            parts.append(t.ngettext("stations +{points} ({n} unused)", "stations +{points} ({n} unused)",
-                                    score.station_points // m.rules.station_points if m.rules.station_points else 0,
-                                    points=score.station_points))
+            parts.append(
+                t.ngettext(
+                    "stations +{points} ({n} unused)",
+                    "stations +{points} ({n} unused)",
+                    score.station_points // m.rules.station_points if m.rules.station_points else 0,
+                    points=score.station_points,
+                )
+            )
         bonus = score.bonuses.get("longest_path")
         signed = "" if bonus is None else format(bonus, "+d")  # plural messages take plain placeholders
-        parts.append(t.ngettext("longest path ({n} train)", "longest path ({n} trains)", score.longest)
-                     if bonus is None else
-                     t.ngettext("longest path ({n} train) {bonus}", "longest path ({n} trains) {bonus}",
-                                score.longest, bonus=signed))
-        parts += [t.gettext(BONUSES[name], points=points) if name in BONUSES else f"{name.replace('_', ' ')} {points:+d}"
-                  for name, points in score.bonuses.items() if name != "longest_path"]
+        parts.append(
+            t.ngettext("longest path ({n} train)", "longest path ({n} trains)", score.longest)
+            if bonus is None
+            else t.ngettext(
+                "longest path ({n} train) {bonus}", "longest path ({n} trains) {bonus}", score.longest, bonus=signed
+            )
+        )
+        parts += [
+            t.gettext(BONUSES[name], points=points) if name in BONUSES else f"{name.replace('_', ' ')} {points:+d}"
+            for name, points in score.bonuses.items()
+            if name != "longest_path"
+        ]
         lines = [" · ".join(parts)]
         for result in score.tickets:
             label = ticket_text(t, m, result.id, result.reached)
-            lines.append(f"{'✅' if result.completed else '❌'} {label} → {'+' if result.completed else '−'}{result.points}")
+            lines.append(
+                f"{'✅' if result.completed else '❌'} {label} → {'+' if result.completed else '−'}{result.points}"
+            )
         body = "\n".join(lines)
         if len(body) > 1024:
             body = body[:1020] + " …"

@@ -47,8 +47,11 @@ class SeatChanged(UserError):
 
 def kick_view(game_id: int, seat: int, user_id: int, *, t: Translator) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(components.button(f"ttr:{game_id}:kick:{seat}:{user_id}:yes", t.pgettext("button", "Remove"),
-                                    style=discord.ButtonStyle.danger))
+    view.add_item(
+        components.button(
+            f"ttr:{game_id}:kick:{seat}:{user_id}:yes", t.pgettext("button", "Remove"), style=discord.ButtonStyle.danger
+        )
+    )
     view.add_item(components.button(f"ttr:{game_id}:kick:{seat}:{user_id}:no", t.pgettext("button", "Cancel")))
     return view
 
@@ -56,8 +59,9 @@ def kick_view(game_id: int, seat: int, user_id: int, *, t: Translator) -> discor
 class KickButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.KICK):
     async def run(self, interaction: Interaction) -> None:
         admin: Admin = interaction.client.get_cog("Admin")  # type: ignore[attr-defined,assignment]
-        await admin.confirm_kick(interaction, self.number("game"), self.number("seat"), self.number("user"),
-                                 self.fields["answer"] == "yes")
+        await admin.confirm_kick(
+            interaction, self.number("game"), self.number("seat"), self.number("user"), self.fields["answer"] == "yes"
+        )
 
 
 def check_host(table: Table, interaction: Interaction) -> None:
@@ -90,15 +94,22 @@ class Admin(TTRCog):
         t = await self.bot.languages.for_channel(interaction.guild_id)
         await interaction.response.send_message(t.gettext(template, **params))
 
-    @app_commands.command(name="kick", description=locale_str("Remove a player from the game (their routes and tickets stay)"))
+    @app_commands.command(
+        name="kick", description=locale_str("Remove a player from the game (their routes and tickets stay)")
+    )
     @app_commands.describe(player=locale_str("Who leaves"))
     async def kick(self, interaction: Interaction, player: discord.User) -> None:
         table, seat = await self._player_seat(interaction, player)
         t = await self.bot.languages.for_interaction(interaction)
         await interaction.response.send_message(
-            t.gettext("Remove **{name}** from the game? They take no more turns; their routes stay on the board and "
-                      "their tickets are scored at the end.", name=escaped(player.display_name)),
-            ephemeral=True, view=kick_view(table.id, seat, player.id, t=t))
+            t.gettext(
+                "Remove **{name}** from the game? They take no more turns; their routes stay on the board and "
+                "their tickets are scored at the end.",
+                name=escaped(player.display_name),
+            ),
+            ephemeral=True,
+            view=kick_view(table.id, seat, player.id, t=t),
+        )
 
     async def confirm_kick(self, interaction: Interaction, game_id: int, seat: int, user_id: int, yes: bool) -> None:
         """The host's answer to the kick's confirmation: the confirmation becomes what happened.
@@ -116,15 +127,17 @@ class Admin(TTRCog):
         await self.bot.messenger.load_names(table)
         name = self.bot.messenger.name(table, seat, t)
         try:
-            outcome = await self.bot.service.act(game_id, Remove(seat), as_table=True,
-                                                 cause=Cause(CauseKind.KICK, user_id=interaction.user.id))
+            outcome = await self.bot.service.act(
+                game_id, Remove(seat), as_table=True, cause=Cause(CauseKind.KICK, user_id=interaction.user.id)
+            )
         except TemplateError as exc:
             await interaction.edit_original_response(content="⚠️ " + await self.bot.moves.refusal(t, game_id, exc))
             return
         text = t.gettext("**{name}** was removed from the game.", name=name)
         if outcome.game_over:
-            text += " " + t.gettext("That ended it: the final results are in {channel}.",
-                                    channel=channel_mention(outcome.table))
+            text += " " + t.gettext(
+                "That ended it: the final results are in {channel}.", channel=channel_mention(outcome.table)
+            )
         await interaction.edit_original_response(content="✅ " + text)
 
     @app_commands.command(name="replace", description=locale_str("Give a player's seat to someone else"))
@@ -132,14 +145,21 @@ class Admin(TTRCog):
     async def replace(self, interaction: Interaction, player: discord.User, new_player: discord.User) -> None:
         table, seat = await self._player_seat(interaction, player)
         if new_player.bot or table.seat_of(new_player.id) is not None:
-            raise UserError("{name} can't take that seat: they already play here or are a bot.",
-                            name=escaped(new_player.display_name))
+            raise UserError(
+                "{name} can't take that seat: they already play here or are a bot.",
+                name=escaped(new_player.display_name),
+            )
         await self.bot.service.replace_player(table, seat, new_player.id)
         await self.bot.messenger.remember_name(new_player)
         t = await self.bot.languages.for_channel(interaction.guild_id)
-        await interaction.response.send_message(t.gettext(
-            "🔁 {new} takes over {old}'s seat (cards, tickets and routes). Your hand: **{button}**.",
-            new=new_player.mention, old=player.mention, button=t.pgettext("button", "My hand")))
+        await interaction.response.send_message(
+            t.gettext(
+                "🔁 {new} takes over {old}'s seat (cards, tickets and routes). Your hand: **{button}**.",
+                new=new_player.mention,
+                old=player.mention,
+                button=t.pgettext("button", "My hand"),
+            )
+        )
 
     @app_commands.command(name="handover", description=locale_str("Make someone else the host of this game"))
     @app_commands.describe(player=locale_str("The new host"))
@@ -161,24 +181,35 @@ class Admin(TTRCog):
         if interaction.user.id != table.record.host_id and not is_manager(interaction):
             raise UserError("Only the host can pause or resume the timers.")
         if bool(clock.paused_at) == paused:
-            raise UserError("The timers are already paused.") if paused else UserError("The timers are already running.")
+            raise (
+                UserError("The timers are already paused.") if paused else UserError("The timers are already running.")
+            )
         await self.bot.timers.pause(table, clock, paused)
         ct = await self.bot.messenger.channel_t(table)  # said in the channel, for everyone
         if paused:
             await interaction.response.send_message(
-                "⏸️ " + ct.gettext("The turn timers are paused. `{resume}` starts them again.",
-                                   resume=slash(ct, "ttr-host resume")))
+                "⏸️ "
+                + ct.gettext(
+                    "The turn timers are paused. `{resume}` starts them again.", resume=slash(ct, "ttr-host resume")
+                )
+            )
         else:
             due = await self.bot.timers.deadline(table, table.game.to_move()[0]) if table.game.to_move() else None
-            await interaction.response.send_message("▶️ " + (
-                ct.gettext("The turn timers run again. Next deadline {when}.", when=timestamp(due)) if due
-                else ct.gettext("The turn timers run again.")))
+            await interaction.response.send_message(
+                "▶️ "
+                + (
+                    ct.gettext("The turn timers run again. Next deadline {when}.", when=timestamp(due))
+                    if due
+                    else ct.gettext("The turn timers run again.")
+                )
+            )
 
     @app_commands.command(name="end", description=locale_str("End the game now, without scores"))
     async def end(self, interaction: Interaction) -> None:
         table = await self._table(interaction)
-        await self.bot.service.end(table.id, cause=Cause(CauseKind.ADMIN, user_id=interaction.user.id,
-                                                         interaction=interaction))
+        await self.bot.service.end(
+            table.id, cause=Cause(CauseKind.ADMIN, user_id=interaction.user.id, interaction=interaction)
+        )
 
 
 async def setup(bot) -> None:

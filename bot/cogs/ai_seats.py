@@ -83,17 +83,20 @@ class AISeats(TTRCog):
             seat = waiting[0]
             player = make_ai(table.ai_seats()[seat], seed=f"{table.record.seed}:{seat}:{table.game.version}")
             try:  # decided under the game's lock: a person's move cannot slip in between
-                await self.bot.service.act(game_id, lambda game: ask(player, game, seat), seat=seat,
-                                           cause=Cause(CauseKind.AI))
+                await self.bot.service.act(
+                    game_id, lambda game: ask(player, game, seat), seat=seat, cause=Cause(CauseKind.AI)
+                )
             except (TemplateError, ValueError):
                 continue  # the decision went away meanwhile (someone resigned, a deadline): look again
             except Exception:
                 failures += 1
-                log.exception("AI move failed", extra={"game_id": game_id, "seat": seat, "error_id": new_error_id(),
-                                                       "failures": failures})
+                log.exception(
+                    "AI move failed",
+                    extra={"game_id": game_id, "seat": seat, "error_id": new_error_id(), "failures": failures},
+                )
                 if failures >= self.RETRIES:
                     return  # the next outcome of the game, or a restart, starts it again
-                await asyncio.sleep(self.delay + 2 ** failures)
+                await asyncio.sleep(self.delay + 2**failures)
 
     async def start_work(self) -> None:
         """At start-up: AIs whose turn it was when the bot stopped play on; then a look every `SWEEP`."""

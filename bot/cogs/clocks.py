@@ -64,8 +64,10 @@ class Clocks(TTRCog):
                 try:
                     await self._fire(timer)
                 except Exception:
-                    log.exception("timer failed", extra={"game_id": timer.game_id, "timer_id": timer.id,
-                                                         "error_id": new_error_id()})
+                    log.exception(
+                        "timer failed",
+                        extra={"game_id": timer.game_id, "timer_id": timer.id, "error_id": new_error_id()},
+                    )
                     continue  # its lease runs out and it is tried again
                 async with self.bot.storage.sessions() as session:
                     await stored_clocks.mark_fired(session=session, timer_id=timer.id, now=timers.now())
@@ -78,8 +80,12 @@ class Clocks(TTRCog):
         except Exception:
             return
         game = table.game
-        if (table.record.status != "active" or game.is_over() or timer.seat not in game.to_move()
-                or game.turn_token(timer.seat) != timer.decision):
+        if (
+            table.record.status != "active"
+            or game.is_over()
+            or timer.seat not in game.to_move()
+            or game.turn_token(timer.seat) != timer.decision
+        ):
             return  # that turn is over: nothing to do
         if timer.kind == stored_clocks.REMINDER:
             due = await timers.deadline(table, timer.seat)
@@ -107,7 +113,9 @@ class Clocks(TTRCog):
         """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy)."""
         return ask(make_ai("baseline", seed=f"{game.seed}:{seat}:{game.version}"), game, seat)
 
-    @app_commands.command(name="vacation", description=locale_str("Pause your own deadlines in this game for some days"))
+    @app_commands.command(
+        name="vacation", description=locale_str("Pause your own deadlines in this game for some days")
+    )
     @app_commands.describe(days=locale_str("How many days"))
     async def vacation(self, interaction: Interaction, days: app_commands.Range[int, 1, 30]) -> None:
         table, clock = await clocked_table(interaction)
@@ -118,13 +126,19 @@ class Clocks(TTRCog):
         if isinstance(until, float):
             t = await self.bot.languages.for_interaction(interaction)
             days_left = f"{until:g}"
-            await self.bot.reply(interaction, t.gettext("You have {days} vacation days left in this game.",
-                                                        days=days_left))
+            await self.bot.reply(
+                interaction, t.gettext("You have {days} vacation days left in this game.", days=days_left)
+            )
             return
         ct = await self.bot.messenger.channel_t(table)  # said in the channel, for everyone
-        await interaction.response.send_message("🏖️ " + ct.gettext(
-            "{player} is on vacation until {when}: their deadlines wait.", player=interaction.user.mention,
-            when=timestamp(until)))
+        await interaction.response.send_message(
+            "🏖️ "
+            + ct.gettext(
+                "{player} is on vacation until {when}: their deadlines wait.",
+                player=interaction.user.mention,
+                when=timestamp(until),
+            )
+        )
 
 
 async def setup(bot) -> None:

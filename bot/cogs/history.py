@@ -36,30 +36,39 @@ def log_entry(t: Translator, game: Game, seat: int | None, action, names, *, pub
 
 
 class History(TTRCog):
-    @app_commands.command(name="board",
-                          description=locale_str("Show the board (or a finished game's board after any move)"))
-    @app_commands.describe(public=locale_str("Post it for everyone (default: only you)"),
-                           move=locale_str("The last finished game here: its board after this many moves"))
-    async def board(self, interaction: Interaction, public: bool = False,
-                    move: app_commands.Range[int, 0, 5000] | None = None) -> None:
+    @app_commands.command(
+        name="board", description=locale_str("Show the board (or a finished game's board after any move)")
+    )
+    @app_commands.describe(
+        public=locale_str("Post it for everyone (default: only you)"),
+        move=locale_str("The last finished game here: its board after this many moves"),
+    )
+    async def board(
+        self, interaction: Interaction, public: bool = False, move: app_commands.Range[int, 0, 5000] | None = None
+    ) -> None:
         if move is not None:
             await self.replay(interaction, move)
             return
         table = await table_here(interaction)
         bot = self.bot
-        t = await bot.languages.for_channel(interaction.guild_id) if public else await bot.languages.for_interaction(
-            interaction)
+        t = (
+            await bot.languages.for_channel(interaction.guild_id)
+            if public
+            else await bot.languages.for_interaction(interaction)
+        )
         await interaction.response.defer(ephemeral=not public, thinking=True)
         await interaction.followup.send(file=await bot.messenger.board_file(table, t), ephemeral=not public)
 
-    @app_commands.command(name="log",
-                          description=locale_str("The last moves (the whole log, or the game as JSON, once it is "
-                                                 "over)"))
-    @app_commands.describe(moves=locale_str("How many of the last moves"),
-                           export=locale_str("The last finished game here as JSON: seed, options and full log, to "
-                                             "replay anywhere"))
-    async def log_(self, interaction: Interaction, moves: app_commands.Range[int, 1, 100] = 20,
-                   export: bool = False) -> None:
+    @app_commands.command(
+        name="log", description=locale_str("The last moves (the whole log, or the game as JSON, once it is over)")
+    )
+    @app_commands.describe(
+        moves=locale_str("How many of the last moves"),
+        export=locale_str("The last finished game here as JSON: seed, options and full log, to replay anywhere"),
+    )
+    async def log_(
+        self, interaction: Interaction, moves: app_commands.Range[int, 1, 100] = 20, export: bool = False
+    ) -> None:
         if export:
             await self.export(interaction)
         else:
@@ -74,8 +83,10 @@ class History(TTRCog):
         table = await self.bot.service.table_in_channel(interaction.channel_id)
         if table is not None:
             await self.bot.messenger.load_names(table)
-            lines = [f"{i + 1}. {log_entry(t, table.game, seat, action, self._names(table, t), public=True)}"
-                     for i, (seat, action) in enumerate(table.game.log)][-count:]
+            lines = [
+                f"{i + 1}. {log_entry(t, table.game, seat, action, self._names(table, t), public=True)}"
+                for i, (seat, action) in enumerate(table.game.log)
+            ][-count:]
             text = "\n".join(lines)[-1900:] if lines else t.gettext("No moves yet.")
             await self._say(interaction, t.gettext("**Last moves**") + f"\n```\n{text}\n```")
             return
@@ -86,12 +97,20 @@ class History(TTRCog):
         # A finished game: everything may be seen now, kept tickets included.
         finished = await self.bot.service.table(record.id)
         await self.bot.messenger.load_names(finished)
-        lines = [f"{i + 1}. {log_entry(t, finished.game, seat, action, self._names(finished, t), public=False)}"
-                 for i, (seat, action) in enumerate(finished.game.log)]
+        lines = [
+            f"{i + 1}. {log_entry(t, finished.game, seat, action, self._names(finished, t), public=False)}"
+            for i, (seat, action) in enumerate(finished.game.log)
+        ]
         file = discord.File(io.BytesIO("\n".join(lines).encode()), filename=f"game-{record.id}-log.txt")
-        await self._say(interaction, t.ngettext("The full log of the last game here ({n} move).",
-                                                "The full log of the last game here ({n} moves).", len(lines)),
-                        file=file)
+        await self._say(
+            interaction,
+            t.ngettext(
+                "The full log of the last game here ({n} move).",
+                "The full log of the last game here ({n} moves).",
+                len(lines),
+            ),
+            file=file,
+        )
 
     async def export(self, interaction: Interaction) -> None:
         t = await self.bot.languages.for_interaction(interaction)
@@ -117,10 +136,11 @@ class History(TTRCog):
         await self.bot.messenger.load_names(finished)
         move = max(0, min(move, len(log)))
         image = await asyncio.to_thread(self._board_at, record, log[:move], self.bot.messenger.styles(finished, t), t)
-        await interaction.followup.send(t.gettext("The board after move {move} of {total}.", move=move, total=len(log)),
-                                        ephemeral=True,
-                                        file=discord.File(io.BytesIO(image.png), filename=f"move-{move}.png",
-                                                          description=image.alt_text[:1024]))
+        await interaction.followup.send(
+            t.gettext("The board after move {move} of {total}.", move=move, total=len(log)),
+            ephemeral=True,
+            file=discord.File(io.BytesIO(image.png), filename=f"move-{move}.png", description=image.alt_text[:1024]),
+        )
 
     def _names(self, table: Table, t: Translator):
         return lambda seat: self.bot.messenger.name(table, seat, t)

@@ -24,13 +24,18 @@ def status_text(t: Translator, table: Table, name) -> str:
     game = table.game
     seen = game.view(None)
     phase = t.gettext(PHASES[seen["phase"]])
-    lines = [t.gettext("**{map}** · {phase} · 🔔 last round", map=t.map_name(game.map), phase=phase)
-             if seen["last_round"] else t.gettext("**{map}** · {phase}", map=t.map_name(game.map), phase=phase)]
+    lines = [
+        t.gettext("**{map}** · {phase} · 🔔 last round", map=t.map_name(game.map), phase=phase)
+        if seen["last_round"]
+        else t.gettext("**{map}** · {phase}", map=t.map_name(game.map), phase=phase)
+    ]
     for p in seen["players"]:
-        stats = [t.npgettext("status", "{n} point", "{n} points", p["score"]),
-                 t.npgettext("status", "{n} train", "{n} trains", p["trains"]),
-                 t.npgettext("status", "{n} card", "{n} cards", p["hand_size"]),
-                 t.npgettext("status", "{n} ticket", "{n} tickets", p["tickets"])]
+        stats = [
+            t.npgettext("status", "{n} point", "{n} points", p["score"]),
+            t.npgettext("status", "{n} train", "{n} trains", p["trains"]),
+            t.npgettext("status", "{n} card", "{n} cards", p["hand_size"]),
+            t.npgettext("status", "{n} ticket", "{n} tickets", p["tickets"]),
+        ]
         if game.map.rules.stations:
             stats.append(t.npgettext("status", "{n} station", "{n} stations", p["stations_left"]))
         if p.get("loans"):
@@ -69,10 +74,12 @@ class Info(TTRCog):
             table = await bot.service.table(record.id)
             await bot.messenger.load_names(table)
             channel, state = f"<#{record.channel_id}>", await self._game_state(t, table, interaction.user.id)
-            lines.append(t.gettext("• {map} in {channel}: {state}", map=t.map_name(table.game.map), channel=channel,
-                                   state=state))
-        await interaction.followup.send("\n".join(lines) if lines else t.gettext("You have no active games."),
-                                        ephemeral=True)
+            lines.append(
+                t.gettext("• {map} in {channel}: {state}", map=t.map_name(table.game.map), channel=channel, state=state)
+            )
+        await interaction.followup.send(
+            "\n".join(lines) if lines else t.gettext("You have no active games."), ephemeral=True
+        )
 
     async def _game_state(self, t: Translator, table: Table, user_id: int) -> str:
         """Where a game stands for one of its players: whose turn (and its deadline)."""
@@ -84,10 +91,17 @@ class Info(TTRCog):
         mover = game.current
         due = await self.bot.timers.deadline(table, mover)
         if table.user_of(mover) == user_id:
-            return t.gettext("**your turn**, ⏰ {deadline}", deadline=timestamp(due)) if due else t.gettext("**your turn**")
+            return (
+                t.gettext("**your turn**, ⏰ {deadline}", deadline=timestamp(due))
+                if due
+                else t.gettext("**your turn**")
+            )
         name = self.bot.messenger.name(table, mover, t)
-        return (t.gettext("{name}'s turn, ⏰ {deadline}", name=name, deadline=timestamp(due)) if due
-                else t.gettext("{name}'s turn", name=name))
+        return (
+            t.gettext("{name}'s turn, ⏰ {deadline}", name=name, deadline=timestamp(due))
+            if due
+            else t.gettext("{name}'s turn", name=name)
+        )
 
     @app_commands.command(name="rules", description=locale_str("The rules of this channel's map (or a map you name)"))
     @app_commands.describe(map=locale_str("The board"))
@@ -102,21 +116,34 @@ class Info(TTRCog):
     @app_commands.command(name="help", description=locale_str("How to play with this bot"))
     async def help_(self, interaction: Interaction) -> None:
         t = await self._t(interaction)
-        await self.bot.reply(interaction, t.gettext(
-            "**Ticket to Ride** — one game per channel or thread.\n"
-            "**Start:** `{new}` → others `{join}` (or the **{join_button}** button) → host `{start}`.\n"
-            "**Your turn** (one of): draw cards (buttons on the turn message, or `{draw}`) · `{claim}` a route "
-            "(type to search the routes you can afford) · `{tickets}` · `{station}` (Europe).\n"
-            "**Private:** your cards and tickets come by DM; **{hand_button}** or `{hand}` shows them here, only to "
-            "you.\n"
-            "**Info:** `{board}` · `{status}` · `{rules}`. **Leave:** `{resign}`.\n"
-            "**Language:** `{settings_language}`.",
-            join_button=t.pgettext("button", "Join"), hand_button=t.pgettext("button", "My hand"),
-            new=slash(t, "ttr-host new"), join=slash(t, "ttr join"), start=slash(t, "ttr-host start"), draw=slash(t, "ttr draw"),
-            claim=slash(t, "ttr claim"), tickets=slash(t, "ttr tickets"), station=slash(t, "ttr station"),
-            hand=slash(t, "ttr hand"), board=slash(t, "ttr board"), status=slash(t, "ttr status"),
-            rules=slash(t, "ttr rules"), resign=slash(t, "ttr resign"),
-            settings_language=slash(t, "ttr-settings language")))
+        await self.bot.reply(
+            interaction,
+            t.gettext(
+                "**Ticket to Ride** — one game per channel or thread.\n"
+                "**Start:** `{new}` → others `{join}` (or the **{join_button}** button) → host `{start}`.\n"
+                "**Your turn** (one of): draw cards (buttons on the turn message, or `{draw}`) · `{claim}` a route "
+                "(type to search the routes you can afford) · `{tickets}` · `{station}` (Europe).\n"
+                "**Private:** your cards and tickets come by DM; **{hand_button}** or `{hand}` shows them here, only to "
+                "you.\n"
+                "**Info:** `{board}` · `{status}` · `{rules}`. **Leave:** `{resign}`.\n"
+                "**Language:** `{settings_language}`.",
+                join_button=t.pgettext("button", "Join"),
+                hand_button=t.pgettext("button", "My hand"),
+                new=slash(t, "ttr-host new"),
+                join=slash(t, "ttr join"),
+                start=slash(t, "ttr-host start"),
+                draw=slash(t, "ttr draw"),
+                claim=slash(t, "ttr claim"),
+                tickets=slash(t, "ttr tickets"),
+                station=slash(t, "ttr station"),
+                hand=slash(t, "ttr hand"),
+                board=slash(t, "ttr board"),
+                status=slash(t, "ttr status"),
+                rules=slash(t, "ttr rules"),
+                resign=slash(t, "ttr resign"),
+                settings_language=slash(t, "ttr-settings language"),
+            ),
+        )
 
 
 async def setup(bot) -> None:

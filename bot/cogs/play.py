@@ -36,9 +36,12 @@ class _GameItem(components.Clicked):
     async def act(self, interaction: Interaction, action) -> None:
         fields = self.fields
         await interaction.client.moves.perform(  # type: ignore[attr-defined]
-            interaction, self.number("game"), action,
+            interaction,
+            self.number("game"),
+            action,
             token=int(fields["token"]) if "token" in fields else None,
-            turn=int(fields["turn"]) if "turn" in fields else None)
+            turn=int(fields["turn"]) if "turn" in fields else None,
+        )
 
 
 class DrawCardButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.DRAW):
@@ -152,8 +155,9 @@ class TripSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=
 
         def move(game) -> Move:
             seat = game.current
-            trips = [a for a in game.legal_actions(seat) if isinstance(a, Move) and a.path[0] == start
-                     and a.path[-1] == end]
+            trips = [
+                a for a in game.legal_actions(seat) if isinstance(a, Move) and a.path[0] == start and a.path[-1] == end
+            ]
             return trips[0] if trips else Move((start, end), 0)  # gone: the engine says why
 
         await self.act(interaction, move)
@@ -164,8 +168,12 @@ class EndButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=c
 
     async def run(self, interaction: Interaction) -> None:
         track, city = self.fields["track"], self.fields["city"] or None
-        await _play(interaction).pick(interaction, self, lambda a: isinstance(a, Claim) and a.track == track
-                                      and a.passenger == city, ask_end=False)
+        await _play(interaction).pick(
+            interaction,
+            self,
+            lambda a: isinstance(a, Claim) and a.track == track and a.passenger == city,
+            ask_end=False,
+        )
 
 
 class MyHandButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.HAND):
@@ -174,17 +182,33 @@ class MyHandButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button]
 
 
 class Play(TTRCog):
-    items = (DrawCardButton, DrawTicketsButton, RoutesButton, RouteSelect, CitiesButton, CitySelect, KeepTicketsSelect,
-             TunnelButton, ChoiceButton, MyHandButton, MixButton, MixesButton, PassengersButton, PassengerSelect,
-             TripSelect, EndButton)
+    items = (
+        DrawCardButton,
+        DrawTicketsButton,
+        RoutesButton,
+        RouteSelect,
+        CitiesButton,
+        CitySelect,
+        KeepTicketsSelect,
+        TunnelButton,
+        ChoiceButton,
+        MyHandButton,
+        MixButton,
+        MixesButton,
+        PassengersButton,
+        PassengerSelect,
+        TripSelect,
+        EndButton,
+    )
 
     async def _act_here(self, interaction: Interaction, text: str) -> None:
         """Play `text` (engine notation) in this channel's game."""
         table = await table_here(interaction)
         await self.bot.moves.perform(interaction, table.id, text)
 
-    @app_commands.command(name="draw",
-                          description=locale_str("Draw train cards: buttons for the face-up cards and the deck"))
+    @app_commands.command(
+        name="draw", description=locale_str("Draw train cards: buttons for the face-up cards and the deck")
+    )
     async def draw(self, interaction: Interaction) -> None:
         table = await table_here(interaction)
         seat, game = my_seat(table, interaction), table.game
@@ -193,38 +217,64 @@ class Play(TTRCog):
             try:
                 game.check(seat, DrawDeck())  # the engine says why not (whose turn, what comes first)
             except ActionError as exc:
-                await self.bot.reply(interaction, "⚠️ " + await self.bot.moves.refusal(
-                    await self.bot.languages.for_interaction(interaction), table.id, exc))
+                await self.bot.reply(
+                    interaction,
+                    "⚠️ "
+                    + await self.bot.moves.refusal(
+                        await self.bot.languages.for_interaction(interaction), table.id, exc
+                    ),
+                )
                 return
         t = await self.bot.languages.for_interaction(interaction)
-        await interaction.response.send_message(t.gettext("Pick a face-up card or the deck:"), ephemeral=True,
-                                                view=components.panel_view(table.id, game, seat, t=t))
+        await interaction.response.send_message(
+            t.gettext("Pick a face-up card or the deck:"),
+            ephemeral=True,
+            view=components.panel_view(table.id, game, seat, t=t),
+        )
 
     @app_commands.command(name="claim", description=locale_str("Claim a route"))
-    @app_commands.describe(route=locale_str("The route (type to search the routes you can claim now)"),
-                           color=locale_str("Card color to pay with (asked only if several fit)"),
-                           locos=locale_str("How many locomotives to use (default: as few as needed)"))
+    @app_commands.describe(
+        route=locale_str("The route (type to search the routes you can claim now)"),
+        color=locale_str("Card color to pay with (asked only if several fit)"),
+        locos=locale_str("How many locomotives to use (default: as few as needed)"),
+    )
     @app_commands.choices(color=CARD_CHOICES)
-    async def claim(self, interaction: Interaction, route: Route, color: app_commands.Choice[str] | None = None,
-                    locos: app_commands.Range[int, 0, 9] | None = None) -> None:
+    async def claim(
+        self,
+        interaction: Interaction,
+        route: Route,
+        color: app_commands.Choice[str] | None = None,
+        locos: app_commands.Range[int, 0, 9] | None = None,
+    ) -> None:
         table = await table_here(interaction)
-        await self.bot.moves.claim(interaction, table.id, route.text, route.tracks, color.value if color else None,
-                                   locos)
+        await self.bot.moves.claim(
+            interaction, table.id, route.text, route.tracks, color.value if color else None, locos
+        )
 
     @app_commands.command(name="tickets", description=locale_str("Draw destination tickets"))
     async def tickets(self, interaction: Interaction) -> None:
         await self._act_here(interaction, "tickets draw")
 
     @app_commands.command(name="station", description=locale_str("Build a station (Europe)"))
-    @app_commands.describe(city=locale_str("The city"), color=locale_str("Card color to pay with"),
-                           locos=locale_str("How many locomotives to use"))
+    @app_commands.describe(
+        city=locale_str("The city"),
+        color=locale_str("Card color to pay with"),
+        locos=locale_str("How many locomotives to use"),
+    )
     @app_commands.choices(color=CARD_CHOICES)
-    async def station(self, interaction: Interaction, city: City, color: app_commands.Choice[str] | None = None,
-                      locos: app_commands.Range[int, 0, 3] | None = None) -> None:
+    async def station(
+        self,
+        interaction: Interaction,
+        city: City,
+        color: app_commands.Choice[str] | None = None,
+        locos: app_commands.Range[int, 0, 3] | None = None,
+    ) -> None:
         table = await table_here(interaction)
         if not table.game.map.rules.stations:
             t = await self.bot.languages.for_interaction(interaction)
-            await self.bot.reply(interaction, t.gettext("The {map} map has no stations.", map=t.map_name(table.game.map)))
+            await self.bot.reply(
+                interaction, t.gettext("The {map} map has no stations.", map=t.map_name(table.game.map))
+            )
             return
         parts = ["station", city] + ([color.value] if color else []) + ([f"loco={locos}"] if locos is not None else [])
         await self.bot.moves.perform(interaction, table.id, " ".join(parts))
@@ -255,10 +305,21 @@ class Play(TTRCog):
         await m.load_names(table)
         content, view = m.panel(t, table, seat)
         game = table.game
-        files = await m.private_files(table, seat, hand=game.left[seat] is None, board=game.phase == "playing",
-                                      offer=bool(game.offers[seat]), interaction=interaction, t=t)
-        await interaction.followup.send(components.fit(content, components.MESSAGE_CONTENT), ephemeral=True,
-                                        view=view or discord.utils.MISSING, files=files)
+        files = await m.private_files(
+            table,
+            seat,
+            hand=game.left[seat] is None,
+            board=game.phase == "playing",
+            offer=bool(game.offers[seat]),
+            interaction=interaction,
+            t=t,
+        )
+        await interaction.followup.send(
+            components.fit(content, components.MESSAGE_CONTENT),
+            ephemeral=True,
+            view=view or discord.utils.MISSING,
+            files=files,
+        )
         m.remember_panel(table, interaction)
 
     async def _player(self, interaction: Interaction, game_id: int):
@@ -277,8 +338,11 @@ class Play(TTRCog):
         if game.phase != "playing":
             game.check(seat, DrawDeck())  # the engine's reason: the game has not started, or is over
         my_turn = game.current == seat and game.stage is None
-        claims = ([a for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)] if my_turn
-                  else game.payable_claims(seat))
+        claims = (
+            [a for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)]
+            if my_turn
+            else game.payable_claims(seat)
+        )
         content, view = components.claim_menu(table.id, game, seat, claims, ticket_tracks(game, seat), page, t=t)
         if not my_turn and game.current != seat:
             content += "\n" + t.gettext("It's {player}'s turn.", player=self.bot.messenger.name(table, game.current, t))
@@ -313,8 +377,11 @@ class Play(TTRCog):
         options = [a for a in game.legal_actions(seat, collapse_payments=True) if wanted(a)]
         if ask_end and any(getattr(a, "passenger", None) for a in options):
             route = route_name(t, game.map, game.map.track_by_id[options[0].track])
-            await show_private(interaction, "🧳 " + t.gettext("Put a passenger on an end of {route}?", route=route),
-                               components.passenger_end_view(table.id, game, seat, options, t=t))
+            await show_private(
+                interaction,
+                "🧳 " + t.gettext("Put a passenger on an end of {route}?", route=route),
+                components.passenger_end_view(table.id, game, seat, options, t=t),
+            )
             return
         if len(options) == 1 or not options:
             # One payment: played. None (not the seat's turn, the route was just taken): the
@@ -322,10 +389,16 @@ class Play(TTRCog):
             await item.act(interaction, options[0] if options else _unplayable(game, item))
             return
         first = options[0]
-        where = (route_name(t, game.map, game.map.track_by_id[first.track]) if isinstance(first, Claim)
-                 else t.city(game.map.city_by_id[first.city]))
-        await show_private(interaction, t.gettext("How do you pay for {route}?", route=where),
-                           components.payment_view(table.id, game, seat, options, t=t))
+        where = (
+            route_name(t, game.map, game.map.track_by_id[first.track])
+            if isinstance(first, Claim)
+            else t.city(game.map.city_by_id[first.city])
+        )
+        await show_private(
+            interaction,
+            t.gettext("How do you pay for {route}?", route=where),
+            components.payment_view(table.id, game, seat, options, t=t),
+        )
 
 
 def _unplayable(game, item: _GameItem):

@@ -17,14 +17,20 @@ from engine import load_map
 from i18n import LANGUAGES, N_, Translator
 from storage import players as stored_players
 
-LANGUAGE_CHOICES = [app_commands.Choice(name=locale_pstr("language", "automatic (Discord's language)"), value="auto"),
-                    app_commands.Choice(name=locale_pstr("language", "English"), value="en"),
-                    app_commands.Choice(name=locale_pstr("language", "Русский"), value="ru"),
-                    app_commands.Choice(name=locale_pstr("language", "简体中文"), value="zh")]
-CITY_NAME_CHOICES = [app_commands.Choice(name=locale_str("as printed on the board"), value="printed"),
-                     app_commands.Choice(name=locale_str("translated (where the map has them)"), value="translated")]
-FOR_CHOICES = [app_commands.Choice(name=locale_str("me"), value="me"),
-               app_commands.Choice(name=locale_str("this server (Manage Server)"), value="server")]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=locale_pstr("language", "automatic (Discord's language)"), value="auto"),
+    app_commands.Choice(name=locale_pstr("language", "English"), value="en"),
+    app_commands.Choice(name=locale_pstr("language", "Русский"), value="ru"),
+    app_commands.Choice(name=locale_pstr("language", "简体中文"), value="zh"),
+]
+CITY_NAME_CHOICES = [
+    app_commands.Choice(name=locale_str("as printed on the board"), value="printed"),
+    app_commands.Choice(name=locale_str("translated (where the map has them)"), value="translated"),
+]
+FOR_CHOICES = [
+    app_commands.Choice(name=locale_str("me"), value="me"),
+    app_commands.Choice(name=locale_str("this server (Manage Server)"), value="server"),
+]
 
 
 class ManagersOnly(UserError):
@@ -42,30 +48,43 @@ class Preferences(TTRCog):
     async def _t(self, interaction: Interaction) -> Translator:
         return await self.bot.languages.for_interaction(interaction)
 
-    @app_commands.command(name="colorblind",
-                      description=locale_str("Images with letters on every color, for you (and any board of a game "
-                                             "you play)"))
+    @app_commands.command(
+        name="colorblind",
+        description=locale_str("Images with letters on every color, for you (and any board of a game you play)"),
+    )
     @app_commands.describe(on=locale_str("Letters on or off"))
     async def colorblind(self, interaction: Interaction, on: bool) -> None:
         t = await self._t(interaction)
         async with self.bot.storage.sessions() as session:
             await stored_players.update_player(session=session, user_id=interaction.user.id, color_blind=on)
         self.bot.messenger.set_colorblind(interaction.user.id, on)
-        await self.bot.reply(interaction, t.gettext("Color-blind images on: every car and card carries its color's "
-                                                    "letter.") if on else t.gettext("Color-blind images off."))
+        await self.bot.reply(
+            interaction,
+            t.gettext("Color-blind images on: every car and card carries its color's letter.")
+            if on
+            else t.gettext("Color-blind images off."),
+        )
 
-    @app_commands.command(name="language", description=locale_str("The bot's language, for you or (Manage Server) the "
-                                                              "server"))
+    @app_commands.command(
+        name="language", description=locale_str("The bot's language, for you or (Manage Server) the server")
+    )
     @app_commands.rename(for_="for")
-    @app_commands.describe(language=locale_str("The language (automatic: your Discord's, or the server's)"),
-                           city_names=locale_str("City names as printed on the board, or translated"),
-                           for_=locale_str("You (default) or the whole server's messages"))
+    @app_commands.describe(
+        language=locale_str("The language (automatic: your Discord's, or the server's)"),
+        city_names=locale_str("City names as printed on the board, or translated"),
+        for_=locale_str("You (default) or the whole server's messages"),
+    )
     @app_commands.choices(language=LANGUAGE_CHOICES, city_names=CITY_NAME_CHOICES, for_=FOR_CHOICES)
-    async def language(self, interaction: Interaction, language: app_commands.Choice[str],
-                       city_names: app_commands.Choice[str] | None = None,
-                       for_: app_commands.Choice[str] | None = None) -> None:
-        chosen = LanguageChoice(None if language.value == "auto" else language.value,
-                                city_names.value if city_names else None)
+    async def language(
+        self,
+        interaction: Interaction,
+        language: app_commands.Choice[str],
+        city_names: app_commands.Choice[str] | None = None,
+        for_: app_commands.Choice[str] | None = None,
+    ) -> None:
+        chosen = LanguageChoice(
+            None if language.value == "auto" else language.value, city_names.value if city_names else None
+        )
         if for_ is not None and for_.value == "server":
             _manager_only(interaction)
             await self.bot.languages.set_guild(interaction.guild_id, chosen)
@@ -78,35 +97,45 @@ class Preferences(TTRCog):
     async def show(self, interaction: Interaction) -> None:
         await self.show_settings(interaction)
 
-    @app_commands.command(name="map", description=locale_format("The map /ttr-host {new} uses when none is given",
-                                                            new=("command", "new")))
+    @app_commands.command(
+        name="map", description=locale_format("The map /ttr-host {new} uses when none is given", new=("command", "new"))
+    )
     @app_commands.describe(map=locale_str("The board"))
     @app_commands.choices(map=MAP_CHOICES)
     async def default_map(self, interaction: Interaction, map: app_commands.Choice[str]) -> None:
         _manager_only(interaction)
         async with self.bot.storage.sessions() as session:
-            await stored_players.update_guild_settings(session=session, guild_id=interaction.guild_id,
-                                                       default_map=map.value)
+            await stored_players.update_guild_settings(
+                session=session, guild_id=interaction.guild_id, default_map=map.value
+            )
         await self.show_settings(interaction)
 
-    @app_commands.command(name="forget",
-                      description=locale_str("Delete all of this server's games, lobbies, leagues and settings"))
+    @app_commands.command(
+        name="forget", description=locale_str("Delete all of this server's games, lobbies, leagues and settings")
+    )
     @app_commands.describe(confirm=locale_str("Type DELETE to confirm"))
     async def forget(self, interaction: Interaction, confirm: str) -> None:
         _manager_only(interaction)
         t = await self._t(interaction)
         if confirm != "DELETE":
-            await self.bot.reply(interaction, t.gettext(
-                "Nothing deleted: type `DELETE` in `{confirm}` to delete every game, lobby, league and setting of "
-                "this server.", confirm=option_name(t, "confirm")))
+            await self.bot.reply(
+                interaction,
+                t.gettext(
+                    "Nothing deleted: type `DELETE` in `{confirm}` to delete every game, lobby, league and setting of "
+                    "this server.",
+                    confirm=option_name(t, "confirm"),
+                ),
+            )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.forget_guild(interaction.guild_id)
-        await interaction.followup.send(t.gettext("🗑️ This server's games, lobbies, leagues and settings are deleted."),
-                                        ephemeral=True)
+        await interaction.followup.send(
+            t.gettext("🗑️ This server's games, lobbies, leagues and settings are deleted."), ephemeral=True
+        )
 
-    @app_commands.command(name="channel", description=locale_str("Allow or stop games in a channel (none allowed = "
-                                                             "everywhere)"))
+    @app_commands.command(
+        name="channel", description=locale_str("Allow or stop games in a channel (none allowed = everywhere)")
+    )
     @app_commands.describe(channel=locale_str("The channel"), allowed=locale_str("Games allowed there"))
     async def channel(self, interaction: Interaction, channel: discord.TextChannel, allowed: bool) -> None:
         _manager_only(interaction)
@@ -117,8 +146,7 @@ class Preferences(TTRCog):
             if allowed:
                 channels.append(channel.id)
             values["channels"] = channels
-            await stored_players.update_guild_settings(session=session, guild_id=interaction.guild_id,
-                                                       settings=values)
+            await stored_players.update_guild_settings(session=session, guild_id=interaction.guild_id, settings=values)
         await self.show_settings(interaction)
 
     async def show_settings(self, interaction: Interaction, t: Translator | None = None) -> None:
@@ -130,28 +158,48 @@ class Preferences(TTRCog):
         default_map = settings.default_map if settings and settings.default_map else "usa"
         channels = (settings.settings.get("channels") if settings else None) or []
         chosen = await self.bot.languages.guild(guild_id)
-        language = (t.pgettext("language", LANGUAGES[chosen.language]) if chosen.language
-                    else t.pgettext("language", "automatic (Discord's language)"))
-        city_names = (t.gettext("translated (where the map has them)") if chosen.city_names == "translated"
-                      else t.gettext("as printed on the board"))
-        await self.bot.reply(interaction, "\n".join([
-            t.gettext("**Server settings**"),
-            t.gettext("Default map: {map}", map=t.map_name(load_map(default_map))),
-            t.gettext("Games allowed in: {channels}", channels=t.join(f"<#{c}>" for c in channels)) if channels
-            else t.gettext("Games allowed in any channel"),
-            t.gettext("Language: {language}", language=language),
-            t.gettext("City names: {city_names}", city_names=city_names),
-        ]))
+        language = (
+            t.pgettext("language", LANGUAGES[chosen.language])
+            if chosen.language
+            else t.pgettext("language", "automatic (Discord's language)")
+        )
+        city_names = (
+            t.gettext("translated (where the map has them)")
+            if chosen.city_names == "translated"
+            else t.gettext("as printed on the board")
+        )
+        await self.bot.reply(
+            interaction,
+            "\n".join(
+                [
+                    t.gettext("**Server settings**"),
+                    t.gettext("Default map: {map}", map=t.map_name(load_map(default_map))),
+                    t.gettext("Games allowed in: {channels}", channels=t.join(f"<#{c}>" for c in channels))
+                    if channels
+                    else t.gettext("Games allowed in any channel"),
+                    t.gettext("Language: {language}", language=language),
+                    t.gettext("City names: {city_names}", city_names=city_names),
+                ]
+            ),
+        )
 
-    @app_commands.command(name="notify", description=locale_str("DM pings when it's your turn, with optional quiet "
-                                                                "hours"))
-    @app_commands.describe(dm=locale_str("Ping me by DM when my turn starts and before deadlines"),
-                           quiet_from=locale_str("Quiet hours start (hour, 0–23, your time)"),
-                           quiet_to=locale_str("Quiet hours end (hour)"),
-                           utc_offset=locale_str("Your time zone as hours from UTC (e.g. 2, -5)"))
-    async def notify(self, interaction: Interaction, dm: bool, quiet_from: app_commands.Range[int, 0, 23] | None = None,
-                     quiet_to: app_commands.Range[int, 0, 23] | None = None,
-                     utc_offset: app_commands.Range[int, -12, 14] = 0) -> None:
+    @app_commands.command(
+        name="notify", description=locale_str("DM pings when it's your turn, with optional quiet hours")
+    )
+    @app_commands.describe(
+        dm=locale_str("Ping me by DM when my turn starts and before deadlines"),
+        quiet_from=locale_str("Quiet hours start (hour, 0–23, your time)"),
+        quiet_to=locale_str("Quiet hours end (hour)"),
+        utc_offset=locale_str("Your time zone as hours from UTC (e.g. 2, -5)"),
+    )
+    async def notify(
+        self,
+        interaction: Interaction,
+        dm: bool,
+        quiet_from: app_commands.Range[int, 0, 23] | None = None,
+        quiet_to: app_commands.Range[int, 0, 23] | None = None,
+        utc_offset: app_commands.Range[int, -12, 14] = 0,
+    ) -> None:
         t = await self._t(interaction)
         async with self.bot.storage.sessions() as session:
             player = await stored_players.get_player(session=session, user_id=interaction.user.id)
@@ -173,10 +221,16 @@ def _language_text(t: Translator, chosen: LanguageChoice) -> str:
     """The reply to a player's language choice, in the new language (each catalog names its own
     language where the English says "in English")."""
     if chosen.language is None:
-        return (t.gettext("I'll follow your Discord language; city names as translated where the map has them.")
-                if chosen.city_names == "translated" else t.gettext("I'll follow your Discord language."))
-    return (t.gettext("I'll write to you in English; city names as translated where the map has them.")
-            if chosen.city_names == "translated" else t.gettext("I'll write to you in English."))
+        return (
+            t.gettext("I'll follow your Discord language; city names as translated where the map has them.")
+            if chosen.city_names == "translated"
+            else t.gettext("I'll follow your Discord language.")
+        )
+    return (
+        t.gettext("I'll write to you in English; city names as translated where the map has them.")
+        if chosen.city_names == "translated"
+        else t.gettext("I'll write to you in English.")
+    )
 
 
 async def setup(bot) -> None:

@@ -63,8 +63,7 @@ class SizeNotInQueue(UserError):
 
 
 class NotLeagueAdmin(UserError):
-    message = N_("Only league admins of **{league}** can do that: the {role} role or the **Manage Server** "
-                 "permission.")
+    message = N_("Only league admins of **{league}** can do that: the {role} role or the **Manage Server** permission.")
 
 
 class NotLeagueAdminNoRole(UserError):
@@ -89,15 +88,21 @@ def queue_rules(rules: QueueRules | None, season: Season, league_id: int) -> Rul
     rules = rules or QueueRules(league_id=league_id)  # the defaults
     sizes = [s for s in (rules.sizes or range(2, 6)) if not season.player_counts or s in season.player_counts]
     maps = [m for m in (rules.maps or available_maps()) if not season.maps or m in season.maps]
-    return Rules(sizes=tuple(sizes), maps=tuple(maps), spread=rules.spread, widen=rules.widen,
-                 most={m: load_map(m).rules.max_players for m in maps})
+    return Rules(
+        sizes=tuple(sizes),
+        maps=tuple(maps),
+        spread=rules.spread,
+        widen=rules.widen,
+        most={m: load_map(m).rules.max_players for m in maps},
+    )
 
 
 class Queue(TTRCog):
     under = "ttr-league"
 
-    queue = app_commands.Group(name="queue", description=locale_str("Matchmaking: wait for a rated table the bot "
-                                                                      "makes"))
+    queue = app_commands.Group(
+        name="queue", description=locale_str("Matchmaking: wait for a rated table the bot makes")
+    )
 
     def __init__(self, bot) -> None:
         super().__init__(bot)
@@ -147,24 +152,42 @@ class Queue(TTRCog):
                     continue
                 row = await stored.get_rules(session=session, league_id=league_id)
                 rules[league_id], channels[league_id], seasons[league_id] = (
-                    queue_rules(row, season, league_id), row.channel_id if row else None, season.id)
+                    queue_rules(row, season, league_id),
+                    row.channel_id if row else None,
+                    season.id,
+                )
                 users = sorted({e.user_id for e in waiting if e.league_id == league_id})
-                for user, rating in (await stored.ratings(session=session, season_id=season.id,
-                                                          user_ids=users)).items():
+                for user, rating in (
+                    await stored.ratings(session=session, season_id=season.id, user_ids=users)
+                ).items():
                     rated[(league_id, user)] = rating
         by_id = {e.id: e for e in waiting}
-        pool = [Waiting(entry_id=e.id, user_id=e.user_id, league_id=e.league_id,
-                        rating=rated.get((e.league_id, e.user_id), 0.0), waited=(now - e.joined_at).total_seconds(),
-                        map_id=e.map_id or None, size=e.size or None) for e in waiting]
+        pool = [
+            Waiting(
+                entry_id=e.id,
+                user_id=e.user_id,
+                league_id=e.league_id,
+                rating=rated.get((e.league_id, e.user_id), 0.0),
+                waited=(now - e.joined_at).total_seconds(),
+                map_id=e.map_id or None,
+                size=e.size or None,
+            )
+            for e in waiting
+        ]
         reserved: list[QueueMatch] = []
         for table in match(pool, rules):
             anchor = by_id[table.entries[0].entry_id]
             async with self.bot.storage.sessions() as session:
-                made = await stored.reserve(session=session, league_id=table.league_id,
-                                            season_id=seasons[table.league_id], guild_id=guild_id,
-                                            channel_id=channels[table.league_id] or anchor.channel_id,
-                                            map_id=table.map_id, entry_ids=[e.entry_id for e in table.entries],
-                                            user_ids=list(table.user_ids))
+                made = await stored.reserve(
+                    session=session,
+                    league_id=table.league_id,
+                    season_id=seasons[table.league_id],
+                    guild_id=guild_id,
+                    channel_id=channels[table.league_id] or anchor.channel_id,
+                    map_id=table.map_id,
+                    entry_ids=[e.entry_id for e in table.entries],
+                    user_ids=list(table.user_ids),
+                )
             if made is not None:
                 reserved.append(made)
             else:
@@ -183,9 +206,16 @@ class Queue(TTRCog):
             async def link(session, game_id: int) -> None:
                 await stored.take(session, reserved.id, game_id)
 
-            spec = TableSpec(guild_id=reserved.guild_id, channel_id=reserved.channel_id, name="",  # thread made above
-                             user_ids=tuple(reserved.user_ids), map_id=reserved.map_id,
-                             host_id=self.bot.user.id, season_id=reserved.season_id, thread_id=reserved.thread_id)
+            spec = TableSpec(
+                guild_id=reserved.guild_id,
+                channel_id=reserved.channel_id,
+                name="",  # thread made above
+                user_ids=tuple(reserved.user_ids),
+                map_id=reserved.map_id,
+                host_id=self.bot.user.id,
+                season_id=reserved.season_id,
+                thread_id=reserved.thread_id,
+            )
             await open_table(self.bot, spec, link=link)
             return 1
         except (stored.MatchGoneError, ChannelBusyError):
@@ -196,8 +226,10 @@ class Queue(TTRCog):
             await self._say_cancelled(reserved, exc)
             return 0
         except Exception:
-            log.exception("opening a queue table failed", extra={"guild_id": reserved.guild_id, "match_id": reserved.id,
-                                                                 "error_id": new_error_id()})
+            log.exception(
+                "opening a queue table failed",
+                extra={"guild_id": reserved.guild_id, "match_id": reserved.id, "error_id": new_error_id()},
+            )
             async with self.bot.storage.sessions() as session:
                 if await stored.failed_attempt(session=session, match_id=reserved.id) >= MAX_TRIES:
                     await stored.release(session=session, match_id=reserved.id)
@@ -217,8 +249,12 @@ class Queue(TTRCog):
             return
         t = await self.bot.languages.for_channel(reserved.guild_id)
         try:
-            await thread.send(t.gettext("⚠️ This table can't start: {reason}. Its players wait in the queue again.",
-                                        reason=errors.reason(t, exc)))
+            await thread.send(
+                t.gettext(
+                    "⚠️ This table can't start: {reason}. Its players wait in the queue again.",
+                    reason=errors.reason(t, exc),
+                )
+            )
         except discord.HTTPException:
             log.warning("could not say a queue table was cancelled", extra={"match_id": reserved.id})
 
@@ -235,13 +271,16 @@ class Queue(TTRCog):
     def rules_words(t: Translator, rules: Rules, channel_id: int | None) -> str:
         """A league's queue rules in one line: sizes, maps, rating spread, where tables open."""
         spread, widen, channel = format(rules.spread, "g"), format(rules.widen, "g"), f"<#{channel_id}>"
-        parts = [t.gettext("{sizes} players", sizes=t.join(str(s) for s in rules.sizes)) if rules.sizes
-                 else t.gettext("no table size the season rates"),
-                 t.join(league_map_name(t, m) for m in rules.maps) if rules.maps
-                 else t.gettext("no map the season rates"),
-                 t.gettext("ratings within {spread}, {widen} more a minute waited", spread=spread, widen=widen),
-                 t.gettext("tables open in {channel}", channel=channel) if channel_id
-                 else t.gettext("tables open where the longest-waiting player joined")]
+        parts = [
+            t.gettext("{sizes} players", sizes=t.join(str(s) for s in rules.sizes))
+            if rules.sizes
+            else t.gettext("no table size the season rates"),
+            t.join(league_map_name(t, m) for m in rules.maps) if rules.maps else t.gettext("no map the season rates"),
+            t.gettext("ratings within {spread}, {widen} more a minute waited", spread=spread, widen=widen),
+            t.gettext("tables open in {channel}", channel=channel)
+            if channel_id
+            else t.gettext("tables open where the longest-waiting player joined"),
+        ]
         return " · ".join(parts)
 
     async def _league_rules(self, league_id: int) -> tuple[Season, Rules, QueueRules | None]:
@@ -253,12 +292,19 @@ class Queue(TTRCog):
     # ------------------------------------------------------------------ the commands
 
     @queue.command(name="join", description=locale_str("Wait for a rated table: the bot seats you by rating"))
-    @app_commands.describe(league=LEAGUE_OPTION, map=locale_str("Only this map (default: any the league plays)"),
-                           players=locale_str("Only tables of this many players (default: any)"))
+    @app_commands.describe(
+        league=LEAGUE_OPTION,
+        map=locale_str("Only this map (default: any the league plays)"),
+        players=locale_str("Only tables of this many players (default: any)"),
+    )
     @app_commands.choices(map=MAP_CHOICES)
-    async def join(self, interaction: Interaction, league: League | None = None,
-                   map: app_commands.Choice[str] | None = None,
-                   players: app_commands.Range[int, 2, 5] | None = None) -> None:
+    async def join(
+        self,
+        interaction: Interaction,
+        league: League | None = None,
+        map: app_commands.Choice[str] | None = None,
+        players: app_commands.Range[int, 2, 5] | None = None,
+    ) -> None:
         chosen = league or await find_league(interaction, None)
         season, rules, _ = await self._league_rules(chosen.id)
         if season is None or not season_open(season, utcnow()):
@@ -270,32 +316,57 @@ class Queue(TTRCog):
         if not rules.sizes or (players is not None and players not in rules.sizes):
             raise SizeNotInQueue(league=chosen.name, sizes=t.join(str(s) for s in rules.sizes) or "—")
         async with self.bot.storage.sessions() as session:
-            entry = await stored.join(session=session, league_id=chosen.id, guild_id=interaction.guild_id or 0,
-                                      user_id=interaction.user.id, map_id=map_id, size=players,
-                                      channel_id=interaction.channel_id)
+            entry = await stored.join(
+                session=session,
+                league_id=chosen.id,
+                guild_id=interaction.guild_id or 0,
+                user_id=interaction.user.id,
+                map_id=map_id,
+                size=players,
+                channel_id=interaction.channel_id,
+            )
             waiting = await stored.entries(session=session, league_id=chosen.id)
         which = self.queue_words(t, map_id, players)
         if entry is None:
-            await self.bot.reply(interaction, t.gettext("You are already waiting in the **{league}** queue ({queue}).",
-                                                        league=chosen.name, queue=which))
+            await self.bot.reply(
+                interaction,
+                t.gettext(
+                    "You are already waiting in the **{league}** queue ({queue}).", league=chosen.name, queue=which
+                ),
+            )
             return
         count = len({e.user_id for e in waiting})
-        await self.bot.reply(interaction, "⏳ " + t.ngettext(
-            "You are waiting for a **{league}** table ({queue}); {n} player waits in this league. When your table is "
-            "ready you are mentioned in its new thread. `{leave}` leaves the queue.",
-            "You are waiting for a **{league}** table ({queue}); {n} players wait in this league. When your table is "
-            "ready you are mentioned in its new thread. `{leave}` leaves the queue.",
-            count, league=chosen.name, queue=which, leave=slash(t, "ttr-league queue leave")))
+        await self.bot.reply(
+            interaction,
+            "⏳ "
+            + t.ngettext(
+                "You are waiting for a **{league}** table ({queue}); {n} player waits in this league. When your table is "
+                "ready you are mentioned in its new thread. `{leave}` leaves the queue.",
+                "You are waiting for a **{league}** table ({queue}); {n} players wait in this league. When your table is "
+                "ready you are mentioned in its new thread. `{leave}` leaves the queue.",
+                count,
+                league=chosen.name,
+                queue=which,
+                leave=slash(t, "ttr-league queue leave"),
+            ),
+        )
 
     @queue.command(name="leave", description=locale_str("Stop waiting in the server's queues (or one league's)"))
     @app_commands.describe(league=LEAGUE_OPTION)
     async def leave(self, interaction: Interaction, league: League | None = None) -> None:
         async with self.bot.storage.sessions() as session:
-            left = await stored.leave(session=session, guild_id=interaction.guild_id or 0, user_id=interaction.user.id,
-                                      league_id=league.id if league else None)
+            left = await stored.leave(
+                session=session,
+                guild_id=interaction.guild_id or 0,
+                user_id=interaction.user.id,
+                league_id=league.id if league else None,
+            )
         t = await self.bot.languages.for_interaction(interaction)
-        lines = [t.ngettext("You left {n} queue.", "You left {n} queues.", left.left) if left.left
-                 else t.gettext("You were not waiting in any queue.")]
+        lines = [
+            t.ngettext("You left {n} queue.", "You left {n} queues.", left.left)
+            if left.left
+            else t.gettext("You were not waiting in any queue.")
+        ]
         if left.seating:
             lines.append(t.gettext("A table that seats you is being opened right now: it is yours."))
         await self.bot.reply(interaction, " ".join(lines))
@@ -305,8 +376,11 @@ class Queue(TTRCog):
     async def status(self, interaction: Interaction, league: League | None = None) -> None:
         t = await self.bot.languages.for_interaction(interaction)
         async with self.bot.storage.sessions() as session:
-            leagues = [league] if league else await stored_leagues.guild_leagues(session=session,
-                                                                                guild_id=interaction.guild_id or 0)
+            leagues = (
+                [league]
+                if league
+                else await stored_leagues.guild_leagues(session=session, guild_id=interaction.guild_id or 0)
+            )
         if not leagues:
             await find_league(interaction, None)  # raises why there is none
         lines: list[str] = []
@@ -314,52 +388,83 @@ class Queue(TTRCog):
             season, rules, row = await self._league_rules(chosen.id)
             async with self.bot.storage.sessions() as session:
                 waiting = await stored.entries(session=session, league_id=chosen.id)
-            lines.append(t.gettext("🎯 **{league}** queue: {rules}", league=chosen.name,
-                                   rules=self.rules_words(t, rules, row.channel_id if row else None))
-                         if season else t.gettext("🎯 **{league}** queue: closed until a season opens",
-                                                  league=chosen.name))
+            lines.append(
+                t.gettext(
+                    "🎯 **{league}** queue: {rules}",
+                    league=chosen.name,
+                    rules=self.rules_words(t, rules, row.channel_id if row else None),
+                )
+                if season
+                else t.gettext("🎯 **{league}** queue: closed until a season opens", league=chosen.name)
+            )
             for e in waiting:
-                words = {"player": f"<@{e.user_id}>", "queue": self.queue_words(t, e.map_id or None, e.size or None),
-                         "since": f"<t:{int(e.joined_at.timestamp())}:R>"}
-                lines.append(t.gettext("• {player} · {queue} · waiting since {since} · being seated", **words)
-                             if e.match_id else t.gettext("• {player} · {queue} · waiting since {since}", **words))
+                words = {
+                    "player": f"<@{e.user_id}>",
+                    "queue": self.queue_words(t, e.map_id or None, e.size or None),
+                    "since": f"<t:{int(e.joined_at.timestamp())}:R>",
+                }
+                lines.append(
+                    t.gettext("• {player} · {queue} · waiting since {since} · being seated", **words)
+                    if e.match_id
+                    else t.gettext("• {player} · {queue} · waiting since {since}", **words)
+                )
             if not waiting:
                 lines.append(t.gettext("• nobody is waiting"))
         await self.bot.reply(interaction, "\n".join(lines))
 
-    @queue.command(name="rules", description=locale_str("Set a league's queue: table sizes, map, rating spread, "
-                                                        "channel (league admins)"))
-    @app_commands.describe(league=LEAGUE_OPTION, min_players=locale_str("Smallest table (default 2)"),
-                           max_players=locale_str("Largest table (default 5)"),
-                           map=locale_str("Only this map (default: every map the season allows)"),
-                           spread=locale_str("How far ratings at a table may differ at first (default 10)"),
-                           widen=locale_str("How much further for each minute waited (default 0.5)"),
-                           channel=locale_str("Where tables open, as threads (default: where each joined)"))
+    @queue.command(
+        name="rules",
+        description=locale_str("Set a league's queue: table sizes, map, rating spread, channel (league admins)"),
+    )
+    @app_commands.describe(
+        league=LEAGUE_OPTION,
+        min_players=locale_str("Smallest table (default 2)"),
+        max_players=locale_str("Largest table (default 5)"),
+        map=locale_str("Only this map (default: every map the season allows)"),
+        spread=locale_str("How far ratings at a table may differ at first (default 10)"),
+        widen=locale_str("How much further for each minute waited (default 0.5)"),
+        channel=locale_str("Where tables open, as threads (default: where each joined)"),
+    )
     @app_commands.choices(map=MAP_CHOICES)
-    async def rules(self, interaction: Interaction, league: League | None = None,
-                    min_players: app_commands.Range[int, 2, 5] = 2, max_players: app_commands.Range[int, 2, 5] = 5,
-                    map: app_commands.Choice[str] | None = None, spread: app_commands.Range[float, 0, 100] | None = None,
-                    widen: app_commands.Range[float, 0, 100] | None = None,
-                    channel: discord.TextChannel | None = None) -> None:
+    async def rules(
+        self,
+        interaction: Interaction,
+        league: League | None = None,
+        min_players: app_commands.Range[int, 2, 5] = 2,
+        max_players: app_commands.Range[int, 2, 5] = 5,
+        map: app_commands.Choice[str] | None = None,
+        spread: app_commands.Range[float, 0, 100] | None = None,
+        widen: app_commands.Range[float, 0, 100] | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
         chosen = league or await find_league(interaction, None)
         check_league_admin(interaction, chosen)
         defaults = QueueRules(league_id=chosen.id)
         sizes = list(range(min(min_players, max_players), max(min_players, max_players) + 1))
         async with self.bot.storage.sessions() as session:
-            await stored.set_rules(session=session, league_id=chosen.id, user_id=interaction.user.id, sizes=sizes,
-                                   maps=[map.value] if map else [],
-                                   spread=defaults.spread if spread is None else spread,
-                                   widen=defaults.widen if widen is None else widen,
-                                   channel_id=channel.id if channel else None)
+            await stored.set_rules(
+                session=session,
+                league_id=chosen.id,
+                user_id=interaction.user.id,
+                sizes=sizes,
+                maps=[map.value] if map else [],
+                spread=defaults.spread if spread is None else spread,
+                widen=defaults.widen if widen is None else widen,
+                channel_id=channel.id if channel else None,
+            )
         season, rules, row = await self._league_rules(chosen.id)
         t = await self.bot.languages.for_channel(interaction.guild_id)
-        text = (t.gettext("🎯 **{league}** queue rules set: {rules}", league=chosen.name,
-                          rules=self.rules_words(t, rules, row.channel_id)) if season
-                else t.gettext("🎯 **{league}** queue rules set; the queue opens with the next season.",
-                               league=chosen.name))
+        text = (
+            t.gettext(
+                "🎯 **{league}** queue rules set: {rules}",
+                league=chosen.name,
+                rules=self.rules_words(t, rules, row.channel_id),
+            )
+            if season
+            else t.gettext("🎯 **{league}** queue rules set; the queue opens with the next season.", league=chosen.name)
+        )
         await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot) -> None:
     await bot.add_cog(Queue(bot))
-

@@ -57,12 +57,21 @@ log = logging.getLogger(__name__)
 
 #: Heard after the leagues rated the game (bot/service.py's order).
 TOURNAMENTS = LEAGUES + 5
-FORMAT_WORDS = {pairings.SWISS: NC_("format", "Swiss"), pairings.ELIMINATION: NC_("format", "single elimination"),
-                pairings.GROUPS: NC_("format", "group stage and final")}
-FORMAT_CHOICES = [app_commands.Choice(name=locale_pstr("format", word), value=key) for key, word in FORMAT_WORDS.items()]
-TIMER_CHOICES = [app_commands.Choice(name=locale_pstr("timer", name), value=seconds) for name, seconds in TIMERS.items()]
-ABSENCE_CHOICES = [app_commands.Choice(name=locale_str("skip the turn"), value="skip"),
-                   app_commands.Choice(name=locale_str("skip, remove after several misses"), value="remove")]
+FORMAT_WORDS = {
+    pairings.SWISS: NC_("format", "Swiss"),
+    pairings.ELIMINATION: NC_("format", "single elimination"),
+    pairings.GROUPS: NC_("format", "group stage and final"),
+}
+FORMAT_CHOICES = [
+    app_commands.Choice(name=locale_pstr("format", word), value=key) for key, word in FORMAT_WORDS.items()
+]
+TIMER_CHOICES = [
+    app_commands.Choice(name=locale_pstr("timer", name), value=seconds) for name, seconds in TIMERS.items()
+]
+ABSENCE_CHOICES = [
+    app_commands.Choice(name=locale_str("skip the turn"), value="skip"),
+    app_commands.Choice(name=locale_str("skip, remove after several misses"), value="remove"),
+]
 TOURNAMENT_OPTION = locale_str("Which tournament (default: the latest)")
 MENTION = re.compile(r"<@!?([0-9]+)>")
 
@@ -103,15 +112,29 @@ class AbandonedGame(app_commands.Transformer):
 
     async def autocomplete(self, interaction: Interaction, value: int | float | str) -> list[app_commands.Choice[int]]:
         async with interaction.client.storage.sessions() as session:  # type: ignore[attr-defined]
-            running = [x for x in await stored.guild_tournaments(session=session, guild_id=interaction.guild_id or 0)
-                       if x.status != TOURNAMENT_FINISHED]
-            waiting = [(x, row) for x in running for row in await stored.abandoned_tables(session=session,
-                                                                                          tournament_id=x.id)]
+            running = [
+                x
+                for x in await stored.guild_tournaments(session=session, guild_id=interaction.guild_id or 0)
+                if x.status != TOURNAMENT_FINISHED
+            ]
+            waiting = [
+                (x, row) for x in running for row in await stored.abandoned_tables(session=session, tournament_id=x.id)
+            ]
         t = await interaction.client.languages.for_interaction(interaction)  # type: ignore[attr-defined]
-        return [app_commands.Choice(name=t.gettext("#{game} · {tournament} · round {round} · table {table}",
-                                                   game=row.game_id, tournament=x.name, round=row.round,
-                                                   table=row.number)[:100], value=row.game_id)
-                for x, row in waiting if str(value) in str(row.game_id)][:25]
+        return [
+            app_commands.Choice(
+                name=t.gettext(
+                    "#{game} · {tournament} · round {round} · table {table}",
+                    game=row.game_id,
+                    tournament=x.name,
+                    round=row.round,
+                    table=row.number,
+                )[:100],
+                value=row.game_id,
+            )
+            for x, row in waiting
+            if str(value) in str(row.game_id)
+        ][:25]
 
 
 TournamentOption = app_commands.Transform[str, TournamentName]
@@ -168,12 +191,18 @@ class Tournaments(TTRCog):
         if t is None:
             return
         public = await self.bot.languages.for_channel(t.guild_id)
-        text = public.gettext("⚠️ <@{organizer}>, **{tournament}** round {round}, table {table}: game #{game} was ended "
-                              "without a result. Decide it with `{adjudicate}`; otherwise `{next}` or the round's "
-                              "deadline decides it by the score it had.", organizer=t.organizer_id,
-                              tournament=t.name, round=table.round, table=table.number, game=table.game_id,
-                              adjudicate=slash(public, "ttr-tournament adjudicate"),
-                              next=slash(public, "ttr-tournament next"))
+        text = public.gettext(
+            "⚠️ <@{organizer}>, **{tournament}** round {round}, table {table}: game #{game} was ended "
+            "without a result. Decide it with `{adjudicate}`; otherwise `{next}` or the round's "
+            "deadline decides it by the score it had.",
+            organizer=t.organizer_id,
+            tournament=t.name,
+            round=table.round,
+            table=table.number,
+            game=table.game_id,
+            adjudicate=slash(public, "ttr-tournament adjudicate"),
+            next=slash(public, "ttr-tournament next"),
+        )
         await self._post(t, text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(t.organizer_id)]))
 
     @tasks.loop(seconds=60)
@@ -214,12 +243,17 @@ class Tournaments(TTRCog):
         its game's start, and a game that ended by then brings its listener back here."""
         async with self._locks.setdefault(tournament_id, asyncio.Lock()):
             async with self.bot.storage.sessions() as session:
-                recorded = [await stored.record_game(session=session, game_id=game_id)
-                            for game_id in await stored.unrecorded_games(session=session, tournament_id=tournament_id)]
+                recorded = [
+                    await stored.record_game(session=session, game_id=game_id)
+                    for game_id in await stored.unrecorded_games(session=session, tournament_id=tournament_id)
+                ]
                 state = await stored.advance(session=session, tournament_id=tournament_id)
                 t = await stored.get_tournament(session=session, tournament_id=tournament_id)
-                pending = [x for x in await stored.tables(session=session, tournament_id=tournament_id)
-                           if x.status == TABLE_PENDING]
+                pending = [
+                    x
+                    for x in await stored.tables(session=session, tournament_id=tournament_id)
+                    if x.status == TABLE_PENDING
+                ]
         if t is None:
             return
         for table in recorded:
@@ -239,11 +273,19 @@ class Tournaments(TTRCog):
             if not await stored.claim_table(session=session, table_id=table.id, owner=self.owner):
                 return
         public = await self.bot.languages.for_channel(t.guild_id)
-        spec = TableSpec(guild_id=t.guild_id, channel_id=t.channel_id, user_ids=tuple(table.players), map_id=t.map_id,
-                         host_id=t.organizer_id, options=GameOptions.from_json(t.options), clock=dict(t.clock),
-                         season_id=t.season_id,
-                         name=public.gettext("{tournament} · round {round} · table {table}", tournament=t.name,
-                                             round=table.round, table=table.number))
+        spec = TableSpec(
+            guild_id=t.guild_id,
+            channel_id=t.channel_id,
+            user_ids=tuple(table.players),
+            map_id=t.map_id,
+            host_id=t.organizer_id,
+            options=GameOptions.from_json(t.options),
+            clock=dict(t.clock),
+            season_id=t.season_id,
+            name=public.gettext(
+                "{tournament} · round {round} · table {table}", tournament=t.name, round=table.round, table=table.number
+            ),
+        )
 
         async def link(session, game_id: int) -> None:
             await stored.link_game(session=session, table_id=table.id, game_id=game_id)
@@ -273,11 +315,19 @@ class Tournaments(TTRCog):
             current = await stored.current_round(session=session, tournament_id=t.id)
             tables = await stored.tables(session=session, tournament_id=t.id, round=current.number)
         public = await self.bot.languages.for_channel(t.guild_id)
-        lines = [public.ngettext("🏁 **{tournament}**: round {round} opens, {n} table.",
-                                 "🏁 **{tournament}**: round {round} opens, {n} tables.", len(tables),
-                                 tournament=t.name, round=current.number)]
-        lines += [public.gettext("Table {n}: {players}", n=x.number, players=public.join(f"<@{u}>" for u in x.players))
-                  for x in tables]
+        lines = [
+            public.ngettext(
+                "🏁 **{tournament}**: round {round} opens, {n} table.",
+                "🏁 **{tournament}**: round {round} opens, {n} tables.",
+                len(tables),
+                tournament=t.name,
+                round=current.number,
+            )
+        ]
+        lines += [
+            public.gettext("Table {n}: {players}", n=x.number, players=public.join(f"<@{u}>" for u in x.players))
+            for x in tables
+        ]
         await self._post(t, "\n".join(lines))
 
     async def _post_results(self, t: Tournament) -> None:
@@ -286,17 +336,31 @@ class Tournaments(TTRCog):
         async with self.bot.storage.sessions() as session:
             table = await stored.standings(session=session, tournament_id=t.id)
         podium = " · ".join(f"{s.place}. <@{s.user_id}>" for s in table[:3])
-        await self._post(t, public.gettext("🏆 **{tournament}** is over. Champion: <@{winner}>. {podium}",
-                                           tournament=t.name, winner=table[0].user_id, podium=podium),
-                         files=[standing, bracket])
+        await self._post(
+            t,
+            public.gettext(
+                "🏆 **{tournament}** is over. Champion: <@{winner}>. {podium}",
+                tournament=t.name,
+                winner=table[0].user_id,
+                podium=podium,
+            ),
+            files=[standing, bracket],
+        )
 
     async def force(self, t: Tournament, *, user_id: int) -> int:
         """Finish the round now: every unfinished table is decided by its game's current score
         (leavers last), its game ended (`progress` goes on from there). Returns the tables decided."""
         async with self.bot.storage.sessions() as session:
             current = await stored.current_round(session=session, tournament_id=t.id)
-            open_tables = [x for x in await stored.tables(session=session, tournament_id=t.id, round=current.number)
-                           if x.status != TABLE_DONE] if current else []
+            open_tables = (
+                [
+                    x
+                    for x in await stored.tables(session=session, tournament_id=t.id, round=current.number)
+                    if x.status != TABLE_DONE
+                ]
+                if current
+                else []
+            )
         for x in open_tables:
             scores = [0] * len(x.players)
             order = list(x.players)
@@ -305,8 +369,9 @@ class Tournaments(TTRCog):
                 game = table.game
                 by_user = {s.user_id: s.seat for s in table.seats}
                 scores = [game.score[by_user[u]] for u in x.players]
-                order = sorted(x.players, key=lambda u: (game.left[by_user[u]] is not None, -game.score[by_user[u]],
-                                                         by_user[u]))
+                order = sorted(
+                    x.players, key=lambda u: (game.left[by_user[u]] is not None, -game.score[by_user[u]], by_user[u])
+                )
             async with self.bot.storage.sessions() as session:
                 await stored.adjudicate(session=session, table_id=x.id, order=order, scores=scores, user_id=user_id)
             await self._end_game(x.game_id, user_id)
@@ -337,47 +402,86 @@ class Tournaments(TTRCog):
         if is_manager(interaction):
             return True
         t = await self.bot.languages.for_interaction(interaction)
-        await self.bot.reply(interaction, t.gettext("Only someone with the **Manage Server** permission runs "
-                                                    "tournaments."))
+        await self.bot.reply(
+            interaction, t.gettext("Only someone with the **Manage Server** permission runs tournaments.")
+        )
         return False
 
     def _name(self, t: Translator, guild: discord.Guild | None, user_id: int, stored_names: dict[int, str]) -> str:
         member = guild.get_member(user_id) if guild else None
         return member.display_name if member else stored_names.get(user_id) or t.gettext("Player {id}", id=user_id)
 
-    async def _images(self, tournament: Tournament, t: Translator, interaction: Interaction | None) -> list[discord.File]:
+    async def _images(
+        self, tournament: Tournament, t: Translator, interaction: Interaction | None
+    ) -> list[discord.File]:
         async with self.bot.storage.sessions() as session:
             table = await stored.standings(session=session, tournament_id=tournament.id)
             every = await stored.tables(session=session, tournament_id=tournament.id)
             shown = await stored.names(session=session, user_ids=[s.user_id for s in table])
         guild = self.bot.get_guild(tournament.guild_id)  # type: ignore[attr-defined]
         me = interaction.user.id if interaction else None
-        rows = [TournamentRow(s.place, self._name(t, guild, s.user_id, shown), s.points, s.score, s.strength, s.tables,
-                              dropped=s.dropped, highlight=s.user_id == me) for s in table]
+        rows = [
+            TournamentRow(
+                s.place,
+                self._name(t, guild, s.user_id, shown),
+                s.points,
+                s.score,
+                s.strength,
+                s.tables,
+                dropped=s.dropped,
+                highlight=s.user_id == me,
+            )
+            for s in table
+        ]
         fmt = t.pgettext("format", FORMAT_WORDS[tournament.format])
         subtitle = t.gettext("{format} · points, then game score, then opponents' strength", format=fmt)
-        standing = await asyncio.to_thread(render_tournament_standings, rows, t=t, subtitle=subtitle,
-                                           title=t.gettext("{tournament} · Standings", tournament=tournament.name))
+        standing = await asyncio.to_thread(
+            render_tournament_standings,
+            rows,
+            t=t,
+            subtitle=subtitle,
+            title=t.gettext("{tournament} · Standings", tournament=tournament.name),
+        )
         knockout = tournament.format != pairings.SWISS
-        boxes = [BracketTable(x.round, x.number, [(self._name(t, guild, u, shown), x.ranks[i] if x.ranks else None)
-                                                  for i, u in enumerate(x.players)],
-                              [bool(knockout and x.ranks and x.ranks[i] <= tournament.advance)
-                               for i in range(len(x.players))]) for x in every]
-        bracket = await asyncio.to_thread(render_bracket, boxes, t=t, subtitle=fmt,
-                                          title=t.gettext("{tournament} · Tables", tournament=tournament.name))
-        return [discord.File(io.BytesIO(standing.png), filename="standings.png", description=standing.alt_text),
-                discord.File(io.BytesIO(bracket.png), filename="bracket.png", description=bracket.alt_text)]
+        boxes = [
+            BracketTable(
+                x.round,
+                x.number,
+                [(self._name(t, guild, u, shown), x.ranks[i] if x.ranks else None) for i, u in enumerate(x.players)],
+                [bool(knockout and x.ranks and x.ranks[i] <= tournament.advance) for i in range(len(x.players))],
+            )
+            for x in every
+        ]
+        bracket = await asyncio.to_thread(
+            render_bracket,
+            boxes,
+            t=t,
+            subtitle=fmt,
+            title=t.gettext("{tournament} · Tables", tournament=tournament.name),
+        )
+        return [
+            discord.File(io.BytesIO(standing.png), filename="standings.png", description=standing.alt_text),
+            discord.File(io.BytesIO(bracket.png), filename="bracket.png", description=bracket.alt_text),
+        ]
 
     def _signup_text(self, t: Translator, tournament: Tournament, count: int) -> str:
-        words = {"tournament": tournament.name, "format": t.pgettext("format", FORMAT_WORDS[tournament.format]),
-                 "map": t.map_name(load_map(tournament.map_id)), "n": count,
-                 "tables": (str(tournament.smallest) if tournament.smallest == tournament.largest
-                            else f"{tournament.smallest}–{tournament.largest}")}
+        words = {
+            "tournament": tournament.name,
+            "format": t.pgettext("format", FORMAT_WORDS[tournament.format]),
+            "map": t.map_name(load_map(tournament.map_id)),
+            "n": count,
+            "tables": (
+                str(tournament.smallest)
+                if tournament.smallest == tournament.largest
+                else f"{tournament.smallest}–{tournament.largest}"
+            ),
+        }
         text = t.gettext("🏆 **{tournament}**: {format} on {map}, tables of {tables}. Signed up: {n}.", **words)
         deck = tournament.options.get("deck")
         if deck:
-            text += " " + t.gettext("Tickets: {deck}.",
-                                    deck=t.pgettext("deck", load_map(tournament.map_id).rules.decks[deck].name))
+            text += " " + t.gettext(
+                "Tickets: {deck}.", deck=t.pgettext("deck", load_map(tournament.map_id).rules.decks[deck].name)
+            )
         if tournament.cap:
             text += " " + t.gettext("At most {cap} players.", cap=tournament.cap)
         if tournament.signup_deadline:
@@ -386,8 +490,13 @@ class Tournaments(TTRCog):
 
     def _signup_buttons(self, t: Translator, tournament_id: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
-        view.add_item(components.button(f"ttr:tournament:{tournament_id}:join", t.pgettext("button", "Sign up"),
-                                        style=discord.ButtonStyle.success))
+        view.add_item(
+            components.button(
+                f"ttr:tournament:{tournament_id}:join",
+                t.pgettext("button", "Sign up"),
+                style=discord.ButtonStyle.success,
+            )
+        )
         view.add_item(components.button(f"ttr:tournament:{tournament_id}:leave", t.pgettext("button", "Withdraw")))
         return view
 
@@ -408,13 +517,20 @@ class Tournaments(TTRCog):
         hours = settings.pop("signup_hours")
         async with self.bot.storage.sessions() as session:
             tournament = await stored.create_tournament(
-                session=session, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
-                organizer_id=interaction.user.id, season_id=season_id,
-                signup_deadline=utcnow() + timedelta(hours=hours) if hours else None, **settings)
+                session=session,
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                organizer_id=interaction.user.id,
+                season_id=season_id,
+                signup_deadline=utcnow() + timedelta(hours=hours) if hours else None,
+                **settings,
+            )
         t = await self.bot.languages.for_channel(interaction.guild_id)
-        await interaction.response.send_message(self._signup_text(t, tournament, 0),
-                                                view=self._signup_buttons(t, tournament.id),
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await interaction.response.send_message(
+            self._signup_text(t, tournament, 0),
+            view=self._signup_buttons(t, tournament.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         message = await interaction.original_response()
         async with self.bot.storage.sessions() as session:
             await stored.set_signup_message(session=session, tournament_id=tournament.id, message_id=message.id)
@@ -427,14 +543,19 @@ class Tournaments(TTRCog):
                 count = await stored.withdraw(session=session, tournament_id=tournament_id, user_id=interaction.user.id)
             tournament = await stored.get_tournament(session=session, tournament_id=tournament_id)
         t = await self.bot.languages.for_interaction(interaction)
-        await self.bot.reply(interaction, t.gettext("✅ You are signed up for **{tournament}**.", tournament=tournament.name)
-                             if join else t.gettext("You withdrew from **{tournament}**.", tournament=tournament.name))
+        await self.bot.reply(
+            interaction,
+            t.gettext("✅ You are signed up for **{tournament}**.", tournament=tournament.name)
+            if join
+            else t.gettext("You withdrew from **{tournament}**.", tournament=tournament.name),
+        )
         if tournament.signup_message_id:
             public = await self.bot.languages.for_channel(tournament.guild_id)
             try:
                 channel = await self._channel(tournament)
                 await channel.get_partial_message(tournament.signup_message_id).edit(
-                    content=self._signup_text(public, tournament, count))
+                    content=self._signup_text(public, tournament, count)
+                )
             except discord.HTTPException:
                 log.warning("could not update the sign-up post", extra={"tournament": tournament_id})
 
@@ -451,8 +572,11 @@ class Tournaments(TTRCog):
 
     async def show(self, interaction: Interaction, name: str | None, public: bool) -> None:
         tournament = await self._find(interaction, name)
-        t = (await self.bot.languages.for_channel(interaction.guild_id) if public
-             else await self.bot.languages.for_interaction(interaction))
+        t = (
+            await self.bot.languages.for_channel(interaction.guild_id)
+            if public
+            else await self.bot.languages.for_interaction(interaction)
+        )
         await interaction.response.defer(ephemeral=not public, thinking=True)
         await interaction.followup.send(files=await self._images(tournament, t, interaction), ephemeral=not public)
 
@@ -463,9 +587,14 @@ class Tournaments(TTRCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         decided = await self.force(tournament, user_id=interaction.user.id)
         t = await self.bot.languages.for_interaction(interaction)
-        await self.bot.reply(interaction, t.ngettext("⏩ {n} unfinished table was decided by its current score.",
-                                                     "⏩ {n} unfinished tables were decided by their current scores.",
-                                                     decided))
+        await self.bot.reply(
+            interaction,
+            t.ngettext(
+                "⏩ {n} unfinished table was decided by its current score.",
+                "⏩ {n} unfinished tables were decided by their current scores.",
+                decided,
+            ),
+        )
         await self.progress(tournament.id)
 
     async def adjudicate(self, interaction: Interaction, game_id: int, order: str) -> None:
@@ -476,13 +605,16 @@ class Tournaments(TTRCog):
             table = await stored.table_of_game(session=session, game_id=game_id)
             if table is None:
                 raise stored.TournamentError(N_("game {game} is not a tournament table"), game=game_id)
-            await stored.adjudicate(session=session, table_id=table.id, order=users, scores=None,
-                                    user_id=interaction.user.id)
+            await stored.adjudicate(
+                session=session, table_id=table.id, order=users, scores=None, user_id=interaction.user.id
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._end_game(game_id, interaction.user.id)
         t = await self.bot.languages.for_interaction(interaction)
-        await self.bot.reply(interaction, t.gettext("⚖️ Game #{game} decided: {order}.", game=game_id,
-                                                    order=t.join(f"<@{u}>" for u in users)))
+        await self.bot.reply(
+            interaction,
+            t.gettext("⚖️ Game #{game} decided: {order}.", game=game_id, order=t.join(f"<@{u}>" for u in users)),
+        )
         await self.progress(table.tournament_id)
 
     async def drop_player(self, interaction: Interaction, user: discord.abc.User, name: str | None) -> None:
@@ -496,11 +628,14 @@ class Tournaments(TTRCog):
             table = await self.bot.service.fresh(game_id)
             seat = table.seat_of(user.id)
             if table.record.status == "active" and seat is not None and table.game.left[seat] is None:
-                await self.bot.service.act(game_id, Remove(seat), as_table=True,
-                                           cause=Cause(CauseKind.KICK, user_id=interaction.user.id))
+                await self.bot.service.act(
+                    game_id, Remove(seat), as_table=True, cause=Cause(CauseKind.KICK, user_id=interaction.user.id)
+                )
         t = await self.bot.languages.for_interaction(interaction)
-        await self.bot.reply(interaction, t.gettext("{player} is dropped from **{tournament}**.",
-                                                    player=user.mention, tournament=tournament.name))
+        await self.bot.reply(
+            interaction,
+            t.gettext("{player} is dropped from **{tournament}**.", player=user.mention, tournament=tournament.name),
+        )
 
     async def export(self, interaction: Interaction, name: str | None) -> None:
         if not await self._organizer(interaction):
@@ -510,63 +645,106 @@ class Tournaments(TTRCog):
             seats, standing = await stored.export_csv(session=session, tournament_id=tournament.id)
         stem = re.sub(r"[^A-Za-z0-9]+", "-", tournament.name).strip("-").lower() or "tournament"
         t = await self.bot.languages.for_interaction(interaction)
-        await self.bot.reply(interaction, t.gettext("📄 **{tournament}**: every table (one row per seat) and the "
-                                                    "standings.", tournament=tournament.name),
-                             files=[discord.File(io.BytesIO(seats.encode()), filename=f"{stem}-tables.csv"),
-                                    discord.File(io.BytesIO(standing.encode()), filename=f"{stem}-standings.csv")])
+        await self.bot.reply(
+            interaction,
+            t.gettext(
+                "📄 **{tournament}**: every table (one row per seat) and the standings.", tournament=tournament.name
+            ),
+            files=[
+                discord.File(io.BytesIO(seats.encode()), filename=f"{stem}-tables.csv"),
+                discord.File(io.BytesIO(standing.encode()), filename=f"{stem}-standings.csv"),
+            ],
+        )
 
     # ------------------------------------------------------------------ the commands
 
-    @app_commands.command(name="create", description=locale_str("Create a tournament; its tables open here (Manage Server)"))
-    @app_commands.describe(name=locale_str("The tournament's name"), format=locale_str("Swiss, elimination or groups"),
-                           map=locale_str("The board"),
-                           tickets=locale_str("Ticket deck (default: the map's base deck)"),
-                           rounds=locale_str("Swiss rounds (groups: rounds in each pod)"),
-                           smallest=locale_str("Fewest players at a table"), largest=locale_str("Most players at a table"),
-                           advance=locale_str("Knockout: how many of each table or pod go on"),
-                           group_size=locale_str("Groups: most players in a pod"),
-                           cap=locale_str("Most players who may sign up"),
-                           signup_hours=locale_str("Sign-up closes and the tournament starts after these hours"),
-                           round_hours=locale_str("A round's deadline, in hours"),
-                           timer=locale_str("Time for each turn (play-by-post: 24 hours)"),
-                           absence=locale_str("When a turn's time runs out (default: skip it)"),
-                           rated=locale_str("Rated in the league's open season"))
-    @app_commands.choices(format=FORMAT_CHOICES, map=MAP_CHOICES, tickets=DECK_CHOICES, timer=TIMER_CHOICES,
-                          absence=ABSENCE_CHOICES)
-    async def tournament_create(self, interaction: Interaction, name: app_commands.Range[str, 1, 64],
-                                format: app_commands.Choice[str], map: app_commands.Choice[str],
-                                rounds: app_commands.Range[int, 1, 10] = 3, smallest: app_commands.Range[int, 2, 5] = 3,
-                                largest: app_commands.Range[int, 2, 5] = 4, advance: app_commands.Range[int, 1, 4] = 1,
-                                group_size: app_commands.Range[int, 3, 20] = 8,
-                                cap: app_commands.Range[int, 2, 500] | None = None,
-                                signup_hours: app_commands.Range[int, 1, 720] | None = None,
-                                round_hours: app_commands.Range[int, 1, 720] | None = None,
-                                timer: app_commands.Choice[int] | None = None,
-                                absence: app_commands.Choice[str] | None = None, rated: bool = False,
-                                tickets: app_commands.Choice[str] | None = None) -> None:
-        clock = ({"turn_seconds": timer.value, "absence": absence.value if absence else "skip"}
-                 if timer is not None and timer.value else {})
+    @app_commands.command(
+        name="create", description=locale_str("Create a tournament; its tables open here (Manage Server)")
+    )
+    @app_commands.describe(
+        name=locale_str("The tournament's name"),
+        format=locale_str("Swiss, elimination or groups"),
+        map=locale_str("The board"),
+        tickets=locale_str("Ticket deck (default: the map's base deck)"),
+        rounds=locale_str("Swiss rounds (groups: rounds in each pod)"),
+        smallest=locale_str("Fewest players at a table"),
+        largest=locale_str("Most players at a table"),
+        advance=locale_str("Knockout: how many of each table or pod go on"),
+        group_size=locale_str("Groups: most players in a pod"),
+        cap=locale_str("Most players who may sign up"),
+        signup_hours=locale_str("Sign-up closes and the tournament starts after these hours"),
+        round_hours=locale_str("A round's deadline, in hours"),
+        timer=locale_str("Time for each turn (play-by-post: 24 hours)"),
+        absence=locale_str("When a turn's time runs out (default: skip it)"),
+        rated=locale_str("Rated in the league's open season"),
+    )
+    @app_commands.choices(
+        format=FORMAT_CHOICES, map=MAP_CHOICES, tickets=DECK_CHOICES, timer=TIMER_CHOICES, absence=ABSENCE_CHOICES
+    )
+    async def tournament_create(
+        self,
+        interaction: Interaction,
+        name: app_commands.Range[str, 1, 64],
+        format: app_commands.Choice[str],
+        map: app_commands.Choice[str],
+        rounds: app_commands.Range[int, 1, 10] = 3,
+        smallest: app_commands.Range[int, 2, 5] = 3,
+        largest: app_commands.Range[int, 2, 5] = 4,
+        advance: app_commands.Range[int, 1, 4] = 1,
+        group_size: app_commands.Range[int, 3, 20] = 8,
+        cap: app_commands.Range[int, 2, 500] | None = None,
+        signup_hours: app_commands.Range[int, 1, 720] | None = None,
+        round_hours: app_commands.Range[int, 1, 720] | None = None,
+        timer: app_commands.Choice[int] | None = None,
+        absence: app_commands.Choice[str] | None = None,
+        rated: bool = False,
+        tickets: app_commands.Choice[str] | None = None,
+    ) -> None:
+        clock = (
+            {"turn_seconds": timer.value, "absence": absence.value if absence else "skip"}
+            if timer is not None and timer.value
+            else {}
+        )
         t = await self.bot.languages.for_interaction(interaction)
         deck = None
         if tickets is not None:
             deck_map, deck = deck_choice(tickets.value)
             if deck_map != map.value:
-                await self.bot.reply(interaction, t.gettext("That ticket deck belongs to the {deck_map} map, not {map}.",
-                                                            deck_map=t.map_name(load_map(deck_map)),
-                                                            map=t.map_name(load_map(map.value))))
+                await self.bot.reply(
+                    interaction,
+                    t.gettext(
+                        "That ticket deck belongs to the {deck_map} map, not {map}.",
+                        deck_map=t.map_name(load_map(deck_map)),
+                        map=t.map_name(load_map(map.value)),
+                    ),
+                )
                 return
         options = GameOptions(deck=deck)
         try:  # every table size must be playable on this map with these options
             for seats in range(smallest, largest + 1):
                 Game(load_map(map.value), seats, 0, options)
         except GameOptionsError as exc:
-            await self.bot.reply(interaction, t.gettext("⚠️ These options don't go together: {reason}",
-                                                        reason=reason(t, exc, name=str)))
+            await self.bot.reply(
+                interaction, t.gettext("⚠️ These options don't go together: {reason}", reason=reason(t, exc, name=str))
+            )
             return
-        await self.create(interaction, name=name, format=format.value, map_id=map.value, options=options.to_json(),
-                          rounds=rounds,
-                          smallest=smallest, largest=largest, advance=advance, group_size=group_size, cap=cap,
-                          signup_hours=signup_hours, round_hours=round_hours, clock=clock, rated=rated)
+        await self.create(
+            interaction,
+            name=name,
+            format=format.value,
+            map_id=map.value,
+            options=options.to_json(),
+            rounds=rounds,
+            smallest=smallest,
+            largest=largest,
+            advance=advance,
+            group_size=group_size,
+            cap=cap,
+            signup_hours=signup_hours,
+            round_hours=round_hours,
+            clock=clock,
+            rated=rated,
+        )
 
     @app_commands.command(name="signup", description=locale_str("Sign up for a tournament"))
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
@@ -585,28 +763,35 @@ class Tournaments(TTRCog):
 
     @app_commands.command(name="standings", description=locale_str("A tournament's standings and tables, as images"))
     @app_commands.describe(tournament=TOURNAMENT_OPTION, public=locale_str("Post it for everyone (default: only you)"))
-    async def tournament_standings(self, interaction: Interaction, tournament: TournamentOption | None = None,
-                                   public: bool = False) -> None:
+    async def tournament_standings(
+        self, interaction: Interaction, tournament: TournamentOption | None = None, public: bool = False
+    ) -> None:
         await self.show(interaction, tournament, public)
 
-    @app_commands.command(name="next", description=locale_str("End the round now: unfinished tables go by score (Manage Server)"))
+    @app_commands.command(
+        name="next", description=locale_str("End the round now: unfinished tables go by score (Manage Server)")
+    )
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
     async def tournament_next(self, interaction: Interaction, tournament: TournamentOption | None = None) -> None:
         await self.next_round(interaction, tournament)
 
     @app_commands.command(name="adjudicate", description=locale_str("Decide a table's result (Manage Server)"))
-    @app_commands.describe(game=locale_str("The table's game number"),
-                           order=locale_str("Its players, best first, as mentions"))
+    @app_commands.describe(
+        game=locale_str("The table's game number"), order=locale_str("Its players, best first, as mentions")
+    )
     async def tournament_adjudicate(self, interaction: Interaction, game: GameOption, order: str) -> None:
         await self.adjudicate(interaction, game, order)
 
     @app_commands.command(name="drop", description=locale_str("Drop a player from a tournament (Manage Server)"))
     @app_commands.describe(player=locale_str("Who"), tournament=TOURNAMENT_OPTION)
-    async def tournament_drop(self, interaction: Interaction, player: discord.User,
-                              tournament: TournamentOption | None = None) -> None:
+    async def tournament_drop(
+        self, interaction: Interaction, player: discord.User, tournament: TournamentOption | None = None
+    ) -> None:
         await self.drop_player(interaction, player, tournament)
 
-    @app_commands.command(name="export", description=locale_str("A tournament's tables and standings as CSV (Manage Server)"))
+    @app_commands.command(
+        name="export", description=locale_str("A tournament's tables and standings as CSV (Manage Server)")
+    )
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
     async def tournament_export(self, interaction: Interaction, tournament: TournamentOption | None = None) -> None:
         await self.export(interaction, tournament)

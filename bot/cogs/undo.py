@@ -46,8 +46,9 @@ class UndoButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], 
 
 class UndoVoteButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.UNDO_VOTE):
     async def run(self, interaction: Interaction) -> None:
-        await _undos(interaction).vote(interaction, self.number("game"), self.number("ply"),
-                                       self.fields["vote"] == "yes")
+        await _undos(interaction).vote(
+            interaction, self.number("game"), self.number("ply"), self.fields["vote"] == "yes"
+        )
 
 
 class Undos(TTRCog):
@@ -55,19 +56,28 @@ class Undos(TTRCog):
 
     def _voters(self, table: Table, mover: int) -> set[int]:
         """The people who must agree: every other active seat held by a person (AIs agree)."""
-        return {s.user_id for s in table.seats
-                if s.seat != mover and s.user_id is not None and table.game.left[s.seat] is None}
+        return {
+            s.user_id
+            for s in table.seats
+            if s.seat != mover and s.user_id is not None and table.game.left[s.seat] is None
+        }
 
     def _asks(self, t: Translator, table: Table, seat: int) -> str:
         """'alice asks to take back the claim of Atlanta – Miami.'"""
         game, name = table.game, self.bot.messenger.name(table, seat, t)
         move = game.log[-1][1]
         if isinstance(move, Claim):
-            return t.gettext("**{name}** asks to take back the claim of {route}.", name=name,
-                             route=route_name(t, game.map, game.map.track_by_id[move.track]))
+            return t.gettext(
+                "**{name}** asks to take back the claim of {route}.",
+                name=name,
+                route=route_name(t, game.map, game.map.track_by_id[move.track]),
+            )
         if isinstance(move, BuildStation):
-            return t.gettext("**{name}** asks to take back the station in {city}.", name=name,
-                             city=t.city(game.map.city_by_id[move.city]))
+            return t.gettext(
+                "**{name}** asks to take back the station in {city}.",
+                name=name,
+                city=t.city(game.map.city_by_id[move.city]),
+            )
         return t.gettext("**{name}** asks to take back `{move}`.", name=name, move=format_action(game, move))
 
     async def request(self, interaction: Interaction, game_id: int, ply: int) -> None:
@@ -75,8 +85,10 @@ class Undos(TTRCog):
         game = table.game
         seat = table.seat_of(interaction.user.id)
         if seat is None or game.version != ply or not game.is_legal(seat, Undo()):
-            raise UserError("Only the player who just moved can ask, before the next player acts, and only for a "
-                            "route or a station that revealed no card.")
+            raise UserError(
+                "Only the player who just moved can ask, before the next player acts, and only for a "
+                "route or a station that revealed no card."
+            )
         voters = self._voters(table, seat)
         if not voters:  # everyone else is an AI: nobody to ask
             await self._take_back(interaction, table, seat, ply)
@@ -84,11 +96,16 @@ class Undos(TTRCog):
         async with self.bot.storage.sessions() as session:
             await stored_votes.clear_votes(session=session, game_id=game_id, ply=ply)  # a request asked again
         t = await self.bot.messenger.channel_t(table)  # a message in the channel, for everyone
-        text = "\n".join([f"↩️ {self._asks(t, table, seat)}",
-                          t.gettext("Needs the OK of {players}.", players=t.join(f"<@{u}>" for u in sorted(voters))),
-                          approved_line(t, set())])
-        await interaction.response.send_message(text, view=components.undo_vote_view(game_id, ply, t=t),
-                                                allowed_mentions=pings(*voters))
+        text = "\n".join(
+            [
+                f"↩️ {self._asks(t, table, seat)}",
+                t.gettext("Needs the OK of {players}.", players=t.join(f"<@{u}>" for u in sorted(voters))),
+                approved_line(t, set()),
+            ]
+        )
+        await interaction.response.send_message(
+            text, view=components.undo_vote_view(game_id, ply, t=t), allowed_mentions=pings(*voters)
+        )
 
     async def vote(self, interaction: Interaction, game_id: int, ply: int, approve: bool) -> None:
         table = await self.bot.service.table(game_id)
@@ -97,21 +114,25 @@ class Undos(TTRCog):
         mover = game.log[-1][0] if game.log else None
         if game.version != ply or mover is None:
             await interaction.response.edit_message(
-                content=f"{interaction.message.content}\n⌛ " + t.gettext("Too late: the game moved on."), view=None)
+                content=f"{interaction.message.content}\n⌛ " + t.gettext("Too late: the game moved on."), view=None
+            )
             return
         voters = self._voters(table, mover)
         if interaction.user.id not in voters:
             raise UserError("Only the other players decide on this.")
         try:
             async with self.bot.storage.sessions() as session:
-                votes = await stored_votes.record_vote(session=session, game_id=game_id, ply=ply,
-                                                       user_id=interaction.user.id, approve=approve)
+                votes = await stored_votes.record_vote(
+                    session=session, game_id=game_id, ply=ply, user_id=interaction.user.id, approve=approve
+                )
         except StaleVersionError:
             raise TooLate() from None
         lines = [line for line in interaction.message.content.splitlines() if not line.startswith(APPROVED)]
         if not all(votes.values()):
-            said_no = t.gettext("{player} said no: the move stands.",
-                                player=" ".join(f"<@{u}>" for u, yes in sorted(votes.items()) if not yes))
+            said_no = t.gettext(
+                "{player} said no: the move stands.",
+                player=" ".join(f"<@{u}>" for u, yes in sorted(votes.items()) if not yes),
+            )
             await interaction.response.edit_message(content="\n".join(lines) + f"\n❌ {said_no}", view=None)
             return
         agreed = set(votes)
@@ -121,18 +142,25 @@ class Undos(TTRCog):
         else:
             await interaction.response.edit_message(content=content)
 
-    async def _take_back(self, interaction: Interaction, table: Table, mover: int, ply: int,
-                         content: str | None = None) -> None:
+    async def _take_back(
+        self, interaction: Interaction, table: Table, mover: int, ply: int, content: str | None = None
+    ) -> None:
         t = await self.bot.messenger.channel_t(table)
         if content is not None:
-            await interaction.response.edit_message(content=f"{content}\n✅ " + t.gettext("Everyone agreed."), view=None)
+            await interaction.response.edit_message(
+                content=f"{content}\n✅ " + t.gettext("Everyone agreed."), view=None
+            )
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             if table.game.version != ply:
                 raise TooLate()
-            await self.bot.service.act(table.id, Undo(), seat=mover,  # the engine re-checks
-                                       cause=Cause(CauseKind.UNDO, user_id=interaction.user.id))
+            await self.bot.service.act(
+                table.id,
+                Undo(),
+                seat=mover,  # the engine re-checks
+                cause=Cause(CauseKind.UNDO, user_id=interaction.user.id),
+            )
         except TemplateError as exc:
             mine = await self.bot.languages.for_interaction(interaction)
             await interaction.followup.send(f"⚠️ {await self.bot.moves.refusal(mine, table.id, exc)}", ephemeral=True)

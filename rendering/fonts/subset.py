@@ -71,7 +71,9 @@ def our_text() -> str:
     for po in sorted((ROOT / "i18n" / "locales" / "zh").glob("*.po")):
         text += re.findall(r'^msgstr(?:\[\d+\])? "(.*)"$', po.read_text(encoding="utf-8"), re.MULTILINE)
     for path in sorted((ROOT / "engine" / "maps").glob("*.json")):
-        text += [name for c in json.loads(path.read_text(encoding="utf-8"))["cities"] for name in c.get("names", {}).values()]
+        text += [
+            name for c in json.loads(path.read_text(encoding="utf-8"))["cities"] for name in c.get("names", {}).values()
+        ]
     return "".join(text)
 
 
@@ -84,15 +86,28 @@ def main() -> None:
     common = ["--layout-features=kern,liga,ccmp,locl,mark,mkmk", "--no-hinting"]
     if "--cjk" not in sys.argv:
         for style in ("Regular", "Bold"):
-            run(str(NOTO / f"NotoSans-{style}.ttf"), f"--unicodes={LATIN_RANGES}",
-                f"--output-file={HERE / f'NotoSans-{style}.ttf'}", *common)
-        run(str(extra / "NotoSans-CondensedSemiBold.ttf"), f"--unicodes={LATIN_RANGES}",
-            f"--output-file={HERE / 'NotoSans-CondensedSemiBold.ttf'}", *common)
+            run(
+                str(NOTO / f"NotoSans-{style}.ttf"),
+                f"--unicodes={LATIN_RANGES}",
+                f"--output-file={HERE / f'NotoSans-{style}.ttf'}",
+                *common,
+            )
+        run(
+            str(extra / "NotoSans-CondensedSemiBold.ttf"),
+            f"--unicodes={LATIN_RANGES}",
+            f"--output-file={HERE / 'NotoSans-CondensedSemiBold.ttf'}",
+            *common,
+        )
     text = HERE / "cjk-chars.txt"
     text.write_text(cjk_text(), encoding="utf-8")
     try:
-        run(str(CJK), "--font-number=2", f"--text-file={text}",  # 2 = Noto Sans CJK SC
-            f"--output-file={HERE / 'NotoSansCJKsc-Regular-subset.otf'}", *common)
+        run(
+            str(CJK),
+            "--font-number=2",
+            f"--text-file={text}",  # 2 = Noto Sans CJK SC
+            f"--output-file={HERE / 'NotoSansCJKsc-Regular-subset.otf'}",
+            *common,
+        )
     finally:
         text.unlink()
 

@@ -66,6 +66,7 @@ def _max_seats(map_id: str) -> int:
 @pytest.mark.parametrize("name", NAMES)
 def test_same_seed_same_game(name):
     """Only without a clock: the strong AI's time budget (BUDGET=None drops it) depends on the machine's load."""
+
     def seats():
         players = [make_ai(name, 1), make_ai(name, 2)]
         for player in players:

@@ -28,7 +28,16 @@ def test_determinized_state_keeps_what_the_seat_sees_and_resamples_the_rest():
     sampled = [determinize(view, info, random.Random(k)) for k in range(4)]
     for g in sampled:
         v = g.view(seat)
-        for key in ("market", "claims", "stations", "deck_size", "discard_size", "ticket_deck_size", "current", "stage"):
+        for key in (
+            "market",
+            "claims",
+            "stations",
+            "deck_size",
+            "discard_size",
+            "ticket_deck_size",
+            "current",
+            "stage",
+        ):
             assert v[key] == view[key], key
         assert v["you"]["hand"] == view["you"]["hand"] and v["you"]["tickets"] == view["you"]["tickets"]
         assert [p["hand_size"] for p in v["players"]] == [p["hand_size"] for p in view["players"]]
@@ -53,8 +62,12 @@ def test_neutral_choice_is_made_and_legal():
             return action
 
     for seed in (6, 7):
-        play_game("nederland", [Watch(seed, ROLLOUTS=2), Watch(seed + 1, ROLLOUTS=2)], seed=seed,
-                  options=GameOptions(variants={"neutral": True}))
+        play_game(
+            "nederland",
+            [Watch(seed, ROLLOUTS=2), Watch(seed + 1, ROLLOUTS=2)],
+            seed=seed,
+            options=GameOptions(variants={"neutral": True}),
+        )
     assert seen and all(a in legal for a, legal in seen)
 
 

@@ -14,9 +14,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Variables of the test run that would change what the child reads from its .env.
-SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "SYNC_COMMANDS", "LOG_LEVEL", "LOG_FORMAT",
-            "SHARD_COUNT", "SHARD_IDS", "AUTO_MIGRATE", "LOBBY_IDLE_MINUTES", "FORCE_LANGUAGE", "HEALTH_PORT",
-            "HEALTH_HOST", "OUTBOX_LEASE", "AI_DELAY")
+SETTINGS = (
+    "DISCORD_TOKEN",
+    "DATABASE_URL",
+    "DEV_GUILD_ID",
+    "SYNC_COMMANDS",
+    "LOG_LEVEL",
+    "LOG_FORMAT",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "AUTO_MIGRATE",
+    "LOBBY_IDLE_MINUTES",
+    "FORCE_LANGUAGE",
+    "HEALTH_PORT",
+    "HEALTH_HOST",
+    "OUTBOX_LEASE",
+    "AI_DELAY",
+)
 
 
 def child_env(**settings: str) -> dict[str, str]:
@@ -29,8 +43,14 @@ def child_env(**settings: str) -> dict[str, str]:
 class BotProcess:
     """One bot at a time in a child process, logging in to `fake` (served by the caller's loop)."""
 
-    def __init__(self, fake, cwd: Path, *, command: tuple[str, ...] = ("-m", "tests.bot.bot_process"),  # type: ignore[no-untyped-def]
-                 **settings: str) -> None:
+    def __init__(
+        self,
+        fake,
+        cwd: Path,
+        *,
+        command: tuple[str, ...] = ("-m", "tests.bot.bot_process"),  # type: ignore[no-untyped-def]
+        **settings: str,
+    ) -> None:
         """`command`: the Python arguments that run the bot (a benchmark runs its own wrapper)."""
         self.fake, self.cwd, self.command = fake, cwd, command
         self.settings = {"DISCORD_TOKEN": fake.token, **settings}
@@ -44,8 +64,13 @@ class BotProcess:
         """Start the bot and return once it said it is ready (its start-up drain is done by then)."""
         assert self.proc is None or self.proc.returncode is not None, "the bot is running already"
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, *self.command, cwd=self.cwd, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE, env=child_env(FAKE_DISCORD_URL=self.fake.base_url, **self.settings))
+            sys.executable,
+            *self.command,
+            cwd=self.cwd,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            env=child_env(FAKE_DISCORD_URL=self.fake.base_url, **self.settings),
+        )
         self.starts += 1
         ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read(self.proc, ready))

@@ -20,8 +20,12 @@ async def make_bot(fake_discord, run_bot, tmp_path, monkeypatch):
     async def make(**overrides) -> TTRBot:
         for old in bots:
             await fake_discord.stop_client(old)
-        settings = Settings(discord_token=fake_discord.token if hasattr(fake_discord, "token") else "fake-bot-token",
-                            database_url=url, dev_guild_id=fake_discord.guild.id, **overrides)
+        settings = Settings(
+            discord_token=fake_discord.token if hasattr(fake_discord, "token") else "fake-bot-token",
+            database_url=url,
+            dev_guild_id=fake_discord.guild.id,
+            **overrides,
+        )
         bot = TTRBot(settings, storage=Storage(url))
         seeds = iter(range(1000, 2000))
         bot.service.new_seed = lambda: next(seeds)  # the same games on every run

@@ -97,6 +97,7 @@ class Driver:
     async def tap(self, user, message, custom_id: str, values: list[str] | None = None):
         """Tap a button (or pick `values` in a select) and wait for the bot's whole answer: a new
         private message, or the edit of the panel the tap was on."""
+
         def panels() -> int:  # edits of the user's private messages so far
             return sum(len(m.history) for m in self.fake.ephemeral(user))
 
@@ -154,7 +155,9 @@ class Driver:
 
     async def _passenger_end(self, user, reply, action):
         """Märklin, after the route: the passenger's end city, or none, when the bot asks."""
-        wanted = f"ttr:{self.game_id}:{self.game.turn_token(self.game.current)}:end:{action.track}:{action.passenger or ''}"
+        wanted = (
+            f"ttr:{self.game_id}:{self.game.turn_token(self.game.current)}:end:{action.track}:{action.passenger or ''}"
+        )
         message = self._answer(reply)
         if message is not None and wanted in message.custom_ids:
             reply = await self.tap(user, message, wanted)

@@ -66,8 +66,15 @@ class Move:
 
 
 class RemoteTable:
-    def __init__(self, fake, storage: Storage, channel, users, seed: int = 0,  # type: ignore[no-untyped-def]
-                 timeout: float = 10) -> None:
+    def __init__(
+        self,
+        fake,
+        storage: Storage,
+        channel,
+        users,
+        seed: int = 0,  # type: ignore[no-untyped-def]
+        timeout: float = 10,
+    ) -> None:
         self.fake, self.storage, self.channel, self.users = fake, storage, channel, users
         self.rng = random.Random(seed)
         self.timeout = timeout  # how long a move may take to be answered
@@ -101,8 +108,11 @@ class RemoteTable:
 
     def choose(self, game: Game, seat: int):  # type: ignore[no-untyped-def]
         """A random legal move the players here know how to make (claims favoured, as the driver)."""
-        actions = [a for a in game.legal_actions(seat, collapse_payments=True)
-                   if isinstance(a, (KeepTickets, Claim, DrawDeck, DrawMarket, DrawTickets, Pass))]
+        actions = [
+            a
+            for a in game.legal_actions(seat, collapse_payments=True)
+            if isinstance(a, (KeepTickets, Claim, DrawDeck, DrawMarket, DrawTickets, Pass))
+        ]
         claims = [a for a in actions if isinstance(a, Claim)]
         if claims and self.rng.random() < 0.5:
             return self.rng.choice(claims)
@@ -127,7 +137,9 @@ class RemoteTable:
             custom_id = f"ttr:{gid}:{token}:keep"
             offer = await self.fake.wait_until(
                 lambda: next((m for m in reversed(hand.followups) if custom_id in m.custom_ids), None),
-                self.timeout, "the ticket choice")
+                self.timeout,
+                "the ticket choice",
+            )
             interaction = await self.fake.select(user, offer, custom_id, [str(i) for i in action.ids], wait=False)
         elif isinstance(action, (DrawDeck, DrawMarket)):
             buttons = await self._command(user, "ttr draw")
@@ -138,14 +150,25 @@ class RemoteTable:
             interaction = await self.fake.click(user, panel, custom_id, wait=False)
         elif isinstance(action, Claim):
             track = game.map.track_by_id[action.track]
-            interaction = await self.fake.slash(user, self.channel, "ttr claim", route=route_label(game.map, track),
-                                                color="loco" if action.color is None else CARD_NAMES[action.color],
-                                                locos=action.locos, wait=False)
+            interaction = await self.fake.slash(
+                user,
+                self.channel,
+                "ttr claim",
+                route=route_label(game.map, track),
+                color="loco" if action.color is None else CARD_NAMES[action.color],
+                locos=action.locos,
+                wait=False,
+            )
         else:
             command = "ttr tickets" if isinstance(action, DrawTickets) else "ttr pass"
             interaction = await self.fake.slash(user, self.channel, command, wait=False)
-        move = Move(seat, game.version, format_action(game, action), interaction,
-                    edits=edits if isinstance(action, (DrawDeck, DrawMarket)) else 0)
+        move = Move(
+            seat,
+            game.version,
+            format_action(game, action),
+            interaction,
+            edits=edits if isinstance(action, (DrawDeck, DrawMarket)) else 0,
+        )
         self.moves.append(move)
         await interaction.wait_acknowledged()
         return move

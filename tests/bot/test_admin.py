@@ -1,6 +1,5 @@
 """Issue 7 admin: kick, replace, host transfer, force-end, server settings."""
 
-
 from engine import DrawDeck
 from tests.bot.test_play import private_reply, two_player_game
 
@@ -30,8 +29,10 @@ async def test_only_host_or_manager_may_kick_and_kick_removes_the_seat_once_conf
     reply = await fake.slash(fake.bob, fake.general, "ttr-host kick", player=fake.dirk)
     assert reply.ephemeral and f"Only <@{fake.alice.id}>" in reply.content
     question = await ask_to_kick(fake, fake.alice, fake.dirk)
-    assert question.custom_ids == [f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:yes",
-                                   f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:no"]
+    assert question.custom_ids == [
+        f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:yes",
+        f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:no",
+    ]
     cancel = await fake.click(fake.alice, question, label="Cancel")
     assert cancel.kind == "update" and cancel.message.content == "Nobody was removed." and not cancel.message.buttons
     assert driver.game.left[seat] is None
@@ -70,11 +71,14 @@ async def test_a_kick_that_ends_the_game_posts_the_final_results(fake_discord, m
     question = await ask_to_kick(fake, fake.alice, fake.bob)
     confirm = await fake.click(fake.alice, question, label="Remove")
     answer = await confirm.wait_edit(2)
-    assert answer.content == (f"✅ **bob** was removed from the game. That ended it: the final results are in "
-                              f"<#{fake.general.id}>.")
+    assert answer.content == (
+        f"✅ **bob** was removed from the game. That ended it: the final results are in <#{fake.general.id}>."
+    )
     final = fake.channel_messages(fake.general)[-1]
     assert final.content.startswith("**bob** was removed from the game\n🏁 **Game over!**")
-    assert final.embed["title"] == "🏁 Game over — USA" and [f["name"] for f in final.embed["fields"]][0].startswith("🥇")
+    assert final.embed["title"] == "🏁 Game over — USA" and [f["name"] for f in final.embed["fields"]][0].startswith(
+        "🥇"
+    )
     assert final.files.keys() == {"final.png"} and final.button("Rematch") is not None
     assert "Done." not in [m.content for m in fake.ephemeral(fake.alice)]
 
@@ -113,8 +117,9 @@ async def test_server_settings_default_map_and_allowed_channels(fake_discord, ma
     assert reply.ephemeral and "Only members with **Manage Server**" in reply.content
     reply = await fake.slash(fake.owner, fake.general, "ttr-settings map", map="europe")
     assert "Default map: Europe" in reply.content
-    reply = await fake.slash(fake.owner, fake.general, "ttr-settings channel",
-                             options={"channel": fake.games, "allowed": True})
+    reply = await fake.slash(
+        fake.owner, fake.general, "ttr-settings channel", options={"channel": fake.games, "allowed": True}
+    )
     assert f"<#{fake.games.id}>" in reply.content
     reply = await fake.slash(fake.alice, fake.general, "ttr-host new")
     assert reply.ephemeral and "Games aren't played in this channel" in reply.content
@@ -133,8 +138,9 @@ async def test_language_setting_for_a_player_and_for_the_server(fake_discord, ma
     assert reply.ephemeral and reply.content == "Теперь пишу вам по-русски."
     reply = await fake.slash(fake.alice, fake.general, "ttr-settings language", language="zh", **{"for": "server"})
     assert reply.ephemeral and "Управлять сервером" in reply.content  # refused, in alice's Russian
-    reply = await fake.slash(fake.owner, fake.general, "ttr-settings language", language="zh",
-                             city_names="translated", **{"for": "server"})
+    reply = await fake.slash(
+        fake.owner, fake.general, "ttr-settings language", language="zh", city_names="translated", **{"for": "server"}
+    )
     assert "语言：简体中文" in reply.content and "城市名：译名" in reply.content  # in the server's new language
     reply = await fake.slash(fake.alice, fake.general, "ttr-settings show")
     assert "Язык: 简体中文 (китайский)" in reply.content  # alice reads it in Russian

@@ -11,8 +11,9 @@ async def solo_game(fake, make_bot, ai_players=2, level="baseline"):
     bot.get_cog("AISeats").delay = 0
     driver = Driver(fake, bot, fake.general, [fake.alice])
     await driver.run(fake.alice, "ttr-host new", map="usa", players=3)
-    reply = await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice, ai_players=ai_players,
-                             ai_level=level)
+    reply = await fake.slash(
+        fake.alice, fake.general, "ttr-host start", first=fake.alice, ai_players=ai_players, ai_level=level
+    )
     await reply.wait_resolved()
     table = await bot.service.table_in_channel(fake.general.id)
     driver.game_id = table.id
@@ -21,10 +22,12 @@ async def solo_game(fake, make_bot, ai_players=2, level="baseline"):
 
 async def wait_for_people(fake, driver):
     """Until the game waits on alice (or is over): the AIs move by themselves."""
+
     def ready():
         game = driver.game
         task = driver.bot.get_cog("AISeats")._tasks.get(driver.game_id)
         return (game.is_over() or 0 in game.to_move()) and (task is None or task.done())
+
     await fake.wait_until(ready, timeout=20, what="the AIs to move")
 
 
@@ -62,8 +65,11 @@ async def test_ai_plays_on_after_a_restart(fake_discord, make_bot):
     assert 1 in driver.game.to_move()
     bot = await make_bot(ai_delay=0)  # its start-up finds the AI's turn and plays it
     driver.bot = bot
-    await fake.wait_until(lambda: 0 in driver.game.to_move() and len(driver.game.log) > plies + 2,
-                          timeout=20, what="the AI to move after the restart")
+    await fake.wait_until(
+        lambda: 0 in driver.game.to_move() and len(driver.game.log) > plies + 2,
+        timeout=20,
+        what="the AI to move after the restart",
+    )
 
 
 async def test_start_refuses_more_than_five_seats(fake_discord, make_bot):
@@ -85,7 +91,9 @@ async def test_ai_seats_are_named_in_the_servers_language(fake_discord, make_bot
     await bot.languages.set_guild(fake.guild.id, Choice("zh"))
     driver = Driver(fake, bot, fake.general, [fake.alice])
     await driver.run(fake.alice, "ttr-host new", map="usa", players=3)
-    reply = await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice, ai_players=2, ai_level="strong")
+    reply = await fake.slash(
+        fake.alice, fake.general, "ttr-host start", first=fake.alice, ai_players=2, ai_level="strong"
+    )
     await reply.wait_resolved()
     started = fake.channel_messages(fake.general)[-1]
     assert "座位：alice、🤖 强力 AI 2和🤖 强力 AI 3。" in started.content

@@ -93,8 +93,10 @@ async def test_a_missed_starting_ticket_choice_does_not_count_toward_removal(fak
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock, absence="remove", remove_after=2)
     lobby = next(t for t in texts(fake, fake.general) if "New USA game" in t)
-    assert ("When a turn's time runs out, it is skipped; a player who misses 2 turns in a row is removed (the "
-            "starting tickets don't count).") in lobby.splitlines()
+    assert (
+        "When a turn's time runs out, it is skipped; a player who misses 2 turns in a row is removed (the "
+        "starting tickets don't count)."
+    ) in lobby.splitlines()
     await driver.act(1, driver.game.default_action(1))  # bob chooses, alice lets the time run out
     clock.advance(minutes=61)
     await bot.get_cog("Clocks").tick()
@@ -165,7 +167,9 @@ async def test_games_lists_my_games_with_whose_turn_and_deadline(fake_discord, m
 async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock)
-    reply = await fake.slash(fake.bob, fake.general, "ttr-settings notify", dm=True, quiet_from=22, quiet_to=7, utc_offset=0)
+    reply = await fake.slash(
+        fake.bob, fake.general, "ttr-settings notify", dm=True, quiet_from=22, quiet_to=7, utc_offset=0
+    )
     assert "DM pings on, quiet from 22:00 to 7:00" in reply.content
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
@@ -178,8 +182,9 @@ async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
     await driver.act(1, DrawDeck())
     await driver.act(0, DrawDeck())
     await driver.act(0, DrawDeck())  # 23:00: quiet hours, no ping (the channel mention still happens)
-    assert len([m for m in fake.dms(fake.bob) if "It's your turn" in m.content]) == \
-        len([m for m in fake.dms(fake.bob)[:pings] if "It's your turn" in m.content])
+    assert len([m for m in fake.dms(fake.bob) if "It's your turn" in m.content]) == len(
+        [m for m in fake.dms(fake.bob)[:pings] if "It's your turn" in m.content]
+    )
 
 
 async def test_absence_policy_ai_plays_the_missed_turn(fake_discord, make_bot):
@@ -200,6 +205,7 @@ async def test_a_whole_play_by_post_game_every_timer_fires_once(fake_discord, ma
     removal after 2 missed turns; every timer is handled exactly once."""
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock, absence="remove", remove_after=2, reminder_minutes=10)
+
     async def tick():
         return await driver.bot.get_cog("Clocks").tick()
 
@@ -246,7 +252,9 @@ async def test_deadline_notes_in_the_servers_language_and_pings_in_the_players(f
     clock.advance(minutes=61)  # alice misses her starting tickets
     await bot.get_cog("Clocks").tick()
     turn = fake.channel_messages(fake.general)[-1]
-    assert turn.content.startswith("⏰ **alice** 超时了。") and f"<@{fake.alice.id}>，轮到你了（美国）。" in turn.content
+    assert (
+        turn.content.startswith("⏰ **alice** 超时了。") and f"<@{fake.alice.id}>，轮到你了（美国）。" in turn.content
+    )
     await driver.act(0, DrawDeck())
     await driver.act(0, DrawDeck())  # bob's turn: a ping in Russian
     assert "Ваш ход в игре «США» в <#" in fake.dms(fake.bob)[-1].content

@@ -75,8 +75,9 @@ async def test_every_name_description_and_choice_is_in_russian_and_chinese(fake_
     missing = []
     for path, node in (found for command in fake_discord.commands(fake_discord.guild) for found in nodes(command)):
         names = node.get("name_localizations") or {}
-        missing += [(path, locale) for locale in LOCALES
-                    if locale not in names and locale not in SAME.get(node["name"], ())]
+        missing += [
+            (path, locale) for locale in LOCALES if locale not in names and locale not in SAME.get(node["name"], ())
+        ]
         if node.get("description"):
             descriptions = node.get("description_localizations") or {}
             missing += [(path, locale, "description") for locale in LOCALES if locale not in descriptions]
@@ -93,7 +94,9 @@ async def test_localized_names_follow_discords_rules(fake_discord, make_bot):
             for locale, name in (node.get("name_localizations") or {}).items():
                 assert NAME.match(name) and name == name.lower(), (path, locale, name)
             for locale in LOCALES:  # siblings (subcommands or options) keep distinct names
-                children = [(c.get("name_localizations") or {}).get(locale, c["name"]) for c in node.get("options") or []]
+                children = [
+                    (c.get("name_localizations") or {}).get(locale, c["name"]) for c in node.get("options") or []
+                ]
                 assert len(children) == len(set(children)), (path, locale, children)
 
 
@@ -125,8 +128,11 @@ async def test_the_profile_menu_is_named_in_each_language(fake_discord, make_bot
     await make_bot()
     [menu] = [c for c in fake_discord.commands(fake_discord.guild) if c.get("type") == 2]
     assert menu["name"] == "Ticket to Ride profile" and not menu.get("description")
-    assert menu["name_localizations"] == {"ru": "Профиль Ticket to Ride", "zh-CN": "Ticket to Ride 档案",
-                                          "zh-TW": "Ticket to Ride 档案"}
+    assert menu["name_localizations"] == {
+        "ru": "Профиль Ticket to Ride",
+        "zh-CN": "Ticket to Ride 档案",
+        "zh-TW": "Ticket to Ride 档案",
+    }
 
 
 async def test_the_translator_answers_only_for_our_languages():
@@ -180,8 +186,11 @@ async def test_commands_named_in_messages_read_as_the_client_lists_them(fake_dis
             english = " ".join(n["name"] for n in path)
             assert slash(t, english) == "/" + " ".join(shown(n, locale) for n in path), (locale, english)
     host = next(c for c in commands if c["name"] == "ttr-host")
-    assert slash(translator("ru"), "ttr-host new") == "/ttr-host " + shown(
-        next(o for o in host["options"] if o["name"] == "new"), "ru") != "/ttr-host new"
+    assert (
+        slash(translator("ru"), "ttr-host new")
+        == "/ttr-host " + shown(next(o for o in host["options"] if o["name"] == "new"), "ru")
+        != "/ttr-host new"
+    )
 
 
 async def test_every_command_a_message_names_exists(fake_discord, make_bot):
@@ -207,8 +216,11 @@ async def test_the_catalogs_hold_exactly_the_names_of_the_tree(fake_discord, mak
     bot = await make_bot()
     names = {(context, name) for context, name, _ in command_translator.tree_names(bot.tree.get_commands())}
     for language in catalogs.languages_to_check():
-        entries = {key for key, (_, string, _) in catalogs.load(language).items()
-                   if key[0] in catalogs.TREE_CONTEXTS and string}
+        entries = {
+            key
+            for key, (_, string, _) in catalogs.load(language).items()
+            if key[0] in catalogs.TREE_CONTEXTS and string
+        }
         assert not names - entries, (language, sorted(names - entries)[:10])
         assert not entries - names, (language, sorted(entries - names)[:10])
 
@@ -216,13 +228,19 @@ async def test_the_catalogs_hold_exactly_the_names_of_the_tree(fake_discord, mak
 async def test_russian_help_names_the_commands_in_russian(fake_discord, make_bot):
     """/ttr help in a Russian client names commands as that client lists them, never in English."""
     commands = await synced(fake_discord, make_bot)
-    listed = {" ".join(shown(n, "ru") for n in path): " ".join(n["name"] for n in path)
-              for path, _ in everything(commands) if path}
+    listed = {
+        " ".join(shown(n, "ru") for n in path): " ".join(n["name"] for n in path)
+        for path, _ in everything(commands)
+        if path
+    }
     ttr = next(c for c in commands if c["name"] == "ttr")
     ivan = fake_discord.add_user("ivan", locale="ru")
     reply = await fake_discord.slash(ivan, fake_discord.general, "ttr help")
     mentioned = regex.findall(r"`/(ttr[^`]*)`", reply.content)
-    assert len(mentioned) >= 10 and "ttr " + shown(next(o for o in ttr["options"] if o["name"] == "join"), "ru") in mentioned
+    assert (
+        len(mentioned) >= 10
+        and "ttr " + shown(next(o for o in ttr["options"] if o["name"] == "join"), "ru") in mentioned
+    )
     assert {m.split()[0] for m in mentioned} == {"ttr", "ttr-host", "ttr-settings"}
     assert all(m in listed for m in mentioned), [m for m in mentioned if m not in listed]
     assert all(listed[m] != m for m in mentioned), mentioned  # each one reads differently from the English

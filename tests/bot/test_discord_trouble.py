@@ -25,7 +25,8 @@ async def test_rate_limited_posts_and_answers_are_retried_not_repeated(fake_disc
     assert "It's bob's turn." in panel.content and not reply.followups  # the panel, edited once the 429 passed
     assert len(fake.ephemeral(fake.alice)) == private
     assert fake.rate_limited == ["POST /channels/{channel_id}/messages"] * 2 + [  # every scripted 429 was met
-        "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"]
+        "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
+    ]
 
 
 async def test_a_game_whose_thread_archived_goes_on_and_the_thread_reopens(fake_discord, make_bot):

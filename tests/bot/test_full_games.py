@@ -53,10 +53,9 @@ class Watcher:
         turn_ended = phase_before == "playing" and game.stage is None
         play_started = phase_before == "choosing" and game.phase != "choosing"
         messages = turn_messages(self.fake, self.channel)
-        assert len(messages) == self.seen + (turn_ended or play_started), [m.content for m in messages[self.seen:]]
+        assert len(messages) == self.seen + (turn_ended or play_started), [m.content for m in messages[self.seen :]]
         self.seen = len(messages)
-        live = [m for m in messages if any(re.fullmatch(rf"ttr:{driver.game_id}:\d+:draw:.*", c)
-                                           for c in m.custom_ids)]
+        live = [m for m in messages if any(re.fullmatch(rf"ttr:{driver.game_id}:\d+:draw:.*", c) for c in m.custom_ids)]
         assert len(live) <= 1, "more than one channel message carries live controls"
         if turn_ended or play_started:
             self.turns += 1
@@ -70,8 +69,12 @@ class Watcher:
                 assert not message.attachments, "a board was posted though the map did not change"
             if not game.is_over():
                 assert f"<@{driver.user_of(game.current).id}>, your turn" in message.content
-        secret_lines = [ticket_line(EN, game.map, t) for s in range(game.seats) if not game.is_over()
-                        for t in game.view(s)["you"]["tickets"] + game.view(s)["you"]["offer"]]
+        secret_lines = [
+            ticket_line(EN, game.map, t)
+            for s in range(game.seats)
+            if not game.is_over()
+            for t in game.view(s)["you"]["tickets"] + game.view(s)["you"]["offer"]
+        ]
         for message in self.fake.channel_messages(self.channel):
             assert "Your hand" not in message.content and "Your tickets" not in message.content
             assert not any(line in message.content for line in secret_lines), message.content
@@ -126,8 +129,7 @@ async def test_full_three_player_europe_game(fake_discord, make_bot):
 @pytest.mark.slow
 async def test_full_four_player_usa_game(fake_discord, make_bot):
     fake = fake_discord
-    driver, watcher = await play_full_game(fake, make_bot, "usa", [fake.alice, fake.bob, fake.dirk, fake.carol],
-                                           seed=2)
+    driver, watcher = await play_full_game(fake, make_bot, "usa", [fake.alice, fake.bob, fake.dirk, fake.carol], seed=2)
     assert watcher.turns > 20
 
 
@@ -135,8 +137,7 @@ async def test_full_four_player_usa_game(fake_discord, make_bot):
 async def test_full_nederland_game_with_the_neutral_player(fake_discord, make_bot):
     """docs/rules.md §4 through Discord: tolls, loans and the neutral player's track choice by button."""
     fake = fake_discord
-    driver, watcher = await play_full_game(fake, make_bot, "nederland", [fake.alice, fake.bob], seed=3,
-                                           neutral=True)
+    driver, watcher = await play_full_game(fake, make_bot, "nederland", [fake.alice, fake.bob], seed=3, neutral=True)
     game = driver.game
     assert game.view(None)["neutral"] and any(o == 2 for o in game.owner)
     assert any(type(action).__name__ == "NeutralClaim" for _, action in game.log), "no track choice came up"

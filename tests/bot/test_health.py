@@ -23,8 +23,11 @@ def get(url: str) -> tuple[int, str]:
 
 
 def samples(body: str) -> dict[tuple[str, tuple], float]:
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(body) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(body)
+        for s in family.samples
+    }
 
 
 async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot) -> None:

@@ -26,10 +26,26 @@ def test_a_choice_button_carries_only_what_choices_are_offered_for():
 
 def test_every_custom_id_the_bot_can_send_is_known_and_anything_else_is_refused():
     unknown = re.compile(components.UNKNOWN)
-    sent = ["ttr:12:3:draw:4", "ttr:12:3:draw:deck", "ttr:12:3:tickets", "ttr:12:3:keep", "ttr:12:3:tunnel:2",
-            "ttr:12:3:tunnel:decline", "ttr:12:3:do:C|a|1|0|", "ttr:12:40:undo", "ttr:12:40:undo:yes",
-            "ttr:12:hand", "ttr:12:rematch", "ttr:lobby:7:join", "ttr:12:3:draw:4:7", "ttr:12:3:routes:2",
-            "ttr:12:3:route", "ttr:12:3:cities:0", "ttr:12:3:city", "ttr:12:kick:0:7:yes"]
+    sent = [
+        "ttr:12:3:draw:4",
+        "ttr:12:3:draw:deck",
+        "ttr:12:3:tickets",
+        "ttr:12:3:keep",
+        "ttr:12:3:tunnel:2",
+        "ttr:12:3:tunnel:decline",
+        "ttr:12:3:do:C|a|1|0|",
+        "ttr:12:40:undo",
+        "ttr:12:40:undo:yes",
+        "ttr:12:hand",
+        "ttr:12:rematch",
+        "ttr:lobby:7:join",
+        "ttr:12:3:draw:4:7",
+        "ttr:12:3:routes:2",
+        "ttr:12:3:route",
+        "ttr:12:3:cities:0",
+        "ttr:12:3:city",
+        "ttr:12:kick:0:7:yes",
+    ]
     assert not [cid for cid in sent if unknown.fullmatch(cid)]
     assert all(unknown.fullmatch(cid) for cid in ("ttr:12:3:draw:9", "ttr:12:hand:x", "ttr:", "garbage", ""))
 

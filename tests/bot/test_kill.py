@@ -52,8 +52,14 @@ class Figures:
         return ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in vars(self).items() if name != "stuck")
 
 
-async def kill_run(fake, tmp_path: Path, *, url: str, kills: int,  # type: ignore[no-untyped-def]
-                   seed: int) -> tuple[Figures, list[dict]]:
+async def kill_run(
+    fake,
+    tmp_path: Path,
+    *,
+    url: str,
+    kills: int,  # type: ignore[no-untyped-def]
+    seed: int,
+) -> tuple[Figures, list[dict]]:
     """The figures, and what the bots logged as wrong (warnings of the bot's own modules, errors)."""
     bot = BotProcess(fake, tmp_path, DATABASE_URL=url, OUTBOX_LEASE=str(LEASE))
     storage = Storage(url)
@@ -73,9 +79,11 @@ async def kill_run(fake, tmp_path: Path, *, url: str, kills: int,  # type: ignor
                 try:
                     move = await table.move()
                     # The answer, or the kill that keeps it from coming.
-                    await fake.wait_until(lambda move=move, run=run: move.answer is not None or bot.starts != run
-                                          or not up.is_set(),
-                                          table.timeout, "an answer")
+                    await fake.wait_until(
+                        lambda move=move, run=run: move.answer is not None or bot.starts != run or not up.is_set(),
+                        table.timeout,
+                        "an answer",
+                    )
                 except (InteractionFailed, ScriptError, TimeoutError, StopIteration):
                     await asyncio.sleep(0.05)  # the bot went away mid-move: the next one finds out where it is
 
@@ -95,11 +103,19 @@ async def kill_run(fake, tmp_path: Path, *, url: str, kills: int,  # type: ignor
         await players
         # Rows the last killed process held are taken over once their lease ran out.
         with contextlib.suppress(TimeoutError):  # counted below as unanswered
-            await fake.wait_until(lambda: all(m.answer is not None for m in table.moves if m.deferred),
-                                  2 * LEASE + 5, "every acknowledged move to be answered")
+            await fake.wait_until(
+                lambda: all(m.answer is not None for m in table.moves if m.deferred),
+                2 * LEASE + 5,
+                "every acknowledged move to be answered",
+            )
         await asyncio.sleep(LEASE)  # a late or repeated announcement would show now
-        troubles = [e for e in bot.log if e.get("level") in ("ERROR", "CRITICAL")
-                    or e.get("level") == "WARNING" and e.get("logger", "").startswith("bot.")]
+        troubles = [
+            e
+            for e in bot.log
+            if e.get("level") in ("ERROR", "CRITICAL")
+            or e.get("level") == "WARNING"
+            and e.get("logger", "").startswith("bot.")
+        ]
         return await figures(fake, storage, table, bot), troubles
     finally:
         await bot.stop()
@@ -110,11 +126,12 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
     async with storage.sessions() as session:
         record = await get_game(session=session, game_id=table.game_id)
         log = await action_log(session=session, game_id=table.game_id)
-        rows = list((await session.execute(select(Announcement).where(Announcement.game_id == table.game_id)))
-                    .scalars())
+        rows = list(
+            (await session.execute(select(Announcement).where(Announcement.game_id == table.game_id))).scalars()
+        )
     # A move is in the log at its version or, when other seats moved at the same time (the starting
     # tickets), after it.
-    lost = sum(1 for m in table.moves if m.confirmed and (m.seat, m.text) not in log[m.version:])
+    lost = sum(1 for m in table.moves if m.confirmed and (m.seat, m.text) not in log[m.version :])
     # Every turn has exactly one table message carrying its buttons (as posted), named by its turn
     # token (the version the turn began at; for the first player's first turn, counting their own
     # starting ticket choice when it came last).
@@ -122,8 +139,12 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
     for message in fake.channel_messages(fake.general):
         # As posted: a table loses its controls when the next one is posted.
         first = message.history[0] if message.history else message.payload()
-        for cid in [c["custom_id"] for row in first.get("components") or [] for c in row.get("components", [])
-                    if "custom_id" in c]:
+        for cid in [
+            c["custom_id"]
+            for row in first.get("components") or []
+            for c in row.get("components", [])
+            if "custom_id" in c
+        ]:
             parts = cid.split(":")
             if parts[:2] == ["ttr", str(table.game_id)] and parts[3:] == ["draw", "deck"]:
                 posts[int(parts[2])] = posts.get(int(parts[2]), 0) + 1
@@ -138,8 +159,11 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
 
     marked = {row.version for row in rows if row.announced_at is not None and row.error is None}
     unposted = [v for v in turns if posts.get(v, 0) == 0]
-    unmarked = [(v, next((row.error for row in rows if row.version == v), "no row")) for v in range(len(log) + 1)
-                if v not in marked]
+    unmarked = [
+        (v, next((row.error for row in rows if row.version == v), "no row"))
+        for v in range(len(log) + 1)
+        if v not in marked
+    ]
     if unposted or unmarked:
         print("turns with no table:", unposted, "rows not announced (version, error):", unmarked)
     unannounced = len(unposted) + len(unmarked)
@@ -170,8 +194,9 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.mark.slow
 async def test_kill_9_at_random_moments_loses_and_repeats_nothing(fake_discord, tmp_path: Path, database: str) -> None:
     kills = int(os.environ.get("KILLS", "12"))
-    result, bot_errors = await kill_run(fake_discord, tmp_path, url=database, kills=kills,
-                                        seed=int(os.environ.get("KILL_SEED", "7")))
+    result, bot_errors = await kill_run(
+        fake_discord, tmp_path, url=database, kills=kills, seed=int(os.environ.get("KILL_SEED", "7"))
+    )
     print(f"\nkill test ({database.split(':', 1)[0]}): {result}")
     for move in result.stuck:
         print("still thinking:", move.text, move.interaction)
@@ -179,4 +204,9 @@ async def test_kill_9_at_random_moments_loses_and_repeats_nothing(fake_discord, 
     assert result.confirmed >= kills  # the play went on between the kills
     assert not bot_errors, bot_errors
     assert (result.lost, result.unannounced, result.posted_twice, result.answered_twice, result.unanswered) == (
-        0, 0, 0, 0, 0), result
+        0,
+        0,
+        0,
+        0,
+        0,
+    ), result

@@ -27,8 +27,12 @@ def texts(message) -> list[str]:
     """Everything a player reads in a message: content, embeds, components, image descriptions."""
     out = [message.content]
     for embed in message.embeds:
-        out += [embed.get("title", ""), embed.get("description", ""), (embed.get("footer") or {}).get("text", ""),
-                (embed.get("author") or {}).get("name", "")]
+        out += [
+            embed.get("title", ""),
+            embed.get("description", ""),
+            (embed.get("footer") or {}).get("text", ""),
+            (embed.get("author") or {}).get("name", ""),
+        ]
         for field in embed.get("fields", []):
             out += [field.get("name", ""), field.get("value", "")]
     for component in message._walk():
@@ -126,6 +130,7 @@ async def test_each_player_reads_their_own_language_privately(fake_discord, make
     before = len(fake.channel_messages(fake.general))
     assert not CJK.search(fake.channel_messages(fake.general)[-1].content)
     await driver.run(fake.owner, "ttr-settings language", language="zh", **{"for": "server"})
+
     def boards_since():  # turn messages with a board picture (turns that changed the map)
         return [m for m in fake.channel_messages(fake.general)[before:] if m.attachments]
 
@@ -147,8 +152,15 @@ async def test_pseudo_locale_game_leaves_no_unmarked_text(fake_discord, make_bot
     users = [fake.alice, fake.bob]
     driver = Driver(fake, bot, fake.general, users, seed=7)
     await driver.start_game("europe")
-    for command, options in (("ttr hand", {}), ("ttr status", {}), ("ttr board", {}), ("ttr rules", {}),
-                             ("ttr help", {}), ("ttr games", {}), ("ttr-settings show", {})):
+    for command, options in (
+        ("ttr hand", {}),
+        ("ttr status", {}),
+        ("ttr board", {}),
+        ("ttr rules", {}),
+        ("ttr help", {}),
+        ("ttr games", {}),
+        ("ttr-settings show", {}),
+    ):
         await driver.run(fake.alice, command, **options)
     typed = "Nowhere"
     await driver.run(fake.bob, "ttr claim", route=f"Paris-{typed}")  # an error, worded by the catalogs
@@ -160,10 +172,10 @@ async def test_pseudo_locale_game_leaves_no_unmarked_text(fake_discord, make_bot
     names = [u.name for u in users] + [typed]  # players' names and their own words are shown as they are
     seen = [m for m in fake.channel_messages(fake.general)] + [m for u in users for m in private_messages(fake, u)]
     assert len(seen) > 50
-    leaks = [(text, unmarked_letters(text, names)) for m in seen for text in texts(m)
-             if unmarked_letters(text, names)]
-    leaks += [(c["name"], unmarked_letters(c["name"], names)) for c in choices.choices
-              if unmarked_letters(c["name"], names)]
+    leaks = [(text, unmarked_letters(text, names)) for m in seen for text in texts(m) if unmarked_letters(text, names)]
+    leaks += [
+        (c["name"], unmarked_letters(c["name"], names)) for c in choices.choices if unmarked_letters(c["name"], names)
+    ]
     assert not leaks, leaks[:10]
     assert drawn.items, "no image text was recorded"
     image_leaks = sorted({text for text in drawn.items if unmarked_letters(text, names)})
@@ -207,9 +219,15 @@ async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, m
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
-    for command, options in (("ttr-settings notify", {"dm": True}), ("ttr-settings colorblind", {"on": True}),
-                             ("ttr-settings show", {}), ("ttr station", {"city": "Denver"}),
-                             ("ttr-host pause", {}), ("ttr-host resume", {}), ("ttr-settings vacation", {"days": 1})):
+    for command, options in (
+        ("ttr-settings notify", {"dm": True}),
+        ("ttr-settings colorblind", {"on": True}),
+        ("ttr-settings show", {}),
+        ("ttr station", {"city": "Denver"}),
+        ("ttr-host pause", {}),
+        ("ttr-host resume", {}),
+        ("ttr-settings vacation", {"days": 1}),
+    ):
         await driver.run(fake.alice, command, **options)
     await driver.run(fake.bob, "ttr claim", route="Atlanta-Miami")  # not bob's turn
     await driver.run(fake.bob, "ttr-host end")  # bob may not
@@ -220,10 +238,15 @@ async def test_pseudo_locale_every_command_timer_and_league_text(fake_discord, m
     while not driver.game.is_over():
         seat = driver.game.to_move()[0]
         await driver.act(seat, driver.choose(seat))
-    for user, command, options in ((fake.alice, "ttr-league leaderboard", {}), (fake.alice, "ttr-league profile", {}),
-                                   (fake.owner, "ttr-league info", {}), (fake.owner, "ttr-league audit", {}),
-                                   (fake.alice, "ttr board", {"move": 2}), (fake.alice, "ttr log", {"export": True}),
-                                   (fake.owner, "ttr-league void", {"game": driver.game_id, "reason": "test"})):
+    for user, command, options in (
+        (fake.alice, "ttr-league leaderboard", {}),
+        (fake.alice, "ttr-league profile", {}),
+        (fake.owner, "ttr-league info", {}),
+        (fake.owner, "ttr-league audit", {}),
+        (fake.alice, "ttr board", {"move": 2}),
+        (fake.alice, "ttr log", {"export": True}),
+        (fake.owner, "ttr-league void", {"game": driver.game_id, "reason": "test"}),
+    ):
         await driver.run(user, command, **options)
 
     names = [u.name for u in users] + ["owner", "Club", "Autumn", "Bad", "test"]

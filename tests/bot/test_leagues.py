@@ -31,9 +31,20 @@ class Role:
     name: str
 
     def payload(self) -> dict:
-        return {"id": str(self.id), "name": self.name, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
-                "icon": None, "unicode_emoji": None, "position": 2, "permissions": "0", "managed": False,
-                "mentionable": True, "flags": 0}
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": 2,
+            "permissions": "0",
+            "managed": False,
+            "mentionable": True,
+            "flags": 0,
+        }
 
 
 LEAGUE_ADMINS = Role(ROLE_ID, "League Admins")
@@ -102,8 +113,11 @@ async def test_only_managers_create_leagues_and_only_league_admins_run_them(fake
     reply = await fake.slash(fake.bob, fake.general, "ttr-league audit")
     assert "create league" in reply.content and "create season" in reply.content
     reply = await fake.slash(fake.dirk, fake.general, "ttr-league info")
-    assert f"**Club** · admins: <@&{ROLE_ID}>" in reply.content and "**Autumn** (open, 0 rated games)" in \
-        reply.content and "USA · 2, 3 players · 1 game to appear" in reply.content
+    assert (
+        f"**Club** · admins: <@&{ROLE_ID}>" in reply.content
+        and "**Autumn** (open, 0 rated games)" in reply.content
+        and "USA · 2, 3 players · 1 game to appear" in reply.content
+    )
     reply = await fake.slash(fake.bob, fake.general, "ttr-league role")  # a league admin, not a manager
     assert reply.ephemeral and "Manage Server" in reply.content
     reply = await fake.slash(fake.owner, fake.general, "ttr-league role")
@@ -141,21 +155,29 @@ async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord
     reply = await fake.slash(fake.dirk, fake.general, "ttr-league profile", player=fake.alice, public=True)
     card = await reply.wait_resolved()
     assert not card.ephemeral and card.attachments[0].is_png
-    assert card.attachments[0].description.startswith("alice, Club Autumn: rating") and "1st of 2" in \
-        card.attachments[0].description
+    assert (
+        card.attachments[0].description.startswith("alice, Club Autumn: rating")
+        and "1st of 2" in card.attachments[0].description
+    )
     # The same card from alice's user menu (a long press on her name), only for dirk to see
-    menu = await (await fake.user_command(fake.dirk, fake.general, "Ticket to Ride profile", fake.alice)).wait_resolved()
+    menu = await (
+        await fake.user_command(fake.dirk, fake.general, "Ticket to Ride profile", fake.alice)
+    ).wait_resolved()
     assert menu.ephemeral and menu.attachments[0].description == card.attachments[0].description
     menu = await (await fake.user_command(fake.alice, fake.general, "Ticket to Ride profile", fake.bob)).wait_resolved()
-    assert menu.attachments[0].description.startswith("bob, Club Autumn: rating") and "2nd of 2" in \
-        menu.attachments[0].description
+    assert (
+        menu.attachments[0].description.startswith("bob, Club Autumn: rating")
+        and "2nd of 2" in menu.attachments[0].description
+    )
 
     reply = await fake.slash(fake.bob, fake.general, "ttr-league export")
     files = reply.message.files if reply.message else {}
     assert set(files) == {"club-autumn-results.csv", "club-autumn-standings.csv"}
     rows = list(csv.DictReader(io.StringIO(files["club-autumn-results.csv"].decode())))
     assert [(r["name"], r["status"], r["rating_rank"], r["left"]) for r in rows] == [
-        ("alice", "rated", "1", ""), ("bob", "rated", "2", "resigned")]
+        ("alice", "rated", "1", ""),
+        ("bob", "rated", "2", "resigned"),
+    ]
 
     reply = await fake.slash(fake.bob, fake.general, "ttr-league void", game=driver.game_id, reason="test game")
     assert "voided the result of game" in await text_of(reply)
@@ -275,16 +297,22 @@ async def test_the_issue_season_through_discord(fake_discord, make_bot, roles):
             await update_player(session=session, user_id=user.id, display_name=user.name)
         for n, order in enumerate(orders):
             game = finished_game("usa", len(order), 1)
-            record = await create_game(session=session, guild_id=fake.guild.id, channel_id=900 + n, game=game,
-                                       players=seating(game, [u.id for u in order]))
+            record = await create_game(
+                session=session,
+                guild_id=fake.guild.id,
+                channel_id=900 + n,
+                game=game,
+                players=seating(game, [u.id for u in order]),
+            )
             session.add(stored.LeagueGame(game_id=record.id, season_id=1, added_by=a.id))
             await session.commit()
             ids.append(record.id)
     # The bot was not told (as after a restart): the leaderboard settles the season first.
     reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard", public=True)
     alt = (await reply.wait_resolved()).attachments[0].description
-    assert alt.startswith("Club · Standings: 1. alice") and alt.index("2. bob") < alt.index("3. carol") < \
-        alt.index("4. dirk"), alt
+    assert alt.startswith("Club · Standings: 1. alice") and alt.index("2. bob") < alt.index("3. carol") < alt.index(
+        "4. dirk"
+    ), alt
     for game_id, order in zip(ids, orders):
         if order[0] is a:
             reply = await fake.slash(fake.bob, fake.general, "ttr-league void", game=game_id, reason="fixed")
@@ -293,7 +321,9 @@ async def test_the_issue_season_through_discord(fake_discord, make_bot, roles):
     alt = (await reply.wait_resolved()).attachments[0].description
     assert alt.startswith("Club · Standings: 1. bob") and "alice" not in alt, alt
     reply = await fake.slash(fake.alice, fake.general, "ttr-league profile")
-    assert "alice, Club Autumn: rating –, no rated games yet" in (await reply.wait_resolved()).attachments[0].description
+    assert (
+        "alice, Club Autumn: rating –, no rated games yet" in (await reply.wait_resolved()).attachments[0].description
+    )
     reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard", map="usa")
     assert (await reply.wait_resolved()).attachments[0].description.startswith("Club · Standings: 1. bob")
     reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard", map="europe")
@@ -324,8 +354,13 @@ async def add_games(bot, fake, season_id: int, orders) -> list[int]:
             await update_player(session=session, user_id=user.id, display_name=user.name)
         for n, order in enumerate(orders):
             game = finished_game("usa", len(order), 1)
-            record = await create_game(session=session, guild_id=fake.guild.id, channel_id=800 + n, game=game,
-                                       players=seating(game, [u.id for u in order]))
+            record = await create_game(
+                session=session,
+                guild_id=fake.guild.id,
+                channel_id=800 + n,
+                game=game,
+                players=seating(game, [u.id for u in order]),
+            )
             session.add(stored.LeagueGame(game_id=record.id, season_id=season_id, added_by=order[0].id))
             await session.commit()
             ids.append(record.id)
@@ -467,8 +502,10 @@ async def test_a_league_is_renamed_then_deleted_after_its_export_and_a_confirmat
     asked = await (await fake.slash(fake.owner, fake.general, "ttr-league delete")).wait_resolved()
     assert asked.ephemeral and "Delete the league **Club Two**" in asked.content
     rows = list(csv.DictReader(io.StringIO(asked.files["club-two-all-results.csv"].decode())))
-    assert [(r["season"], r["name"], r["status"]) for r in rows] == [("Autumn", "alice", "rated"),
-                                                                    ("Autumn", "bob", "rated")]
+    assert [(r["season"], r["name"], r["status"]) for r in rows] == [
+        ("Autumn", "alice", "rated"),
+        ("Autumn", "bob", "rated"),
+    ]
     assert "club-two-all-standings.csv" in asked.files
     answer = await fake.click(fake.owner, asked, "ttr:league:1:delete:no")
     assert "Nothing was deleted" in answer.message.content

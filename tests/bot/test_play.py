@@ -93,8 +93,9 @@ async def test_two_players_tapping_at_once_one_applies_the_other_is_told_why(fak
     bot, driver = await two_player_game(fake, make_bot)
     table = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
     plies = len(driver.game.log)
-    first, second = await asyncio.gather(fake.click(fake.alice, table, deck_of(table)),
-                                         fake.click(fake.bob, table, deck_of(table)))
+    first, second = await asyncio.gather(
+        fake.click(fake.alice, table, deck_of(table)), fake.click(fake.bob, table, deck_of(table))
+    )
     texts = [await private_reply(fake, r) for r in (first, second)]
     assert len(driver.game.log) == plies + 1 and driver.game.log[-1][0] == 0
     assert "You drew a" in texts[0] and "It is **alice**'s turn, not yours" in texts[1]
@@ -193,8 +194,11 @@ async def test_claim_autocomplete_lists_what_the_player_can_claim_now(fake_disco
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
     game = driver.game
-    claimable = {route_label(game.map, game.map.track_by_id[a.track])
-                 for a in game.legal_actions(0, collapse_payments=True) if isinstance(a, Claim)}
+    claimable = {
+        route_label(game.map, game.map.track_by_id[a.track])
+        for a in game.legal_actions(0, collapse_payments=True)
+        if isinstance(a, Claim)
+    }
     reply = await fake.autocomplete(fake.alice, fake.general, "ttr claim", "route", "")
     assert set(reply.choice_values) <= claimable and len(reply.choice_values) == min(25, len(claimable))
     assert all(" · " in name for name in reply.choice_names)  # "Dieppe – Paris · 1 · pink"

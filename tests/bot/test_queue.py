@@ -28,11 +28,17 @@ def matcher(bot):
 
 async def open_season(bot) -> stored_leagues.Season:
     async with bot.storage.sessions() as session:
-        league = await stored_leagues.create_league(session=session, guild_id=bot.settings.dev_guild_id, name="Club",
-                                                    created_by=1)
-        return await stored_leagues.create_season(session=session, league_id=league.id, name="Cup",
-                                                  starts_at=utcnow() - timedelta(days=1),
-                                                  ends_at=utcnow() + timedelta(days=30), created_by=1)
+        league = await stored_leagues.create_league(
+            session=session, guild_id=bot.settings.dev_guild_id, name="Club", created_by=1
+        )
+        return await stored_leagues.create_season(
+            session=session,
+            league_id=league.id,
+            name="Cup",
+            starts_at=utcnow() - timedelta(days=1),
+            ends_at=utcnow() + timedelta(days=30),
+            created_by=1,
+        )
 
 
 async def games(bot) -> int:
@@ -54,8 +60,16 @@ async def test_eleven_players_make_three_tables_by_rating(fake_discord, make_bot
     season = await open_season(bot)
     refused = await fake.slash(fake.alice, fake.general, "ttr-league queue rules", min_players=3)
     assert refused.ephemeral and "Only league admins of **Club**" in refused.content
-    reply = await fake.slash(fake.owner, fake.general, "ttr-league queue rules", min_players=3, max_players=4,
-                             spread=5.0, widen=0.0, options={"channel": fake.games})
+    reply = await fake.slash(
+        fake.owner,
+        fake.general,
+        "ttr-league queue rules",
+        min_players=3,
+        max_players=4,
+        spread=5.0,
+        widen=0.0,
+        options={"channel": fake.games},
+    )
     assert "queue rules set: 3 and 4 players" in reply.content and f"<#{fake.games.id}>" in reply.content
 
     players = [fake.alice, fake.bob, fake.carol, fake.dirk] + [fake.add_user(f"player{i}") for i in range(7)]
@@ -91,8 +105,9 @@ async def test_eleven_players_make_three_tables_by_rating(fake_discord, make_bot
     assert await cog.tick() == 0 and await games(bot) == 3
 
 
-async def test_a_player_in_two_queues_is_seated_once_and_a_restart_opens_a_table_once(fake_discord, make_bot,
-                                                                                      monkeypatch):
+async def test_a_player_in_two_queues_is_seated_once_and_a_restart_opens_a_table_once(
+    fake_discord, make_bot, monkeypatch
+):
     fake = fake_discord
     bot = await make_bot()
     cog = matcher(bot)

@@ -74,15 +74,30 @@ class Shards:
             for record in (await session.execute(select(GameRecord))).scalars().all():
                 loaded = await load_game(session=session, game_id=record.id)
                 timers = (await session.execute(select(Timer).where(Timer.game_id == record.id))).scalars().all()
-                found.append((record.id, record.guild_id >> 22 & 1, record.status, loaded.game.phase,
-                              loaded.game.to_move(), [(t.seat, t.kind, t.decision, t.fired_at is not None)
-                                                      for t in timers]))
+                found.append(
+                    (
+                        record.id,
+                        record.guild_id >> 22 & 1,
+                        record.status,
+                        loaded.game.phase,
+                        loaded.game.to_move(),
+                        [(t.seat, t.kind, t.decision, t.fired_at is not None) for t in timers],
+                    )
+                )
         return found
 
     async def new_game(self, channel, host, others=(), *, ai: int = 0) -> int:  # type: ignore[no-untyped-def]
         """A Nordic game on a 5-minute timer whose missed turns an AI plays; returns its id."""
-        await self.command(host, channel, "ttr-host new", map="nordic", players=1 + len(others) + ai, timer=300,
-                           absence="ai", reminder_minutes=0)
+        await self.command(
+            host,
+            channel,
+            "ttr-host new",
+            map="nordic",
+            players=1 + len(others) + ai,
+            timer=300,
+            absence="ai",
+            reminder_minutes=0,
+        )
         for user in others:
             await self.command(user, channel, "ttr join")
         return await self.start(host, channel, ai)
@@ -98,9 +113,17 @@ class Shards:
 
     async def keep_tickets_by_dm(self, user, game_id: int) -> None:  # type: ignore[no-untyped-def]
         """The user keeps every offered starting ticket in the DM the game sent (DMs reach shard 0)."""
+
         def offer():  # type: ignore[no-untyped-def]
-            return next(((m, c) for m in reversed(self.fake.dms(user)) for c in m.custom_ids
-                         if c.startswith(f"ttr:{game_id}:") and c.endswith(":keep")), None)
+            return next(
+                (
+                    (m, c)
+                    for m in reversed(self.fake.dms(user))
+                    for c in m.custom_ids
+                    if c.startswith(f"ttr:{game_id}:") and c.endswith(":keep")
+                ),
+                None,
+            )
 
         await self.until(lambda: asyncio.sleep(0, offer() is not None), "the ticket offer by DM")
         message, custom_id = offer()
@@ -115,11 +138,23 @@ class Shards:
     async def force_deadline(self, game_id: int, seat: int) -> None:
         """Wait until the game waits on `seat`, move its deadline to now, wait until it fired (a
         deadline replaced meanwhile, its turn having ended, is looked for again)."""
+
         async def pending() -> Timer | None:
             async with self.storage.sessions() as session:
-                return (await session.execute(select(Timer).where(
-                    Timer.game_id == game_id, Timer.seat == seat, Timer.kind == DEADLINE,
-                    Timer.fired_at.is_(None)))).scalars().first()
+                return (
+                    (
+                        await session.execute(
+                            select(Timer).where(
+                                Timer.game_id == game_id,
+                                Timer.seat == seat,
+                                Timer.kind == DEADLINE,
+                                Timer.fired_at.is_(None),
+                            )
+                        )
+                    )
+                    .scalars()
+                    .first()
+                )
 
         async def fired(timer_id: int) -> bool | None:
             async with self.storage.sessions() as session:
@@ -132,8 +167,9 @@ class Shards:
             if timer is None:
                 continue
             async with self.storage.sessions() as session:
-                await session.execute(update(Timer).where(Timer.id == timer.id)
-                                      .values(due_at=utcnow() - timedelta(seconds=1)))
+                await session.execute(
+                    update(Timer).where(Timer.id == timer.id).values(due_at=utcnow() - timedelta(seconds=1))
+                )
                 await session.commit()
             await self.until(lambda: _settled(fired(timer.id)), f"game {game_id}'s forced deadline to fire")  # noqa: B023
             if await fired(timer.id):
@@ -144,14 +180,23 @@ class Shards:
 
     async def causes(self, game_id: int) -> list[str]:
         async with self.storage.sessions() as session:
-            rows = (await session.execute(select(Announcement).where(Announcement.game_id == game_id)
-                                          .order_by(Announcement.version))).scalars().all()
+            rows = (
+                (
+                    await session.execute(
+                        select(Announcement).where(Announcement.game_id == game_id).order_by(Announcement.version)
+                    )
+                )
+                .scalars()
+                .all()
+            )
         return [row.cause for row in rows]
 
     def applied(self, cause: str) -> dict[int, list[int]]:
         """Shard -> the games of the "action applied" log lines with this cause, from that process."""
-        return {shard: [e["game_id"] for e in proc.log if e["message"] == "action applied" and e["cause"] == cause]
-                for shard, proc in self.procs.items()}
+        return {
+            shard: [e["game_id"] for e in proc.log if e["message"] == "action applied" and e["cause"] == cause]
+            for shard, proc in self.procs.items()
+        }
 
 
 async def _truthy(awaitable) -> bool:  # type: ignore[no-untyped-def]
@@ -174,8 +219,16 @@ async def test_two_shard_processes_on_one_postgresql(fake_discord: FakeDiscord, 
     procs: dict[int, BotProcess] = {}
     for shard in (0, 1):
         (tmp_path / str(shard)).mkdir()
-        procs[shard] = BotProcess(fake, tmp_path / str(shard), DATABASE_URL=url, SHARD_COUNT="2",
-                                  SHARD_IDS=f"[{shard}]", AUTO_MIGRATE="false", AI_DELAY="0", OUTBOX_LEASE="3")
+        procs[shard] = BotProcess(
+            fake,
+            tmp_path / str(shard),
+            DATABASE_URL=url,
+            SHARD_COUNT="2",
+            SHARD_IDS=f"[{shard}]",
+            AUTO_MIGRATE="false",
+            AI_DELAY="0",
+            OUTBOX_LEASE="3",
+        )
     shards = Shards(fake, storage, procs)
     try:
         await procs[0].start()  # shard 0 syncs the commands (global: every guild has them)
@@ -187,20 +240,27 @@ async def test_two_shard_processes_on_one_postgresql(fake_discord: FakeDiscord, 
             count = sum(1 for g in fake.bot_guilds() if shard_for(g.id, 2) == shard)
             assert f"in {count} servers" in ready[shard], ready
 
-        for command, options in (("ttr-league create", {"name": "Two Shards League"}),
-                                 ("ttr-league season", {"name": "Season 1"})):
+        for command, options in (
+            ("ttr-league create", {"name": "Two Shards League"}),
+            ("ttr-league season", {"name": "Season 1"}),
+        ):
             await shards.command(fake.owner, ranked, command, **options)
         first = await shards.new_game(home, fake.alice, ai=2)  # shard 0's
         second = await shards.new_game(away, fake.bob, ai=2)  # shard 1's
-        await shards.command(fake.alice, ranked, "ttr-host new", map="nordic", players=2, timer=300, absence="ai",
-                             reminder_minutes=0)
+        await shards.command(
+            fake.alice, ranked, "ttr-host new", map="nordic", players=2, timer=300, absence="ai", reminder_minutes=0
+        )
         await shards.command(fake.bob, ranked, "ttr join")
         reply = await shards.command(fake.alice, ranked, "ttr-league rated")
         assert "This game counts for **Two Shards League · Season 1**" in reply.content, reply.content
         league = await shards.start(fake.alice, ranked, 0)
         # Every starting ticket choice by DM: shard 0's process moves shard 1's games too.
-        await asyncio.gather(shards.keep_tickets_by_dm(fake.alice, first), shards.keep_tickets_by_dm(fake.bob, second),
-                             shards.keep_tickets_by_dm(fake.alice, league), shards.keep_tickets_by_dm(fake.bob, league))
+        await asyncio.gather(
+            shards.keep_tickets_by_dm(fake.alice, first),
+            shards.keep_tickets_by_dm(fake.bob, second),
+            shards.keep_tickets_by_dm(fake.alice, league),
+            shards.keep_tickets_by_dm(fake.bob, league),
+        )
         # Deadlines, forced in the database: the process serving the game's guild plays the missed
         # turn from the game as stored now (shard 1's copy of its games is stale after the DMs).
         await asyncio.gather(shards.force_deadline(first, 0), shards.force_deadline(second, 0))
@@ -234,14 +294,25 @@ async def test_two_shard_processes_on_one_postgresql(fake_discord: FakeDiscord, 
 
         await shards.until(all_announced, "every stored change to be announced")
         async with storage.sessions() as session:
-            errors = [(r.game_id, r.version, r.error) for r in (await session.execute(
-                select(Announcement).where(Announcement.error.is_not(None)))).scalars()]
+            errors = [
+                (r.game_id, r.version, r.error)
+                for r in (await session.execute(select(Announcement).where(Announcement.error.is_not(None)))).scalars()
+            ]
             changes = (await session.execute(select(LeagueRatingChange))).scalars().all()
             ratings = (await session.execute(select(LeagueRating))).scalars().all()
             rated = (await session.execute(select(LeagueGame))).scalars().all()
-            fired = {game: len((await session.execute(select(Timer.id).where(
-                Timer.game_id == game, Timer.kind == DEADLINE, Timer.fired_at.is_not(None)))).all())
-                for game in (first, second, league)}
+            fired = {
+                game: len(
+                    (
+                        await session.execute(
+                            select(Timer.id).where(
+                                Timer.game_id == game, Timer.kind == DEADLINE, Timer.fired_at.is_not(None)
+                            )
+                        )
+                    ).all()
+                )
+                for game in (first, second, league)
+            }
         assert not errors, errors
         # Each forced deadline played one turn (a run of timeout changes), each by the serving process.
         for game, forced in ((first, 1), (second, 1), (league, 1)):

@@ -29,16 +29,23 @@ PG_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 
 def run_bot(cwd: Path, **settings: str) -> subprocess.CompletedProcess[str]:
     """`python -m bot` where it needs no Discord (it stops before logging in)."""
-    return subprocess.run([sys.executable, "-m", "bot"], cwd=cwd, env=child_env(**settings), capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=cwd, env=child_env(**settings), capture_output=True, text=True, timeout=60
+    )
 
 
 async def start_against(fake, cwd: Path, **settings: str) -> asyncio.subprocess.Process:  # type: ignore[no-untyped-def]
     """`python -m bot` (through tests/bot/bot_process.py) logging in to `fake`; the test's event loop
     keeps serving the fake while the child runs."""
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.bot.bot_process", cwd=cwd, env=child_env(FAKE_DISCORD_URL=fake.base_url, **settings),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "tests.bot.bot_process",
+        cwd=cwd,
+        env=child_env(FAKE_DISCORD_URL=fake.base_url, **settings),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
 
 
 async def finish(proc: asyncio.subprocess.Process, timeout: float = 60) -> tuple[int, str]:
@@ -75,8 +82,14 @@ def free_port() -> int:
 
 
 def migrate(cwd: Path, url: str, revision: str = "heads") -> None:
-    done = subprocess.run([sys.executable, "-m", "storage", "--url", url, "migrate", "--revision", revision], cwd=cwd,
-                          env=child_env(), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "storage", "--url", url, "migrate", "--revision", revision],
+        cwd=cwd,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -150,8 +163,11 @@ async def test_first_run_from_env_example_reports_ready_health_and_metrics(fake_
     proc = await start_against(fake_discord, tmp_path, HEALTH_PORT=str(port))
     try:
         ready, _ = await wait_for_log(proc, "ready as")
-        assert re.fullmatch(rf"ready as {fake_discord.bot_user.name} in 1 servers, 0 games resumed, "
-                            r"commands synced globally \(\d+\)", ready["message"]), ready
+        assert re.fullmatch(
+            rf"ready as {fake_discord.bot_user.name} in 1 servers, 0 games resumed, "
+            r"commands synced globally \(\d+\)",
+            ready["message"],
+        ), ready
         assert (tmp_path / "data" / "ttr.sqlite3").exists()
         status, body = await asyncio.to_thread(get, f"http://127.0.0.1:{port}/healthz")
         health = json.loads(body)
@@ -162,8 +178,14 @@ async def test_first_run_from_env_example_reports_ready_health_and_metrics(fake_
         assert status == 200
         assert families["ttr_gateway_connected"].samples[0].value == 1
         assert families["ttr_servers"].samples[0].value == 1
-        for name in ("ttr_interactions", "ttr_interaction_seconds", "ttr_turn_messages", "ttr_errors",
-                     "ttr_event_loop_lag_seconds", "ttr_gateway_latency_seconds"):
+        for name in (
+            "ttr_interactions",
+            "ttr_interaction_seconds",
+            "ttr_turn_messages",
+            "ttr_errors",
+            "ttr_event_loop_lag_seconds",
+            "ttr_gateway_latency_seconds",
+        ):
             assert name in families, sorted(families)
         proc.terminate()  # SIGTERM, as Docker and systemd stop it: a clean exit
         code, _ = await finish(proc)
@@ -192,7 +214,9 @@ async def test_the_sync_marker_belongs_to_one_application_and_release(fake_disco
     db = tmp_path / "data" / "ttr.sqlite3"
     assert "commands synced globally" in await started_and_stopped(fake_discord, tmp_path)
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT application_id, guild_id, release, synced_at IS NOT NULL FROM command_syncs").fetchall()
+        rows = conn.execute(
+            "SELECT application_id, guild_id, release, synced_at IS NOT NULL FROM command_syncs"
+        ).fetchall()
         assert rows == [(fake_discord.bot_user.id, 0, RELEASE, 1)]
         # The same digest under another application's id: this application still syncs.
         conn.execute("UPDATE command_syncs SET application_id = 42")
@@ -216,8 +240,9 @@ async def test_a_bogus_token_is_one_line(fake_discord, tmp_path: Path) -> None:
 async def test_an_outdated_schema_without_auto_migrate_is_left_alone(fake_discord, tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ttr.sqlite3'}"
     migrate(tmp_path, url, revisions()[-2])
-    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token, DATABASE_URL=url,
-                               AUTO_MIGRATE="false")
+    proc = await start_against(
+        fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token, DATABASE_URL=url, AUTO_MIGRATE="false"
+    )
     code, stderr = await finish(proc)
     assert code == 3
     assert "python -m storage migrate" in one_line_without_traceback(stderr)
@@ -229,13 +254,18 @@ async def test_a_database_locked_by_another_process(fake_discord, tmp_path: Path
     path = tmp_path / "ttr.sqlite3"
     migrate(tmp_path, f"sqlite:///{path}")
     holder = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "import sqlite3, sys, time\n"
+        sys.executable,
+        "-c",
+        "import sqlite3, sys, time\n"
         f"c = sqlite3.connect({str(path)!r}, isolation_level=None); c.execute('BEGIN EXCLUSIVE')\n"
-        "print('locked', flush=True); time.sleep(120)", stdout=asyncio.subprocess.PIPE)
+        "print('locked', flush=True); time.sleep(120)",
+        stdout=asyncio.subprocess.PIPE,
+    )
     try:
         assert (await holder.stdout.readline()).strip() == b"locked"  # type: ignore[union-attr]
-        proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token,
-                                   DATABASE_URL=f"sqlite:///{path}")
+        proc = await start_against(
+            fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token, DATABASE_URL=f"sqlite:///{path}"
+        )
         code, stderr = await finish(proc)
     finally:
         holder.kill()
@@ -254,11 +284,12 @@ async def test_a_damaged_database_file_is_refused(fake_discord, tmp_path: Path) 
         conn.executemany("INSERT INTO filler VALUES (?, ?)", [(n, "x" * 100) for n in range(2000)])
     data = bytearray(path.read_bytes())
     middle = len(data) // 2
-    data[middle:middle + 4096] = b"\xa5" * 4096
+    data[middle : middle + 4096] = b"\xa5" * 4096
     path.write_bytes(bytes(data))
     before = path.read_bytes()
-    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token,
-                               DATABASE_URL=f"sqlite:///{path}")
+    proc = await start_against(
+        fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token, DATABASE_URL=f"sqlite:///{path}"
+    )
     code, stderr = await finish(proc)
     assert code == 3
     line = one_line_without_traceback(stderr)
@@ -274,14 +305,24 @@ async def test_a_read_only_data_folder(fake_discord, tmp_path: Path) -> None:
     if os.geteuid() == 0:  # root writes through permission bits: mount the folder read-only instead
         if shutil.which("unshare") is None or subprocess.run(["unshare", "-m", "true"]).returncode != 0:
             pytest.skip("running as root without `unshare -m`: no way to make a folder read-only")
-        command = ["unshare", "-m", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" '
-                   '&& exec "$@"', str(folder), *command]
+        command = [
+            "unshare",
+            "-m",
+            "sh",
+            "-c",
+            'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && exec "$@"',
+            str(folder),
+            *command,
+        ]
     else:
         folder.chmod(0o555)
     try:
         proc = await asyncio.create_subprocess_exec(
-            *command, cwd=tmp_path, stderr=asyncio.subprocess.PIPE,
-            env=child_env(FAKE_DISCORD_URL=fake_discord.base_url, DISCORD_TOKEN=fake_discord.token))
+            *command,
+            cwd=tmp_path,
+            stderr=asyncio.subprocess.PIPE,
+            env=child_env(FAKE_DISCORD_URL=fake_discord.base_url, DISCORD_TOKEN=fake_discord.token),
+        )
         code, stderr = await finish(proc)
     finally:
         folder.chmod(0o755)
@@ -292,8 +333,12 @@ async def test_a_read_only_data_folder(fake_discord, tmp_path: Path) -> None:
 
 async def test_postgresql_unreachable(fake_discord, tmp_path: Path) -> None:
     port = free_port()  # nothing listens there
-    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token,
-                               DATABASE_URL=f"postgresql://ttr:secret@127.0.0.1:{port}/ttr")
+    proc = await start_against(
+        fake_discord,
+        tmp_path,
+        DISCORD_TOKEN=fake_discord.token,
+        DATABASE_URL=f"postgresql://ttr:secret@127.0.0.1:{port}/ttr",
+    )
     code, stderr = await finish(proc)
     assert code == 3
     line = one_line_without_traceback(stderr)
@@ -305,8 +350,9 @@ async def test_postgresql_refusing_the_password(fake_discord, tmp_path: Path) ->
     from sqlalchemy.engine import make_url
 
     url = make_url(PG_URL).set(password="not-the-password")
-    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token,
-                               DATABASE_URL=url.render_as_string(hide_password=False))
+    proc = await start_against(
+        fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token, DATABASE_URL=url.render_as_string(hide_password=False)
+    )
     code, stderr = await finish(proc)
     assert code == 3
     line = one_line_without_traceback(stderr)
@@ -328,8 +374,9 @@ async def test_a_health_port_in_use_is_one_line(fake_discord, tmp_path: Path) ->
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token,
-                                   HEALTH_PORT=str(taken.getsockname()[1]))
+        proc = await start_against(
+            fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token, HEALTH_PORT=str(taken.getsockname()[1])
+        )
         code, stderr = await finish(proc)
     assert code == 3
     assert "choose another HEALTH_PORT" in one_line_without_traceback(stderr)

@@ -18,10 +18,18 @@ from tests.bot.driver import Driver
 
 async def season(bot, *, maps: tuple[str, ...] = ("usa",)) -> int:
     async with bot.storage.sessions() as session:
-        league = await stored.create_league(session=session, guild_id=bot.settings.dev_guild_id, name="Club",
-                                            created_by=1)
-        made = await stored.create_season(session=session, league_id=league.id, name="Cup", starts_at=utcnow(),
-                                          ends_at=utcnow() + timedelta(days=30), created_by=1, maps=maps)
+        league = await stored.create_league(
+            session=session, guild_id=bot.settings.dev_guild_id, name="Club", created_by=1
+        )
+        made = await stored.create_season(
+            session=session,
+            league_id=league.id,
+            name="Cup",
+            starts_at=utcnow(),
+            ends_at=utcnow() + timedelta(days=30),
+            created_by=1,
+            maps=maps,
+        )
     return made.id
 
 
@@ -33,12 +41,30 @@ async def test_a_made_table_opens_a_thread_greets_its_players_and_is_rated(fake_
 
     async def link(session, game_id: int) -> None:  # the caller's rows join the game's transaction
         linked.append(game_id)
-        session.add(LeagueAudit(league_id=1, season_id=season_id, user_id=None, action="test_link",
-                                details={"game": game_id}, created_at=utcnow()))
+        session.add(
+            LeagueAudit(
+                league_id=1,
+                season_id=season_id,
+                user_id=None,
+                action="test_link",
+                details={"game": game_id},
+                created_at=utcnow(),
+            )
+        )
 
-    outcome = await open_table(bot, TableSpec(guild_id=fake.guild.id, channel_id=fake.general.id,
-                                              name="Cup · round 1 · table 1", user_ids=(fake.alice.id, fake.bob.id),
-                                              map_id="usa", host_id=fake.owner.id, season_id=season_id), link=link)
+    outcome = await open_table(
+        bot,
+        TableSpec(
+            guild_id=fake.guild.id,
+            channel_id=fake.general.id,
+            name="Cup · round 1 · table 1",
+            user_ids=(fake.alice.id, fake.bob.id),
+            map_id="usa",
+            host_id=fake.owner.id,
+            season_id=season_id,
+        ),
+        link=link,
+    )
     [thread] = fake.threads(fake.general)
     assert thread.name == "Cup · round 1 · table 1" and outcome.table.record.channel_id == thread.id
     greeting = fake.channel_messages(thread)[0]
@@ -65,13 +91,32 @@ async def test_a_table_its_season_cannot_rate_stores_nothing(fake_discord, make_
     bot = await make_bot()
     season_id = await season(bot, maps=("europe",))
     with pytest.raises(NotEligibleError):
-        await open_table(bot, TableSpec(guild_id=fake.guild.id, channel_id=fake.general.id, name="Table",
-                                        user_ids=(fake.alice.id, fake.bob.id), map_id="usa", host_id=fake.owner.id,
-                                        season_id=season_id))
+        await open_table(
+            bot,
+            TableSpec(
+                guild_id=fake.guild.id,
+                channel_id=fake.general.id,
+                name="Table",
+                user_ids=(fake.alice.id, fake.bob.id),
+                map_id="usa",
+                host_id=fake.owner.id,
+                season_id=season_id,
+            ),
+        )
     [thread] = fake.threads(fake.general)
     assert await bot.service.table_in_channel(thread.id) is None
     # A retry in the same thread (the caller fixed the map) makes no second thread
-    outcome = await open_table(bot, TableSpec(guild_id=fake.guild.id, channel_id=fake.general.id, name="Table",
-                                              user_ids=(fake.alice.id, fake.bob.id), map_id="europe",
-                                              host_id=fake.owner.id, season_id=season_id, thread_id=thread.id))
+    outcome = await open_table(
+        bot,
+        TableSpec(
+            guild_id=fake.guild.id,
+            channel_id=fake.general.id,
+            name="Table",
+            user_ids=(fake.alice.id, fake.bob.id),
+            map_id="europe",
+            host_id=fake.owner.id,
+            season_id=season_id,
+            thread_id=thread.id,
+        ),
+    )
     assert fake.threads(fake.general) == [thread] and outcome.table.record.channel_id == thread.id

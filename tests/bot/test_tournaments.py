@@ -57,8 +57,12 @@ async def _resign_all_but_first(fake, bot, row, users, *, kick: int | None = Non
             await fake.click(fake.owner, reply.message, f"ttr:{row.game_id}:kick:{seat}:{user_id}:yes")
         else:
             await driver.run(users[user_id], "ttr resign")
-    await fake.wait_until(lambda: bot.service._tables.get(row.game_id) is None
-                          or bot.service._tables[row.game_id].record.status != "active", what="the game's end")
+    await fake.wait_until(
+        lambda: (
+            bot.service._tables.get(row.game_id) is None or bot.service._tables[row.game_id].record.status != "active"
+        ),
+        what="the game's end",
+    )
 
 
 async def test_a_swiss_tournament_of_twelve_with_a_drop_a_no_show_and_a_restart(fake_discord, make_bot):
@@ -67,8 +71,9 @@ async def test_a_swiss_tournament_of_twelve_with_a_drop_a_no_show_and_a_restart(
     players = [fake.alice, fake.bob, fake.carol, fake.dirk, *extra]
     users = {u.id: u for u in players}
     bot = await make_bot()
-    await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Spring cup", format="swiss", map="usa",
-                     rounds=3)
+    await fake.slash(
+        fake.owner, fake.general, "ttr-tournament create", name="Spring cup", format="swiss", map="usa", rounds=3
+    )
     post = next(m for m in fake.channel_messages(fake.general) if "Spring cup" in m.content)
     [join, _leave] = post.custom_ids
     for user in players[:11]:
@@ -135,13 +140,30 @@ async def test_a_single_elimination_on_a_chosen_deck_with_an_abandoned_table_rea
     users = {u.id: u for u in players}
     bot = await make_bot()
     for name in ("Old cup", "Knockout"):
-        await fake.slash(fake.owner, fake.general, "ttr-tournament create", name=name, format="elimination",
-                         map="usa", tickets="usa:1910", smallest=3, largest=3)
-    refused = await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Wrong deck", format="swiss",
-                               map="usa", tickets="europe:base")
+        await fake.slash(
+            fake.owner,
+            fake.general,
+            "ttr-tournament create",
+            name=name,
+            format="elimination",
+            map="usa",
+            tickets="usa:1910",
+            smallest=3,
+            largest=3,
+        )
+    refused = await fake.slash(
+        fake.owner,
+        fake.general,
+        "ttr-tournament create",
+        name="Wrong deck",
+        format="swiss",
+        map="usa",
+        tickets="europe:base",
+    )
     assert "belongs to the Europe map" in refused.content
-    refused = await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Too big", format="swiss",
-                               map="nordic", largest=4)  # a 3-player map
+    refused = await fake.slash(
+        fake.owner, fake.general, "ttr-tournament create", name="Too big", format="swiss", map="nordic", largest=4
+    )  # a 3-player map
     assert "don't go together" in refused.content
     offered = await fake.autocomplete(fake.owner, fake.general, "ttr-tournament signup", "tournament", "")
     assert [c["value"] for c in offered.choices] == ["Knockout", "Old cup"]  # newest first

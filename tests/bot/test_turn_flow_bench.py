@@ -34,8 +34,9 @@ async def test_the_bench_counts_what_the_fake_recorded(fake_discord, make_bot) -
     assert [a.kind for a in actions[:2]] == [STARTING, STARTING] and len(actions) >= 6
     # Taps: one per interaction sent, plus the slash options filled in; each in the lobby or an action.
     sent = [i for i in fake.interactions.values() if i.type != AUTOCOMPLETE and i.channel.guild in (fake.guild, None)]
-    expected_taps = sum(1 + (len(leaf_options(i.data.get("options") or [])) if i.type == APPLICATION_COMMAND else 0)
-                        for i in sent)
+    expected_taps = sum(
+        1 + (len(leaf_options(i.data.get("options") or [])) if i.type == APPLICATION_COMMAND else 0) for i in sent
+    )
     assert figures.lobby.taps + sum(a.taps for a in actions) == expected_taps
     assert figures.lobby.taps == (1 + 2) + 1 + 1  # /ttr new map: players:, /ttr join, /ttr start
     assert all(a.taps >= 1 for a in actions)
@@ -47,8 +48,11 @@ async def test_the_bench_counts_what_the_fake_recorded(fake_discord, make_bot) -
     assert figures.lobby.private + sum(a.private for a in actions) == private
     assert figures.dms == {"alice": len(fake.dms(fake.alice)), "bob": len(fake.dms(fake.bob))}
     # Pings: those of the channel messages as they were created, each counted once.
-    created = Counter(int(u["id"]) for m in fake.channel_messages(fake.general)
-                      for u in (m.history[0] if m.history else m.payload())["mentions"])
+    created = Counter(
+        int(u["id"])
+        for m in fake.channel_messages(fake.general)
+        for u in (m.history[0] if m.history else m.payload())["mentions"]
+    )
     counted = figures.lobby.pinged + sum((a.pinged for a in actions), Counter())
     assert counted == created and created
     passed = [a for a in actions if a.expected is not None]
@@ -64,15 +68,21 @@ async def test_the_bench_counts_what_the_fake_recorded(fake_discord, make_bot) -
 
 
 def message(fake_id: int, components: list[dict], attachments: tuple[Attachment, ...] = (), history=()) -> Message:
-    msg = Message(id=fake_id, channel=Channel(id=1, name="c"), author=None, components=components,
-                  attachments=list(attachments))
+    msg = Message(
+        id=fake_id, channel=Channel(id=1, name="c"), author=None, components=components, attachments=list(attachments)
+    )
     msg.history = list(history)
     return msg
 
 
 def test_live_controls_are_enabled_buttons_and_selects() -> None:
-    row = {"type": 1, "components": [{"type": 2, "custom_id": "a", "disabled": True},
-                                     {"type": 2, "style": 5, "url": "https://example.org"}]}
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 2, "custom_id": "a", "disabled": True},
+            {"type": 2, "style": 5, "url": "https://example.org"},
+        ],
+    }
     dead = message(1, [row])
     live = message(2, [{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": []}]}])
     assert live_controls([dead, live, message(3, [])]) == [live]

@@ -32,8 +32,9 @@ async def restart(make_bot, monkeypatch):  # type: ignore[no-untyped-def]
     return await make_bot(outbox_lease=LEASE)
 
 
-async def test_a_move_acknowledged_and_never_saved_is_answered_after_the_restart(fake_discord, make_bot,
-                                                                                 monkeypatch) -> None:
+async def test_a_move_acknowledged_and_never_saved_is_answered_after_the_restart(
+    fake_discord, make_bot, monkeypatch
+) -> None:
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
     version = driver.game.version
@@ -86,8 +87,9 @@ async def test_a_refused_move_is_not_answered_again_after_a_restart(fake_discord
     assert len(reply.followups) == 1 and reply.message.content == refusal.content
 
 
-async def test_a_tap_on_the_panel_that_died_unsaved_gets_a_new_private_answer(fake_discord, make_bot,
-                                                                              monkeypatch) -> None:
+async def test_a_tap_on_the_panel_that_died_unsaved_gets_a_new_private_answer(
+    fake_discord, make_bot, monkeypatch
+) -> None:
     """A panel shows no "thinking…": the restarted bot tells the player in a new private message."""
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
@@ -111,7 +113,8 @@ async def test_a_tap_on_the_panel_that_died_unsaved_gets_a_new_private_answer(fa
 
 
 async def test_a_saved_panel_tap_whose_answer_died_is_answered_in_the_panel_after_the_restart(
-        fake_discord, make_bot, monkeypatch) -> None:
+    fake_discord, make_bot, monkeypatch
+) -> None:
     """Saved, then killed before anything was posted: the restarted bot posts the table and
     updates the panel the tap was on (the outbox row says how: `panel`)."""
     fake = fake_discord

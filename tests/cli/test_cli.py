@@ -75,7 +75,11 @@ def test_full_game_against_an_ai_prints_the_engines_scores(tmp_path):
     assert printed_scores(text) == {s.seat: s.total for s in game.final}
     # The same seed and the same keystrokes give the same game.
     out2: list[str] = []
-    main(["--map", "usa", "--seed", "21", "--no-images"], read=scripted(["help", "moves", "board", "nonsense", "999", "claim Nowhere-Else"]), write=out2.append)
+    main(
+        ["--map", "usa", "--seed", "21", "--no-images"],
+        read=scripted(["help", "moves", "board", "nonsense", "999", "claim Nowhere-Else"]),
+        write=out2.append,
+    )
     assert out2[-1] == out[-2]  # the last score line (before "moves written to")
 
 
@@ -90,7 +94,11 @@ def test_a_person_typing_notation_plays_a_whole_europe_game_against_two_ais():
         return format_action(game, action)
 
     out: list[str] = []
-    controllers = [Controller("ann"), Controller("bot", make_ai("baseline", 1)), Controller("base", make_ai("baseline", 2))]
+    controllers = [
+        Controller("ann"),
+        Controller("bot", make_ai("baseline", 1)),
+        Controller("base", make_ai("baseline", 2)),
+    ]
     play(game, controllers, read, out.append)
     assert game.is_over()
     text = "\n".join(out)
@@ -104,8 +112,24 @@ def test_a_person_typing_notation_plays_a_whole_europe_game_against_two_ais():
 def test_nederland_neutral_and_hot_seat(tmp_path):
     out: list[str] = []
     log = tmp_path / "n.log"
-    main(["--map", "nederland", "--hot-seat", "--variant", "neutral=on", "--seed", "4", "--no-images",
-          "--names", "Ann,Bob", "--log", str(log)], read=scripted([]), write=out.append)
+    main(
+        [
+            "--map",
+            "nederland",
+            "--hot-seat",
+            "--variant",
+            "neutral=on",
+            "--seed",
+            "4",
+            "--no-images",
+            "--names",
+            "Ann,Bob",
+            "--log",
+            str(log),
+        ],
+        read=scripted([]),
+        write=out.append,
+    )
     text = "\n".join(out)
     assert "others look away" in text and "neutral player" in text
     header = {}
@@ -125,8 +149,11 @@ def test_nederland_neutral_and_hot_seat(tmp_path):
 def test_quit_resigns_and_the_ais_finish_with_images(tmp_path):
     image = tmp_path / "board.png"
     out: list[str] = []
-    main(["--map", "usa", "--seats", "3", "--ai", "random", "--seed", "2", "--image", str(image)],
-         read=scripted(["1", "quit", "n", "quit", "y"]), write=out.append)
+    main(
+        ["--map", "usa", "--seats", "3", "--ai", "random", "--seed", "2", "--image", str(image)],
+        read=scripted(["1", "quit", "n", "quit", "y"]),
+        write=out.append,
+    )
     text = "\n".join(out)
     assert text.count("(you) resigns") == 1 and "game over" in text  # the first quit was not confirmed
     assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -165,7 +192,12 @@ def test_python_dash_m_cli_with_piped_stdin(tmp_path):
     log = tmp_path / "g.log"
     proc = subprocess.run(
         [sys.executable, "-m", "cli", "--seed", "8", "--no-images", "--log", str(log)],
-        input="1\n" * 3000, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+        input="1\n" * 3000,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     game = replay_log(log)
@@ -204,8 +236,11 @@ def test_seeded_games_with_strong_ais_replay_exactly(tmp_path, monkeypatch):
             ticks = iter(range(0, 10**9, 3600))
             monkeypatch.setattr(time, "perf_counter", lambda ticks=ticks: next(ticks))
         log = tmp_path / f"{run}.log"
-        main(["--map", "usa", "--humans", "0", "--ai", "strong", "--seed", "3", "--no-images", "--log", str(log)],
-             read=scripted([]), write=lambda text: None)
+        main(
+            ["--map", "usa", "--humans", "0", "--ai", "strong", "--seed", "3", "--no-images", "--log", str(log)],
+            read=scripted([]),
+            write=lambda text: None,
+        )
         logs.append(log.read_text())
     assert logs[0] == logs[1] and all(p.BUDGET is None for p in made)
 
@@ -245,8 +280,12 @@ def test_hot_seat_waits_for_enter_and_clears_before_each_persons_cards():
 def test_every_tunnel_reveal_is_shown_the_ais_too():
     out: list[str] = []
     game = Game.new("europe", 2, 7)
-    play(game, [Controller("a", make_ai("baseline", 1)), Controller("b", make_ai("baseline", 2))], scripted([]),
-         out.append)
+    play(
+        game,
+        [Controller("a", make_ai("baseline", 1)), Controller("b", make_ai("baseline", 2))],
+        scripted([]),
+        out.append,
+    )
     tunnels = [a for _, a in game.log if isinstance(a, Claim) and game.map.track_by_id[a.track].tunnel]
     assert tunnels and sum("digs the tunnel" in line for line in out) >= len(tunnels)
 

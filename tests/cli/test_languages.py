@@ -69,8 +69,14 @@ class Session:
         notation |= {text.partition(" ")[2] for text in notation}
         notation |= {self.game.map.route_name(track) for track in self.game.map.tracks}
         typed = {word for line in lines for word in re.split(r"[\s\-]+", line)}
-        kept = (notation | typed | set(re.split(r"[|\n]", NOTATION_EXAMPLES)) | {*COMMANDS, *VERBS, MOVES_ALL, "--seed", *kept}
-                | {c.name for c in self.controllers} | {MARKS.sub("", c.name) for c in self.controllers})
+        kept = (
+            notation
+            | typed
+            | set(re.split(r"[|\n]", NOTATION_EXAMPLES))
+            | {*COMMANDS, *VERBS, MOVES_ALL, "--seed", *kept}
+            | {c.name for c in self.controllers}
+            | {MARKS.sub("", c.name) for c in self.controllers}
+        )
         alternatives = sorted({text.strip() for text in kept if text.strip()}, key=len, reverse=True)
         self.kept = re.compile(r"(?<![A-Za-z])(?:" + "|".join(map(re.escape, alternatives)) + r")(?![A-Za-z])")
 
@@ -96,8 +102,22 @@ def unmarked_letters(line: str) -> str:
 @pytest.mark.parametrize("language,script,map_id", [("ru", CYRILLIC, "europe"), ("zh", CJK, "usa")])
 def test_a_game_in_russian_and_chinese_prints_no_english(monkeypatch, language, script, map_id):
     """With translated city names nothing Latin is left once notation, commands and names are set aside."""
-    s = Session(monkeypatch, ["--map", map_id, "--seats", "3", "--seed", "4", "--language", language,
-                              "--city-names", "translated", "--no-images"])
+    s = Session(
+        monkeypatch,
+        [
+            "--map",
+            map_id,
+            "--seats",
+            "3",
+            "--seed",
+            "4",
+            "--language",
+            language,
+            "--city-names",
+            "translated",
+            "--no-images",
+        ],
+    )
     assert s.game.is_over()
     assert s.read.prompts and all(script.search(prompt) for prompt in s.read.prompts)
     english = [text for text in s.texts if LATIN.search(s.without_kept(text))]
@@ -108,16 +128,21 @@ def test_a_game_in_russian_and_chinese_prints_no_english(monkeypatch, language, 
     assert "✅" in text or "❌" in text  # the final breakdown
 
 
-@pytest.mark.parametrize("argv", [
-    ["--map", "europe", "--seats", "3", "--seed", "6", "--names", "Ann"],
-    ["--map", "nederland", "--hot-seat", "--variant", "neutral=on", "--seed", "4", "--names", "Ann,Bob"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--map", "europe", "--seats", "3", "--seed", "6", "--names", "Ann"],
+        ["--map", "nederland", "--hot-seat", "--variant", "neutral=on", "--seed", "4", "--names", "Ann,Bob"],
+    ],
+)
 def test_pseudo_locale_marks_every_printed_line(monkeypatch, argv):
     """Stations (Europe), money, loans, the neutral player and hot-seat (Nederland): every letter
     printed went through the catalogs, apart from notation, commands and names."""
     s = Session(monkeypatch, [*argv, "--language", "qps", "--no-images"])
     assert s.game.is_over()
-    leaks = [(text, unmarked_letters(s.without_kept(text))) for text in s.texts if unmarked_letters(s.without_kept(text))]
+    leaks = [
+        (text, unmarked_letters(s.without_kept(text))) for text in s.texts if unmarked_letters(s.without_kept(text))
+    ]
     assert not leaks, leaks[:10]
 
 
@@ -141,22 +166,29 @@ def test_board_images_are_drawn_in_the_chosen_language(monkeypatch, tmp_path):
 
     monkeypatch.setattr(fonts, "draw_text", recording)
     public, own = tmp_path / "b.png", tmp_path / "b-seat1.png"
-    s = Session(monkeypatch, ["--map", "usa", "--seed", "2", "--names", "Ann", "--language", "qps", "--image", str(public)],
-                ["1", "1", "quit", "y"], kept=(str(public), str(own), str(tmp_path / "b-final.png")))
+    s = Session(
+        monkeypatch,
+        ["--map", "usa", "--seed", "2", "--names", "Ann", "--language", "qps", "--image", str(public)],
+        ["1", "1", "quit", "y"],
+        kept=(str(public), str(own), str(tmp_path / "b-final.png")),
+    )
     assert own.exists() and drawn
     leaks = [text for text in s.texts if unmarked_letters(s.without_kept(text))]
     leaks += sorted({text for text in drawn if unmarked_letters(s.without_kept(text))})
     assert not leaks, leaks[:20]
 
 
-@pytest.mark.parametrize("environ,language", [
-    ({"LANG": "ru_RU.UTF-8"}, "ru"),
-    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh"),
-    ({"LC_ALL": "C.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),  # LC_ALL first, as POSIX reads them
-    ({"LC_ALL": "", "LANG": "zh_TW.UTF-8"}, "zh"),  # an empty variable counts as unset
-    ({"LANG": "de_DE.UTF-8"}, "en"),
-    ({}, "en"),
-])
+@pytest.mark.parametrize(
+    "environ,language",
+    [
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh"),
+        ({"LC_ALL": "C.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),  # LC_ALL first, as POSIX reads them
+        ({"LC_ALL": "", "LANG": "zh_TW.UTF-8"}, "zh"),  # an empty variable counts as unset
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
 def test_the_default_language_comes_from_the_locale(environ, language):
     assert environment_language(environ) == language
 
@@ -164,12 +196,27 @@ def test_the_default_language_comes_from_the_locale(environ, language):
 def test_python_dash_m_cli_speaks_the_terminals_language():
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANGUAGE")}
     env.update(LANG="ru_RU.UTF-8", PYTHONIOENCODING="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "cli", "--seed", "8", "--no-images"], input="quit\n",
-                          capture_output=True, encoding="utf-8", cwd=ROOT, env=env, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cli", "--seed", "8", "--no-images"],
+        input="quit\n",
+        capture_output=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "место 1 (вы)> " in proc.stdout and "сдаётся" in proc.stdout
-    helped = subprocess.run([sys.executable, "-m", "cli", "--language", "zh", "--help"], capture_output=True,
-                            encoding="utf-8", cwd=ROOT, env=env, timeout=60, check=False)
+    helped = subprocess.run(
+        [sys.executable, "-m", "cli", "--language", "zh", "--help"],
+        capture_output=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert "城市名称" in helped.stdout
 
 

@@ -100,8 +100,9 @@ def give_route(game: Game, seat: int, a: str, b: str, color: str | None = None) 
     game.score[seat] += game.map.rules.route_points[t.length]
 
 
-def random_game(map_id: str, seats: int, seed: int, max_plies: int = 5000, collapse: bool = True,
-                variants: dict | None = None):
+def random_game(
+    map_id: str, seats: int, seed: int, max_plies: int = 5000, collapse: bool = True, variants: dict | None = None
+):
     """Play a random legal game; yields (game, seat, action) before each action is applied."""
     game = Game.new(map_id, seats, seed, GameOptions(variants=dict(variants or {})))
     rng = random.Random(seed)

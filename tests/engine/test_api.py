@@ -56,16 +56,19 @@ def test_version_counts_logged_actions_and_tokens_come_from_it():
     assert game.decision_token(1) == game.version == 4 != other and game.turn_token(1) == 4
 
 
-@pytest.mark.parametrize(("make", "error", "words"), [
-    (lambda: Game.new("atlantis", 2, 1), UnknownMapError, "no map 'atlantis'"),
-    (lambda: load_map("../engine/maps/usa"), UnknownMapError, "no map"),
-    (lambda: Game.new("usa", 7, 1), SeatCountError, "2 to 5 seats, not 7"),
-    (lambda: Game.new("usa", 2, 1, GameOptions(deck="nope")), UnknownDeckError, "no ticket deck 'nope'"),
-    (lambda: Game.new("usa", 2, 1, GameOptions(variants={"x": True})), VariantError, "no variant 'x'"),
-    (lambda: Game.new("nederland", 2, 1, GameOptions(variants={"tolls": "yes"})), VariantError, "on or off"),
-    (lambda: Game.new("usa", 2, 1, GameOptions(first_seat=5)), OptionValueError, "not seat 6"),
-    (lambda: Game.new("usa", 2, 1, GameOptions(returned_tickets="up")), OptionValueError, "not 'up'"),
-])
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: Game.new("atlantis", 2, 1), UnknownMapError, "no map 'atlantis'"),
+        (lambda: load_map("../engine/maps/usa"), UnknownMapError, "no map"),
+        (lambda: Game.new("usa", 7, 1), SeatCountError, "2 to 5 seats, not 7"),
+        (lambda: Game.new("usa", 2, 1, GameOptions(deck="nope")), UnknownDeckError, "no ticket deck 'nope'"),
+        (lambda: Game.new("usa", 2, 1, GameOptions(variants={"x": True})), VariantError, "no variant 'x'"),
+        (lambda: Game.new("nederland", 2, 1, GameOptions(variants={"tolls": "yes"})), VariantError, "on or off"),
+        (lambda: Game.new("usa", 2, 1, GameOptions(first_seat=5)), OptionValueError, "not seat 6"),
+        (lambda: Game.new("usa", 2, 1, GameOptions(returned_tickets="up")), OptionValueError, "not 'up'"),
+    ],
+)
 def test_bad_options_raise_option_errors_with_templates(make, error, words):
     with pytest.raises(error, match=words) as info:
         make()

@@ -303,14 +303,24 @@ def test_usa_deck_table_of_rules_2(usa):
     assert set(decks) == set(expected)
     for deck_id, row in expected.items():
         d = decks[deck_id]
-        got = (len(d.tickets), d.start_deal, d.start_keep, d.draw_count, d.draw_keep, d.longest_path_bonus, d.globetrotter_bonus)
+        got = (
+            len(d.tickets),
+            d.start_deal,
+            d.start_keep,
+            d.draw_count,
+            d.draw_keep,
+            d.longest_path_bonus,
+            d.globetrotter_bonus,
+        )
         assert got == row, deck_id
         assert d.start_long == 0
         assert d.returned == "box" and d.start_returned == "box"
 
 
 def test_usa_big_cities_deck_touches_the_seven_big_cities(usa):
-    big = {usa.city_by_id[c].index for c in ("chicago", "dallas", "houston", "los_angeles", "miami", "new_york", "seattle")}
+    big = {
+        usa.city_by_id[c].index for c in ("chicago", "dallas", "houston", "los_angeles", "miami", "new_york", "seattle")
+    }
     deck = usa.rules.decks["bigcities"]
     mega = set(usa.rules.decks["mega"].tickets)
     assert set(deck.tickets) <= mega
@@ -347,7 +357,11 @@ def test_usa_extra_and_resolved_1910_tickets(usa):
     # NOTES #4 and #5: Seattle–Las Vegas 10 (not Seattle–New York 10); Los Angeles–Oklahoma City 9.
     assert find_ticket(usa, "seattle", "las_vegas", "1910").points == 10
     assert find_ticket(usa, "los_angeles", "oklahoma_city", "1910").points == 9
-    assert not [t for t in usa.tickets if t.set == "1910" and {usa.cities[t.a].id, usa.cities[t.b].id} == {"seattle", "new_york"}]
+    assert not [
+        t
+        for t in usa.tickets
+        if t.set == "1910" and {usa.cities[t.a].id, usa.cities[t.b].id} == {"seattle", "new_york"}
+    ]
 
 
 def test_usa_base_ticket_spot_checks(usa):
@@ -393,8 +407,15 @@ def test_europe_tunnels(europe):
     assert len({(t.a, t.b) for t in tunnels}) == 17
     named = Counter(tuple(sorted((europe.cities[t.a].name, europe.cities[t.b].name))) for t in tunnels)
     assert named[("Madrid", "Pamplona")] == 2
-    for pair in [("Angora", "Constantinople"), ("Budapest", "Kyiv"), ("Marseille", "Roma"), ("Petrograd", "Stockholm"),
-                 ("München", "Venezia"), ("Venezia", "Zürich"), ("Erzurum", "Sochi")]:
+    for pair in [
+        ("Angora", "Constantinople"),
+        ("Budapest", "Kyiv"),
+        ("Marseille", "Roma"),
+        ("Petrograd", "Stockholm"),
+        ("München", "Venezia"),
+        ("Venezia", "Zürich"),
+        ("Erzurum", "Sochi"),
+    ]:
         assert named[pair] == 1, pair
 
 
@@ -453,8 +474,26 @@ def test_europe_station_example_routes_exist(europe):
 
 def test_europe_board_names(europe):
     names = {c.name for c in europe.cities}
-    for n in ["København", "München", "Zürich", "Zagrab", "Athina", "Kyiv", "Cadiz", "Sevastopol", "Constantinople",
-              "Petrograd", "Angora", "Smyrna", "Bucuresti", "Wilno", "Riga", "Brindisi", "Danzig", "Marseille"]:
+    for n in [
+        "København",
+        "München",
+        "Zürich",
+        "Zagrab",
+        "Athina",
+        "Kyiv",
+        "Cadiz",
+        "Sevastopol",
+        "Constantinople",
+        "Petrograd",
+        "Angora",
+        "Smyrna",
+        "Bucuresti",
+        "Wilno",
+        "Riga",
+        "Brindisi",
+        "Danzig",
+        "Marseille",
+    ]:
         assert n in names, n
     assert europe.find_city("Kobenhavn").name == "København"
     assert europe.find_city("zurich").name == "Zürich"
@@ -624,7 +663,16 @@ def test_switzerland_board_counts(switzerland):
     assert sum(t.length for t in m.tracks) == 205
     assert Counter(t.length for t in m.tracks) == {1: 31, 2: 21, 3: 18, 4: 14, 5: 2, 6: 2}
     assert Counter(color_name(t) for t in m.tracks) == {
-        "gray": 14, "yellow": 11, "orange": 10, "white": 9, "black": 9, "blue": 9, "pink": 9, "green": 9, "red": 8}
+        "gray": 14,
+        "yellow": 11,
+        "orange": 10,
+        "white": 9,
+        "black": 9,
+        "blue": 9,
+        "pink": 9,
+        "green": 9,
+        "red": 8,
+    }
 
 
 def test_switzerland_countries_and_border_points(switzerland):
@@ -643,8 +691,9 @@ def test_switzerland_countries_and_border_points(switzerland):
         if c.kind == "border":
             assert degree[c.index] == 1, c.id
     assert m.find_city("Österreich").kind == "country" and m.find_city("osterreich").id == "osterreich"
-    assert [m.route_name(t) for t in tracks(m, "kreuzlingen", "deutschland_3") + tracks(m, "kreuzlingen", "deutschland_4")] \
-        == ["Kreuzlingen-Deutschland", "Kreuzlingen-Deutschland"]
+    assert [
+        m.route_name(t) for t in tracks(m, "kreuzlingen", "deutschland_3") + tracks(m, "kreuzlingen", "deutschland_4")
+    ] == ["Kreuzlingen-Deutschland", "Kreuzlingen-Deutschland"]
 
 
 def test_switzerland_tickets(switzerland):
@@ -670,7 +719,11 @@ def test_switzerland_tickets(switzerland):
     bern = m.ticket_by_id[5]
     assert m.cities[bern.a].id == "bern"
     assert [(m.cities[p].id, v) for p, _, v in bern.destinations] == [
-        ("france", 5), ("deutschland", 6), ("osterreich", 11), ("italia", 8)]
+        ("france", 5),
+        ("deutschland", 6),
+        ("osterreich", 11),
+        ("italia", 8),
+    ]
     assert [t.extra.get("copy_of") for t in m.tickets if t.id > 42] == [1, 2, 3, 4]
     assert find_ticket(m, "geneve", "basel", "base").points == 13
 
@@ -754,16 +807,29 @@ def test_marklin_board_counts(marklin):
     kinds = Counter(c.kind for c in marklin.cities)
     assert kinds == {"city": 35, "country": 5, "border": 14}
     assert {c.name for c in marklin.cities if c.kind == "country"} == {
-        "Dänemark", "Frankreich", "Niederlande", "Österreich", "Schweiz"}
+        "Dänemark",
+        "Frankreich",
+        "Niederlande",
+        "Österreich",
+        "Schweiz",
+    }
     assert {marklin.cities[k].id: len(v) for k, v in marklin.borders.items()} == {
-        "danemark": 2, "frankreich": 3, "niederlande": 3, "osterreich": 3, "schweiz": 3}
+        "danemark": 2,
+        "frankreich": 3,
+        "niederlande": 3,
+        "osterreich": 3,
+        "schweiz": 3,
+    }
     assert len(marklin.tracks) == 110
     assert len(marklin.tracks_between) == 85
     assert Counter(len(ts) for ts in marklin.tracks_between.values()) == {1: 62, 2: 21, 3: 2}
     assert sum(t.length for t in marklin.tracks) == 313
     assert Counter(t.length for t in marklin.tracks) == {1: 23, 2: 30, 3: 25, 4: 17, 5: 8, 6: 2, 7: 5}
-    assert Counter(color_name(t) for t in marklin.tracks) == {"gray": 45, "yellow": 9, **{
-        c: 8 for c in COLORS if c != "yellow"}}
+    assert Counter(color_name(t) for t in marklin.tracks) == {
+        "gray": 45,
+        "yellow": 9,
+        **{c: 8 for c in COLORS if c != "yellow"},
+    }
     assert not any(t.tunnel or t.ferry or t.substitute for t in marklin.tracks)
 
 
@@ -774,10 +840,16 @@ def test_marklin_triple_routes_and_checked_tracks(marklin):
     assert [(color_name(t), t.length) for t in tracks(marklin, "lindau", "ulm")] == [("red", 2)]
     assert [(color_name(t), t.length) for t in tracks(marklin, "lindau", "munchen")] == [("gray", 5)]
     assert sorted((color_name(t), t.length) for t in tracks(marklin, "munchen", "nurnberg")) == [
-        ("black", 5), ("blue", 5)]
+        ("black", 5),
+        ("blue", 5),
+    ]
     assert [t.length for t in tracks(marklin, "augsburg", "nurnberg")] == [4]
-    assert [color_name(t) for t in tracks(marklin, "frankreich_1", "saarbrucken") + tracks(
-        marklin, "frankreich_2", "saarbrucken") + tracks(marklin, "frankreich_3", "saarbrucken")] == ["green"]
+    assert [
+        color_name(t)
+        for t in tracks(marklin, "frankreich_1", "saarbrucken")
+        + tracks(marklin, "frankreich_2", "saarbrucken")
+        + tracks(marklin, "frankreich_3", "saarbrucken")
+    ] == ["green"]
 
 
 def test_marklin_rules_data(marklin):

@@ -136,7 +136,9 @@ def test_an_error_is_a_template_with_typed_parameters_and_survives_pickling():
     assert error.template == "{route} is already taken by {owner}"
     assert error.details == {"route": "Atlanta-Charleston", "owner": 2}
     copy = pickle.loads(pickle.dumps(error))
-    assert type(copy) is IllegalActionError and str(copy) == str(error) == "Atlanta-Charleston is already taken by seat 3"
+    assert (
+        type(copy) is IllegalActionError and str(copy) == str(error) == "Atlanta-Charleston is already taken by seat 3"
+    )
     assert copy.params == error.params
 
 

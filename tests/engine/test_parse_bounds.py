@@ -21,10 +21,46 @@ from engine.cards import CARD_NAMES
 from engine.notation import MAX_TEXT
 from tests.engine.helpers import started
 
-WORDS = ["draw", "deck", "market", "claim", "tickets", "keep", "station", "tunnel", "pay", "decline", "neutral",
-         "pass", "skip", "resign", "undo", "remove", "gray", "loco", "-", "/1", "/2", "²", "①", "٣", "0", "1", "3",
-         "99999999", "loco=2", "loco=²", "loco=20000000", "sub=red:20000000", "sub=blue:3,green:3", "sub=loco:1",
-         "sub=red:①", "sub=", "sub=:", *CARD_NAMES]
+WORDS = [
+    "draw",
+    "deck",
+    "market",
+    "claim",
+    "tickets",
+    "keep",
+    "station",
+    "tunnel",
+    "pay",
+    "decline",
+    "neutral",
+    "pass",
+    "skip",
+    "resign",
+    "undo",
+    "remove",
+    "gray",
+    "loco",
+    "-",
+    "/1",
+    "/2",
+    "²",
+    "①",
+    "٣",
+    "0",
+    "1",
+    "3",
+    "99999999",
+    "loco=2",
+    "loco=²",
+    "loco=20000000",
+    "sub=red:20000000",
+    "sub=blue:3,green:3",
+    "sub=loco:1",
+    "sub=red:①",
+    "sub=",
+    "sub=:",
+    *CARD_NAMES,
+]
 
 
 @st.composite
@@ -46,8 +82,7 @@ def game_states(draw) -> Game:
 def typed(draw, game: Game) -> str:
     """Text near the notation: its words, the map's city names (joined with dashes), numbers."""
     cities = [c.name for c in game.map.cities]
-    parts = draw(st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(cities), st.text(max_size=8)),
-                          max_size=8))
+    parts = draw(st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(cities), st.text(max_size=8)), max_size=8))
     return draw(st.sampled_from([" ", "-", " - ", "—"])).join(parts)
 
 
@@ -63,11 +98,20 @@ def test_any_text_gives_an_action_or_an_engine_error(data):
     assert isinstance(action, ACTION_TYPES)
 
 
-@pytest.mark.parametrize("text", [
-    "claim Atlanta-Miami blue sub=red:20000000", "claim Atlanta-Miami loco=20000000", "draw market ²",
-    "draw market ①", "tickets keep 1 ²", "remove ①", "claim Atlanta-Miami/²", "tunnel pay loco=99999999",
-    "tickets keep " + "1" * 5000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "claim Atlanta-Miami blue sub=red:20000000",
+        "claim Atlanta-Miami loco=20000000",
+        "draw market ²",
+        "draw market ①",
+        "tickets keep 1 ²",
+        "remove ①",
+        "claim Atlanta-Miami/²",
+        "tunnel pay loco=99999999",
+        "tickets keep " + "1" * 5000,
+    ],
+)
 def test_huge_or_unicode_numbers_are_refused_as_invalid(text):
     game = started("usa")
     with pytest.raises(InvalidActionError):

@@ -35,7 +35,8 @@ def test_a_named_color_the_player_lacks_is_refused_with_the_payment_that_works()
     game = started("europe")
     arrange(game, hands={0: "loco"})
     assert refusal(game, 0, "station Paris green") == (
-        "you have no green cards: station Paris loco=1 would pay for your station no. 1")
+        "you have no green cards: station Paris loco=1 would pay for your station no. 1"
+    )
     assert game.stations_left[0] == 3 and game.hands[0][8] == 1
     assert parse_action(game, 0, "station Paris") == BuildStation("paris", None, 1)
 
@@ -44,7 +45,8 @@ def test_an_unpayable_gray_ferry_says_why_instead_of_asking_for_a_color():
     game = started("europe")
     arrange(game, hands={0: " ".join(["red"] * 8 + ["loco"])})
     assert refusal(game, 0, "claim Palermo-Smyrna") == (
-        "you have 8 red cards and 1 locomotive: Palermo-Smyrna is a ferry and needs 2 locomotives")
+        "you have 8 red cards and 1 locomotive: Palermo-Smyrna is a ferry and needs 2 locomotives"
+    )
 
 
 def test_a_taken_route_names_its_owner_before_asking_for_a_color():
@@ -62,7 +64,8 @@ def test_not_enough_cards_is_worded_from_the_best_payment_with_plurals():
     assert text == "you have 3 yellow cards and 1 locomotive: Helena-Seattle needs 6 cards, 2 short"
     arrange(game, hands={0: "yellow"})
     assert refusal(game, 0, "claim Helena-Seattle") == (
-        "you have 1 yellow card and 0 locomotives: Helena-Seattle needs 6 cards, 5 short")
+        "you have 1 yellow card and 0 locomotives: Helena-Seattle needs 6 cards, 5 short"
+    )
     with pytest.raises(CardsShortError):
         game.apply(0, parse_action(game, 0, "claim Helena-Seattle"))
 
@@ -71,7 +74,8 @@ def test_a_split_that_the_hand_cannot_make_names_one_it_can():
     game = started("usa")
     arrange(game, hands={0: "yellow yellow yellow loco loco loco"})
     assert refusal(game, 0, "claim Helena-Seattle yellow loco=1") == (
-        "your cards do not make that payment for Helena-Seattle: claim Helena-Seattle yellow loco=3 would pay")
+        "your cards do not make that payment for Helena-Seattle: claim Helena-Seattle yellow loco=3 would pay"
+    )
 
 
 def test_station_on_a_map_without_stations_says_so():

@@ -16,10 +16,17 @@ SEATS = st.integers(min_value=2, max_value=5)
 SEEDS = st.integers(min_value=0, max_value=2**31)
 NEUTRAL = {"neutral": True}
 #: (map, variants); the neutral player is a 2-seat variant.
-CONFIGS = st.sampled_from([
-    ("usa", {}), ("europe", {}), ("nederland", {}), ("nederland", {"tolls": False}), ("nederland", NEUTRAL),
-    ("switzerland", {}), ("nordic", {}),
-])
+CONFIGS = st.sampled_from(
+    [
+        ("usa", {}),
+        ("europe", {}),
+        ("nederland", {}),
+        ("nederland", {"tolls": False}),
+        ("nederland", NEUTRAL),
+        ("switzerland", {}),
+        ("nordic", {}),
+    ]
+)
 #: Switzerland and Nordic Countries take 2-3 players (docs/rules.md §5.1, §6.1).
 MAX_SEATS = {"switzerland": 3, "nordic": 3}
 GAMES = st.tuples(CONFIGS, SEATS, SEEDS).map(
@@ -125,7 +132,7 @@ def _perturb_hidden(game: Game, viewer: int, rng: random.Random) -> Game:
         hand = [k for k, n in enumerate(other.hands[seat]) for _ in range(n)]
         pool = hand + other.deck
         rng.shuffle(pool)
-        new_hand, other.deck = pool[: len(hand)], pool[len(hand):]
+        new_hand, other.deck = pool[: len(hand)], pool[len(hand) :]
         other.hands[seat] = [new_hand.count(k) for k in range(9)]
     rng.shuffle(other.deck)
     # Give opponents other tickets (same counts) from the ticket deck.
@@ -134,7 +141,7 @@ def _perturb_hidden(game: Game, viewer: int, rng: random.Random) -> Game:
             held = getattr(other, field)[seat]
             pool = held + other.ticket_deck
             rng.shuffle(pool)
-            getattr(other, field)[seat], other.ticket_deck = pool[: len(held)], pool[len(held):]
+            getattr(other, field)[seat], other.ticket_deck = pool[: len(held)], pool[len(held) :]
     rng.shuffle(other.ticket_deck)
     # Give opponents other (secret) toll money.
     if getattr(other.hooks, "tolls", False):

@@ -89,9 +89,23 @@ def test_s1_market_three_locomotives_discard_and_redeal():
 def test_s1_market_reset_stops_without_three_non_locomotives():
     game = started()
     # Deck + discard hold only locomotives apart from 2 cards: resetting could loop forever.
-    arrange(game, hands={1: " ".join(["red"] * 12 + ["blue"] * 12 + ["green"] * 12 + ["white"] * 12 + ["black"] * 12
-                                      + ["yellow"] * 12 + ["orange"] * 12 + ["pink"] * 10)},
-            market="loco loco pink loco loco", deck_top="pink")
+    arrange(
+        game,
+        hands={
+            1: " ".join(
+                ["red"] * 12
+                + ["blue"] * 12
+                + ["green"] * 12
+                + ["white"] * 12
+                + ["black"] * 12
+                + ["yellow"] * 12
+                + ["orange"] * 12
+                + ["pink"] * 10
+            )
+        },
+        market="loco loco pink loco loco",
+        deck_top="pink",
+    )
     game._check_market([])
     assert game.market.count(LOCO) == 4
 
@@ -134,8 +148,18 @@ def test_s1_empty_deck_reshuffles_discard():
 
 def test_s1_no_card_to_draw_is_illegal_and_one_card_ends_turn():
     game = started()
-    pool = " ".join(c for c in ["red"] * 12 + ["blue"] * 12 + ["green"] * 12 + ["white"] * 12 + ["black"] * 12
-                    + ["yellow"] * 12 + ["orange"] * 12 + ["pink"] * 11 + ["loco"] * 10)
+    pool = " ".join(
+        c
+        for c in ["red"] * 12
+        + ["blue"] * 12
+        + ["green"] * 12
+        + ["white"] * 12
+        + ["black"] * 12
+        + ["yellow"] * 12
+        + ["orange"] * 12
+        + ["pink"] * 11
+        + ["loco"] * 10
+    )
     arrange(game, hands={1: pool}, market="pink loco loco loco loco", discard="")
     assert game.deck == [] and game.discard == []
     with pytest.raises(IllegalActionError, match="deck and the discard pile are both empty"):
@@ -148,7 +172,9 @@ def test_s1_claim_pays_one_color_with_locomotives_and_scores_by_length():
     game = started()
     arrange(game, hands={0: "blue blue blue loco"})
     t = track_between(game, "Atlanta", "Miami")  # 5 blue
-    with pytest.raises(IllegalActionError, match="you have 3 blue cards and 1 locomotive: Atlanta-Miami needs 5 cards, 1 short"):
+    with pytest.raises(
+        IllegalActionError, match="you have 3 blue cards and 1 locomotive: Atlanta-Miami needs 5 cards, 1 short"
+    ):
         game.apply(0, Claim(t.id, card_index("blue"), 1))
     arrange(game, hands={0: "blue blue blue blue loco red"})
     game.apply(0, Claim(t.id, card_index("blue"), 1))
@@ -330,8 +356,11 @@ def test_s1_removed_player_never_triggers_last_round_and_two_seats_minimum():
 
 def test_s1_ticket_completion_counts_plus_or_minus():
     game = started()
-    game.tickets[0] = [t.id for t in game.map.tickets if t.set == "base" and
-                       {game.map.cities[t.a].name, game.map.cities[t.b].name} == {"Denver", "El Paso"}]
+    game.tickets[0] = [
+        t.id
+        for t in game.map.tickets
+        if t.set == "base" and {game.map.cities[t.a].name, game.map.cities[t.b].name} == {"Denver", "El Paso"}
+    ]
     give_route(game, 0, "Denver", "Santa Fe")
     give_route(game, 0, "El Paso", "Santa Fe")
     game.tickets[1] = list(game.tickets[0])

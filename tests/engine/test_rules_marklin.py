@@ -248,8 +248,12 @@ def test_s8_5_no_passenger_on_a_country_or_off_the_route_or_when_none_is_left():
 
 def test_s8_5_a_move_takes_each_city_top_token_once_start_and_end_included():
     game = started()
-    for a, b in (("hamburg", "kiel"), ("kiel", "lubeck") if "lubeck" in M.city_by_id else ("hamburg", "bremen"),
-                 ("bremen", "hannover"), ("hamburg", "hannover")):
+    for a, b in (
+        ("hamburg", "kiel"),
+        ("kiel", "lubeck") if "lubeck" in M.city_by_id else ("hamburg", "bremen"),
+        ("bremen", "hannover"),
+        ("hamburg", "hannover"),
+    ):
         own(game, 0, a, b)
     place(game, 0, "hamburg")
     tops = {c: stack(game, c)[-1] for c in ("hamburg", "bremen", "hannover")}
@@ -324,10 +328,16 @@ def test_notation_round_trips_marklin_actions():
     game = started()
     yellow = next(t for t in between("berlin", "hamburg") if t.color == YELLOW)
     kiel = M.city_by_id["kiel"].index
-    kiel_border = next(M.cities[t.a if t.b == kiel else t.b].id for t in M.tracks if kiel in (t.a, t.b)
-                       and "border" in (M.cities[t.a].kind, M.cities[t.b].kind))
-    for action in (Claim(yellow.id, YELLOW, 1, (), "hamburg"), DrawTickets(2),
-                   Move(("hamburg", "kiel", kiel_border), 1)):
+    kiel_border = next(
+        M.cities[t.a if t.b == kiel else t.b].id
+        for t in M.tracks
+        if kiel in (t.a, t.b) and "border" in (M.cities[t.a].kind, M.cities[t.b].kind)
+    )
+    for action in (
+        Claim(yellow.id, YELLOW, 1, (), "hamburg"),
+        DrawTickets(2),
+        Move(("hamburg", "kiel", kiel_border), 1),
+    ):
         text = format_action(game, action)
         assert parse_action(game, 0, text) == action, text
     assert format_action(game, DrawTickets(2)) == "tickets draw long=2"

@@ -561,8 +561,12 @@ def test_s4_neutral_routes_in_views_and_json():
     restored.apply(1, NeutralClaim(first.id))
     view = restored.view(None)
     assert view["claims"][first.id] == 2 and view["neutral"]["trains"] == 36
-    assert view["last_action"] == {"seat": 1, "kind": "NeutralClaim", "text": "neutral claim Amsterdam-Rotterdam/1",
-                                   "track": first.id}
+    assert view["last_action"] == {
+        "seat": 1,
+        "kind": "NeutralClaim",
+        "text": "neutral claim Amsterdam-Rotterdam/1",
+        "track": first.id,
+    }
 
 
 def test_s4_neutral_claim_is_not_an_action_of_other_games():

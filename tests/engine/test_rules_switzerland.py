@@ -142,8 +142,12 @@ def test_s5_switzerland_country_ticket_not_completed_loses_its_lowest_value():
 def test_s5_switzerland_country_to_country_ticket():
     game = swiss()
     game.tickets = [[2], [], []]  # Deutschland: France 5, Österreich 5, Italia 13
-    for a, b in (("Schaffhausen", "deutschland_2"), ("Schaffhausen", "Zürich"), ("St. Gallen", "Zürich"),
-                 ("St. Gallen", "osterreich_1")):
+    for a, b in (
+        ("Schaffhausen", "deutschland_2"),
+        ("Schaffhausen", "Zürich"),
+        ("St. Gallen", "Zürich"),
+        ("St. Gallen", "osterreich_1"),
+    ):
         give_route(game, 0, a, b)
     assert final_scores(game)[0].ticket_points == 5
 
@@ -178,7 +182,9 @@ def test_s5_switzerland_border_routes_in_notation():
     arrange(game, hands={0: "white orange yellow"})
     white = parse_action(game, 0, "claim Kreuzlingen-Deutschland white")
     assert white == Claim("deutschland_4-kreuzlingen", WHITE, 0)
-    assert parse_action(game, 0, "claim Deutschland-Kreuzlingen/1 orange") == Claim("deutschland_3-kreuzlingen", ORANGE, 0)
+    assert parse_action(game, 0, "claim Deutschland-Kreuzlingen/1 orange") == Claim(
+        "deutschland_3-kreuzlingen", ORANGE, 0
+    )
     assert format_action(game, white) == "claim Kreuzlingen-Deutschland white"
     assert format_action(game, Claim("deutschland_4-kreuzlingen", None, 1)) == "claim Kreuzlingen-Deutschland/2 loco=1"
     assert parse_action(game, 0, "claim Schaffhausen-Deutschland") == Claim("deutschland_2-schaffhausen", YELLOW, 0)
@@ -190,8 +196,12 @@ def test_s5_switzerland_views_show_every_destination_of_a_country_ticket():
     game = swiss()
     game.tickets[0] = [5]
     ticket = game.view(0)["you"]["tickets"][0]
-    assert ticket["destinations"] == [{"to": "france", "points": 5}, {"to": "deutschland", "points": 6},
-                                      {"to": "osterreich", "points": 11}, {"to": "italia", "points": 8}]
+    assert ticket["destinations"] == [
+        {"to": "france", "points": 5},
+        {"to": "deutschland", "points": 6},
+        {"to": "osterreich", "points": 11},
+        {"to": "italia", "points": 8},
+    ]
     assert (ticket["b"], ticket["points"]) == ("osterreich", 11)
 
 

@@ -46,13 +46,17 @@ def test_s2_unknown_deck_is_refused_with_the_choices():
 def test_s2_globetrotter_most_completed_tickets_all_tied_score_it():
     game = started("usa", seats=3, deck="1910")
     m = game.map
-    chicago_ny = next(t for t in m.tickets if t.set == "1910" and
-                      {m.cities[t.a].name, m.cities[t.b].name} == {"Chicago", "New York"})
+    chicago_ny = next(
+        t for t in m.tickets if t.set == "1910" and {m.cities[t.a].name, m.cities[t.b].name} == {"Chicago", "New York"}
+    )
     game.tickets = [[chicago_ny.id], [chicago_ny.id], []]
     for seat in (0, 1):
         for a, b in (("Chicago", "Pittsburgh"), ("Pittsburgh", "New York")):
-            track = next(t for t in m.tracks_between[tuple(sorted((m.find_city(a).index, m.find_city(b).index)))]
-                         if game.owner[t.index] < 0)
+            track = next(
+                t
+                for t in m.tracks_between[tuple(sorted((m.find_city(a).index, m.find_city(b).index)))]
+                if game.owner[t.index] < 0
+            )
             game.owner[track.index] = seat
     scores = {s.seat: s for s in final_scores(game)}
     assert scores[0].bonuses == {"globetrotter": 15} == scores[1].bonuses
@@ -62,9 +66,9 @@ def test_s2_globetrotter_most_completed_tickets_all_tied_score_it():
 def test_s2_usa_ties_most_tickets_then_longest_then_shared():
     game = started("usa", seats=3)
     game.tickets = [[], [], []]
-    give_route(game, 0, "Atlanta", "Charleston")   # 2
+    give_route(game, 0, "Atlanta", "Charleston")  # 2
     give_route(game, 1, "Raleigh", "Washington")  # 2
-    give_route(game, 2, "Kansas City", "Omaha")   # 1
+    give_route(game, 2, "Kansas City", "Omaha")  # 1
     game.score = [5, 5, 15]
     scores = {s.seat: s for s in final_scores(game)}
     assert [scores[s].total for s in range(3)] == [15, 15, 15]

@@ -45,8 +45,9 @@ def reference_turn_start(game: Game, seat: int, collapse: bool) -> list:
         elif card_rules is COLORED_ONLY:
             options = [(c, k, ()) for c, k in payment_options(hand[:LOCO] + [0], length, color, ferry, collapse)]
         elif card_rules is UNMIXED:
-            options = [(c, k, ()) for c, k in unmixed_options(payment_options(hand, length, color, ferry), length,
-                                                              collapse)]
+            options = [
+                (c, k, ()) for c, k in unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
+            ]
         else:
             options = game._extended_options(hand, length, color, ferry, card_rules, collapse)
         for index, tid, double in tracks:
@@ -79,8 +80,12 @@ def reference_station_use(own, tickets, station_options):
                 best, best_key, best_borrowed = results, value(results), borrowed
     via = []
     for result, ticket in zip(best, tickets):
-        needed = tuple(b.id for b in best_borrowed if result.completed and not ticket_results(
-            [*own, *(x for x in best_borrowed if x is not b)], [ticket])[0].completed)
+        needed = tuple(
+            b.id
+            for b in best_borrowed
+            if result.completed
+            and not ticket_results([*own, *(x for x in best_borrowed if x is not b)], [ticket])[0].completed
+        )
         via.append((result.id, result.points, result.completed, needed, result.reached))
     return via, best_borrowed
 
@@ -141,9 +146,10 @@ def _station_case(m, data, seats=4):
         if seat < seats and t.length <= trains[seat] and (t.double is None or owner[t.double] != seat):
             owner[index] = seat
             trains[seat] -= t.length
-    cities = data.draw(st.lists(st.sampled_from(range(len(m.cities))), min_size=seats * 3, max_size=seats * 3,
-                                unique=True))
-    return owner, [cities[3 * s: 3 * s + 3] for s in range(seats)]
+    cities = data.draw(
+        st.lists(st.sampled_from(range(len(m.cities))), min_size=seats * 3, max_size=seats * 3, unique=True)
+    )
+    return owner, [cities[3 * s : 3 * s + 3] for s in range(seats)]
 
 
 @settings(max_examples=40)
@@ -153,10 +159,14 @@ def test_station_assignment_matches_the_reference_search(data):
     owner, stations = _station_case(m, data)
     seat = data.draw(st.integers(0, 3))
     own = [t for t in m.tracks if owner[t.index] == seat]
-    tickets = [m.ticket_by_id[i] for i in data.draw(st.lists(st.sampled_from([t.id for t in m.tickets]),
-                                                             max_size=12, unique=True))]
-    options = [[t for t in m.tracks if owner[t.index] >= 0 and owner[t.index] != seat and c in (t.a, t.b)]
-               for c in stations[seat]]
+    tickets = [
+        m.ticket_by_id[i]
+        for i in data.draw(st.lists(st.sampled_from([t.id for t in m.tickets]), max_size=12, unique=True))
+    ]
+    options = [
+        [t for t in m.tracks if owner[t.index] >= 0 and owner[t.index] != seat and c in (t.a, t.b)]
+        for c in stations[seat]
+    ]
     results, borrowed = best_station_use(own, tickets, options)
     via, ref_borrowed = reference_station_use(own, tickets, options)
     assert borrowed == ref_borrowed
@@ -166,9 +176,14 @@ def test_station_assignment_matches_the_reference_search(data):
 def _network(m, picks):
     owned, mine, cities, trains = [], set(), set(), m.rules.trains
     for pick in picks:
-        frontier = [t for t in m.tracks if t.index not in mine and t.length <= trains
-                    and (t.double is None or t.double not in mine)
-                    and (not cities or t.a in cities or t.b in cities)]
+        frontier = [
+            t
+            for t in m.tracks
+            if t.index not in mine
+            and t.length <= trains
+            and (t.double is None or t.double not in mine)
+            and (not cities or t.a in cities or t.b in cities)
+        ]
         if not frontier:
             break
         frontier.sort(key=lambda t: (not (t.a in cities and t.b in cities), t.length, t.index))
@@ -188,8 +203,12 @@ def test_longest_trail_matches_the_reference_search_on_dense_networks(map_id, pi
 
 
 @settings(max_examples=40)
-@given(st.sampled_from(["usa", "europe", "switzerland", "nordic"]), st.lists(st.integers(0, 30), max_size=14),
-       st.randoms(use_true_random=False), st.integers(0, 12))
+@given(
+    st.sampled_from(["usa", "europe", "switzerland", "nordic"]),
+    st.lists(st.integers(0, 30), max_size=14),
+    st.randoms(use_true_random=False),
+    st.integers(0, 12),
+)
 def test_longest_trail_matches_the_reference_search_in_any_track_order(map_id, picks, rnd, scattered):
     """Networks as a player lists them in any order, with scattered tracks besides (several
     components: trees, single cycles, dense ones), so every start rule and chain is exercised."""
@@ -204,8 +223,10 @@ def test_longest_trail_matches_the_reference_search_in_any_track_order(map_id, p
 def test_longest_trail_of_a_single_cycle_starts_at_its_first_city():
     """A component without odd cities is walked whole, from the city the plain search tries first."""
     m = load_map("usa")
-    ring = [m.track_by_id[i] for i in ("dallas-houston/1", "houston-new_orleans", "little_rock-new_orleans",
-                                         "dallas-little_rock")]
+    ring = [
+        m.track_by_id[i]
+        for i in ("dallas-houston/1", "houston-new_orleans", "little_rock-new_orleans", "dallas-little_rock")
+    ]
     length, trail = longest_trail(ring)
     assert length == sum(t.length for t in ring) and trail[0] == ring[0]
     assert (length, trail) == reference_trail(ring)

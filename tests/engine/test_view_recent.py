@@ -24,8 +24,14 @@ def test_paid_tunnel_names_its_route_and_color():
     game.apply(0, Claim(t.id, card_index("green"), 0))
     game.apply(0, PayTunnel(1))
     view = game.view(None)
-    assert view["last_action"] == {"seat": 0, "kind": "PayTunnel", "text": "tunnel pay loco=1", "locos": 1,
-                                   "track": t.id, "color": "green"}
+    assert view["last_action"] == {
+        "seat": 0,
+        "kind": "PayTunnel",
+        "text": "tunnel pay loco=1",
+        "locos": 1,
+        "track": t.id,
+        "color": "green",
+    }
     assert [e["kind"] for e in view["recent"][-2:]] == ["Claim", "PayTunnel"]
 
 
@@ -48,7 +54,7 @@ def test_undone_actions_and_undo_entries_are_left_out():
     game.apply(seat, Undo())
     after = game.view(None)["recent"]
     assert before[-1]["seat"] == seat and before[-1]["kind"] in ("Claim", "BuildStation")
-    assert len(after) >= len(before) - 1 and after[len(after) - len(before) + 1:] == before[:-1]
+    assert len(after) >= len(before) - 1 and after[len(after) - len(before) + 1 :] == before[:-1]
     assert all(e["kind"] != "Undo" for e in after) and len(effective_log(game.log)) == len(game.log) - 2
 
 
@@ -68,5 +74,7 @@ def test_payable_claims_off_turn_are_the_claims_the_seat_could_make_on_its_turn(
     assert off_turn and game.legal_actions(1) == []
     game.apply(0, DrawDeck())
     game.apply(0, DrawDeck())  # now seat 1's turn, same hand
-    on_turn = {(a.track, a.color, a.locos) for a in game.legal_actions(1, collapse_payments=True) if isinstance(a, Claim)}
+    on_turn = {
+        (a.track, a.color, a.locos) for a in game.legal_actions(1, collapse_payments=True) if isinstance(a, Claim)
+    }
     assert off_turn == on_turn

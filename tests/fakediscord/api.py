@@ -64,17 +64,36 @@ from tests.fakediscord.state import (
 # Application flags that grant the privileged intents (presence, members, message content).
 APP_FLAGS_PRIVILEGED = (1 << 12) | (1 << 14) | (1 << 18)
 
-OPTION_TYPES = {1: "SUB_COMMAND", 2: "SUB_COMMAND_GROUP", 3: "STRING", 4: "INTEGER", 5: "BOOLEAN", 6: "USER",
-                7: "CHANNEL", 8: "ROLE", 9: "MENTIONABLE", 10: "NUMBER", 11: "ATTACHMENT"}
+OPTION_TYPES = {
+    1: "SUB_COMMAND",
+    2: "SUB_COMMAND_GROUP",
+    3: "STRING",
+    4: "INTEGER",
+    5: "BOOLEAN",
+    6: "USER",
+    7: "CHANNEL",
+    8: "ROLE",
+    9: "MENTIONABLE",
+    10: "NUMBER",
+    11: "ATTACHMENT",
+}
 
 
 class FakeDiscord:
     """A Discord server on 127.0.0.1 that a real, unmodified discord.py client connects to."""
 
-    def __init__(self, *, token: str = "fake-bot-token", privileged_intents: bool = True, bot_name: str = "TTR Bot",
-                 rate_limits: dict[str, tuple[int, float]] | None = None,
-                 global_rate_limit: tuple[int, float] | None = None, max_guilds_per_shard: int = 2500,
-                 recommended_shards: int | None = None, old_message_edits: tuple[int, float] | None = (3, 3600.0)):
+    def __init__(
+        self,
+        *,
+        token: str = "fake-bot-token",
+        privileged_intents: bool = True,
+        bot_name: str = "TTR Bot",
+        rate_limits: dict[str, tuple[int, float]] | None = None,
+        global_rate_limit: tuple[int, float] | None = None,
+        max_guilds_per_shard: int = 2500,
+        recommended_shards: int | None = None,
+        old_message_edits: tuple[int, float] | None = (3, 3600.0),
+    ):
         """``rate_limits``: per-route buckets, {"METHOD /template": (limit, per_seconds)} (off by default;
         `tests.fakediscord.ratelimits.DISCORD_LIKE` is a Discord-like table); ``global_rate_limit``:
         (limit, per_seconds) over all routes but interaction callbacks. ``max_guilds_per_shard``: more
@@ -143,28 +162,58 @@ class FakeDiscord:
 
     # --- building the world ---------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Server", *, locale: str = "en-US", owner: User | None = None,
-                  bot_permissions: int = BOT_ROLE_PERMISSIONS) -> Guild:
+    def add_guild(
+        self,
+        name: str = "Test Server",
+        *,
+        locale: str = "en-US",
+        owner: User | None = None,
+        bot_permissions: int = BOT_ROLE_PERMISSIONS,
+    ) -> Guild:
         """A guild the bot is in, with @everyone and the bot's managed role (``bot_permissions``)."""
-        guild = Guild(id=self.ids.next(), name=name, owner_id=(owner or self.owner).id, preferred_locale=locale,
-                      bot_id=self.bot_user.id, bot_role_id=self.ids.next(), bot_role_permissions=bot_permissions,
-                      bot_role_name=self.bot_user.name)
+        guild = Guild(
+            id=self.ids.next(),
+            name=name,
+            owner_id=(owner or self.owner).id,
+            preferred_locale=locale,
+            bot_id=self.bot_user.id,
+            bot_role_id=self.ids.next(),
+            bot_role_permissions=bot_permissions,
+            bot_role_name=self.bot_user.name,
+        )
         guild.joined_at = snowflake_time(guild.id)
         guild.members[self.bot_user.id] = self.bot_user
         guild.members[guild.owner_id] = owner or self.owner
         self.guilds[guild.id] = guild
         return guild
 
-    def add_channel(self, guild: Guild, name: str, *, bot_can_send: bool = True, bot_can_attach: bool = True,
-                    bot_can_create_threads: bool = True, bot_deny: int = 0, everyone_deny: int = 0) -> Channel:
+    def add_channel(
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        bot_can_send: bool = True,
+        bot_can_attach: bool = True,
+        bot_can_create_threads: bool = True,
+        bot_deny: int = 0,
+        everyone_deny: int = 0,
+    ) -> Channel:
         """A text channel. ``bot_can_...=False`` adds a member overwrite denying the bot SEND_MESSAGES,
         ATTACH_FILES or CREATE_PUBLIC/PRIVATE_THREADS there (seen by discord.py in GUILD_CREATE, enforced
         by the REST routes with 403 Missing Permissions); ``bot_deny`` denies any further bits (e.g.
         EMBED_LINKS, MENTION_EVERYONE), ``everyone_deny`` adds an @everyone overwrite denying those bits.
         Add channels before the bot connects."""
-        channel = Channel(id=self.ids.next(), name=name, type=TEXT, guild=guild, bot_can_send=bot_can_send,
-                          bot_can_attach=bot_can_attach, bot_can_create_threads=bot_can_create_threads,
-                          bot_deny=bot_deny, everyone_deny=everyone_deny)
+        channel = Channel(
+            id=self.ids.next(),
+            name=name,
+            type=TEXT,
+            guild=guild,
+            bot_can_send=bot_can_send,
+            bot_can_attach=bot_can_attach,
+            bot_can_create_threads=bot_can_create_threads,
+            bot_deny=bot_deny,
+            everyone_deny=everyone_deny,
+        )
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel
@@ -176,8 +225,15 @@ class FakeDiscord:
         guild.extra_roles.append(role)
         return role
 
-    def add_user(self, name: str, *, locale: str = "en-US", dms_open: bool = True, guild: Guild | None = None,
-                 member: bool = True) -> User:
+    def add_user(
+        self,
+        name: str,
+        *,
+        locale: str = "en-US",
+        dms_open: bool = True,
+        guild: Guild | None = None,
+        member: bool = True,
+    ) -> User:
         """A user; a member of ``guild`` (default: the first guild) unless ``member=False``."""
         user = User(id=self.ids.next(), name=name, locale=locale, dms_open=dms_open)
         self.users[user.id] = user
@@ -292,7 +348,9 @@ class FakeDiscord:
         finally:
             await self.stop_client(client)
 
-    async def start_client(self, client: Any, *, timeout: float = 10.0, guild_ready_timeout: float | None = 0.05) -> Any:
+    async def start_client(
+        self, client: Any, *, timeout: float = 10.0, guild_ready_timeout: float | None = 0.05
+    ) -> Any:
         if guild_ready_timeout is not None:
             client._connection.guild_ready_timeout = guild_ready_timeout
         task = asyncio.create_task(client.start(self.token), name="fakediscord-client")
@@ -323,8 +381,13 @@ class FakeDiscord:
         guild = channel.guild
         if guild is not None:
             visible = set(guild.members)
-            sender_permissions = (channel.bot_permissions if message.author is self.bot_user
-                                  else ALL_PERMISSIONS if message.author.id == guild.owner_id else EVERYONE_PERMISSIONS)
+            sender_permissions = (
+                channel.bot_permissions
+                if message.author is self.bot_user
+                else ALL_PERMISSIONS
+                if message.author.id == guild.owner_id
+                else EVERYONE_PERMISSIONS
+            )
             can_mention_everyone = bool(sender_permissions & MENTION_EVERYONE)
             roles = guild.extra_roles
         else:
@@ -332,10 +395,15 @@ class FakeDiscord:
             can_mention_everyone, roles = False, []
         replied = self.messages.get(message.reference_id) if message.reference_id else None
         pings = compute_pings(
-            message_text(message.content, message.components), allowed, interaction=interaction,
-            can_mention_everyone=can_mention_everyone, visible_user_ids=visible,
-            mentionable_role_ids=[r.id for r in roles if r.mentionable], role_ids=[r.id for r in roles],
-            author_id=message.author.id, replied_author_id=replied.author.id if replied is not None else None,
+            message_text(message.content, message.components),
+            allowed,
+            interaction=interaction,
+            can_mention_everyone=can_mention_everyone,
+            visible_user_ids=visible,
+            mentionable_role_ids=[r.id for r in roles if r.mentionable],
+            role_ids=[r.id for r in roles],
+            author_id=message.author.id,
+            replied_author_id=replied.author.id if replied is not None else None,
             silent=bool(message.flags & limits.FLAG_SUPPRESS_NOTIFICATIONS),
         )
         message.pings = pings
@@ -439,9 +507,16 @@ class FakeDiscord:
             except TimeoutError:
                 pass
 
-    async def wait_for_message(self, where: Channel | User, check: Callable[[Message], bool] | None = None,
-                               *, count: int = 1, timeout: float = 5.0) -> Message:
+    async def wait_for_message(
+        self,
+        where: Channel | User,
+        check: Callable[[Message], bool] | None = None,
+        *,
+        count: int = 1,
+        timeout: float = 5.0,
+    ) -> Message:
         """Wait until ``where`` (a channel, or a user's DMs) holds ``count`` messages passing ``check``."""
+
         def found() -> list[Message]:
             messages = self.dms(where) if isinstance(where, User) else self.channel_messages(where)
             return [m for m in messages if check is None or check(m)]
@@ -451,6 +526,7 @@ class FakeDiscord:
 
     async def wait_for_rejection(self, code: int | None = None, timeout: float = 5.0) -> limits.DiscordError:
         """Wait until the fake refused a request (with Discord error ``code``, if given)."""
+
         def match() -> limits.DiscordError | None:
             return next((e for _, e in reversed(self.rejections) if code is None or e.code == code), None)
 
@@ -504,13 +580,23 @@ class FakeDiscord:
         "POST /webhooks/{application_id}/{token}"; "*" matches every route.
         """
         method, _, template = route.partition(" ")
-        self._rate_limits.append({"method": method.upper(), "template": template, "left": times,
-                                  "retry_after": retry_after, "global": is_global})
+        self._rate_limits.append(
+            {
+                "method": method.upper(),
+                "template": template,
+                "left": times,
+                "retry_after": retry_after,
+                "global": is_global,
+            }
+        )
 
     def _take_rate_limit(self, method: str, template: str) -> tuple[float, bool] | None:
         for limit in self._rate_limits:
-            if limit["left"] > 0 and (limit["method"] == "*" or limit["method"] == method) \
-                    and (limit["template"] in ("*", "") or limit["template"] == template):
+            if (
+                limit["left"] > 0
+                and (limit["method"] == "*" or limit["method"] == method)
+                and (limit["template"] in ("*", "") or limit["template"] == template)
+            ):
                 limit["left"] -= 1
                 return limit["retry_after"], limit["global"]
         return None
@@ -530,8 +616,11 @@ class FakeDiscord:
 
     def _take_failure(self, method: str, template: str) -> int | None:
         for failure in self._failures:
-            if failure["left"] > 0 and failure["method"] in ("*", method) \
-                    and failure["template"] in ("*", "", template):
+            if (
+                failure["left"] > 0
+                and failure["method"] in ("*", method)
+                and failure["template"] in ("*", "", template)
+            ):
                 failure["left"] -= 1
                 status = failure["status"]
                 webhook = template.startswith(("/webhooks/", "/interactions/"))
@@ -586,13 +675,23 @@ class FakeDiscord:
             yield
         finally:
             self._gateway_open.set()
-        await self.wait_until(lambda: self.identifies + self.resumes >= back and self.connected, timeout,
-                              "the bot to reconnect")
+        await self.wait_until(
+            lambda: self.identifies + self.resumes >= back and self.connected, timeout, "the bot to reconnect"
+        )
 
     # --- scripting users ------------------------------------------------------------------------
 
-    async def slash(self, user: User, channel: Channel, command: str, *, options: dict[str, Any] | None = None,
-                    wait: bool = True, timeout: float = limits.ACK_DEADLINE, **kwargs: Any) -> Interaction:
+    async def slash(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        *,
+        options: dict[str, Any] | None = None,
+        wait: bool = True,
+        timeout: float = limits.ACK_DEADLINE,
+        **kwargs: Any,
+    ) -> Interaction:
         """``user`` runs ``/command`` (e.g. "ttr claim") in ``channel`` with typed options.
 
         Returns the interaction once the bot acknowledged it (``wait=False``: right after dispatch).
@@ -612,10 +711,22 @@ class FakeDiscord:
             raise ScriptError(f"/{command}: missing required option(s) {missing}")
         if resolved:
             data["resolved"] = resolved
-        return await self._dispatch(APPLICATION_COMMAND, user, channel, data, command_name=command, wait=wait, timeout=timeout)
+        return await self._dispatch(
+            APPLICATION_COMMAND, user, channel, data, command_name=command, wait=wait, timeout=timeout
+        )
 
-    async def autocomplete(self, user: User, channel: Channel, command: str, focused: str, typed: str = "", *,
-                           options: dict[str, Any] | None = None, wait: bool = True, **kwargs: Any) -> Interaction:
+    async def autocomplete(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        focused: str,
+        typed: str = "",
+        *,
+        options: dict[str, Any] | None = None,
+        wait: bool = True,
+        **kwargs: Any,
+    ) -> Interaction:
         """``user`` types ``typed`` into option ``focused`` of ``/command``; read `.choices` on the result."""
         self._check_commands_usable(channel)
         data, leaf, resolved = self._command_data(user, channel, command)
@@ -629,25 +740,42 @@ class FakeDiscord:
         target.append({"name": option["name"], "type": option["type"], "value": typed, "focused": True})
         if resolved:
             data["resolved"] = resolved
-        return await self._dispatch(AUTOCOMPLETE, user, channel, data, command_name=command, wait=wait,
-                                    focused_type=option["type"])
+        return await self._dispatch(
+            AUTOCOMPLETE, user, channel, data, command_name=command, wait=wait, focused_type=option["type"]
+        )
 
-    async def user_command(self, user: User, channel: Channel, name: str, target: User, *, wait: bool = True,
-                           timeout: float = limits.ACK_DEADLINE) -> Interaction:
+    async def user_command(
+        self,
+        user: User,
+        channel: Channel,
+        name: str,
+        target: User,
+        *,
+        wait: bool = True,
+        timeout: float = limits.ACK_DEADLINE,
+    ) -> Interaction:
         """``user`` picks the user context-menu command ``name`` (its English name) on ``target``
         (right-click, or a long press on a phone) in ``channel``: an APPLICATION_COMMAND of type 2
         whose ``target_id`` is the user, resolved as a member where they are one."""
         self._check_commands_usable(channel)
         found = self._find_command(channel, name, kind=2)
-        data: dict[str, Any] = {"id": found["id"], "name": found["name"], "type": 2, "target_id": str(target.id),
-                                "resolved": {}}
+        data: dict[str, Any] = {
+            "id": found["id"],
+            "name": found["name"],
+            "type": 2,
+            "target_id": str(target.id),
+            "resolved": {},
+        }
         if found.get("guild_id"):
             data["guild_id"] = found["guild_id"]
         self._resolve_user(target, channel, data["resolved"])
-        return await self._dispatch(APPLICATION_COMMAND, user, channel, data, command_name=name, wait=wait, timeout=timeout)
+        return await self._dispatch(
+            APPLICATION_COMMAND, user, channel, data, command_name=name, wait=wait, timeout=timeout
+        )
 
-    async def click(self, user: User, message: Message, custom_id: str | None = None, *, label: str | None = None,
-                    wait: bool = True) -> Interaction:
+    async def click(
+        self, user: User, message: Message, custom_id: str | None = None, *, label: str | None = None, wait: bool = True
+    ) -> Interaction:
         """``user`` clicks a button of ``message``, found by ``custom_id`` or by ``label``."""
         button = message.button(label) if label is not None else message.component(custom_id or "")
         if button is None or button.get("type") != 2:
@@ -660,7 +788,9 @@ class FakeDiscord:
         data = {"custom_id": button["custom_id"], "component_type": 2}
         return await self._dispatch(MESSAGE_COMPONENT, user, message.channel, data, source=message, wait=wait)
 
-    async def select(self, user: User, message: Message, custom_id: str, values: Any, *, wait: bool = True) -> Interaction:
+    async def select(
+        self, user: User, message: Message, custom_id: str, values: Any, *, wait: bool = True
+    ) -> Interaction:
         """``user`` picks ``values`` (option values; users/channels for those selects) in a select menu."""
         select = message.component(custom_id)
         if select is None or select.get("type") not in limits.SELECT_TYPES:
@@ -675,8 +805,9 @@ class FakeDiscord:
             data["resolved"] = resolved
         return await self._dispatch(MESSAGE_COMPONENT, user, message.channel, data, source=message, wait=wait)
 
-    async def submit_modal(self, user: User, opened: Interaction, values: dict[str, Any] | None = None, *,
-                           wait: bool = True, **kwargs: Any) -> Interaction:
+    async def submit_modal(
+        self, user: User, opened: Interaction, values: dict[str, Any] | None = None, *, wait: bool = True, **kwargs: Any
+    ) -> Interaction:
         """``user`` fills in and submits the modal the bot opened in answer to ``opened``."""
         modal = opened.modal
         if modal is None:
@@ -686,7 +817,9 @@ class FakeDiscord:
         given = {**(values or {}), **kwargs}
         unknown = set(given) - set(modal.fields)
         if unknown:
-            raise ScriptError(f"modal {modal.custom_id!r} has no field(s) {sorted(unknown)}; fields: {list(modal.fields)}")
+            raise ScriptError(
+                f"modal {modal.custom_id!r} has no field(s) {sorted(unknown)}; fields: {list(modal.fields)}"
+            )
         rows: list[dict[str, Any]] = []
         resolved: dict[str, Any] = {}
         for row in modal.components:
@@ -741,8 +874,10 @@ class FakeDiscord:
     def _check_commands_usable(channel: Channel) -> None:
         """Discord's threads topic: users cannot use application commands in archived threads."""
         if channel.is_thread and channel.archived:
-            raise ScriptError(f"{channel!r} is archived: Discord does not let users run commands there "
-                              "(a message in it unarchives it)")
+            raise ScriptError(
+                f"{channel!r} is archived: Discord does not let users run commands there "
+                "(a message in it unarchives it)"
+            )
 
     def _find_command(self, channel: Channel, name: str, *, kind: int = 1) -> dict[str, Any]:
         """The synced command of that name and type (1 chat input, 2 user menu, 3 message menu) usable in `channel`."""
@@ -794,8 +929,16 @@ class FakeDiscord:
                     return option
         raise ScriptError(f"/{command}: no option {name!r}; options: {[o['name'] for o in options]}")
 
-    def _option_value(self, option: dict[str, Any], value: Any, resolved: dict, channel: Channel, command: str,
-                      *, check_choices: bool = True) -> dict[str, Any]:
+    def _option_value(
+        self,
+        option: dict[str, Any],
+        value: Any,
+        resolved: dict,
+        channel: Channel,
+        command: str,
+        *,
+        check_choices: bool = True,
+    ) -> dict[str, Any]:
         kind, name = option["type"], option["name"]
         where = f"/{command} {name}"
 
@@ -811,7 +954,12 @@ class FakeDiscord:
                 raise ScriptError(f"{where}: longer than max_length")
             raw: Any = value
         elif kind in (4, 10):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or kind == 4 and not float(value).is_integer():
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or kind == 4
+                and not float(value).is_integer()
+            ):
                 raise bad("an integer" if kind == 4 else "a number")
             if check_choices and "min_value" in option and value < option["min_value"]:
                 raise ScriptError(f"{where}: below min_value {option['min_value']}")
@@ -837,7 +985,11 @@ class FakeDiscord:
         elif kind == 11 and isinstance(value, tuple) and len(value) == 2:
             raw = self._upload(value[0], value[1], channel, resolved)
         else:
-            raise bad({6: "a User", 7: "a Channel", 8: "a Role", 9: "a User or a Role", 11: "a (filename, bytes) tuple"}.get(kind, "a value"))
+            raise bad(
+                {6: "a User", 7: "a Channel", 8: "a Role", 9: "a User or a Role", 11: "a (filename, bytes) tuple"}.get(
+                    kind, "a value"
+                )
+            )
         choices = option.get("choices")
         if check_choices and choices and raw not in [c["value"] for c in choices]:
             raise ScriptError(f"{where}: {raw!r} is not one of the choices {[c['value'] for c in choices]}")
@@ -852,15 +1004,21 @@ class FakeDiscord:
             resolved.setdefault("members", {})[str(user.id)] = member
 
     def _resolved_channel(self, channel: Channel) -> dict[str, Any]:
-        data = {"id": str(channel.id), "name": channel.name, "type": channel.type, "permissions": str(EVERYONE_PERMISSIONS)}
+        data = {
+            "id": str(channel.id),
+            "name": channel.name,
+            "type": channel.type,
+            "permissions": str(EVERYONE_PERMISSIONS),
+        }
         if channel.parent is not None:
             data["parent_id"] = str(channel.parent.id)
         if channel.is_thread:
             data["thread_metadata"] = channel.payload()["thread_metadata"]
         return data
 
-    def _select_values(self, select: dict[str, Any], picked: list[Any], channel: Channel, *,
-                       submitting: bool = False) -> tuple[list[str], dict]:
+    def _select_values(
+        self, select: dict[str, Any], picked: list[Any], channel: Channel, *, submitting: bool = False
+    ) -> tuple[list[str], dict]:
         low, high = select.get("min_values", 1), select.get("max_values", 1)
         if submitting and not select.get("required", True):
             low = 0
@@ -887,8 +1045,9 @@ class FakeDiscord:
             raise ScriptError("a select value can be picked only once")
         return chosen, resolved
 
-    def _modal_submission(self, field: dict[str, Any], given: dict[str, Any], channel: Channel,
-                          resolved: dict[str, Any]) -> dict[str, Any]:
+    def _modal_submission(
+        self, field: dict[str, Any], given: dict[str, Any], channel: Channel, resolved: dict[str, Any]
+    ) -> dict[str, Any]:
         """What the Discord client sends for one labelled component, from the test's ``given`` values:
         text for a text input; option values (or users/channels) for selects; one option value (or
         None) for a radio group; a list of option values for a checkbox group; a bool for a checkbox;
@@ -940,8 +1099,9 @@ class FakeDiscord:
 
     def _upload(self, filename: str, blob: bytes, channel: Channel, resolved: dict[str, Any]) -> str:
         """A file a user attaches (a command option or a modal upload), served by the fake's CDN."""
-        attachment = Attachment(id=self.ids.next(), filename=filename, data=bytes(blob), content_type=None,
-                                description=None, url="")
+        attachment = Attachment(
+            id=self.ids.next(), filename=filename, data=bytes(blob), content_type=None, description=None, url=""
+        )
         attachment.url = f"{self.base_url}/attachments/{channel.id}/{attachment.id}/{filename}"
         self._user_attachments[attachment.id] = attachment
         resolved.setdefault("attachments", {})[str(attachment.id)] = attachment.payload()
@@ -960,9 +1120,19 @@ class FakeDiscord:
             raise ScriptError(f"modal field {custom_id!r} takes at most {field.get('max_length')} characters")
         return {"type": 4, "custom_id": custom_id, "value": value}
 
-    async def _dispatch(self, kind: int, user: User, channel: Channel, data: dict[str, Any], *,
-                        command_name: str | None = None, source: Message | None = None, wait: bool = True,
-                        timeout: float = limits.ACK_DEADLINE, focused_type: int | None = None) -> Interaction:
+    async def _dispatch(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        *,
+        command_name: str | None = None,
+        source: Message | None = None,
+        wait: bool = True,
+        timeout: float = limits.ACK_DEADLINE,
+        focused_type: int | None = None,
+    ) -> Interaction:
         guild = channel.guild
         if guild is not None and user.id not in guild.members:
             raise ScriptError(f"{user!r} is not a member of {guild!r} and cannot interact in {channel!r}")
@@ -971,13 +1141,24 @@ class FakeDiscord:
         sessions = self.sessions_for(guild)
         if not sessions:
             where = "shard 0 (DMs)" if guild is None else f"the shard of {guild!r}"
-            raise ScriptError(f"no bot session on the fake gateway receives {where}" if self._sessions
-                              else "no bot is connected to the fake gateway")
+            raise ScriptError(
+                f"no bot session on the fake gateway receives {where}"
+                if self._sessions
+                else "no bot is connected to the fake gateway"
+            )
         interaction_id = self.ids.next()
         record = Interaction(
-            id=interaction_id, token=f"fake-interaction-token-{interaction_id}", type=kind, user=user,
-            channel=channel, created=self.now(), fake=self, command_name=command_name, source_message=source,
-            data=data, focused_type=focused_type,
+            id=interaction_id,
+            token=f"fake-interaction-token-{interaction_id}",
+            type=kind,
+            user=user,
+            channel=channel,
+            created=self.now(),
+            fake=self,
+            command_name=command_name,
+            source_message=source,
+            data=data,
+            focused_type=focused_type,
         )
         payload: dict[str, Any] = {
             "id": str(record.id),
@@ -998,7 +1179,9 @@ class FakeDiscord:
         if guild is not None:
             member = guild.member_payload(user)
             member["permissions"] = str(ALL_PERMISSIONS if user.id == guild.owner_id else EVERYONE_PERMISSIONS)
-            payload.update(guild_id=str(guild.id), guild=guild.partial(), guild_locale=guild.preferred_locale, member=member)
+            payload.update(
+                guild_id=str(guild.id), guild=guild.partial(), guild_locale=guild.preferred_locale, member=member
+            )
         else:
             payload["user"] = user.payload()
         if source is not None:

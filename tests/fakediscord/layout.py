@@ -89,14 +89,20 @@ def validate_message_layout(components: Any, attachment_names: set[str], prefix:
         errors.raise_if_any()
     everything = list(walk(components))
     if len(everything) > MESSAGE_COMPONENTS:
-        errors.add(("components",), "COMPONENT_LAYOUT_TOO_MANY_COMPONENTS",
-                   f"Messages can have at most {MESSAGE_COMPONENTS} components (nested ones included).")
+        errors.add(
+            ("components",),
+            "COMPONENT_LAYOUT_TOO_MANY_COMPONENTS",
+            f"Messages can have at most {MESSAGE_COMPONENTS} components (nested ones included).",
+        )
     text = sum(len(c.get("content") or "") for c in everything if c.get("type") == TEXT_DISPLAY)
     if text > TEXT_DISPLAY_TOTAL:
-        errors.add(("components",), "COMPONENT_LAYOUT_TEXT_TOO_LONG",
-                   f"The text displays of a message hold at most {TEXT_DISPLAY_TOTAL} characters together.")
+        errors.add(
+            ("components",),
+            "COMPONENT_LAYOUT_TEXT_TOO_LONG",
+            f"The text displays of a message hold at most {TEXT_DISPLAY_TOTAL} characters together.",
+        )
     ids = [c["id"] for c in everything if c.get("id") is not None]
-    if len(ids) != len(set(ids)) or any(not isinstance(i, int) or not 0 <= i < 2 ** 31 for i in ids):
+    if len(ids) != len(set(ids)) or any(not isinstance(i, int) or not 0 <= i < 2**31 for i in ids):
         errors.add(("components",), "COMPONENT_ID_INVALID", "Component ids must be unique 32 bit integers.")
     seen: set[str] = set()
     for index, component in enumerate(components):
@@ -108,8 +114,9 @@ def _choices(allowed: set[int]) -> str:
     return "Value must be one of {" + ", ".join(str(k) for k in sorted(allowed)) + "}."
 
 
-def _validate_v2(errors: FormErrors, path: tuple, component: Any, allowed: set[int], names: set[str],
-                 seen: set[str]) -> None:
+def _validate_v2(
+    errors: FormErrors, path: tuple, component: Any, allowed: set[int], names: set[str], seen: set[str]
+) -> None:
     if not isinstance(component, dict) or component.get("type") not in allowed:
         errors.add(path + ("type",), "BASE_TYPE_CHOICES", _choices(allowed))
         return
@@ -122,7 +129,9 @@ def _validate_v2(errors: FormErrors, path: tuple, component: Any, allowed: set[i
     elif kind == SECTION:
         texts = component.get("components") or []
         if not 1 <= len(texts) <= SECTION_TEXTS:
-            errors.add(path + ("components",), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {SECTION_TEXTS} in length.")
+            errors.add(
+                path + ("components",), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {SECTION_TEXTS} in length."
+            )
         for index, text in enumerate(texts):
             _validate_v2(errors, path + ("components", index), text, {TEXT_DISPLAY}, names, seen)
         accessory = component.get("accessory")
@@ -164,12 +173,18 @@ def _validate_media(errors: FormErrors, path: tuple, media: Any, names: set[str]
     if not isinstance(url, str) or not url:
         errors.add(path + ("url",), "BASE_TYPE_REQUIRED", "This field is required")
     elif url.startswith(ATTACHMENT_SCHEME):
-        if url[len(ATTACHMENT_SCHEME):] not in names:
-            errors.add(path + ("url",), "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
-                       f"No attachment named {url[len(ATTACHMENT_SCHEME):]!r} in this message.")
+        if url[len(ATTACHMENT_SCHEME) :] not in names:
+            errors.add(
+                path + ("url",),
+                "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                f"No attachment named {url[len(ATTACHMENT_SCHEME) :]!r} in this message.",
+            )
     elif files_only or not url.startswith(("http://", "https://")):
-        errors.add(path + ("url",), "URL_TYPE_INVALID_URL",
-                   "File components take attachment:// references only." if files_only else "Not a well formed URL.")
+        errors.add(
+            path + ("url",),
+            "URL_TYPE_INVALID_URL",
+            "File components take attachment:// references only." if files_only else "Not a well formed URL.",
+        )
 
 
 # --- modals --------------------------------------------------------------------------------------
@@ -242,13 +257,18 @@ def _validate_options(errors: FormErrors, path: tuple, child: dict[str, Any], bo
         errors.length_between(path + ("options", index, "value"), option.get("value"), 1, OPTION_TEXT)
         errors.max_length(path + ("options", index, "description"), option.get("description"), OPTION_TEXT)
         if option.get("value") in values:
-            errors.add(path + ("options", index, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                       "Option values must be unique")
+            errors.add(
+                path + ("options", index, "value"),
+                "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                "Option values must be unique",
+            )
         values.add(option.get("value"))
     return len(options)
 
 
-def _validate_counts(errors: FormErrors, path: tuple, child: dict[str, Any], *, high_limit: int, available: int) -> None:
+def _validate_counts(
+    errors: FormErrors, path: tuple, child: dict[str, Any], *, high_limit: int, available: int
+) -> None:
     low = child.get("min_values")
     high = child.get("max_values")
     low = 1 if low is None else low
@@ -258,8 +278,14 @@ def _validate_counts(errors: FormErrors, path: tuple, child: dict[str, Any], *, 
     if not 1 <= high <= high_limit:
         errors.add(path + ("max_values",), "NUMBER_TYPE_MAX", f"int value should be between 1 and {high_limit}.")
     if low > high:
-        errors.add(path + ("min_values",), "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE",
-                   "min_values must be less than or equal to max_values")
+        errors.add(
+            path + ("min_values",),
+            "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE",
+            "min_values must be less than or equal to max_values",
+        )
     if high > available:
-        errors.add(path + ("max_values",), "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
-                   "max_values must be less than or equal to the number of options")
+        errors.add(
+            path + ("max_values",),
+            "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
+            "max_values must be less than or equal to the number of options",
+        )

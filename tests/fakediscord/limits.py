@@ -171,8 +171,10 @@ def validate_message(
     ``components_v2``: the message is (or becomes) a Components V2 one (default: the payload's flag),
     whose components `layout.validate_message_layout` checks.
     """
-    if any(len(data) > ATTACHMENT_BYTES for _name, data, _type in files) \
-            or sum(len(data) for _name, data, _type in files) > REQUEST_BYTES:
+    if (
+        any(len(data) > ATTACHMENT_BYTES for _name, data, _type in files)
+        or sum(len(data) for _name, data, _type in files) > REQUEST_BYTES
+    ):
         raise error(413, ENTITY_TOO_LARGE)
     errors = FormErrors(prefix)
     content = payload.get("content")
@@ -196,8 +198,11 @@ def validate_message(
     if components_v2:
         for field in ("content", "embeds", "poll", "sticker_ids"):
             if payload.get(field):
-                errors.add((field,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                           f"The '{field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+                errors.add(
+                    (field,),
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"The '{field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+                )
     else:
         validate_message_components(errors, components)
     attachments_meta = payload.get("attachments")
@@ -268,7 +273,7 @@ def validate_message_components(errors: FormErrors, components: Any) -> None:
     for r, row in enumerate(components):
         path = ("components", r)
         if not isinstance(row, dict) or row.get("type") != 1:
-            errors.add(path + ("type",), "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (1,).")
+            errors.add(path + ("type",), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1,).')
             continue
         validate_action_row(errors, path, row, seen)
 
@@ -280,8 +285,11 @@ def validate_action_row(errors: FormErrors, path: tuple, row: dict[str, Any], se
         errors.add(path + ("components",), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
     kinds = {child.get("type") for child in children}
     if kinds & SELECT_TYPES and len(children) > 1:
-        errors.add(path + ("components",), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                   "The specified component exceeds the maximum width")
+        errors.add(
+            path + ("components",),
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
     elif len(children) > BUTTONS_PER_ROW:
         errors.add(path + ("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {BUTTONS_PER_ROW} or fewer in length.")
     for c, child in enumerate(children):
@@ -326,8 +334,11 @@ def validate_select(errors: FormErrors, path: tuple, select: dict[str, Any]) -> 
     if not 1 <= max_values <= 25:
         errors.add(path + ("max_values",), "NUMBER_TYPE_MAX", "int value should be between 1 and 25.")
     if min_values > max_values:
-        errors.add(path + ("min_values",), "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE",
-                   "min_values must be less than or equal to max_values")
+        errors.add(
+            path + ("min_values",),
+            "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE",
+            "min_values must be less than or equal to max_values",
+        )
     if select.get("type") != 3:
         return
     options = select.get("options") or []
@@ -335,8 +346,11 @@ def validate_select(errors: FormErrors, path: tuple, select: dict[str, Any]) -> 
         errors.add(path + ("options",), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
     errors.max_items(path + ("options",), options, SELECT_OPTIONS)
     if max_values > len(options) and options:
-        errors.add(path + ("max_values",), "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
-                   "max_values must be less than or equal to the number of options")
+        errors.add(
+            path + ("max_values",),
+            "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
+            "max_values must be less than or equal to the number of options",
+        )
     values: set[str] = set()
     for index, option in enumerate(options):
         option_path = path + ("options", index)
@@ -344,15 +358,20 @@ def validate_select(errors: FormErrors, path: tuple, select: dict[str, Any]) -> 
         errors.length_between(option_path + ("value",), option.get("value"), 1, SELECT_OPTION_TEXT)
         errors.max_length(option_path + ("description",), option.get("description"), SELECT_OPTION_TEXT)
         if option.get("value") in values:
-            errors.add(option_path + ("value",), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                       "Select component option values must be unique")
+            errors.add(
+                option_path + ("value",),
+                "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                "Select component option values must be unique",
+            )
         values.add(option.get("value"))
 
 
 # --- modals -------------------------------------------------------------------------------------
 
 
-def validate_text_input(errors: FormErrors, path: tuple, text: dict[str, Any], seen: set[str], *, needs_label: bool) -> None:
+def validate_text_input(
+    errors: FormErrors, path: tuple, text: dict[str, Any], seen: set[str], *, needs_label: bool
+) -> None:
     check_custom_id(errors, path + ("custom_id",), text.get("custom_id"), seen)
     if needs_label:
         errors.length_between(path + ("label",), text.get("label"), 1, TEXT_INPUT_LABEL)
@@ -388,9 +407,9 @@ def _validate_choice(errors: FormErrors, path: tuple, choice: dict[str, Any], op
     value = choice.get("value")
     if option_type in (4, 10):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            errors.add(path + ("value",), "NUMBER_TYPE_COERCE", f"Value \"{value}\" is not a number.")
+            errors.add(path + ("value",), "NUMBER_TYPE_COERCE", f'Value "{value}" is not a number.')
         elif option_type == 4 and not float(value).is_integer():
-            errors.add(path + ("value",), "NUMBER_TYPE_COERCE", f"Value \"{value}\" is not int.")
+            errors.add(path + ("value",), "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
     elif option_type == 3 or option_type is None:
         if not isinstance(value, str):
             errors.add(path + ("value",), "STRING_TYPE_CONVERT", "Could not interpret the value as string.")
@@ -428,16 +447,26 @@ def validate_commands(commands: Any) -> None:
         errors.raise_if_any()
     chat_inputs = [c for c in commands if c.get("type", 1) == 1]
     if len(chat_inputs) > COMMANDS_PER_SCOPE:
-        errors.add((), "APPLICATION_COMMANDS_TOO_MANY", f"Maximum number of application commands reached ({COMMANDS_PER_SCOPE})")
+        errors.add(
+            (),
+            "APPLICATION_COMMANDS_TOO_MANY",
+            f"Maximum number of application commands reached ({COMMANDS_PER_SCOPE})",
+        )
     for kind in (2, 3):
         if sum(1 for c in commands if c.get("type") == kind) > CONTEXT_MENU_COMMANDS:
-            errors.add((), "APPLICATION_COMMANDS_TOO_MANY", f"Maximum number of context menu commands reached ({CONTEXT_MENU_COMMANDS})")
+            errors.add(
+                (),
+                "APPLICATION_COMMANDS_TOO_MANY",
+                f"Maximum number of context menu commands reached ({CONTEXT_MENU_COMMANDS})",
+            )
     names: set[tuple[int, str]] = set()
     for index, command in enumerate(commands):
         kind = command.get("type", 1)
         key = (kind, command.get("name"))
         if key in names:
-            errors.add((index, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
+            errors.add(
+                (index, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique"
+            )
         names.add(key)
         validate_command(errors, (index,), command)
     errors.raise_if_any()
@@ -457,8 +486,11 @@ def validate_command(errors: FormErrors, path: tuple, command: dict[str, Any]) -
         if _command_size(command) > COMMAND_TOTAL_CHARS:
             errors.add(path, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({COMMAND_TOTAL_CHARS})")
     elif command.get("description"):
-        errors.add(path + ("description",), "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION_INVALID",
-                   "Context menu commands cannot have description")
+        errors.add(
+            path + ("description",),
+            "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION_INVALID",
+            "Context menu commands cannot have description",
+        )
 
 
 def _validate_name(errors: FormErrors, path: tuple, name: Any, *, chat_input: bool) -> None:
@@ -476,8 +508,11 @@ def _validate_options(errors: FormErrors, path: tuple, options: list[dict[str, A
     optional_seen = False
     kinds = {option.get("type") for option in options}
     if kinds & {1, 2} and kinds - {1, 2}:
-        errors.add(path, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
-                   "Sub-command and sub-command group option types are mutually exclusive to all other types")
+        errors.add(
+            path,
+            "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+            "Sub-command and sub-command group option types are mutually exclusive to all other types",
+        )
     for index, option in enumerate(options):
         option_path = path + (index,)
         kind = option.get("type")
@@ -489,27 +524,40 @@ def _validate_options(errors: FormErrors, path: tuple, options: list[dict[str, A
         for locale, text in (option.get("description_localizations") or {}).items():
             _validate_description(errors, option_path + ("description_localizations", locale), text)
         if name in seen:
-            errors.add(option_path + ("name",), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option name already exists")
+            errors.add(
+                option_path + ("name",), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option name already exists"
+            )
         seen.add(name)
         if kind not in range(1, 12):
             errors.add(option_path + ("type",), "BASE_TYPE_CHOICES", "Value must be one of {1..11}.")
         if kind in (1, 2):
             allowed_child = {1} if kind == 2 else None
             if kind == 2 and depth > 0 or kind == 1 and depth > 1:
-                errors.add(option_path + ("type",), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Sub-commands nest too deep")
+                errors.add(
+                    option_path + ("type",), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Sub-commands nest too deep"
+                )
             children = option.get("options") or []
             if allowed_child and any(child.get("type") not in allowed_child for child in children):
-                errors.add(option_path + ("options",), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
-                           "Sub-command groups may only hold sub-commands")
+                errors.add(
+                    option_path + ("options",),
+                    "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+                    "Sub-command groups may only hold sub-commands",
+                )
             if kind == 1 and any(child.get("type") in (1, 2) for child in children):
-                errors.add(option_path + ("options",), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
-                           "Sub-commands cannot hold sub-commands")
+                errors.add(
+                    option_path + ("options",),
+                    "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+                    "Sub-commands cannot hold sub-commands",
+                )
             _validate_options(errors, option_path + ("options",), children, depth=depth + 1)
             continue
         if option.get("required"):
             if optional_seen:
-                errors.add(option_path + ("required",), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                           "Required options must be placed before non-required options")
+                errors.add(
+                    option_path + ("required",),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options",
+                )
         else:
             optional_seen = True
         choices = option.get("choices") or []
@@ -517,15 +565,25 @@ def _validate_options(errors: FormErrors, path: tuple, options: list[dict[str, A
         for c, choice in enumerate(choices):
             _validate_choice(errors, option_path + ("choices", c), choice, kind)
         if choices and option.get("autocomplete"):
-            errors.add(option_path + ("autocomplete",), "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES",
-                       "Autocomplete cannot be enabled on options that have choices")
+            errors.add(
+                option_path + ("autocomplete",),
+                "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES",
+                "Autocomplete cannot be enabled on options that have choices",
+            )
         if option.get("autocomplete") and kind not in (3, 4, 10):
-            errors.add(option_path + ("autocomplete",), "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_INVALID_TYPE",
-                       "Autocomplete is only available for string, integer and number options")
+            errors.add(
+                option_path + ("autocomplete",),
+                "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_INVALID_TYPE",
+                "Autocomplete is only available for string, integer and number options",
+            )
         for key in ("min_length", "max_length"):
             value = option.get(key)
             if value is not None and not 0 <= value <= STRING_OPTION_LENGTH:
-                errors.add(option_path + (key,), "NUMBER_TYPE_MAX", f"int value should be between 0 and {STRING_OPTION_LENGTH}.")
+                errors.add(
+                    option_path + (key,),
+                    "NUMBER_TYPE_MAX",
+                    f"int value should be between 0 and {STRING_OPTION_LENGTH}.",
+                )
 
 
 def _longest(text: Any, localizations: Any) -> int:
@@ -551,9 +609,11 @@ def validate_thread(payload: dict[str, Any], *, creating: bool) -> None:
         errors.length_between(("name",), payload.get("name"), 1, THREAD_NAME)
     duration = payload.get("auto_archive_duration")
     if duration is not None and duration not in THREAD_ARCHIVE_DURATIONS:
-        errors.add(("auto_archive_duration",), "BASE_TYPE_CHOICES",
-                   f"Value must be one of {set(THREAD_ARCHIVE_DURATIONS)}.")
+        errors.add(
+            ("auto_archive_duration",), "BASE_TYPE_CHOICES", f"Value must be one of {set(THREAD_ARCHIVE_DURATIONS)}."
+        )
     errors.raise_if_any()
+
 
 #: Create Message `nonce`: at most 25 characters; with `enforce_nonce` it is unique per author for
 #: "the past few minutes" (Discord does not say how many: five here).

@@ -83,13 +83,26 @@ def validate_allowed_mentions(allowed: Any, errors: FormErrors) -> None:
         listed = allowed.get(kind) or []
         errors.max_items(path + (kind,), listed, ALLOWED_IDS)
         if listed and kind in parse:
-            errors.add(path + ("parse",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
-                       f"parse:[\"{kind}\"] and {kind}: [ids...] are mutually exclusive.")
+            errors.add(
+                path + ("parse",),
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+            )
 
 
-def compute_pings(text: str, allowed: dict[str, Any] | None, *, interaction: bool, can_mention_everyone: bool,
-                  visible_user_ids: Iterable[int], mentionable_role_ids: Iterable[int], role_ids: Iterable[int],
-                  author_id: int, replied_author_id: int | None = None, silent: bool = False) -> Pings:
+def compute_pings(
+    text: str,
+    allowed: dict[str, Any] | None,
+    *,
+    interaction: bool,
+    can_mention_everyone: bool,
+    visible_user_ids: Iterable[int],
+    mentionable_role_ids: Iterable[int],
+    role_ids: Iterable[int],
+    author_id: int,
+    replied_author_id: int | None = None,
+    silent: bool = False,
+) -> Pings:
     """Who a message with ``text`` pings, sent with ``allowed`` (None: the field was absent)."""
     if allowed is None:
         parse = {"users"} if interaction else set(MENTION_KINDS)
@@ -108,8 +121,13 @@ def compute_pings(text: str, allowed: dict[str, Any] | None, *, interaction: boo
         allowed_user = "users" in parse or (listed_users is not None and user_id in listed_users)
         if allowed_user and user_id in visible and user_id != author_id and user_id not in users:
             users.append(user_id)
-    if replied and replied_author_id is not None and replied_author_id != author_id \
-            and replied_author_id in visible and replied_author_id not in users:
+    if (
+        replied
+        and replied_author_id is not None
+        and replied_author_id != author_id
+        and replied_author_id in visible
+        and replied_author_id not in users
+    ):
         users.append(replied_author_id)
     known_roles, mentionable = set(role_ids), set(mentionable_role_ids)
     roles: list[int] = []
@@ -120,5 +138,6 @@ def compute_pings(text: str, allowed: dict[str, Any] | None, *, interaction: boo
         if allowed_role and may and role_id in known_roles and role_id not in roles:
             roles.append(role_id)
     mass = "everyone" in parse and can_mention_everyone
-    return Pings(users=users, roles=roles, everyone=mass and "@everyone" in text, here=mass and "@here" in text,
-                 silent=silent)
+    return Pings(
+        users=users, roles=roles, everyone=mass and "@everyone" in text, here=mass and "@here" in text, silent=silent
+    )

@@ -70,8 +70,13 @@ class Verdict:
 class RateLimits:
     """The configured buckets and their windows; `check` is asked once per API request."""
 
-    def __init__(self, routes: dict[str, tuple[int, float]] | None = None, *,
-                 global_limit: tuple[int, float] | None = None, clock: Callable[[], float]):
+    def __init__(
+        self,
+        routes: dict[str, tuple[int, float]] | None = None,
+        *,
+        global_limit: tuple[int, float] | None = None,
+        clock: Callable[[], float],
+    ):
         self.routes = dict(routes or {})
         self.global_limit = global_limit
         self.clock = clock
@@ -100,9 +105,16 @@ class RateLimits:
         bound_by_global = self.global_window is not None and not template.startswith(UNBOUND_BY_GLOBAL)
         if bound_by_global and not self.global_window.take(now):
             retry = self.global_window.reset_at - now
-            return Verdict(headers={"Retry-After": str(max(1, math.ceil(retry))), "X-RateLimit-Global": "true",
-                                    "X-RateLimit-Scope": "global", "Via": "1.1 google"},
-                           retry_after=round(retry, 3), is_global=True)
+            return Verdict(
+                headers={
+                    "Retry-After": str(max(1, math.ceil(retry))),
+                    "X-RateLimit-Global": "true",
+                    "X-RateLimit-Scope": "global",
+                    "Via": "1.1 google",
+                },
+                retry_after=round(retry, 3),
+                is_global=True,
+            )
         if route not in self.routes:
             return None
         major = self._major(match_info)
@@ -120,6 +132,7 @@ class RateLimits:
         }
         if allowed:
             return Verdict(headers=headers)
-        headers.update({"Retry-After": str(max(1, math.ceil(reset_after))), "X-RateLimit-Scope": "user",
-                        "Via": "1.1 google"})
+        headers.update(
+            {"Retry-After": str(max(1, math.ceil(reset_after))), "X-RateLimit-Scope": "user", "Via": "1.1 google"}
+        )
         return Verdict(headers=headers, retry_after=round(reset_after, 3))

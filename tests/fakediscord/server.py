@@ -58,8 +58,9 @@ Files = list[tuple[int, str, bytes, str | None]]  # (upload index, filename, dat
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # Discord sends exactly "application/json" (no charset), which is what discord.py checks for.
-    return web.Response(body=json.dumps(data).encode(), status=status,
-                        headers={**(headers or {}), "Content-Type": "application/json"})
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={**(headers or {}), "Content-Type": "application/json"}
+    )
 
 
 def no_content() -> web.Response:
@@ -149,7 +150,9 @@ class RestApi:
         if channel.type != DM and not permissions & EMBED_LINKS:
             message.embeds = []
 
-    def build_attachments(self, payload: dict[str, Any], files: Files, channel: Channel, keep: list[Attachment]) -> list[Attachment]:
+    def build_attachments(
+        self, payload: dict[str, Any], files: Files, channel: Channel, keep: list[Attachment]
+    ) -> list[Attachment]:
         meta_by_index: dict[int, dict[str, Any]] = {}
         for meta in payload.get("attachments") or []:
             raw_id = int(meta.get("id", -1))
@@ -160,14 +163,16 @@ class RestApi:
             meta = meta_by_index.get(index, {})
             attachment_id = self.fake.ids.next()
             name = meta.get("filename") or filename
-            result.append(Attachment(
-                id=attachment_id,
-                filename=name,
-                data=data,
-                content_type=_guess_type(name) or content_type,
-                description=meta.get("description"),
-                url=f"{self.fake.base_url}/attachments/{channel.id}/{attachment_id}/{name}",
-            ))
+            result.append(
+                Attachment(
+                    id=attachment_id,
+                    filename=name,
+                    data=data,
+                    content_type=_guess_type(name) or content_type,
+                    description=meta.get("description"),
+                    url=f"{self.fake.base_url}/attachments/{channel.id}/{attachment_id}/{name}",
+                )
+            )
         return result
 
     def new_message(self, channel: Channel, payload: dict[str, Any], files: Files, **extra: Any) -> Message:
@@ -219,8 +224,16 @@ class RestApi:
         if channel.is_thread and channel.archived and channel.locked and not channel.bot_permissions & MANAGE_THREADS:
             raise error(400, limits.ARCHIVED_THREAD)
 
-    async def apply_edit(self, message: Message, payload: dict[str, Any], files: Files, *, prefix: tuple = (),
-                         interaction: bool = True, initial_response: bool = False) -> None:
+    async def apply_edit(
+        self,
+        message: Message,
+        payload: dict[str, Any],
+        files: Files,
+        *,
+        prefix: tuple = (),
+        interaction: bool = True,
+        initial_response: bool = False,
+    ) -> None:
         """Edit ``message``; ``interaction``: through an interaction (response, webhook route), which
         changes the default of ``allowed_mentions``; ``initial_response``: as the interaction's first
         answer (an update), which is judged by @everyone's EMBED_LINKS."""
@@ -229,16 +242,27 @@ class RestApi:
         was_v2 = bool(message.flags & limits.FLAG_IS_COMPONENTS_V2)
         if was_v2 and flags is not None and not int(flags) & limits.FLAG_IS_COMPONENTS_V2:
             errors = FormErrors(prefix)
-            errors.add(("flags",), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
-                       "The IS_COMPONENTS_V2 flag cannot be removed from a message once set")
+            errors.add(
+                ("flags",),
+                "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message once set",
+            )
             errors.raise_if_any()
         v2 = was_v2 or bool(int(flags or 0) & limits.FLAG_IS_COMPONENTS_V2)
-        limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=False, interaction=True,
-                                prefix=prefix, components_v2=v2)
+        limits.validate_message(
+            payload,
+            [(n, d, t) for _, n, d, t in files],
+            creating=False,
+            interaction=True,
+            prefix=prefix,
+            components_v2=v2,
+        )
         kept = self.kept_attachments(payload, message.attachments)
         if len(kept) + len(files) > limits.FILES_PER_MESSAGE:  # the attachments it keeps count too
             errors = FormErrors(prefix)
-            errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {limits.FILES_PER_MESSAGE} or fewer in length.")
+            errors.add(
+                ("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {limits.FILES_PER_MESSAGE} or fewer in length."
+            )
             errors.raise_if_any()
         if v2 and "components" in payload:
             names = {a.filename for a in kept} | self.upload_names(payload, files)
@@ -268,8 +292,9 @@ class RestApi:
         self.fake._changed()
 
     def validate_new(self, payload: dict[str, Any], files: Files, *, interaction: bool, prefix: tuple = ()) -> None:
-        limits.validate_message(payload, [(n, d, t) for _, n, d, t in files], creating=True, interaction=interaction,
-                                prefix=prefix)
+        limits.validate_message(
+            payload, [(n, d, t) for _, n, d, t in files], creating=True, interaction=interaction, prefix=prefix
+        )
         if int(payload.get("flags") or 0) & limits.FLAG_IS_COMPONENTS_V2:
             layout.validate_message_layout(payload.get("components") or [], self.upload_names(payload, files), prefix)
         validate_mentions(payload, prefix)
@@ -291,33 +316,45 @@ class RestApi:
     # --- login and gateway discovery ------------------------------------------------------------
 
     async def get_me(self, request: web.Request) -> web.Response:
-        return json_response({**self.fake.bot_user.payload(), "verified": True, "mfa_enabled": False,
-                              "flags": 0, "locale": "en-US", "email": None})
+        return json_response(
+            {
+                **self.fake.bot_user.payload(),
+                "verified": True,
+                "mfa_enabled": False,
+                "flags": 0,
+                "locale": "en-US",
+                "email": None,
+            }
+        )
 
     async def get_application(self, request: web.Request) -> web.Response:
         fake = self.fake
-        return json_response({
-            "id": str(fake.application_id),
-            "name": fake.bot_user.name,
-            "icon": None,
-            "description": "A bot under test",
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "owner": fake.owner.payload(),
-            "verify_key": "0" * 64,
-            "team": None,
-            "flags": fake.application_flags,
-            "summary": "",
-            "rpc_origins": [],
-            "tags": [],
-            "bot": fake.bot_user.payload(),
-        })
+        return json_response(
+            {
+                "id": str(fake.application_id),
+                "name": fake.bot_user.name,
+                "icon": None,
+                "description": "A bot under test",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": fake.owner.payload(),
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": fake.application_flags,
+                "summary": "",
+                "rpc_origins": [],
+                "tags": [],
+                "bot": fake.bot_user.payload(),
+            }
+        )
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         data: dict[str, Any] = {"url": self.fake.gateway_url}
         if request.path.endswith("/bot"):
-            data.update(shards=self.fake.recommended_shards,
-                        session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
+            data.update(
+                shards=self.fake.recommended_shards,
+                session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            )
         return json_response(data)
 
     # --- application commands -------------------------------------------------------------------
@@ -333,7 +370,9 @@ class RestApi:
             raise error(403, limits.MISSING_ACCESS)
         return guild.id
 
-    def _stored_command(self, scope: int | None, command: dict[str, Any], previous: dict[tuple[int, str], dict]) -> dict[str, Any]:
+    def _stored_command(
+        self, scope: int | None, command: dict[str, Any], previous: dict[tuple[int, str], dict]
+    ) -> dict[str, Any]:
         kind = command.get("type", 1)
         old = previous.get((kind, command.get("name")))
         stored = {
@@ -421,15 +460,25 @@ class RestApi:
             allowed -= {6, 7}
         if kind not in allowed:
             errors = FormErrors()
-            errors.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", "Interaction response type is invalid for this interaction")
+            errors.add(
+                ("type",),
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+                "Interaction response type is invalid for this interaction",
+            )
             errors.raise_if_any()
         resource: dict[str, Any] = {"type": kind}
         if kind in (4, 7):
             self.check_can_attach(record.channel, files, initial_response=True)
         if kind == 4:
             self.validate_new(data, files, interaction=True, prefix=("data",))
-            message = self.new_message(record.channel, data, files, webhook_id=fake.application_id, interaction=record,
-                                       type=20 if record.type == APPLICATION_COMMAND else 0)
+            message = self.new_message(
+                record.channel,
+                data,
+                files,
+                webhook_id=fake.application_id,
+                interaction=record,
+                type=20 if record.type == APPLICATION_COMMAND else 0,
+            )
             message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
             self.drop_embeds_without_permission(message, initial_response=True)
             record.message = message
@@ -437,9 +486,16 @@ class RestApi:
             resource["message"] = message.payload()
         elif kind == 5:
             flags = int(data.get("flags") or 0) & limits.FLAG_EPHEMERAL
-            message = Message(id=fake.ids.next(), channel=record.channel, author=fake.bot_user,
-                              flags=flags | limits.FLAG_LOADING, webhook_id=fake.application_id, interaction=record,
-                              type=20 if record.type == APPLICATION_COMMAND else 0, created=fake.now())
+            message = Message(
+                id=fake.ids.next(),
+                channel=record.channel,
+                author=fake.bot_user,
+                flags=flags | limits.FLAG_LOADING,
+                webhook_id=fake.application_id,
+                interaction=record,
+                type=20 if record.type == APPLICATION_COMMAND else 0,
+                created=fake.now(),
+            )
             record.message = message
             await self.store(message, owner=record.user)
             resource["message"] = message.payload()
@@ -463,11 +519,14 @@ class RestApi:
         fake._changed()
         if request.query.get("with_response") not in ("1", "true", "True"):
             return no_content()
-        body: dict[str, Any] = {"interaction": {
-            "id": str(record.id), "type": record.type,
-            "response_message_loading": kind == 5,
-            "response_message_ephemeral": bool(record.message and record.message.ephemeral),
-        }}
+        body: dict[str, Any] = {
+            "interaction": {
+                "id": str(record.id),
+                "type": record.type,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(record.message and record.message.ephemeral),
+            }
+        }
         if record.message is not None and kind in (4, 5, 7):
             body["interaction"]["response_message_id"] = str(record.message.id)
         if kind in (4, 5, 7):
@@ -510,8 +569,9 @@ class RestApi:
                 await self.apply_edit(original, payload, files)
                 message = original
             else:
-                message = self.new_message(record.channel, payload, files, webhook_id=self.fake.application_id,
-                                           interaction=record)
+                message = self.new_message(
+                    record.channel, payload, files, webhook_id=self.fake.application_id, interaction=record
+                )
                 message.flags &= limits.FLAG_EPHEMERAL | limits.SENDABLE_FLAGS
                 self.drop_embeds_without_permission(message)
                 await self.store(message, owner=record.user)
@@ -584,8 +644,12 @@ class RestApi:
         if nonce is None:
             return None
         if len(str(nonce)) > limits.NONCE_LENGTH:
-            raise DiscordError(400, 50035, "Invalid Form Body", {"nonce": {"_errors": [{
-                "code": "BASE_TYPE_BAD_LENGTH", "message": "Must be 25 or fewer in length."}]}})
+            raise DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {"nonce": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be 25 or fewer in length."}]}},
+            )
         return str(nonce)
 
     def same_nonce(self, channel: Channel, payload: dict[str, Any]) -> Message | None:
@@ -595,8 +659,14 @@ class RestApi:
         if nonce is None or not payload.get("enforce_nonce"):
             return None
         since = self.fake.now() - limits.NONCE_WINDOW_SECONDS
-        return next((m for m in reversed(channel.messages) if m.nonce == nonce and m.author is self.fake.bot_user
-                     and not m.deleted and m.created >= since), None)
+        return next(
+            (
+                m
+                for m in reversed(channel.messages)
+                if m.nonce == nonce and m.author is self.fake.bot_user and not m.deleted and m.created >= since
+            ),
+            None,
+        )
 
     async def modify_channel(self, request: web.Request) -> web.Response:
         """PATCH a thread: ``archived``, ``locked``, ``auto_archive_duration``, ``name`` (other channels: 50024)."""
@@ -683,8 +753,11 @@ class RestApi:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
         source = self.message(parent, message_id) if message_id else None
         thread_type = PUBLIC_THREAD if source is not None else int(payload.get("type") or PRIVATE_THREAD)
-        needed = VIEW_CHANNEL | SEND_MESSAGES | (CREATE_PRIVATE_THREADS if thread_type == PRIVATE_THREAD
-                                                 else CREATE_PUBLIC_THREADS)
+        needed = (
+            VIEW_CHANNEL
+            | SEND_MESSAGES
+            | (CREATE_PRIVATE_THREADS if thread_type == PRIVATE_THREAD else CREATE_PUBLIC_THREADS)
+        )
         if parent.bot_permissions & needed != needed:
             raise error(403, limits.MISSING_PERMISSIONS)
         limits.validate_thread(payload, creating=True)
@@ -700,7 +773,9 @@ class RestApi:
             owner_id=self.fake.bot_user.id,
             thread_members={self.fake.bot_user.id},
             auto_archive_duration=int(payload.get("auto_archive_duration") or parent.default_auto_archive_duration),
-            last_activity=now, archive_changed=now, created_clock=now,
+            last_activity=now,
+            archive_changed=now,
+            created_clock=now,
         )
         self.fake.channels[thread.id] = thread
         assert parent.guild is not None
@@ -750,7 +825,16 @@ class RestApi:
 
     async def get_guild(self, request: web.Request) -> web.Response:
         data = self.guild(request).payload()
-        for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at", "large", "member_count"):
+        for key in (
+            "members",
+            "channels",
+            "threads",
+            "presences",
+            "voice_states",
+            "joined_at",
+            "large",
+            "member_count",
+        ):
             data.pop(key, None)
         return json_response(data)
 
@@ -791,10 +875,14 @@ class RestApi:
         for message in self.fake.messages.values():
             for attachment in message.attachments:
                 if attachment.id == int(request.match_info["attachment_id"]):
-                    return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+                    return web.Response(
+                        body=attachment.data, content_type=attachment.content_type or "application/octet-stream"
+                    )
         for attachment in self.fake._user_attachments.values():
             if attachment.id == int(request.match_info["attachment_id"]):
-                return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+                return web.Response(
+                    body=attachment.data, content_type=attachment.content_type or "application/octet-stream"
+                )
         raise web.HTTPNotFound()
 
 
@@ -807,7 +895,7 @@ def _guess_type(filename: str) -> str | None:
 def _route_template(request: web.Request) -> str:
     resource = request.match_info.route.resource
     canonical = resource.canonical if resource is not None else request.path
-    return canonical[len(API_PREFIX):] if canonical.startswith(API_PREFIX) else canonical
+    return canonical[len(API_PREFIX) :] if canonical.startswith(API_PREFIX) else canonical
 
 
 WEBHOOK_ROUTES = ("/interactions/", "/webhooks/")
@@ -823,7 +911,7 @@ async def discord_middleware(request: web.Request, handler: Any) -> web.StreamRe
     fake.requests.append(route)
     unknown = getattr(request.match_info, "http_exception", None) is not None
     if unknown:
-        fake.unknown_routes.append(f"{request.method} {request.path[len(API_PREFIX):]}")
+        fake.unknown_routes.append(f"{request.method} {request.path[len(API_PREFIX) :]}")
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
     if not template.startswith(WEBHOOK_ROUTES):
         auth = request.headers.get("Authorization", "")
@@ -833,8 +921,12 @@ async def discord_middleware(request: web.Request, handler: Any) -> web.StreamRe
     if failure is not None:
         fake.failed.append((route, failure))
         fake._changed()
-        reason = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
-                  504: "Gateway Timeout"}.get(failure, "Server Error")
+        reason = {
+            500: "Internal Server Error",
+            502: "Bad Gateway",
+            503: "Service Unavailable",
+            504: "Gateway Timeout",
+        }.get(failure, "Server Error")
         return json_response({"message": f"{failure}: {reason}", "code": 0}, status=failure)
     limited = fake._take_rate_limit(request.method, template)
     if limited is not None:
@@ -879,7 +971,10 @@ def build_app(fake: FakeDiscord) -> web.Application:
     app.router.add_get(p + "/oauth2/applications/@me", api.get_application)
     app.router.add_get(p + "/gateway", api.get_gateway)
     app.router.add_get(p + "/gateway/bot", api.get_gateway)
-    for scope in ("/applications/{application_id}/commands", "/applications/{application_id}/guilds/{guild_id}/commands"):
+    for scope in (
+        "/applications/{application_id}/commands",
+        "/applications/{application_id}/guilds/{guild_id}/commands",
+    ):
         app.router.add_put(p + scope, api.put_commands)
         app.router.add_get(p + scope, api.get_commands)
         app.router.add_post(p + scope, api.post_command)

@@ -41,9 +41,21 @@ CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 
 # The bot's managed role: what a bot invited with the usual "send, embed, attach, threads" scopes gets.
-BOT_ROLE_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS | CREATE_PUBLIC_THREADS
-                        | CREATE_PRIVATE_THREADS | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | ADD_REACTIONS
-                        | USE_EXTERNAL_EMOJIS | MANAGE_MESSAGES | MANAGE_THREADS | USE_APPLICATION_COMMANDS)
+BOT_ROLE_PERMISSIONS = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | SEND_MESSAGES_IN_THREADS
+    | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | ADD_REACTIONS
+    | USE_EXTERNAL_EMOJIS
+    | MANAGE_MESSAGES
+    | MANAGE_THREADS
+    | USE_APPLICATION_COMMANDS
+)
 # What an app may do in a DM (the `app_permissions` Discord sends there; discord.py's `_dm_permissions`).
 DM_PERMISSIONS = 4011158005075008
 
@@ -119,9 +131,18 @@ class Role:
 
     def payload(self) -> dict[str, Any]:
         return {
-            "id": str(self.id), "name": self.name, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
-            "icon": None, "unicode_emoji": None, "position": self.position, "permissions": str(self.permissions),
-            "managed": False, "mentionable": self.mentionable, "flags": 0,
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": False,
+            "mentionable": self.mentionable,
+            "flags": 0,
         }
 
 
@@ -144,24 +165,45 @@ class Guild:
 
     def everyone_role(self) -> dict[str, Any]:
         return {
-            "id": str(self.id), "name": "@everyone", "color": 0, "colors": {"primary_color": 0},
-            "hoist": False, "icon": None, "unicode_emoji": None, "position": 0,
-            "permissions": str(EVERYONE_PERMISSIONS), "managed": False, "mentionable": False, "flags": 0,
+            "id": str(self.id),
+            "name": "@everyone",
+            "color": 0,
+            "colors": {"primary_color": 0},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": 0,
+            "permissions": str(EVERYONE_PERMISSIONS),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
         }
 
     def bot_role(self) -> dict[str, Any]:
         """The role Discord creates for a bot when it joins (managed, tagged with the bot's id)."""
         return {
-            "id": str(self.bot_role_id), "name": self.bot_role_name, "color": 0, "colors": {"primary_color": 0},
-            "hoist": False, "icon": None, "unicode_emoji": None, "position": self.bot_role_position,
-            "permissions": str(self.bot_role_permissions), "managed": True, "mentionable": False, "flags": 0,
+            "id": str(self.bot_role_id),
+            "name": self.bot_role_name,
+            "color": 0,
+            "colors": {"primary_color": 0},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.bot_role_position,
+            "permissions": str(self.bot_role_permissions),
+            "managed": True,
+            "mentionable": False,
+            "flags": 0,
             "tags": {"bot_id": str(self.bot_id)},
         }
 
     @property
     def roles(self) -> list[dict[str, Any]]:
-        return ([self.everyone_role()] + ([self.bot_role()] if self.bot_role_id else [])
-                + [role.payload() for role in self.extra_roles])
+        return (
+            [self.everyone_role()]
+            + ([self.bot_role()] if self.bot_role_id else [])
+            + [role.payload() for role in self.extra_roles]
+        )
 
     @property
     def bot_base_permissions(self) -> int:
@@ -284,9 +326,12 @@ class Channel:
     @property
     def bot_denied(self) -> int:
         """The permission bits the channel's member overwrite for the bot denies."""
-        return ((0 if self.bot_can_send else SEND_MESSAGES) | (0 if self.bot_can_attach else ATTACH_FILES)
-                | (0 if self.bot_can_create_threads else CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS)
-                | self.bot_deny)
+        return (
+            (0 if self.bot_can_send else SEND_MESSAGES)
+            | (0 if self.bot_can_attach else ATTACH_FILES)
+            | (0 if self.bot_can_create_threads else CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS)
+            | self.bot_deny
+        )
 
     def overwrites(self) -> list[dict[str, Any]]:
         if self.guild is None:
@@ -321,7 +366,10 @@ class Channel:
     def payload(self) -> dict[str, Any]:
         if self.type == DM:
             return {
-                "id": str(self.id), "type": DM, "last_message_id": None, "flags": 0,
+                "id": str(self.id),
+                "type": DM,
+                "last_message_id": None,
+                "flags": 0,
                 "recipients": [self.recipient.payload()] if self.recipient else [],
             }
         data: dict[str, Any] = {
@@ -514,8 +562,14 @@ class Message:
             "flags": self.flags,
             "components": self.components,
             "reactions": [
-                {"emoji": {"id": None, "name": r}, "count": 1, "me": True,
-                 "count_details": {"burst": 0, "normal": 1}, "me_burst": False, "burst_colors": []}
+                {
+                    "emoji": {"id": None, "name": r},
+                    "count": 1,
+                    "me": True,
+                    "count_details": {"burst": 0, "normal": 1},
+                    "me_burst": False,
+                    "burst_colors": [],
+                }
                 for r in self.reactions
             ],
         }
@@ -527,13 +581,19 @@ class Message:
         if self.interaction is not None:
             i = self.interaction
             data["interaction_metadata"] = {
-                "id": str(i.id), "type": i.type, "user": i.user.payload(),
+                "id": str(i.id),
+                "type": i.type,
+                "user": i.user.payload(),
                 "authorizing_integration_owners": i.integration_owners(),
             }
             if i.type == 2:
                 data["interaction_metadata"]["name"] = i.command_name
         if self.reference_id:
-            data["message_reference"] = {"type": 0, "message_id": str(self.reference_id), "channel_id": str(self.channel.id)}
+            data["message_reference"] = {
+                "type": 0,
+                "message_id": str(self.reference_id),
+                "channel_id": str(self.channel.id),
+            }
         if self.thread is not None:
             data["thread"] = self.thread.payload()
         if for_gateway and self.channel.guild is not None:
@@ -641,7 +701,8 @@ class Interaction:
             reason = f"the bot did not acknowledge within {timeout:g} s"
             if self.rejected:
                 reason += "; the fake refused its response: " + "; ".join(
-                    f"{e} {e.errors}" if e.errors else str(e) for e in self.rejected)
+                    f"{e} {e.errors}" if e.errors else str(e) for e in self.rejected
+                )
             else:
                 reason += " (did its handler raise? see the captured log)"
             raise InteractionFailed(self, reason) from None

@@ -52,44 +52,120 @@ def button(custom_id: str = "b") -> dict[str, Any]:
 THUMB = {"type": 11, "media": {"url": "https://example.invalid/t.png"}}
 
 REFUSED = {
-    "content with the flag": (v2(text(), content="legacy"), ("content",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"),
-    "embeds with the flag": (v2(text(), embeds=[{"title": "x"}]), ("embeds",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"),
-    "a poll with the flag": (v2(text(), poll={"question": {"text": "?"}}), ("poll",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"),
-    "stickers with the flag": (v2(text(), sticker_ids=["1"]), ("sticker_ids",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"),
+    "content with the flag": (
+        v2(text(), content="legacy"),
+        ("content",),
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+    ),
+    "embeds with the flag": (
+        v2(text(), embeds=[{"title": "x"}]),
+        ("embeds",),
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+    ),
+    "a poll with the flag": (
+        v2(text(), poll={"question": {"text": "?"}}),
+        ("poll",),
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+    ),
+    "stickers with the flag": (
+        v2(text(), sticker_ids=["1"]),
+        ("sticker_ids",),
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+    ),
     "41 components": (v2(*[text(str(n)) for n in range(41)]), ("components",), "COMPONENT_LAYOUT_TOO_MANY_COMPONENTS"),
-    "nested ones count": (v2({"type": 17, "components": [text(str(n)) for n in range(40)]}), ("components",),
-                          "COMPONENT_LAYOUT_TOO_MANY_COMPONENTS"),
-    "4001 characters of text": (v2(text("a" * 2000), text("b" * 2001)), ("components",), "COMPONENT_LAYOUT_TEXT_TOO_LONG"),
+    "nested ones count": (
+        v2({"type": 17, "components": [text(str(n)) for n in range(40)]}),
+        ("components",),
+        "COMPONENT_LAYOUT_TOO_MANY_COMPONENTS",
+    ),
+    "4001 characters of text": (
+        v2(text("a" * 2000), text("b" * 2001)),
+        ("components",),
+        "COMPONENT_LAYOUT_TEXT_TOO_LONG",
+    ),
     "a thumbnail at the top": (v2(THUMB), ("components", 0, "type"), "BASE_TYPE_CHOICES"),
-    "a container in a container": (v2({"type": 17, "components": [{"type": 17, "components": [text()]}]}),
-                                   ("components", 0, "components", 0, "type"), "BASE_TYPE_CHOICES"),
-    "a section of four texts": (v2({"type": 9, "components": [text()] * 4, "accessory": THUMB}),
-                                ("components", 0, "components"), "BASE_TYPE_BAD_LENGTH"),
-    "a section without accessory": (v2({"type": 9, "components": [text()]}), ("components", 0, "accessory"),
-                                    "BASE_TYPE_REQUIRED"),
-    "a select as accessory": (v2({"type": 9, "components": [text()], "accessory": {"type": 3, "custom_id": "s"}}),
-                              ("components", 0, "accessory", "type"), "BASE_TYPE_CHOICES"),
+    "a container in a container": (
+        v2({"type": 17, "components": [{"type": 17, "components": [text()]}]}),
+        ("components", 0, "components", 0, "type"),
+        "BASE_TYPE_CHOICES",
+    ),
+    "a section of four texts": (
+        v2({"type": 9, "components": [text()] * 4, "accessory": THUMB}),
+        ("components", 0, "components"),
+        "BASE_TYPE_BAD_LENGTH",
+    ),
+    "a section without accessory": (
+        v2({"type": 9, "components": [text()]}),
+        ("components", 0, "accessory"),
+        "BASE_TYPE_REQUIRED",
+    ),
+    "a select as accessory": (
+        v2({"type": 9, "components": [text()], "accessory": {"type": 3, "custom_id": "s"}}),
+        ("components", 0, "accessory", "type"),
+        "BASE_TYPE_CHOICES",
+    ),
     "an empty text display": (v2(text("")), ("components", 0, "content"), "BASE_TYPE_REQUIRED"),
-    "eleven gallery items": (v2({"type": 12, "items": [{"media": {"url": "https://example.invalid/a.png"}}] * 11}),
-                             ("components", 0, "items"), "BASE_TYPE_BAD_LENGTH"),
-    "a file from the web": (v2({"type": 13, "file": {"url": "https://example.invalid/a.zip"}}),
-                            ("components", 0, "file", "url"), "URL_TYPE_INVALID_URL"),
-    "a file not uploaded": (v2({"type": 13, "file": {"url": "attachment://missing.png"}}),
-                            ("components", 0, "file", "url"), "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND"),
+    "eleven gallery items": (
+        v2({"type": 12, "items": [{"media": {"url": "https://example.invalid/a.png"}}] * 11}),
+        ("components", 0, "items"),
+        "BASE_TYPE_BAD_LENGTH",
+    ),
+    "a file from the web": (
+        v2({"type": 13, "file": {"url": "https://example.invalid/a.zip"}}),
+        ("components", 0, "file", "url"),
+        "URL_TYPE_INVALID_URL",
+    ),
+    "a file not uploaded": (
+        v2({"type": 13, "file": {"url": "attachment://missing.png"}}),
+        ("components", 0, "file", "url"),
+        "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+    ),
     "separator spacing 3": (v2({"type": 14, "spacing": 3}), ("components", 0, "spacing"), "BASE_TYPE_CHOICES"),
-    "six buttons in a row": (v2({"type": 1, "components": [button(str(n)) for n in range(6)]}),
-                             ("components", 0, "components"), "BASE_TYPE_MAX_LENGTH"),
-    "a select of 26 options": (v2({"type": 17, "components": [{"type": 1, "components": [{
-        "type": 3, "custom_id": "s", "options": [{"label": str(n), "value": str(n)} for n in range(26)]}]}]}),
-        ("components", 0, "components", 0, "components", 0, "options"), "BASE_TYPE_MAX_LENGTH"),
-    "a duplicate custom id": (v2({"type": 1, "components": [button("same")]},
-                                 {"type": 9, "components": [text()], "accessory": button("same")}),
-                              ("components", 1, "accessory", "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED"),
-    "a custom id of 101 characters": (v2({"type": 1, "components": [button("c" * 101)]}),
-                                      ("components", 0, "components", 0, "custom_id"), "BASE_TYPE_MAX_LENGTH"),
+    "six buttons in a row": (
+        v2({"type": 1, "components": [button(str(n)) for n in range(6)]}),
+        ("components", 0, "components"),
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "a select of 26 options": (
+        v2(
+            {
+                "type": 17,
+                "components": [
+                    {
+                        "type": 1,
+                        "components": [
+                            {
+                                "type": 3,
+                                "custom_id": "s",
+                                "options": [{"label": str(n), "value": str(n)} for n in range(26)],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ),
+        ("components", 0, "components", 0, "components", 0, "options"),
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "a duplicate custom id": (
+        v2(
+            {"type": 1, "components": [button("same")]},
+            {"type": 9, "components": [text()], "accessory": button("same")},
+        ),
+        ("components", 1, "accessory", "custom_id"),
+        "COMPONENT_CUSTOM_ID_DUPLICATED",
+    ),
+    "a custom id of 101 characters": (
+        v2({"type": 1, "components": [button("c" * 101)]}),
+        ("components", 0, "components", 0, "custom_id"),
+        "BASE_TYPE_MAX_LENGTH",
+    ),
     "a duplicate component id": (v2({**text(), "id": 7}, {**text(), "id": 7}), ("components",), "COMPONENT_ID_INVALID"),
-    "an accent colour out of range": (v2({"type": 17, "components": [text()], "accent_color": 0x1000000}),
-                                      ("components", 0, "accent_color"), "NUMBER_TYPE_MAX"),
+    "an accent colour out of range": (
+        v2({"type": 17, "components": [text()], "accent_color": 0x1000000}),
+        ("components", 0, "accent_color"),
+        "NUMBER_TYPE_MAX",
+    ),
 }
 
 
@@ -113,8 +189,9 @@ async def test_forty_components_and_4000_characters_are_fine(fake_discord: FakeD
     payload = v2({"type": 17, "components": [text("a" * 100) for _ in range(39)]})
     status, body = await call(fake_discord, "POST", f"/channels/{fake_discord.general.id}/messages", payload)
     assert status == 200 and len(list(walk(body["components"]))) == 40
-    status, _ = await call(fake_discord, "POST", f"/channels/{fake_discord.general.id}/messages",
-                           v2(text("a" * 2000), text("b" * 2000)))
+    status, _ = await call(
+        fake_discord, "POST", f"/channels/{fake_discord.general.id}/messages", v2(text("a" * 2000), text("b" * 2000))
+    )
     assert status == 200
 
 
@@ -140,12 +217,17 @@ async def test_a_modal_of_labels_is_filled_in_and_read_by_discord_py(fake_discor
     assert opened.kind == "modal" and opened.modal.title == "Game options"
     assert list(opened.modal.fields) == ["map", "speed", "rules", "ranked"]
     assert [opened.modal.fields[f]["type"] for f in ("speed", "rules", "ranked")] == [21, 22, 23]
-    reply = await fake.submit_modal(fake.alice, opened, map="europe", speed="fast", rules=["tunnels", "stations"],
-                                    ranked=True)
+    reply = await fake.submit_modal(
+        fake.alice, opened, map="europe", speed="fast", rules=["tunnels", "stations"], ranked=True
+    )
     assert reply.content == "map=europe speed=fast rules=tunnels,stations ranked=True"
     submitted = reply.data["components"]
-    assert submitted[1]["component"] == {"type": 21, "custom_id": "speed", "id": submitted[1]["component"]["id"],
-                                         "value": "fast"}
+    assert submitted[1]["component"] == {
+        "type": 21,
+        "custom_id": "speed",
+        "id": submitted[1]["component"]["id"],
+        "value": "fast",
+    }
     assert all(isinstance(row["id"], int) and isinstance(row["component"]["id"], int) for row in submitted)
 
     again = await fake.slash(fake.bob, fake.general, "ttr options")
@@ -156,11 +238,13 @@ async def test_a_modal_of_labels_is_filled_in_and_read_by_discord_py(fake_discor
 async def test_modal_values_a_client_could_not_send(fake_discord: FakeDiscord, bot: TinyBot) -> None:
     fake = fake_discord
     opened = await fake.slash(fake.alice, fake.general, "ttr options")
-    for wrong, match in [({"speed": "warp"}, "not an option of radio group"),
-                         ({"rules": ["trains"]}, "not options of checkbox group"),
-                         ({"rules": ["tunnels", "tunnels"]}, "distinct"),
-                         ({"ranked": "yes"}, "True or False"),
-                         ({"colour": "red"}, "no field")]:
+    for wrong, match in [
+        ({"speed": "warp"}, "not an option of radio group"),
+        ({"rules": ["trains"]}, "not options of checkbox group"),
+        ({"rules": ["tunnels", "tunnels"]}, "distinct"),
+        ({"ranked": "yes"}, "True or False"),
+        ({"colour": "red"}, "no field"),
+    ]:
         with pytest.raises(ScriptError, match=match):
             await fake.submit_modal(fake.alice, opened, map="usa", **wrong)
     with pytest.raises(ScriptError, match="takes 1..1 values"):
@@ -181,26 +265,62 @@ def label(component: dict[str, Any], text_: str = "Pick") -> dict[str, Any]:
 
 
 def radio(*values: str, defaults: int = 0) -> dict[str, Any]:
-    return {"type": 21, "custom_id": "r", "options": [
-        {"label": v, "value": v, "default": index < defaults} for index, v in enumerate(values)]}
+    return {
+        "type": 21,
+        "custom_id": "r",
+        "options": [{"label": v, "value": v, "default": index < defaults} for index, v in enumerate(values)],
+    }
 
 
 MODAL_REFUSED = {
     "a title of 46 characters": ({"title": "t" * 46, "components": [label(radio("a", "b"))]}, ("data", "title")),
     "six components": ({"components": [{"type": 10, "content": str(n)} for n in range(6)]}, ("data", "components")),
-    "a radio group of one option": ({"components": [label(radio("a"))]}, ("data", "components", 0, "component", "options")),
-    "two default radios": ({"components": [label(radio("a", "b", defaults=2))]},
-                           ("data", "components", 0, "component", "options")),
-    "more checkboxes allowed than exist": ({"components": [label({"type": 22, "custom_id": "g", "max_values": 3, "options": [
-        {"label": "a", "value": "a"}, {"label": "b", "value": "b"}]})]}, ("data", "components", 0, "component", "max_values")),
-    "eleven checkboxes": ({"components": [label({"type": 22, "custom_id": "g", "options": [
-        {"label": str(n), "value": str(n)} for n in range(11)]})]}, ("data", "components", 0, "component", "options")),
+    "a radio group of one option": (
+        {"components": [label(radio("a"))]},
+        ("data", "components", 0, "component", "options"),
+    ),
+    "two default radios": (
+        {"components": [label(radio("a", "b", defaults=2))]},
+        ("data", "components", 0, "component", "options"),
+    ),
+    "more checkboxes allowed than exist": (
+        {
+            "components": [
+                label(
+                    {
+                        "type": 22,
+                        "custom_id": "g",
+                        "max_values": 3,
+                        "options": [{"label": "a", "value": "a"}, {"label": "b", "value": "b"}],
+                    }
+                )
+            ]
+        },
+        ("data", "components", 0, "component", "max_values"),
+    ),
+    "eleven checkboxes": (
+        {
+            "components": [
+                label(
+                    {"type": 22, "custom_id": "g", "options": [{"label": str(n), "value": str(n)} for n in range(11)]}
+                )
+            ]
+        },
+        ("data", "components", 0, "component", "options"),
+    ),
     "a button in a label": ({"components": [label(button())]}, ("data", "components", 0, "component", "type")),
-    "a label of 46 characters": ({"components": [label(radio("a", "b"), "l" * 46)]}, ("data", "components", 0, "label")),
-    "a checkbox default that is no bool": ({"components": [label({"type": 23, "custom_id": "c", "default": "yes"})]},
-                                           ("data", "components", 0, "component", "default")),
-    "a duplicate custom id": ({"components": [label(radio("a", "b")), label(radio("c", "d"))]},
-                              ("data", "components", 1, "component", "custom_id")),
+    "a label of 46 characters": (
+        {"components": [label(radio("a", "b"), "l" * 46)]},
+        ("data", "components", 0, "label"),
+    ),
+    "a checkbox default that is no bool": (
+        {"components": [label({"type": 23, "custom_id": "c", "default": "yes"})]},
+        ("data", "components", 0, "component", "default"),
+    ),
+    "a duplicate custom id": (
+        {"components": [label(radio("a", "b")), label(radio("c", "d"))]},
+        ("data", "components", 1, "component", "custom_id"),
+    ),
 }
 
 
@@ -210,8 +330,9 @@ async def test_modal_limits(fake_discord: FakeDiscord, bot: TinyBot, name: str) 
     data, path = MODAL_REFUSED[name]
     pending = await fake.slash(fake.alice, fake.general, "ttr slow", wait=False)  # the bot holds back its answer
     modal = {"custom_id": "m", "title": "Options", **data}
-    status, body = await call(fake, "POST", f"/interactions/{pending.id}/{pending.token}/callback",
-                              {"type": 9, "data": modal}, auth=False)
+    status, body = await call(
+        fake, "POST", f"/interactions/{pending.id}/{pending.token}/callback", {"type": 9, "data": modal}, auth=False
+    )
     assert (status, body["code"]) == (400, 50035), body
     assert error_at(body, path), body
     assert pending.kind is None

@@ -79,8 +79,9 @@ async def test_clicks_on_an_old_message_count_as_edits(fake_discord: FakeDiscord
 # --- ephemeral messages: only their interaction (or a click on them) edits them -----------------
 
 
-async def test_ephemeral_messages_are_edited_only_through_their_interactions(fake_discord: FakeDiscord,
-                                                                             bot: TinyBot) -> None:
+async def test_ephemeral_messages_are_edited_only_through_their_interactions(
+    fake_discord: FakeDiscord, bot: TinyBot
+) -> None:
     fake = fake_discord
     peek = await fake.slash(fake.alice, fake.general, "ttr peek")
     secret = peek.message

@@ -38,8 +38,10 @@ async def test_bot_sees_its_permissions_the_discord_way(fake_discord: FakeDiscor
     assert not guild.get_channel(fake_discord.read_only.id).permissions_for(me).send_messages
 
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.no_files, "ttr perms")
-    assert reply.content == ("app: send_messages=1 attach_files=0 create_public_threads=1\n"
-                             "channel: send_messages=1 attach_files=0 create_public_threads=1")
+    assert reply.content == (
+        "app: send_messages=1 attach_files=0 create_public_threads=1\n"
+        "channel: send_messages=1 attach_files=0 create_public_threads=1"
+    )
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.no_threads, "ttr perms")
     assert reply.content.startswith("app: send_messages=1 attach_files=1 create_public_threads=0\n")
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr perms")
@@ -60,8 +62,9 @@ async def test_files_need_attach_files(fake_discord: FakeDiscord, locked_bot: Ti
         await sent.edit(attachments=[discord.File(io.BytesIO(tiny_png()), filename="late.png")])
 
 
-async def test_interaction_responses_judge_files_by_everyone_follow_ups_by_the_bot(fake_discord: FakeDiscord,
-                                                                                  locked_bot: TinyBot) -> None:
+async def test_interaction_responses_judge_files_by_everyone_follow_ups_by_the_bot(
+    fake_discord: FakeDiscord, locked_bot: TinyBot
+) -> None:
     """2022-06-29 changelog: ATTACH_FILES stays out of the switch to the bot's own permissions for
     interaction responses (so @everyone's count: here they may attach); 2023-11-01: follow-ups and
     edits of responses follow the bot user's permissions (here denied by its member overwrite)."""
@@ -123,7 +126,9 @@ async def test_threads_need_create_threads(fake_discord: FakeDiscord, locked_bot
     with pytest.raises(discord.Forbidden):
         await sent.create_thread(name="from a message")
     with pytest.raises(discord.Forbidden):
-        await locked_bot.get_channel(fake_discord.read_only.id).create_thread(name="x", type=discord.ChannelType.private_thread)
+        await locked_bot.get_channel(fake_discord.read_only.id).create_thread(
+            name="x", type=discord.ChannelType.private_thread
+        )
 
 
 async def test_guild_wide_bot_permissions(fake_discord: FakeDiscord, run_bot) -> None:
@@ -228,8 +233,9 @@ async def test_transient_server_error_is_retried(fake_discord: FakeDiscord, bot:
     assert message.id == sent.id and message.files == {"b.png": tiny_png()}  # the upload was sent again
 
 
-async def test_persistent_server_error_surfaces_as_discord_server_error(fake_discord: FakeDiscord,
-                                                                      bot: TinyBot) -> None:
+async def test_persistent_server_error_surfaces_as_discord_server_error(
+    fake_discord: FakeDiscord, bot: TinyBot
+) -> None:
     route = "POST /channels/{channel_id}/messages"
     fake_discord.fail(route, status=500, times=5)
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.games, "ttr post", text="lost")

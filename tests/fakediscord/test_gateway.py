@@ -148,7 +148,11 @@ async def test_resume_on_the_wire(fake_discord: FakeDiscord) -> None:
             assert (await gateway.receive())["op"] == 10
             await gateway.send(6, {"token": fake_discord.token, "session_id": session_id, "seq": 3})
             replayed = [await gateway.receive() for _ in range(3)]
-            assert [(p["s"], p["t"]) for p in replayed] == [(4, "MESSAGE_CREATE"), (5, "MESSAGE_CREATE"), (6, "RESUMED")]
+            assert [(p["s"], p["t"]) for p in replayed] == [
+                (4, "MESSAGE_CREATE"),
+                (5, "MESSAGE_CREATE"),
+                (6, "RESUMED"),
+            ]
             assert [p["d"]["content"] for p in replayed[:2]] == ["missed 1", "missed 2"]
             await leaving
             assert (fake_discord.resumes, fake_discord.replayed) == (1, 2)

@@ -52,12 +52,16 @@ async def test_autocomplete_returns_the_bots_choices(fake_discord: FakeDiscord, 
 
 
 async def test_too_many_autocomplete_choices_are_rejected(fake_discord: FakeDiscord, bot: TinyBot) -> None:
-    result = await fake_discord.autocomplete(fake_discord.alice, fake_discord.general, "ttr everything", "city", "",
-                                             wait=False)
+    result = await fake_discord.autocomplete(
+        fake_discord.alice, fake_discord.general, "ttr everything", "city", "", wait=False
+    )
     error = await fake_discord.wait_for_rejection(50035)
     assert error.status == 400
-    assert error.errors == {"data": {"choices": {"_errors": [
-        {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}}}
+    assert error.errors == {
+        "data": {
+            "choices": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}
+        }
+    }
     assert result.rejected == [error] and result.kind is None
 
 
@@ -129,13 +133,22 @@ async def test_modal_with_labels_text_input_and_select(fake_discord: FakeDiscord
 
 
 async def test_user_and_channel_options_and_user_select(fake_discord: FakeDiscord, bot: TinyBot) -> None:
-    reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr challenge",
-                                     opponent=fake_discord.bob, where=fake_discord.games, stake=2.5)
+    reply = await fake_discord.slash(
+        fake_discord.alice,
+        fake_discord.general,
+        "ttr challenge",
+        opponent=fake_discord.bob,
+        where=fake_discord.games,
+        stake=2.5,
+    )
     assert reply.content == "alice challenges bob in #games for 2.5"
     with pytest.raises(ScriptError, match="expected a User"):
-        await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr challenge", opponent="bob",
-                                 where=fake_discord.games)
-    picked = await fake_discord.select(fake_discord.alice, reply.message, "ttr:invite", [fake_discord.bob, fake_discord.dirk])
+        await fake_discord.slash(
+            fake_discord.alice, fake_discord.general, "ttr challenge", opponent="bob", where=fake_discord.games
+        )
+    picked = await fake_discord.select(
+        fake_discord.alice, reply.message, "ttr:invite", [fake_discord.bob, fake_discord.dirk]
+    )
     assert picked.content == "Invited bob, dirk"
 
 
@@ -187,7 +200,10 @@ async def test_deferred_ephemeral_edit_then_followup(fake_discord: FakeDiscord, 
     assert second.ephemeral
     await fake_discord.wait_until(lambda: second.edited)
     assert second.content == "And one more thing!" and second.history[0]["content"] == "And one more thing"
-    assert [m.content for m in fake_discord.ephemeral(fake_discord.alice)] == ["Thought about it", "And one more thing!"]
+    assert [m.content for m in fake_discord.ephemeral(fake_discord.alice)] == [
+        "Thought about it",
+        "And one more thing!",
+    ]
     assert fake_discord.channel_messages(fake_discord.general) == []
 
 
@@ -223,7 +239,9 @@ async def test_thread_from_a_message(fake_discord: FakeDiscord, bot: TinyBot) ->
     assert recorded.id == thread.id == sent.id and recorded.type == 11
     assert fake_discord.channel_messages(fake_discord.games)[0].thread is recorded
     with pytest.raises(discord.HTTPException, match="Must be between 1 and 100"):
-        await bot.get_channel(fake_discord.games.id).create_thread(name="t" * 101, type=discord.ChannelType.public_thread)
+        await bot.get_channel(fake_discord.games.id).create_thread(
+            name="t" * 101, type=discord.ChannelType.public_thread
+        )
 
 
 async def test_slash_in_a_thread_and_in_dms(fake_discord: FakeDiscord, bot: TinyBot) -> None:
@@ -238,10 +256,13 @@ async def test_slash_in_a_thread_and_in_dms(fake_discord: FakeDiscord, bot: Tiny
 
 async def test_attachment_upload_from_the_bot_api(fake_discord: FakeDiscord, bot: TinyBot) -> None:
     channel = bot.get_channel(fake_discord.games.id)
-    sent = await channel.send("two files", files=[
-        discord.File(io.BytesIO(tiny_png(5, 4)), filename="a.png", description="board"),
-        discord.File(io.BytesIO(b"hello"), filename="notes.txt"),
-    ])
+    sent = await channel.send(
+        "two files",
+        files=[
+            discord.File(io.BytesIO(tiny_png(5, 4)), filename="a.png", description="board"),
+            discord.File(io.BytesIO(b"hello"), filename="notes.txt"),
+        ],
+    )
     [message] = fake_discord.channel_messages(fake_discord.games)
     assert message.files == {"a.png": tiny_png(5, 4), "notes.txt": b"hello"}
     assert message.attachments[0].description == "board"

@@ -43,7 +43,10 @@ async def test_content_over_2000_characters_is_refused_to_the_bot(fake_discord: 
     await fake_discord.wait_until(lambda: bot.errors)
     [exc] = bot.errors
     assert isinstance(exc, discord.HTTPException) and (exc.status, exc.code) == (400, 50035)
-    assert str(exc) == "400 Bad Request (error code: 50035): Invalid Form Body\nIn data.content: Must be 2000 or fewer in length."
+    assert (
+        str(exc)
+        == "400 Bad Request (error code: 50035): Invalid Form Body\nIn data.content: Must be 2000 or fewer in length."
+    )
     assert refused.kind is None and refused.rejected[0].code == 50035
     with pytest.raises(InteractionFailed, match=r"refused its response: 400 Invalid Form Body \(error code: 50035\)"):
         await refused.wait_acknowledged(timeout=0.05)
@@ -75,8 +78,12 @@ async def test_embed_limits(fake_discord: FakeDiscord, bot: TinyBot) -> None:
     big = [discord.Embed(description="d" * 4096), discord.Embed(description="d" * 2000)]
     with pytest.raises(discord.HTTPException, match="Embed size exceeds maximum size of 6000"):
         await channel.send(embeds=big)
-    status, body = await call(fake_discord, "POST", f"/channels/{fake_discord.general.id}/messages",
-                              {"embeds": [{"description": "d" * 4097, "footer": {"text": "f" * 2049}}]})
+    status, body = await call(
+        fake_discord,
+        "POST",
+        f"/channels/{fake_discord.general.id}/messages",
+        {"embeds": [{"description": "d" * 4097, "footer": {"text": "f" * 2049}}]},
+    )
     assert status == 400 and body["code"] == 50035
     assert first_error(body, "embeds", 0, "description")["code"] == "BASE_TYPE_MAX_LENGTH"
     assert first_error(body, "embeds", 0, "footer", "text")["message"] == "Must be 2048 or fewer in length."
@@ -116,7 +123,9 @@ async def test_component_limits(fake_discord: FakeDiscord, bot: TinyBot) -> None
 
     status, body = await post_components(fake_discord, [{"type": 1, "components": [button("x" * 101)]}])
     assert status == 400
-    assert first_error(body, "components", 0, "components", 0, "custom_id")["message"] == "Must be 100 or fewer in length."
+    assert (
+        first_error(body, "components", 0, "components", 0, "custom_id")["message"] == "Must be 100 or fewer in length."
+    )
 
     status, body = await post_components(fake_discord, [{"type": 1, "components": [button("same"), button("same")]}])
     assert first_error(body, "components", 0, "components", 1, "custom_id")["code"] == "COMPONENT_CUSTOM_ID_DUPLICATED"
@@ -135,10 +144,16 @@ async def test_select_limits(fake_discord: FakeDiscord, bot: TinyBot) -> None:
 
     assert (await post_components(fake_discord, select(25)))[0] == 200
     status, body = await post_components(fake_discord, select(26))
-    assert status == 400 and first_error(body, "components", 0, "components", 0, "options")["message"] == \
-        "Must be 25 or fewer in length."
+    assert (
+        status == 400
+        and first_error(body, "components", 0, "components", 0, "options")["message"]
+        == "Must be 25 or fewer in length."
+    )
     status, body = await post_components(fake_discord, select(3, max_values=4))
-    assert first_error(body, "components", 0, "components", 0, "max_values")["code"] == "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE"
+    assert (
+        first_error(body, "components", 0, "components", 0, "max_values")["code"]
+        == "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE"
+    )
     status, body = await post_components(fake_discord, select(3, placeholder="p" * 151))
     assert first_error(body, "components", 0, "components", 0, "placeholder")["code"] == "BASE_TYPE_MAX_LENGTH"
     mixed = select(2)
@@ -174,8 +189,13 @@ async def test_interaction_token_expires_after_15_minutes(fake_discord: FakeDisc
 
 
 async def callback(fake: FakeDiscord, interaction: Any, body: dict[str, Any]) -> tuple[int, Any]:
-    return await call(fake, "POST", f"/interactions/{interaction.id}/{interaction.token}/callback?with_response=true",
-                      body, auth=False)
+    return await call(
+        fake,
+        "POST",
+        f"/interactions/{interaction.id}/{interaction.token}/callback?with_response=true",
+        body,
+        auth=False,
+    )
 
 
 async def test_callback_rules(fake_discord: FakeDiscord, bot: TinyBot) -> None:
@@ -183,14 +203,18 @@ async def test_callback_rules(fake_discord: FakeDiscord, bot: TinyBot) -> None:
     held = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr slow", wait=False)
     status, body = await callback(fake_discord, held, {"type": 8, "data": {"choices": []}})
     assert status == 400 and first_error(body, "type")["code"] == "INTERACTION_RESPONSE_TYPE_INVALID"
-    status, body = await callback(fake_discord, held, {"type": 9, "data": {"title": "t" * 46, "custom_id": "m",
-                                                                           "components": []}})
+    status, body = await callback(
+        fake_discord, held, {"type": 9, "data": {"title": "t" * 46, "custom_id": "m", "components": []}}
+    )
     assert status == 400
     assert first_error(body, "data", "title")["message"] == "Must be between 1 and 45 in length."
     assert first_error(body, "data", "components")["code"] == "BASE_TYPE_MIN_LENGTH"
     text_input = {"type": 4, "custom_id": "f", "style": 1, "label": "l" * 46, "max_length": 4001}
-    status, body = await callback(fake_discord, held, {"type": 9, "data": {
-        "title": "ok", "custom_id": "m", "components": [{"type": 1, "components": [text_input]}]}})
+    status, body = await callback(
+        fake_discord,
+        held,
+        {"type": 9, "data": {"title": "ok", "custom_id": "m", "components": [{"type": 1, "components": [text_input]}]}},
+    )
     assert first_error(body, "data", "components", 0, "components", 0, "label")["code"] == "BASE_TYPE_BAD_LENGTH"
     assert first_error(body, "data", "components", 0, "components", 0, "max_length")["code"] == "NUMBER_TYPE_MAX"
     status, body = await callback(fake_discord, held, {"type": 4, "data": {"content": "answered by the test"}})
@@ -205,8 +229,9 @@ async def test_callback_rules(fake_discord: FakeDiscord, bot: TinyBot) -> None:
 async def test_unknown_interaction_and_webhook(fake_discord: FakeDiscord, bot: TinyBot) -> None:
     status, body = await call(fake_discord, "POST", "/interactions/1/nope/callback", {"type": 1}, auth=False)
     assert (status, body) == (404, {"message": "Unknown interaction", "code": 10062})
-    status, body = await call(fake_discord, "POST", f"/webhooks/{fake_discord.application_id}/nope", {"content": "x"},
-                              auth=False)
+    status, body = await call(
+        fake_discord, "POST", f"/webhooks/{fake_discord.application_id}/nope", {"content": "x"}, auth=False
+    )
     assert (status, body["code"]) == (401, 50027)
 
 
@@ -255,8 +280,9 @@ async def test_command_option_rules(fake_discord: FakeDiscord) -> None:
     assert first_error(body, 0, "options", 0, "description")["code"] == "BASE_TYPE_BAD_LENGTH"
     status, body = await put_commands(fake_discord, [command(), command()])
     assert first_error(body, 1, "name")["code"] == "APPLICATION_COMMANDS_DUPLICATE_NAME"
-    huge = [option(f"o{i}", description="d" * 100, choices=[{"name": "n" * 100, "value": "v" * 100}] * 25)
-            for i in range(3)]
+    huge = [
+        option(f"o{i}", description="d" * 100, choices=[{"name": "n" * 100, "value": "v" * 100}] * 25) for i in range(3)
+    ]
     status, body = await put_commands(fake_discord, [command(options=huge)])
     assert first_error(body, 0)["code"] == "APPLICATION_COMMAND_TOO_LARGE"
 
@@ -290,13 +316,17 @@ async def test_rate_limit_is_answered_with_429_and_retried(fake_discord: FakeDis
 async def test_rate_limit_response_shape(fake_discord: FakeDiscord) -> None:
     fake_discord.rate_limit("GET /users/@me", retry_after=1.5)
     async with aiohttp.ClientSession() as session:
-        async with session.get(fake_discord.api_url + "/users/@me",
-                               headers={"Authorization": f"Bot {fake_discord.token}"}) as response:
+        async with session.get(
+            fake_discord.api_url + "/users/@me", headers={"Authorization": f"Bot {fake_discord.token}"}
+        ) as response:
             assert response.status == 429
             assert response.headers["Retry-After"] == "2"
             assert response.headers["X-RateLimit-Scope"] == "user"
-            assert await response.json() == {"message": "You are being rate limited.", "retry_after": 1.5,
-                                              "global": False}
+            assert await response.json() == {
+                "message": "You are being rate limited.",
+                "retry_after": 1.5,
+                "global": False,
+            }
 
 
 async def test_follow_up_rate_limit(fake_discord: FakeDiscord, bot: TinyBot) -> None:
@@ -335,8 +365,9 @@ async def test_an_edit_counts_the_attachments_it_keeps(fake_discord: FakeDiscord
     assert len(edited.attachments) == 10 == len(fake_discord.messages[sent.id].attachments)
 
 
-async def test_a_message_sent_again_with_its_enforced_nonce_is_not_sent_twice(fake_discord: FakeDiscord,
-                                                                             bot: TinyBot) -> None:
+async def test_a_message_sent_again_with_its_enforced_nonce_is_not_sent_twice(
+    fake_discord: FakeDiscord, bot: TinyBot
+) -> None:
     """Create Message with `nonce` (discord.py adds `enforce_nonce`): the same author's message with
     that nonce in the past few minutes comes back instead of a new one."""
     channel = bot.get_channel(fake_discord.general.id)
@@ -348,6 +379,10 @@ async def test_a_message_sent_again_with_its_enforced_nonce_is_not_sent_twice(fa
     fake_discord.advance(limits.NONCE_WINDOW_SECONDS + 1)
     later = await channel.send("turn 12", nonce="ttr7.0")  # long after: a new message
     assert later.id != first.id
-    status, body = await call(fake_discord, "POST", f"/channels/{fake_discord.general.id}/messages",
-                              {"content": "x", "nonce": "n" * 26, "enforce_nonce": True})
+    status, body = await call(
+        fake_discord,
+        "POST",
+        f"/channels/{fake_discord.general.id}/messages",
+        {"content": "x", "nonce": "n" * 26, "enforce_nonce": True},
+    )
     assert status == 400 and first_error(body, "nonce")["code"] == "BASE_TYPE_BAD_LENGTH"

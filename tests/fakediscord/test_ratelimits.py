@@ -18,8 +18,11 @@ MESSAGES = "POST /channels/{channel_id}/messages"
 
 async def post(fake: FakeDiscord, channel_id: int, content: str) -> tuple[int, dict, dict]:
     async with aiohttp.ClientSession() as session:
-        async with session.post(f"{fake.api_url}/channels/{channel_id}/messages", json={"content": content},
-                                headers={"Authorization": f"Bot {fake.token}"}) as response:
+        async with session.post(
+            f"{fake.api_url}/channels/{channel_id}/messages",
+            json={"content": content},
+            headers={"Authorization": f"Bot {fake.token}"},
+        ) as response:
             return response.status, dict(response.headers), await response.json()
 
 
@@ -33,8 +36,11 @@ class TestPerRoute:
         first = await post(fake, fake.general.id, "one")
         second = await post(fake, fake.general.id, "two")
         assert [first[0], second[0]] == [200, 200]
-        assert (first[1]["X-RateLimit-Limit"], first[1]["X-RateLimit-Remaining"], second[1]["X-RateLimit-Remaining"]) \
-            == ("2", "1", "0")
+        assert (
+            first[1]["X-RateLimit-Limit"],
+            first[1]["X-RateLimit-Remaining"],
+            second[1]["X-RateLimit-Remaining"],
+        ) == ("2", "1", "0")
         assert first[1]["X-RateLimit-Bucket"] == second[1]["X-RateLimit-Bucket"]
         assert 29 < float(second[1]["X-RateLimit-Reset-After"]) <= 30 and float(second[1]["X-RateLimit-Reset"]) > 1e9
         status, headers, body = await post(fake, fake.general.id, "three")
@@ -59,8 +65,9 @@ class TestPerRoute:
 
 async def post_typing(fake: FakeDiscord) -> tuple[int, str | None]:
     async with aiohttp.ClientSession() as session:
-        async with session.post(f"{fake.api_url}/channels/{fake.general.id}/typing",
-                                headers={"Authorization": f"Bot {fake.token}"}) as response:
+        async with session.post(
+            f"{fake.api_url}/channels/{fake.general.id}/typing", headers={"Authorization": f"Bot {fake.token}"}
+        ) as response:
             return response.status, response.headers.get("X-RateLimit-Limit")
 
 
@@ -69,8 +76,9 @@ class TestDiscordPyWaits:
     def fake_discord_options(self) -> dict:
         return {"rate_limits": {MESSAGES: (2, 0.25)}, "global_rate_limit": (3, 0.5)}
 
-    async def test_discord_py_spreads_requests_over_windows_and_retries_429s(self, fake_discord: FakeDiscord,
-                                                                            run_bot) -> None:
+    async def test_discord_py_spreads_requests_over_windows_and_retries_429s(
+        self, fake_discord: FakeDiscord, run_bot
+    ) -> None:
         fake = fake_discord
         bot = await run_bot(TinyBot())  # its start-up calls count against the global limit too
         fake.advance(1)  # a fresh global window
@@ -86,8 +94,9 @@ class TestDiscordPyWaits:
         assert elapsed >= 0.5  # six messages at two per 0.25 s need at least three windows
         assert fake.rate_limited, "discord.py met at least one 429 (the global limit it cannot know) and retried"
 
-    async def test_interaction_callbacks_are_not_bound_by_the_global_limit(self, fake_discord: FakeDiscord,
-                                                                          run_bot) -> None:
+    async def test_interaction_callbacks_are_not_bound_by_the_global_limit(
+        self, fake_discord: FakeDiscord, run_bot
+    ) -> None:
         fake = fake_discord
         await run_bot(TinyBot())
         for _ in range(6):  # well over 3 per 0.5 s

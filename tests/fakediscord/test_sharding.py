@@ -50,8 +50,10 @@ async def test_one_process_with_two_shards(fake_discord: FakeDiscord, run_bot) -
     for channel in (fake.general, fake.lobby, fake.dm_channel(fake.alice)):
         reply = await fake.slash(fake.alice, channel, "ttr new", map="usa")
         assert reply.content == "Hello alice: new USA game for 4"
-    assert routed(fake, "INTERACTION_CREATE") == {(home_shard, 2): [fake.guild.id] + ([None] if home_shard == 0 else []),
-                                                      (other_shard, 2): [other.id] + ([None] if other_shard == 0 else [])}
+    assert routed(fake, "INTERACTION_CREATE") == {
+        (home_shard, 2): [fake.guild.id] + ([None] if home_shard == 0 else []),
+        (other_shard, 2): [other.id] + ([None] if other_shard == 0 else []),
+    }
 
 
 async def test_two_processes_with_one_shard_each(fake_discord: FakeDiscord, run_bot) -> None:
@@ -60,6 +62,7 @@ async def test_two_processes_with_one_shard_each(fake_discord: FakeDiscord, run_
     bots = {shard: await run_bot(ShardedTinyBot(shard_ids=[shard], shard_count=2)) for shard in (0, 1)}
     handled: dict[int, list[int | None]] = {0: [], 1: []}
     for shard, bot in bots.items():
+
         async def on_interaction(interaction: discord.Interaction, shard: int = shard) -> None:
             handled[shard].append(interaction.guild_id)
 
@@ -70,7 +73,9 @@ async def test_two_processes_with_one_shard_each(fake_discord: FakeDiscord, run_
     await fake.slash(fake.alice, fake.general, "ttr new", map="usa")
     await fake.slash(fake.alice, fake.lobby, "ttr new", map="europe")
     await fake.slash(fake.bob, fake.dm_channel(fake.bob), "ttr new", map="usa")
-    assert handled[fake.shard_of(fake.guild, 2)] == [fake.guild.id] + ([None] if fake.shard_of(fake.guild, 2) == 0 else [])
+    assert handled[fake.shard_of(fake.guild, 2)] == [fake.guild.id] + (
+        [None] if fake.shard_of(fake.guild, 2) == 0 else []
+    )
     assert handled[fake.shard_of(other, 2)] == [other.id] + ([None] if fake.shard_of(other, 2) == 0 else [])
 
     sent = await away.get_channel(fake.lobby.id).send("from the other process")  # REST works from either
@@ -105,14 +110,14 @@ class TestShardingRequired:
     def fake_discord_options(self) -> dict:
         return {"max_guilds_per_shard": 1}
 
-    async def test_too_many_guilds_on_one_session_is_closed_with_4011(self, fake_discord: FakeDiscord,
-                                                                      run_bot) -> None:
+    async def test_too_many_guilds_on_one_session_is_closed_with_4011(self, fake_discord: FakeDiscord, run_bot) -> None:
         fake = fake_discord
         second_guild_on_the_other_shard(fake)
         assert fake.recommended_shards == 2
         async with aiohttp.ClientSession() as session:
-            async with session.get(fake.api_url + "/gateway/bot",
-                                   headers={"Authorization": f"Bot {fake.token}"}) as response:
+            async with session.get(
+                fake.api_url + "/gateway/bot", headers={"Authorization": f"Bot {fake.token}"}
+            ) as response:
                 assert (await response.json())["shards"] == 2
         assert await identify(fake, None) == 4011
         with pytest.raises(discord.ConnectionClosed) as caught:

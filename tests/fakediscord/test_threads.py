@@ -24,11 +24,13 @@ async def open_thread(fake: FakeDiscord, bot: TinyBot, title: str = "Game 1") ->
 
 
 @pytest.mark.parametrize("minutes", [60, 1440, 4320, 10080])
-async def test_a_thread_archives_after_its_inactivity_duration(fake_discord: FakeDiscord, bot: TinyBot,
-                                                               minutes: int) -> None:
+async def test_a_thread_archives_after_its_inactivity_duration(
+    fake_discord: FakeDiscord, bot: TinyBot, minutes: int
+) -> None:
     channel = bot.get_channel(fake_discord.general.id)
-    thread = await channel.create_thread(name="idle", type=discord.ChannelType.public_thread,
-                                         auto_archive_duration=minutes)
+    thread = await channel.create_thread(
+        name="idle", type=discord.ChannelType.public_thread, auto_archive_duration=minutes
+    )
     record = fake_discord.channels[thread.id]
     assert thread.auto_archive_duration == record.auto_archive_duration == minutes
     fake_discord.advance(minutes * 60 - 1)
@@ -113,8 +115,7 @@ async def test_unarchive_and_lock_by_patch(fake_discord: FakeDiscord, bot: TinyB
     assert not record.archived and record.messages[-1].content.startswith("the bot manages")
 
 
-async def test_locked_archived_thread_refuses_a_bot_without_manage_threads(fake_discord: FakeDiscord,
-                                                                           run_bot) -> None:
+async def test_locked_archived_thread_refuses_a_bot_without_manage_threads(fake_discord: FakeDiscord, run_bot) -> None:
     from tests.fakediscord.state import BOT_ROLE_PERMISSIONS, MANAGE_THREADS
 
     fake = fake_discord

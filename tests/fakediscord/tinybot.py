@@ -15,16 +15,49 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-CITIES = ["Atlanta", "Boston", "Calgary", "Chicago", "Dallas", "Denver", "Duluth", "El Paso", "Helena", "Houston",
-          "Kansas City", "Las Vegas", "Little Rock", "Los Angeles", "Miami", "Montreal", "Nashville", "New Orleans",
-          "New York", "Oklahoma City", "Omaha", "Phoenix", "Pittsburgh", "Portland", "Raleigh", "Saint Louis",
-          "Salt Lake City", "San Francisco", "Santa Fe", "Sault St. Marie", "Seattle", "Toronto", "Vancouver",
-          "Washington", "Winnipeg"]
+CITIES = [
+    "Atlanta",
+    "Boston",
+    "Calgary",
+    "Chicago",
+    "Dallas",
+    "Denver",
+    "Duluth",
+    "El Paso",
+    "Helena",
+    "Houston",
+    "Kansas City",
+    "Las Vegas",
+    "Little Rock",
+    "Los Angeles",
+    "Miami",
+    "Montreal",
+    "Nashville",
+    "New Orleans",
+    "New York",
+    "Oklahoma City",
+    "Omaha",
+    "Phoenix",
+    "Pittsburgh",
+    "Portland",
+    "Raleigh",
+    "Saint Louis",
+    "Salt Lake City",
+    "San Francisco",
+    "Santa Fe",
+    "Sault St. Marie",
+    "Seattle",
+    "Toronto",
+    "Vancouver",
+    "Washington",
+    "Winnipeg",
+]
 GREETINGS = {"fr": "Bonjour", "de": "Hallo", "nl": "Hallo", "sv-SE": "Hej"}
 
 
 def tiny_png(width: int = 3, height: int = 2) -> bytes:
     """A valid PNG of ``width`` x ``height`` red pixels, built by hand (no Pillow needed)."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
 
@@ -56,8 +89,13 @@ class DrawView(discord.ui.View):
     async def gone(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         raise AssertionError("disabled buttons cannot be clicked")
 
-    @discord.ui.select(custom_id="ttr:colour", placeholder="Pick a colour", min_values=1, max_values=2,
-                       options=[discord.SelectOption(label=c.title(), value=c) for c in ("red", "blue", "green")])
+    @discord.ui.select(
+        custom_id="ttr:colour",
+        placeholder="Pick a colour",
+        min_values=1,
+        max_values=2,
+        options=[discord.SelectOption(label=c.title(), value=c) for c in ("red", "blue", "green")],
+    )
     async def colour(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         await interaction.response.send_message(f"You picked {', '.join(select.values)}", ephemeral=True)
 
@@ -76,14 +114,22 @@ class SettingsModal(discord.ui.Modal, title="Game settings"):
     def __init__(self) -> None:
         super().__init__()
         self.seats = discord.ui.TextInput(custom_id="seats", default="4", max_length=1)
-        self.rules = discord.ui.Select(custom_id="rules", options=[
-            discord.SelectOption(label="Stations", value="stations"), discord.SelectOption(label="Tunnels", value="tunnels")],
-            min_values=0, max_values=2)
+        self.rules = discord.ui.Select(
+            custom_id="rules",
+            options=[
+                discord.SelectOption(label="Stations", value="stations"),
+                discord.SelectOption(label="Tunnels", value="tunnels"),
+            ],
+            min_values=0,
+            max_values=2,
+        )
         self.add_item(discord.ui.Label(text="Seats", component=self.seats))
         self.add_item(discord.ui.Label(text="Rules", description="Optional rules", component=self.rules))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"{self.seats.value} seats, rules: {', '.join(self.rules.values) or 'none'}")
+        await interaction.response.send_message(
+            f"{self.seats.value} seats, rules: {', '.join(self.rules.values) or 'none'}"
+        )
 
 
 class TurnLayout(discord.ui.LayoutView):
@@ -93,15 +139,20 @@ class TurnLayout(discord.ui.LayoutView):
     def __init__(self, player: discord.abc.User, drawn: int = 0) -> None:
         super().__init__(timeout=None)
         board = "attachment://board.png"
-        self.add_item(discord.ui.Container(
-            discord.ui.TextDisplay(f"## Your turn, {player.mention}"),
-            discord.ui.Section(discord.ui.TextDisplay(f"Cards drawn: {drawn}"), discord.ui.TextDisplay("**Draw** or claim"),
-                               accessory=discord.ui.Thumbnail(board, description="the board")),
-            discord.ui.MediaGallery(discord.MediaGalleryItem(board)),
-            discord.ui.Separator(),
-            discord.ui.File(board),
-            accent_colour=discord.Colour.green(),
-        ))
+        self.add_item(
+            discord.ui.Container(
+                discord.ui.TextDisplay(f"## Your turn, {player.mention}"),
+                discord.ui.Section(
+                    discord.ui.TextDisplay(f"Cards drawn: {drawn}"),
+                    discord.ui.TextDisplay("**Draw** or claim"),
+                    accessory=discord.ui.Thumbnail(board, description="the board"),
+                ),
+                discord.ui.MediaGallery(discord.MediaGalleryItem(board)),
+                discord.ui.Separator(),
+                discord.ui.File(board),
+                accent_colour=discord.Colour.green(),
+            )
+        )
         draw = discord.ui.Button(label="Draw", custom_id="ttr:v2:draw", style=discord.ButtonStyle.primary)
         draw.callback = self.draw  # type: ignore[method-assign]
         self.player, self.drawn = player, drawn
@@ -116,14 +167,28 @@ class OptionsModal(discord.ui.Modal, title="Game options"):
 
     def __init__(self) -> None:
         super().__init__()
-        self.map = discord.ui.Select(custom_id="map", options=[
-            discord.SelectOption(label="USA", value="usa"), discord.SelectOption(label="Europe", value="europe")])
-        self.speed = discord.ui.RadioGroup(custom_id="speed", options=[
-            discord.RadioGroupOption(label="Fast", value="fast"),
-            discord.RadioGroupOption(label="Slow", value="slow", default=True)])
-        self.rules = discord.ui.CheckboxGroup(custom_id="rules", required=False, options=[
-            discord.CheckboxGroupOption(label="Stations", value="stations"),
-            discord.CheckboxGroupOption(label="Tunnels", value="tunnels")])
+        self.map = discord.ui.Select(
+            custom_id="map",
+            options=[
+                discord.SelectOption(label="USA", value="usa"),
+                discord.SelectOption(label="Europe", value="europe"),
+            ],
+        )
+        self.speed = discord.ui.RadioGroup(
+            custom_id="speed",
+            options=[
+                discord.RadioGroupOption(label="Fast", value="fast"),
+                discord.RadioGroupOption(label="Slow", value="slow", default=True),
+            ],
+        )
+        self.rules = discord.ui.CheckboxGroup(
+            custom_id="rules",
+            required=False,
+            options=[
+                discord.CheckboxGroupOption(label="Stations", value="stations"),
+                discord.CheckboxGroupOption(label="Tunnels", value="tunnels"),
+            ],
+        )
         self.ranked = discord.ui.Checkbox(custom_id="ranked")
         self.add_item(discord.ui.Label(text="Map", component=self.map))
         self.add_item(discord.ui.Label(text="Speed", component=self.speed))
@@ -133,7 +198,8 @@ class OptionsModal(discord.ui.Modal, title="Game options"):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(
             f"map={','.join(self.map.values)} speed={self.speed.value} rules={','.join(self.rules.values) or '-'} "
-            f"ranked={self.ranked.value}")
+            f"ranked={self.ranked.value}"
+        )
 
 
 class UploadModal(discord.ui.Modal, title="Upload a map"):
@@ -202,19 +268,25 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
 
     @ttr.command(name="new", description="Start a game")
     @app_commands.describe(map="The map to play", players="How many seats")
-    @app_commands.choices(map=[app_commands.Choice(name="USA", value="usa"), app_commands.Choice(name="Europe", value="europe")])
-    async def new(interaction: discord.Interaction, map: app_commands.Choice[str], players: app_commands.Range[int, 2, 5] = 4) -> None:
+    @app_commands.choices(
+        map=[app_commands.Choice(name="USA", value="usa"), app_commands.Choice(name="Europe", value="europe")]
+    )
+    async def new(
+        interaction: discord.Interaction, map: app_commands.Choice[str], players: app_commands.Range[int, 2, 5] = 4
+    ) -> None:
         greeting = GREETINGS.get(str(interaction.locale), "Hello")
-        await interaction.response.send_message(f"{greeting} {interaction.user.name}: new {map.name} game for {players}",
-                                                view=DrawView(bot))
+        await interaction.response.send_message(
+            f"{greeting} {interaction.user.name}: new {map.name} game for {players}", view=DrawView(bot)
+        )
 
     async def city_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=c, value=c.lower()) for c in CITIES if current.lower() in c.lower()][:25]
 
     @ttr.command(name="claim", description="Claim a route")
     @app_commands.autocomplete(start=city_complete)
-    async def claim(interaction: discord.Interaction, start: str, end: str, colour: str | None = None,
-                    private: bool = False) -> None:
+    async def claim(
+        interaction: discord.Interaction, start: str, end: str, colour: str | None = None, private: bool = False
+    ) -> None:
         await interaction.response.send_message(f"Claimed {start}-{end} {colour or 'grey'}", ephemeral=private)
 
     @ttr.command(name="everything", description="Autocomplete that answers too many choices")
@@ -252,10 +324,13 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
         await interaction.response.send_modal(SettingsModal())
 
     @ttr.command(name="challenge", description="Challenge someone in a channel")
-    async def challenge(interaction: discord.Interaction, opponent: discord.Member, where: discord.TextChannel,
-                        stake: float = 1.5) -> None:
-        await interaction.response.send_message(f"{interaction.user.name} challenges {opponent.display_name} "
-                                                f"in #{where.name} for {stake}", view=InviteView())
+    async def challenge(
+        interaction: discord.Interaction, opponent: discord.Member, where: discord.TextChannel, stake: float = 1.5
+    ) -> None:
+        await interaction.response.send_message(
+            f"{interaction.user.name} challenges {opponent.display_name} in #{where.name} for {stake}",
+            view=InviteView(),
+        )
 
     @ttr.command(name="oops", description="Reply, read the reply back, then delete it")
     async def oops(interaction: discord.Interaction) -> None:

@@ -65,14 +65,19 @@ def test_one_message_has_one_translation_across_files(language):
 
 def test_russian_plurals_take_three_forms():
     """1 and 21 take the first form, 2–4 and 22 the second, 5–20 and 11–14 the third."""
-    entries = [(m.id, m.string, m.context) for f in catalog_files("ru") for m in read_po(f.open("rb")) if m.pluralizable]
+    entries = [
+        (m.id, m.string, m.context) for f in catalog_files("ru") for m in read_po(f.open("rb")) if m.pluralizable
+    ]
     assert entries, "no plural message in the Russian catalogs"
     t = translator("ru")
     for (singular, plural), forms, context in entries:
         for n, form in ((1, 0), (21, 0), (2, 1), (4, 1), (22, 1), (5, 2), (11, 2), (14, 2), (100, 2)):
             params = {p: "X" for p in placeholders(singular) | placeholders(plural) if p != "n"}
-            got = (t.npgettext(context, singular, plural, n, **params) if context
-                   else t.ngettext(singular, plural, n, **params))
+            got = (
+                t.npgettext(context, singular, plural, n, **params)
+                if context
+                else t.ngettext(singular, plural, n, **params)
+            )
             assert got == forms[form].format(n=n, **params), (singular, n)
 
 
@@ -80,10 +85,14 @@ def test_chinese_has_one_form_and_english_two():
     en, zh = translator("en"), translator("zh")
     assert en.ngettext("{n} train", "{n} trains", 1) == "1 train"
     assert en.ngettext("{n} train", "{n} trains", 3) == "3 trains"
-    entries = [(m.id, m.string) for f in catalog_files("zh") for m in read_po(f.open("rb")) if m.pluralizable and not m.context]
+    entries = [
+        (m.id, m.string) for f in catalog_files("zh") for m in read_po(f.open("rb")) if m.pluralizable and not m.context
+    ]
     for (singular, plural), _forms in entries[:20]:
         params = {p: "X" for p in placeholders(singular) | placeholders(plural) if p != "n"}
-        assert zh.ngettext(singular, plural, 1, **params) == zh.ngettext(singular, plural, 7, **params).replace("7", "1")
+        assert zh.ngettext(singular, plural, 1, **params) == zh.ngettext(singular, plural, 7, **params).replace(
+            "7", "1"
+        )
 
 
 def test_pseudo_locale_marks_every_string_and_keeps_placeholders():
@@ -99,9 +108,18 @@ def test_card_words_are_translated():
     assert translator("en").card(7) == "green"
 
 
-@pytest.mark.parametrize("locale, language", [
-    ("ru", "ru"), ("zh-CN", "zh"), ("zh-TW", "zh"), ("en-US", "en"), ("en-GB", "en"), ("fr", None), ("", None),
-])
+@pytest.mark.parametrize(
+    "locale, language",
+    [
+        ("ru", "ru"),
+        ("zh-CN", "zh"),
+        ("zh-TW", "zh"),
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("fr", None),
+        ("", None),
+    ],
+)
 def test_discord_locales_map_to_languages(locale, language):
     assert language_for_locale(locale) == language
 
@@ -119,8 +137,12 @@ def test_lists_follow_each_languages_rules():
 @cache
 def _a_russian_plural() -> tuple:
     """A plural message of the Russian catalogs whose only placeholder is {n}."""
-    return next((m.id, m.string) for f in catalog_files("ru") for m in read_po(f.open("rb"))
-                if m.pluralizable and not m.context and placeholders(m.id[0]) | placeholders(m.id[1]) <= {"n"})
+    return next(
+        (m.id, m.string)
+        for f in catalog_files("ru")
+        for m in read_po(f.open("rb"))
+        if m.pluralizable and not m.context and placeholders(m.id[0]) | placeholders(m.id[1]) <= {"n"}
+    )
 
 
 @given(st.integers(min_value=0, max_value=10**9))

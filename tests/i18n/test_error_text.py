@@ -54,10 +54,13 @@ def gray_route():
     return game, error_of(parse_action, game, 0, "claim Nashville-Saint Louis")
 
 
-@pytest.mark.parametrize("language,sentence", [
-    ("ru", "Маршрут {route} уже занят (Carol)"),
-    ("zh", "{route}已被Carol占领"),
-])
+@pytest.mark.parametrize(
+    "language,sentence",
+    [
+        ("ru", "Маршрут {route} уже занят (Carol)"),
+        ("zh", "{route}已被Carol占领"),
+    ],
+)
 def test_a_taken_route_reads_in_the_players_language_with_city_and_player_names(language, sentence):
     game, track, error = taken_route()
     t = translator(language, "translated")
@@ -68,19 +71,25 @@ def test_a_taken_route_reads_in_the_players_language_with_city_and_player_names(
         assert atlanta.names[language] in route and "Atlanta" not in route
 
 
-@pytest.mark.parametrize("language,sentence", [
-    ("ru", "Ваша станция № 1: стоимость — 1 карта, а у вас 0 карт цвета «красный»; не хватает 1"),
-    ("zh", "你有0张红色牌：你的第1个车站需要1 张牌，还差1张"),
-])
+@pytest.mark.parametrize(
+    "language,sentence",
+    [
+        ("ru", "Ваша станция № 1: стоимость — 1 карта, а у вас 0 карт цвета «красный»; не хватает 1"),
+        ("zh", "你有0张红色牌：你的第1个车站需要1 张牌，还差1张"),
+    ],
+)
 def test_a_station_payment_names_the_station_and_the_missing_cards(language, sentence):
     game, error = station_without_cards()
     assert describe_error(translator(language), error, game, NAMES.get) == sentence
 
 
-@pytest.mark.parametrize("language,sentence", [
-    ("ru", "Вам нечем оплатить доплату за тоннель (карт цвета «зелёный» или локомотивов: 1) — откажитесь"),
-    ("zh", "你付不起隧道额外的1张绿色牌或火车头：请放弃"),
-])
+@pytest.mark.parametrize(
+    "language,sentence",
+    [
+        ("ru", "Вам нечем оплатить доплату за тоннель (карт цвета «зелёный» или локомотивов: 1) — откажитесь"),
+        ("zh", "你付不起隧道额外的1张绿色牌或火车头：请放弃"),
+    ],
+)
 def test_a_tunnel_payment_error_names_the_card_color(language, sentence):
     game, error = unpaid_tunnel()
     assert describe_error(translator(language), error, game, NAMES.get) == sentence
@@ -91,7 +100,8 @@ def test_choices_are_a_list_in_the_language_and_stay_notation_words_for_buttons(
     t = translator("ru", "translated")
     route = game.map.route_name(track_between(game, "Nashville", "Saint Louis"), t.city)
     assert describe_error(t, error, game, NAMES.get) == (
-        f"Маршрут {route} серый: укажите, каким цветом платить (оранжевый или красный)")
+        f"Маршрут {route} серый: укажите, каким цветом платить (оранжевый или красный)"
+    )
     assert describe_error(translator("zh"), error, game, NAMES.get).endswith("（橙色或红色）")
     assert error.details["options"] == ["orange", "red"]
 
@@ -107,7 +117,8 @@ def test_whose_turn_names_the_player():
 def test_without_a_game_cities_keep_their_printed_names():
     error = taken_route()[2]
     assert describe_error(translator("ru", "translated"), error, None, NAMES.get) == (
-        "Маршрут Atlanta-Charleston уже занят (Carol)")
+        "Маршрут Atlanta-Charleston уже занят (Carol)"
+    )
 
 
 def outside_marks(text: str) -> str:
@@ -145,9 +156,11 @@ def test_english_text_is_what_the_engine_always_said():
     offer = sorted(fresh.offers[0])
     wrong = tuple(i for i in range(1, 40) if i not in offer)[:2]
     assert str(error_of(fresh.apply, 0, KeepTickets(wrong))) == (
-        f"tickets {wrong[0]}, {wrong[1]} are not among the tickets offered to you ({', '.join(map(str, offer))})")
+        f"tickets {wrong[0]}, {wrong[1]} are not among the tickets offered to you ({', '.join(map(str, offer))})"
+    )
     assert str(error_of(fresh.apply, 0, DrawDeck())) == (
-        "players are still choosing their starting tickets; drawing waits for the first turn")
+        "players are still choosing their starting tickets; drawing waits for the first turn"
+    )
 
 
 def templates_of(value) -> list[str]:
@@ -159,8 +172,9 @@ def templates_of(value) -> list[str]:
     return []
 
 
-@pytest.mark.parametrize("map_id,seats", [("usa", 3), ("europe", 4), ("nederland", 2), ("switzerland", 3),
-                                          ("nordic", 3)])
+@pytest.mark.parametrize(
+    "map_id,seats", [("usa", 3), ("europe", 4), ("nederland", 2), ("switzerland", 3), ("nordic", 3)]
+)
 def test_errors_met_in_play_are_all_translated(map_id, seats):
     """Templates chosen at run time (hook attributes, tables, nested phrases) are in the catalogs."""
     variants = {"neutral": True} if map_id == "nederland" else {}
@@ -171,8 +185,14 @@ def test_errors_met_in_play_are_all_translated(map_id, seats):
         seat = game.to_move()[0]
         for _ in range(4):
             track = rng.choice(game.map.tracks)
-            action = rng.choice([Claim(track.id, rng.choice([None, RED, GREEN]), rng.randrange(3)),
-                                 BuildStation(rng.choice(game.map.cities).id, RED, 0), PayTunnel(1), DrawDeck()])
+            action = rng.choice(
+                [
+                    Claim(track.id, rng.choice([None, RED, GREEN]), rng.randrange(3)),
+                    BuildStation(rng.choice(game.map.cities).id, RED, 0),
+                    PayTunnel(1),
+                    DrawDeck(),
+                ]
+            )
             try:
                 game.check(rng.randrange(seats), action)
             except IllegalActionError as error:

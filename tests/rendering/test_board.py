@@ -69,15 +69,20 @@ def test_claims_in_owner_color_at_space_positions(synthetic_views, map_id):
         for car in tg.cars:
             x, y = fill_point(car, geo.car_width)
             px = img.getpixel((x, y))
-            if any(lab.box[0] - 2 <= x <= lab.box[2] + 2 and lab.box[1] - 2 <= y <= lab.box[3] + 2 for lab in geo.labels):
+            if any(
+                lab.box[0] - 2 <= x <= lab.box[2] + 2 and lab.box[1] - 2 <= y <= lab.box[3] + 2 for lab in geo.labels
+            ):
                 continue  # a city name is drawn over this car
             if owner is not None:
                 assert close(px, PROBE[owner]), (t.id, px, PROBE[owner])
                 claimed += 1
             else:
                 assert not any(close(px, c, 40) for c in PROBE), (t.id, px)
-                route = ROUTE_COLORS["gray" if t.color is None else
-                                     ("pink", "white", "blue", "yellow", "orange", "black", "red", "green")[t.color]]
+                route = ROUTE_COLORS[
+                    "gray"
+                    if t.color is None
+                    else ("pink", "white", "blue", "yellow", "orange", "black", "red", "green")[t.color]
+                ]
                 if not t.ferry and not (map_id == "nederland" and t.toll):
                     assert close(px, route, 30), (t.id, px, route)
                 unclaimed += 1
@@ -178,7 +183,9 @@ def test_neutral_player_claims_drawn_in_the_neutral_color():
     for track_id in neutral:
         for car in geo.tracks[m.track_by_id[track_id].index].cars:
             x, y = fill_point(car, geo.car_width)
-            if any(lab.box[0] - 2 <= x <= lab.box[2] + 2 and lab.box[1] - 2 <= y <= lab.box[3] + 2 for lab in geo.labels):
+            if any(
+                lab.box[0] - 2 <= x <= lab.box[2] + 2 and lab.box[1] - 2 <= y <= lab.box[3] + 2 for lab in geo.labels
+            ):
                 continue
             hits += close(img.getpixel((x, y)), NEUTRAL_PLAYER)
     assert hits >= len(neutral)
@@ -217,20 +224,35 @@ def test_switzerland_border_points_drawn_with_country_initials_and_rings():
     view = synthetic_view(m, seats=3, seed=2)
     img = decode(render_board(view, m, highlight=False).png).convert("RGB")
     from rendering.board import BORDER_FILL
+
     for i in m.borders[m.city_by_id["italia"].index]:
         x, y = geo.cities[i]
         box = [img.getpixel((round(x + dx), round(y + dy))) for dx in (-4, 4) for dy in (-4, 4)]
         assert any(close(px, BORDER_FILL, 40) for px in box), m.cities[i].id
     seat_view = with_seat(view, m, 0)
-    seat_view["you"]["tickets"] = [{"id": 6, "a": "chur", "b": "france", "points": 12, "long": False,
-                                    "destinations": [{"to": "france", "points": 12}, {"to": "deutschland", "points": 6},
-                                                     {"to": "osterreich", "points": 3}, {"to": "italia", "points": 5}]}]
+    seat_view["you"]["tickets"] = [
+        {
+            "id": 6,
+            "a": "chur",
+            "b": "france",
+            "points": 12,
+            "long": False,
+            "destinations": [
+                {"to": "france", "points": 12},
+                {"to": "deutschland", "points": 6},
+                {"to": "osterreich", "points": 3},
+                {"to": "italia", "points": 5},
+            ],
+        }
+    ]
     ringed = decode(render_player_board(seat_view, m).png).convert("RGB")
     plain = decode(render_board(view, m, highlight=False).png).convert("RGB")
     x, y = geo.cities[m.borders[m.city_by_id["osterreich"].index][0]]
     r = round(geo.city_r * 2.3)
-    assert any(ringed.getpixel((round(x) + dx, round(y))) != plain.getpixel((round(x) + dx, round(y)))
-               for dx in range(-r, r + 1))
+    assert any(
+        ringed.getpixel((round(x) + dx, round(y))) != plain.getpixel((round(x) + dx, round(y)))
+        for dx in range(-r, r + 1)
+    )
 
 
 def test_colorblind_letter_stays_whole_when_the_other_track_of_its_double_is_claimed():
@@ -252,8 +274,13 @@ def test_colorblind_letter_stays_whole_when_the_other_track_of_its_double_is_cla
         geo = geometry(m, None, city_names(t, m))
         marks = map_marks(m, t, True)
         placed = badges(m, geo, tuple(dict(marks[0]).values()))
-        touching = [(a, other) for a, what, other in badge_conflicts(m, geo, placed) if what == "car"
-                    and m.track_by_id[a].double == m.track_by_id[other].index and m.track_by_id[a].color is not None]
+        touching = [
+            (a, other)
+            for a, what, other in badge_conflicts(m, geo, placed)
+            if what == "car"
+            and m.track_by_id[a].double == m.track_by_id[other].index
+            and m.track_by_id[a].color is not None
+        ]
         if not touching:
             continue
         view = dict(synthetic_view(m, seats=3), claims={other: 0 for _, other in touching}, stations={})
@@ -261,8 +288,12 @@ def test_colorblind_letter_stays_whole_when_the_other_track_of_its_double_is_cla
         static = static_map(m, geo, marks)
         for a, _ in touching:
             b = placed[m.track_by_id[a].index]
-            inside = [(x, y) for x in range(round(b.x - b.r), round(b.x + b.r) + 1)
-                      for y in range(round(b.y - b.r), round(b.y + b.r) + 1) if math.dist((x, y), (b.x, b.y)) < b.r - 2]
+            inside = [
+                (x, y)
+                for x in range(round(b.x - b.r), round(b.x + b.r) + 1)
+                for y in range(round(b.y - b.r), round(b.y + b.r) + 1)
+                if math.dist((x, y), (b.x, b.y)) < b.r - 2
+            ]
             assert [img.getpixel(p) for p in inside] == [static.getpixel(p) for p in inside], (map_id, language, a)
             checked += 1
     assert checked

@@ -10,8 +10,24 @@ from rendering.fonts import CHAINS, clean_text, coverage, fit
 from tests.rendering.conftest import decode
 
 ODD_NAMES = [
-    "Zoë", "Андрей", "李小龍", "田中さん", "김민수", "🚂🚂🚂", "", "   ", "\u202eevil\u202c", "Z̷̧̛̛͎͓a̸͔͝l̶̨͝g̵o̶",
-    "a\u0000b\u0007c", "\ud800lonely", "W" * 200, "مرحبا", "שלום", "😀 Émilie 😀", "\u200b\u200d", "Ǆǅǆ ẞ ŉ",
+    "Zoë",
+    "Андрей",
+    "李小龍",
+    "田中さん",
+    "김민수",
+    "🚂🚂🚂",
+    "",
+    "   ",
+    "\u202eevil\u202c",
+    "Z̷̧̛̛͎͓a̸͔͝l̶̨͝g̵o̶",
+    "a\u0000b\u0007c",
+    "\ud800lonely",
+    "W" * 200,
+    "مرحبا",
+    "שלום",
+    "😀 Émilie 😀",
+    "\u200b\u200d",
+    "Ǆǅǆ ẞ ŉ",
 ]
 
 

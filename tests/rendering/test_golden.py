@@ -46,17 +46,29 @@ CASES = {
     "board_usa": lambda: render_board(_view("usa"), load_map("usa"), default_players(NAMES)),
     "board_europe": lambda: render_board(_view("europe"), load_map("europe"), default_players(NAMES)),
     "board_nederland": lambda: render_board(_view("nederland"), load_map("nederland"), default_players(NAMES)),
-    "board_europe_colorblind": lambda: render_board(_view("europe"), load_map("europe"), default_players(NAMES), colorblind=True),
-    "hand_usa": lambda: render_hand(with_seat(_view("usa"), load_map("usa"), 2), load_map("usa"), default_players(NAMES)),
-    "offer_europe": lambda: render_ticket_offer(with_seat(_view("europe"), load_map("europe"), 1, offer=4), load_map("europe")),
+    "board_europe_colorblind": lambda: render_board(
+        _view("europe"), load_map("europe"), default_players(NAMES), colorblind=True
+    ),
+    "hand_usa": lambda: render_hand(
+        with_seat(_view("usa"), load_map("usa"), 2), load_map("usa"), default_players(NAMES)
+    ),
+    "offer_europe": lambda: render_ticket_offer(
+        with_seat(_view("europe"), load_map("europe"), 1, offer=4), load_map("europe")
+    ),
     "player_board_europe": lambda: render_player_board(
-        with_seat(_view("europe"), load_map("europe"), 0), load_map("europe"), default_players(NAMES),
-        claimable_tracks=_claimable(_view("europe"), load_map("europe"), 0)),
+        with_seat(_view("europe"), load_map("europe"), 0),
+        load_map("europe"),
+        default_players(NAMES),
+        claimable_tracks=_claimable(_view("europe"), load_map("europe"), 0),
+    ),
     "board_switzerland": lambda: render_board(_view("switzerland"), load_map("switzerland"), default_players(NAMES)),
     "board_nordic": lambda: render_board(_view("nordic"), load_map("nordic"), default_players(NAMES)),
     "offer_switzerland": lambda: render_ticket_offer(
-        with_seat(_view("switzerland"), load_map("switzerland"), 1, seed=3, offer=5), load_map("switzerland")),
-    "final_usa": lambda: render_final(synthetic_final(_view("usa"), load_map("usa")), load_map("usa"), default_players(NAMES)),
+        with_seat(_view("switzerland"), load_map("switzerland"), 1, seed=3, offer=5), load_map("switzerland")
+    ),
+    "final_usa": lambda: render_final(
+        synthetic_final(_view("usa"), load_map("usa")), load_map("usa"), default_players(NAMES)
+    ),
 }
 
 

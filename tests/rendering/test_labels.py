@@ -88,14 +88,19 @@ def _hidden_shares(geo, lab) -> list[float]:
     out = []
     for tg in geo.tracks:
         for car in tg.cars:
-            if abs(car.x - (x0 + x1) / 2) > (x1 - x0) / 2 + car.length or abs(car.y - (y0 + y1) / 2) > (y1 - y0) / 2 + car.length:
+            if (
+                abs(car.x - (x0 + x1) / 2) > (x1 - x0) / 2 + car.length
+                or abs(car.y - (y0 + y1) / 2) > (y1 - y0) / 2 + car.length
+            ):
                 continue
             poly = car.polygon()
             left, top = min(p[0] for p in poly), min(p[1] for p in poly)
             w, h = math.ceil(max(p[0] for p in poly) - left) + 1, math.ceil(max(p[1] for p in poly) - top) + 1
             mask = Image.new("L", (w * 4, h * 4), 0)
             ImageDraw.Draw(mask).polygon([((px - left) * 4, (py - top) * 4) for px, py in poly], fill=255)
-            inside = mask.crop((round((x0 - left) * 4), round((y0 - top) * 4), round((x1 - left) * 4), round((y1 - top) * 4)))
+            inside = mask.crop(
+                (round((x0 - left) * 4), round((y0 - top) * 4), round((x1 - left) * 4), round((y1 - top) * 4))
+            )
             share = inside.histogram()[255] / max(1, mask.histogram()[255])
             out.append(1.0 if x0 <= car.x <= x1 and y0 <= car.y <= y1 else share)
     return out
@@ -122,7 +127,9 @@ def test_labels_leave_train_spaces_and_toll_coins_visible(map_id, language):
 def test_constantinople_in_chinese_leaves_its_routes_visible():
     m, geo = _labels_in("europe", "zh")
     lab = next(x for x in geo.labels if m.cities[x.city].name == "Constantinople")
-    assert not any(lab.box[0] <= c.x <= lab.box[2] and lab.box[1] <= c.y <= lab.box[3] for t in geo.tracks for c in t.cars)
+    assert not any(
+        lab.box[0] <= c.x <= lab.box[2] and lab.box[1] <= c.y <= lab.box[3] for t in geo.tracks for c in t.cars
+    )
 
 
 def _box_overlap(a, b) -> bool:
@@ -158,8 +165,11 @@ def test_colorblind_badges_sit_on_their_tracks_clear_of_everything(map_id, langu
         gap = min(math.dist(p, (b.x, b.y)) for c in tg.cars for p in c.samples())
         assert gap <= b.r + geo.car_width / 2, m.tracks[tg.index].id  # on one of its cars or touching it
     conflicts = badge_conflicts(m, geo, placed)
-    siblings = [(a, what, other) for a, what, other in conflicts
-                if what == "car" and m.track_by_id[a].double == m.track_by_id[other].index]
+    siblings = [
+        (a, what, other)
+        for a, what, other in conflicts
+        if what == "car" and m.track_by_id[a].double == m.track_by_id[other].index
+    ]
     assert [c for c in conflicts if c not in siblings] == []
     assert len(siblings) <= 4, siblings
 
@@ -190,8 +200,12 @@ def test_colorblind_station_numbers_touch_their_house_clear_of_everything(langua
         assert all(math.dist(p, (b.x, b.y)) >= house + b.r for j, p in enumerate(geo.cities) if j != i), name
         assert all(math.dist((o.x, o.y), (b.x, b.y)) >= o.r + b.r for o in others), name
         others.append(b)
-    squares = [SimpleNamespace(box=(b.x - STATION_TAG * b.r, b.y - STATION_TAG * b.r, b.x + STATION_TAG * b.r,
-                                    b.y + STATION_TAG * b.r)) for b in tags]
+    squares = [
+        SimpleNamespace(
+            box=(b.x - STATION_TAG * b.r, b.y - STATION_TAG * b.r, b.x + STATION_TAG * b.r, b.y + STATION_TAG * b.r)
+        )
+        for b in tags
+    ]
     worst = {m.cities[i].id: max(_hidden_shares(geo, sq), default=0.0) for i, sq in enumerate(squares)}
     assert max(worst.values()) <= 0.5, worst
     assert len([c for c, share in worst.items() if share > 0.21]) <= 1, worst

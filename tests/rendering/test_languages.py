@@ -69,12 +69,37 @@ def images(t, names=MIXED_NAMES, quote=lambda s: s) -> dict:
     game = _tunnel_game()
     choosing = dict(v_usa, phase="choosing", current=None, to_move=[0, 2], last_round=False)
     rows = [LadderRow(i + 1, names[i], 12.5 - 3 * i, 6 + i, max(0, 4 - i), highlight=i == 1) for i in range(5)]
-    card = ProfileCard(name=names[0], league=quote("Club"), season=quote("Season 1"), rating=11.5, place=2,
-                       ranked=4, games=4, wins=1, average_score=87.5, ticket_rate=0.71, longest_bonuses=2,
-                       map_ratings=[(quote("USA"), 9.2)], history=[3.1, 6.2, 11.5],
-                       recent=[RecentRow(quote("Nov 29"), quote("USA"), 1, 4, 102, 2.6)], min_games=3)
-    short = ProfileCard(name=names[1], league=quote("Club"), season=quote("S"), rating=1.5, place=None, ranked=3,
-                        games=1, wins=0, average_score=None, ticket_rate=None, longest_bonuses=0, min_games=3)
+    card = ProfileCard(
+        name=names[0],
+        league=quote("Club"),
+        season=quote("Season 1"),
+        rating=11.5,
+        place=2,
+        ranked=4,
+        games=4,
+        wins=1,
+        average_score=87.5,
+        ticket_rate=0.71,
+        longest_bonuses=2,
+        map_ratings=[(quote("USA"), 9.2)],
+        history=[3.1, 6.2, 11.5],
+        recent=[RecentRow(quote("Nov 29"), quote("USA"), 1, 4, 102, 2.6)],
+        min_games=3,
+    )
+    short = ProfileCard(
+        name=names[1],
+        league=quote("Club"),
+        season=quote("S"),
+        rating=1.5,
+        place=None,
+        ranked=3,
+        games=1,
+        wins=0,
+        average_score=None,
+        ticket_rate=None,
+        longest_bonuses=0,
+        min_games=3,
+    )
     return {
         "board": render_board(v_usa, usa, players, t=t),
         "board choosing": render_board(choosing, usa, players, t=t),
@@ -118,8 +143,11 @@ def _normal(text: str) -> str:
 
 def _rendering_messages() -> set:
     """The catalog keys whose text rendering draws: its own messages and the card names."""
-    return {key for key, m in catalogs.extract().items()
-            if any(w.startswith("rendering/") for w in m.where) or key[0] == "card"}
+    return {
+        key
+        for key, m in catalogs.extract().items()
+        if any(w.startswith("rendering/") for w in m.where) or key[0] == "card"
+    }
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -175,8 +203,15 @@ def test_images_in_russian_and_chinese(language, drawn):
     texts = {text for text, _ in drawn}
     for text, style in drawn:  # nothing of a translation is dropped for lack of a glyph
         assert fonts.clean_text(text, style) == _normal(text), text
-    expected = [t.gettext("Market"), t.gettext("Player"), t.gettext("Rank"), t.gettext("Rating"),
-                t.gettext("Recent games"), t.card(2), t.pgettext("color letter", "B")]
+    expected = [
+        t.gettext("Market"),
+        t.gettext("Player"),
+        t.gettext("Rank"),
+        t.gettext("Rating"),
+        t.gettext("Recent games"),
+        t.card(2),
+        t.pgettext("color letter", "B"),
+    ]
     for label in expected:
         assert any(label in text for text in texts), label
     assert not any("Market" in text or "to play" in text for text in texts)
@@ -311,7 +346,9 @@ def test_turns_worded_as_players_speak(map_id):
         entry = view["recent"][-1]
         kinds.add(entry["kind"])
         last = recap(en, view, players, game.map)[-1][1]
-        assert not any(word in last for word in ("loco=", "market ", "tickets keep", "tunnel pay", "sub=", "/1", "/2")), last
+        assert not any(
+            word in last for word in ("loco=", "market ", "tickets keep", "tunnel pay", "sub=", "/1", "/2")
+        ), last
         track = game.map.track_by_id.get(entry.get("track") or "")
         if entry["kind"] in ("Claim", "PayTunnel", "DeclineTunnel") and track is not None:
             assert route_words(en, game.map, track) in last, last

@@ -26,14 +26,20 @@ from tests.rendering.conftest import MAPS, decode
 
 IMAGES = {
     "board": lambda v, m, **kw: render_board(v, m, **kw),
-    "player board": lambda v, m, **kw: render_player_board(with_seat(v, m, 0), m,
-                                                           claimable_tracks=[x.id for x in m.tracks[:5]], **kw),
+    "player board": lambda v, m, **kw: render_player_board(
+        with_seat(v, m, 0), m, claimable_tracks=[x.id for x in m.tracks[:5]], **kw
+    ),
     "final": lambda v, m, **kw: render_final(synthetic_final(v, m), m, **kw),
     "hand": lambda v, m, **kw: render_hand(with_seat(v, m, 0), m, **kw),
     "offer": lambda v, m, **kw: render_ticket_offer(with_seat(v, m, 0, offer=5), m, **kw),
 }
 #: Sprites with text in them, cached: drawn again under the spy.
-TEXT_CACHES = (board_module._static_map, board_module._overlay_sprites, board_module._badge_sprite, board_module._station_tag)
+TEXT_CACHES = (
+    board_module._static_map,
+    board_module._overlay_sprites,
+    board_module._badge_sprite,
+    board_module._station_tag,
+)
 
 
 @pytest.mark.slow
@@ -98,7 +104,7 @@ def test_palette_board_matches_the_full_color_picture(synthetic_views, map_id):
         solid = Image.new("RGB", full.size, p.color)
         in_full = _max_channel(ImageChops.difference(full, solid)).point(lambda v: 255 if v == 0 else 0)
         in_shown = _max_channel(ImageChops.difference(shown, solid)).point(lambda v: 255 if v <= 8 else 0)
-        assert in_full.getbbox() is not None or p.color not in [q.color for q in players[:len(view["players"])]]
+        assert in_full.getbbox() is not None or p.color not in [q.color for q in players[: len(view["players"])]]
         assert ImageChops.subtract(in_full, in_shown).getbbox() is None, p.color
 
 

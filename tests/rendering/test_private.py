@@ -101,7 +101,10 @@ def test_final_image_from_an_engine_game():
     r = render_final(view, load_map("usa"), [PlayerStyle("Ana", (120, 40, 200))])
     assert decode(r.png).size == (r.width, r.height)
     ranked = sorted(view["final"], key=lambda p: p["rank"])
-    assert r.alt_text.index(f" {ranked[0]['total']} (") < r.alt_text.index(f" {ranked[-1]['total']} (") or len({p['total'] for p in ranked}) == 1
+    assert (
+        r.alt_text.index(f" {ranked[0]['total']} (") < r.alt_text.index(f" {ranked[-1]['total']} (")
+        or len({p["total"] for p in ranked}) == 1
+    )
     with pytest.raises(ValueError):
         render_final(game.view(0), load_map("usa"))
     with pytest.raises(ValueError):

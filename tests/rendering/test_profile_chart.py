@@ -12,8 +12,21 @@ USA, EUROPE = DEFAULT_PLAYER_COLORS[1], DEFAULT_PLAYER_COLORS[2]  # the first ma
 
 
 def card(**changes) -> ProfileCard:  # type: ignore[no-untyped-def]
-    base = dict(name="Anna", league="Club", season="Winter", rating=11.5, place=1, ranked=4, games=4, wins=3,
-                average_score=90, ticket_rate=0.8, longest_bonuses=1, history=[3.0, 6.0, 4.0, 11.5], color=COLOR)
+    base = dict(
+        name="Anna",
+        league="Club",
+        season="Winter",
+        rating=11.5,
+        place=1,
+        ranked=4,
+        games=4,
+        wins=3,
+        average_score=90,
+        ticket_rate=0.8,
+        longest_bonuses=1,
+        history=[3.0, 6.0, 4.0, 11.5],
+        color=COLOR,
+    )
     return ProfileCard(**{**base, **changes})
 
 
@@ -22,8 +35,12 @@ def colors(image) -> set:  # type: ignore[no-untyped-def]
 
 
 def test_each_map_has_its_line_and_each_season_its_bar() -> None:
-    image = render_profile(card(map_history=[("USA", [(0, 3.0), (1, 6.0)]), ("Europe", [(2, 2.0), (3, 7.0)])],
-                                seasons=[("Autumn", 8.25), ("Winter", 11.5)]))
+    image = render_profile(
+        card(
+            map_history=[("USA", [(0, 3.0), (1, 6.0)]), ("Europe", [(2, 2.0), (3, 7.0)])],
+            seasons=[("Autumn", 8.25), ("Winter", 11.5)],
+        )
+    )
     seen = colors(image)
     assert {USA, EUROPE, COLOR, lighter(COLOR, 0.5)} <= seen
     assert image.alt_text.endswith("1 longest-path bonus, by season Autumn 8.2 · Winter 11.5.")

@@ -69,8 +69,12 @@ def test_every_claim_since_the_viewers_previous_board_glows_and_is_told():
 def test_paid_tunnel_glows_and_names_its_route_and_face_up_card_its_color():
     game = started("europe")
     t = track_between(game, "Venezia", "Zürich")
-    arrange(game, hands={0: "green green green green loco loco"}, deck_top="green loco blue",
-            market="red blue green white black")
+    arrange(
+        game,
+        hands={0: "green green green green loco loco"},
+        deck_top="green loco blue",
+        market="red blue green white black",
+    )
     game.apply(0, Claim(t.id, card_index("green"), 0))
     game.apply(0, PayTunnel(1))
     game.apply(1, DrawMarket(1))
@@ -90,7 +94,9 @@ def test_turns_are_told_in_russian_and_chinese():
     game.apply(0, PayTunnel(1))
 
     entries = game.view(None)["recent"][-2:]
-    assert turn_text(translator("ru", "translated"), game.map, game.view(None), entries).startswith("прокладывает тоннель Венеция")
+    assert turn_text(translator("ru", "translated"), game.map, game.view(None), entries).startswith(
+        "прокладывает тоннель Венеция"
+    )
     assert turn_text(translator("zh", "translated"), game.map, game.view(None), entries).startswith("占领隧道 威尼斯")
 
 
@@ -99,12 +105,24 @@ def test_country_ticket_shows_the_destination_reached_and_its_value():
     view = with_seat(synthetic_view(m, seats=3, seed=1), m, 0)
     # a country ticket and one track from its city to one destination's border point
     ticket, place, nodes, points, track = next(
-        (t, place, nodes, points, x) for t in m.tickets if t.destinations and m.cities[t.a].kind != "country"
-        for place, nodes, points in t.destinations for x in m.tracks
-        if {x.a, x.b} & set(t.a_nodes) and {x.a, x.b} & set(nodes) and points < max(d[2] for d in t.destinations))
+        (t, place, nodes, points, x)
+        for t in m.tickets
+        if t.destinations and m.cities[t.a].kind != "country"
+        for place, nodes, points in t.destinations
+        for x in m.tracks
+        if {x.a, x.b} & set(t.a_nodes) and {x.a, x.b} & set(nodes) and points < max(d[2] for d in t.destinations)
+    )
     view["claims"] = {track.id: 0}
-    view["you"]["tickets"] = [{"id": ticket.id, "a": m.cities[ticket.a].id, "b": m.cities[ticket.b].id, "points": ticket.points,
-                               "long": False, "destinations": [{"to": m.cities[p].id, "points": v} for p, _, v in ticket.destinations]}]
+    view["you"]["tickets"] = [
+        {
+            "id": ticket.id,
+            "a": m.cities[ticket.a].id,
+            "b": m.cities[ticket.b].id,
+            "points": ticket.points,
+            "long": False,
+            "destinations": [{"to": m.cities[p].id, "points": v} for p, _, v in ticket.destinations],
+        }
+    ]
     r = render_hand(view, m)
     reached = m.cities[place].name
     assert f"{m.cities[ticket.a].name}-{reached} {points} connected" in r.alt_text, r.alt_text
@@ -153,7 +171,9 @@ def test_nederland_final_shows_money_and_the_neutral_players_trains(monkeypatch)
     assert view.get("neutral") and all("money" in p["details"] for p in view["final"])
     drawn = []
     real = fonts.draw_text
-    monkeypatch.setattr(fonts, "draw_text", lambda d, xy, text, *a, **k: drawn.append(text) or real(d, xy, text, *a, **k))
+    monkeypatch.setattr(
+        fonts, "draw_text", lambda d, xy, text, *a, **k: drawn.append(text) or real(d, xy, text, *a, **k)
+    )
     r = render_final(view, game.map)
     assert "Money" in drawn and "Longest" not in drawn and "longest" not in r.alt_text
     assert f"Neutral player: {view['neutral']['trains']} trains left" in drawn or view["neutral"]["trains"] == 1
@@ -173,7 +193,9 @@ def test_five_ticket_offer_is_shorter_than_a_phone_screen_and_shows_the_claims(m
     assert r.height < 1.5 * r.width, (r.width, r.height)
     drawn = []
     real = fonts.draw_text
-    monkeypatch.setattr(fonts, "draw_text", lambda d, xy, text, *a, **k: drawn.append(text) or real(d, xy, text, *a, **k))
+    monkeypatch.setattr(
+        fonts, "draw_text", lambda d, xy, text, *a, **k: drawn.append(text) or real(d, xy, text, *a, **k)
+    )
     thumb, _, _ = private.thumbnail(view, m, default_players(3), 240, t=translator("en"), colorblind=True)
     assert drawn == [] and thumb.width == 240
     monkeypatch.undo()
@@ -191,6 +213,8 @@ def test_tunnel_being_paid_for_is_lit_and_named_by_its_cities():
     view = game.view(None)
     assert view["tunnel"]["track"] == t.id
     r = render_board(view, game.map)
-    assert "Tunnel Venezia – Zürich (Player 1): revealed green, loco, blue — 2 more cards to pay" in r.alt_text, r.alt_text
+    assert "Tunnel Venezia – Zürich (Player 1): revealed green, loco, blue — 2 more cards to pay" in r.alt_text, (
+        r.alt_text
+    )
     assert "digging the tunnel Venezia – Zürich" in r.alt_text
     assert glowing(decode(r.png), geometry(game.map), game.map, t.id)

@@ -25,8 +25,10 @@ BACKENDS = [
         "postgresql",
         id="postgresql",
         # One database for every test that wipes it: with pytest-xdist they all run in one worker.
-        marks=[pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set"),
-               pytest.mark.xdist_group("postgresql")],
+        marks=[
+            pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set"),
+            pytest.mark.xdist_group("postgresql"),
+        ],
     ),
 ]
 

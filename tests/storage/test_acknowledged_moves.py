@@ -29,8 +29,15 @@ LEASE = timedelta(seconds=60)
 
 async def note(db, token: str, *, guild_id: int | None = 1, by: str = "dead", age: timedelta = LEASE * 2):  # type: ignore[no-untyped-def]
     async with db.sessions() as s:
-        await note_acknowledged(session=s, interaction_token=token, application_id=7, guild_id=guild_id, user_id=11,
-                                received_by=by, now=utcnow() - age)
+        await note_acknowledged(
+            session=s,
+            interaction_token=token,
+            application_id=7,
+            guild_id=guild_id,
+            user_id=11,
+            received_by=by,
+            now=utcnow() - age,
+        )
 
 
 async def tokens(db, **kwargs) -> list[str]:  # type: ignore[no-untyped-def]
@@ -51,8 +58,13 @@ async def test_a_saved_move_deletes_its_acknowledgement_in_its_transaction(db) -
     await note(db, "refused")
     advance(game, 1)
     async with db.sessions() as s:
-        await save_action(session=s, game_id=record.id, expected_version=0, game=game,
-                          announce=Announce("player", interaction_token="saved", application_id=7))
+        await save_action(
+            session=s,
+            game_id=record.id,
+            expected_version=0,
+            game=game,
+            announce=Announce("player", interaction_token="saved", application_id=7),
+        )
         late = Announce("player", interaction_token="refused", application_id=7)
         with pytest.raises(StaleVersionError):  # a write that fails keeps the row: the move was not saved
             await save_action(session=s, game_id=record.id, expected_version=0, game=game, announce=late)

@@ -46,8 +46,9 @@ async def stored(db, guild_id: int = 1, plies: int = 0, cause: str = "player"): 
     """A game with `plies` actions saved, each with its announcement."""
     game = new_game(seed=5)
     async with db.sessions() as s:
-        record = await create_game(session=s, guild_id=guild_id, channel_id=next(channels), game=game,
-                                   players=[11, 12, 13])
+        record = await create_game(
+            session=s, guild_id=guild_id, channel_id=next(channels), game=game, players=[11, 12, 13]
+        )
         for v in range(plies):
             advance(game, 1)
             await save_action(session=s, game_id=record.id, expected_version=v, game=game, announce=Announce(cause))
@@ -66,8 +67,13 @@ async def test_an_action_is_stored_with_its_announcement(db) -> None:
     game_id, game = await stored(db)
     advance(game, 1)
     async with db.sessions() as s:
-        await save_action(session=s, game_id=game_id, expected_version=0, game=game,
-                          announce=Announce("player", interaction_token="tok", application_id=99))
+        await save_action(
+            session=s,
+            game_id=game_id,
+            expected_version=0,
+            game=game,
+            announce=Announce("player", interaction_token="tok", application_id=99),
+        )
         advance(game, 1)
         await save_action(session=s, game_id=game_id, expected_version=1, game=game)  # nothing to tell
     [row] = await rows(db, game_id)
@@ -79,8 +85,14 @@ async def test_an_action_is_stored_with_its_announcement(db) -> None:
 
 async def test_a_new_game_can_be_announced_with_its_creation(db) -> None:
     async with db.sessions() as s:
-        record = await create_game(session=s, guild_id=1, channel_id=next(channels), game=new_game(seed=6),
-                                   players=[1, 2, 3], announce=Announce("start"))
+        record = await create_game(
+            session=s,
+            guild_id=1,
+            channel_id=next(channels),
+            game=new_game(seed=6),
+            players=[1, 2, 3],
+            announce=Announce("start"),
+        )
     [row] = await rows(db, record.id)
     assert (row.version, row.cause) == (0, "start")
 
@@ -109,8 +121,15 @@ async def test_a_failed_write_stores_neither_the_action_nor_its_announcement(db)
         assert len(await action_log(session=s, game_id=game_id)) == 2
         # A refused action (stale version) queues nothing either.
         with pytest.raises(StaleVersionError):
-            await append_action(session=s, game_id=game_id, expected_version=1, seat=0, action_text="draw deck",
-                                state=at_two, announce=Announce("player"))
+            await append_action(
+                session=s,
+                game_id=game_id,
+                expected_version=1,
+                seat=0,
+                action_text="draw deck",
+                state=at_two,
+                announce=Announce("player"),
+            )
     assert [(r.version, r.cause) for r in await rows(db, game_id)] == [(1, "player"), (2, "player"), (3, "admin")]
 
 
@@ -135,8 +154,10 @@ async def test_two_sessions_claiming_one_row_at_the_same_moment(db) -> None:
         game_id, _ = await stored(db, plies=1)
         [row] = await rows(db, game_id)
         async with db.sessions() as a, db.sessions() as b:
-            won = await asyncio.gather(claim_announcement(session=a, announcement_id=row.id, claimer="a"),
-                                       claim_announcement(session=b, announcement_id=row.id, claimer="b"))
+            won = await asyncio.gather(
+                claim_announcement(session=a, announcement_id=row.id, claimer="a"),
+                claim_announcement(session=b, announcement_id=row.id, claimer="b"),
+            )
         assert sum(w is not None for w in won) == 1
         [after] = await rows(db, game_id)
         assert after.attempts == 1 and after.claimed_by == next(w.claimed_by for w in won if w is not None)
@@ -208,8 +229,13 @@ async def test_a_mark_drops_the_interaction_token(db) -> None:
     game_id, game = await stored(db)
     advance(game, 1)
     async with db.sessions() as s:
-        await save_action(session=s, game_id=game_id, expected_version=0, game=game,
-                          announce=Announce("player", interaction_token="secret", application_id=1))
+        await save_action(
+            session=s,
+            game_id=game_id,
+            expected_version=0,
+            game=game,
+            announce=Announce("player", interaction_token="secret", application_id=1),
+        )
         row = await claim_next(session=s, claimer="me")
         assert row.interaction_token == "secret"
         await mark_announced(session=s, announcement_id=row.id)
@@ -277,11 +303,20 @@ async def test_a_stored_turn_replays_what_the_action_did(db) -> None:
             await save_action(session=s, game_id=record.id, expected_version=v, game=game, announce=Announce("player"))
         start = await stored_turn(session=s, game_id=record.id, version=0)
         assert (start.version, start.action, start.events, start.game.to_json()) == (
-            0, None, [], new_game(seed=9).to_json())
+            0,
+            None,
+            [],
+            new_game(seed=9).to_json(),
+        )
         for version, (seat, action, events, phase, state) in enumerate(live, start=1):
             turn = await stored_turn(session=s, game_id=record.id, version=version)
             assert (turn.version, turn.seat, turn.action, turn.events, turn.phase_before) == (
-                version, seat, action, events, phase)
+                version,
+                seat,
+                action,
+                events,
+                phase,
+            )
             assert turn.game.to_json() == state
         with pytest.raises(ValueError, match="at version 6"):
             await stored_turn(session=s, game_id=record.id, version=7)

@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def storage_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "storage", *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "storage", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def refused(result: subprocess.CompletedProcess[str]) -> str:

@@ -30,7 +30,9 @@ def run(args: list[str], cwd: Path, url: str | None) -> subprocess.CompletedProc
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     if url:
         env["DATABASE_URL"] = url
-    return subprocess.run([sys.executable, "-m", "storage", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "storage", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_migrate_from_another_folder_creates_the_default_file(tmp_path: Path) -> None:

@@ -24,8 +24,9 @@ async def test_schedule_keeps_a_turns_deadline_and_drops_finished_turns(db) -> N
     now = utcnow()
     async with db.sessions() as s:
         await clocks.schedule_all(session=s, game_id=game_id, plans={0: (4, [(clocks.DEADLINE, now)])})
-        await clocks.schedule_all(session=s, game_id=game_id,
-                                  plans={0: (4, [(clocks.DEADLINE, now + timedelta(hours=1))])})
+        await clocks.schedule_all(
+            session=s, game_id=game_id, plans={0: (4, [(clocks.DEADLINE, now + timedelta(hours=1))])}
+        )
         (timer,) = await clocks.pending_timers(session=s, game_id=game_id)
         assert timer.due_at == now  # same turn: the first deadline stands
         await clocks.schedule_all(session=s, game_id=game_id, plans={1: (6, [(clocks.DEADLINE, now)])})
@@ -38,8 +39,11 @@ async def test_two_schedulers_claim_each_due_timer_once(db) -> None:
     past = utcnow() - timedelta(minutes=1)
     async with db.sessions() as s:
         for game_id in game_ids:
-            await clocks.schedule_all(session=s, game_id=game_id, plans={
-                seat: (seat, [(clocks.DEADLINE, past), (clocks.REMINDER, past)]) for seat in range(3)})
+            await clocks.schedule_all(
+                session=s,
+                game_id=game_id,
+                plans={seat: (seat, [(clocks.DEADLINE, past), (clocks.REMINDER, past)]) for seat in range(3)},
+            )
     engines = [make_engine(db.url) for _ in range(2)]
     claimed: list[list[int]] = [[], []]
 

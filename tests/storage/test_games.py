@@ -36,7 +36,9 @@ USERS = [2**62 + 1, 2**62 + 2, 2**62 + 3]
 async def store_new(db, game=None, channel=CHANNEL):  # type: ignore[no-untyped-def]
     game = game or new_game()
     async with db.sessions() as s:
-        record = await create_game(session=s, guild_id=GUILD, channel_id=channel, game=game, players=USERS[: game.seats])
+        record = await create_game(
+            session=s, guild_id=GUILD, channel_id=channel, game=game, players=USERS[: game.seats]
+        )
     return record, game
 
 
@@ -77,7 +79,12 @@ async def test_stale_writer_fails_cleanly_and_changes_nothing(db) -> None:
     async with db.sessions() as s:
         with pytest.raises(StaleVersionError) as info:
             await append_action(
-                session=s, game_id=record.id, expected_version=0, seat=0, action_text="draw deck", state=game.to_json() | {"plies": 1}
+                session=s,
+                game_id=record.id,
+                expected_version=0,
+                seat=0,
+                action_text="draw deck",
+                state=game.to_json() | {"plies": 1},
             )
         assert info.value.current == 1
         stored = await get_game(session=s, game_id=record.id)
@@ -91,7 +98,9 @@ async def test_state_must_match_the_version(db) -> None:
     record, game = await store_new(db)
     async with db.sessions() as s:
         with pytest.raises(ValueError):
-            await append_action(session=s, game_id=record.id, expected_version=0, seat=0, action_text="draw deck", state=game.to_json())
+            await append_action(
+                session=s, game_id=record.id, expected_version=0, seat=0, action_text="draw deck", state=game.to_json()
+            )
 
 
 async def test_one_active_game_per_channel(db) -> None:
@@ -129,13 +138,24 @@ async def test_finishing_a_game_records_results(db) -> None:
             advance(game, 1)
             version = await save_action(session=s, game_id=record.id, expected_version=version, game=game)
         stored = await get_game(session=s, game_id=record.id)
-        seats = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == record.id).order_by(SeatRecord.seat))).scalars().all()
+        seats = (
+            (await s.execute(select(SeatRecord).where(SeatRecord.game_id == record.id).order_by(SeatRecord.seat)))
+            .scalars()
+            .all()
+        )
         assert stored.status == "finished" and stored.finished_at is not None and stored.end_reason == game.end_reason
         for seat, score in zip(seats, game.final, strict=True):
             assert (seat.final_score, seat.rank, seat.tickets_completed) == (score.total, score.rank, score.completed)
             assert seat.longest_bonus == bool(score.bonuses.get("longest_path"))
         with pytest.raises(GameNotActiveError):
-            await append_action(session=s, game_id=record.id, expected_version=version, seat=0, action_text="pass", state={"plies": version + 1})
+            await append_action(
+                session=s,
+                game_id=record.id,
+                expected_version=version,
+                seat=0,
+                action_text="pass",
+                state={"plies": version + 1},
+            )
 
 
 async def test_read_only_and_missing_games_refuse_actions(db) -> None:

@@ -59,8 +59,9 @@ def seating(game: Game, order: list[int]) -> list[int]:
 async def finished(s, order: list[int], map_id: str = "usa", season_id: int | None = None) -> int:
     """A finished game whose final order is `order`, attached to the season while 'running'."""
     game = finished_game(map_id, len(order), 1)
-    record = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
-                               players=seating(game, order))
+    record = await create_game(
+        session=s, guild_id=GUILD, channel_id=next(channels), game=game, players=seating(game, order)
+    )
     if season_id is not None:
         s.add(LeagueGame(game_id=record.id, season_id=season_id, added_by=A))
         await s.commit()
@@ -70,9 +71,15 @@ async def finished(s, order: list[int], map_id: str = "usa", season_id: int | No
 
 async def league_and_season(s, **season):
     league = await leagues.create_league(session=s, guild_id=GUILD, name="Club", created_by=A, admin_role_id=77)
-    season = await leagues.create_season(session=s, league_id=league.id, name=season.pop("name", "S1"),
-                                         starts_at=NOW - timedelta(days=1), ends_at=NOW + timedelta(days=30),
-                                         created_by=A, **season)
+    season = await leagues.create_season(
+        session=s,
+        league_id=league.id,
+        name=season.pop("name", "S1"),
+        starts_at=NOW - timedelta(days=1),
+        ends_at=NOW + timedelta(days=30),
+        created_by=A,
+        **season,
+    )
     return league, season
 
 
@@ -100,8 +107,9 @@ async def test_the_issue_season_a_always_wins_d_always_last_then_voiding_a_s_win
         assert A not in r  # no rated game left: a new player's 0, below B
         assert r[B] > 0 > r[D] and r[B] > r[C] > r[D]
         # Recomputed from the remaining games in order = rating only those games from scratch.
-        alone = compute_ratings([GameResult(i, "usa", ((B, 1), (C, 2), (D, 3)))
-                                         for i, order in zip(ids, orders) if order[0] == B])
+        alone = compute_ratings(
+            [GameResult(i, "usa", ((B, 1), (C, 2), (D, 3))) for i, order in zip(ids, orders) if order[0] == B]
+        )
         assert r[B] == pytest.approx(displayed(alone.ratings[("all", B)].mu, alone.ratings[("all", B)].sigma))
         # Restoring the games gives the first ratings back exactly.
         for game_id, order in zip(ids, orders):
@@ -148,26 +156,33 @@ async def test_a_removed_player_takes_the_last_rank(db) -> None:
     assert game.is_over() and game.left[1] == "removed"
     async with db.sessions() as s:
         _, season = await league_and_season(s)
-        record = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
-                                   players=[A, B, C])
+        record = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game, players=[A, B, C])
         s.add(LeagueGame(game_id=record.id, season_id=season.id))
         await s.commit()
         await leagues.settle_game(session=s, game_id=record.id)
         export = list(csv.DictReader(io.StringIO(await leagues.export_results_csv(session=s, season_id=season.id))))
         removed = next(row for row in export if row["user_id"] == str(B))
         assert removed["left"] == "removed" and removed["rating_rank"] == "3"
-    seats = [SeatRecord(game_id=1, seat=0, user_id=A, rank=2), SeatRecord(game_id=1, seat=1, user_id=B, rank=1,
-                                                                          left="removed"),
-             SeatRecord(game_id=1, seat=2, user_id=C, rank=3, left="resigned"),
-             SeatRecord(game_id=1, seat=3, user_id=D, rank=4)]
+    seats = [
+        SeatRecord(game_id=1, seat=0, user_id=A, rank=2),
+        SeatRecord(game_id=1, seat=1, user_id=B, rank=1, left="removed"),
+        SeatRecord(game_id=1, seat=2, user_id=C, rank=3, left="resigned"),
+        SeatRecord(game_id=1, seat=3, user_id=D, rank=4),
+    ]
     assert rating_places(seats) == ((A, 1), (B, 3), (C, 3), (D, 2))
 
 
 def test_refusals_are_english_templates_with_their_data() -> None:
     """The bot words them in the reader's language (bot/leagues.py league_text); `str` stays English.
     (Unrated reasons: tests/storage/test_ratings.py.)"""
-    season = Season(league_id=1, name="S1", starts_at=NOW, ends_at=NOW + timedelta(days=30),
-                            maps=["europe", "usa"], player_counts=[3, 4])
+    season = Season(
+        league_id=1,
+        name="S1",
+        starts_at=NOW,
+        ends_at=NOW + timedelta(days=30),
+        maps=["europe", "usa"],
+        player_counts=[3, 4],
+    )
     with pytest.raises(NotEligibleError) as refused:
         leagues.check_game_fits(season, map_id="nordic", players=3)
     assert str(refused.value) == "season 'S1' is played on europe, usa, not nordic"
@@ -198,8 +213,14 @@ async def test_void_refusals_and_lookups_have_their_own_classes(db) -> None:
         assert isinstance(refused.value, LookupError) and refused.value.params == {"game": outside}
         with pytest.raises(LeagueNotFoundError, match="no season"):
             await leagues.standings(session=s, season_id=season.id + 99)
-    for cls in (AlreadyInSeasonError, LeagueNameTakenError, LeagueNotFoundError, NotEligibleError,
-                SeasonNotOpenError, VoidStateError):
+    for cls in (
+        AlreadyInSeasonError,
+        LeagueNameTakenError,
+        LeagueNotFoundError,
+        NotEligibleError,
+        SeasonNotOpenError,
+        VoidStateError,
+    ):
         assert issubclass(cls, LeagueError) and issubclass(cls, StorageError)
 
 
@@ -207,24 +228,41 @@ async def test_ai_seats_abandoned_games_and_season_limits(db) -> None:
     async with db.sessions() as s:
         _, season = await league_and_season(s, maps=["usa"], player_counts=[3, 4])
         game = Game.new("usa", 3, 9, GameOptions())
-        with_ai = await create_game(session=s, guild_id=GUILD, channel_id=next(channels), game=game,
-                                    players=[A, None, B])
+        with_ai = await create_game(
+            session=s, guild_id=GUILD, channel_id=next(channels), game=game, players=[A, None, B]
+        )
         with pytest.raises(NotEligibleError, match="AI seats"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=with_ai.id, user_id=A)
-        two = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
-                                game=Game.new("usa", 2, 9, GameOptions()), players=[A, B])
+        two = await create_game(
+            session=s,
+            guild_id=GUILD,
+            channel_id=next(channels),
+            game=Game.new("usa", 2, 9, GameOptions()),
+            players=[A, B],
+        )
         with pytest.raises(NotEligibleError, match="not 2"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=two.id, user_id=A)
-        europe = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
-                                   game=Game.new("europe", 3, 9, GameOptions()), players=[A, B, C])
+        europe = await create_game(
+            session=s,
+            guild_id=GUILD,
+            channel_id=next(channels),
+            game=Game.new("europe", 3, 9, GameOptions()),
+            players=[A, B, C],
+        )
         with pytest.raises(NotEligibleError, match="played on usa"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=europe.id, user_id=A)
-        small = await open_lobby(session=s, guild_id=GUILD, channel_id=next(channels), host_id=A, map_id="usa",
-                                 max_seats=2)
+        small = await open_lobby(
+            session=s, guild_id=GUILD, channel_id=next(channels), host_id=A, map_id="usa", max_seats=2
+        )
         with pytest.raises(NotEligibleError, match="needs at least 3 players"):
             await leagues.attach_lobby(session=s, season_id=season.id, lobby_id=small.id, user_id=A)
-        ok = await create_game(session=s, guild_id=GUILD, channel_id=next(channels),
-                               game=Game.new("usa", 3, 9, GameOptions()), players=[A, B, C])
+        ok = await create_game(
+            session=s,
+            guild_id=GUILD,
+            channel_id=next(channels),
+            game=Game.new("usa", 3, 9, GameOptions()),
+            players=[A, B, C],
+        )
         await leagues.attach_game(session=s, season_id=season.id, game_id=ok.id, user_id=A)
         with pytest.raises(AlreadyInSeasonError, match="already belongs"):
             await leagues.attach_game(session=s, season_id=season.id, game_id=ok.id, user_id=A)
@@ -243,16 +281,18 @@ async def test_a_lobby_s_game_is_rated_when_it_ends_and_seasons_close_and_carry_
         lobby = await open_lobby(session=s, guild_id=GUILD, channel_id=555, host_id=A, map_id="usa")
         await leagues.attach_lobby(session=s, season_id=first.id, lobby_id=lobby.id, user_id=A)
         game = finished_game("usa", 3, 1)
-        record = await create_game(session=s, guild_id=GUILD, channel_id=555, game=game,
-                                   players=seating(game, [A, B, C]), lobby_id=lobby.id)
+        record = await create_game(
+            session=s, guild_id=GUILD, channel_id=555, game=game, players=seating(game, [A, B, C]), lobby_id=lobby.id
+        )
         assert await leagues.needs_recompute(session=s, season_id=first.id)
         assert await leagues.settle_game(session=s, game_id=record.id) == first.id
         assert not await leagues.needs_recompute(session=s, season_id=first.id)
         before = await ratings(s, first.id)
         assert before[A] > before[B] > before[C]
         end_of_first = {r.user_id: r for r in (await leagues.standings(session=s, season_id=first.id))[0]}
-        second = await leagues.create_season(session=s, league_id=league.id, name="S2", starts_at=NOW,
-                                             ends_at=NOW + timedelta(days=10), created_by=A)
+        second = await leagues.create_season(
+            session=s, league_id=league.id, name="S2", starts_at=NOW, ends_at=NOW + timedelta(days=10), created_by=A
+        )
         assert (await leagues.get_season(session=s, season_id=first.id)).status == SEASON_CLOSED
         assert (await leagues.active_season(session=s, league_id=league.id)).id == second.id
         with pytest.raises(SeasonNotOpenError, match="closed"):
@@ -267,15 +307,16 @@ async def test_a_lobby_s_game_is_rated_when_it_ends_and_seasons_close_and_carry_
         profile = await leagues.player_profile(session=s, season_id=second.id, user_id=C)
         assert profile.history[0] == pytest.approx(profile.recent[0].change)  # from 0 again
         with pytest.raises(LeagueNameTakenError, match="already has a season"):
-            await leagues.create_season(session=s, league_id=league.id, name="S2", starts_at=NOW,
-                                        ends_at=NOW + timedelta(days=1), created_by=A)
+            await leagues.create_season(
+                session=s, league_id=league.id, name="S2", starts_at=NOW, ends_at=NOW + timedelta(days=1), created_by=A
+            )
         with pytest.raises(LeagueNameTakenError, match="already has a league"):
             await leagues.create_league(session=s, guild_id=GUILD, name="Club", created_by=A)
 
 
 async def test_profile_and_csv_export(db) -> None:
     async with db.sessions() as s:
-        await update_player(session=s, user_id=A, display_name="Anna, \"the\" winner")
+        await update_player(session=s, user_id=A, display_name='Anna, "the" winner')
         _, season = await league_and_season(s)
         ids = [await finished(s, order, season_id=season.id) for order in ([A, B, C], [B, A], [A, C, B])]
         profile = await leagues.player_profile(session=s, season_id=season.id, user_id=A)
@@ -289,13 +330,14 @@ async def test_profile_and_csv_export(db) -> None:
         assert list(rows[0]) == list(leagues.RESULTS_COLUMNS)
         assert len(rows) == 3 + 2 + 3 and {r["status"] for r in rows} == {"rated"}
         anna = [r for r in rows if r["user_id"] == str(A)]
-        assert anna[0]["name"] == "Anna, \"the\" winner" and anna[0]["game_rank"] == "1"
+        assert anna[0]["name"] == 'Anna, "the" winner' and anna[0]["game_rank"] == "1"
         assert float(anna[-1]["rating_after"]) == pytest.approx(profile.rating, abs=1e-3)
         await leagues.void_game(session=s, game_id=ids[1], user_id=A)
         rows = list(csv.DictReader(io.StringIO(await leagues.export_results_csv(session=s, season_id=season.id))))
         assert [r["status"] for r in rows].count("voided") == 2
-        standings = list(csv.DictReader(io.StringIO(await leagues.export_standings_csv(session=s,
-                                                                                      season_id=season.id))))
+        standings = list(
+            csv.DictReader(io.StringIO(await leagues.export_standings_csv(session=s, season_id=season.id)))
+        )
         assert standings[0]["user_id"] == str(A) and standings[0]["qualified"] == "1"
 
 
@@ -330,8 +372,13 @@ async def test_a_season_closes_once_with_promotion_relegation_and_reward_roles(d
         await leagues.set_division(session=s, league_id=league.id, name="Gold", user_id=A, relegate=1)
         await leagues.set_division(session=s, league_id=league.id, name="Silver", user_id=A, promote=1)
         for player, division in ((A, "Gold"), (B, "Gold"), (C, "Silver"), (D, "Silver")):
-            await leagues.place_player(session=s, league_id=league.id, player_id=player, division="gold" if
-                                       division == "Gold" else division, user_id=A)
+            await leagues.place_player(
+                session=s,
+                league_id=league.id,
+                player_id=player,
+                division="gold" if division == "Gold" else division,
+                user_id=A,
+            )
         await leagues.set_reward(session=s, league_id=league.id, role_id=900, top=1, division="Gold", user_id=A)
         await leagues.set_reward(session=s, league_id=league.id, role_id=901, top=1, user_id=A)
         s.add(leagues.RoleHolder(league_id=league.id, role_id=900, user_id=B))  # given at the last close
@@ -355,21 +402,31 @@ async def test_a_season_closes_once_with_promotion_relegation_and_reward_roles(d
         assert await leagues.close_season(session=s, season_id=season.id) is False
         assert await leagues.due_seasons(session=s, now=later) == []
         assert await leagues.placements(session=s, league_id=league.id) == {
-            A: gold.id, B: silver.id, C: gold.id, D: silver.id, E: silver.id}
-        outcome = {r.user_id: (r.division_id, r.place, r.outcome) for r in
-                   await leagues.season_results(session=s, season_id=season.id)}
+            A: gold.id,
+            B: silver.id,
+            C: gold.id,
+            D: silver.id,
+            E: silver.id,
+        }
+        outcome = {
+            r.user_id: (r.division_id, r.place, r.outcome)
+            for r in await leagues.season_results(session=s, season_id=season.id)
+        }
         assert outcome[A] == (gold.id, 1, "stay") and outcome[B] == (gold.id, 2, "down")
         assert outcome[C] == (silver.id, 1, "up") and outcome[E][2] == "new"
         table, _ = await leagues.standings(session=s, season_id=season.id, division_id=gold.id)
         assert [r.user_id for r in table] == [A, B]  # closed: the division they played it in
         tasks = await leagues.close_tasks(session=s, season_id=season.id)
-        assert sorted((t.kind, t.role_id, t.user_id) for t in tasks) == sorted([
-            ("remove_role", 900, B), ("add_role", 900, A), ("add_role", 901, champion), ("announce", None, None)])
+        assert sorted((t.kind, t.role_id, t.user_id) for t in tasks) == sorted(
+            [("remove_role", 900, B), ("add_role", 900, A), ("add_role", 901, champion), ("announce", None, None)]
+        )
         first = await leagues.claim_close_tasks(session=s, now=later)
         assert {t.kind for t in first} == {"add_role", "remove_role"}  # the post waits for the roles
         assert await leagues.claim_close_tasks(session=s, now=later) == []  # leased
         assert await leagues.claim_close_tasks(session=s, now=later, guild_ids=[GUILD + 1]) == []
-        retaken = await leagues.claim_close_tasks(session=s, now=later + timedelta(seconds=leagues.TASK_LEASE_SECONDS + 1))
+        retaken = await leagues.claim_close_tasks(
+            session=s, now=later + timedelta(seconds=leagues.TASK_LEASE_SECONDS + 1)
+        )
         assert {t.id for t in retaken} == {t.id for t in first}  # a process that died: its lease runs out
         for task in first:
             await leagues.finish_close_task(session=s, task_id=task.id, error="403" if task.user_id == B else None)
@@ -388,8 +445,9 @@ async def test_opening_a_season_closes_the_last_one_with_its_moves(db) -> None:
         await leagues.set_division(session=s, league_id=league.id, name="Silver", user_id=A, promote=1)
         await leagues.place_player(session=s, league_id=league.id, player_id=C, division="Silver", user_id=A)
         await finished(s, [C, D], season_id=season.id)
-        await leagues.create_season(session=s, league_id=league.id, name="S2", starts_at=NOW,
-                                    ends_at=NOW + timedelta(days=9), created_by=A)
+        await leagues.create_season(
+            session=s, league_id=league.id, name="S2", starts_at=NOW, ends_at=NOW + timedelta(days=9), created_by=A
+        )
         gold, silver = await leagues.league_divisions(session=s, league_id=league.id)
         assert await leagues.placements(session=s, league_id=league.id) == {C: gold.id, D: silver.id}
         s2 = await leagues.active_season(session=s, league_id=league.id)
@@ -410,7 +468,10 @@ async def test_opening_a_season_closes_the_last_one_with_its_moves(db) -> None:
 
 def test_division_moves_promotion_first_and_never_off_the_ends() -> None:
     assert leagues.division_moves([1, 2, 3, 4], promote=1, relegate=2, top=False, bottom=False) == {
-        1: "up", 3: "down", 4: "down"}
+        1: "up",
+        3: "down",
+        4: "down",
+    }
     assert leagues.division_moves([1, 2], promote=2, relegate=2, top=False, bottom=False) == {1: "up", 2: "up"}
     assert leagues.division_moves([1, 2, 3], promote=1, relegate=1, top=True, bottom=True) == {}
 
@@ -443,7 +504,9 @@ async def test_an_early_resign_is_a_loss_for_the_resigner_only(db) -> None:
         assert [(r.user_id, r.games, r.wins) for r in table] == [(resigner, 1, 0)] and table[0].rating < 0
         await finished(s, [A, B], season_id=season.id)  # a whole game: both rated
         table, _ = await leagues.standings(session=s, season_id=season.id)
-        assert sorted((r.user_id, r.games) for r in table) == sorted([(A, 1 + (resigner == A)), (B, 1 + (resigner == B))])
+        assert sorted((r.user_id, r.games) for r in table) == sorted(
+            [(A, 1 + (resigner == A)), (B, 1 + (resigner == B))]
+        )
 
 
 async def _log(s, game_id: int):  # type: ignore[no-untyped-def]

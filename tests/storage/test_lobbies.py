@@ -44,10 +44,13 @@ async def test_each_refusal_has_its_class_with_its_data(db) -> None:
             await join_lobby(session=s, lobby_id=lobby.id, user_id=303)
         assert refused.value.params == {"lobby": lobby.id, "seats": 2}
         await cancel_lobby(session=s, lobby_id=lobby.id)
-        for attempt in (join_lobby(session=s, lobby_id=lobby.id, user_id=303),
-                        leave_lobby(session=s, lobby_id=lobby.id, user_id=JOINER),
-                        create_game(session=s, guild_id=1, channel_id=70, game=new_game(seats=2),
-                                    players=[HOST, JOINER], lobby_id=lobby.id)):
+        for attempt in (
+            join_lobby(session=s, lobby_id=lobby.id, user_id=303),
+            leave_lobby(session=s, lobby_id=lobby.id, user_id=JOINER),
+            create_game(
+                session=s, guild_id=1, channel_id=70, game=new_game(seats=2), players=[HOST, JOINER], lobby_id=lobby.id
+            ),
+        ):
             with pytest.raises(LobbyNotOpenError):
                 await attempt
     for cls in (LobbyAlreadyOpenError, LobbyNotOpenError, LobbyFullError, AlreadyInLobbyError):
@@ -55,8 +58,11 @@ async def test_each_refusal_has_its_class_with_its_data(db) -> None:
 
 
 async def idle(s, *lobbies: Lobby) -> None:  # type: ignore[no-untyped-def]
-    await s.execute(update(Lobby).where(Lobby.id.in_([lobby.id for lobby in lobbies]))
-                    .values(updated_at=utcnow() - timedelta(hours=2)))
+    await s.execute(
+        update(Lobby)
+        .where(Lobby.id.in_([lobby.id for lobby in lobbies]))
+        .values(updated_at=utcnow() - timedelta(hours=2))
+    )
     await s.commit()
 
 
@@ -77,8 +83,9 @@ async def test_damaged_rows_are_reported_and_do_not_stop_expiry(db) -> None:
     if db.backend != "sqlite":
         pytest.skip("PostgreSQL checks JSON and timestamps on write: its rows cannot be damaged this way")
     async with db.sessions() as s:
-        lobbies = [await open_lobby(session=s, guild_id=1, channel_id=90 + n, host_id=HOST, map_id="usa")
-                   for n in range(4)]
+        lobbies = [
+            await open_lobby(session=s, guild_id=1, channel_id=90 + n, host_id=HOST, map_id="usa") for n in range(4)
+        ]
         await idle(s, *lobbies)
         await s.execute(text("UPDATE lobbies SET options = '{not json' WHERE id = :id"), {"id": lobbies[1].id})
         await s.execute(text("UPDATE lobbies SET created_at = 'yesterday' WHERE id = :id"), {"id": lobbies[2].id})

@@ -134,8 +134,11 @@ def _fill_new_tables(sync_connection, filled: dict[str, int]) -> None:  # type: 
 def _counts(sync_connection) -> dict[str, int]:  # type: ignore[no-untyped-def]
     metadata = sa.MetaData()
     metadata.reflect(sync_connection)
-    return {name: sync_connection.execute(sa.select(sa.func.count()).select_from(table)).scalar_one()
-            for name, table in metadata.tables.items() if name != "alembic_version"}
+    return {
+        name: sync_connection.execute(sa.select(sa.func.count()).select_from(table)).scalar_one()
+        for name, table in metadata.tables.items()
+        if name != "alembic_version"
+    }
 
 
 async def test_oldest_to_newest_with_data_in_every_table_and_back(db_url: str) -> None:

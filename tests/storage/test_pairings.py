@@ -36,7 +36,9 @@ def test_table_sizes_are_few_even_and_within_the_limits(players, smallest, sprea
     sizes = table_sizes(players, smallest, largest)
     fits = -(-players // largest) * smallest <= players  # the fewest tables of `largest` can be filled
     assert sum(sizes) == players and all((smallest if fits else 2) <= s <= largest for s in sizes)
-    assert len(sizes) == -(-players // largest) and max(sizes) - min(sizes) <= 1 and sizes == sorted(sizes, reverse=True)
+    assert (
+        len(sizes) == -(-players // largest) and max(sizes) - min(sizes) <= 1 and sizes == sorted(sizes, reverse=True)
+    )
     with pytest.raises(PairingError):
         table_sizes(1, 2, largest)
 
@@ -58,7 +60,7 @@ def _history(rng: random.Random, players: list[int], rounds: int) -> list[TableR
     for number in range(1, rounds + 1):
         rng.shuffle(players)
         for size_start in range(0, len(players) - len(players) % 4, 4):
-            table = tuple(players[size_start:size_start + 4])
+            table = tuple(players[size_start : size_start + 4])
             results.append(TableResult(number, SWISS, table, (1, 2, 3, 4), (40, 30, 20, 10)))
     return results
 
@@ -73,7 +75,7 @@ def test_swiss_tables_seat_everyone_once_and_no_single_swap_lowers_the_repeats(n
     assert tables == swiss_tables(order, met, 3, 4)  # deterministic
     total = sum(repeats(t, met) for t in tables)
     for i, a in enumerate(tables):
-        for j, b in enumerate(tables[i + 1:], start=i + 1):
+        for j, b in enumerate(tables[i + 1 :], start=i + 1):
             for x in a:
                 for y in b:
                     swapped = [tuple(y if u == x else u for u in a), tuple(x if u == y else u for u in b)]
@@ -86,7 +88,7 @@ def test_swiss_tables_seat_everyone_once_and_no_single_swap_lowers_the_repeats(n
 def test_swiss_avoids_every_repeat_when_a_seating_allows_it():
     """16 players in tables of 4: round 2 can seat each table with one player of each first table."""
     order = list(range(16))
-    first = [TableResult(1, SWISS, tuple(order[i:i + 4]), (1, 2, 3, 4), (4, 3, 2, 1)) for i in range(0, 16, 4)]
+    first = [TableResult(1, SWISS, tuple(order[i : i + 4]), (1, 2, 3, 4), (4, 3, 2, 1)) for i in range(0, 16, 4)]
     tables = swiss_tables(order, meetings(first), 3, 4)
     assert sum(repeats(t, meetings(first)) for t in tables) == 0
 
@@ -94,8 +96,16 @@ def test_swiss_avoids_every_repeat_when_a_seating_allows_it():
 @given(st.randoms(use_true_random=False))
 def test_standings_do_not_depend_on_the_order_of_the_tables(rng):
     players = list(range(1, 13))
-    results = [TableResult(r.round, r.stage, r.players, tuple(rng.sample(range(1, 5), 4)),
-                           tuple(rng.randrange(0, 150) for _ in range(4))) for r in _history(rng, list(players), 3)]
+    results = [
+        TableResult(
+            r.round,
+            r.stage,
+            r.players,
+            tuple(rng.sample(range(1, 5), 4)),
+            tuple(rng.randrange(0, 150) for _ in range(4)),
+        )
+        for r in _history(rng, list(players), 3)
+    ]
     shuffled = list(results)
     rng.shuffle(shuffled)
     table = standings(players, results)
@@ -109,11 +119,13 @@ def test_standings_do_not_depend_on_the_order_of_the_tables(rng):
 
 def test_tie_breaks_points_then_score_then_opponents_strength():
     # a and b both won once and came last once with equal scores: b met the stronger opponents
-    results = [TableResult(1, SWISS, (1, 3, 4), (1, 2, 3), (50, 40, 30)),
-               TableResult(1, SWISS, (2, 5, 6), (1, 2, 3), (50, 40, 30)),
-               TableResult(2, SWISS, (3, 4, 1), (1, 2, 3), (60, 50, 30)),
-               TableResult(2, SWISS, (5, 6, 2), (1, 2, 3), (60, 50, 30)),
-               TableResult(3, SWISS, (6, 7, 8), (1, 2, 3), (10, 5, 1))]
+    results = [
+        TableResult(1, SWISS, (1, 3, 4), (1, 2, 3), (50, 40, 30)),
+        TableResult(1, SWISS, (2, 5, 6), (1, 2, 3), (50, 40, 30)),
+        TableResult(2, SWISS, (3, 4, 1), (1, 2, 3), (60, 50, 30)),
+        TableResult(2, SWISS, (5, 6, 2), (1, 2, 3), (60, 50, 30)),
+        TableResult(3, SWISS, (6, 7, 8), (1, 2, 3), (10, 5, 1)),
+    ]
     table = standings([1, 2, 3, 4, 5, 6, 7, 8], results)
     rows = {s.user_id: s for s in table}
     assert rows[1].points == rows[2].points and rows[1].score == rows[2].score
@@ -133,8 +145,11 @@ def _play(rules: Rules, entrants: list[int], rng: random.Random, drop: int | Non
         assert all(2 <= len(t.players) <= rules.largest for t in plan.tables)
         for t in plan.tables:
             ranks = tuple(rng.sample(range(1, len(t.players) + 1), len(t.players)))
-            results.append(TableResult(plan.number, plan.stage, t.players, ranks,
-                                       tuple(rng.randrange(0, 120) for _ in t.players), t.group))
+            results.append(
+                TableResult(
+                    plan.number, plan.stage, t.players, ranks, tuple(rng.randrange(0, 120) for _ in t.players), t.group
+                )
+            )
         if drop is not None and plan.number == 1:
             dropped.add(drop)
         assert len(plans) < 30
@@ -179,6 +194,11 @@ def test_the_module_imports_no_sql():
     tree = ast.parse(Path(pairings.__file__).read_text())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    assert {name.split(".")[0] for name in imported} <= {"__future__", "collections", "dataclasses", "itertools",
-                                                         "storage"}
+    assert {name.split(".")[0] for name in imported} <= {
+        "__future__",
+        "collections",
+        "dataclasses",
+        "itertools",
+        "storage",
+    }
     assert {name for name in imported if name.startswith("storage")} == {"storage.ratings"}

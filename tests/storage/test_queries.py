@@ -30,8 +30,12 @@ async def play_out(db, guild: int, channel: int, players: list[int], seed: int) 
 async def test_a_players_active_games_across_servers(db) -> None:
     async with db.sessions() as s:
         a = await create_game(session=s, guild_id=1, channel_id=10, game=new_game(seed=1), players=[ALICE, BOB, CAROL])
-        b = await create_game(session=s, guild_id=2, channel_id=20, game=new_game(seats=2, seed=2), players=[DAVE, ALICE])
-        c = await create_game(session=s, guild_id=2, channel_id=21, game=new_game(seats=2, seed=3), players=[BOB, CAROL])
+        b = await create_game(
+            session=s, guild_id=2, channel_id=20, game=new_game(seats=2, seed=2), players=[DAVE, ALICE]
+        )
+        c = await create_game(
+            session=s, guild_id=2, channel_id=21, game=new_game(seats=2, seed=3), players=[BOB, CAROL]
+        )
         await abandon_game(session=s, game_id=c.id)
         assert {g.id for g in await player_active_games(session=s, user_id=ALICE)} == {a.id, b.id}
         assert {g.id for g in await player_active_games(session=s, user_id=BOB)} == {a.id}
@@ -64,7 +68,9 @@ async def test_history_and_stats(db) -> None:
 
         everywhere = await player_stats(session=s, user_id=ALICE)
         in_guild = await player_stats(session=s, user_id=ALICE, guild_id=1)
-        seats = [seat for h in await game_history(session=s, user_id=ALICE) for seat in h.seats if seat.user_id == ALICE]
+        seats = [
+            seat for h in await game_history(session=s, user_id=ALICE) for seat in h.seats if seat.user_id == ALICE
+        ]
         assert everywhere.games == 3 and in_guild.games == 2
         assert everywhere.wins == sum(seat.rank == 1 for seat in seats)
         assert everywhere.average_score == pytest.approx(sum(seat.final_score for seat in seats) / 3)
@@ -154,7 +160,9 @@ async def test_lobbies(db) -> None:
         )
         assert await open_lobby_in_channel(session=s, channel_id=5) is None
         with pytest.raises(LobbyError):  # a second "start" click
-            await create_game(session=s, guild_id=1, channel_id=6, game=new_game(seats=2), players=players, lobby_id=lobby.id)
+            await create_game(
+                session=s, guild_id=1, channel_id=6, game=new_game(seats=2), players=players, lobby_id=lobby.id
+            )
         assert record.id is not None
 
         other = await open_lobby(session=s, guild_id=1, channel_id=5, host_id=DAVE, map_id="usa")

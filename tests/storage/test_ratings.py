@@ -87,7 +87,8 @@ def test_equal_players_with_equal_results_stay_equal(players: int, tied: int) ->
 
 @given(st.floats(0.0, 50.0), st.floats(0.5, 10.0), st.floats(0.0, 50.0), st.floats(0.5, 10.0))
 def test_in_a_two_player_game_the_winner_never_loses_mu_and_the_loser_never_gains(
-        mu_w: float, sigma_w: float, mu_l: float, sigma_l: float) -> None:
+    mu_w: float, sigma_w: float, mu_l: float, sigma_l: float
+) -> None:
     priors = {(OVERALL, 1): (mu_w, sigma_w), (OVERALL, 2): (mu_l, sigma_l)}
     run = compute_ratings([GameResult(1, "usa", ((1, 1), (2, 2)))], priors)
     assert run.ratings[(OVERALL, 1)].mu >= mu_w
@@ -120,8 +121,11 @@ def test_from_equal_starts_a_better_rank_ends_higher(ranks: list[int], players: 
     assert mus == sorted(mus, reverse=True) and len(set(mus)) == len(mus)
 
 
-@pytest.mark.xfail(strict=True, reason="openskill 6.2 Plackett-Luce ties (vivekjoshy/openskill.py#155, PR #176): "
-                                       "the player after a shared first place gains as much as the winners")
+@pytest.mark.xfail(
+    strict=True,
+    reason="openskill 6.2 Plackett-Luce ties (vivekjoshy/openskill.py#155, PR #176): "
+    "the player after a shared first place gains as much as the winners",
+)
 def test_after_a_tie_for_first_the_third_ends_below_the_winners() -> None:
     run = compute_ratings([GameResult(1, "usa", ((1, 1), (2, 1), (3, 3), (4, 4)))])
     assert run.ratings[(OVERALL, 3)].mu < run.ratings[(OVERALL, 1)].mu
@@ -155,7 +159,9 @@ def test_priors_seed_only_the_players_they_name(games: list[GameResult], mu: flo
     assert next((c["mu_before"], c["sigma_before"]) for c in chain if c["user_id"] == first) == (mu, sigma)
     for user in {c["user_id"] for c in chain} - {first}:
         assert next((c["mu_before"], c["sigma_before"]) for c in chain if c["user_id"] == user) == (
-            DEFAULT_MU, DEFAULT_SIGMA)
+            DEFAULT_MU,
+            DEFAULT_SIGMA,
+        )
 
 
 @dataclass
@@ -165,13 +171,15 @@ class Seat:
     left: str | None = None
 
 
-@given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from([None, "removed", "resigned"])),
-                min_size=2, max_size=5))
+@given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from([None, "removed", "resigned"])), min_size=2, max_size=5))
 def test_rating_places_leavers_share_the_last_rank_the_others_keep_their_order(
-        seats_drawn: list[tuple[int, str | None]]) -> None:
+    seats_drawn: list[tuple[int, str | None]],
+) -> None:
     scores = [score for score, _ in seats_drawn]
-    seats = [Seat(user_id=100 + n, rank=rank, left=left)
-             for n, ((_, left), rank) in enumerate(zip(seats_drawn, competition_ranks(scores)))]
+    seats = [
+        Seat(user_id=100 + n, rank=rank, left=left)
+        for n, ((_, left), rank) in enumerate(zip(seats_drawn, competition_ranks(scores)))
+    ]
     places = dict(rating_places(seats))
     stayed = [s for s in seats if s.left is None]
     for s in seats:
@@ -198,7 +206,10 @@ def test_unrated_reasons_are_english_templates_with_their_data() -> None:
     rules = Rules(["europe", "usa"], [3, 4])
     reason = unrated_reason(Record(models.FINISHED, "nordic"), seats, rules)
     assert (str(reason), reason.template, reason.params) == (
-        "map nordic not in the season", "map {map} not in the season", {"map": "nordic"})
+        "map nordic not in the season",
+        "map {map} not in the season",
+        {"map": "nordic"},
+    )
     assert str(unrated_reason(Record(models.FINISHED, "usa"), seats, rules)) == "2 players not allowed"
     assert unrated_reason(Record(models.FINISHED, "usa"), [*seats, Seat(3)], rules) is None
     assert str(unrated_reason(Record(models.ABANDONED, "usa"), [*seats, Seat(3)], rules)) == "abandoned"
@@ -223,8 +234,12 @@ def test_an_early_resign_is_a_loss_for_the_resigner_and_no_game_for_the_other() 
     assert (str(short), short.params) == ("fewer than 5 turns each", {"turns": 5})
 
 
-@given(st.lists(st.tuples(st.integers(0, 8), st.sampled_from([None, None, "removed", "resigned"])),
-                min_size=2, max_size=5), st.integers(1, 6))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 8), st.sampled_from([None, None, "removed", "resigned"])), min_size=2, max_size=5
+    ),
+    st.integers(1, 6),
+)
 def test_minimum_play_moves_only_early_leavers_or_a_table_that_played_enough(drawn, min_turns) -> None:  # type: ignore[no-untyped-def]
     seats = [Seat(100 + n, rank=n + 1, left=left) for n, (_, left) in enumerate(drawn)]
     turns = [n for n, _ in drawn]

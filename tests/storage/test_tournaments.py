@@ -23,8 +23,9 @@ from tests.storage.helpers import new_game
 
 async def _tournament(db, players: int, **kwargs):
     async with db.sessions() as s:
-        t = await stored.create_tournament(session=s, guild_id=1, channel_id=2, name="Cup", organizer_id=9,
-                                           format="swiss", map_id="europe", **kwargs)
+        t = await stored.create_tournament(
+            session=s, guild_id=1, channel_id=2, name="Cup", organizer_id=9, format="swiss", map_id="europe", **kwargs
+        )
         for user in range(101, 101 + players):
             await stored.sign_up(session=s, tournament_id=t.id, user_id=user)
     return t
@@ -34,8 +35,13 @@ async def _finish_round(db, t_id: int, number: int) -> None:
     async with db.sessions() as s:
         for table in await stored.tables(session=s, tournament_id=t_id, round=number):
             if table.status != "done":
-                await stored.adjudicate(session=s, table_id=table.id, order=table.players,
-                                        scores=[10 * i for i in range(len(table.players))], user_id=9)
+                await stored.adjudicate(
+                    session=s,
+                    table_id=table.id,
+                    order=table.players,
+                    scores=[10 * i for i in range(len(table.players))],
+                    user_id=9,
+                )
 
 
 async def test_sign_up_is_capped_closed_by_its_deadline_and_once_per_player(db):
@@ -50,15 +56,17 @@ async def test_sign_up_is_capped_closed_by_its_deadline_and_once_per_player(db):
         with pytest.raises(stored.TournamentError, match="closed"):
             await stored.sign_up(session=s, tournament_id=t.id, user_id=201, now=utcnow() + timedelta(hours=2))
         with pytest.raises(stored.TournamentError, match="this server already has"):
-            await stored.create_tournament(session=s, guild_id=1, channel_id=2, name="Cup", organizer_id=9,
-                                           format="swiss", map_id="europe")
+            await stored.create_tournament(
+                session=s, guild_id=1, channel_id=2, name="Cup", organizer_id=9, format="swiss", map_id="europe"
+            )
 
 
 async def test_a_swiss_tournament_runs_its_rounds_once_each_and_ends(db):
     t = await _tournament(db, 12, rounds=3)
     async with db.sessions() as a, db.sessions() as b:
-        started = await asyncio.gather(stored.start(session=a, tournament_id=t.id),
-                                       stored.start(session=b, tournament_id=t.id))
+        started = await asyncio.gather(
+            stored.start(session=a, tournament_id=t.id), stored.start(session=b, tournament_id=t.id)
+        )
     assert sorted(started) == [False, True]
     async with db.sessions() as s:
         first = await stored.tables(session=s, tournament_id=t.id)
@@ -66,25 +74,37 @@ async def test_a_swiss_tournament_runs_its_rounds_once_each_and_ends(db):
         # one process claims a table; a second claim waits for the lease to run out
         assert await stored.claim_table(session=s, table_id=first[0].id, owner="a")
         assert not await stored.claim_table(session=s, table_id=first[0].id, owner="b")
-        assert await stored.claim_table(session=s, table_id=first[0].id, owner="b",
-                                        now=utcnow() + stored.CLAIM_LEASE * 2)
+        assert await stored.claim_table(
+            session=s, table_id=first[0].id, owner="b", now=utcnow() + stored.CLAIM_LEASE * 2
+        )
         # the game and the table's link in one transaction; a second game for the table is rolled back
         game = new_game("europe", 4)
         record = await stored_games.create_game(
-            session=s, guild_id=1, channel_id=50, game=game, players=first[0].players,
-            link=lambda session, gid: stored.link_game(session=session, table_id=first[0].id, game_id=gid))
+            session=s,
+            guild_id=1,
+            channel_id=50,
+            game=game,
+            players=first[0].players,
+            link=lambda session, gid: stored.link_game(session=session, table_id=first[0].id, game_id=gid),
+        )
         with pytest.raises(stored.TableTaken):
             await stored_games.create_game(
-                session=s, guild_id=1, channel_id=51, game=new_game("europe", 4), players=first[0].players,
-                link=lambda session, gid: stored.link_game(session=session, table_id=first[0].id, game_id=gid))
+                session=s,
+                guild_id=1,
+                channel_id=51,
+                game=new_game("europe", 4),
+                players=first[0].players,
+                link=lambda session, gid: stored.link_game(session=session, table_id=first[0].id, game_id=gid),
+            )
         assert (await s.execute(select(GameRecord.channel_id))).scalars().all() == [50]
         assert (await stored.table_of_game(session=s, game_id=record.id)).status == "playing"
         assert await stored.advance(session=s, tournament_id=t.id) == "waiting"
         assert await stored.drop(session=s, tournament_id=t.id, user_id=first[0].players[1]) == record.id
     await _finish_round(db, t.id, 1)
     async with db.sessions() as a, db.sessions() as b:
-        opened = await asyncio.gather(stored.advance(session=a, tournament_id=t.id),
-                                      stored.advance(session=b, tournament_id=t.id))
+        opened = await asyncio.gather(
+            stored.advance(session=a, tournament_id=t.id), stored.advance(session=b, tournament_id=t.id)
+        )
     assert sorted(opened) == ["opened", "waiting"]  # one opened round 2; the other saw its tables
     async with db.sessions() as s:
         second = await stored.tables(session=s, tournament_id=t.id, round=2)
@@ -116,8 +136,13 @@ async def _play(db, table, *, channel: int, finish: bool) -> int:
     game = new_game("europe", len(table.players))
     async with db.sessions() as s:
         record = await stored_games.create_game(
-            session=s, guild_id=1, channel_id=channel, game=game, players=table.players,
-            link=lambda session, gid: stored.link_game(session=session, table_id=table.id, game_id=gid))
+            session=s,
+            guild_id=1,
+            channel_id=channel,
+            game=game,
+            players=table.players,
+            link=lambda session, gid: stored.link_game(session=session, table_id=table.id, game_id=gid),
+        )
         if not finish:
             await stored_games.abandon_game(session=s, game_id=record.id)
             return record.id
@@ -150,8 +175,9 @@ async def test_games_that_ended_unheard_are_recorded_once_and_an_abandoned_table
         assert await stored.unrecorded_games(session=s, tournament_id=t.id) == []
         assert [x.id for x in await stored.abandoned_tables(session=s, tournament_id=t.id)] == [second.id]
         assert await stored.advance(session=s, tournament_id=t.id) == "waiting"  # the round waits for it
-        await stored.adjudicate(session=s, table_id=second.id, order=list(reversed(second.players)), scores=None,
-                                user_id=9)
+        await stored.adjudicate(
+            session=s, table_id=second.id, order=list(reversed(second.players)), scores=None, user_id=9
+        )
         assert await stored.abandoned_tables(session=s, tournament_id=t.id) == []
         assert await stored.advance(session=s, tournament_id=t.id) == "opened"
         assert [x.ranks for x in await stored.tables(session=s, tournament_id=t.id, round=1)] == [[1, 2, 2], [3, 2, 1]]
@@ -160,8 +186,9 @@ async def test_games_that_ended_unheard_are_recorded_once_and_an_abandoned_table
 async def test_deleting_a_guilds_data_deletes_its_tournaments(db):
     t = await _tournament(db, 6)
     async with db.sessions() as s:
-        other = await stored.create_tournament(session=s, guild_id=2, channel_id=3, name="Cup", organizer_id=9,
-                                               format="swiss", map_id="europe")
+        other = await stored.create_tournament(
+            session=s, guild_id=2, channel_id=3, name="Cup", organizer_id=9, format="swiss", map_id="europe"
+        )
         await stored.sign_up(session=s, tournament_id=other.id, user_id=101)
         await stored.start(session=s, tournament_id=t.id)
         [table, _] = await stored.tables(session=s, tournament_id=t.id)

@@ -52,6 +52,7 @@ async def test_a_vote_on_a_request_the_game_moved_past_is_refused(db) -> None:
 async def test_players_voting_at_the_same_moment_are_all_counted(db) -> None:
     game_id = await game_at(db, 1)
     for _ in range(3):
+
         async def vote(user: int) -> dict[int, bool]:
             async with db.sessions() as s:
                 return await record_vote(session=s, game_id=game_id, ply=1, user_id=user, approve=True)

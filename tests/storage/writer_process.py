@@ -68,8 +68,13 @@ async def main(url: str, game_id: int, mode: str) -> None:
         async with sessions() as s:
             while not game.is_over():
                 advance(game, 1, rng)
-                version = await save_action(session=s, game_id=game_id, expected_version=version, game=game,
-                                            announce=Announce("player", f"token-{version + 1}", 42))
+                version = await save_action(
+                    session=s,
+                    game_id=game_id,
+                    expected_version=version,
+                    game=game,
+                    announce=Announce("player", f"token-{version + 1}", 42),
+                )
                 say(str(version))
                 while (row := await claim_next(session=s, claimer="writer", game_id=game_id)) is not None:
                     say(f"post {nonce(row)}")

@@ -49,10 +49,14 @@ def test_final_breakdown_names_the_longest_path_once_with_its_length_and_bonus()
     (winner, winner_body), (other, other_body) = final_fields(EN, game, NAMES)
     best, second = sorted(game.final, key=lambda s: s.rank)
     assert winner == f"🥇 Anna — {best.total}" and other == f"🥈 Ben — {second.total}"
-    assert winner_body.splitlines()[0] == (f"routes {best.route_points} · tickets {best.ticket_points:+d} · stations +12 "
-                                           f"(3 unused) · longest path (7 trains) +10")  # 4 + 2 + 1
-    assert other_body.splitlines()[0] == (f"routes {second.route_points} · tickets {second.ticket_points:+d} · "
-                                          f"stations +12 (3 unused) · longest path (3 trains)")
+    assert winner_body.splitlines()[0] == (
+        f"routes {best.route_points} · tickets {best.ticket_points:+d} · stations +12 "
+        f"(3 unused) · longest path (7 trains) +10"
+    )  # 4 + 2 + 1
+    assert other_body.splitlines()[0] == (
+        f"routes {second.route_points} · tickets {second.ticket_points:+d} · "
+        f"stations +12 (3 unused) · longest path (3 trains)"
+    )
     assert best.total == best.route_points + best.ticket_points + 12 + 10
 
 

@@ -55,8 +55,16 @@ def test_russian_ticket_counts_take_three_forms(n, word):
     assert kept(RU, n) == f"**Anna** оставляет {n} {word}"
 
 
-@pytest.mark.parametrize("n, words", [(1, "остался 1 вагон"), (2, "осталось 2 вагона"), (5, "осталось 5 вагонов"),
-                                      (11, "осталось 11 вагонов"), (21, "остался 21 вагон")])
+@pytest.mark.parametrize(
+    "n, words",
+    [
+        (1, "остался 1 вагон"),
+        (2, "осталось 2 вагона"),
+        (5, "осталось 5 вагонов"),
+        (11, "осталось 11 вагонов"),
+        (21, "остался 21 вагон"),
+    ],
+)
 def test_russian_train_counts_take_three_forms(n, words):
     assert last_round(RU, n) == f"🔔 **Последний круг!** Ben: {words} — каждый делает ещё один ход."
 
@@ -90,8 +98,11 @@ def test_a_turn_is_told_in_russian_and_chinese_with_translated_city_names():
     claim = Claim("atlanta-miami", card_index("blue"), 1)
     events = game.apply(0, claim)
     assert describe(ru_names, game, events, NAMES) == [
-        "**Anna** прокладывает маршрут Атланта – Майами (5): синий ×4 + 1 локомотив · +10"]
-    assert describe(zh_names, game, events, NAMES) == ["**Anna** 用 4 张蓝色 + 1 张火车头 占领了 亚特兰大 – 迈阿密（5）· +10"]
+        "**Anna** прокладывает маршрут Атланта – Майами (5): синий ×4 + 1 локомотив · +10"
+    ]
+    assert describe(zh_names, game, events, NAMES) == [
+        "**Anna** 用 4 张蓝色 + 1 张火车头 占领了 亚特兰大 – 迈阿密（5）· +10"
+    ]
     assert turn(RU, game, 1, DrawMarket(0), DrawDeck()) == "**Ben** берёт из открытых 🟥 красный и карту из колоды"
     assert turn(ZH, game, 2, DrawDeck(), DrawDeck()) == "**Cleo** 从牌堆抽了 2 张牌"
 
@@ -133,9 +144,14 @@ def play_out(map_id: str, seats: int, seed: int, **options) -> list[str]:
     return texts
 
 
-@pytest.mark.parametrize("map_id, options", [
-    ("europe", {}), ("nederland", {"variants": {"neutral": True}}), ("switzerland", {}),
-])
+@pytest.mark.parametrize(
+    "map_id, options",
+    [
+        ("europe", {}),
+        ("nederland", {"variants": {"neutral": True}}),
+        ("switzerland", {}),
+    ],
+)
 def test_every_word_goes_through_the_catalogs(map_id, options):
     texts = play_out(map_id, 3 if map_id != "nederland" else 2, seed=3, **options)
     assert len(texts) > 100

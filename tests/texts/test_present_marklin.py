@@ -32,8 +32,10 @@ def test_a_claim_with_a_passenger_and_a_move_are_worded():
     set_hand(game, 1, "passenger")
     tops = stack(game, "bremen")[-1], stack(game, "hannover")[-1]
     lines = describe(EN, game, game.apply(1, Move(("bremen", "hannover"), 0)), NAMES)
-    assert lines == [f"🧳 **Ben** moved a passenger Bremen → Hannover (0 passenger cards): tokens "
-                     f"{tops[0]} + {tops[1]} → +{sum(tops)}"]
+    assert lines == [
+        f"🧳 **Ben** moved a passenger Bremen → Hannover (0 passenger cards): tokens "
+        f"{tops[0]} + {tops[1]} → +{sum(tops)}"
+    ]
 
 
 @pytest.mark.parametrize("language", ["ru", "zh"])

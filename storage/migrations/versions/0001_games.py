@@ -106,7 +106,9 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index(op.f("ix_seats_user_id"), table_name="seats")
     op.drop_table("seats")
-    op.execute("DROP TRIGGER actions_no_update" + (" ON actions" if op.get_context().dialect.name == "postgresql" else ""))
+    op.execute(
+        "DROP TRIGGER actions_no_update" + (" ON actions" if op.get_context().dialect.name == "postgresql" else "")
+    )
     if op.get_context().dialect.name == "postgresql":
         op.execute("DROP FUNCTION actions_append_only()")
     op.drop_table("actions")

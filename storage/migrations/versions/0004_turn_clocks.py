@@ -31,8 +31,9 @@ def upgrade() -> None:
         sa.Column("remove_after", sa.Integer(), nullable=False),
         sa.Column("vacation_days", sa.Integer(), nullable=False),
         sa.Column("paused_at", TIME, nullable=True),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_game_clocks_game_id_games"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_game_clocks_game_id_games"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_game_clocks")),
     )
     op.create_table(
@@ -42,8 +43,9 @@ def upgrade() -> None:
         sa.Column("missed", sa.Integer(), nullable=False),
         sa.Column("vacation_until", TIME, nullable=True),
         sa.Column("vacation_used", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_seat_clocks_game_id_games"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_seat_clocks_game_id_games"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("game_id", "seat", name=op.f("pk_seat_clocks")),
     )
     op.create_table(

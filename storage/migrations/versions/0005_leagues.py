@@ -47,13 +47,20 @@ def upgrade() -> None:
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("created_at", TIME, nullable=False),
         sa.CheckConstraint("status IN ('active', 'closed')", name=op.f("ck_league_seasons_status")),
-        sa.ForeignKeyConstraint(["league_id"], ["leagues.id"], name=op.f("fk_league_seasons_league_id_leagues"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["leagues.id"], name=op.f("fk_league_seasons_league_id_leagues"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_league_seasons")),
         sa.UniqueConstraint("league_id", "name", name=op.f("uq_league_seasons_league_id_name")),
     )
-    op.create_index("uq_league_seasons_active", "league_seasons", ["league_id"], unique=True,
-                    sqlite_where=sa.text("status = 'active'"), postgresql_where=sa.text("status = 'active'"))
+    op.create_index(
+        "uq_league_seasons_active",
+        "league_seasons",
+        ["league_id"],
+        unique=True,
+        sqlite_where=sa.text("status = 'active'"),
+        postgresql_where=sa.text("status = 'active'"),
+    )
     op.create_table(
         "league_games",
         sa.Column("game_id", sa.Integer(), autoincrement=False, nullable=False),
@@ -64,10 +71,15 @@ def upgrade() -> None:
         sa.Column("note", sa.String(length=64), nullable=True),
         sa.Column("voided", sa.Boolean(), nullable=False),
         sa.Column("finished_at", TIME, nullable=True),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_league_games_game_id_games"),
-                                ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"],
-                                name=op.f("fk_league_games_season_id_league_seasons"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_league_games_game_id_games"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["season_id"],
+            ["league_seasons.id"],
+            name=op.f("fk_league_games_season_id_league_seasons"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_league_games")),
     )
     op.create_index(op.f("ix_league_games_season_id"), "league_games", ["season_id"], unique=False)
@@ -77,10 +89,15 @@ def upgrade() -> None:
         sa.Column("season_id", sa.Integer(), nullable=False),
         sa.Column("added_by", sa.BigInteger(), nullable=True),
         sa.Column("added_at", TIME, nullable=False),
-        sa.ForeignKeyConstraint(["lobby_id"], ["lobbies.id"], name=op.f("fk_league_lobbies_lobby_id_lobbies"),
-                                ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"],
-                                name=op.f("fk_league_lobbies_season_id_league_seasons"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["lobby_id"], ["lobbies.id"], name=op.f("fk_league_lobbies_lobby_id_lobbies"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["season_id"],
+            ["league_seasons.id"],
+            name=op.f("fk_league_lobbies_season_id_league_seasons"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("lobby_id", name=op.f("pk_league_lobbies")),
     )
     op.create_index(op.f("ix_league_lobbies_season_id"), "league_lobbies", ["season_id"], unique=False)
@@ -93,8 +110,12 @@ def upgrade() -> None:
         sa.Column("sigma", sa.Float(), nullable=False),
         sa.Column("games", sa.Integer(), nullable=False),
         sa.Column("wins", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"],
-                                name=op.f("fk_league_ratings_season_id_league_seasons"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["season_id"],
+            ["league_seasons.id"],
+            name=op.f("fk_league_ratings_season_id_league_seasons"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("season_id", "scope", "user_id", name=op.f("pk_league_ratings")),
     )
     op.create_table(
@@ -108,10 +129,15 @@ def upgrade() -> None:
         sa.Column("sigma_before", sa.Float(), nullable=False),
         sa.Column("mu_after", sa.Float(), nullable=False),
         sa.Column("sigma_after", sa.Float(), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_league_rating_changes_game_id_games"),
-                                ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"],
-                                name=op.f("fk_league_rating_changes_season_id_league_seasons"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_league_rating_changes_game_id_games"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["season_id"],
+            ["league_seasons.id"],
+            name=op.f("fk_league_rating_changes_season_id_league_seasons"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("game_id", "scope", "user_id", name=op.f("pk_league_rating_changes")),
     )
     op.create_index(op.f("ix_league_rating_changes_season_id"), "league_rating_changes", ["season_id"], unique=False)
@@ -124,10 +150,15 @@ def upgrade() -> None:
         sa.Column("action", sa.String(length=32), nullable=False),
         sa.Column("details", sa.JSON(), nullable=False),
         sa.Column("created_at", TIME, nullable=False),
-        sa.ForeignKeyConstraint(["league_id"], ["leagues.id"], name=op.f("fk_league_audit_league_id_leagues"),
-                                ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"],
-                                name=op.f("fk_league_audit_season_id_league_seasons"), ondelete="SET NULL"),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["leagues.id"], name=op.f("fk_league_audit_league_id_leagues"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["season_id"],
+            ["league_seasons.id"],
+            name=op.f("fk_league_audit_season_id_league_seasons"),
+            ondelete="SET NULL",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_league_audit")),
     )
     op.create_index(op.f("ix_league_audit_league_id"), "league_audit", ["league_id"], unique=False)

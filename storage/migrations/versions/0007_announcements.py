@@ -44,15 +44,24 @@ def upgrade() -> None:
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("announced_at", TIME, nullable=True),
         sa.Column("error", sa.Text(), nullable=True),
-        sa.CheckConstraint("cause IN ('start', 'player', 'timeout', 'ai', 'undo', 'kick', 'admin')",
-                           name=op.f("ck_announcements_cause")),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_announcements_game_id_games"),
-                                ondelete="CASCADE"),
+        sa.CheckConstraint(
+            "cause IN ('start', 'player', 'timeout', 'ai', 'undo', 'kick', 'admin')",
+            name=op.f("ck_announcements_cause"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_announcements_game_id_games"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_announcements")),
         sa.UniqueConstraint("game_id", "version", name=op.f("uq_announcements_game_id_version")),
     )
-    op.create_index("ix_announcements_pending", "announcements", ["id"], unique=False,
-                    sqlite_where=sa.text(PENDING), postgresql_where=sa.text(PENDING))
+    op.create_index(
+        "ix_announcements_pending",
+        "announcements",
+        ["id"],
+        unique=False,
+        sqlite_where=sa.text(PENDING),
+        postgresql_where=sa.text(PENDING),
+    )
 
 
 def downgrade() -> None:

@@ -36,8 +36,9 @@ def upgrade() -> None:
         sa.Column("user_id", sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column("approve", sa.Boolean(), nullable=False),
         sa.Column("voted_at", TIME, nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_undo_votes_game_id_games"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_undo_votes_game_id_games"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("game_id", "ply", "user_id", name=op.f("pk_undo_votes")),
     )
 

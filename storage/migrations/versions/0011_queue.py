@@ -40,8 +40,9 @@ def upgrade() -> None:
         sa.Column("channel_id", sa.BigInteger(), nullable=True),
         sa.Column("updated_by", sa.BigInteger(), nullable=True),
         sa.Column("updated_at", TIME, nullable=False),
-        sa.ForeignKeyConstraint(["league_id"], ["leagues.id"], name=op.f("fk_queue_rules_league_id_leagues"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["leagues.id"], name=op.f("fk_queue_rules_league_id_leagues"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("league_id", name=op.f("pk_queue_rules")),
     )
     op.create_table(
@@ -57,12 +58,18 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer(), nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("created_at", TIME, nullable=False),
-        sa.ForeignKeyConstraint(["league_id"], ["leagues.id"], name=op.f("fk_queue_matches_league_id_leagues"),
-                                ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"],
-                                name=op.f("fk_queue_matches_season_id_league_seasons"), ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_queue_matches_game_id_games"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["leagues.id"], name=op.f("fk_queue_matches_league_id_leagues"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["season_id"],
+            ["league_seasons.id"],
+            name=op.f("fk_queue_matches_season_id_league_seasons"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_queue_matches_game_id_games"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_queue_matches")),
         sa.UniqueConstraint("game_id", name=op.f("uq_queue_matches_game_id")),
     )
@@ -79,13 +86,19 @@ def upgrade() -> None:
         sa.Column("channel_id", sa.BigInteger(), nullable=False),
         sa.Column("joined_at", TIME, nullable=False),
         sa.Column("match_id", sa.Integer(), nullable=True),
-        sa.ForeignKeyConstraint(["league_id"], ["leagues.id"], name=op.f("fk_queue_entries_league_id_leagues"),
-                                ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["match_id"], ["queue_matches.id"],
-                                name=op.f("fk_queue_entries_match_id_queue_matches"), ondelete="SET NULL"),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["leagues.id"], name=op.f("fk_queue_entries_league_id_leagues"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["match_id"],
+            ["queue_matches.id"],
+            name=op.f("fk_queue_entries_match_id_queue_matches"),
+            ondelete="SET NULL",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_queue_entries")),
-        sa.UniqueConstraint("league_id", "user_id", "map_id", "size",
-                            name=op.f("uq_queue_entries_league_id_user_id_map_id_size")),
+        sa.UniqueConstraint(
+            "league_id", "user_id", "map_id", "size", name=op.f("uq_queue_entries_league_id_user_id_map_id_size")
+        ),
     )
     op.create_index(op.f("ix_queue_entries_guild_id"), "queue_entries", ["guild_id"], unique=False)
     op.create_index(op.f("ix_queue_entries_user_id"), "queue_entries", ["user_id"], unique=False)

@@ -53,8 +53,12 @@ def upgrade() -> None:
         sa.Column("signup_message_id", sa.BigInteger(), nullable=True),
         sa.Column("results_posted", sa.Boolean(), nullable=False),
         sa.Column("created_at", TIME, nullable=False),
-        sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"], name=op.f("fk_tournaments_season_id_league_seasons"),
-                                ondelete="SET NULL"),
+        sa.ForeignKeyConstraint(
+            ["season_id"],
+            ["league_seasons.id"],
+            name=op.f("fk_tournaments_season_id_league_seasons"),
+            ondelete="SET NULL",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_tournaments")),
         sa.UniqueConstraint("guild_id", "name", name=op.f("uq_tournaments_guild_id_name")),
     )
@@ -65,8 +69,12 @@ def upgrade() -> None:
         sa.Column("seed", sa.Integer(), nullable=False),
         sa.Column("joined_at", TIME, nullable=False),
         sa.Column("dropped_at", TIME, nullable=True),
-        sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"],
-                                name=op.f("fk_tournament_entrants_tournament_id_tournaments"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournaments.id"],
+            name=op.f("fk_tournament_entrants_tournament_id_tournaments"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("tournament_id", "user_id", name=op.f("pk_tournament_entrants")),
     )
     op.create_table(
@@ -76,8 +84,12 @@ def upgrade() -> None:
         sa.Column("stage", sa.String(length=16), nullable=False),
         sa.Column("opened_at", TIME, nullable=False),
         sa.Column("deadline", TIME, nullable=True),
-        sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"],
-                                name=op.f("fk_tournament_rounds_tournament_id_tournaments"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournaments.id"],
+            name=op.f("fk_tournament_rounds_tournament_id_tournaments"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("tournament_id", "number", name=op.f("pk_tournament_rounds")),
     )
     op.create_table(
@@ -96,13 +108,20 @@ def upgrade() -> None:
         sa.Column("claimed_by", sa.String(length=64), nullable=True),
         sa.Column("claimed_at", TIME, nullable=True),
         sa.Column("finished_at", TIME, nullable=True),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_tournament_tables_game_id_games"),
-                                ondelete="SET NULL"),
-        sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"],
-                                name=op.f("fk_tournament_tables_tournament_id_tournaments"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_tournament_tables_game_id_games"), ondelete="SET NULL"
+        ),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournaments.id"],
+            name=op.f("fk_tournament_tables_tournament_id_tournaments"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_tournament_tables")),
         sa.UniqueConstraint("game_id", name=op.f("uq_tournament_tables_game_id")),
-        sa.UniqueConstraint("tournament_id", "round", "number", name=op.f("uq_tournament_tables_tournament_id_round_number")),
+        sa.UniqueConstraint(
+            "tournament_id", "round", "number", name=op.f("uq_tournament_tables_tournament_id_round_number")
+        ),
     )
     op.create_index(op.f("ix_tournament_tables_tournament_id"), "tournament_tables", ["tournament_id"], unique=False)
 

@@ -32,10 +32,12 @@ def _columns(table: str) -> set[str]:
 
 def upgrade() -> None:
     """Idempotent: a database that has some of this already (a re-run by hand) keeps it."""
-    for table, column in (("leagues", sa.Column("channel_id", sa.BigInteger(), nullable=True)),
-                          ("league_seasons", sa.Column("min_turns", sa.Integer(), server_default="0", nullable=False)),
-                          ("league_seasons", sa.Column("closed_at", TIME, nullable=True)),
-                          ("league_games", sa.Column("turns", sa.JSON(), nullable=True))):
+    for table, column in (
+        ("leagues", sa.Column("channel_id", sa.BigInteger(), nullable=True)),
+        ("league_seasons", sa.Column("min_turns", sa.Integer(), server_default="0", nullable=False)),
+        ("league_seasons", sa.Column("closed_at", TIME, nullable=True)),
+        ("league_games", sa.Column("turns", sa.JSON(), nullable=True)),
+    ):
         if column.name not in _columns(table):
             with op.batch_alter_table(table) as batch:
                 batch.add_column(column)
@@ -89,7 +91,9 @@ def upgrade() -> None:
         _fk("league_rewards", "league_id", "leagues", "CASCADE"),
         _fk("league_rewards", "division_id", "league_divisions", "CASCADE"),
         sa.PrimaryKeyConstraint("id", name="pk_league_rewards"),
-        sa.UniqueConstraint("league_id", "division_id", "role_id", name="uq_league_rewards_league_id_division_id_role_id"),
+        sa.UniqueConstraint(
+            "league_id", "division_id", "role_id", name="uq_league_rewards_league_id_division_id_role_id"
+        ),
     )
     op.create_index("ix_league_rewards_league_id", "league_rewards", ["league_id"])
     op.create_table(
@@ -127,8 +131,14 @@ def _drop_columns(table: str, *columns: str) -> None:
 
 def downgrade() -> None:
     tables = set(sa.inspect(op.get_bind()).get_table_names())
-    for table in ("league_close_tasks", "league_role_holders", "league_rewards", "league_season_results",
-                  "league_placements", "league_divisions"):
+    for table in (
+        "league_close_tasks",
+        "league_role_holders",
+        "league_rewards",
+        "league_season_results",
+        "league_placements",
+        "league_divisions",
+    ):
         if table in tables:
             op.drop_table(table)  # its indexes go with it
     _drop_columns("league_games", "turns")
