@@ -143,17 +143,22 @@ class _ClaimListing:
       every track (`_track_claims`); per group and payment, its Claim for every track;
     - `picks`: the groups worth a payment check given which colors a hand holds, its locomotives
       and its trains (both capped at the longest track), in group order: a colored group needs
-      its color, or (where locomotives pay) enough locomotives."""
+      its color, or (where locomotives pay) enough locomotives;
+    - `where`: per track index, its group's number (a game keeps each group's free track
+      positions, `Game._free`)."""
 
-    __slots__ = ("groups", "picks", "longest")
+    __slots__ = ("groups", "picks", "longest", "where")
 
     def __init__(self, map_data: MapData, card_rules: tuple) -> None:
         groups: dict[tuple, list] = {}
         for t in map_data.tracks:
             groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
-        self.groups = tuple((*key, tuple(tracks), {}, {}) for key, tracks in groups.items())
+        self.groups = tuple(
+            (*key, tuple(tracks), {}, {}, number) for number, (key, tracks) in enumerate(groups.items())
+        )
         self.picks: dict[tuple, tuple] = {}
         self.longest = max(t.length for t in map_data.tracks)
+        self.where = {index: g[-1] for g in self.groups for index, _, _ in g[4]}
 
 
 @cache
@@ -178,11 +183,11 @@ def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
 
 
 def _track_claims(tracks: tuple, made: dict, options: list) -> tuple:
-    """(track index, partner index, its Claims) for every track of a group, given its payment options."""
+    """(partner index, its Claims) for every track of a group, given its payment options (empty
+    when there are none)."""
     if not options:
         return ()
-    rows = zip(*_claim_columns(tracks, made, options))
-    return tuple((index, double, claims) for (index, _, double), claims in zip(tracks, rows))
+    return tuple(zip((double for _, _, double in tracks), zip(*_claim_columns(tracks, made, options))))
 
 
 #: The moves that carry no choice, built once (actions are immutable values).
@@ -289,6 +294,8 @@ class Game:
         self.final: list | None = None
         self.last_action: tuple[int | None, Action] | None = None
         self._doubles_open = self.hooks.doubles_open(self)
+        self._free_owner: list[int] | None = None  # the owner list `_free` was built from
+        self._free: list[tuple[int, ...]] = []
         self._card_rules()
 
     def _card_rules(self) -> None:
@@ -553,7 +560,11 @@ class Game:
                     g[0] is not None and not hand[g[0]] and (g[3] is COLORED_ONLY or (g[3] is None and locos < g[1]))
                 )
             )
-        for color, length, ferry, card_rules, tracks, listings, made in groups:
+        free = self._free_positions()
+        for color, length, ferry, card_rules, tracks, listings, made, number in groups:
+            positions = free[number]
+            if not positions:
+                continue
             if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
                 # A colored group's Claim lists per track are ready for each payment situation
                 # met: two counts of the hand (beyond the length they pay nothing more; no
@@ -570,10 +581,13 @@ class Game:
                         made,
                         payment_options(hand if card_rules is None else no_locos, length, color, ferry, collapse),
                     )
-                for index, double, claims in entry:
-                    if owner[index] < 0 and (
-                        double is None or (partner := owner[double]) < 0 or (open_ and partner != seat)
-                    ):
+                    if not entry:
+                        continue
+                elif not entry:
+                    continue
+                for pos in positions:
+                    double, claims = entry[pos]
+                    if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
                         actions += claims
                 continue
             # Other groups meet too many payment situations to keep lists for: each payment's
@@ -590,12 +604,12 @@ class Game:
                 options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
             if not options:
                 continue
-            rows = zip(*_claim_columns(tracks, made, options))  # per track, its Claim per payment
-            for (index, _, double), claims in zip(tracks, rows):
-                if owner[index] < 0 and (
-                    double is None or (partner := owner[double]) < 0 or (open_ and partner != seat)
-                ):
-                    actions += claims
+            columns = _claim_columns(tracks, made, options)  # per payment, its Claim for every track
+            for pos in positions:
+                double = tracks[pos][2]
+                if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
+                    for column in columns:
+                        actions.append(column[pos])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
@@ -620,6 +634,27 @@ class Game:
         if not actions:
             actions.append(Pass())
         return actions
+
+    def _free_positions(self) -> list[tuple[int, ...]]:
+        """Per claim group of `_listing`, the positions of its unowned tracks, in group order: kept
+        up to date by `track_claimed`, rebuilt whenever `owner` is another list (`from_json`)."""
+        if self._free_owner is not self.owner:
+            owner = self.owner
+            self._free = [
+                tuple(pos for pos, (index, _, _) in enumerate(g[4]) if owner[index] < 0) for g in self._listing.groups
+            ]
+            self._free_owner = owner
+        return self._free
+
+    def track_claimed(self, index: int) -> None:
+        """Call after setting `owner[index]` outside a move (the engine's claims do): the move
+        listing keeps each claim group's free tracks."""
+        if self._free_owner is self.owner:
+            owner = self.owner
+            number = self._listing.where[index]
+            self._free[number] = tuple(
+                pos for pos, (i, _, _) in enumerate(self._listing.groups[number][4]) if owner[i] < 0
+            )
 
     @staticmethod
     def _extended_options(
@@ -1072,6 +1107,7 @@ class Game:
 
     def _place(self, seat: int, t: Track, color: int | None, locos: int, events: list[Event]) -> None:
         self.owner[t.index] = seat
+        self.track_claimed(t.index)
         self.trains[seat] -= t.length
         points = self.map.rules.route_points[t.length]
         self.score[seat] += points

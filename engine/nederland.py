@@ -173,6 +173,7 @@ class NederlandHooks(RuleHooks):
 
     def _place_neutral(self, game: Game, holder: int, track: Track, events: list[Event]) -> None:
         game.owner[track.index] = game.seats
+        game.track_claimed(track.index)
         self.neutral_trains -= track.length
         events.append(NeutralRouteClaimed(holder, track.id, self.neutral_trains))
 

@@ -96,6 +96,7 @@ def give_route(game: Game, seat: int, a: str, b: str, color: str | None = None) 
     t = track_between(game, a, b, color)
     assert game.owner[t.index] == -1
     game.owner[t.index] = seat
+    game.track_claimed(t.index)
     game.trains[seat] -= t.length
     game.score[seat] += game.map.rules.route_points[t.length]
 

@@ -135,6 +135,28 @@ def test_legal_actions_match_the_reference_listing_in_random_games(map_id, seed)
         assert longest_trail(owned) == reference_trail(owned)
 
 
+@settings(max_examples=4)
+@given(st.sampled_from(["usa", "europe", "nederland"]), st.integers(0, 2**31), st.integers(2, 4))
+def test_listing_follows_claims_made_outside_moves_and_restored_games(map_id, seed, seats):
+    """The listing keeps each claim group's free tracks: a game restored from JSON (another owner
+    list), routes placed outside a move (then `Game.track_claimed`) and 2-3 seats (double routes
+    closed) list what the reference lists."""
+    game = Game.new(map_id, seats, seed)
+    rng = random.Random(seed)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        if game.phase == PLAYING and game.stage is None and rng.random() < 0.2:
+            restored = Game.from_json(game.to_json())
+            assert restored.legal_actions(seat, True) == reference_turn_start(restored, seat, True)
+            free = [t for t in game.map.tracks if restored.owner[t.index] < 0 and t.length <= restored.trains[seat]]
+            if free:
+                t = rng.choice(free)
+                restored.owner[t.index] = (seat + 1) % seats
+                restored.track_claimed(t.index)
+                assert restored.legal_actions(seat, False) == reference_turn_start(restored, seat, False)
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+
+
 def _station_case(m, data, seats=4):
     """Networks for each seat, stations on busy cities and tickets: a finished Europe game's shape."""
     owner = [-1] * len(m.tracks)
