@@ -1,4 +1,5 @@
-"""Board rendering benchmark: a late-game public board on each map (5 players, 3 on Switzerland and Nordic).
+"""Board rendering benchmark: a late-game public board on each map (5 players, 3 on Switzerland and Nordic, Märklin's
+stacks and passengers included).
 
     python benchmarks/render_bench.py [--repeat 15]
     python benchmarks/render_bench.py --game [--seed 3]
@@ -59,7 +60,9 @@ def clear_caches() -> None:
     import rendering.draw as draw
     import rendering.fonts as fonts
     import rendering.geometry as geometry
+    import rendering.marklin as marklin
 
+    marklin._SPOTS.clear()
     for fn in (
         geometry._geometry,
         board._static_map,
@@ -144,7 +147,7 @@ def main() -> None:
         f"{'map':<11} {'view':<9} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'RGB ms':>7} "
         f"{'P ms':>6} {'w/RGB':>6} {'w/P':>5} {'RGB bytes':>10} {'PNG bytes':>10} {'zh cb bytes':>11}"
     )
-    for map_id in ("usa", "europe", "nederland", "switzerland", "nordic"):
+    for map_id in ("usa", "europe", "nederland", "switzerland", "nordic", "marklin"):
         m = load_map(map_id)
         view, source = late_view(map_id)
         cold, warm, bare_rgb, bare_p = [], [], [], []

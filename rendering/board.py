@@ -448,7 +448,7 @@ def draw_state(
         tag = tags[m.city_by_id[cid].index] if tags else None
         if tag is not None:  # color-blind mode: the seat number on a swatch touching the house
             paste_centered(canvas, _station_tag(tag.r, color, str(seat + 1), badge_text_px(geo.width)), tag.x, tag.y)
-    if "merchandise" in view:  # Märklin's stacks and passengers
+    if "merchandise" in view and overlays:  # Märklin's stacks and passengers (not on a thumbnail: too small)
         marklin.draw_board(canvas, m, geo, view, players, colorblind)
 
 

@@ -34,7 +34,7 @@ DOT_FILL = {
 }
 PASSENGER_CARD = (120, 84, 52)  # a suitcase brown, unlike every route color
 #: Directions tried around a city, nearest the label's usual side (right) first.
-_ANGLES = tuple(range(0, 360, 30))
+_ANGLES = tuple(range(0, 360, 20))
 
 
 def card(draw: ImageDraw.ImageDraw, box, name: str, radius: int) -> None:
@@ -74,9 +74,48 @@ def _figure(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill, outli
     )
 
 
+#: A stack's digit, in pixels of the image shown 400 px wide: above the 7 px floor, since a
+#: bold digit's ink is only about 0.7 of its size (7 px drew 5 px digits).
+DIGIT_PX_AT_400 = 8.5
+#: Rims shown under the top token at most (Berlin's stack has four tokens).
+MAX_RIMS = 3
+
+
+def digit_px(geo: MapGeometry) -> int:
+    return max(min_text_px(geo.width), math.ceil(DIGIT_PX_AT_400 * geo.width / 400))
+
+
 def token_r(geo: MapGeometry) -> float:
-    """A token disc: room for a digit of the smallest text size (7 px at 400 px wide)."""
-    return max(geo.city_r * 1.25, min_text_px(geo.width) * 0.8)
+    """A token disc: room for its digit."""
+    return max(geo.city_r * 1.25, digit_px(geo) * 0.8)
+
+
+def rim(geo: MapGeometry) -> float:
+    """How far each token under the top one shows below it."""
+    return max(1.5, token_r(geo) * 0.22)
+
+
+def figure_r(geo: MapGeometry) -> float:
+    """A waiting passenger's half height."""
+    return token_r(geo) * 1.3
+
+
+def stack_box(geo: MapGeometry, x: float, y: float) -> tuple[float, float, float, float]:
+    """What a stack drawn at (x, y) covers, its rims included."""
+    r = token_r(geo)
+    return (x - r, y - r, x + r, y + r + MAX_RIMS * rim(geo))
+
+
+#: Passengers of several seats on one city stand this far apart (in figure half heights).
+FIGURE_STEP = 1.1
+
+
+def figures_box(geo: MapGeometry, x: float, y: float, n: int = 2) -> tuple[float, float, float, float]:
+    """What `n` passengers drawn side by side around (x, y) cover (placed for two: more than
+    two seats waiting on one city is rare)."""
+    fr = figure_r(geo)
+    half = 0.62 * fr + (n - 1) / 2 * fr * FIGURE_STEP
+    return (x - half, y - fr, x + half, y + fr)
 
 
 _SPOTS: dict[tuple, dict] = {}
@@ -93,8 +132,10 @@ def spots(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[fl
 
 
 def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[float, float], tuple[float, float]]]:
-    """Two points beside each city that overlap no label, marker or each other and hide the
-    fewest train spaces."""
+    """A stack's spot and a passengers' spot beside each city, overlapping no label, marker,
+    image edge or other spot where it can, and covering as little of the train spaces as it can
+    (a space's middle hardly ever: that is where a claim's color shows), and nearer their own
+    city than any other."""
     r = token_r(geo)
     cars = [c for tg in geo.tracks for c in tg.cars]
     taken = [lb.box for lb in geo.labels] + [
@@ -103,27 +144,41 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
     out = {}
     for i in cities:
         x, y = geo.cities[i]
+        reach = geo.city_r + r * 6.5
+        near = [c for c in cars if abs(c.x - x) < reach + c.length and abs(c.y - y) < reach + c.length]
+        others = [
+            p for j, p in enumerate(geo.cities) if j != i and abs(p[0] - x) < 2 * reach and abs(p[1] - y) < 2 * reach
+        ]
+        around = (x - reach - r * 2, y - reach - r * 2, x + reach + r * 2, y + reach + r * 2)
         picked = []
-        for _ in range(2):
+        for shape in (stack_box, figures_box):
             best, best_cost = None, None
-            for dist in (geo.city_r + r * 1.1, geo.city_r + r * 2.0):
+            close = [b for b in taken if _overlap(b, around)]
+            for n, dist in enumerate(
+                (geo.city_r + r * 1.15, geo.city_r + r * 1.7, geo.city_r + r * 2.4, geo.city_r + r * 3.2)
+            ):
                 for k, angle in enumerate(_ANGLES):
                     px, py = x + dist * math.cos(math.radians(angle)), y + dist * math.sin(math.radians(angle))
-                    box = (px - r, py - r, px + r, py + r)
+                    box = shape(geo, px, py)
                     if box[0] < 1 or box[1] < 1 or box[2] > geo.width - 1 or box[3] > geo.map_height - 1:
                         continue
-                    cost = 20.0 * sum(_overlap(box, b) for b in taken)
-                    cost += 12.0 * sum(
-                        hidden_share(c, box)
-                        for c in cars
-                        if abs(c.x - px) < r + c.length and abs(c.y - py) < r + c.length
-                    )
-                    cost += 0.05 * k + (dist > geo.city_r + r * 1.5)
+                    cost = 40.0 * sum(_overlap(box, b) for b in close)
+                    for c in near:
+                        if abs(c.x - px) < 2 * r + c.length and abs(c.y - py) < 2 * r + c.length:
+                            share = hidden_share(c, box)
+                            cost += (
+                                12.0 * share
+                                + 8.0 * (share > 0.2)
+                                + 20.0 * (box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3])
+                            )
+                    own = math.dist((px, py), (x, y))
+                    cost += 15.0 * any(math.dist((px, py), o) < own for o in others)  # read as another city's
+                    cost += 0.05 * k + 1.0 * n
                     if best_cost is None or cost < best_cost:
                         best, best_cost = (px, py), cost
             best = best or (x, y)
             picked.append(best)
-            taken.append((best[0] - r, best[1] - r, best[0] + r, best[1] + r))
+            taken.append(shape(geo, *best))
         out[i] = (picked[0], picked[1])
     return out
 
@@ -135,8 +190,8 @@ def draw_board(canvas: Image.Image, m, geo: MapGeometry, view: dict, players: Se
     where = spots(geo, cities)
     d = ImageDraw.Draw(canvas)
     r = token_r(geo)
-    size = max(min_text_px(geo.width), round(r * 1.25))
-    rim = max(1.5, r * 0.22)
+    size = digit_px(geo)
+    step = rim(geo)
     for cid, info in merch.items():
         (x, y), _ = where[m.city_by_id[cid].index]
         fill = DOT_FILL[info["dot"]]
@@ -145,19 +200,19 @@ def draw_board(canvas: Image.Image, m, geo: MapGeometry, view: dict, players: Se
         if not stack:
             paste_centered(canvas, disc(r * 0.8, edge, None, 1.5, ring_only=True), x, y)
             continue
-        for k in range(len(stack) - 1, 0, -1):  # the tokens under the top one, as rims below it
-            paste_centered(canvas, disc(r, fill, edge, 1.2), x, y + k * rim)
+        for k in range(min(len(stack) - 1, MAX_RIMS), 0, -1):  # the tokens under the top one, as rims below it
+            paste_centered(canvas, disc(r, fill, edge, 1.2), x, y + k * step)
         paste_centered(canvas, disc(r, fill, edge, 1.5), x, y)
         fonts.draw_text(d, (x, y), str(stack[0]), size, text_on(fill), style="bold", anchor="mm")
     waiting: dict[str, list[int]] = {}
     for p in view["players"]:
         for cid in p.get("passengers_placed", ()):
             waiting.setdefault(cid, []).append(p["seat"])
-    fr = r * 1.4
+    fr = figure_r(geo)
     for cid, seats in waiting.items():
         _, (x, y) = where.get(m.city_by_id[cid].index, ((0, 0), geo.cities[m.city_by_id[cid].index]))
         for k, seat in enumerate(seats):
-            px = x + (k - (len(seats) - 1) / 2) * fr * 1.3
+            px = x + (k - (len(seats) - 1) / 2) * fr * FIGURE_STEP
             color = players[seat].color
             _figure(d, px, y, fr, color, INK)
             if colorblind:

@@ -2,14 +2,15 @@
 
 `played_view` plays a seeded random game with the engine. `synthetic_view` builds a plausible
 spectator view from map data alone, for a map whose rules the engine cannot run yet (Nederland):
-same keys as `engine.view.build_view`, random claims that respect double routes and trains.
+same keys as `engine.view.build_view`, random claims that respect double routes and trains
+(and, on Märklin, the stacks, passengers, tokens and two ticket decks its rules add).
 """
 
 from __future__ import annotations
 
 import random
 
-from engine.cards import CARD_NAMES
+from engine.cards import ALL_CARD_NAMES, CARD_NAMES
 from engine.mapdata import MapData
 
 
@@ -69,8 +70,9 @@ def synthetic_view(m: MapData, seats: int = 5, seed: int = 1, fill: float = 0.8)
         if "tolls" in m.rules.hooks:
             p["loans"] = rng.choice((0, 0, 0, 1))
         players.append(p)
+    extra = _marklin_keys(m, players, rng) if "marklin" in m.rules.hooks else {}
     last_track = next(iter(claims), None)
-    colors = list(CARD_NAMES)
+    colors = list(_cards(m))
     return {
         "schema": 1,
         "rules_version": 1,
@@ -121,7 +123,40 @@ def synthetic_view(m: MapData, seats: int = 5, seed: int = 1, fill: float = 0.8)
         ],
         "you": None,
         "final": None,
+        **extra,
     }
+
+
+def _marklin_keys(m: MapData, players: list[dict], rng: random.Random) -> dict:
+    """Märklin's view keys (engine/marklin.py): stacks partly taken (some used up), every seat's
+    passengers (some waiting on cities, most of them on one, as happens), tokens and the decks."""
+    from engine.marklin import deal_dots
+
+    merch = m.rules.extra["merchandise"]
+    dots = deal_dots(m, rng)
+    stacks = {}
+    for c, color in sorted(dots.items()):
+        full = list(merch["stacks"][color])  # top first, as the view shows it
+        stacks[m.cities[c].id] = {
+            "dot": color,
+            "stack": full[rng.randrange(len(full) + 1) :] if rng.random() < 0.4 else full,
+        }
+    cities = sorted(m.cities[c].id for c in dots)
+    crowded = rng.choice(cities)
+    for p in players:
+        placed = [crowded] + rng.sample(cities, rng.randrange(0, int(m.rules.extra["passengers"])))
+        p["passengers_placed"] = placed[: int(m.rules.extra["passengers"])]
+        p["passengers"] = int(m.rules.extra["passengers"]) - len(p["passengers_placed"])
+        p["tokens"] = [
+            rng.choice(merch["stacks"][rng.choice(list(merch["stacks"]))]) for _ in range(rng.randrange(0, 9))
+        ]
+        p["naming_tickets"] = False
+    return {"merchandise": stacks, "ticket_decks": {"short": rng.randrange(20, 40), "long": rng.randrange(3, 15)}}
+
+
+def _cards(m: MapData) -> tuple[str, ...]:
+    """The card kinds of the map's deck (Märklin adds the "+4" locomotive and the passenger)."""
+    return ALL_CARD_NAMES if "marklin" in m.rules.hooks else CARD_NAMES
 
 
 def _color_of(m: MapData, track_id: str) -> str:
@@ -134,7 +169,7 @@ def with_seat(view: dict, m: MapData, seat: int = 0, seed: int = 1, offer: int =
     """A synthetic view as seen by one seat: a hand, tickets (some connected) and an offer."""
     rng = random.Random(f"{m.id}:{seed}:{seat}")
     view = dict(view, viewer=seat)
-    hand = {k: rng.randrange(0, 4) for k in CARD_NAMES}
+    hand = {k: rng.randrange(0, 4) for k in _cards(m)}
     hand = {k: n for k, n in hand.items() if n}
 
     def ticket(t):

@@ -230,6 +230,21 @@ def turn_text(t: Translator, m: MapData, view: dict, entries: Sequence[dict]) ->
                     "recap", "built a station in {city} with {payment}", city=city(t, m, e["city"]), payment=payment
                 )
             )
+        elif kind == "Move" and (moved := _moved_path(m, e["text"])):
+            path, cards = moved
+            where = t.pgettext("path", " – ").join(city(t, m, c) for c in path)
+            if cards:
+                parts.append(
+                    t.npgettext(
+                        "recap",
+                        "moved a passenger {path} with {n} passenger card",
+                        "moved a passenger {path} with {n} passenger cards",
+                        cards,
+                        path=where,
+                    )
+                )
+            else:
+                parts.append(t.pgettext("recap", "moved a passenger {path}", path=where))
         elif kind == "NeutralClaim" and track is not None:
             parts.append(t.pgettext("recap", "claimed {route} for the neutral player", route=route_words(t, m, track)))
         elif kind == "Pass":
@@ -246,6 +261,15 @@ def turn_text(t: Translator, m: MapData, view: dict, entries: Sequence[dict]) ->
             taken.append(t.ngettext("{n} card from the deck", "{n} cards from the deck", blind))
         parts.insert(0, t.pgettext("recap", "took {cards}", cards=" + ".join(taken)))
     return listing(t, parts)
+
+
+def _moved_path(m: MapData, text: str) -> tuple[list[str], int] | None:
+    """A Märklin passenger move's city ids and passenger cards, read from its public notation
+    ('move Hamburg-Kiel cards=1', engine/notation.py: the entry carries no other field)."""
+    words = text.split()[1:]
+    cards = int(words.pop()[6:]) if words and words[-1].startswith("cards=") and words[-1][6:].isdigit() else 0
+    found = [m.find_city(name) for name in " ".join(words).split("-")]
+    return ([c.id for c in found], cards) if len(found) > 1 and all(found) else None
 
 
 def recap(

@@ -11,7 +11,7 @@ from PIL import Image
 from engine.mapdata import load_map
 from rendering.sample import played_game, synthetic_view
 
-MAPS = ("usa", "europe", "nederland", "switzerland", "nordic")
+MAPS = ("usa", "europe", "nederland", "switzerland", "nordic", "marklin")
 PLAYED_MAPS = ("usa", "europe")
 
 

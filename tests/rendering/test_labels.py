@@ -210,3 +210,34 @@ def test_colorblind_station_numbers_touch_their_house_clear_of_everything(langua
     assert max(worst.values()) <= 0.5, worst
     assert len([c for c, share in worst.items() if share > 0.21]) <= 1, worst
     assert all(b is None for b in station_badges(load_map("usa"), geometry(load_map("usa")), letters))
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "zh"])
+def test_marklin_stacks_and_passengers_leave_spaces_labels_and_cities_visible(language):
+    """Every city's merchandise stack (with its rims) covers no train space's middle, no label,
+    no city marker and no other spot; its passengers' spot (placed for two seats) no label or
+    marker, and on at most 7 of the 35 cities, crowded hubs (measured: 6) a space's middle or a stack;
+    both stay in the image and nearer their own city than any other, in every language."""
+    from rendering import marklin
+
+    m, geo = _labels_in("marklin", language)
+    cities = tuple(c.index for c in m.cities if c.kind == "city")
+    where = marklin.spots(geo, cities)
+    assert sorted(where) == sorted(cities)
+    boxes, squeezed = [], []
+    for i, (stack, people) in where.items():
+        name = m.cities[i].id
+        for p, box in ((stack, marklin.stack_box(geo, *stack)), (people, marklin.figures_box(geo, *people))):
+            assert 0 <= box[0] and box[2] <= geo.width and 0 <= box[1] and box[3] <= geo.map_height, name
+            assert not [lab.city for lab in geo.labels if _box_overlap(lab.box, box)], name
+            assert not [
+                j for j in range(len(geo.cities)) if geo.has_marker(j) and _box_overlap(geo.city_box(j), box)
+            ], name
+            own = math.dist(p, geo.cities[i])
+            assert all(math.dist(p, q) >= own for j, q in enumerate(geo.cities) if j != i), name
+            on_car = [c for tg in geo.tracks for c in tg.cars if box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3]]
+            if on_car or [b for b in boxes if _box_overlap(b, box)]:
+                assert p == people, name
+                squeezed.append(name)
+            boxes.append(box)
+    assert len(squeezed) <= 7, squeezed

@@ -218,3 +218,26 @@ def test_tunnel_being_paid_for_is_lit_and_named_by_its_cities():
     )
     assert "digging the tunnel Venezia – Zürich" in r.alt_text
     assert glowing(decode(r.png), geometry(game.map), game.map, t.id)
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "zh"])
+def test_a_passenger_move_is_worded_with_its_path_and_cards(language):
+    """Märklin: a passenger's move reads as words with the cities of its path in order (and the
+    passenger cards paid), not as the notation ("move Frankfurt-Mainz")."""
+    from engine.actions import Move
+
+    game, rng = Game.new("marklin", seats=3, seed=5), random.Random(5)
+    while True:
+        seat = game.to_move()[0]
+        acts = game.legal_actions(seat, collapse_payments=True)
+        moves = [a for a in acts if isinstance(a, Move)]
+        game.apply(seat, moves[-1] if moves else rng.choice(acts))
+        if moves:
+            break
+    move, m, t = moves[-1], game.map, translator(language)
+    entry = game.view(None)["last_action"]
+    text = turn_text(t, m, game.view(None), [entry])
+    assert entry["text"].split()[1] not in text  # the notation's "Frankfurt-Mainz" is not shown
+    names = [t.city(m.city_by_id[c]) for c in move.path]
+    assert [text.index(n) for n in names] == sorted(text.index(n) for n in names), text
+    assert (str(move.cards) in text) == bool(move.cards), text
