@@ -1,106 +1,506 @@
-"""Bot latency under load: many concurrent games through the fake Discord server.
+"""Bot throughput: the offered load ramped up until the latency goal breaks, for one bot process
+on SQLite, one on PostgreSQL and two shard processes on PostgreSQL (issue 23).
 
-    python benchmarks/bot_bench.py                       # 50 games, 1 action / 10 s each, 120 s
-    python benchmarks/bot_bench.py --games 10 --seconds 20
-    python benchmarks/bot_bench.py --locales en-US,ru,zh-CN   # players in several languages
+    python benchmarks/bot_bench.py                                  # the three set-ups, default ramp
+    python benchmarks/bot_bench.py --setups sqlite --rates 5,10,20 --step 10
+    python benchmarks/bot_bench.py --setups pg1,pg2 --postgres postgresql+asyncpg://u:p@host/db
+    python benchmarks/bot_bench.py --setups sqlite --profile /tmp/bot.prof   # cProfile of the bot's loop
+    python benchmarks/bot_bench.py --memory 2000                    # resident size with 2,000 cached games
 
-Each game (2 players, USA) acts at random moments, on average one action every `--interval`
-seconds. Measured: time from the interaction's dispatch to the channel's turn message (board
-image included) for every action that ends a turn. Uses the real bot (TTRBot, SQLite) and the
-real discord.py client; the fake server runs in the same process, so its work counts too.
+The bot is the real `python -m bot` in child processes (tests/bot/bot_process.py), logging in to the
+fake Discord served here; two shard processes are shards 0 and 1 of 2, with the games split over
+two guilds, one on each shard. Players here (2 per USA game) read their game from the database and
+act as on a phone: a card is a tap on the table message's Deck or a face-up card, a claim
+`/ttr claim`, the starting choice the select of `/ttr hand`. Actions arrive as a Poisson process
+at the step's rate, each taken by a table that is not waiting for the bot (a finished game starts
+again). Measured per step: turn messages per second; interaction -> turn message latency (from
+sending the tap until the channel message is in the fake); the bots' event-loop lag (a task in each
+bot sleeps 10 ms again and again; how late it wakes up); the bots' CPU seconds per turn message.
+The knee is the highest step meeting p95 <= 300 ms and lag p99 <= 50 ms. The players and the fake
+share this process's loop: their CPU is printed too (on 2 cores they compete with the bots).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import random
-import statistics
+import re
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.client import TTRBot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
-from storage import Storage  # noqa: E402
-from tests.bot.driver import Driver  # noqa: E402
-from tests.fakediscord.api import FakeDiscord  # noqa: E402
+LAG_PERIOD = 0.010  # seconds between the lag sampler's wake-ups
+GOAL_P95, GOAL_LAG_P99 = 0.300, 0.050
+SETTLE = 3.0  # seconds at the start of each step left out of its figures
+TIMEOUT = 30.0  # a turn message later than this counts as lost (and as far over the goal)
+DEFAULT_PG = "postgresql+asyncpg://ttr_ci:ttr_ci@127.0.0.1:5432/ttr_tp"
 
 
-async def one_game(fake, bot, channel, users, seed, deadline, interval, latencies, lock) -> None:
-    driver = Driver(fake, bot, channel, users, seed=seed)
-    rng = random.Random(seed)
-    async with lock:  # lobbies are quick; keep their set-up out of the measured window
-        await driver.start_game("usa")
-        for seat in (0, 1):
-            await driver.act(seat, driver.game.default_action(seat))
-    while time.perf_counter() < deadline and not driver.game.is_over():
-        await asyncio.sleep(rng.expovariate(1 / interval))
-        game = driver.game
-        seat = game.to_move()[0]
-        action = driver.choose(seat)
-        before = len(fake.channel_messages(channel))
-        start = time.perf_counter()
-        acting = asyncio.create_task(driver.act(seat, action))
-        posted = asyncio.create_task(fake.wait_until(lambda: len(fake.channel_messages(channel)) > before, 30))
-        done, _ = await asyncio.wait({acting, posted}, return_when=asyncio.FIRST_COMPLETED)
-        if posted in done:
-            latencies.append(time.perf_counter() - start)  # the turn message (with its image) is there
-        await acting
-        if not posted.done():  # a step inside a turn: no channel message is due
-            posted.cancel()
+# --- inside each bot process ----------------------------------------------------------------------
 
 
-async def main(games: int, seconds: float, interval: float, locales: list[str]) -> None:
-    fake = FakeDiscord().add_default_world()
-    channels = [fake.add_channel(fake.guild, f"game-{i}") for i in range(games)]
-    users = [
-        (
-            fake.add_user(f"a{i}", locale=locales[(2 * i) % len(locales)]),
-            fake.add_user(f"b{i}", locale=locales[(2 * i + 1) % len(locales)]),
-        )
-        for i in range(games)
-    ]
-    await fake.start()
-    with tempfile.TemporaryDirectory() as folder, fake.patch_discord():
-        os.chdir(folder)  # the command-sync marker (data/) belongs to this fake Discord only
-        url = f"sqlite+aiosqlite:///{folder}/bench.sqlite3"
-        settings = Settings(discord_token="fake-bot-token", database_url=url, dev_guild_id=fake.guild.id)
-        bot = TTRBot(settings, storage=Storage(url))
-        await fake.start_client(bot)
-        latencies: list[float] = []
-        lock = asyncio.Lock()
-        setup_start = time.perf_counter()
-        deadline = setup_start + seconds
-        await asyncio.gather(
-            *(
-                one_game(fake, bot, channels[i], list(users[i]), i, deadline, interval, latencies, lock)
-                for i in range(games)
+def child() -> int:
+    """`python -m bot` pointed at the fake, with a lag sampler started in setup_hook; on SIGTERM the
+    samples (wall time, lag) go to LAG_FILE, and with PROFILE_FILE the loop thread's cProfile."""
+    import cProfile
+
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    from bot.__main__ import main
+    from bot.client import TTRBot
+    from tests.fakediscord.server import API_PREFIX
+
+    base = os.environ["FAKE_DISCORD_URL"]
+    discord.http.Route.BASE = base + API_PREFIX
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base.replace("http", "ws", 1) + "/gateway/")
+    samples: list[tuple[float, float]] = []
+
+    async def sample() -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(LAG_PERIOD)
+            samples.append((time.time(), loop.time() - before - LAG_PERIOD))
+
+    setup_hook = TTRBot.setup_hook
+
+    async def setup_with_sampler(self: TTRBot) -> None:
+        await setup_hook(self)
+        self._lag_sampler = asyncio.create_task(sample())  # type: ignore[attr-defined]
+
+    TTRBot.setup_hook = setup_with_sampler  # type: ignore[method-assign]
+    profile_file = os.environ.get("PROFILE_FILE")
+    profiler = cProfile.Profile(time.thread_time) if profile_file else None  # the loop thread's CPU
+    if profiler is not None:
+        profiler.enable()
+    code = main()
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(profile_file)
+    Path(os.environ["LAG_FILE"]).write_text(json.dumps(samples))
+    return code
+
+
+# --- the players -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    rate: float  # offered turn messages per second
+    start: float = 0.0  # wall clock (time.time(), shared with the bots)
+    end: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    lost: int = 0  # turn messages that did not come within TIMEOUT
+    actions: int = 0
+    busy: int = 0  # arrivals that found every table waiting for the bot
+    cpu: float = 0.0  # the bots' CPU seconds in the step, their image workers' included
+    cpu_own: float = 0.0  # the bot processes' own
+    lag_p99: float = 0.0
+    lag_max: float = 0.0
+
+    @property
+    def seconds(self) -> float:
+        return self.end - self.start - SETTLE
+
+    @property
+    def turns(self) -> int:
+        return len(self.latencies) + self.lost
+
+    def p(self, q: float) -> float:
+        if self.lost and q * self.turns >= len(self.latencies):
+            return TIMEOUT
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+    @property
+    def meets_goal(self) -> bool:
+        return self.turns > 0 and self.p(0.95) <= GOAL_P95 and self.lag_p99 <= GOAL_LAG_P99
+
+
+class BenchTable:
+    """One channel's game, played by its two users through the fake."""
+
+    def __init__(self, fake, storage, channel, users, seed: int) -> None:  # type: ignore[no-untyped-def]
+        from tests.bot.remote import RemoteTable
+
+        self.fake, self.channel, self.users = fake, channel, users
+        self.remote = RemoteTable(fake, storage, channel, users, seed=seed, timeout=TIMEOUT)
+        self.busy = False
+
+    async def start(self) -> None:
+        """A new game in the channel; each command is sent again if the bot did not acknowledge it
+        in time (a loaded machine at set-up: a second answer is a harmless refusal)."""
+        from tests.fakediscord.state import InteractionFailed
+
+        remote, (host, guest) = self.remote, self.users
+        remote.game_id = None
+        for user, command, options in (
+            (host, "ttr-host new", {"map": "usa", "players": 2}),
+            (guest, "ttr join", {}),
+            (host, "ttr-host start", {}),
+        ):
+            for attempt in range(3):
+                try:
+                    await remote._command(user, command, **options)
+                    break
+                except (InteractionFailed, TimeoutError):
+                    if attempt == 2:
+                        raise
+        await self.fake.wait_until(remote._started, TIMEOUT, "the game to start")
+
+    async def step(self, measure: Step | None) -> bool:
+        """One action of the seat to move; the turn message's latency into `measure` (None: set-up).
+        False when the game is over."""
+        loaded = await self.remote.load()
+        game = loaded.game
+        if game.is_over():
+            return False
+        seat = self.remote.rng.choice(game.to_move())
+        user = next(u for u in self.users if u.id == next(s.user_id for s in loaded.seats if s.seat == seat))
+        action = self.remote.choose(game, seat)
+        gid, turn = loaded.record.id, game.turn_token(seat)
+        after = loaded.game
+        after.apply(seat, action)  # the local copy: does this action end the turn?
+        turn_ends = after.stage is None and after.phase != "choosing"
+        posted = len(self.channel.messages)
+        sent = time.perf_counter()
+        answer = asyncio.create_task(self._send(user, action, gid, turn, game.map))
+        if turn_ends and measure is not None:
+            measure.actions += 1
+            try:
+                await self.fake.wait_until(lambda: len(self.channel.messages) > posted, TIMEOUT, "the turn message")
+                measure.latencies.append(time.perf_counter() - sent)
+            except TimeoutError:
+                measure.lost += 1
+        elif measure is not None:
+            measure.actions += 1
+        with contextlib.suppress(Exception):
+            await answer
+        return True
+
+    async def _send(self, user, action, gid: int, turn: int, map_data) -> None:  # type: ignore[no-untyped-def]
+        from engine import Claim, DrawDeck, DrawMarket, DrawTickets, KeepTickets
+        from engine.cards import CARD_NAMES
+        from engine.notation import route_label
+
+        fake = self.fake
+        edits = sum(len(m.history) for m in fake.ephemeral(user))  # the player's panels, edited so far
+        if isinstance(action, (DrawDeck, DrawMarket)):  # a tap on the live table message
+            slot = "deck" if isinstance(action, DrawDeck) else str(action.slot)
+            pattern = re.compile(rf"ttr:{gid}:{turn}:draw:{slot}(:[0-9])?")
+            table = next(m for m in reversed(self.channel.messages) if any(pattern.fullmatch(c) for c in m.custom_ids))
+            reply = await fake.click(user, table, next(c for c in table.custom_ids if pattern.fullmatch(c)))
+        elif isinstance(action, KeepTickets):
+            hand = await self.remote._command(user, "ttr hand")
+            offer = next(m for m in reversed(hand.followups) if any(c.endswith(":keep") for c in m.custom_ids))
+            keep = next(c for c in offer.custom_ids if c.endswith(":keep"))
+            reply = await fake.select(user, offer, keep, [str(i) for i in action.ids])
+        elif isinstance(action, Claim):
+            track = map_data.track_by_id[action.track]
+            reply = await fake.slash(
+                user,
+                self.channel,
+                "ttr claim",
+                route=route_label(map_data, track),
+                color="loco" if action.color is None else CARD_NAMES[action.color],
+                locos=action.locos,
             )
+        else:
+            reply = await fake.slash(
+                user, self.channel, "ttr tickets" if isinstance(action, DrawTickets) else "ttr pass"
+            )
+        if reply.kind == "deferred":
+            await reply.wait_resolved(TIMEOUT)
+        elif reply.kind == "deferred_update":  # the answer edits the player's panel
+            await fake.wait_until(
+                lambda: reply.followups or sum(len(m.history) for m in fake.ephemeral(user)) > edits,
+                TIMEOUT,
+                "the panel's edit",
+            )
+
+
+# --- one set-up's ramp ----------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """A process's user + system CPU time, and with its live descendants' (the forkserver and its
+    image workers), from /proc."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    family, grown = {pid}, True
+    while grown:  # the workers are the forkserver's children, grandchildren of the bot
+        more = {child for child, (parent, _) in parents.items() if parent in family}
+        grown = not more <= family
+        family |= more
+    tick = os.sysconf("SC_CLK_TCK")
+    return parents.get(pid, (0, 0))[1] / tick, sum(ticks for p, (_, ticks) in parents.items() if p in family) / tick
+
+
+def guild_on_shard(fake, shard: int, count: int):  # type: ignore[no-untyped-def]
+    """A new guild whose id falls on `shard` of `count`."""
+    from tests.fakediscord.gateway import shard_for
+
+    while shard_for(fake.ids.peek(), count) != shard:
+        fake.ids.next()
+    return fake.add_guild(f"Club {shard}")
+
+
+async def ramp(
+    name: str, url: str, processes: int, rates: list[float], step_seconds: float, games: int, profile: str | None
+) -> list[Step]:
+    from storage import Storage
+    from tests.bot.bot_process import BotProcess
+    from tests.fakediscord.api import FakeDiscord
+
+    fake = FakeDiscord()
+    guilds = [guild_on_shard(fake, shard, processes) for shard in range(processes)]
+    tables_at: list[tuple] = []
+    for i in range(games):
+        guild = guilds[i % len(guilds)]
+        channel = fake.add_channel(guild, f"game-{i}")
+        tables_at.append((channel, [fake.add_user(f"p{i}{side}", guild=guild) for side in "ab"]))
+    await fake.start()
+    steps: list[Step] = []
+    with tempfile.TemporaryDirectory() as folder:
+        if url.startswith("sqlite"):
+            url = f"sqlite+aiosqlite:///{folder}/ttr.sqlite3"
+        else:
+            from tests.storage.conftest import wipe_postgres
+
+            await wipe_postgres(url)
+        storage = Storage(url)
+        await storage.start()  # migrated once, before the bots start
+        bots = []
+        for shard in range(processes):
+            cwd = Path(folder) / f"bot{shard}"  # each its own data/ (the command-sync marker)
+            cwd.mkdir()
+            settings = {"DATABASE_URL": url, "LAG_FILE": str(cwd / "lags.json")}
+            if processes > 1:
+                settings.update(SHARD_COUNT=str(processes), SHARD_IDS=f"[{shard}]", AUTO_MIGRATE="false")
+            if profile:
+                settings["PROFILE_FILE"] = f"{profile}.{name}.{shard}" if processes > 1 or name != "sqlite" else profile
+            bots.append(BotProcess(fake, cwd, command=(str(Path(__file__).resolve()), "--child"), **settings))
+        try:
+            for bot in bots:
+                await bot.start()
+            tables = [BenchTable(fake, storage, ch, users, seed=i) for i, (ch, users) in enumerate(tables_at)]
+            gate = asyncio.Semaphore(2)
+
+            async def set_up(table: BenchTable) -> None:
+                async with gate:
+                    await table.start()
+                    while (await table.remote.load()).game.phase == "choosing":
+                        await table.step(None)
+
+            started = time.perf_counter()
+            await asyncio.gather(*(set_up(t) for t in tables))
+            print(f"[{name}] {games} games set up in {time.perf_counter() - started:.0f} s", flush=True)
+            steps = await _run_steps(name, tables, bots, rates, step_seconds)
+        finally:
+            for bot in bots:
+                await bot.stop()
+            await storage.close()
+            await fake.close()
+        for bot in bots:
+            if bot.errors():
+                print(f"[{name}] a bot logged {len(bot.errors())} errors, first: {bot.errors()[0]['message']}")
+        samples = [s for bot in bots for s in json.loads(Path(bot.settings["LAG_FILE"]).read_text())]
+    for step in steps:
+        lags = sorted(lag for when, lag in samples if step.start + SETTLE <= when < step.end)
+        if lags:
+            step.lag_p99 = lags[min(len(lags) - 1, int(0.99 * len(lags)))]
+            step.lag_max = lags[-1]
+        print(f"[{name}] {line(step)}", flush=True)
+    return steps
+
+
+async def _run_steps(
+    name: str,
+    tables: list[BenchTable],
+    bots,
+    rates: list[float],  # type: ignore[no-untyped-def]
+    step_seconds: float,
+) -> list[Step]:
+    rng = random.Random(23)
+    steps: list[Step] = []
+    actions_per_turn = 1.5  # a draw turn is two taps, a claim one: measured as the ramp goes
+    running: set[asyncio.Task] = set()
+    failed = 0
+    for rate in rates:
+        step = Step(rate)
+        steps.append(step)
+        step.start = time.time()
+        cpu = [cpu_seconds(bot.proc.pid) for bot in bots]
+        measured_from = time.perf_counter() + SETTLE
+        stop = time.perf_counter() + step_seconds
+        counted = Step(rate)  # the settling seconds: actions and turns not counted
+
+        async def act(table: BenchTable, into: Step) -> None:
+            try:
+                if not await table.step(into):
+                    await table.start()
+                    while (await table.remote.load()).game.phase == "choosing":
+                        await table.step(None)
+            except Exception as exc:  # noqa: BLE001  (a player's trouble is reported, the ramp goes on)
+                print(f"[{name}] a player failed: {type(exc).__name__}: {exc}"[:300], flush=True)
+            finally:
+                table.busy = False
+
+        while (now := time.perf_counter()) < stop:
+            await asyncio.sleep(rng.expovariate(rate * actions_per_turn))
+            into = step if now >= measured_from else counted
+            idle = [t for t in tables if not t.busy]
+            if not idle:
+                into.busy += 1
+                continue
+            table = rng.choice(idle)
+            table.busy = True
+            task = asyncio.create_task(act(table, into))
+            running.add(task)
+            task.add_done_callback(running.discard)
+        step.end = time.time()
+        now_cpu = [cpu_seconds(bot.proc.pid) for bot in bots]
+        step.cpu_own = sum(own for own, _ in now_cpu) - sum(own for own, _ in cpu)
+        step.cpu = sum(family for _, family in now_cpu) - sum(family for _, family in cpu)
+        if step.turns:
+            actions_per_turn = max(1.0, step.actions / step.turns)
+        print(f"[{name}] {line(step)}", flush=True)
+        failed = 0 if step.turns and step.p(0.95) <= GOAL_P95 else failed + 1  # the lag is read at the end
+        if failed == 2:  # past the knee twice: no need to go on
+            break
+    if running:
+        await asyncio.wait(running, timeout=TIMEOUT)
+    return steps
+
+
+def line(step: Step) -> str:
+    rate = step.turns / max(step.seconds, 1e-9)
+    turns = max(rate * (step.end - step.start), 1e-9)  # the whole step's CPU at the measured rate
+    per_turn, own = step.cpu / turns, step.cpu_own / turns
+    lag = f"loop lag p99 {step.lag_p99 * 1000:.0f} ms (max {step.lag_max * 1000:.0f}), " if step.lag_max else ""
+    return (
+        f"offered {step.rate:g}/s: {rate:.1f} turn msgs/s, p50 {step.p(0.5) * 1000:.0f} ms, "
+        f"p95 {step.p(0.95) * 1000:.0f} ms, lost {step.lost}, {lag}bots' CPU {step.cpu / (step.end - step.start):.2f} cores = "
+        f"{per_turn * 1000:.0f} ms per turn ({own * 1000:.0f} in the bot, {(per_turn - own) * 1000:.0f} in its "
+        f"image workers), busy {step.busy}"
+    )
+
+
+def knee(steps: list[Step]) -> Step | None:
+    """The highest offered load that still met the goal (the steps below it too)."""
+    best = None
+    for step in steps:
+        if not step.meets_goal:
+            break
+        best = step
+    return best
+
+
+# --- memory -------------------------------------------------------------------------------------
+
+
+def resident_mib() -> float:
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def memory(games: int) -> None:
+    """Resident size of a bot-sized process before and after `games` mid-game tables are in a
+    GameService's cache (the default CACHE_SIZE is 2,000), each 2-player USA game 60 plies in."""
+    import gc
+
+    import bot.client  # noqa: F401  (everything the bot process imports)
+    from bot.service import GameService, Table
+    from engine import Game, GameOptions, load_map
+    from storage.models import GameRecord, SeatRecord
+
+    usa = load_map("usa")
+    service = GameService(storage=None)  # type: ignore[arg-type]
+    gc.collect()
+    before = resident_mib()
+    for game_id in range(1, games + 1):
+        game = Game(usa, 2, seed=game_id, options=GameOptions())  # as the bot holds it: replayed
+        rng = random.Random(game_id)
+        while len(game.log) < 60 and game.to_move():
+            seat = game.to_move()[0]
+            game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+        record = GameRecord(
+            id=game_id,
+            guild_id=1,
+            channel_id=game_id,
+            map_id="usa",
+            seats=2,
+            seed=game_id,
+            rules_version=1,
+            map_sha256=usa.sha256,
+            version=len(game.log),
+            state=game.to_json(),
         )
-        await fake.stop_client(bot)
-    await fake.close()
-    latencies.sort()
-    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+        seats = [SeatRecord(game_id=game_id, seat=s, user_id=10 * game_id + s) for s in range(2)]
+        service._keep(Table(record=record, seats=seats, game=game))
+    gc.collect()
+    after = resident_mib()
     print(
-        f"games={games} interval={interval}s window={seconds}s locales={','.join(locales)} "
-        f"turn messages={len(latencies)}"
+        f"{games} cached games (2-player USA, 60 plies): resident {before:.0f} -> {after:.0f} MiB, "
+        f"{(after - before) * 1024 / games:.0f} KiB per game"
     )
+
+
+# --- running and reporting ----------------------------------------------------------------------
+
+SETUPS = {
+    "sqlite": ("one process, SQLite", 1),
+    "pg1": ("one process, PostgreSQL", 1),
+    "pg2": ("two shard processes, PostgreSQL", 2),
+}
+
+
+async def main(args: argparse.Namespace) -> None:
+    rates = [float(r) for r in args.rates.split(",")]
+    results = {}
+    for key in args.setups.split(","):
+        label, processes = SETUPS[key]
+        url = "sqlite" if key == "sqlite" else args.postgres
+        cpu = time.process_time()
+        results[key] = await ramp(key, url, processes, rates, args.step, args.games, args.profile)
+        print(f"[{key}] players' and fake's CPU: {time.process_time() - cpu:.0f} s", flush=True)
     print(
-        f"latency interaction -> turn message: median {statistics.median(latencies) * 1000:.0f} ms, "
-        f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
+        f"\nknee (interaction -> turn message p95 <= {GOAL_P95 * 1000:.0f} ms and loop lag p99 <= "
+        f"{GOAL_LAG_P99 * 1000:.0f} ms), {args.games} games, {args.step:g} s steps, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f}:"
     )
+    for key, steps in results.items():
+        best = knee(steps)
+        print(f"  {SETUPS[key][0]:<34} " + (line(best) if best else "none: the lowest step missed the goal"))
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=120)
-    parser.add_argument("--interval", type=float, default=10)
-    parser.add_argument("--locales", default="en-US", help="players' Discord locales, comma-separated, in turn")
+    if "--child" in sys.argv:
+        sys.exit(child())
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--setups", default="sqlite,pg1,pg2", help="any of sqlite, pg1, pg2, comma-separated")
+    parser.add_argument(
+        "--rates", default="5,10,15,20,25,30,40,50,60", help="offered turn messages per second, one step each"
+    )
+    parser.add_argument("--step", type=float, default=15, help="seconds per step")
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--postgres", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
+    parser.add_argument("--profile", help="write the bot's cProfile here (suffixed by set-up and shard)")
+    parser.add_argument("--memory", type=int, metavar="GAMES", help="only measure the memory of this many games")
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.seconds, args.interval, args.locales.split(",")))
+    if args.memory:
+        memory(args.memory)
+    else:
+        asyncio.run(main(args))

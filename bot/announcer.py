@@ -18,6 +18,7 @@ import asyncio
 import logging
 import os
 import socket
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -40,6 +41,9 @@ from texts.present import describe, drawn, merge_turn, my_draws
 
 log = logging.getLogger(__name__)
 
+
+#: Games whose last announced version is remembered (an int each).
+GAMES_KEPT = 10_000
 
 #: How old an outbox row must be before `drain` takes it from the process that wrote it.
 SETTLE = timedelta(seconds=10)
@@ -78,6 +82,7 @@ class Announcer:
         self.claimer = f"{socket.gethostname()}:{os.getpid()}"
         self._accounts: dict[int, TurnAccount] = {}
         self._posting: dict[int, asyncio.Lock] = {}  # game -> held while its outcomes are announced
+        self._announced: OrderedDict[int, int] = OrderedDict()  # game -> the last version this process marked
 
     # ------------------------------------------------------------------ the listener
 
@@ -111,9 +116,14 @@ class Announcer:
         one before is still being posted waits for it); a row another process holds is that
         process's to post."""
         game_id = outcome.table.id
+        if outcome.cause.kind == CauseKind.START:  # a new game (SQLite may give a deleted game's id again)
+            self._announced.pop(game_id, None)
         lock = self._posting.setdefault(game_id, asyncio.Lock())
         async with lock:
-            await self._claim_and_announce(outcome, game_id)
+            # Overtaken (a listener before this one took longer for it than for the next one): the
+            # later outcome posted this row already, rebuilt from the log; nothing left to claim.
+            if outcome.version > self._announced.get(game_id, -1):
+                await self._claim_and_announce(outcome, game_id)
         if not lock.locked() and self._posting.get(game_id) is lock:
             del self._posting[game_id]
 
@@ -179,6 +189,11 @@ class Announcer:
     async def _mark(self, row: Announcement, error: str | None = None) -> None:
         async with self.service.storage.sessions() as session:
             await outbox.mark_announced(session=session, announcement_id=row.id, error=error)
+        # A game's rows go out in order, so every row up to this one is announced.
+        self._announced[row.game_id] = max(row.version, self._announced.get(row.game_id, -1))
+        self._announced.move_to_end(row.game_id)
+        while len(self._announced) > GAMES_KEPT:
+            self._announced.popitem(last=False)
 
     # ------------------------------------------------------------------ after a restart
 

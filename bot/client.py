@@ -34,6 +34,7 @@ from bot.inbox import Inbox
 from bot.language import Languages
 from bot.messenger import TableMessenger
 from bot.moves import Moves
+from bot.render_pool import POOL
 from bot.service import ANNOUNCER, TIMERS, GameService, new_error_id
 from bot.settings import Settings
 from bot.timers import Timers
@@ -117,6 +118,7 @@ class TTRBot(commands.AutoShardedBot):
         self._said_ready = False
 
     async def setup_hook(self) -> None:
+        POOL.start(self.settings.render_workers)  # the image workers, before the database's threads
         report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
         self.resumed_games = len(report.verified)
         if self.settings.health_port is not None:  # /healthz and /metrics

@@ -10,6 +10,7 @@ import asyncio
 import io
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -18,20 +19,14 @@ from discord import Interaction
 
 from bot import components, metrics
 from bot.language import Languages
+from bot.render_pool import POOL
 from bot.service import Table
 from bot.timers import Timers, timestamp
 from engine import Claim
 from engine.cards import CARD_NAMES
 from engine.game import SECOND_CARD, TICKETS, TUNNEL
 from i18n import N_, Translator, translator
-from rendering import (
-    PlayerStyle,
-    render_board,
-    render_final,
-    render_hand,
-    render_player_board,
-    render_ticket_offer,
-)
+from rendering import PlayerStyle, RenderedImage
 from rendering.style import DEFAULT_PLAYER_COLORS
 from storage import Storage
 from storage import players as stored_players
@@ -62,6 +57,12 @@ def files_allowed(interaction: Interaction) -> bool:
     bot's own Attach Files (Discord's 2023-11-01 change); in a DM they always may."""
     return not interaction.guild_id or interaction.app_permissions.attach_files
 
+
+#: Users kept to DM (a user object is a few hundred bytes).
+USERS_KEPT = 10_000
+
+#: Seconds a player's ping preferences are trusted before `ping` reads them again.
+PING_CHOICE_SECONDS = 60.0
 
 #: How long a panel stays editable through the interaction that made it (Discord: 15 minutes).
 PANEL_LIFETIME = timedelta(minutes=14)
@@ -97,6 +98,10 @@ class TableMessenger:
         self._names: dict[int, str] = {}  # user id -> display name ("" when storage has none)
         self._colorblind: dict[int, bool] = {}
         self._dm_closed: set[int] = set()
+        self._ping_choices: dict[int, tuple[float, dict]] = {}  # user id -> (read at, preferences)
+        #: the users this bot writes to (without the members intent `get_user` knows few of them,
+        #: and each miss would be a GET /users/{id} before the DM)
+        self._users: OrderedDict[int, discord.abc.User] = OrderedDict()
         self._posted_plies: dict[int, int] = {}  # game -> the ply of the board last posted in its channel
         self._posted_boards: dict[int, tuple[int, ...]] = {}  # game -> (claims, stations, …) on that board
         self._tables: dict[int, discord.Message] = {}  # game -> its table message with the live controls
@@ -117,10 +122,23 @@ class TableMessenger:
     # ------------------------------------------------------------------ names and styles
 
     async def remember_name(self, user: discord.abc.User) -> None:
+        self.remember_user(user)
         if self._names.get(user.id) != user.display_name:
             self._names[user.id] = user.display_name
             async with self.storage.sessions() as session:
                 await stored_players.update_player(session=session, user_id=user.id, display_name=user.display_name)
+
+    def remember_user(self, user: discord.abc.User) -> None:
+        self._users[user.id] = user
+        self._users.move_to_end(user.id)
+        while len(self._users) > USERS_KEPT:
+            self._users.popitem(last=False)
+
+    async def user(self, user_id: int) -> discord.abc.User:
+        """A user to DM: known from their interactions or an earlier DM, else fetched once."""
+        user = self._users.get(user_id) or self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        self.remember_user(user)
+        return user
 
     async def load_names(self, table: Table) -> None:
         missing = [s.user_id for s in table.seats if s.user_id is not None and s.user_id not in self._names]
@@ -265,11 +283,11 @@ class TableMessenger:
         t = t or await self.seat_t(table, seat)
         game, styles = table.game, self.styles(table, t)
         seen = game.view(seat)  # what this seat may see
-        jobs = []
+        jobs: list[tuple[str, str, dict, dict]] = []
         if hand:
-            jobs.append(("hand.png", render_hand, {}))
+            jobs.append(("hand.png", "render_hand", hand_view(seen), {}))
         if offer and seen["you"]["offer"]:
-            jobs.append(("tickets.png", render_ticket_offer, {}))
+            jobs.append(("tickets.png", "render_ticket_offer", seen, {}))
         if board:
             my_turn = game.current == seat and game.stage is None
             claimable = (
@@ -277,18 +295,22 @@ class TableMessenger:
                 if my_turn
                 else [a.track for a in game.payable_claims(seat)]
             )  # off turn: what could pay
-            jobs.append(("my-board.png", render_player_board, {"claimable_tracks": claimable, "my_turn": my_turn}))
-
+            jobs.append(
+                (
+                    "my-board.png",
+                    "render_player_board",
+                    seen,
+                    {"claimable_tracks": sorted(claimable), "my_turn": my_turn},
+                )
+            )
         colorblind = self.colorblind(table, seat)
-
-        def draw() -> list[discord.File]:
-            files = []
-            for filename, render, kwargs in jobs:
-                image = render(seen, game.map, styles, colorblind=colorblind, t=t, **kwargs)
-                files.append(discord.File(io.BytesIO(image.png), filename=filename, description=image.alt_text[:1024]))
-            return files
-
-        return await asyncio.to_thread(draw)
+        images = await asyncio.gather(
+            *(
+                POOL.render(render, view, game.map.id, styles, t, colorblind=colorblind, **kwargs)
+                for _, render, view, kwargs in jobs
+            )
+        )
+        return [as_file(image, filename) for (filename, *_), image in zip(jobs, images)]
 
     # ------------------------------------------------------------------ the panel
 
@@ -342,19 +364,19 @@ class TableMessenger:
         t = t or await self.channel_t(table)
         seen = table.game.view(None)
         since = self._posted_plies.get(table.id) if posted else None
-        image = await asyncio.to_thread(
-            render_board,
+        image = await POOL.render(
+            "render_board",
             seen,
-            table.game.map,
+            table.game.map.id,
             self.styles(table, t),
+            t,
             colorblind=self.colorblind(table),
-            t=t,
             since=since,
         )
         if posted:
             self._posted_plies[table.id] = seen["plies"]
             self._posted_boards[table.id] = map_state(seen)
-        return discord.File(io.BytesIO(image.png), filename="board.png", description=image.alt_text[:1024])
+        return as_file(image, "board.png")
 
     async def channel(self, table: Table) -> discord.abc.Messageable | None:
         channel = self.client.get_channel(table.record.channel_id)
@@ -482,13 +504,25 @@ class TableMessenger:
         user_id = table.user_of(seat)
         if user_id is None:
             return
-        async with self.storage.sessions() as session:
-            player = await stored_players.get_player(session=session, user_id=user_id)
-        prefs = (player.preferences if player else {}) or {}
+        prefs = await self.ping_choice(user_id)
         if not prefs.get("notify_dm") or in_quiet_hours(prefs, self.timers.now()):
             return
         t = await self.seat_t(table, seat)
         await self.dm(table, seat, write(t), t=t)
+
+    async def ping_choice(self, user_id: int) -> dict:
+        """A player's stored preferences as `ping` reads them, once a turn: kept, changed by
+        `set_ping_choice` when they choose here, read again after PING_CHOICE_SECONDS (a choice
+        made through another shard's process)."""
+        kept = self._ping_choices.get(user_id)
+        if kept is None or time.monotonic() - kept[0] > PING_CHOICE_SECONDS:
+            async with self.storage.sessions() as session:
+                player = await stored_players.get_player(session=session, user_id=user_id)
+            kept = self._ping_choices[user_id] = (time.monotonic(), (player.preferences if player else {}) or {})
+        return kept[1]
+
+    def set_ping_choice(self, user_id: int, preferences: dict) -> None:
+        self._ping_choices[user_id] = (time.monotonic(), preferences)
 
     async def remind(self, table: Table, seat: int, due) -> None:
         if due is None:
@@ -521,10 +555,10 @@ class TableMessenger:
         for title, body in final_fields(t, game, lambda s: self.name(table, s, t)):
             embed.add_field(name=title[:256], value=body, inline=False)
         content = (summary + "\n" if summary else "") + t.gettext("All tickets are revealed below.")
-        image = await asyncio.to_thread(
-            render_final, game.view(None), game.map, self.styles(table, t), colorblind=self.colorblind(table), t=t
+        image = await POOL.render(
+            "render_final", game.view(None), game.map.id, self.styles(table, t), t, colorblind=self.colorblind(table)
         )
-        file = discord.File(io.BytesIO(image.png), filename="final.png", description=image.alt_text[:1024])
+        file = as_file(image, "final.png")
         await channel.send(
             content[:2000], embed=embed, file=file, view=components.final_view(table.id, t=t), nonce=_nonce(row, 0)
         )
@@ -573,7 +607,7 @@ class TableMessenger:
             "**{map} game in {channel}**", map=t.map_name(table.game.map), channel=channel_mention(table)
         )
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            user = await self.user(user_id)
             await user.send(
                 f"{header}\n{content}"[:2000],
                 view=view or discord.utils.MISSING,
@@ -634,6 +668,27 @@ class TableMessenger:
                 files=await self.private_files(table, seat, offer=True, t=mine),
                 row=row,
             )
+
+
+def as_file(image: RenderedImage, filename: str) -> discord.File:
+    """An image as an attachment, its alt text as the description (Discord's limit: 1,024)."""
+    return discord.File(io.BytesIO(image.png), filename=filename, description=image.alt_text[:1024])
+
+
+def hand_view(seen: dict) -> dict:
+    """What a hand image shows of a seat's view (its cards, tickets and their progress by its own
+    routes, trains, stations, money): an equal hand is the same image, whatever else changed."""
+    seat = seen["you"]["seat"]
+    me = seen["players"][seat]
+    you = {key: value for key, value in seen["you"].items() if key in ("seat", "hand", "tickets", "money")}
+    return {
+        "you": you,
+        "claims": {track: s for track, s in seen["claims"].items() if s == seat},
+        "players": [
+            {"trains": me["trains"], "stations_left": me.get("stations_left")} if s == seat else {}
+            for s in range(len(seen["players"]))
+        ],
+    }
 
 
 def map_state(seen: dict) -> tuple[int, ...]:

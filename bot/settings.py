@@ -45,6 +45,8 @@ class Settings(StorageSettings):
     #: nonces (a few minutes); not below what posting one turn takes, or a slow post is repeated.
     outbox_lease: float = Field(default=60.0, ge=1.0, le=120.0)
     ai_delay: float = Field(default=1.5, ge=0.0, le=60.0)  # seconds before an AI seat moves, so people can follow
+    #: Processes drawing the images (bot/render_pool.py): none set = one per core; 0 = threads of the bot.
+    render_workers: int | None = Field(default=None, ge=0)
 
     @field_validator("log_level", mode="before")
     @classmethod

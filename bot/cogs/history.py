@@ -16,11 +16,12 @@ from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
 from bot.cog import TTRCog
+from bot.messenger import as_file
+from bot.render_pool import POOL
 from bot.service import Table
 from bot.transformers import table_here
 from engine import Game, GameOptions, KeepTickets, format_action, parse_action
 from i18n import Translator
-from rendering import render_board
 from storage import export as stored_export
 from storage import games as stored_games
 from storage import queries
@@ -135,11 +136,14 @@ class History(TTRCog):
         finished = await self.bot.service.table(record.id)
         await self.bot.messenger.load_names(finished)
         move = max(0, min(move, len(log)))
-        image = await asyncio.to_thread(self._board_at, record, log[:move], self.bot.messenger.styles(finished, t), t)
+        game = await asyncio.to_thread(self._game_at, record, log[:move])
+        image = await POOL.render(
+            "render_board", game.view(None), game.map.id, self.bot.messenger.styles(finished, t), t
+        )
         await interaction.followup.send(
             t.gettext("The board after move {move} of {total}.", move=move, total=len(log)),
             ephemeral=True,
-            file=discord.File(io.BytesIO(image.png), filename=f"move-{move}.png", description=image.alt_text[:1024]),
+            file=as_file(image, f"move-{move}.png"),
         )
 
     def _names(self, table: Table, t: Translator):
@@ -150,11 +154,12 @@ class History(TTRCog):
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
     @staticmethod
-    def _board_at(record, log, styles, t: Translator):
+    def _game_at(record, log) -> Game:
+        """The game replayed up to a move (in a thread; its board is drawn by the image workers)."""
         game = Game.new(record.map_id, record.seats, record.seed, GameOptions.from_json(record.options))
         for seat, text in log:
             game.apply(seat, parse_action(game, seat, text))
-        return render_board(game.view(None), game.map, styles, t=t)
+        return game
 
 
 async def setup(bot) -> None:

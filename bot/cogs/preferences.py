@@ -207,6 +207,7 @@ class Preferences(TTRCog):
             prefs.update(notify_dm=dm, utc_offset=utc_offset)
             prefs["quiet"] = [quiet_from, quiet_to] if quiet_from is not None and quiet_to is not None else None
             await stored_players.update_player(session=session, user_id=interaction.user.id, preferences=prefs)
+        self.bot.messenger.set_ping_choice(interaction.user.id, prefs)
         hours = {"start": quiet_from, "end": quiet_to, "offset": f"{utc_offset:+d}"}
         if dm and prefs["quiet"]:
             text = t.gettext("DM pings on, quiet from {start}:00 to {end}:00 (UTC{offset}).", **hours)

@@ -30,6 +30,7 @@ SETTINGS = (
     "HEALTH_HOST",
     "OUTBOX_LEASE",
     "AI_DELAY",
+    "RENDER_WORKERS",
 )
 
 

@@ -185,6 +185,16 @@ async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
     assert len([m for m in fake.dms(fake.bob) if "It's your turn" in m.content]) == len(
         [m for m in fake.dms(fake.bob)[:pings] if "It's your turn" in m.content]
     )
+    # Turned off (the choice bot/messenger.py keeps follows): no ping at noon either.
+    await fake.slash(fake.bob, fake.general, "ttr-settings notify", dm=False)
+    clock.now = START
+    before = len(fake.dms(fake.bob))
+    for _ in range(2):
+        await driver.act(1, DrawDeck())
+        await driver.act(1, DrawDeck())
+        await driver.act(0, DrawDeck())
+        await driver.act(0, DrawDeck())
+    assert not [m for m in fake.dms(fake.bob)[before:] if "It's your turn" in m.content]
 
 
 async def test_absence_policy_ai_plays_the_missed_turn(fake_discord, make_bot):

@@ -1,0 +1,64 @@
+"""The announcer's storage work (bot/announcer.py): an outcome that reaches it after a later one of
+its game (posted by the later one, which found its row first) claims nothing more."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import select
+
+from bot.service import ANNOUNCER, TIMERS
+from storage import announcements as outbox
+from storage.models import Announcement
+from tests.bot.test_play import deck_of, two_player_game
+
+
+async def test_an_outcome_overtaken_by_the_next_one_is_posted_once_and_claims_nothing(
+    fake_discord, make_bot, monkeypatch
+):
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    plies = len(driver.game.log)
+    overtaken, second_heard = asyncio.Event(), asyncio.Event()
+
+    async def slow_for_the_first_card(outcome) -> None:
+        """Between the timers and the announcer: the turn's first card waits until the second
+        card's outcome went by (as a slow listener would make it)."""
+        if outcome.version == plies + 1:
+            await second_heard.wait()
+            await asyncio.sleep(0.2)  # the second card's outcome holds the announcer by now
+            overtaken.set()
+        elif outcome.version == plies + 2:
+            second_heard.set()
+
+    bot.service.subscribe((TIMERS + ANNOUNCER) // 2, slow_for_the_first_card)
+    claims, rebuilt = [], []
+    claim_next, announce_stored = outbox.claim_next, bot.announcer._announce_stored
+
+    async def counted_claim(**kwargs):
+        row = await claim_next(**kwargs)
+        claims.append(row.version if row else None)
+        return row
+
+    async def counted_rebuild(row):
+        rebuilt.append(row.version)
+        await announce_stored(row)
+
+    monkeypatch.setattr(outbox, "claim_next", counted_claim)
+    monkeypatch.setattr(bot.announcer, "_announce_stored", counted_rebuild)
+    posted = len(fake.channel_messages(fake.general))
+    table = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
+    first = await fake.click(fake.alice, table, deck_of(table))
+    second = await fake.click(fake.alice, table, deck_of(table))  # the same turn's button serves the second card
+    for reply in (first, second):
+        await reply.wait_resolved()
+    await fake.wait_until(overtaken.is_set, what="the first card's outcome")
+    assert len(driver.game.log) == plies + 2 and driver.game.current == 1
+    assert claims == [plies + 1, plies + 2]  # two rows, two claims: none for the overtaken outcome
+    assert rebuilt == [plies + 1]  # posted by the second card's outcome, from the stored log
+    turn_messages = fake.channel_messages(fake.general)[posted:]
+    assert len(turn_messages) == 1 and "**alice** drew 2 cards from the deck" in turn_messages[0].content
+    assert f"<@{fake.bob.id}>, your turn" in turn_messages[0].content
+    async with bot.storage.sessions() as session:
+        waiting = (await session.execute(select(Announcement).where(Announcement.announced_at.is_(None)))).all()
+    assert waiting == []
