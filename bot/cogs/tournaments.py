@@ -365,7 +365,7 @@ class Tournaments(TTRCog):
             scores = [0] * len(x.players)
             order = list(x.players)
             if x.game_id is not None:
-                table = await self.bot.service.fresh(x.game_id)
+                table = await self.bot.service.table(x.game_id)
                 game = table.game
                 by_user = {s.user_id: s.seat for s in table.seats}
                 scores = [game.score[by_user[u]] for u in x.players]
@@ -625,7 +625,7 @@ class Tournaments(TTRCog):
             game_id = await stored.drop(session=session, tournament_id=tournament.id, user_id=user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         if game_id is not None:  # their seat leaves the game: they place last at this table
-            table = await self.bot.service.fresh(game_id)
+            table = await self.bot.service.table(game_id)
             seat = table.seat_of(user.id)
             if table.record.status == "active" and seat is not None and table.game.left[seat] is None:
                 await self.bot.service.act(

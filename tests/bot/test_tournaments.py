@@ -46,7 +46,7 @@ def _thread(fake, game_id: int, bot):
 
 async def _resign_all_but_first(fake, bot, row, users, *, kick: int | None = None) -> None:
     """The table's game ends: everyone but its first seat resigns (or is kicked, as a no-show)."""
-    await bot.service.fresh(row.game_id)
+    await bot.service.table(row.game_id)
     thread = _thread(fake, row.game_id, bot)
     driver = Driver(fake, bot, thread, [users[u] for u in row.players])
     driver.game_id = row.game_id
@@ -178,7 +178,7 @@ async def test_a_single_elimination_on_a_chosen_deck_with_an_abandoned_table_rea
     first = await _wait_tables(fake, bot, 1, 2)
     assert sorted(u for r in first for u in r.players) == sorted(users)
     for row in first:
-        assert (await bot.service.fresh(row.game_id)).game.options.deck == "1910"
+        assert (await bot.service.table(row.game_id)).game.options.deck == "1910"
     await _resign_all_but_first(fake, bot, first[0], users)
     ended = first[1]
     await fake.slash(fake.owner, _thread(fake, ended.game_id, bot), "ttr-host end")
