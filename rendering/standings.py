@@ -102,6 +102,17 @@ def _header(d: ImageDraw.ImageDraw, title: str, subtitle: str, y: float) -> floa
     return y + 10
 
 
+def _row_start(d: ImageDraw.ImageDraw, top: float, row_h: float, i: int, place: int, *, highlight: bool) -> None:
+    """A table row's ground (the reader's own row lit, every other row shaded) and its place's medal."""
+    if highlight:
+        d.rounded_rectangle(
+            (MARGIN / 2 + 6, top + 3, WIDTH - MARGIN / 2 - 6, top + row_h - 3), radius=10, fill=lighter(HIGHLIGHT, 0.72)
+        )
+    elif i % 2:
+        d.rectangle((MARGIN / 2 + 2, top, WIDTH - MARGIN / 2 - 2, top + row_h), fill=lighter(PANEL_LINE, 0.6))
+    _medal(d, MARGIN + 14, top + row_h / 2, place)
+
+
 def _medal(d: ImageDraw.ImageDraw, x: float, y: float, place: int, r: float = 19) -> None:
     color = MEDALS.get(place)
     if color is not None:
@@ -146,15 +157,7 @@ def render_standings(
     for i, row in enumerate(shown):
         top = y + i * row_h
         mid = top + row_h / 2
-        if row.highlight:
-            d.rounded_rectangle(
-                (MARGIN / 2 + 6, top + 3, WIDTH - MARGIN / 2 - 6, top + row_h - 3),
-                radius=10,
-                fill=lighter(HIGHLIGHT, 0.72),
-            )
-        elif i % 2:
-            d.rectangle((MARGIN / 2 + 2, top, WIDTH - MARGIN / 2 - 2, top + row_h), fill=lighter(PANEL_LINE, 0.6))
-        _medal(d, MARGIN + 14, mid, row.place)
+        _row_start(d, top, row_h, i, row.place, highlight=row.highlight)
         name = fonts.fit(
             row.name, FS, cols["rating"] - 150 - name_x, "bold", fallback=t.gettext("Player {n}", n=row.place)
         )

@@ -15,8 +15,8 @@ from PIL import Image, ImageDraw
 from i18n import Translator
 from rendering import fonts
 from rendering.draw import encode_small
-from rendering.standings import FS, MARGIN, MAX_ROWS, WIDTH, _header, _medal
-from rendering.style import BACKGROUND, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, RenderedImage, lighter
+from rendering.standings import FS, MARGIN, MAX_ROWS, WIDTH, _header, _row_start
+from rendering.style import BACKGROUND, GOOD, INK, MUTED, PANEL, PANEL_LINE, RenderedImage
 from rendering.words import clauses, translator_or_english
 
 MAX_ROUNDS = 4  # bracket columns that fit 800 px legibly
@@ -81,15 +81,7 @@ def render_tournament_standings(
     for i, row in enumerate(shown):
         top = y + i * row_h
         mid = top + row_h / 2
-        if row.highlight:
-            d.rounded_rectangle(
-                (MARGIN / 2 + 6, top + 3, WIDTH - MARGIN / 2 - 6, top + row_h - 3),
-                radius=10,
-                fill=lighter(HIGHLIGHT, 0.72),
-            )
-        elif i % 2:
-            d.rectangle((MARGIN / 2 + 2, top, WIDTH - MARGIN / 2 - 2, top + row_h), fill=lighter(PANEL_LINE, 0.6))
-        _medal(d, MARGIN + 14, mid, row.place)
+        _row_start(d, top, row_h, i, row.place, highlight=row.highlight)
         name = fonts.fit(
             row.name, FS, cols["points"] - 110 - name_x, "bold", fallback=t.gettext("Player {n}", n=row.place)
         )
