@@ -31,6 +31,21 @@ class UserError(TemplateError):
         super().__init__(template or self.message, **params)
 
 
+class NotLeagueAdmin(UserError):
+    message = N_("Only league admins of **{league}** can do that: the {role} role or the **Manage Server** permission.")
+
+
+class NotLeagueAdminNoRole(UserError):
+    message = N_("Only league admins of **{league}** can do that: the **Manage Server** permission.")
+
+
+def not_league_admin(league) -> UserError:
+    """The refusal of a league command to someone who is not one of `league`'s admins."""
+    if league.admin_role_id is not None:
+        return NotLeagueAdmin(league=league.name, role=f"<@&{league.admin_role_id}>")
+    return NotLeagueAdminNoRole(league=league.name)
+
+
 class Command(str):
     """A slash command named in a refusal ('ttr new'): worded as the reader's Discord lists it."""
 

@@ -35,7 +35,7 @@ from bot.background import Backoff
 from bot.choices import MAP_CHOICES
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr, slash
-from bot.errors import UserError, league_map_name
+from bot.errors import UserError, league_map_name, not_league_admin, reason
 from bot.messenger import PLAYER_COLORS
 from bot.permissions import is_league_admin, is_manager
 from bot.service import LEAGUES, Outcome, Table
@@ -67,16 +67,7 @@ async def _reply(interaction: Interaction, text: str, *, ephemeral: bool = True,
 
 
 def _admin_refusal(t: Translator, league: stored.League) -> str:
-    if league.admin_role_id:
-        role = f"<@&{league.admin_role_id}>"
-        return t.gettext(
-            "Only league admins of **{league}** can do that: the {role} role or the **Manage Server** permission.",
-            league=league.name,
-            role=role,
-        )
-    return t.gettext(
-        "Only league admins of **{league}** can do that: the **Manage Server** permission.", league=league.name
-    )
+    return reason(t, not_league_admin(league))
 
 
 #: League-admin actions in the audit log, and the details they record.

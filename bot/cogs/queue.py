@@ -28,7 +28,7 @@ from bot.background import Backoff
 from bot.choices import MAP_CHOICES
 from bot.cog import TTRCog
 from bot.command_translator import slash
-from bot.errors import UserError, league_map_name
+from bot.errors import UserError, league_map_name, not_league_admin
 from bot.permissions import is_league_admin
 from bot.service import new_error_id
 from bot.tables import TableSpec, make_thread, open_table
@@ -62,21 +62,10 @@ class SizeNotInQueue(UserError):
     message = N_("**{league}** queue tables have {sizes} players.")
 
 
-class NotLeagueAdmin(UserError):
-    message = N_("Only league admins of **{league}** can do that: the {role} role or the **Manage Server** permission.")
-
-
-class NotLeagueAdminNoRole(UserError):
-    message = N_("Only league admins of **{league}** can do that: the **Manage Server** permission.")
-
-
 def check_league_admin(interaction: Interaction, league: stored_leagues.League) -> None:
     """League admins: the league's role, or Manage Server (as the other `/ttr-league` commands check)."""
-    if is_league_admin(interaction, league):
-        return
-    if league.admin_role_id is not None:
-        raise NotLeagueAdmin(league=league.name, role=f"<@&{league.admin_role_id}>")
-    raise NotLeagueAdminNoRole(league=league.name)
+    if not is_league_admin(interaction, league):
+        raise not_league_admin(league)
 
 
 def season_open(season: Season, now: datetime) -> bool:
