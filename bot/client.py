@@ -118,8 +118,8 @@ class TTRBot(commands.AutoShardedBot):
         self._said_ready = False
 
     async def setup_hook(self) -> None:
-        POOL.start(self.settings.render_workers)  # the image workers, before the database's threads
         report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
+        POOL.start(self.settings.render_workers)  # the image workers (a forkserver), once the bot can run
         self.resumed_games = len(report.verified)
         if self.settings.health_port is not None:  # /healthz and /metrics
             self.health = HealthServer(self, host=self.settings.health_host, port=self.settings.health_port)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from datetime import UTC
 
 import pytest
 
+from bot.render_pool import POOL
 from rendering import fonts
 from tests.bot.driver import Driver
 
@@ -71,6 +73,10 @@ class DrawnText:
             return original(draw, xy, text, *args, **kwargs)
 
         monkeypatch.setattr(fonts, "draw_text", recording)
+        # Drawn here, in this process's threads, and drawn anew: not by the image workers (their
+        # text is drawn in other processes) nor taken from the images the pool keeps.
+        monkeypatch.setattr(POOL, "_executor", None)
+        monkeypatch.setattr(POOL, "_images", OrderedDict())
 
 
 def private_messages(fake, user) -> list:

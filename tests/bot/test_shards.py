@@ -28,7 +28,11 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.gateway import shard_for
 from tests.storage.conftest import PG_URL, wipe_postgres
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set"),
+    pytest.mark.xdist_group("postgresql"),  # it wipes the one database the other PostgreSQL tests use
+]
 
 TIMEOUT = 25.0
 
