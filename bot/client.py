@@ -119,7 +119,6 @@ class TTRBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
-        POOL.start(self.settings.render_workers)  # the image workers (a forkserver), once the bot can run
         self.resumed_games = len(report.verified)
         if self.settings.health_port is not None:  # /healthz and /metrics
             self.health = HealthServer(self, host=self.settings.health_host, port=self.settings.health_port)
@@ -156,6 +155,9 @@ class TTRBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:  # the one line that says the bot is up
         if not self._said_ready:
             self._said_ready = True
+            # The image workers (a forkserver) once the bot is up: a start refused before then
+            # (database, health port) leaves no processes behind. Until they are ready, threads draw.
+            POOL.start(self.settings.render_workers)
             log.info(
                 "ready as %s in %d servers, %d games resumed, commands %s",
                 self.user,
