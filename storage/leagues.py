@@ -1265,26 +1265,11 @@ async def _plan_close(session: AsyncSession, season_id: int) -> None:
     tasks = []
     for role_id in sorted(set(wanted) | set(held)):
         now_held, then = held.get(role_id, set()), wanted.get(role_id, set())
-        tasks += [
-            CloseTask(
-                season_id=season_id,
-                guild_id=league.guild_id,
-                kind=REMOVE_ROLE,
-                user_id=u,  # type: ignore[union-attr]
-                role_id=role_id,
-            )
-            for u in sorted(now_held - then)
-        ]
-        tasks += [
-            CloseTask(
-                season_id=season_id,
-                guild_id=league.guild_id,
-                kind=ADD_ROLE,
-                user_id=u,  # type: ignore[union-attr]
-                role_id=role_id,
-            )
-            for u in sorted(then - now_held)
-        ]
+        for kind, users in ((REMOVE_ROLE, now_held - then), (ADD_ROLE, then - now_held)):
+            tasks += [
+                CloseTask(season_id=season_id, guild_id=league.guild_id, kind=kind, user_id=u, role_id=role_id)
+                for u in sorted(users)
+            ]
         await session.execute(
             delete(RoleHolder).where(
                 RoleHolder.league_id == season.league_id,
