@@ -29,6 +29,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -79,6 +80,7 @@ def child() -> int:
         self._lag_sampler = asyncio.create_task(sample())  # type: ignore[attr-defined]
 
     TTRBot.setup_hook = setup_with_sampler  # type: ignore[method-assign]
+    counts = _count_work() if os.environ.get("COUNTS_FILE") else None
     profile_file = os.environ.get("PROFILE_FILE")
     profiler = cProfile.Profile(time.thread_time) if profile_file else None  # the loop thread's CPU
     if profiler is not None:
@@ -88,7 +90,59 @@ def child() -> int:
         profiler.disable()
         profiler.dump_stats(profile_file)
     Path(os.environ["LAG_FILE"]).write_text(json.dumps(samples))
+    if counts is not None:
+        Path(os.environ["COUNTS_FILE"]).write_text(json.dumps(counts))
     return code
+
+
+def _count_work() -> dict:
+    """What the bot asks of its database and of Discord, counted by kind (--counts): SQL
+    statements by their first words, REST requests by method and route, gateway events by type."""
+    from collections import Counter
+
+    import discord.http
+    import discord.utils
+    import discord.webhook.async_
+    import sqlalchemy.event
+    from sqlalchemy.engine import Engine
+
+    counts: dict[str, Counter] = {"sql": Counter(), "rest": Counter(), "gateway": Counter()}
+
+    @sqlalchemy.event.listens_for(Engine, "before_cursor_execute")
+    def statement(conn, cursor, text, params, context, executemany):  # noqa: ANN001, ARG001
+        words = re.sub(r"\s+", " ", text).split(" ")
+        table = next((w for w in words[1:] if w.isidentifier() and w.upper() not in _SQL_WORDS), "")
+        counts["sql"][f"{words[0].upper()} {table}".strip()] += 1
+
+    request = discord.http.HTTPClient.request
+
+    async def counted_request(self, route, **kwargs):  # noqa: ANN001, ANN202
+        counts["rest"][f"{route.method} {route.path}"] += 1
+        return await request(self, route, **kwargs)
+
+    discord.http.HTTPClient.request = counted_request  # type: ignore[method-assign]
+    adapter = discord.webhook.async_.AsyncWebhookAdapter
+    hook_request = adapter.request
+
+    async def counted_hook_request(self, route, *args, **kwargs):  # noqa: ANN001, ANN202  (interaction replies)
+        counts["rest"][f"{route.method} {route.path}"] += 1
+        return await hook_request(self, route, *args, **kwargs)
+
+    adapter.request = counted_hook_request  # type: ignore[method-assign]
+    from_json = discord.utils._from_json
+
+    def counted_json(text):  # noqa: ANN001, ANN202  (the gateway's payloads, once inflated)
+        data = from_json(text)
+        if isinstance(data, dict) and data.get("t") and "op" in data:
+            counts["gateway"][data["t"]] += 1
+        return data
+
+    discord.utils._from_json = counted_json
+    signal.signal(signal.SIGUSR1, lambda *_: [c.clear() for c in counts.values()])  # the ramp begins
+    return counts
+
+
+_SQL_WORDS = {"INTO", "FROM", "DISTINCT", "OR", "IGNORE", "REPLACE", "TRANSACTION", "IMMEDIATE"}
 
 
 # --- the players -----------------------------------------------------------------------------------
@@ -259,7 +313,14 @@ def guild_on_shard(fake, shard: int, count: int):  # type: ignore[no-untyped-def
 
 
 async def ramp(
-    name: str, url: str, processes: int, rates: list[float], step_seconds: float, games: int, profile: str | None
+    name: str,
+    url: str,
+    processes: int,
+    rates: list[float],
+    step_seconds: float,
+    games: int,
+    profile: str | None,
+    counts: bool = False,
 ) -> list[Step]:
     from storage import Storage
     from tests.bot.bot_process import BotProcess
@@ -290,6 +351,8 @@ async def ramp(
             settings = {"DATABASE_URL": url, "LAG_FILE": str(cwd / "lags.json")}
             if processes > 1:
                 settings.update(SHARD_COUNT=str(processes), SHARD_IDS=f"[{shard}]", AUTO_MIGRATE="false")
+            if counts:
+                settings["COUNTS_FILE"] = str(cwd / "counts.json")
             if profile:
                 settings["PROFILE_FILE"] = f"{profile}.{name}.{shard}" if processes > 1 or name != "sqlite" else profile
             bots.append(BotProcess(fake, cwd, command=(str(Path(__file__).resolve()), "--child"), **settings))
@@ -308,7 +371,11 @@ async def ramp(
             started = time.perf_counter()
             await asyncio.gather(*(set_up(t) for t in tables))
             print(f"[{name}] {games} games set up in {time.perf_counter() - started:.0f} s", flush=True)
-            steps = await _run_steps(name, tables, bots, rates, step_seconds)
+            if counts:
+                for bot in bots:
+                    bot.proc.send_signal(signal.SIGUSR1)
+            settling: list[Step] = []
+            steps = await _run_steps(name, tables, bots, rates, step_seconds, settling)
         finally:
             for bot in bots:
                 await bot.stop()
@@ -318,6 +385,8 @@ async def ramp(
             if bot.errors():
                 print(f"[{name}] a bot logged {len(bot.errors())} errors, first: {bot.errors()[0]['message']}")
         samples = [s for bot in bots for s in json.loads(Path(bot.settings["LAG_FILE"]).read_text())]
+        if counts:
+            print_counts(name, [json.loads(Path(bot.settings["COUNTS_FILE"]).read_text()) for bot in bots], steps + settling)
     for step in steps:
         lags = sorted(lag for when, lag in samples if step.start + SETTLE <= when < step.end)
         if lags:
@@ -333,6 +402,7 @@ async def _run_steps(
     bots,
     rates: list[float],  # type: ignore[no-untyped-def]
     step_seconds: float,
+    settling: list[Step],
 ) -> list[Step]:
     rng = random.Random(23)
     steps: list[Step] = []
@@ -347,6 +417,7 @@ async def _run_steps(
         measured_from = time.perf_counter() + SETTLE
         stop = time.perf_counter() + step_seconds
         counted = Step(rate)  # the settling seconds: actions and turns not counted
+        settling.append(counted)
 
         async def act(table: BenchTable, into: Step) -> None:
             try:
@@ -397,6 +468,21 @@ def line(step: Step) -> str:
         f"{per_turn * 1000:.0f} ms per turn ({own * 1000:.0f} in the bot, {(per_turn - own) * 1000:.0f} in its "
         f"image workers), busy {step.busy}"
     )
+
+
+def print_counts(name: str, per_bot: list[dict], steps: list[Step]) -> None:
+    """The work per turn message over the whole ramp (--counts), the most frequent kinds first."""
+    turns = max(1, sum(len(s.latencies) for s in steps))
+    actions = sum(s.actions for s in steps)
+    print(f"[{name}] per turn message ({turns} turn messages, {actions / turns:.2f} actions each):")
+    for kind in ("sql", "rest", "gateway"):
+        total: dict[str, int] = {}
+        for counts in per_bot:
+            for key, n in counts[kind].items():
+                total[key] = total.get(key, 0) + n
+        print(f"  {kind}: {sum(total.values()) / turns:.1f}")
+        for key, n in sorted(total.items(), key=lambda kv: -kv[1])[:14]:
+            print(f"    {n / turns:6.2f}  {key}")
 
 
 def knee(steps: list[Step]) -> Step | None:
@@ -474,7 +560,7 @@ async def main(args: argparse.Namespace) -> None:
         label, processes = SETUPS[key]
         url = "sqlite" if key == "sqlite" else args.postgres
         cpu = time.process_time()
-        results[key] = await ramp(key, url, processes, rates, args.step, args.games, args.profile)
+        results[key] = await ramp(key, url, processes, rates, args.step, args.games, args.profile, args.counts)
         print(f"[{key}] players' and fake's CPU: {time.process_time() - cpu:.0f} s", flush=True)
     print(
         f"\nknee (interaction -> turn message p95 <= {GOAL_P95 * 1000:.0f} ms and loop lag p99 <= "
@@ -498,6 +584,7 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--postgres", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     parser.add_argument("--profile", help="write the bot's cProfile here (suffixed by set-up and shard)")
+    parser.add_argument("--counts", action="store_true", help="count the bots' SQL, REST and gateway work per turn")
     parser.add_argument("--memory", type=int, metavar="GAMES", help="only measure the memory of this many games")
     args = parser.parse_args()
     if args.memory:
