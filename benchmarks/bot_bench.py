@@ -85,6 +85,16 @@ def child() -> int:
     profiler = cProfile.Profile(time.thread_time) if profile_file else None  # the loop thread's CPU
     if profiler is not None:
         profiler.enable()
+
+    def ramp_begins(*_: object) -> None:
+        """SIGUSR1: the games are set up; what was counted or profiled so far is left out."""
+        if counts is not None:
+            for counter in counts.values():
+                counter.clear()
+        if profiler is not None:
+            profiler.clear()
+
+    signal.signal(signal.SIGUSR1, ramp_begins)
     code = main()
     if profiler is not None:
         profiler.disable()
@@ -106,7 +116,7 @@ def _count_work() -> dict:
     import sqlalchemy.event
     from sqlalchemy.engine import Engine
 
-    counts: dict[str, Counter] = {"sql": Counter(), "rest": Counter(), "gateway": Counter()}
+    counts: dict[str, Counter] = {"sql": Counter(), "rest": Counter(), "gateway": Counter(), "images": Counter()}
 
     @sqlalchemy.event.listens_for(Engine, "before_cursor_execute")
     def statement(conn, cursor, text, params, context, executemany):  # noqa: ANN001, ARG001
@@ -121,6 +131,15 @@ def _count_work() -> dict:
         return await request(self, route, **kwargs)
 
     discord.http.HTTPClient.request = counted_request  # type: ignore[method-assign]
+    from bot.render_pool import RenderPool
+
+    run = RenderPool._run
+
+    async def counted_run(self, call):  # noqa: ANN001, ANN202  (drawn, not taken from the cache)
+        counts["images"][call.args[0]] += 1
+        return await run(self, call)
+
+    RenderPool._run = counted_run  # type: ignore[method-assign]
     adapter = discord.webhook.async_.AsyncWebhookAdapter
     hook_request = adapter.request
 
@@ -138,7 +157,6 @@ def _count_work() -> dict:
         return data
 
     discord.utils._from_json = counted_json
-    signal.signal(signal.SIGUSR1, lambda *_: [c.clear() for c in counts.values()])  # the ramp begins
     return counts
 
 
@@ -159,6 +177,7 @@ class Step:
     busy: int = 0  # arrivals that found every table waiting for the bot
     cpu: float = 0.0  # the bots' CPU seconds in the step, their image workers' included
     cpu_own: float = 0.0  # the bot processes' own
+    cpu_driver: float = 0.0  # this process's: the players and the fake Discord
     lag_p99: float = 0.0
     lag_max: float = 0.0
 
@@ -189,7 +208,22 @@ class BenchTable:
 
         self.fake, self.channel, self.users = fake, channel, users
         self.remote = RemoteTable(fake, storage, channel, users, seed=seed, timeout=TIMEOUT)
+        self.storage = storage
         self.busy = False
+        self.known = None  # the game as this table last saw it, its own moves applied
+
+    async def game(self):  # type: ignore[no-untyped-def]
+        """The stored game: the copy kept here while the stored version is still its version (one
+        indexed read instead of a replay of the whole log: the players' CPU competes with the bot)."""
+        from storage.games import game_stamp
+
+        if self.known is not None:
+            async with self.storage.sessions() as session:
+                stamp = await game_stamp(session=session, game_id=self.known.id)
+            if stamp is not None and stamp[0] == self.known.game.version:
+                return self.known
+        self.known = await self.remote.load()
+        return self.known
 
     async def start(self) -> None:
         """A new game in the channel; each command is sent again if the bot did not acknowledge it
@@ -197,7 +231,7 @@ class BenchTable:
         from tests.fakediscord.state import InteractionFailed
 
         remote, (host, guest) = self.remote, self.users
-        remote.game_id = None
+        remote.game_id, self.known = None, None
         for user, command, options in (
             (host, "ttr-host new", {"map": "usa", "players": 2}),
             (guest, "ttr join", {}),
@@ -215,7 +249,7 @@ class BenchTable:
     async def step(self, measure: Step | None) -> bool:
         """One action of the seat to move; the turn message's latency into `measure` (None: set-up).
         False when the game is over."""
-        loaded = await self.remote.load()
+        loaded = await self.game()
         game = loaded.game
         if game.is_over():
             return False
@@ -327,6 +361,9 @@ async def ramp(
     from tests.fakediscord.api import FakeDiscord
 
     fake = FakeDiscord()
+    # The players wait only on the fake's own state, and every change there wakes them: the
+    # 20 ms re-check for predicates on a bot's state would only cost this process CPU.
+    fake.poll_interval = 1.0
     guilds = [guild_on_shard(fake, shard, processes) for shard in range(processes)]
     tables_at: list[tuple] = []
     for i in range(games):
@@ -365,15 +402,14 @@ async def ramp(
             async def set_up(table: BenchTable) -> None:
                 async with gate:
                     await table.start()
-                    while (await table.remote.load()).game.phase == "choosing":
+                    while (await table.game()).game.phase == "choosing":
                         await table.step(None)
 
             started = time.perf_counter()
             await asyncio.gather(*(set_up(t) for t in tables))
             print(f"[{name}] {games} games set up in {time.perf_counter() - started:.0f} s", flush=True)
-            if counts:
-                for bot in bots:
-                    bot.proc.send_signal(signal.SIGUSR1)
+            for bot in bots:  # the ramp begins: counts and profiles start again
+                bot.proc.send_signal(signal.SIGUSR1)
             settling: list[Step] = []
             steps = await _run_steps(name, tables, bots, rates, step_seconds, settling)
         finally:
@@ -383,10 +419,14 @@ async def ramp(
             await fake.close()
         for bot in bots:
             if bot.errors():
-                print(f"[{name}] a bot logged {len(bot.errors())} errors, first: {bot.errors()[0]['message']}")
+                first = bot.errors()[0]
+                detail = str(first.get("exc_info") or first.get("error") or "").strip().splitlines()[-1:]
+                print(f"[{name}] a bot logged {len(bot.errors())} errors, first: {first['message']} {detail}")
         samples = [s for bot in bots for s in json.loads(Path(bot.settings["LAG_FILE"]).read_text())]
         if counts:
-            print_counts(name, [json.loads(Path(bot.settings["COUNTS_FILE"]).read_text()) for bot in bots], steps + settling)
+            print_counts(
+                name, [json.loads(Path(bot.settings["COUNTS_FILE"]).read_text()) for bot in bots], steps + settling
+            )
     for step in steps:
         lags = sorted(lag for when, lag in samples if step.start + SETTLE <= when < step.end)
         if lags:
@@ -414,6 +454,7 @@ async def _run_steps(
         steps.append(step)
         step.start = time.time()
         cpu = [cpu_seconds(bot.proc.pid) for bot in bots]
+        driver_cpu = time.process_time()
         measured_from = time.perf_counter() + SETTLE
         stop = time.perf_counter() + step_seconds
         counted = Step(rate)  # the settling seconds: actions and turns not counted
@@ -423,7 +464,7 @@ async def _run_steps(
             try:
                 if not await table.step(into):
                     await table.start()
-                    while (await table.remote.load()).game.phase == "choosing":
+                    while (await table.game()).game.phase == "choosing":
                         await table.step(None)
             except Exception as exc:  # noqa: BLE001  (a player's trouble is reported, the ramp goes on)
                 print(f"[{name}] a player failed: {type(exc).__name__}: {exc}"[:300], flush=True)
@@ -446,6 +487,7 @@ async def _run_steps(
         now_cpu = [cpu_seconds(bot.proc.pid) for bot in bots]
         step.cpu_own = sum(own for own, _ in now_cpu) - sum(own for own, _ in cpu)
         step.cpu = sum(family for _, family in now_cpu) - sum(family for _, family in cpu)
+        step.cpu_driver = time.process_time() - driver_cpu
         if step.turns:
             actions_per_turn = max(1.0, step.actions / step.turns)
         print(f"[{name}] {line(step)}", flush=True)
@@ -466,7 +508,7 @@ def line(step: Step) -> str:
         f"offered {step.rate:g}/s: {rate:.1f} turn msgs/s, p50 {step.p(0.5) * 1000:.0f} ms, "
         f"p95 {step.p(0.95) * 1000:.0f} ms, lost {step.lost}, {lag}bots' CPU {step.cpu / (step.end - step.start):.2f} cores = "
         f"{per_turn * 1000:.0f} ms per turn ({own * 1000:.0f} in the bot, {(per_turn - own) * 1000:.0f} in its "
-        f"image workers), busy {step.busy}"
+        f"image workers), busy {step.busy}; players and fake {step.cpu_driver / turns * 1000:.0f} ms per turn"
     )
 
 
@@ -475,7 +517,7 @@ def print_counts(name: str, per_bot: list[dict], steps: list[Step]) -> None:
     turns = max(1, sum(len(s.latencies) for s in steps))
     actions = sum(s.actions for s in steps)
     print(f"[{name}] per turn message ({turns} turn messages, {actions / turns:.2f} actions each):")
-    for kind in ("sql", "rest", "gateway"):
+    for kind in ("sql", "rest", "gateway", "images"):
         total: dict[str, int] = {}
         for counts in per_bot:
             for key, n in counts[kind].items():
@@ -590,4 +632,7 @@ if __name__ == "__main__":
     if args.memory:
         memory(args.memory)
     else:
-        asyncio.run(main(args))
+        from bot.__main__ import loop_factory
+
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:  # the bots' loop here too
+            runner.run(main(args))

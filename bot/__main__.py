@@ -31,6 +31,16 @@ async def _run(settings: Settings) -> None:
         await bot.start(settings.token())  # type: ignore[arg-type]
 
 
+def loop_factory():  # type: ignore[no-untyped-def]
+    """uvloop's event loop where it is installed (Linux, macOS): the same asyncio, with the
+    loop's own work (sockets, timers, callbacks from the database threads) done in C."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def main() -> int:
     try:
         settings = Settings()
@@ -48,7 +58,8 @@ def main() -> int:
     setup_logging(settings.log_level, settings.log_format)
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warning about its libraries
     try:
-        asyncio.run(_run(settings))
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            runner.run(_run(settings))
     except (KeyboardInterrupt, asyncio.CancelledError):
         return 0
     except discord.LoginFailure:

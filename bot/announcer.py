@@ -128,24 +128,41 @@ class Announcer:
             del self._posting[game_id]
 
     async def _claim_and_announce(self, outcome: Outcome, game_id: int) -> None:
+        own = outcome.announcement
+        if (
+            own is not None
+            and own.claimed_by == self.claimer[:64]
+            and self._announced.get(game_id) == outcome.version - 1
+        ):
+            # Written claimed by this process, and this process posted the row before it: nothing
+            # older waits, so it goes out without another claim.
+            await self._announce_own(outcome, own)
+            return
         while True:
             async with self.service.storage.sessions() as session:
-                row = await outbox.claim_next(session=session, claimer=self.claimer, game_id=game_id, lease=self.lease)
+                # This process's rows count as free: one game's are announced one at a time here.
+                row = await outbox.claim_next(
+                    session=session, claimer=self.claimer, game_id=game_id, lease=self.lease, mine=True
+                )
             if row is None:
                 return
             if row.version == outcome.version:
-                try:
-                    await self._announce(outcome, row, await self._live_reply(outcome))
-                except Exception as exc:
-                    # Marked all the same: a row left claimed would hold back the game's next ones
-                    # until its lease ran out, and posting it again could repeat what did go out.
-                    await self._mark(row, error=type(exc).__name__)
-                    raise
-                await self._mark(row)
+                await self._announce_own(outcome, row)
                 return
             await self._announce_stored(row)
             if row.version > outcome.version:
                 return
+
+    async def _announce_own(self, outcome: Outcome, row: Announcement) -> None:
+        """Post the outcome's own row, claimed by this process, and mark it."""
+        try:
+            await self._announce(outcome, row, await self._live_reply(outcome))
+        except Exception as exc:
+            # Marked all the same: a row left claimed would hold back the game's next ones
+            # until its lease ran out, and posting it again could repeat what did go out.
+            await self._mark(row, error=type(exc).__name__)
+            raise
+        await self._mark(row)
 
     async def _live_reply(self, outcome: Outcome) -> Reply | None:
         interaction: Interaction | None = outcome.cause.interaction

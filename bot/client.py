@@ -85,6 +85,9 @@ OUTBOX_EVERY = 15
 class TTRBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, storage: Storage | None = None) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands need none
+        # Nothing here reads messages as they are posted (interactions bring theirs): without these
+        # the gateway does not send the bot every message, its own turn messages included.
+        intents.guild_messages = intents.dm_messages = False
         # Nobody is pinged unless a message names whom (bot/messenger.py `pings`): a player named
         # "@everyone" or "<@&role>" pings nobody.
         super().__init__(
@@ -103,6 +106,7 @@ class TTRBot(commands.AutoShardedBot):
         self.messenger = TableMessenger(self, self.storage, self.languages, self.timers)
         lease = timedelta(seconds=settings.outbox_lease)
         self.announcer = Announcer(self.messenger, self.service, lease=lease)
+        self.service.claimer = self.announcer.claimer  # its rows are written claimed by the announcer
         self.inbox = Inbox(self, self.storage, self.languages, lease=lease)
         self.moves = Moves(self.service, self.messenger, self.inbox)
         self.service.subscribe(TIMERS, self.timers.on_outcome)

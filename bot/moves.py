@@ -45,7 +45,7 @@ class Moves:
         answer = "thinking"
         if not interaction.response.is_done():
             try:
-                target = self.messenger.panel_target(await self.service.table(game_id), interaction)
+                target = self.messenger.panel_target(await self.service.peek(game_id), interaction)
             except Exception:
                 target = None  # no such game: the service says so below
             # Noted before the defer, so no kill between the two leaves a "thinking…" nobody knows of.
@@ -108,7 +108,7 @@ class Moves:
         text = " ".join(
             ["claim", route] + ([color] if color else []) + ([f"loco={locos}"] if locos is not None else [])
         )
-        table = await self.service.table(game_id)
+        table = await self.service.peek(game_id)  # `perform` moves on the stored game
         seat, game = table.seat_of(interaction.user.id), table.game
         if seat is None or game.phase != "playing" or game.current != seat or game.stage is not None:
             await self.perform(interaction, game_id, text)  # the usual, specific refusal

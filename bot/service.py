@@ -19,18 +19,19 @@ import secrets
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NoSuchGame, NotPlaying, StaleChoice
-from engine import Action, Game, GameOptions, parse_action
+from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NoSuchGame, NotPlaying, StaleChoice, UserError
+from engine import Action, ActionError, Game, GameOptions, parse_action
 from engine.events import Event, GameOver, TurnStarted
 from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
+from storage import announcements as outbox
 from storage import games as stored_games
 from storage.announcements import Announce
-from storage.models import GameRecord, SeatRecord, utcnow
+from storage.models import Announcement, GameRecord, SeatRecord, utcnow
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
@@ -129,6 +130,8 @@ class Outcome:
     version: int = 0
     #: Error ids of listeners that failed (the change itself is stored; see `publish`).
     failures: list[str] = field(default_factory=list)
+    #: Its outbox row, written claimed by this process (`GameService.claimer`), else None.
+    announcement: Announcement | None = None
 
     @property
     def turn_ended(self) -> bool:
@@ -161,6 +164,8 @@ class GameService:
         self._listeners: list[tuple[int, Listener]] = []
         #: Where new games get their seed (tests replace it to replay the same games).
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(62)
+        #: Who posts this process's changes (the announcer): their outbox rows are written claimed by it.
+        self.claimer: str | None = None
 
     # ------------------------------------------------------------------ listeners
 
@@ -206,6 +211,16 @@ class GameService:
             return table
         async with self.lock(game_id):  # not while a move of this process is being saved
             return await self._current(game_id)
+
+    async def peek(self, game_id: int) -> Table:
+        """The cached copy as it is, else the stored game: for what only routes or shows a move
+        (its answer's panel, the menu of payments), never for deciding one. It may be a move behind
+        another process; `act` checks the stored game itself."""
+        table = self._tables.get(game_id)
+        if table is not None:
+            return table
+        async with self.lock(game_id):
+            return self._tables.get(game_id) or self._keep(await self._load(game_id))
 
     async def _stamp(self, game_id: int) -> tuple[int, datetime] | None:
         async with self.storage.sessions() as session:
@@ -290,68 +305,105 @@ class GameService:
         Raises UserError (not a player, stale button, a lost race: nothing changed) or the
         engine's ActionError (illegal: nothing changed)."""
         async with self.lock(game_id):
-            table = await self._current(game_id)
-            if table.record.status != "active" or table.record.read_only_reason:
-                raise GameReadOnly() if table.record.read_only_reason else GameIsOver()
-            if seat is None and not as_table:
-                seat = table.seat_of(cause.user_id or 0)
-                if seat is None:
-                    raise NotPlaying()
-            game = table.game
-            stale = seat is not None and (
-                (token is not None and game.decision_token(seat) != token)
-                or (turn is not None and (game.current != seat or game.turn_token(seat) != turn))
-            )
-            if isinstance(action, str):
-                action = parse_action(game, seat, action)
-            elif callable(action):
-                action = await asyncio.to_thread(action, game)
-            if stale:
-                game.check(seat, action)  # the real reason first: whose turn it is, what comes first
-                raise StaleChoice()
-            version, phase_before = table.version, game.phase
-            events = game.apply(seat, action)
-            now = utcnow()
-            try:
-                async with self.storage.sessions() as session:
-                    table.record.version = await stored_games.save_action(
-                        session=session,
-                        game_id=game_id,
-                        expected_version=version,
-                        game=game,
-                        announce=cause.announce(),
-                        now=now,
+            table, verified = self._tables.get(game_id), False
+            if table is None:
+                table, verified = self._keep(await self._load(game_id)), True
+            while True:
+                try:
+                    outcome = await self._apply(
+                        table, action, cause, token=token, turn=turn, seat=seat, as_table=as_table
                     )
-            except StaleVersionError:
-                self.forget(game_id)
-                raise LostRace() from None
-            except BaseException:
-                self.forget(game_id)  # the in-memory game is ahead of the database: drop it
-                raise
-            table.record.updated_at = now  # the copy stays the stored game (`_same`)
-            if game.is_over():
-                table.record.status = "finished"
-            log.info(
-                "action applied",
-                extra={
-                    "game_id": game_id,
-                    "guild_id": table.record.guild_id,
-                    "user_id": cause.user_id,
-                    "seat": seat,
-                    "cause": str(cause.kind),
-                    "version": table.record.version,
-                },
-            )
-            outcome = Outcome(
-                table=table,
-                cause=cause,
-                seat=seat,
-                action=action,
-                events=events,
-                phase_before=phase_before,
-                version=table.record.version,
-            )
+                    break
+                except (UserError, ActionError):
+                    # Refused by the cached copy: the stored game may be ahead of it (another
+                    # process moved it); then the move is tried again on the stored game.
+                    if verified or self._same(table, await self._stamp(game_id)):
+                        raise
+                except StaleVersionError:  # another process saved first: try again on its game
+                    self.forget(game_id)
+                    if verified:
+                        raise LostRace() from None
+                table, verified = self._keep(await self._load(game_id)), True
         return await self.publish(outcome)
+
+    async def _apply(
+        self,
+        table: Table,
+        action: Action | str | Callable[[Game], Action],
+        cause: Cause,
+        *,
+        token: int | None,
+        turn: int | None,
+        seat: int | None,
+        as_table: bool,
+    ) -> Outcome:
+        """`act`'s work on one copy of the game, under its lock: check, apply, store. The save is
+        version-checked, so a copy behind the stored game fails it (StaleVersionError) and
+        changes nothing; the guild's own process makes the game's other writes (a seat's player,
+        its host), so the version is the only thing another process moves on."""
+        game_id = table.id
+        if table.record.status != "active" or table.record.read_only_reason:
+            raise GameReadOnly() if table.record.read_only_reason else GameIsOver()
+        if seat is None and not as_table:
+            seat = table.seat_of(cause.user_id or 0)
+            if seat is None:
+                raise NotPlaying()
+        game = table.game
+        stale = seat is not None and (
+            (token is not None and game.decision_token(seat) != token)
+            or (turn is not None and (game.current != seat or game.turn_token(seat) != turn))
+        )
+        if isinstance(action, str):
+            action = parse_action(game, seat, action)
+        elif callable(action):
+            action = await asyncio.to_thread(action, game)
+        if stale:
+            game.check(seat, action)  # the real reason first: whose turn it is, what comes first
+            raise StaleChoice()
+        version, phase_before = table.version, game.phase
+        events = game.apply(seat, action)
+        now = utcnow()
+        try:
+            async with self.storage.sessions() as session:
+                table.record.version = await stored_games.save_action(
+                    session=session,
+                    game_id=game_id,
+                    expected_version=version,
+                    game=game,
+                    announce=self._announce(cause),
+                    now=now,
+                )
+                announcement = outbox.written(session)
+        except BaseException:
+            self.forget(game_id)  # the in-memory game is ahead of the database: drop it
+            raise
+        table.record.updated_at = now  # the copy stays the stored game (`_same`)
+        if game.is_over():
+            table.record.status = "finished"
+        log.info(
+            "action applied",
+            extra={
+                "game_id": game_id,
+                "guild_id": table.record.guild_id,
+                "user_id": cause.user_id,
+                "seat": seat,
+                "cause": str(cause.kind),
+                "version": table.record.version,
+            },
+        )
+        return Outcome(
+            table=table,
+            cause=cause,
+            seat=seat,
+            action=action,
+            events=events,
+            phase_before=phase_before,
+            version=table.record.version,
+            announcement=announcement,
+        )
+
+    def _announce(self, cause: Cause) -> Announce:
+        return replace(cause.announce(), claimer=self.claimer)
 
     async def start(
         self,
@@ -385,12 +437,15 @@ class GameService:
                 lobby_id=lobby_id,
                 host_id=host_id,
                 ai=ai,
-                announce=cause.announce(),
+                announce=self._announce(cause),
                 link=link,
             )
+            announcement = outbox.written(session)
         table = await self.table_in_channel(channel_id)
         assert table is not None
-        return await self.publish(Outcome(table=table, cause=cause, phase_before=game.phase, version=table.version))
+        return await self.publish(
+            Outcome(table=table, cause=cause, phase_before=game.phase, version=table.version, announcement=announcement)
+        )
 
     async def end(self, game_id: int, *, cause: Cause) -> Outcome:
         """End an active game without scores (an admin's decision), then publish it."""

@@ -14,9 +14,9 @@ from bot.errors import Command, NoGameHere, NotPlaying, Option, UserError
 from bot.service import Table
 from engine import BuildStation, Claim
 from engine.errors import ListRef
-from engine.mapdata import fold_name
+from engine.mapdata import MapData, fold_name
 from engine.notation import route_label
-from i18n import N_
+from i18n import N_, Translator
 from storage import leagues as stored
 from storage.clocks import GameClock
 from texts.present import route_choice_label
@@ -93,10 +93,9 @@ class RouteTransformer(app_commands.Transformer):
         t = await _bot(interaction).languages.for_interaction(interaction)
         wanted = fold_name(name)
         tracks = tuple(
-            track.id
-            for track in m.tracks
-            if wanted in (fold_name(m.route_name(track)), fold_name(m.route_name(track, t.city)))
-            and (not number or track.id.endswith("/" + number))
+            track_id
+            for track_id, names in _folded_route_names(m, t)
+            if wanted in names and (not number or track_id.endswith("/" + number))
         )
         return RouteQuery(value, tracks)
 
@@ -109,6 +108,22 @@ class RouteTransformer(app_commands.Transformer):
         m = table.game.map
         tracks = sorted({m.track_by_id[a.track] for a in claims}, key=lambda track: (t.route(m, track), track.id))
         return _matching([(route_choice_label(t, m, track), route_label(m, track)) for track in tracks], value)
+
+
+#: (map, file hash, language, city names) -> per track, its route's printed and translated names folded.
+_FOLDED_ROUTES: dict[tuple[str, str, str, str], tuple[tuple[str, tuple[str, str]], ...]] = {}
+
+
+def _folded_route_names(m: MapData, t: Translator) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """Looked up on every typed claim, folded (`fold_name`) once per map and way of naming cities
+    (`t.city` depends on nothing else): a few dozen entries at most."""
+    key = (m.id, m.sha256, t.language, t.city_names)
+    folded = _FOLDED_ROUTES.get(key)
+    if folded is None:
+        folded = _FOLDED_ROUTES[key] = tuple(
+            (track.id, (fold_name(m.route_name(track)), fold_name(m.route_name(track, t.city)))) for track in m.tracks
+        )
+    return folded
 
 
 class CityTransformer(app_commands.Transformer):

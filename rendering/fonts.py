@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import ImageDraw, ImageFont
@@ -93,9 +93,11 @@ def _drawable(ch: str) -> bool:
     return unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
+@lru_cache(maxsize=8192)
 def clean_text(text: str, style: str = "regular") -> str:
     """The text as it will be drawn: NFC, no control/format characters, no characters that no
-    font of the chain has, at most MAX_MARKS combining marks per character, spaces collapsed."""
+    font of the chain has, at most MAX_MARKS combining marks per character, spaces collapsed.
+    Kept per text: a board cleans the same city names and labels every time it is drawn."""
     chain = CHAINS[style]
     out: list[str] = []
     marks = 0
@@ -118,8 +120,10 @@ def clean_text(text: str, style: str = "regular") -> str:
     return "".join(out).strip()
 
 
-def runs(text: str, size: int, style: str = "regular") -> list[tuple[ImageFont.FreeTypeFont, str]]:
-    """Split already-clean text into (font, substring) runs; marks stay with their base."""
+@lru_cache(maxsize=8192)
+def runs(text: str, size: int, style: str = "regular") -> tuple[tuple[ImageFont.FreeTypeFont, str], ...]:
+    """Split already-clean text into (font, substring) runs; marks stay with their base (kept
+    per text, size and style, as `clean_text`)."""
     chain = CHAINS[style]
     result: list[tuple[int, list[str]]] = []
     for ch in text:
@@ -135,7 +139,7 @@ def runs(text: str, size: int, style: str = "regular") -> list[tuple[ImageFont.F
             result[-1][1].append(ch)
         else:
             result.append((idx, [ch]))
-    return [(_font(chain[i], size), "".join(chars)) for i, chars in result]
+    return tuple((_font(chain[i], size), "".join(chars)) for i, chars in result)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +151,7 @@ class Text:
     style: str = "regular"
 
     @property
-    def parts(self) -> list[tuple[ImageFont.FreeTypeFont, str]]:
+    def parts(self) -> tuple[tuple[ImageFont.FreeTypeFont, str], ...]:
         return runs(self.text, self.size, self.style)
 
     @property

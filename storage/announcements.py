@@ -55,6 +55,8 @@ class Announce:
     interaction_token: str | None = None
     application_id: int | None = None
     answer: str = "thinking"  # one of ANSWERS
+    #: The process that will post it, if known: the row is written claimed by it (a claim less).
+    claimer: str | None = None
 
     def __post_init__(self) -> None:
         if self.cause not in ANNOUNCEMENT_CAUSES:
@@ -68,19 +70,22 @@ class Announce:
 async def add_announcement(
     session: AsyncSession, *, game_id: int, version: int, announce: Announce, now: datetime
 ) -> None:
-    """Queue the announcement inside the caller's (the change's) transaction; the interaction
-    that asked for the change is no longer an unsaved move (`note_acknowledged`)."""
-    session.add(
-        Announcement(
-            game_id=game_id,
-            version=version,
-            cause=announce.cause,
-            interaction_token=announce.interaction_token,
-            application_id=announce.application_id,
-            answer=announce.answer,
-            created_at=now,
-        )
+    """Queue the announcement inside the caller's (the change's) transaction, claimed by
+    `announce.claimer` when it names one (`written` gives the row after the commit); the
+    interaction that asked for the change is no longer an unsaved move (`note_acknowledged`)."""
+    row = Announcement(
+        game_id=game_id,
+        version=version,
+        cause=announce.cause,
+        interaction_token=announce.interaction_token,
+        application_id=announce.application_id,
+        answer=announce.answer,
+        created_at=now,
     )
+    if announce.claimer is not None:
+        row.claimed_at, row.claimed_by, row.attempts = now, announce.claimer[:64], 1
+    session.add(row)
+    session.info[_WRITTEN] = row
     if announce.interaction_token is not None:
         await session.execute(
             delete(AcknowledgedMove)
@@ -89,11 +94,24 @@ async def add_announcement(
         )
 
 
-def _claimable(now: datetime, lease: timedelta) -> sa.ColumnElement[bool]:
+_WRITTEN = "ttr_announcement"
+
+
+def written(session: AsyncSession) -> Announcement | None:
+    """The row `add_announcement` queued in this session (its id is set once committed)."""
+    return session.info.get(_WRITTEN)
+
+
+def _claimable(now: datetime, lease: timedelta, mine: str | None = None) -> sa.ColumnElement[bool]:
+    """Not announced, not claimed (or the claim's lease ran out, or `mine` holds it), and no
+    older row of its game waiting."""
     older = aliased(Announcement)
+    claims = [Announcement.claimed_at.is_(None), Announcement.claimed_at < now - lease]
+    if mine is not None:
+        claims.append(Announcement.claimed_by == mine[:64])
     return sa.and_(
         Announcement.announced_at.is_(None),
-        sa.or_(Announcement.claimed_at.is_(None), Announcement.claimed_at < now - lease),
+        sa.or_(*claims),
         ~sa.exists().where(
             older.game_id == Announcement.game_id, older.id < Announcement.id, older.announced_at.is_(None)
         ),
@@ -135,7 +153,7 @@ async def pending_announcements(
 
 
 async def _claim(
-    session: AsyncSession, candidates: sa.Select, claimer: str, now: datetime, lease: timedelta
+    session: AsyncSession, candidates: sa.Select, claimer: str, now: datetime, lease: timedelta, mine: bool = False
 ) -> Announcement | None:
     async with writing(session):
         if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
@@ -146,7 +164,7 @@ async def _claim(
         # read the row before another one's commit re-checks it and matches nothing).
         result = await session.execute(
             update(Announcement)
-            .where(Announcement.id == chosen, _claimable(now, lease))
+            .where(Announcement.id == chosen, _claimable(now, lease, claimer if mine else None))
             .values(claimed_at=now, claimed_by=claimer[:64], attempts=Announcement.attempts + 1)
             .returning(Announcement)
             .execution_options(synchronize_session=False)
@@ -175,12 +193,15 @@ async def claim_next(
     game_id: int | None = None,
     now: datetime | None = None,
     lease: timedelta = LEASE,
+    mine: bool = False,
 ) -> Announcement | None:
     """Take the oldest claimable row (of these guilds, this shard or this game) for `lease`; None
-    when nothing is waiting. Drain with `while (a := await claim_next(...)) is not None`."""
+    when nothing is waiting (`mine`: rows the claimer holds already count as waiting). Drain with
+    `while (a := await claim_next(...)) is not None`."""
     now = now or utcnow()
-    candidates = _scoped(select(Announcement.id).where(_claimable(now, lease)), guild_ids, shard, game_id)
-    return await _claim(session, candidates, claimer, now, lease)
+    mark = claimer if mine else None
+    candidates = _scoped(select(Announcement.id).where(_claimable(now, lease, mark)), guild_ids, shard, game_id)
+    return await _claim(session, candidates, claimer, now, lease, mine)
 
 
 async def mark_announced(

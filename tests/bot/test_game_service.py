@@ -1,0 +1,103 @@
+"""`GameService.act` on a cached copy: no read before a move, and a copy another process moved on
+(shards share the database) is caught by the version-checked save and the move is made on the
+stored game instead."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event
+
+from bot.service import Cause, CauseKind, GameService
+from engine import DrawDeck, GameOptions
+from engine.errors import IllegalActionError
+from storage import Storage
+from storage import announcements as outbox
+
+
+async def two_services(tmp_path):  # type: ignore[no-untyped-def]
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}")
+    await storage.start()
+    here, there = GameService(storage), GameService(storage)  # two processes on one database
+    here.new_seed = there.new_seed = lambda: 7
+    outcome = await here.start(
+        guild_id=1,
+        channel_id=2,
+        map_id="usa",
+        options=GameOptions(),
+        user_ids=[10, 11],
+        colors=[None, None],
+        host_id=10,
+        cause=Cause(CauseKind.START),
+    )
+    game_id = outcome.table.id
+    for seat in (0, 1):  # both keep their starting tickets, on `here`
+        table = await here.table(game_id)
+        await here.act(game_id, table.game.legal_actions(seat)[0], cause=Cause(CauseKind.PLAYER, user_id=10 + seat))
+    return storage, here, there, game_id
+
+
+def reads_of_games(storage: Storage) -> list[str]:
+    statements: list[str] = []
+
+    @event.listens_for(storage.engine.sync_engine, "before_cursor_execute")
+    def seen(conn, cursor, text, params, context, executemany):  # type: ignore[no-untyped-def]
+        if text.lstrip().upper().startswith("SELECT") and "games" in text:
+            statements.append(text)
+
+    return statements
+
+
+async def test_a_move_on_a_cached_game_reads_nothing_before_its_save(tmp_path) -> None:
+    storage, here, _, game_id = await two_services(tmp_path)
+    player = (await here.table(game_id)).game.current
+    reads = reads_of_games(storage)
+    outcome = await here.act(game_id, DrawDeck(), cause=Cause(CauseKind.PLAYER, user_id=10 + player))
+    assert reads == [], reads  # its copy is the stored game as long as its save succeeds
+    assert outcome.version == (await here.table(game_id)).version == 3
+    await storage.close()
+
+
+async def test_a_copy_another_process_moved_on_is_replaced_and_the_move_made_on_the_stored_game(tmp_path) -> None:
+    storage, here, there, game_id = await two_services(tmp_path)
+    player = (await there.table(game_id)).game.current  # `there` caches the game at version 2
+    user = 10 + player
+    await here.act(game_id, DrawDeck(), cause=Cause(CauseKind.PLAYER, user_id=user))  # version 3, elsewhere
+    # `there`'s copy still says version 2: its save fails, and the draw is made on version 3.
+    outcome = await there.act(game_id, DrawDeck(), cause=Cause(CauseKind.PLAYER, user_id=user))
+    assert outcome.version == 4 and outcome.table.game.version == 4
+    assert (await here.table(game_id)).game.log == outcome.table.game.log
+    await storage.close()
+
+
+async def test_a_refusal_by_a_stale_copy_is_checked_against_the_stored_game(tmp_path) -> None:
+    storage, here, there, game_id = await two_services(tmp_path)
+    first = (await there.table(game_id)).game.current
+    for _ in range(2):  # `here` plays the first player's whole turn: it is the other player's now
+        await here.act(game_id, DrawDeck(), cause=Cause(CauseKind.PLAYER, user_id=10 + first))
+    other = 10 + (1 - first)
+    # `there` still thinks it is the first player's turn; the stored game says the other's.
+    outcome = await there.act(game_id, DrawDeck(), cause=Cause(CauseKind.PLAYER, user_id=other))
+    assert outcome.seat == 1 - first and outcome.version == 5
+    with pytest.raises(IllegalActionError):  # and a real refusal is still one
+        await there.act(game_id, DrawDeck(), cause=Cause(CauseKind.PLAYER, user_id=10 + first))
+    assert (await here.table(game_id)).version == 5
+    await storage.close()
+
+
+async def test_a_saved_change_is_written_claimed_by_its_announcer(tmp_path) -> None:
+    storage, here, _, game_id = await two_services(tmp_path)
+    async with storage.sessions() as session:  # the changes so far are announced (in order)
+        while earlier := await outbox.pending_announcements(session=session, game_id=game_id):
+            await outbox.mark_announced(session=session, announcement_id=earlier[0].id)
+    here.claimer = "host:1"
+    player = (await here.table(game_id)).game.current
+    outcome = await here.act(game_id, DrawDeck(), cause=Cause(CauseKind.PLAYER, user_id=10 + player))
+    row = outcome.announcement
+    assert row is not None and row.id is not None and row.version == outcome.version
+    assert (row.claimed_by, row.attempts) == ("host:1", 1) and row.claimed_at is not None
+    async with storage.sessions() as session:  # nobody else may take it while the lease holds
+        assert await outbox.claim_next(session=session, claimer="other:2", game_id=game_id) is None
+    async with storage.sessions() as session:  # the claimer itself may (its own rows, in order)
+        again = await outbox.claim_next(session=session, claimer="host:1", game_id=game_id, mine=True)
+    assert again is not None and again.id == row.id
+    await storage.close()
