@@ -260,18 +260,16 @@ def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
                 changed = True
 
 
-#: Networks with fewer independent cycles than this are searched plainly (every trail is cheap
-#: to try there); the cuts below pay for themselves only in denser ones.
-_DENSE_CYCLES = 4
-#: Trails shorter than this many chains skip the bound (it costs more than it saves that deep).
-_BOUND_DEPTH = 2
-#: Above this many odd cities in a component, its start bounds are its weight (the pairing of
-#: odd cities would cost more than the search it saves).
-_MAX_PAIRED = 8
+#: Networks whose starts times 2 to the power of their independent cycles (about the trails a
+#: plain search tries) are at most this are searched plainly; the bounds below cost more there.
+_PLAIN_WORK = 40
+#: Above this many odd or attachment cities in a block, its bounds are its weight (the pairing
+#: of odd cities would cost more than the search it saves).
+_MAX_PAIRED = 10
 
 
 class _Found(Exception):
-    """The search met a trail as long as every trail's bound: nothing after it can be longer."""
+    """The search met a trail as long as the target: the first such trail is the answer."""
 
 
 def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
@@ -285,10 +283,12 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
       closed trail from its first city: only those starts are tried (a sparse network is
       then searched plainly);
     - in a dense network, runs of tracks through cities of two tracks (chains) are walked as
-      one step; a start whose bound (`_start_bounds`) cannot beat the best so far is skipped,
-      and the search stops once a trail meets the highest bound; a state met before (the same
-      city with the same chains used) is skipped, and near the start a branch whose bound
-      (`_trail_bound`) cannot beat the best.
+      one step, and the search looks for a trail at least as long as a target, first the
+      highest bound (`_block_bounds`): a start, or a bridge (a chain whose removal splits the
+      network: a trail crosses it once and never comes back), whose bound is below the target
+      is not walked, nor a state met before in the same pass (the same city with the same
+      chains used). The first trail reaching the target is the first longest one; when there
+      is none, the next target is the highest bound or length the pass left out.
     """
     if not tracks:
         return 0, ()
@@ -298,43 +298,52 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
         adjacency.setdefault(t.b, []).append((i, t.a))
     component, closed = _components(adjacency)
     starts = [c for c, out in adjacency.items() if len(out) & 1 or closed.get(c)]
-    if len(tracks) - len(adjacency) + len(closed) < _DENSE_CYCLES:
+    if len(starts) << (len(tracks) - len(adjacency) + len(closed)) <= _PLAIN_WORK:
         return _plain_trail(tracks, adjacency, starts)
     nodes = {c for c, out in adjacency.items() if len(out) != 2} | closed.keys()
     links = _chains(tracks, adjacency, nodes)
+    bridges, block = _bridges(links)
+    bounds, reach = _block_bounds(links, bridges, block, starts)
     shift = max(adjacency).bit_length()
-    bounds = _start_bounds(links, starts, component)
-    ceiling = max(bounds.values())
-    best_len = 0
-    best_path: list[tuple[int, ...]] = []  # runs of track indices
-    path: list[tuple[int, ...]] = []
+    path: list[tuple[int, ...]] = []  # runs of track indices
     seen: set[int] = set()
+    target = max(bounds.values())
+    below = 0  # the highest length or bound left out by this pass
 
-    def walk(city: int, total: int, used: int, depth: int) -> None:
-        nonlocal best_len, best_path
-        if total > best_len:
-            best_len, best_path = total, path.copy()
-            if total == ceiling:
-                raise _Found
-        if depth < _BOUND_DEPTH and total + _trail_bound(links, city, used) <= best_len:
-            return
+    def walk(city: int, total: int, used: int) -> None:
+        nonlocal below
+        if total >= target:
+            raise _Found
+        if total > below:
+            below = total
         for bit, nxt, length, run in links[city]:
             if not used & bit:
+                if bit & bridges:
+                    bound = total + reach[bit, nxt]
+                    if bound < target:
+                        if bound > below:
+                            below = bound
+                        continue
                 state = (used | bit) << shift | nxt
                 if state in seen:
                     continue
                 seen.add(state)
                 path.append(run)
-                walk(nxt, total + length, used | bit, depth + 1)
+                walk(nxt, total + length, used | bit)
                 path.pop()
 
-    try:
-        for city in starts:
-            if bounds[city] > best_len:
-                walk(city, 0, 0, 0)
-    except _Found:
-        pass
-    return best_len, tuple(tracks[i] for run in best_path for i in run)
+    while True:
+        below = 0
+        seen.clear()
+        try:
+            for city in starts:
+                if bounds[city] >= target:
+                    walk(city, 0, 0)
+                elif bounds[city] > below:
+                    below = bounds[city]
+        except _Found:
+            return target, tuple(tracks[i] for run in path for i in run)
+        target = below
 
 
 def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) -> tuple[int, tuple[Track, ...]]:
@@ -406,37 +415,124 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
     return links
 
 
-def _start_bounds(links: dict, starts: list[int], component: dict[int, int]) -> dict[int, int]:
-    """Per start city, at least the length of any trail from it: its component's weight, less
-    the lightest tracks that must stay unused for every other odd city but one to become even
-    (the odd cities paired by shortest paths, a T-join; connectivity aside)."""
-    weight: dict[int, int] = {}
-    odd: dict[int, list[int]] = {}
-    for c, out in links.items():
-        root = component[c]
-        weight[root] = weight.get(root, 0) + sum(length for _, _, length, _ in out)
-        if len(out) & 1:
-            odd.setdefault(root, []).append(c)
-    bounds = {}
-    pairings = {}
-    for c in starts:
-        root = component[c]
-        group = odd.get(root, ())
-        total = weight[root] // 2  # each chain is listed at both ends
-        if len(group) <= 2 or len(group) > _MAX_PAIRED:
-            bounds[c] = total
+def _bridges(links: dict) -> tuple[int, dict[int, int]]:
+    """The bridge chains (as a bit set) and each node's block: its component once the bridges are
+    removed (named by its first node in `links` order)."""
+    order: dict[int, int] = {}
+    low: dict[int, int] = {}
+    bridges = 0
+
+    def visit(u: int, via: int) -> None:
+        nonlocal bridges
+        order[u] = low[u] = len(order)
+        for bit, v, _, _ in links[u]:
+            if bit == via:
+                continue
+            if v in order:
+                if order[v] < low[u]:
+                    low[u] = order[v]
+            else:
+                visit(v, bit)
+                if low[v] < low[u]:
+                    low[u] = low[v]
+                if low[v] > order[u]:
+                    bridges |= bit
+
+    for c in links:
+        if c not in order:
+            visit(c, 0)
+    block: dict[int, int] = {}
+    for root in links:
+        if root in block:
             continue
-        if root not in pairings:
-            pairings[root] = _pairing(links, group)
-        pairing = pairings[root]
-        full = (1 << len(group)) - 1
-        i = group.index(c)
-        bounds[c] = total - min(pairing(full ^ (1 << i) ^ (1 << j)) for j in range(len(group)) if j != i)
-    return bounds
+        block[root] = root
+        stack = [root]
+        while stack:
+            x = stack.pop()
+            for bit, y, _, _ in links[x]:
+                if not bit & bridges and y not in block:
+                    block[y] = root
+                    stack.append(y)
+    return bridges, block
 
 
-def _pairing(links: dict, group: list[int]):
-    """The lightest pairing, by shortest paths, of a set of the odd cities `group` (as a bit mask)."""
+def _block_bounds(
+    links: dict, bridges: int, block: dict[int, int], starts: list[int]
+) -> tuple[dict[int, int], dict[tuple[int, int], int]]:
+    """At least the length of any trail from each start, and of any trail's part from crossing each
+    bridge on (keyed by its bit and the node it leads to). A trail crosses a bridge once, so it
+    runs through a path of blocks, entering and leaving each at most once: inside a block from
+    city a to city b it keeps at most the block's weight less the lightest tracks left unused
+    for the block's other odd cities to become even (the odd cities paired by shortest paths, a
+    T-join; connectivity aside), and it ends in a block only at an odd city or where it came in."""
+    startset = set(starts)
+    members: dict[int, list[int]] = {}
+    for c in links:
+        members.setdefault(block[c], []).append(c)
+    exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
+    inner: dict[int, tuple[dict[int, int] | None, int]] = {}  # attachment or start -> (to each, anywhere)
+    weights: dict[int, int] = {}
+    for root, cities in members.items():
+        weight, odd, special = 0, [], []
+        for c in cities:
+            degree = 0
+            attached = c in startset
+            for bit, y, length, _ in links[c]:
+                if bit & bridges:
+                    exits.setdefault(root, []).append((bit, c, y, length))
+                    attached = True
+                else:
+                    degree += 1
+                    weight += length
+            if degree & 1:
+                odd.append(c)
+            if attached:
+                special.append(c)
+        weight //= 2  # each chain is listed at both ends
+        weights[root] = weight
+        group = list(dict.fromkeys(odd + special))
+        if weight == 0 or len(group) > _MAX_PAIRED:
+            for c in special:
+                inner[c] = (None, weight)
+            continue
+        pairing = _pairing(links, group, bridges)
+        index = {c: 1 << i for i, c in enumerate(group)}
+        odd_mask = sum(index[c] for c in odd)
+        closed = weight - pairing(odd_mask)
+        for a in special:
+            rest = odd_mask ^ index[a]
+            to = {b: weight - pairing(rest ^ index[b]) for b in special if b != a}
+            to[a] = closed
+            ends = [weight - pairing(rest ^ index[b]) for b in odd if b != a]
+            inner[a] = (to, max([closed, *ends]))
+    reach: dict[tuple[int, int], int] = {}
+
+    def onward(c: int, via: int) -> int:
+        """The bound from `c`, in its block, leaving it by any bridge but `via`."""
+        to, best = inner[c]
+        root = block[c]
+        for bit, x, y, length in exits.get(root, ()):
+            if bit != via:
+                key = (bit, y)
+                beyond = reach.get(key)
+                if beyond is None:
+                    beyond = reach[key] = length + onward(y, bit)
+                through = (weights[root] if to is None else to[x]) + beyond
+                if through > best:
+                    best = through
+        return best
+
+    bounds = {s: onward(s, 0) for s in starts}
+    for out in exits.values():
+        for bit, _, y, length in out:
+            if (bit, y) not in reach:
+                reach[bit, y] = length + onward(y, bit)
+    return bounds, reach
+
+
+def _pairing(links: dict, group: list[int], bridges: int):
+    """The lightest pairing, by shortest paths, of a set of the cities `group` (as a bit mask), all in
+    one block (a shortest path between two of its cities never crosses a bridge)."""
     dist = []
     for source in group:
         d = {source: 0}
@@ -445,8 +541,8 @@ def _pairing(links: dict, group: list[int]):
             x, u = heapq.heappop(heap)
             if x > d[u]:
                 continue
-            for _, v, length, _ in links[u]:
-                if x + length < d.get(v, 1 << 30):
+            for bit, v, length, _ in links[u]:
+                if not bit & bridges and x + length < d.get(v, 1 << 30):
                     d[v] = x + length
                     heapq.heappush(heap, (x + length, v))
         dist.append([d[t] for t in group])
@@ -469,46 +565,6 @@ def _pairing(links: dict, group: list[int]):
         return value
 
     return pairing
-
-
-def _trail_bound(links: dict, city: int, used: int) -> int:
-    """At least the length a trail from `city` can still add without the `used` chains: the unused
-    chains it can reach, less what must stay unused at odd-degree cities. Every such city but
-    `city` and the trail's end keeps an unused chain; its cost counts in full, or half when
-    the chain's other end is odd too (one chain may serve both)."""
-    weight = 0
-    seen = used
-    stack = [city]
-    visited = {city}
-    odd = []
-    while stack:
-        x = stack.pop()
-        degree = 0
-        for bit, nxt, length, _ in links[x]:
-            if used & bit:
-                continue
-            degree += 1
-            if not seen & bit:
-                seen |= bit
-                weight += length
-                if nxt not in visited:
-                    visited.add(nxt)
-                    stack.append(nxt)
-        if degree & 1 and x != city:
-            odd.append(x)
-    if len(odd) < 2:
-        return weight
-    odd_set = set(odd)
-    costs = []  # twice the length an odd city must leave unused
-    for x in odd:
-        low = 1 << 30
-        for bit, nxt, length, _ in links[x]:
-            if not used & bit:
-                cost = length if nxt in odd_set else 2 * length
-                if cost < low:
-                    low = cost
-        costs.append(low)
-    return weight - (sum(costs) - max(costs) + 1) // 2
 
 
 @cache
