@@ -48,6 +48,9 @@ GAMES_KEPT = 10_000
 #: How old an outbox row must be before `drain` takes it from the process that wrote it.
 SETTLE = timedelta(seconds=10)
 
+#: How long a posted row's mark waits for the marks of the rows posted after it (seconds).
+MARK_DELAY = 0.05
+
 
 def _aware(when: datetime) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
@@ -83,6 +86,9 @@ class Announcer:
         self._accounts: dict[int, TurnAccount] = {}
         self._posting: dict[int, asyncio.Lock] = {}  # game -> held while its outcomes are announced
         self._announced: OrderedDict[int, int] = OrderedDict()  # game -> the last version this process marked
+        self._unmarked: list[tuple[int, str | None]] = []  # (row id, error): posted, the mark not written yet
+        self._marker: asyncio.Task | None = None  # writes them MARK_DELAY after the first
+        self._marking = asyncio.Lock()
 
     # ------------------------------------------------------------------ the listener
 
@@ -139,6 +145,7 @@ class Announcer:
             await self._announce_own(outcome, own)
             return
         while True:
+            await self.flush_marks()  # what this process posted is not claimed again
             async with self.service.storage.sessions() as session:
                 # This process's rows count as free: one game's are announced one at a time here.
                 row = await outbox.claim_next(
@@ -204,13 +211,42 @@ class Announcer:
         return Reply(edit, t, images=False)
 
     async def _mark(self, row: Announcement, error: str | None = None) -> None:
-        async with self.service.storage.sessions() as session:
-            await outbox.mark_announced(session=session, announcement_id=row.id, error=error)
+        """The row is posted: marked in the database with the rows posted in the next MARK_DELAY
+        (one write for them all). A kill before that write leaves them claimed; they are posted
+        again when the lease runs out, with the same nonces, so Discord shows each once."""
+        self._unmarked.append((row.id, error))
+        if self._marker is None:
+            self._marker = asyncio.create_task(self._mark_soon())
         # A game's rows go out in order, so every row up to this one is announced.
         self._announced[row.game_id] = max(row.version, self._announced.get(row.game_id, -1))
         self._announced.move_to_end(row.game_id)
         while len(self._announced) > GAMES_KEPT:
             self._announced.popitem(last=False)
+
+    async def _mark_soon(self) -> None:
+        try:
+            await asyncio.sleep(MARK_DELAY)
+        finally:
+            self._marker = None
+        await self.flush_marks()
+
+    async def flush_marks(self) -> None:
+        """Write the marks of every row posted so far (at once: before claiming by the database,
+        and when the bot closes)."""
+        async with self._marking:  # a write under way is waited for: its rows are marked after this too
+            marks, self._unmarked = self._unmarked, []
+            if not marks:
+                return
+            try:
+                async with self.service.storage.sessions() as session:
+                    await outbox.mark_all_announced(session=session, marks=marks)
+            except Exception:
+                log.warning("posted rows could not be marked: they are posted again after their lease", exc_info=True)
+
+    async def close(self) -> None:
+        if self._marker is not None:
+            self._marker.cancel()
+        await self.flush_marks()
 
     # ------------------------------------------------------------------ after a restart
 
@@ -221,6 +257,7 @@ class Announcer:
         at once: each row is claimed before it is posted."""
         done = 0
         while True:
+            await self.flush_marks()  # the rows posted so far no longer hold back their games' next ones
             settled = utcnow() - min(SETTLE, self.lease)
             async with self.service.storage.sessions() as session:
                 waiting = [

@@ -177,6 +177,7 @@ class TTRBot(commands.AutoShardedBot):
         for cog in self.controllers():
             await cog.stop_work()
         await super().close()
+        await self.announcer.close()  # the marks of what was posted
         await self.storage.close()
 
     # ------------------------------------------------------------------ the outbox

@@ -20,7 +20,7 @@ claimable only when every older row of its game is announced.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -209,14 +209,29 @@ async def mark_announced(
 ) -> bool:
     """The row's turn is posted (or, with `error`, given up: the channel is gone, the bot may not
     post there). Its interaction token is dropped. False if it was marked already."""
+    return await mark_all_announced(session=session, marks=[(announcement_id, error)], now=now) == 1
+
+
+async def mark_all_announced(
+    *, session: AsyncSession, marks: Sequence[tuple[int, str | None]], now: datetime | None = None
+) -> int:
+    """`mark_announced` for several rows (row id, error) in one transaction; returns how many
+    were not marked before."""
+    by_error: dict[str | None, list[int]] = {}
+    for announcement_id, error in marks:
+        by_error.setdefault(error, []).append(announcement_id)
+    now = now or utcnow()
+    marked = 0
     async with writing(session):
-        result = await session.execute(
-            update(Announcement)
-            .where(Announcement.id == announcement_id, Announcement.announced_at.is_(None))
-            .values(announced_at=now or utcnow(), error=error, interaction_token=None)
-            .execution_options(synchronize_session=False)
-        )
-    return result.rowcount == 1
+        for error, ids in by_error.items():
+            result = await session.execute(
+                update(Announcement)
+                .where(Announcement.id.in_(ids), Announcement.announced_at.is_(None))
+                .values(announced_at=now, error=error, interaction_token=None)
+                .execution_options(synchronize_session=False)
+            )
+            marked += result.rowcount
+    return marked
 
 
 async def prune_announcements(

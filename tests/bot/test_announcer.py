@@ -59,6 +59,41 @@ async def test_an_outcome_overtaken_by_the_next_one_is_posted_once_and_claims_no
     turn_messages = fake.channel_messages(fake.general)[posted:]
     assert len(turn_messages) == 1 and "**alice** drew 2 cards from the deck" in turn_messages[0].content
     assert f"<@{fake.bob.id}>, your turn" in turn_messages[0].content
+    await bot.announcer.flush_marks()  # the marks are written together, MARK_DELAY after the first
     async with bot.storage.sessions() as session:
         waiting = (await session.execute(select(Announcement).where(Announcement.announced_at.is_(None)))).all()
     assert waiting == []
+
+
+async def test_the_rows_posted_together_are_marked_in_one_write(fake_discord, make_bot):
+    """Posted rows wait MARK_DELAY for the rows posted after them; an error is kept per row."""
+    from sqlalchemy import event
+
+    from bot.announcer import MARK_DELAY
+
+    bot, driver = await two_player_game(fake_discord, make_bot)
+    await bot.announcer.flush_marks()
+    async with bot.storage.sessions() as session:
+        rows = list((await session.execute(select(Announcement).order_by(Announcement.id))).scalars())
+        for row in rows:  # as if not posted yet
+            row.announced_at = None
+        await session.commit()
+    updates: list[str] = []
+
+    @event.listens_for(bot.storage.engine.sync_engine, "before_cursor_execute")
+    def seen(conn, cursor, text, params, context, executemany):  # type: ignore[no-untyped-def]
+        if text.lstrip().upper().startswith("UPDATE ANNOUNCEMENTS"):
+            updates.append(text)
+
+    await bot.announcer._mark(rows[0])
+    await bot.announcer._mark(rows[1], error="Forbidden")
+    await bot.announcer._mark(rows[2])
+    await asyncio.sleep(MARK_DELAY * 4)
+    assert len(updates) == 2  # one write for the three: an UPDATE per distinct error
+    async with bot.storage.sessions() as session:
+        marked = {
+            row.id: (row.announced_at is not None, row.error)
+            for row in (await session.execute(select(Announcement).order_by(Announcement.id))).scalars()
+        }
+    assert [marked[row.id] for row in rows[:3]] == [(True, None), (True, "Forbidden"), (True, None)]
+    assert await outbox.mark_all_announced(session=session, marks=[(rows[0].id, None)]) == 0  # marked already
