@@ -8,8 +8,9 @@ at any moment every stored turn has a row and no row lacks its turn. Posting is 
     post the turn with nonce(a, part) and answer a.interaction_token by editing the original response
     await mark_announced(session=s, announcement_id=a.id)
 
-A claim is a lease: `claimed_at` is set, and the row is claimable again only when the lease ran
-out (the process died or hung while posting). Claiming is one UPDATE guarded by "not announced,
+A row can be written already claimed by the process that will post it (`Announce.claimer`), which
+then posts it without a claim. A claim is a lease: `claimed_at` is set, and the row is claimable
+again only when the lease ran out (the process died or hung while posting). Claiming is one UPDATE guarded by "not announced,
 not claimed or lease over", so of several processes sharing one PostgreSQL (or SQLite's one
 writer) exactly one gets a row at a time. A re-post after a lost lease repeats the same Discord
 nonces, and Discord returns the first message instead of sending a second (it checks nonces for a
