@@ -8,6 +8,15 @@ stored the way the bot stores it, `append_action` = one transaction (version-che
 state + INSERT into the log, COMMIT with SQLite's synchronous=FULL). The engine's work (applying the
 action, `to_json`, notation) is done beforehand and not timed. Goals (issue 5): median ≤ 5 ms per
 action on SQLite, ≤ 30 KB per finished game. Figures go to docs/storage.md.
+
+    python benchmarks/storage_bench.py --transactions [--postgres URL]
+
+The cost of one transaction instead (issue 23): process CPU time (all threads) per
+`async with sessions() as s:` + one call, for the transaction kinds a turn message makes —
+`game_stamp` (one indexed SELECT), `note_acknowledged` (one ORM INSERT in a write transaction) and
+`append_action` (version-checked UPDATE + INSERT) — on SQLite and, when given, PostgreSQL; the
+median of several rounds, with the driver calls per transaction (SQLite: thread hops into
+aiosqlite's thread; PostgreSQL: asyncpg round trips).
 """
 
 from __future__ import annotations
@@ -22,15 +31,19 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import text  # noqa: E402
 
 from engine import Game, GameOptions, Resign, format_action  # noqa: E402
+from storage.announcements import note_acknowledged  # noqa: E402
 from storage.database import dumps, make_engine, session_factory  # noqa: E402
-from storage.games import append_action, create_game  # noqa: E402
+from storage.games import append_action, create_game, game_stamp  # noqa: E402
 from storage.migrate import migrate  # noqa: E402
 from storage.settings import database_url  # noqa: E402
 
@@ -105,13 +118,25 @@ async def sqlite_bench(games: list[tuple[Game, list]], seeds: list[int], folder:
     )
 
 
-async def postgres_bench(url: str, games: list[tuple[Game, list]], seeds: list[int]) -> None:
+@asynccontextmanager
+async def postgres_schema(url: str) -> AsyncIterator[Any]:
+    """An engine whose tables live in a fresh schema of `url`'s database, dropped afterwards."""
     admin = make_engine(url)
     async with admin.begin() as conn:
         await conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
         await conn.execute(text(f"CREATE SCHEMA {PG_SCHEMA}"))
     engine = make_engine(url, connect_args={"server_settings": {"search_path": PG_SCHEMA}})
     try:
+        yield engine
+    finally:
+        await engine.dispose()
+        async with admin.begin() as conn:
+            await conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
+        await admin.dispose()
+
+
+async def postgres_bench(url: str, games: list[tuple[Game, list]], seeds: list[int]) -> None:
+    async with postgres_schema(url) as engine:
         await migrate(engine=engine)
         sessions = session_factory(engine)
         times = await time_appends(sessions, games[0][1], seeds[0], channel=1)
@@ -153,11 +178,103 @@ async def postgres_bench(url: str, games: list[tuple[Game, list]], seeds: list[i
             f"PostgreSQL on disk: {full - empty} bytes for {len(games)} finished games after VACUUM FULL: "
             f"{(full - empty) / len(games) / 1024:.1f} KB per finished game (tables, indexes, TOAST; 8 KB pages)"
         )
-    finally:
-        await engine.dispose()
-        async with admin.begin() as conn:
-            await conn.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
-        await admin.dispose()
+
+# ---------------------------------------------------------------------- --transactions
+
+
+class DriverCalls:
+    """Counts the calls that leave the event loop: aiosqlite thread hops, asyncpg round trips."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._undo: list[tuple[type, str, Any]] = []
+
+    def _patch(self, owner: type, name: str) -> None:
+        original = getattr(owner, name)
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return await original(*args, **kwargs)
+
+        setattr(owner, name, counted)
+        self._undo.append((owner, name, original))
+
+    def __enter__(self) -> DriverCalls:
+        import aiosqlite.core
+        import asyncpg.connection
+        import asyncpg.prepared_stmt
+
+        self._patch(aiosqlite.core.Connection, "_execute")
+        for name in ("execute", "prepare", "fetchrow", "fetchval"):  # BEGIN/COMMIT, PREPARE, a ping
+            self._patch(asyncpg.connection.Connection, name)
+        for name in ("fetch", "executemany"):
+            self._patch(asyncpg.prepared_stmt.PreparedStatement, name)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for owner, name, original in reversed(self._undo):
+            setattr(owner, name, original)
+        self._undo.clear()
+
+
+def transaction_kinds(game_id: int, state: dict) -> dict[str, Callable[[Any], Awaitable[None]]]:
+    """The transactions to time, each a call made in a fresh session (`state`: the stored one)."""
+    version = state["plies"]
+    serial = 0
+
+    async def stamp(s):  # type: ignore[no-untyped-def]
+        await game_stamp(session=s, game_id=game_id)
+
+    async def ack(s):  # type: ignore[no-untyped-def]
+        nonlocal serial
+        serial += 1
+        await note_acknowledged(
+            session=s, interaction_token=f"bench-{serial}", application_id=1, guild_id=1, user_id=1, received_by="bench"
+        )
+
+    async def append(s):  # type: ignore[no-untyped-def]
+        nonlocal version
+        version = await append_action(
+            session=s,
+            game_id=game_id,
+            expected_version=version,
+            seat=0,
+            action_text="draw deck",
+            state={**state, "plies": version + 1},
+        )
+
+    return {"game_stamp (1 SELECT)": stamp, "note_acknowledged (1 INSERT)": ack, "append_action (UPDATE+INSERT)": append}
+
+
+async def transactions_bench(name: str, engine, state: dict, rounds: int, count: int) -> None:  # type: ignore[no-untyped-def]
+    """Print, per transaction kind, its median CPU time over `rounds` rounds and its driver calls."""
+    await migrate(engine=engine)
+    sessions = session_factory(engine)
+    start = Game.new("europe", 5, 1, GameOptions())
+    async with sessions() as s:
+        record = await create_game(session=s, guild_id=1, channel_id=10**6, game=start, players=[1, 2, 3, 4, 5])
+    # The game's state is a real mid-game one, renumbered as its log grows.
+    kinds = transaction_kinds(record.id, {**state, "plies": 0})
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for _ in range(rounds):
+        for kind, op in kinds.items():
+            c0 = time.process_time()
+            for _ in range(count):
+                async with sessions() as s:
+                    await op(s)
+            times[kind].append((time.process_time() - c0) / count * 1000)
+    calls = {}
+    for kind, op in kinds.items():
+        with DriverCalls() as counter:
+            async with sessions() as s:
+                await op(s)
+        calls[kind] = counter.count
+    what = "aiosqlite thread hops" if engine.dialect.name == "sqlite" else "asyncpg round trips"
+    for kind, per_round in times.items():
+        print(
+            f"{name} {kind}: {statistics.median(per_round):.2f} ms CPU per transaction, {calls[kind]} {what} "
+            f"(median of {rounds} rounds of {count}; min {min(per_round):.2f}, max {max(per_round):.2f})"
+        )
 
 
 async def main() -> None:
@@ -169,7 +286,24 @@ async def main() -> None:
     )
     parser.add_argument("--games", type=int, default=10, help="finished games stored for the size figure")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--transactions", action="store_true", help="time one transaction of each kind instead")
+    parser.add_argument("--rounds", type=int, default=5, help="--transactions: rounds (the median is printed)")
+    parser.add_argument("--count", type=int, default=200, help="--transactions: transactions per round")
     args = parser.parse_args()
+    if args.transactions:
+        state = play(args.seed)[1][40][2]
+        with tempfile.TemporaryDirectory() as folder:
+            engine = make_engine(f"sqlite+aiosqlite:///{folder}/bench.sqlite3")
+            try:
+                await transactions_bench("SQLite", engine, state, args.rounds, args.count)
+            finally:
+                await engine.dispose()
+        if args.postgres:
+            async with postgres_schema(database_url(args.postgres)) as engine:
+                await transactions_bench("PostgreSQL", engine, state, args.rounds, args.count)
+        else:
+            print("PostgreSQL: skipped (pass --postgres URL or set TEST_DATABASE_URL)")
+        return
 
     seeds = [args.seed + n for n in range(args.games)]
     t0 = time.perf_counter()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import select
 import sqlite3
 import tempfile
 import time
@@ -27,9 +28,10 @@ from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from storage import sqlite_driver
 from storage.errors import StorageError
 from storage.settings import database_url
 
@@ -76,10 +78,12 @@ def _sqlite_connect(dbapi_connection: Any, connection_record: Any) -> None:
 
 
 def _sqlite_begin(connection: Any) -> None:
-    # Writers ask for BEGIN IMMEDIATE (`WRITE`): they take the write lock up front and wait
-    # (busy_timeout) for another writer instead of failing when their snapshot is stale.
+    # Writers ask for BEGIN IMMEDIATE (`WRITE`): they take the write lock before their first
+    # statement and wait (busy_timeout) for another writer instead of failing when their snapshot
+    # is stale. The BEGIN goes to SQLite with the transaction's first statement, in its thread hop
+    # (storage/sqlite_driver.py): that statement is where SQLite takes the snapshot or lock anyway.
     mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
-    connection.exec_driver_sql(f"BEGIN {mode}")
+    connection.connection.dbapi_connection.begin(mode)
 
 
 #: Execution options for a session that is about to write (see `begin_write`).
@@ -130,14 +134,35 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
                     "to a writable place"
                 ) from None
         kwargs.setdefault("connect_args", {"timeout": SQLITE_BUSY_TIMEOUT})
+        kwargs["module"] = sqlite_driver.dbapi()  # `_sqlite_begin` needs its `begin`
         engine = create_async_engine(url, **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_connect)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
     else:
-        kwargs.setdefault("pool_pre_ping", True)
         engine = create_async_engine(url, **kwargs)
+        event.listen(engine.sync_engine, "checkout", _postgres_checkout)
     _track_writes(engine)
     return engine
+
+
+def _postgres_checkout(dbapi_connection: Any, connection_record: Any, connection_proxy: Any) -> None:
+    """Hand out only a live connection, without a round trip for one that is (issue 23).
+
+    SQLAlchemy's `pool_pre_ping` costs three round trips per checkout (BEGIN, a ping, ROLLBACK).
+    A connection the server closed (a restart, `pg_terminate_backend`) is known without one: the
+    server says so and closes the socket, so the connection either is marked closed already or,
+    while the event loop has not read that yet, has unread bytes (an idle connection has none).
+    Only then is it pinged; a failed ping makes the pool connect afresh (`DisconnectionError`)."""
+    conn = dbapi_connection.driver_connection
+    if conn.is_closed():
+        raise DisconnectionError("the server closed the connection")
+    poller = select.poll()
+    poller.register(conn._transport.get_extra_info("socket").fileno(), select.POLLIN)
+    if poller.poll(0):
+        try:
+            dbapi_connection.ping()
+        except Exception as exc:
+            raise DisconnectionError(f"the connection failed its ping ({type(exc).__name__})") from exc
 
 
 # ---------------------------------------------------------------------- last successful write
@@ -158,7 +183,9 @@ def _track_writes(engine: AsyncEngine) -> None:
             _LAST_WRITE[sync_engine] = time.monotonic()
 
     def rolled_back(conn) -> None:  # type: ignore[no-untyped-def]
-        conn.info.pop("ttr_wrote", None)
+        # A statement cancelled midway invalidates the connection, and its `info` with it.
+        if not conn.invalidated:
+            conn.info.pop("ttr_wrote", None)
 
     event.listen(sync_engine, "after_cursor_execute", executed)
     event.listen(sync_engine, "commit", committed)

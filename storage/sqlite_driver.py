@@ -1,0 +1,155 @@
+"""SQLAlchemy's aiosqlite adapter, with one thread hop per statement instead of four (issue 23).
+
+aiosqlite runs every sqlite3 call in its own thread; each call is a hop there and back (~90 µs
+of CPU and an event-loop iteration). SQLAlchemy's adapter makes four per statement (create the
+cursor, execute, fetch, close the cursor) and three more for a transaction's BEGIN. Here one
+function runs the whole statement in the thread (and, for a transaction's first statement, the
+BEGIN that `begin` asked for: it is sent with that statement, which is when SQLite would take
+the snapshot or the write lock anyway). COMMIT and ROLLBACK are skipped when no transaction can
+be open (after a commit, the session's close and the pool's reset would each roll back again).
+
+Passed as the DBAPI module (`module=`) by `storage.database.make_engine`; nothing else changes:
+the URL stays `sqlite+aiosqlite://`, errors are sqlite3's, server-side cursors are SQLAlchemy's.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import deque
+from typing import Any
+
+import aiosqlite
+from sqlalchemy.dialects.sqlite.aiosqlite import (
+    AsyncAdapt_aiosqlite_connection,
+    AsyncAdapt_aiosqlite_cursor,
+    AsyncAdapt_aiosqlite_dbapi,
+    AsyncAdapt_aiosqlite_ss_cursor,
+)
+from sqlalchemy.util import EMPTY_DICT
+
+
+def _statement(connection: aiosqlite.Connection, begin: str | None, operation: str, parameters: Any, many: bool) -> tuple:
+    """In aiosqlite's thread: BEGIN if asked, the statement, its rows; and whether a transaction is open."""
+    conn = connection._conn
+    cursor = conn.cursor()
+    try:
+        if begin is not None:
+            cursor.execute(begin)
+        if many:
+            cursor.executemany(operation, parameters)
+        elif parameters is None:
+            cursor.execute(operation)
+        else:
+            cursor.execute(operation, parameters)
+        description = cursor.description
+        rows = cursor.fetchall() if description else ()
+        return description, rows, cursor.rowcount, cursor.lastrowid, conn.in_transaction
+    finally:
+        cursor.close()
+
+
+class Cursor(AsyncAdapt_aiosqlite_cursor):
+    """A statement in one hop: the rows are fetched in the thread, no sqlite3 cursor stays open."""
+
+    __slots__ = ("_description", "_rowcount", "_lastrowid")
+    _awaitable_cursor_close = False
+
+    def __init__(self, adapt_connection: Connection) -> None:
+        self._adapt_connection = adapt_connection
+        self._connection = adapt_connection._connection
+        self._cursor = None  # type: ignore[assignment]
+        self._soft_closed_memoized = EMPTY_DICT
+        self._rows = deque()
+        self._description = None
+        self._rowcount = -1
+        self._lastrowid = None
+
+    @property
+    def description(self) -> Any:
+        return self._description
+
+    @property
+    def rowcount(self) -> int:
+        return self._rowcount
+
+    @property
+    def lastrowid(self) -> Any:
+        return self._lastrowid
+
+    async def _execute_async(self, operation: Any, parameters: Any) -> None:
+        await self._run(operation, parameters, many=False)
+
+    async def _executemany_async(self, operation: Any, seq_of_parameters: Any) -> None:
+        await self._run(operation, seq_of_parameters, many=True)
+
+    async def _run(self, operation: Any, parameters: Any, *, many: bool) -> None:
+        adapt = self._adapt_connection
+        async with adapt._execute_mutex:
+            begin, adapt._begin = adapt._begin, None
+            # Until the thread says otherwise (a cancelled wait leaves the statement running).
+            adapt._maybe_in_transaction = True
+            description, rows, rowcount, lastrowid, in_transaction = await self._connection._execute(
+                _statement, self._connection, begin, operation, parameters, many
+            )
+            adapt._maybe_in_transaction = in_transaction
+        self._description = description
+        self._rows = deque(rows)
+        self._rowcount = rowcount
+        self._lastrowid = lastrowid
+
+
+class ServerSideCursor(AsyncAdapt_aiosqlite_ss_cursor):
+    """SQLAlchemy's streaming cursor, sending a pending BEGIN first."""
+
+    __slots__ = ()
+
+    async def _execute_async(self, operation: Any, parameters: Any) -> Any:
+        await self._adapt_connection.send_begin()
+        return await super()._execute_async(operation, parameters)
+
+
+class Connection(AsyncAdapt_aiosqlite_connection):
+    __slots__ = ("_begin", "_maybe_in_transaction")
+    _cursor_cls = Cursor
+    _ss_cursor_cls = ServerSideCursor
+
+    def __init__(self, dbapi: Any, connection: aiosqlite.Connection) -> None:
+        super().__init__(dbapi, connection)
+        self._begin: str | None = None
+        self._maybe_in_transaction = False
+
+    def begin(self, mode: str) -> None:
+        """Start a transaction (`BEGIN <mode>`) with the next statement."""
+        self._begin = f"BEGIN {mode}"
+
+    async def send_begin(self) -> None:
+        if self._begin is not None:
+            begin, self._begin = self._begin, None
+            self._maybe_in_transaction = True
+            await self._connection._execute(self._connection._conn.execute, begin)
+
+    def _transaction_open(self) -> bool:
+        self._begin = None
+        conn = self._connection._connection
+        return conn is not None and (self._maybe_in_transaction or conn.in_transaction)
+
+    def commit(self) -> None:
+        if self._transaction_open():
+            super().commit()
+            self._maybe_in_transaction = False
+
+    def rollback(self) -> None:
+        if self._transaction_open():
+            super().rollback()
+            self._maybe_in_transaction = False
+
+
+class Dbapi(AsyncAdapt_aiosqlite_dbapi):
+    def connect(self, *args: Any, **kwargs: Any) -> Connection:
+        adapted = super().connect(*args, **kwargs)
+        return Connection(self, adapted._connection)
+
+
+def dbapi() -> Dbapi:
+    """The DBAPI module to pass as `create_async_engine(..., module=dbapi())`."""
+    return Dbapi(aiosqlite, sqlite3)

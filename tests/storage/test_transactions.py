@@ -1,0 +1,183 @@
+"""What a transaction guarantees once it is cheap (issue 23): SQLite's one-hop statements and
+deferred BEGIN (storage/sqlite_driver.py), PostgreSQL's checkout without a ping."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+
+import asyncpg
+import pytest
+from sqlalchemy import text
+from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
+
+from storage.database import begin_write, sqlite_path, writing
+from storage.games import create_game, game_stamp
+from storage.models import Player
+from tests.storage.helpers import new_game
+
+USER = 2**62 + 11
+
+
+def only(db, backend: str) -> None:  # type: ignore[no-untyped-def]
+    if db.backend != backend:
+        pytest.skip(f"about {backend}")
+
+
+def raw_sqlite(db, timeout: float = 0.0) -> sqlite3.Connection:  # type: ignore[no-untyped-def]
+    """Another process's view of the file: a plain sqlite3 connection that does not wait for locks."""
+    return sqlite3.connect(sqlite_path(db.url), timeout=timeout, isolation_level=None)
+
+
+def write_lock_free(db) -> bool:  # type: ignore[no-untyped-def]
+    other = raw_sqlite(db)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return True
+    except sqlite3.OperationalError as exc:
+        assert "locked" in str(exc)
+        return False
+    finally:
+        other.close()
+
+
+async def stored_game(db) -> int:  # type: ignore[no-untyped-def]
+    async with db.sessions() as s:
+        record = await create_game(session=s, guild_id=1, channel_id=5, game=new_game(), players=[1, 2, 3])
+    return record.id
+
+
+async def test_a_writer_holds_the_write_lock_from_its_first_statement_to_its_commit(db) -> None:  # type: ignore[no-untyped-def]
+    only(db, "sqlite")
+    async with db.sessions() as s:
+        await begin_write(s)
+        await s.execute(text("SELECT 1"))  # no write yet: BEGIN IMMEDIATE took the lock anyway
+        assert not write_lock_free(db)
+        s.add(Player(user_id=USER))
+        await s.commit()
+        assert write_lock_free(db)
+    async with db.sessions() as s:
+        await s.execute(text("SELECT 1"))  # a reader (BEGIN DEFERRED) does not block writers
+        assert write_lock_free(db)
+
+
+async def test_a_read_transaction_keeps_its_snapshot(db) -> None:  # type: ignore[no-untyped-def]
+    only(db, "sqlite")
+    game_id = await stored_game(db)
+    other = raw_sqlite(db, timeout=5)
+    try:
+        async with db.sessions() as s:
+            before = await game_stamp(session=s, game_id=game_id)
+            other.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
+            assert await game_stamp(session=s, game_id=game_id) == before
+        async with db.sessions() as s:
+            after = await game_stamp(session=s, game_id=game_id)
+    finally:
+        other.close()
+    assert before is not None and after == (before[0] + 1, before[1])
+
+
+async def test_a_write_cancelled_while_waiting_for_the_lock_leaves_nothing_open(db) -> None:  # type: ignore[no-untyped-def]
+    """The statement goes on in aiosqlite's thread after the wait is cancelled: the rollback must
+    still follow it, or the pooled connection would keep the write lock."""
+    only(db, "sqlite")
+    holder = raw_sqlite(db)
+    holder.execute("BEGIN IMMEDIATE")
+
+    async def write() -> None:
+        async with db.sessions() as s:
+            async with writing(s):
+                s.add(Player(user_id=USER))
+
+    task = asyncio.create_task(write())
+    await asyncio.sleep(0.2)  # the INSERT's BEGIN IMMEDIATE is waiting for `holder`
+    task.cancel()
+    await asyncio.sleep(0.05)
+    holder.execute("ROLLBACK")
+    holder.close()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert write_lock_free(db)
+    async with db.sessions() as s:
+        assert (await s.execute(text("SELECT count(*) FROM players"))).scalar_one() == 0
+
+
+async def test_a_transaction_is_two_thread_hops(db, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    only(db, "sqlite")
+    import aiosqlite.core
+
+    game_id = await stored_game(db)
+    hops: list[str] = []
+    original = aiosqlite.core.Connection._execute
+
+    async def counted(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        hops.append(fn.__name__)
+        return await original(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.core.Connection, "_execute", counted)
+    async with db.sessions() as s:
+        assert await game_stamp(session=s, game_id=game_id) is not None
+    assert hops == ["_statement", "rollback"]  # BEGIN + SELECT, then the end of the snapshot
+    hops.clear()
+    async with db.sessions() as s:
+        async with writing(s):
+            s.add(Player(user_id=USER))
+    assert hops == ["_statement", "commit"]
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+
+
+def terminate_in_another_thread(url: str, pid: int) -> None:
+    """pg_terminate_backend(pid), waited for, while this thread's event loop is held up."""
+
+    async def terminate() -> None:
+        conn = await asyncpg.connect(url)
+        try:
+            assert await conn.fetchval("SELECT pg_terminate_backend($1)", pid)
+            while await conn.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid):
+                await asyncio.sleep(0.01)
+        finally:
+            await conn.close()
+
+    thread = threading.Thread(target=asyncio.run, args=(terminate(),))
+    thread.start()
+    thread.join()
+
+
+@pytest.mark.parametrize("loop_noticed", [True, False], ids=["noticed", "unread"])
+async def test_a_connection_the_server_closed_is_replaced_before_it_fails_a_call(
+    db, monkeypatch, loop_noticed: bool
+) -> None:  # type: ignore[no-untyped-def]
+    """A restart or pg_terminate_backend closes pooled connections; the next transaction gets a
+    live one. `unread`: the event loop has not read the server's goodbye yet when the connection is
+    checked out. A healthy connection is checked out without a ping."""
+    only(db, "postgresql")
+    game_id = await stored_game(db)
+    pings = []
+    original = AsyncAdapt_asyncpg_connection.ping
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        pings.append(1)
+        return original(self)
+
+    monkeypatch.setattr(AsyncAdapt_asyncpg_connection, "ping", counted)
+    async with db.sessions() as s:
+        pid = (await s.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+    async with db.sessions() as s:
+        assert (await s.execute(text("SELECT pg_backend_pid()"))).scalar_one() == pid
+    assert pings == []
+
+    terminate_in_another_thread(db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False), pid)
+    if loop_noticed:
+        await asyncio.sleep(0.1)
+    else:
+        time.sleep(0.05)  # the goodbye is in the socket; the loop has not run
+    async with db.sessions() as s:
+        stamp = await game_stamp(session=s, game_id=game_id)
+        new_pid = (await s.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+    assert stamp is not None and new_pid != pid
+    assert len(pings) == (0 if loop_noticed else 1)
