@@ -179,6 +179,7 @@ async def postgres_bench(url: str, games: list[tuple[Game, list]], seeds: list[i
             f"{(full - empty) / len(games) / 1024:.1f} KB per finished game (tables, indexes, TOAST; 8 KB pages)"
         )
 
+
 # ---------------------------------------------------------------------- --transactions
 
 
@@ -243,7 +244,11 @@ def transaction_kinds(game_id: int, state: dict) -> dict[str, Callable[[Any], Aw
             state={**state, "plies": version + 1},
         )
 
-    return {"game_stamp (1 SELECT)": stamp, "note_acknowledged (1 INSERT)": ack, "append_action (UPDATE+INSERT)": append}
+    return {
+        "game_stamp (1 SELECT)": stamp,
+        "note_acknowledged (1 INSERT)": ack,
+        "append_action (UPDATE+INSERT)": append,
+    }
 
 
 async def transactions_bench(name: str, engine, state: dict, rounds: int, count: int) -> None:  # type: ignore[no-untyped-def]

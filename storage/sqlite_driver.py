@@ -28,7 +28,9 @@ from sqlalchemy.dialects.sqlite.aiosqlite import (
 from sqlalchemy.util import EMPTY_DICT
 
 
-def _statement(connection: aiosqlite.Connection, begin: str | None, operation: str, parameters: Any, many: bool) -> tuple:
+def _statement(
+    connection: aiosqlite.Connection, begin: str | None, operation: str, parameters: Any, many: bool
+) -> tuple:
     """In aiosqlite's thread: BEGIN if asked, the statement, its rows; and whether a transaction is open."""
     conn = connection._conn
     cursor = conn.cursor()
