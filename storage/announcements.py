@@ -74,19 +74,21 @@ async def add_announcement(
     """Queue the announcement inside the caller's (the change's) transaction, claimed by
     `announce.claimer` when it names one (`written` gives the row after the commit); the
     interaction that asked for the change is no longer an unsaved move (`note_acknowledged`)."""
-    row = Announcement(
-        game_id=game_id,
-        version=version,
-        cause=announce.cause,
-        interaction_token=announce.interaction_token,
-        application_id=announce.application_id,
-        answer=announce.answer,
-        created_at=now,
-    )
+    values: dict = {
+        "game_id": game_id,
+        "version": version,
+        "cause": announce.cause,
+        "interaction_token": announce.interaction_token,
+        "application_id": announce.application_id,
+        "answer": announce.answer,
+        "created_at": now,
+        "attempts": 0,
+    }
     if announce.claimer is not None:
-        row.claimed_at, row.claimed_by, row.attempts = now, announce.claimer[:64], 1
-    session.add(row)
-    session.info[_WRITTEN] = row
+        values.update(claimed_at=now, claimed_by=announce.claimer[:64], attempts=1)
+    # A Core insert: the ORM's flush would cost the action's save more than the statement itself.
+    result = await session.execute(Announcement.__table__.insert().values(**values))
+    session.info[_WRITTEN] = Announcement(id=result.inserted_primary_key[0], **values)
     if announce.interaction_token is not None:
         await session.execute(
             delete(AcknowledgedMove)
@@ -287,8 +289,8 @@ async def note_acknowledged(
     """An acknowledged move is being made by process `received_by` (`in_place`: its answer
     updates the player's panel, so nothing shows "thinking…")."""
     async with writing(session):
-        session.add(
-            AcknowledgedMove(
+        await session.execute(
+            AcknowledgedMove.__table__.insert().values(
                 interaction_token=interaction_token,
                 application_id=application_id,
                 guild_id=guild_id,
