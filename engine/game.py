@@ -69,8 +69,10 @@ from engine.mapdata import MapData, Track, load_map
 from engine.notation import format_action, route_ref
 from engine.outcome import Outcome
 from engine.payments import (
+    any_color_options,
     extended_payment_error,
     extended_payment_options,
+    held_colors,
     payment_error,
     payment_options,
     surcharge_options,
@@ -141,13 +143,16 @@ class _ClaimListing:
     listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
     - per colored group and payment situation met (two counts of the hand), the Claim list of
       every track (`_track_claims`); per group and payment, its Claim for every track;
-    - `picks`: the groups worth a payment check given which colors a hand holds, its locomotives
-      and its trains (both capped at the longest track), in group order: a colored group needs
-      its color, or (where locomotives pay) enough locomotives;
+    - the groups worth a payment check, as bit sets (bit n: group n) to combine per turn start: a
+      colored group needs its color's cards plus usable locomotives to reach its length
+      (`colored[color][cards][locos]`, counts capped at the longest track), a gray group one
+      color's (`gray[most cards of one color][locos]`), a ferry its locomotives; `trains[t]`: the
+      groups of length <= t; `no_cards[locos]`: what locomotives alone pay for, with the groups
+      under other card rules (their own payment search decides);
     - `where`: per track index, its group's number (a game keeps each group's free track
-      positions, `Game._free`)."""
+      positions, `Game._free`, and the bit set of groups with one, `Game._free_mask`)."""
 
-    __slots__ = ("groups", "picks", "longest", "where")
+    __slots__ = ("groups", "longest", "where", "colored", "gray", "trains", "no_cards")
 
     def __init__(self, map_data: MapData, card_rules: tuple) -> None:
         groups: dict[tuple, list] = {}
@@ -156,9 +161,26 @@ class _ClaimListing:
         self.groups = tuple(
             (*key, tuple(tracks), {}, {}, number) for number, (key, tracks) in enumerate(groups.items())
         )
-        self.picks: dict[tuple, tuple] = {}
-        self.longest = max(t.length for t in map_data.tracks)
+        self.longest = longest = max(t.length for t in map_data.tracks)
         self.where = {index: g[-1] for g in self.groups for index, _, _ in g[4]}
+        span = range(longest + 1)
+
+        def reach(color, cards: int, locos: int) -> int:
+            mask = 0
+            for g in self.groups:
+                rules = g[3]
+                if g[0] == color and (
+                    rules is None and cards + locos >= g[1] and locos >= g[2] or rules is COLORED_ONLY and cards >= g[1]
+                ):
+                    mask |= 1 << g[-1]
+            return mask
+
+        self.colored = tuple(tuple(tuple(reach(c, n, k) for k in span) for n in span) for c in range(LOCO))
+        self.gray = tuple(tuple(reach(None, n, k) for k in span) for n in span)
+        self.trains = tuple(sum(1 << g[-1] for g in self.groups if g[1] <= t) for t in span)
+        other = sum(1 << g[-1] for g in self.groups if g[3] is not None and g[3] is not COLORED_ONLY)
+        #: Per count of locomotives: the groups they pay for without other cards, and `other`.
+        self.no_cards = tuple(other | self.gray[0][k] | sum(self.colored[c][0][k] for c in range(LOCO)) for k in span)
 
 
 @cache
@@ -296,6 +318,7 @@ class Game:
         self._doubles_open = self.hooks.doubles_open(self)
         self._free_owner: list[int] | None = None  # the owner list `_free` was built from
         self._free: list[tuple[int, ...]] = []
+        self._free_mask = 0
         self._card_rules()
 
     def _card_rules(self) -> None:
@@ -524,8 +547,12 @@ class Game:
     def _turn_start_actions(self, seat: int, collapse: bool) -> list[Action]:
         if self.hooks.lists_turns:
             return self.hooks.turn_actions(self, seat, collapse)
-        actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0]
-        if self._can_draw_blind():
+        market = self.market
+        if -1 in market:
+            actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(market) if c >= 0]
+        else:
+            actions = list(_DRAW_MARKET)
+        if self.deck or self.discard:
             actions.append(_DRAW_DECK)
         if self.ticket_deck or (self.ticket_discard and self.returned_policy == "discard"):
             actions.append(_DRAW_TICKETS)
@@ -535,36 +562,28 @@ class Game:
         owner = self.owner
         open_ = self._doubles_open
         no_locos = None
-        # Only the groups something in the hand may pay for: a colored group needs its color,
-        # or enough locomotives where they pay; the others are checked whenever trains suffice.
+        # Only the groups with a free track that something in the hand may pay for, in group order.
         listing = self._listing
         longest = listing.longest
-        colors = (
-            (hand[0] > 0)
-            | (hand[1] > 0) << 1
-            | (hand[2] > 0) << 2
-            | (hand[3] > 0) << 3
-            | (hand[4] > 0) << 4
-            | (hand[5] > 0) << 5
-            | (hand[6] > 0) << 6
-            | (hand[7] > 0) << 7
-        )
-        pick = (colors, locos if locos < longest else longest, trains if trains < longest else longest)
-        groups = listing.picks.get(pick)
-        if groups is None:
-            groups = listing.picks[pick] = tuple(
-                g
-                for g in listing.groups
-                if g[1] <= trains
-                and not (
-                    g[0] is not None and not hand[g[0]] and (g[3] is COLORED_ONLY or (g[3] is None and locos < g[1]))
-                )
-            )
-        free = self._free_positions()
-        for color, length, ferry, card_rules, tracks, listings, made, number in groups:
+        lc = locos if locos < longest else longest
+        held = held_colors(hand)
+        mask = listing.no_cards[lc]
+        colored = listing.colored
+        most = 0
+        for c, have in held:
+            if have > most:
+                most = have
+            mask |= colored[c][have if have < longest else longest][lc]
+        mask |= listing.gray[most if most < longest else longest][lc]
+        self._free_positions()
+        mask &= listing.trains[trains if trains < longest else longest] & self._free_mask
+        free = self._free
+        groups = listing.groups
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            color, length, ferry, card_rules, tracks, listings, made, number = groups[low.bit_length() - 1]
             positions = free[number]
-            if not positions:
-                continue
             if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
                 # A colored group's Claim lists per track are ready for each payment situation
                 # met: two counts of the hand (beyond the length they pay nothing more; no
@@ -593,7 +612,11 @@ class Game:
             # Other groups meet too many payment situations to keep lists for: each payment's
             # Claim for every track is kept instead.
             if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
-                options = payment_options(hand, length, color, ferry, collapse)
+                options = (
+                    any_color_options(held, locos, length, ferry)
+                    if collapse
+                    else payment_options(hand, length, color, ferry)
+                )
             elif card_rules is COLORED_ONLY:
                 if no_locos is None:
                     no_locos = hand[:LOCO] + [0]
@@ -612,7 +635,7 @@ class Game:
                         actions.append(column[pos])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
-            options = payment_options(hand, cost, None, 0, collapse)
+            options = any_color_options(held, locos, cost, 0) if collapse else payment_options(hand, cost, None, 0)
             if options:
                 listings, made = _station_listings(self.map)
                 key = tuple(options)
@@ -636,13 +659,15 @@ class Game:
         return actions
 
     def _free_positions(self) -> list[tuple[int, ...]]:
-        """Per claim group of `_listing`, the positions of its unowned tracks, in group order: kept
-        up to date by `track_claimed`, rebuilt whenever `owner` is another list (`from_json`)."""
+        """Per claim group of `_listing`, the positions of its unowned tracks, in group order, and
+        `_free_mask`, the bit set of the groups with one: kept up to date by `track_claimed`,
+        rebuilt whenever `owner` is another list (`from_json`)."""
         if self._free_owner is not self.owner:
             owner = self.owner
             self._free = [
                 tuple(pos for pos, (index, _, _) in enumerate(g[4]) if owner[index] < 0) for g in self._listing.groups
             ]
+            self._free_mask = sum(1 << number for number, positions in enumerate(self._free) if positions)
             self._free_owner = owner
         return self._free
 
@@ -652,9 +677,13 @@ class Game:
         if self._free_owner is self.owner:
             owner = self.owner
             number = self._listing.where[index]
-            self._free[number] = tuple(
+            positions = self._free[number] = tuple(
                 pos for pos, (i, _, _) in enumerate(self._listing.groups[number][4]) if owner[i] < 0
             )
+            if positions:
+                self._free_mask |= 1 << number
+            else:
+                self._free_mask &= ~(1 << number)
 
     @staticmethod
     def _extended_options(
