@@ -535,7 +535,7 @@ class Game:
     def _can_draw_second(self) -> bool:
         """Whether `_second_card_actions` lists anything (without building the list)."""
         free = self._free_locos
-        return self._can_draw_blind() or any(c >= 0 and (free or c != LOCO) for c in self.market)
+        return bool(self.deck or self.discard) or any(c >= 0 and (free or c != LOCO) for c in self.market)
 
     def _second_card_actions(self) -> list[Action]:
         free = self._free_locos
@@ -816,23 +816,27 @@ class Game:
     def _check_claim(self, seat: int, action: Claim) -> None:
         self._check_turn(seat, None, action)
         t = self.track(action.track)
-        route = route_ref(self.map, t)
+        if self._claim_error(seat, action, t, None) is not None:  # the route's name only for the error
+            raise self._claim_error(seat, action, t, route_ref(self.map, t))
+
+    def _claim_error(self, seat: int, action: Claim, t: Track, route: object) -> IllegalActionError | None:
+        """Why `seat` may not claim `t` with `action`'s payment (naming the route as `route`), or None."""
         owner = self.owner[t.index]
         if owner >= 0:
-            raise self.hooks.taken_error(self, route, owner)
+            return self.hooks.taken_error(self, route, owner)
         if t.double is not None:
             partner = self.owner[t.double]
             if partner == seat:
-                raise _illegal("you own the other track of {route}; one player never owns both", route=route)
+                return _illegal("you own the other track of {route}; one player never owns both", route=route)
             if partner >= 0 and not self._doubles_open:
-                raise _illegal(
+                return _illegal(
                     "the other track of {route} is taken and with {players} players only one track of a "
                     "double route is used",
                     route=route,
                     players=self.seats,
                 )
         if t.length > self.trains[seat]:
-            raise _illegal(
+            return _illegal(
                 "{route} needs {length} trains and you have {left} left",
                 route=route,
                 length=t.length,
@@ -841,7 +845,7 @@ class Game:
         card_rules = self._track_rules[t.index]
         if card_rules is None:
             if action.subs:
-                raise _illegal("{what} takes no substitute cards", what=route)
+                return _illegal("{what} takes no substitute cards", what=route)
             error = payment_error(self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, route)
         else:
             locos_ok, ferry_sub, substitute = card_rules
@@ -875,8 +879,7 @@ class Game:
                 route,
                 lambda c, k, subs: Claim(t.id, c, k, subs),
             )
-        if error:
-            raise error
+        return error
 
     def _better_payment(
         self, seat: int, error: CardsShortError, color: int | None, payments: list, what: object, make: Callable
@@ -1048,7 +1051,7 @@ class Game:
 
     def _check_market(self, events: list[Event]) -> None:
         """3+ face-up locomotives: discard all five and deal five (at most 3 times in a row)."""
-        if not self.hooks.market_resets:
+        if self.market.count(LOCO) < 3 or not self.hooks.market_resets:
             return
         for _ in range(MAX_MARKET_RESETS):
             if self.market.count(LOCO) < 3:
@@ -1264,7 +1267,10 @@ class Game:
             events.append(TurnStarted(self.current))
 
     def _next_seat(self, seat: int) -> int:
-        for step in range(1, self.seats + 1):
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        if self.left[nxt] is None:
+            return nxt
+        for step in range(2, self.seats + 1):
             nxt = (seat + step) % self.seats
             if self.left[nxt] is None:
                 return nxt
