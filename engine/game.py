@@ -137,22 +137,27 @@ class GameOptions:
         )
 
 
+#: Card counts the listing's tables cover (beyond: `_turn_start_actions` caps a hand's counts).
+_HAND_COUNTS = 32
+
+
 class _ClaimListing:
     """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
     the track, None on most maps), so one payment check serves every track of a group when
     listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
-    - per colored group and payment situation met (two counts of the hand), the Claim list of
-      every track (`_track_claims`); per group and payment, its Claim for every track;
-    - the groups worth a payment check, as bit sets (bit n: group n) to combine per turn start: a
-      colored group needs its color's cards plus usable locomotives to reach its length
-      (`colored[color][cards][locos]`, counts capped at the longest track), a gray group one
-      color's (`gray[most cards of one color][locos]`), a ferry its locomotives; `trains[t]`: the
-      groups of length <= t; `no_cards[locos]`: what locomotives alone pay for, with the groups
-      under other card rules (their own payment search decides);
-    - `where`: per track index, its group's number (a game keeps each group's free track
-      positions, `Game._free`, and the bit set of groups with one, `Game._free_mask`)."""
+    - per colored group and payment situation met (two counts of the hand), and per other group
+      and list of payments met, the Claim list of every track (`_track_claims`); per group and
+      payment, its Claim for every track;
+    - the groups worth a payment check, as bit sets (bit n: group n) to combine per turn start:
+      `by_locos[locomotives][color][cards of that color]`, the colored groups these cards pay
+      for, and `by_locos[locomotives][8][most cards of one color]` the gray ones, with the
+      groups under other card rules (their own payment search decides); a ferry also needs its
+      locomotives; counts below `_HAND_COUNTS`; `trains[t]`: the groups of length <= t;
+    - `where`: per track index, its group's number and its position there (a game keeps each
+      group's free track positions, `Game._free`, and the bit set of groups with one,
+      `Game._free_mask`)."""
 
-    __slots__ = ("groups", "longest", "where", "colored", "gray", "trains", "no_cards")
+    __slots__ = ("groups", "longest", "where", "trains", "by_locos")
 
     def __init__(self, map_data: MapData, card_rules: tuple) -> None:
         groups: dict[tuple, list] = {}
@@ -162,7 +167,7 @@ class _ClaimListing:
             (*key, tuple(tracks), {}, {}, number) for number, (key, tracks) in enumerate(groups.items())
         )
         self.longest = longest = max(t.length for t in map_data.tracks)
-        self.where = {index: g[-1] for g in self.groups for index, _, _ in g[4]}
+        self.where = {index: (g[-1], pos) for g in self.groups for pos, (index, _, _) in enumerate(g[4])}
         span = range(longest + 1)
 
         def reach(color, cards: int, locos: int) -> int:
@@ -175,18 +180,24 @@ class _ClaimListing:
                     mask |= 1 << g[-1]
             return mask
 
-        self.colored = tuple(tuple(tuple(reach(c, n, k) for k in span) for n in span) for c in range(LOCO))
-        self.gray = tuple(tuple(reach(None, n, k) for k in span) for n in span)
-        self.trains = tuple(sum(1 << g[-1] for g in self.groups if g[1] <= t) for t in span)
+        colored = [[[reach(c, n, k) for k in span] for n in span] for c in range(LOCO)]
         other = sum(1 << g[-1] for g in self.groups if g[3] is not None and g[3] is not COLORED_ONLY)
-        #: Per count of locomotives: the groups they pay for without other cards, and `other`.
-        self.no_cards = tuple(other | self.gray[0][k] | sum(self.colored[c][0][k] for c in range(LOCO)) for k in span)
+        gray = [[other | reach(None, n, k) for k in span] for n in span]
+        self.trains = tuple(sum(1 << g[-1] for g in self.groups if g[1] <= t) for t in span)
+        cap = [n if n < longest else longest for n in range(_HAND_COUNTS)]
+        self.by_locos = tuple(
+            tuple(tuple(table[cap[n]][cap[k]] for n in range(_HAND_COUNTS)) for table in (*colored, gray))
+            for k in range(_HAND_COUNTS)
+        )
 
 
 @cache
 def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
     return _ClaimListing(map_data, card_rules)
 
+
+#: Payment lists kept per claim group other than colored ones (then its cache starts afresh).
+_GROUP_CACHE_SIZE = 1024
 
 #: Station payment situations kept (then the cache starts afresh, so memory stays bounded; a
 #: hundred random Europe games meet about 300).
@@ -539,7 +550,13 @@ class Game:
 
     def _second_card_actions(self) -> list[Action]:
         free = self._free_locos
-        actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0 and (free or c != LOCO)]
+        market = self.market
+        if -1 in market:
+            actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(market) if c >= 0 and (free or c != LOCO)]
+        elif free or LOCO not in market:
+            actions = list(_DRAW_MARKET)
+        else:
+            actions = [_DRAW_MARKET[i] for i, c in enumerate(market) if c != LOCO]
         if self._can_draw_blind():
             actions.append(_DRAW_DECK)
         return actions
@@ -565,16 +582,26 @@ class Game:
         # Only the groups with a free track that something in the hand may pay for, in group order.
         listing = self._listing
         longest = listing.longest
-        lc = locos if locos < longest else longest
-        held = held_colors(hand)
-        mask = listing.no_cards[lc]
-        colored = listing.colored
-        most = 0
-        for c, have in held:
-            if have > most:
-                most = have
-            mask |= colored[c][have if have < longest else longest][lc]
-        mask |= listing.gray[most if most < longest else longest][lc]
+        try:
+            row = listing.by_locos[locos]
+            mask = (
+                row[0][hand[0]]
+                | row[1][hand[1]]
+                | row[2][hand[2]]
+                | row[3][hand[3]]
+                | row[4][hand[4]]
+                | row[5][hand[5]]
+                | row[6][hand[6]]
+                | row[7][hand[7]]
+                | row[8][max(hand[:LOCO])]
+            )
+        except IndexError:  # more cards of a kind than the tables count: their counts capped
+            capped = [n if n < longest else longest for n in hand]
+            row = listing.by_locos[capped[LOCO]]
+            mask = row[8][max(capped[:LOCO])]
+            for c in range(LOCO):
+                mask |= row[c][capped[c]]
+        held = None
         self._free_positions()
         mask &= listing.trains[trains if trains < longest else longest] & self._free_mask
         free = self._free
@@ -600,42 +627,40 @@ class Game:
                         made,
                         payment_options(hand if card_rules is None else no_locos, length, color, ferry, collapse),
                     )
-                    if not entry:
-                        continue
-                elif not entry:
+            else:
+                # Other groups meet too many payment situations to key them by a few counts: their
+                # Claim lists per track are kept per list of payments met (a bounded cache).
+                if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
+                    if collapse:
+                        if held is None:
+                            held = held_colors(hand)
+                        options = any_color_options(held, locos, length, ferry)
+                    else:
+                        options = payment_options(hand, length, color, ferry)
+                elif card_rules is COLORED_ONLY:
+                    if no_locos is None:
+                        no_locos = hand[:LOCO] + [0]
+                    options = payment_options(no_locos, length, color, ferry, collapse)
+                elif card_rules is UNMIXED:
+                    options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
+                else:
+                    options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
+                if not options:
                     continue
+                key = tuple(options)
+                entry = listings.get(key)
+                if entry is None:
+                    if len(listings) >= _GROUP_CACHE_SIZE:
+                        listings.clear()
+                    entry = listings[key] = _track_claims(tracks, made, options)
+            if entry:
                 for pos in positions:
                     double, claims = entry[pos]
                     if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
                         actions += claims
-                continue
-            # Other groups meet too many payment situations to keep lists for: each payment's
-            # Claim for every track is kept instead.
-            if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
-                options = (
-                    any_color_options(held, locos, length, ferry)
-                    if collapse
-                    else payment_options(hand, length, color, ferry)
-                )
-            elif card_rules is COLORED_ONLY:
-                if no_locos is None:
-                    no_locos = hand[:LOCO] + [0]
-                options = payment_options(no_locos, length, color, ferry, collapse)
-            elif card_rules is UNMIXED:
-                options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
-            else:
-                options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
-            if not options:
-                continue
-            columns = _claim_columns(tracks, made, options)  # per payment, its Claim for every track
-            for pos in positions:
-                double = tracks[pos][2]
-                if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
-                    for column in columns:
-                        actions.append(column[pos])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
-            options = any_color_options(held, locos, cost, 0) if collapse else payment_options(hand, cost, None, 0)
+            options = payment_options(hand, cost, None, 0, collapse)
             if options:
                 listings, made = _station_listings(self.map)
                 key = tuple(options)
@@ -675,11 +700,13 @@ class Game:
         """Call after setting `owner[index]` outside a move (the engine's claims do): the move
         listing keeps each claim group's free tracks."""
         if self._free_owner is self.owner:
-            owner = self.owner
-            number = self._listing.where[index]
-            positions = self._free[number] = tuple(
-                pos for pos, (i, _, _) in enumerate(self._listing.groups[number][4]) if owner[i] < 0
-            )
+            number, pos = self._listing.where[index]
+            positions = self._free[number]
+            if self.owner[index] >= 0:
+                positions = tuple(p for p in positions if p != pos)
+            elif pos not in positions:
+                positions = tuple(sorted((*positions, pos)))
+            self._free[number] = positions
             if positions:
                 self._free_mask |= 1 << number
             else:
@@ -1090,20 +1117,22 @@ class Game:
         """Take `count` cards (`locos` of them locomotives) and the substitute cards out of the
         hand; returns the counts paid by card kind."""
         paid = [0] * self.hooks.card_kinds
+        hand = self.hands[seat]
         if color is not None and count > locos:
             paid[color] = count - locos
+            hand[color] -= count - locos
         paid[LOCO] = locos
+        hand[LOCO] -= locos
         for c in subs:
             paid[c] += 1
-        hand = self.hands[seat]
-        for kind, n in enumerate(paid):
-            hand[kind] -= n
+            hand[c] -= 1
         return paid
 
     def _discard_counts(self, counts: list[int]) -> None:
+        discard = self.discard
         for kind, n in enumerate(counts):
             if n:
-                self.discard.extend([kind] * n)
+                discard += [kind] * n
 
     def _apply_claim(self, seat: int, action: Claim, events: list[Event]) -> None:
         t = self.map.track_by_id[action.track]
