@@ -9,7 +9,7 @@ batch is its own subprocess (fresh listing caches, like a new bot process) playi
 seeds on both engines, batches alternating A/B and B/A per round so load changes on a shared
 machine hit both; only the games are timed (process CPU time). The random player is
 `engine_bench.play_random`'s: uniform among `legal_actions(seat, collapse_payments=True)`. Each
-batch also prints a digest of its games (every action and the final owners, scores and hands),
+batch also makes a digest of its games (every action and the final owners, scores and hands),
 so "same games" says whether both engines played the very same games.
 """
 
@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,7 +41,7 @@ def play(map_id, seats, seed):
         game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
     return game
 
-def main(map_id, first, count, seats, warm):
+def main(map_id, first, count, seats, warm, digested):
     load_map(map_id)  # parsed once per process, outside the timing
     for seed in range(10**6, 10**6 + warm):  # warm-up games (other seeds), untimed
         play(map_id, seats, seed)
@@ -48,7 +49,7 @@ def main(map_id, first, count, seats, warm):
     games = [play(map_id, seats, seed) for seed in range(first, first + count)]
     elapsed = time.process_time() - start
     digest = hashlib.sha256()
-    for game in games:
+    for game in games if digested else ():
         for seat, action in game.log:
             defaults = type(action)._field_defaults
             fields = [(k, v) for k, v in action._asdict().items() if k not in defaults or defaults[k] != v]
@@ -65,9 +66,21 @@ SEATS = {"switzerland": 3, "nordic": 3}
 
 def batch(tree: Path, map_id: str, first: int, count: int, warm: int = 0, valgrind: bool = False) -> dict:
     """One subprocess playing `count` games from seed `first` on the engine in `tree` (after `warm`
-    untimed games); under valgrind, also the instructions the whole process ran ("instructions")."""
+    untimed games); under valgrind, also the instructions the whole process ran ("instructions"),
+    then without the games' digest."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    command = [sys.executable, "-c", CHILD, map_id, str(first), str(count), str(SEATS.get(map_id, 4)), str(warm)]
+    seats = SEATS.get(map_id, 4)
+    command = [
+        sys.executable,
+        "-c",
+        CHILD,
+        map_id,
+        str(first),
+        str(count),
+        str(seats),
+        str(warm),
+        str(int(not valgrind)),
+    ]
     if valgrind:
         command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *command]
     done = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True, text=True)
@@ -103,6 +116,7 @@ def main() -> None:
             trees = {"this": ROOT, args.rev: other}
             for map_id in args.maps:
                 cpu = dict.fromkeys(trees, 0.0)
+                ratios = []
                 same = True
                 for r in range(args.rounds):
                     order = list(trees) if r % 2 == 0 else list(trees)[::-1]
@@ -110,6 +124,7 @@ def main() -> None:
                     same &= len({res["digest"] for res in results.values()}) == 1
                     for name, res in results.items():
                         cpu[name] += res["cpu"]
+                    ratios.append(results[args.rev]["cpu"] / results["this"]["cpu"])
                     print(
                         f"{map_id} round {r + 1}: "
                         + "  ".join(f"{n} {args.games / res['cpu']:.1f}" for n, res in results.items()),
@@ -121,7 +136,9 @@ def main() -> None:
                     print(
                         f"{map_id}: {games} games each, games per CPU second: "
                         + ", ".join(f"{n} {v:.1f}" for n, v in rates.items())
-                        + f"; this/{args.rev} = {rates['this'] / rates[args.rev]:.2f}x; same games: {'yes' if same else 'NO'}",
+                        + f"; this/{args.rev} = {rates['this'] / rates[args.rev]:.2f}x"
+                        + f" (median of the rounds' ratios {statistics.median(ratios):.2f}x)"
+                        + f"; same games: {'yes' if same else 'NO'}",
                         flush=True,
                     )
                 if args.instructions:
