@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations
+from itertools import chain, combinations
 
 from engine.actions import (
     Action,
@@ -157,7 +157,7 @@ class _ClaimListing:
       group's free track positions, `Game._free`, and the bit set of groups with one,
       `Game._free_mask`)."""
 
-    __slots__ = ("groups", "longest", "where", "trains", "by_locos")
+    __slots__ = ("groups", "longest", "where", "trains", "by_locos", "every_position")
 
     def __init__(self, map_data: MapData, card_rules: tuple) -> None:
         groups: dict[tuple, list] = {}
@@ -168,6 +168,7 @@ class _ClaimListing:
         )
         self.longest = longest = max(t.length for t in map_data.tracks)
         self.where = {index: (g[-1], pos) for g in self.groups for pos, (index, _, _) in enumerate(g[4])}
+        self.every_position = tuple(tuple(range(len(g[4]))) for g in self.groups)
         span = range(longest + 1)
 
         def reach(color, cards: int, locos: int) -> int:
@@ -199,10 +200,6 @@ def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
 #: Payment lists kept per claim group other than colored ones (then its cache starts afresh).
 _GROUP_CACHE_SIZE = 1024
 
-#: Station payment situations kept (then the cache starts afresh, so memory stays bounded; a
-#: hundred random Europe games meet about 300).
-_STATION_CACHE_SIZE = 1024
-
 
 def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
     """Per payment option, its Claim for every track of the group (each built once: `made`)."""
@@ -230,10 +227,9 @@ _DRAW_TICKETS = DrawTickets()
 
 
 @cache
-def _station_listings(map_data: MapData) -> tuple[dict, dict]:
-    """The station listing caches: per payment options met, the BuildStation list of every city;
-    per payment, its BuildStation for every city."""
-    return {}, {}
+def _station_builds(map_data: MapData) -> dict:
+    """Per station payment met on the map, its BuildStation for every city."""
+    return {}
 
 
 def _json_copy(value):
@@ -330,6 +326,7 @@ class Game:
         self._free_owner: list[int] | None = None  # the owner list `_free` was built from
         self._free: list[tuple[int, ...]] = []
         self._free_mask = 0
+        self._stations_free: tuple | None = None  # (station_owner, its size, cities free, columns)
         self._card_rules()
 
     def _card_rules(self) -> None:
@@ -662,23 +659,11 @@ class Game:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
             if options:
-                listings, made = _station_listings(self.map)
-                key = tuple(options)
-                entry = listings.get(key)
-                if entry is None:  # per city, its BuildStation list (each built once per city and payment)
-                    if len(listings) >= _STATION_CACHE_SIZE:
-                        listings.clear()
-                    columns = []
-                    for option in options:
-                        column = made.get(option)
-                        if column is None:
-                            column = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
-                        columns.append(column)
-                    entry = listings[key] = tuple([column[i] for column in columns] for i in range(len(columns[0])))
-                station_owner = self.station_owner
-                for i, builds in enumerate(entry):
-                    if i not in station_owner:
-                        actions += builds
+                columns = self._station_columns(options)
+                if len(columns) == 1:
+                    actions += columns[0]
+                else:  # per free city, each payment
+                    actions.extend(chain.from_iterable(zip(*columns)))
         if not actions:
             actions.append(Pass())
         return actions
@@ -689,12 +674,37 @@ class Game:
         rebuilt whenever `owner` is another list (`from_json`)."""
         if self._free_owner is not self.owner:
             owner = self.owner
-            self._free = [
-                tuple(pos for pos, (index, _, _) in enumerate(g[4]) if owner[index] < 0) for g in self._listing.groups
-            ]
+            if max(owner) < 0:  # a new game: every track free
+                self._free = list(self._listing.every_position)
+            else:
+                self._free = [
+                    tuple(pos for pos, (index, _, _) in enumerate(g[4]) if owner[index] < 0)
+                    for g in self._listing.groups
+                ]
             self._free_mask = sum(1 << number for number, positions in enumerate(self._free) if positions)
             self._free_owner = owner
         return self._free
+
+    def _station_columns(self, options: list) -> list[tuple]:
+        """Per payment of `options`, its BuildStation for every city without a station, in city
+        order: kept per game until a station is built (each BuildStation made once per map)."""
+        owners = self.station_owner
+        kept = self._stations_free
+        if kept is None or kept[0] is not owners or kept[1] != len(owners):
+            free = tuple(i for i in range(len(self.map.cities)) if i not in owners)
+            kept = self._stations_free = (owners, len(owners), free, {})
+        columns = kept[3]
+        out = []
+        for option in options:
+            column = columns.get(option)
+            if column is None:
+                made = _station_builds(self.map)
+                every = made.get(option)
+                if every is None:
+                    every = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
+                column = columns[option] = tuple(every[i] for i in kept[2])
+            out.append(column)
+        return out
 
     def track_claimed(self, index: int) -> None:
         """Call after setting `owner[index]` outside a move (the engine's claims do): the move
@@ -754,11 +764,10 @@ class Game:
 
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         """Apply `action` by `seat` (None: the table). Raises IllegalActionError, changing nothing."""
-        self._check(seat, action)
+        core = self._check(seat, action)
         events: list[Event] = []
         before_current, before_phase = self.current, self.phase
         context = public_context(self, action)
-        core = None if type(action) in self.hooks.action_types else _APPLY.get(type(action))
         if core is None:
             self.hooks.apply_action(self, seat, action, events)
         else:
@@ -781,12 +790,16 @@ class Game:
 
     # --- validation (no mutation) ---
 
-    def _check(self, seat: int | None, action: Action) -> None:
-        checker = None if type(action) in self.hooks.action_types else _CHECK.get(type(action))
-        if checker is None:
-            if type(action) not in self.hooks.action_types:
+    def _check(self, seat: int | None, action: Action) -> Callable | None:
+        """Raise the IllegalActionError for `action`, or return its core effect (None: the hook's)."""
+        kind = type(action)
+        if kind in self.hooks.action_types:
+            checker, core = self.hooks.check_action, None
+        else:
+            checker = _CHECK.get(kind)
+            if checker is None:
                 raise _illegal("{action!r} is not an action of this game", action=action)
-            checker = self.hooks.check_action
+            core = _APPLY[kind]
         if self.phase == OVER:
             raise _illegal("the game is over")
         if isinstance(action, (Skip, Remove)):
@@ -800,6 +813,7 @@ class Game:
             if self.left[seat] is not None:
                 raise _illegal("{seat} has left the game", seat=SeatRef(seat))
         checker(self, seat, action)  # core: Game._check_x(self, ...); hook: hooks.check_action(game, ...)
+        return core
 
     def _check_turn(self, seat: int, stage: str | None, action: Action) -> None:
         if self.phase == CHOOSING:
@@ -1318,17 +1332,20 @@ class Game:
         elif self.trains[seat] <= LAST_ROUND_TRAINS:
             self.last_round = self.active_seats()
             events.append(LastRoundStarted(seat, self.trains[seat]))
-        if self._closes_round(seat):
+        nxt = self._next_seat(seat)
+        if self._closes_round(seat, nxt):
             self.round += 1
             decider = self.hooks.after_round(self, events)  # e.g. Nederland's neutral player phase
             if decider is not None:
                 self.resume, self.current = seat, decider
                 return
-        self._advance(seat, events)
+            nxt = None  # (the hook may have changed who plays)
+        self._advance(seat, events, nxt)
 
-    def _closes_round(self, seat: int) -> bool:
-        """Whether the end of `seat`'s turn completes a round (the next turn wraps past the first seat)."""
-        nxt = self._next_seat(seat)
+    def _closes_round(self, seat: int, nxt: int | None = None) -> bool:
+        """Whether the end of `seat`'s turn completes a round (the next turn, `nxt`'s, wraps past the first seat)."""
+        if nxt is None:
+            nxt = self._next_seat(seat)
         return (nxt - self.first) % self.seats <= (seat - self.first) % self.seats
 
     def resume_turns(self, events: list[Event]) -> None:
@@ -1337,15 +1354,16 @@ class Game:
         self.stage = None
         self._advance(seat, events)
 
-    def _advance(self, seat: int, events: list[Event]) -> None:
-        """After `seat`'s turn (and any between-rounds phase): the end of the game or the next turn."""
+    def _advance(self, seat: int, events: list[Event], nxt: int | None = None) -> None:
+        """After `seat`'s turn (and any between-rounds phase): the end of the game or the next turn
+        (`nxt`'s when known)."""
         if self.last_round is not None and not self.last_round:
             self._game_over("last_round", events)
             return
         if self.passes >= self.left.count(None):  # every active seat passed
             self._game_over("all_passed", events)
             return
-        self.current = self._next_seat(seat)
+        self.current = self._next_seat(seat) if nxt is None else nxt
         events.append(TurnStarted(self.current))
 
     def _game_over(self, reason: str, events: list[Event]) -> None:
