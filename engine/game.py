@@ -707,8 +707,8 @@ class Game:
         return out
 
     def track_claimed(self, index: int) -> None:
-        """Call after setting `owner[index]` outside a move (the engine's claims do): the move
-        listing keeps each claim group's free tracks."""
+        """Call after setting `owner[index]` outside a move (the engine's claims do), to an owner
+        or back to -1: the move listing keeps each claim group's free tracks."""
         if self._free_owner is self.owner:
             number, pos = self._listing.where[index]
             positions = self._free[number]
