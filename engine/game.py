@@ -1085,14 +1085,16 @@ class Game:
         return self.deck.pop()
 
     def _refill(self, slot: int, events: list[Event]) -> None:
-        card = self._draw_card(events)
-        self.market[slot] = -1 if card is None else card
+        card = self.deck.pop() if self.deck else self._draw_card(events)
+        market = self.market
+        market[slot] = -1 if card is None else card
         events.append(MarketRefilled(slot, card))
-        self._check_market(events)
+        if market.count(LOCO) >= 3:
+            self._check_market(events)
 
     def _check_market(self, events: list[Event]) -> None:
         """3+ face-up locomotives: discard all five and deal five (at most 3 times in a row)."""
-        if self.market.count(LOCO) < 3 or not self.hooks.market_resets:
+        if not self.hooks.market_resets:
             return
         for _ in range(MAX_MARKET_RESETS):
             if self.market.count(LOCO) < 3:
@@ -1107,7 +1109,7 @@ class Game:
             events.append(MarketReset(old, tuple(None if c < 0 else c for c in self.market)))
 
     def _apply_draw_deck(self, seat: int, action: DrawDeck, events: list[Event]) -> None:
-        card = self._draw_card(events)
+        card = self.deck.pop() if self.deck else self._draw_card(events)
         self.hands[seat][card] += 1
         events.append(CardDrawn(seat, card, None))
         self._after_card(seat, False, events)
