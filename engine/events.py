@@ -6,7 +6,7 @@ viewer may see (seat None = spectator); everything else is public.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import MISSING, dataclass, fields, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,3 +185,25 @@ class NeutralStopped(Event):
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     reason: str  # "last_round" | "all_passed" | "too_few_seats"
+
+
+def _fast_init(cls: type) -> None:
+    """Give a frozen event class an `__init__` that sets its slots through their own descriptors:
+    the same signature and values as the dataclass's (which sets each field by name through
+    `object.__setattr__`), about twice as fast; every applied action makes one to four events."""
+    names = [f.name for f in fields(cls)]
+    scope = {f"_set_{f.name}": getattr(cls, f.name).__set__ for f in fields(cls)}
+    scope.update({f"_default_{f.name}": f.default for f in fields(cls) if f.default is not MISSING})
+    params = "".join(f", {n}=_default_{n}" if f"_default_{n}" in scope else f", {n}" for n in names)
+    body = "".join(f"\n    _set_{n}(self, {n})" for n in names) or "\n    pass"
+    exec(f"def __init__(self{params}):{body}", scope)  # noqa: S102 - generated from the fields, as dataclasses does
+    scope["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = scope["__init__"]
+
+
+_classes = [Event]
+while _classes:
+    _cls = _classes.pop()
+    _classes.extend(_cls.__subclasses__())
+    if globals().get(_cls.__name__) is _cls and fields(_cls):  # (not the classes `slots=True` replaced)
+        _fast_init(_cls)

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations
+from itertools import chain, combinations
 
 from engine.actions import (
     Action,
@@ -69,8 +69,10 @@ from engine.mapdata import MapData, Track, load_map
 from engine.notation import format_action, route_ref
 from engine.outcome import Outcome
 from engine.payments import (
+    any_color_options,
     extended_payment_error,
     extended_payment_options,
+    held_colors,
     payment_error,
     payment_options,
     surcharge_options,
@@ -135,19 +137,27 @@ class GameOptions:
         )
 
 
+#: Card counts the listing's tables cover (beyond: `_turn_start_actions` caps a hand's counts).
+_HAND_COUNTS = 32
+
+
 class _ClaimListing:
     """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
     the track, None on most maps), so one payment check serves every track of a group when
     listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
-    - per colored group and payment situation met (two counts of the hand), the Claim list of
-      every track (`_track_claims`); per group and payment, its Claim for every track;
-    - `picks`: the groups worth a payment check given which colors a hand holds, its locomotives
-      and its trains (both capped at the longest track), in group order: a colored group needs
-      its color, or (where locomotives pay) enough locomotives;
-    - `where`: per track index, its group's number (a game keeps each group's free track
-      positions, `Game._free`)."""
+    - per colored group and payment situation met (two counts of the hand), and per other group
+      and list of payments met, the Claim list of every track (`_track_claims`); per group and
+      payment, its Claim for every track;
+    - the groups worth a payment check, as bit sets (bit n: group n) to combine per turn start:
+      `by_locos[locomotives][color][cards of that color]`, the colored groups these cards pay
+      for, and `by_locos[locomotives][8][most cards of one color]` the gray ones, with the
+      groups under other card rules (their own payment search decides); a ferry also needs its
+      locomotives; counts below `_HAND_COUNTS`; `trains[t]`: the groups of length <= t;
+    - `where`: per track index, its group's number and its position there (a game keeps each
+      group's free track positions, `Game._free`, and the bit set of groups with one,
+      `Game._free_mask`)."""
 
-    __slots__ = ("groups", "picks", "longest", "where")
+    __slots__ = ("groups", "longest", "where", "trains", "by_locos", "every_position")
 
     def __init__(self, map_data: MapData, card_rules: tuple) -> None:
         groups: dict[tuple, list] = {}
@@ -156,9 +166,30 @@ class _ClaimListing:
         self.groups = tuple(
             (*key, tuple(tracks), {}, {}, number) for number, (key, tracks) in enumerate(groups.items())
         )
-        self.picks: dict[tuple, tuple] = {}
-        self.longest = max(t.length for t in map_data.tracks)
-        self.where = {index: g[-1] for g in self.groups for index, _, _ in g[4]}
+        self.longest = longest = max(t.length for t in map_data.tracks)
+        self.where = {index: (g[-1], pos) for g in self.groups for pos, (index, _, _) in enumerate(g[4])}
+        self.every_position = tuple(tuple(range(len(g[4]))) for g in self.groups)
+        span = range(longest + 1)
+
+        def reach(color, cards: int, locos: int) -> int:
+            mask = 0
+            for g in self.groups:
+                rules = g[3]
+                if g[0] == color and (
+                    rules is None and cards + locos >= g[1] and locos >= g[2] or rules is COLORED_ONLY and cards >= g[1]
+                ):
+                    mask |= 1 << g[-1]
+            return mask
+
+        colored = [[[reach(c, n, k) for k in span] for n in span] for c in range(LOCO)]
+        other = sum(1 << g[-1] for g in self.groups if g[3] is not None and g[3] is not COLORED_ONLY)
+        gray = [[other | reach(None, n, k) for k in span] for n in span]
+        self.trains = tuple(sum(1 << g[-1] for g in self.groups if g[1] <= t) for t in span)
+        cap = [n if n < longest else longest for n in range(_HAND_COUNTS)]
+        self.by_locos = tuple(
+            tuple(tuple(table[cap[n]][cap[k]] for n in range(_HAND_COUNTS)) for table in (*colored, gray))
+            for k in range(_HAND_COUNTS)
+        )
 
 
 @cache
@@ -166,9 +197,8 @@ def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
     return _ClaimListing(map_data, card_rules)
 
 
-#: Station payment situations kept (then the cache starts afresh, so memory stays bounded; a
-#: hundred random Europe games meet about 300).
-_STATION_CACHE_SIZE = 1024
+#: Payment lists kept per claim group other than colored ones (then its cache starts afresh).
+_GROUP_CACHE_SIZE = 1024
 
 
 def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
@@ -197,10 +227,9 @@ _DRAW_TICKETS = DrawTickets()
 
 
 @cache
-def _station_listings(map_data: MapData) -> tuple[dict, dict]:
-    """The station listing caches: per payment options met, the BuildStation list of every city;
-    per payment, its BuildStation for every city."""
-    return {}, {}
+def _station_builds(map_data: MapData) -> dict:
+    """Per station payment met on the map, its BuildStation for every city."""
+    return {}
 
 
 def _json_copy(value):
@@ -296,6 +325,8 @@ class Game:
         self._doubles_open = self.hooks.doubles_open(self)
         self._free_owner: list[int] | None = None  # the owner list `_free` was built from
         self._free: list[tuple[int, ...]] = []
+        self._free_mask = 0
+        self._stations_free: tuple | None = None  # (station_owner, its size, cities free, columns)
         self._card_rules()
 
     def _card_rules(self) -> None:
@@ -512,11 +543,17 @@ class Game:
     def _can_draw_second(self) -> bool:
         """Whether `_second_card_actions` lists anything (without building the list)."""
         free = self._free_locos
-        return self._can_draw_blind() or any(c >= 0 and (free or c != LOCO) for c in self.market)
+        return bool(self.deck or self.discard) or any(c >= 0 and (free or c != LOCO) for c in self.market)
 
     def _second_card_actions(self) -> list[Action]:
         free = self._free_locos
-        actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0 and (free or c != LOCO)]
+        market = self.market
+        if -1 in market:
+            actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(market) if c >= 0 and (free or c != LOCO)]
+        elif free or LOCO not in market:
+            actions = list(_DRAW_MARKET)
+        else:
+            actions = [_DRAW_MARKET[i] for i, c in enumerate(market) if c != LOCO]
         if self._can_draw_blind():
             actions.append(_DRAW_DECK)
         return actions
@@ -524,8 +561,12 @@ class Game:
     def _turn_start_actions(self, seat: int, collapse: bool) -> list[Action]:
         if self.hooks.lists_turns:
             return self.hooks.turn_actions(self, seat, collapse)
-        actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(self.market) if c >= 0]
-        if self._can_draw_blind():
+        market = self.market
+        if -1 in market:
+            actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(market) if c >= 0]
+        else:
+            actions = list(_DRAW_MARKET)
+        if self.deck or self.discard:
             actions.append(_DRAW_DECK)
         if self.ticket_deck or (self.ticket_discard and self.returned_policy == "discard"):
             actions.append(_DRAW_TICKETS)
@@ -535,36 +576,38 @@ class Game:
         owner = self.owner
         open_ = self._doubles_open
         no_locos = None
-        # Only the groups something in the hand may pay for: a colored group needs its color,
-        # or enough locomotives where they pay; the others are checked whenever trains suffice.
+        # Only the groups with a free track that something in the hand may pay for, in group order.
         listing = self._listing
         longest = listing.longest
-        colors = (
-            (hand[0] > 0)
-            | (hand[1] > 0) << 1
-            | (hand[2] > 0) << 2
-            | (hand[3] > 0) << 3
-            | (hand[4] > 0) << 4
-            | (hand[5] > 0) << 5
-            | (hand[6] > 0) << 6
-            | (hand[7] > 0) << 7
-        )
-        pick = (colors, locos if locos < longest else longest, trains if trains < longest else longest)
-        groups = listing.picks.get(pick)
-        if groups is None:
-            groups = listing.picks[pick] = tuple(
-                g
-                for g in listing.groups
-                if g[1] <= trains
-                and not (
-                    g[0] is not None and not hand[g[0]] and (g[3] is COLORED_ONLY or (g[3] is None and locos < g[1]))
-                )
+        try:
+            row = listing.by_locos[locos]
+            mask = (
+                row[0][hand[0]]
+                | row[1][hand[1]]
+                | row[2][hand[2]]
+                | row[3][hand[3]]
+                | row[4][hand[4]]
+                | row[5][hand[5]]
+                | row[6][hand[6]]
+                | row[7][hand[7]]
+                | row[8][max(hand[:LOCO])]
             )
-        free = self._free_positions()
-        for color, length, ferry, card_rules, tracks, listings, made, number in groups:
+        except IndexError:  # more cards of a kind than the tables count: their counts capped
+            capped = [n if n < longest else longest for n in hand]
+            row = listing.by_locos[capped[LOCO]]
+            mask = row[8][max(capped[:LOCO])]
+            for c in range(LOCO):
+                mask |= row[c][capped[c]]
+        held = None
+        self._free_positions()
+        mask &= listing.trains[trains if trains < longest else longest] & self._free_mask
+        free = self._free
+        groups = listing.groups
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            color, length, ferry, card_rules, tracks, listings, made, number = groups[low.bit_length() - 1]
             positions = free[number]
-            if not positions:
-                continue
             if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
                 # A colored group's Claim lists per track are ready for each payment situation
                 # met: two counts of the hand (beyond the length they pay nothing more; no
@@ -581,80 +624,103 @@ class Game:
                         made,
                         payment_options(hand if card_rules is None else no_locos, length, color, ferry, collapse),
                     )
-                    if not entry:
-                        continue
-                elif not entry:
+            else:
+                # Other groups meet too many payment situations to key them by a few counts: their
+                # Claim lists per track are kept per list of payments met (a bounded cache).
+                if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
+                    if collapse:
+                        if held is None:
+                            held = held_colors(hand)
+                        options = any_color_options(held, locos, length, ferry)
+                    else:
+                        options = payment_options(hand, length, color, ferry)
+                elif card_rules is COLORED_ONLY:
+                    if no_locos is None:
+                        no_locos = hand[:LOCO] + [0]
+                    options = payment_options(no_locos, length, color, ferry, collapse)
+                elif card_rules is UNMIXED:
+                    options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
+                else:
+                    options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
+                if not options:
                     continue
+                key = tuple(options)
+                entry = listings.get(key)
+                if entry is None:
+                    if len(listings) >= _GROUP_CACHE_SIZE:
+                        listings.clear()
+                    entry = listings[key] = _track_claims(tracks, made, options)
+            if entry:
                 for pos in positions:
                     double, claims = entry[pos]
                     if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
                         actions += claims
-                continue
-            # Other groups meet too many payment situations to keep lists for: each payment's
-            # Claim for every track is kept instead.
-            if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
-                options = payment_options(hand, length, color, ferry, collapse)
-            elif card_rules is COLORED_ONLY:
-                if no_locos is None:
-                    no_locos = hand[:LOCO] + [0]
-                options = payment_options(no_locos, length, color, ferry, collapse)
-            elif card_rules is UNMIXED:
-                options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
-            else:
-                options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
-            if not options:
-                continue
-            columns = _claim_columns(tracks, made, options)  # per payment, its Claim for every track
-            for pos in positions:
-                double = tracks[pos][2]
-                if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
-                    for column in columns:
-                        actions.append(column[pos])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
             if options:
-                listings, made = _station_listings(self.map)
-                key = tuple(options)
-                entry = listings.get(key)
-                if entry is None:  # per city, its BuildStation list (each built once per city and payment)
-                    if len(listings) >= _STATION_CACHE_SIZE:
-                        listings.clear()
-                    columns = []
-                    for option in options:
-                        column = made.get(option)
-                        if column is None:
-                            column = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
-                        columns.append(column)
-                    entry = listings[key] = tuple([column[i] for column in columns] for i in range(len(columns[0])))
-                station_owner = self.station_owner
-                for i, builds in enumerate(entry):
-                    if i not in station_owner:
-                        actions += builds
+                columns = self._station_columns(options)
+                if len(columns) == 1:
+                    actions += columns[0]
+                else:  # per free city, each payment
+                    actions.extend(chain.from_iterable(zip(*columns)))
         if not actions:
             actions.append(Pass())
         return actions
 
     def _free_positions(self) -> list[tuple[int, ...]]:
-        """Per claim group of `_listing`, the positions of its unowned tracks, in group order: kept
-        up to date by `track_claimed`, rebuilt whenever `owner` is another list (`from_json`)."""
+        """Per claim group of `_listing`, the positions of its unowned tracks, in group order, and
+        `_free_mask`, the bit set of the groups with one: kept up to date by `track_claimed`,
+        rebuilt whenever `owner` is another list (`from_json`)."""
         if self._free_owner is not self.owner:
             owner = self.owner
-            self._free = [
-                tuple(pos for pos, (index, _, _) in enumerate(g[4]) if owner[index] < 0) for g in self._listing.groups
-            ]
+            if max(owner) < 0:  # a new game: every track free
+                self._free = list(self._listing.every_position)
+            else:
+                self._free = [
+                    tuple(pos for pos, (index, _, _) in enumerate(g[4]) if owner[index] < 0)
+                    for g in self._listing.groups
+                ]
+            self._free_mask = sum(1 << number for number, positions in enumerate(self._free) if positions)
             self._free_owner = owner
         return self._free
 
+    def _station_columns(self, options: list) -> list[tuple]:
+        """Per payment of `options`, its BuildStation for every city without a station, in city
+        order: kept per game until a station is built (each BuildStation made once per map)."""
+        owners = self.station_owner
+        kept = self._stations_free
+        if kept is None or kept[0] is not owners or kept[1] != len(owners):
+            free = tuple(i for i in range(len(self.map.cities)) if i not in owners)
+            kept = self._stations_free = (owners, len(owners), free, {})
+        columns = kept[3]
+        out = []
+        for option in options:
+            column = columns.get(option)
+            if column is None:
+                made = _station_builds(self.map)
+                every = made.get(option)
+                if every is None:
+                    every = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
+                column = columns[option] = tuple(every[i] for i in kept[2])
+            out.append(column)
+        return out
+
     def track_claimed(self, index: int) -> None:
-        """Call after setting `owner[index]` outside a move (the engine's claims do): the move
-        listing keeps each claim group's free tracks."""
+        """Call after setting `owner[index]` outside a move (the engine's claims do), to an owner
+        or back to -1: the move listing keeps each claim group's free tracks."""
         if self._free_owner is self.owner:
-            owner = self.owner
-            number = self._listing.where[index]
-            self._free[number] = tuple(
-                pos for pos, (i, _, _) in enumerate(self._listing.groups[number][4]) if owner[i] < 0
-            )
+            number, pos = self._listing.where[index]
+            positions = self._free[number]
+            if self.owner[index] >= 0:
+                positions = tuple(p for p in positions if p != pos)
+            elif pos not in positions:
+                positions = tuple(sorted((*positions, pos)))
+            self._free[number] = positions
+            if positions:
+                self._free_mask |= 1 << number
+            else:
+                self._free_mask &= ~(1 << number)
 
     @staticmethod
     def _extended_options(
@@ -698,11 +764,10 @@ class Game:
 
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         """Apply `action` by `seat` (None: the table). Raises IllegalActionError, changing nothing."""
-        self._check(seat, action)
+        core = self._check(seat, action)
         events: list[Event] = []
         before_current, before_phase = self.current, self.phase
         context = public_context(self, action)
-        core = None if type(action) in self.hooks.action_types else _APPLY.get(type(action))
         if core is None:
             self.hooks.apply_action(self, seat, action, events)
         else:
@@ -725,12 +790,16 @@ class Game:
 
     # --- validation (no mutation) ---
 
-    def _check(self, seat: int | None, action: Action) -> None:
-        checker = None if type(action) in self.hooks.action_types else _CHECK.get(type(action))
-        if checker is None:
-            if type(action) not in self.hooks.action_types:
+    def _check(self, seat: int | None, action: Action) -> Callable | None:
+        """Raise the IllegalActionError for `action`, or return its core effect (None: the hook's)."""
+        kind = type(action)
+        if kind in self.hooks.action_types:
+            checker, core = self.hooks.check_action, None
+        else:
+            checker = _CHECK.get(kind)
+            if checker is None:
                 raise _illegal("{action!r} is not an action of this game", action=action)
-            checker = self.hooks.check_action
+            core = _APPLY[kind]
         if self.phase == OVER:
             raise _illegal("the game is over")
         if isinstance(action, (Skip, Remove)):
@@ -744,6 +813,7 @@ class Game:
             if self.left[seat] is not None:
                 raise _illegal("{seat} has left the game", seat=SeatRef(seat))
         checker(self, seat, action)  # core: Game._check_x(self, ...); hook: hooks.check_action(game, ...)
+        return core
 
     def _check_turn(self, seat: int, stage: str | None, action: Action) -> None:
         if self.phase == CHOOSING:
@@ -787,23 +857,27 @@ class Game:
     def _check_claim(self, seat: int, action: Claim) -> None:
         self._check_turn(seat, None, action)
         t = self.track(action.track)
-        route = route_ref(self.map, t)
+        if self._claim_error(seat, action, t, None) is not None:  # the route's name only for the error
+            raise self._claim_error(seat, action, t, route_ref(self.map, t))
+
+    def _claim_error(self, seat: int, action: Claim, t: Track, route: object) -> IllegalActionError | None:
+        """Why `seat` may not claim `t` with `action`'s payment (naming the route as `route`), or None."""
         owner = self.owner[t.index]
         if owner >= 0:
-            raise self.hooks.taken_error(self, route, owner)
+            return self.hooks.taken_error(self, route, owner)
         if t.double is not None:
             partner = self.owner[t.double]
             if partner == seat:
-                raise _illegal("you own the other track of {route}; one player never owns both", route=route)
+                return _illegal("you own the other track of {route}; one player never owns both", route=route)
             if partner >= 0 and not self._doubles_open:
-                raise _illegal(
+                return _illegal(
                     "the other track of {route} is taken and with {players} players only one track of a "
                     "double route is used",
                     route=route,
                     players=self.seats,
                 )
         if t.length > self.trains[seat]:
-            raise _illegal(
+            return _illegal(
                 "{route} needs {length} trains and you have {left} left",
                 route=route,
                 length=t.length,
@@ -812,7 +886,7 @@ class Game:
         card_rules = self._track_rules[t.index]
         if card_rules is None:
             if action.subs:
-                raise _illegal("{what} takes no substitute cards", what=route)
+                return _illegal("{what} takes no substitute cards", what=route)
             error = payment_error(self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, route)
         else:
             locos_ok, ferry_sub, substitute = card_rules
@@ -846,8 +920,7 @@ class Game:
                 route,
                 lambda c, k, subs: Claim(t.id, c, k, subs),
             )
-        if error:
-            raise error
+        return error
 
     def _better_payment(
         self, seat: int, error: CardsShortError, color: int | None, payments: list, what: object, make: Callable
@@ -1012,10 +1085,12 @@ class Game:
         return self.deck.pop()
 
     def _refill(self, slot: int, events: list[Event]) -> None:
-        card = self._draw_card(events)
-        self.market[slot] = -1 if card is None else card
+        card = self.deck.pop() if self.deck else self._draw_card(events)
+        market = self.market
+        market[slot] = -1 if card is None else card
         events.append(MarketRefilled(slot, card))
-        self._check_market(events)
+        if market.count(LOCO) >= 3:
+            self._check_market(events)
 
     def _check_market(self, events: list[Event]) -> None:
         """3+ face-up locomotives: discard all five and deal five (at most 3 times in a row)."""
@@ -1034,7 +1109,7 @@ class Game:
             events.append(MarketReset(old, tuple(None if c < 0 else c for c in self.market)))
 
     def _apply_draw_deck(self, seat: int, action: DrawDeck, events: list[Event]) -> None:
-        card = self._draw_card(events)
+        card = self.deck.pop() if self.deck else self._draw_card(events)
         self.hands[seat][card] += 1
         events.append(CardDrawn(seat, card, None))
         self._after_card(seat, False, events)
@@ -1058,20 +1133,22 @@ class Game:
         """Take `count` cards (`locos` of them locomotives) and the substitute cards out of the
         hand; returns the counts paid by card kind."""
         paid = [0] * self.hooks.card_kinds
+        hand = self.hands[seat]
         if color is not None and count > locos:
             paid[color] = count - locos
+            hand[color] -= count - locos
         paid[LOCO] = locos
+        hand[LOCO] -= locos
         for c in subs:
             paid[c] += 1
-        hand = self.hands[seat]
-        for kind, n in enumerate(paid):
-            hand[kind] -= n
+            hand[c] -= 1
         return paid
 
     def _discard_counts(self, counts: list[int]) -> None:
+        discard = self.discard
         for kind, n in enumerate(counts):
             if n:
-                self.discard.extend([kind] * n)
+                discard += [kind] * n
 
     def _apply_claim(self, seat: int, action: Claim, events: list[Event]) -> None:
         t = self.map.track_by_id[action.track]
@@ -1235,7 +1312,10 @@ class Game:
             events.append(TurnStarted(self.current))
 
     def _next_seat(self, seat: int) -> int:
-        for step in range(1, self.seats + 1):
+        nxt = seat + 1 if seat + 1 < self.seats else 0
+        if self.left[nxt] is None:
+            return nxt
+        for step in range(2, self.seats + 1):
             nxt = (seat + step) % self.seats
             if self.left[nxt] is None:
                 return nxt
@@ -1254,17 +1334,20 @@ class Game:
         elif self.trains[seat] <= LAST_ROUND_TRAINS:
             self.last_round = self.active_seats()
             events.append(LastRoundStarted(seat, self.trains[seat]))
-        if self._closes_round(seat):
+        nxt = self._next_seat(seat)
+        if self._closes_round(seat, nxt):
             self.round += 1
             decider = self.hooks.after_round(self, events)  # e.g. Nederland's neutral player phase
             if decider is not None:
                 self.resume, self.current = seat, decider
                 return
-        self._advance(seat, events)
+            nxt = None  # (the hook may have changed who plays)
+        self._advance(seat, events, nxt)
 
-    def _closes_round(self, seat: int) -> bool:
-        """Whether the end of `seat`'s turn completes a round (the next turn wraps past the first seat)."""
-        nxt = self._next_seat(seat)
+    def _closes_round(self, seat: int, nxt: int | None = None) -> bool:
+        """Whether the end of `seat`'s turn completes a round (the next turn, `nxt`'s, wraps past the first seat)."""
+        if nxt is None:
+            nxt = self._next_seat(seat)
         return (nxt - self.first) % self.seats <= (seat - self.first) % self.seats
 
     def resume_turns(self, events: list[Event]) -> None:
@@ -1273,15 +1356,16 @@ class Game:
         self.stage = None
         self._advance(seat, events)
 
-    def _advance(self, seat: int, events: list[Event]) -> None:
-        """After `seat`'s turn (and any between-rounds phase): the end of the game or the next turn."""
+    def _advance(self, seat: int, events: list[Event], nxt: int | None = None) -> None:
+        """After `seat`'s turn (and any between-rounds phase): the end of the game or the next turn
+        (`nxt`'s when known)."""
         if self.last_round is not None and not self.last_round:
             self._game_over("last_round", events)
             return
         if self.passes >= self.left.count(None):  # every active seat passed
             self._game_over("all_passed", events)
             return
-        self.current = self._next_seat(seat)
+        self.current = self._next_seat(seat) if nxt is None else nxt
         events.append(TurnStarted(self.current))
 
     def _game_over(self, reason: str, events: list[Event]) -> None:

@@ -24,6 +24,8 @@ def payment_options(
     when no color fits: the move list a typical engine offers.
     """
     locos = hand[LOCO]
+    if collapse and color is None:
+        return any_color_options(held_colors(hand), locos, length, ferry)
     options: list[Payment] = []
     high = length - 1 if locos >= length - 1 else locos  # at least one card of the color
     for c in _COLOR_INDICES if color is None else (color,):
@@ -40,6 +42,24 @@ def payment_options(
         else:
             options.extend([(c, k) for k in range(low, high + 1)])
     if locos >= length and not (collapse and options):
+        options.append((None, length))
+    return options
+
+
+def held_colors(hand: list[int]) -> list[tuple[int, int]]:
+    """(color, count) of every color the hand holds, in color order."""
+    return [(c, n) for c, n in enumerate(hand[:LOCO]) if n]
+
+
+def any_color_options(held: list[tuple[int, int]], locos: int, length: int, ferry: int = 0) -> list[Payment]:
+    """`payment_options(hand, length, None, ferry, collapse=True)` given `held_colors(hand)` and
+    its locomotives: one turn start lists several gray routes and stations from one scan of the hand."""
+    high = length - 1 if locos >= length - 1 else locos  # at least one card of the color
+    if ferry > high:
+        options = []
+    else:
+        options = [(c, length - have if length - have > ferry else ferry) for c, have in held if length - have <= high]
+    if locos >= length and not options:
         options.append((None, length))
     return options
 

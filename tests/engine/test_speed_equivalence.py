@@ -157,6 +157,31 @@ def test_listing_follows_claims_made_outside_moves_and_restored_games(map_id, se
         game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
 
 
+@settings(max_examples=30)
+@given(
+    st.sampled_from(["usa", "europe", "nederland", "switzerland", "nordic"]),
+    st.integers(0, 2**31),
+    st.lists(st.integers(0, 40), min_size=9, max_size=9),
+    st.lists(st.tuples(st.integers(0, 12), st.integers(-1, 3)), max_size=30),
+)
+def test_listing_follows_any_hand_and_owners_set_and_cleared(map_id, seed, hand, changes):
+    """Hands beyond the listing's count tables (tests and hooks may set any counts) and owners set
+    or cleared outside a move (each then told with `Game.track_claimed`) list what the reference lists."""
+    game = Game.new(map_id, SEATS.get(map_id, 4), seed)
+    while game.phase != PLAYING:
+        seat = game.to_move()[0]
+        game.apply(seat, game.legal_actions(seat)[0])
+    seat = game.current
+    game.legal_actions(seat)  # the free-track lists now follow `owner`
+    game.hands[seat][: len(hand)] = hand
+    for pick, owner in changes:
+        index = pick  # a few tracks, so some are taken and freed again
+        game.owner[index] = min(owner, game.seats - 1)
+        game.track_claimed(index)
+    for collapse in (False, True):
+        assert game.legal_actions(seat, collapse) == reference_turn_start(game, seat, collapse)
+
+
 def _station_case(m, data, seats=4):
     """Networks for each seat, stations on busy cities and tickets: a finished Europe game's shape."""
     owner = [-1] * len(m.tracks)
