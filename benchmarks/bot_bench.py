@@ -124,6 +124,12 @@ def _count_work() -> dict:
         table = next((w for w in words[1:] if w.isidentifier() and w.upper() not in _SQL_WORDS), "")
         counts["sql"][f"{words[0].upper()} {table}".strip()] += 1
 
+    def ended(conn):  # noqa: ANN001, ARG001  (a transaction, whatever the driver sends for it)
+        counts["sql"]["(transactions)"] += 1
+
+    sqlalchemy.event.listen(Engine, "commit", ended)
+    sqlalchemy.event.listen(Engine, "rollback", ended)  # a read ends so
+
     request = discord.http.HTTPClient.request
 
     async def counted_request(self, route, **kwargs):  # noqa: ANN001, ANN202
@@ -420,8 +426,10 @@ async def ramp(
         for bot in bots:
             if bot.errors():
                 first = bot.errors()[0]
-                detail = str(first.get("exc_info") or first.get("error") or "").strip().splitlines()[-1:]
+                detail = next((str(first[k]).strip().splitlines()[-1] for k in ("exc_info", "exception", "error") if first.get(k)), "")
                 print(f"[{name}] a bot logged {len(bot.errors())} errors, first: {first['message']} {detail}")
+                if os.environ.get("BENCH_ERRORS"):
+                    Path(os.environ["BENCH_ERRORS"]).write_text(json.dumps(bot.errors(), indent=1, default=str))
         samples = [s for bot in bots for s in json.loads(Path(bot.settings["LAG_FILE"]).read_text())]
         if counts:
             print_counts(
@@ -522,7 +530,7 @@ def print_counts(name: str, per_bot: list[dict], steps: list[Step]) -> None:
         for counts in per_bot:
             for key, n in counts[kind].items():
                 total[key] = total.get(key, 0) + n
-        print(f"  {kind}: {sum(total.values()) / turns:.1f}")
+        print(f"  {kind}: {sum(n for key, n in total.items() if not key.startswith('(')) / turns:.1f}")
         for key, n in sorted(total.items(), key=lambda kv: -kv[1])[:14]:
             print(f"    {n / turns:6.2f}  {key}")
 
