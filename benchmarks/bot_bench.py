@@ -426,7 +426,14 @@ async def ramp(
         for bot in bots:
             if bot.errors():
                 first = bot.errors()[0]
-                detail = next((str(first[k]).strip().splitlines()[-1] for k in ("exc_info", "exception", "error") if first.get(k)), "")
+                detail = next(
+                    (
+                        str(first[k]).strip().splitlines()[-1]
+                        for k in ("exc_info", "exception", "error")
+                        if first.get(k)
+                    ),
+                    "",
+                )
                 print(f"[{name}] a bot logged {len(bot.errors())} errors, first: {first['message']} {detail}")
                 if os.environ.get("BENCH_ERRORS"):
                     Path(os.environ["BENCH_ERRORS"]).write_text(json.dumps(bot.errors(), indent=1, default=str))
