@@ -6,7 +6,6 @@ import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -91,11 +90,26 @@ class _Components:
             self.parent[ra] = rb
 
 
-def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
+class _Roots(dict):
+    """City -> its component's root; a city off the network is its own component."""
+
+    __slots__ = ()
+
+    def __missing__(self, city: int) -> int:
+        return city
+
+
+def _roots(tracks: Iterable[Track]) -> _Roots:
+    """Each networked city's component, looked up without a Python call (`roots.__getitem__`)."""
     comp = _Components()
     for t in tracks:
         comp.union(t.a, t.b)
-    return _results(comp.find, tickets)
+    find = comp.find
+    return _Roots({c: find(c) for c in list(comp.parent)})
+
+
+def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
+    return _results(_roots(tracks).__getitem__, tickets)
 
 
 def _results(find, tickets: Sequence) -> tuple[TicketResult, ...]:
@@ -125,8 +139,8 @@ def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
     return points, sum(1 for r in results if r.completed)
 
 
-def _joined(find, joins: Iterable[tuple[int, int]]):
-    """`find` (a city's component in the own network) with some components joined."""
+def _joined(roots: _Roots, joins: Iterable[tuple[int, int]]) -> _Roots:
+    """`roots` with some components joined."""
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:
@@ -138,7 +152,11 @@ def _joined(find, joins: Iterable[tuple[int, int]]):
         ra, rb = root(a), root(b)
         if ra != rb:
             parent[ra] = rb
-    return lambda city: root(find(city))
+    joined = _Roots({c: root(r) for c, r in roots.items()})
+    for x in parent:  # components off the network (a borrowed track's far city) joined too
+        if x not in roots:
+            joined[x] = root(x)
+    return joined
 
 
 def best_station_use(
@@ -153,10 +171,8 @@ def best_station_use(
     an earlier option of its station, or ending in a component no ticket still needs and no
     other station reaches, changes nothing that an earlier choice did not, so it is never the
     first best choice and is left out."""
-    comp = _Components()
-    for t in own:
-        comp.union(t.a, t.b)
-    find = comp.find
+    roots = _roots(own)
+    find = roots.__getitem__
     best = _results(find, tickets)
     best_key = _ticket_value(best)
     # Tickets whose result more borrowed track may change, and the components they need.
@@ -194,39 +210,14 @@ def best_station_use(
             entry[1] += 1
     pairs = [(ca, cb, value, count) for (ca, cb), (value, count) in ordinary.items()]
     places = [t for t, _ in open_tickets if t.destinations]
-    base_points, base_done = best_key
-    best_borrowed: tuple = ()
-    for combo in product(*[[None, *kept] for kept in choices]):
-        label: dict[int, int] = {}  # component -> the joined group it is in (itself when absent)
-        for c in combo:
-            if c is not None:
-                a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
-                if a != b:
-                    for x, group in label.items():
-                        if group == b:
-                            label[x] = a
-                    label[b] = a
-        if not label:
-            continue
-        points, done = base_points, base_done
-        for ca, cb, value, count in pairs:
-            if label.get(ca, ca) == label.get(cb, cb):
-                points += value
-                done += count
-        for t in places:  # country tickets: scored again from scratch (none on maps with stations)
-            before = _places_result(find, t)
-            after = _places_result(lambda n, label=label: label.get(find(n), find(n)), t)
-            points += (after.points if after.completed else -after.points) - (
-                before.points if before.completed else -before.points
-            )
-            done += after.completed - before.completed
-        if (points, done) > best_key:
-            best_key, best_borrowed = (points, done), tuple(c[0] for c in combo if c is not None)
+    best_borrowed = _best_choice(find, choices, pairs, places, best_key)
     if not best_borrowed:
         return best, ()
     borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
-    best = _results(_joined(find, borrowed_joins), tickets)
-    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1 :]) for i in range(len(best_borrowed))]
+    best = _results(_joined(roots, borrowed_joins).__getitem__, tickets)
+    without = [
+        _joined(roots, borrowed_joins[:i] + borrowed_joins[i + 1 :]).__getitem__ for i in range(len(best_borrowed))
+    ]
     best = tuple(
         r
         if not r.completed
@@ -234,12 +225,75 @@ def best_station_use(
             r.id,
             r.points,
             True,
-            tuple(b.id for b, f in zip(best_borrowed, without) if not _results(f, [t])[0].completed),
+            tuple(b.id for b, f in zip(best_borrowed, without) if not _completed(f, t)),
             r.reached,
         )
         for r, t in zip(best, tickets)
     )
     return best, best_borrowed
+
+
+def _completed(find, ticket) -> bool:
+    return _places_result(find, ticket).completed if ticket.destinations else find(ticket.a) == find(ticket.b)
+
+
+def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: list, best_key: tuple[int, int]):
+    """The first best choice of borrowed tracks (one option or none per station, the later stations
+    varying fastest; borrowing nothing scores `best_key`), or () when none beats it.
+
+    The choices are walked as a tree, station by station, each joining two components on the way
+    down and keeping the ticket pairs still apart; a subtree is left out when even joining every
+    pair still apart would not beat the best key so far (it could never hold a better choice). The
+    country tickets are scored at each full choice (none on maps with stations), without that bound."""
+    base_points, base_done = best_key
+    best = [best_key, ()]
+    chosen: list = []
+    last = len(choices)
+
+    def visit(station: int, label: dict[int, int], apart: list[tuple], points: int, done: int) -> None:
+        if station == last:
+            if not chosen:
+                return
+            if places:
+                for t in places:
+                    before = _places_result(find, t)
+                    after = _places_result(lambda n: label.get(find(n), find(n)), t)
+                    points += (after.points if after.completed else -after.points) - (
+                        before.points if before.completed else -before.points
+                    )
+                    done += after.completed - before.completed
+            if (points, done) > best[0]:
+                best[0], best[1] = (points, done), tuple(c[0] for c in chosen)
+            return
+        if not places:
+            rest_points, rest_done = points, done
+            for _, _, value, count in apart:
+                rest_points += value
+                rest_done += count
+            if (rest_points, rest_done) <= best[0]:
+                return
+        visit(station + 1, label, apart, points, done)
+        for c in choices[station]:
+            a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
+            chosen.append(c)
+            if a == b:
+                visit(station + 1, label, apart, points, done)
+            else:
+                joined = {x: a if group == b else group for x, group in label.items()}
+                joined[b] = a
+                still = []
+                gained_points, gained_done = points, done
+                for pair in apart:
+                    if joined.get(pair[0], pair[0]) == joined.get(pair[1], pair[1]):
+                        gained_points += pair[2]
+                        gained_done += pair[3]
+                    else:
+                        still.append(pair)
+                visit(station + 1, joined, still, gained_points, gained_done)
+            chosen.pop()
+
+    visit(0, {}, pairs, base_points, base_done)
+    return best[1]
 
 
 def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
@@ -603,13 +657,14 @@ def final_scores(game: Game) -> list[PlayerScore]:
         bonus_names.append(("longest_path", longest_bonus, lambda p: p[3]))
     if globetrotter_bonus:  # nobody scores it when nobody completed a ticket (top > 0 below)
         bonus_names.append(("globetrotter", globetrotter_bonus, lambda p: sum(r.completed for r in p[1])))
+    metrics = [(name, points, [metric(p) for p in partial]) for name, points, metric in bonus_names]
     scores = []
-    for p in partial:
+    for i, p in enumerate(partial):
         seat, results, borrowed, longest, path, station_points = p
         bonuses = {}
-        for name, points, metric in bonus_names:
-            top = max(metric(q) for q in partial)
-            if top > 0 and metric(p) == top:
+        for name, points, values in metrics:
+            top = max(values)
+            if top > 0 and values[i] == top:
                 bonuses[name] = points
         ticket_points = _ticket_value(results)[0]
         total = game.score[seat] + ticket_points + station_points + sum(bonuses.values())
