@@ -308,7 +308,7 @@ def time_saved_states(paths: list[str]) -> dict:
     times = []
     for game in states:
         digest.update(json.dumps([s.to_json() for s in final_scores(game)], sort_keys=True).encode())
-        times.append(median_us(lambda game=game: final_scores(game), 5) / 1000)
+        times.append(median_us(lambda game=game: final_scores(game), 9) / 1000)
     times.sort()
     return {
         "states": len(times),

@@ -90,26 +90,11 @@ class _Components:
             self.parent[ra] = rb
 
 
-class _Roots(dict):
-    """City -> its component's root; a city off the network is its own component."""
-
-    __slots__ = ()
-
-    def __missing__(self, city: int) -> int:
-        return city
-
-
-def _roots(tracks: Iterable[Track]) -> _Roots:
-    """Each networked city's component, looked up without a Python call (`roots.__getitem__`)."""
+def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
     comp = _Components()
     for t in tracks:
         comp.union(t.a, t.b)
-    find = comp.find
-    return _Roots({c: find(c) for c in list(comp.parent)})
-
-
-def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
-    return _results(_roots(tracks).__getitem__, tickets)
+    return _results(comp.find, tickets)
 
 
 def _results(find, tickets: Sequence) -> tuple[TicketResult, ...]:
@@ -139,8 +124,8 @@ def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
     return points, sum(1 for r in results if r.completed)
 
 
-def _joined(roots: _Roots, joins: Iterable[tuple[int, int]]) -> _Roots:
-    """`roots` with some components joined."""
+def _joined(find, joins: Iterable[tuple[int, int]]):
+    """`find` (a city's component in the own network) with some components joined."""
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:
@@ -152,11 +137,7 @@ def _joined(roots: _Roots, joins: Iterable[tuple[int, int]]) -> _Roots:
         ra, rb = root(a), root(b)
         if ra != rb:
             parent[ra] = rb
-    joined = _Roots({c: root(r) for c, r in roots.items()})
-    for x in parent:  # components off the network (a borrowed track's far city) joined too
-        if x not in roots:
-            joined[x] = root(x)
-    return joined
+    return lambda city: root(find(city))
 
 
 def best_station_use(
@@ -171,8 +152,10 @@ def best_station_use(
     an earlier option of its station, or ending in a component no ticket still needs and no
     other station reaches, changes nothing that an earlier choice did not, so it is never the
     first best choice and is left out."""
-    roots = _roots(own)
-    find = roots.__getitem__
+    comp = _Components()
+    for t in own:
+        comp.union(t.a, t.b)
+    find = comp.find
     best = _results(find, tickets)
     best_key = _ticket_value(best)
     # Tickets whose result more borrowed track may change, and the components they need.
@@ -214,10 +197,8 @@ def best_station_use(
     if not best_borrowed:
         return best, ()
     borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
-    best = _results(_joined(roots, borrowed_joins).__getitem__, tickets)
-    without = [
-        _joined(roots, borrowed_joins[:i] + borrowed_joins[i + 1 :]).__getitem__ for i in range(len(best_borrowed))
-    ]
+    best = _results(_joined(find, borrowed_joins), tickets)
+    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1 :]) for i in range(len(best_borrowed))]
     best = tuple(
         r
         if not r.completed
