@@ -17,6 +17,7 @@ Figures go to docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import random
@@ -26,7 +27,7 @@ import time
 from hypothesis import HealthCheck, given, settings, target
 from hypothesis import strategies as st
 
-from engine import Game
+from engine import Game, scoring
 from engine.mapdata import load_map
 from engine.scoring import final_scores, longest_trail
 
@@ -301,22 +302,56 @@ def worst_final_scoring(map_id: str, examples: int, saved: list | None = None) -
 
 
 def time_saved_states(paths: list[str]) -> dict:
-    """final_scores() on saved states (`--save-states`): each state's median CPU time, and a digest
-    of every result, so that two engines timed on the same file can be compared."""
+    """final_scores() on saved states (`--save-states`): each state's median CPU time, the slowest
+    station choice and longest trail per player within it (the median of 9 scorings, each call
+    timed), and a digest of every result, so that two engines timed on the same file compare."""
     states = [_scoring_state(**d) for path in paths for d in json.load(open(path))]
     digest = hashlib.sha256()
     times = []
+    parts: dict[str, list[float]] = {"best_station_use": [], "longest_trail": []}
     for game in states:
         digest.update(json.dumps([s.to_json() for s in final_scores(game)], sort_keys=True).encode())
         times.append(median_us(lambda game=game: final_scores(game), 9) / 1000)
+        calls: dict[str, list[list[float]]] = {name: [] for name in parts}
+        for _ in range(9):
+            for name in parts:
+                calls[name].append([])
+            with _timing_calls(calls):
+                final_scores(game)
+        for name, runs in calls.items():
+            parts[name].append(max(statistics.median(each) for each in zip(*runs)) * 1000)
     times.sort()
-    return {
-        "states": len(times),
-        "median_ms": statistics.median(times),
-        "p99_ms": times[int(0.99 * len(times))],
-        "max_ms": times[-1],
-        "digest": digest.hexdigest()[:16],
-    }
+    figures = {"states": len(times), "median_ms": statistics.median(times)}
+    figures.update(p99_ms=times[int(0.99 * len(times))], max_ms=times[-1])
+    for name, values in parts.items():
+        values.sort()
+        figures.update({f"{name}_p99_ms": values[int(0.99 * len(values))], f"{name}_max_ms": values[-1]})
+    figures["digest"] = digest.hexdigest()[:16]
+    return figures
+
+
+@contextlib.contextmanager
+def _timing_calls(calls: dict[str, list[list[float]]]):
+    """While inside, each call of the named engine.scoring functions appends its CPU time to the
+    last list of its name in `calls`."""
+    real = {name: getattr(scoring, name) for name in calls}
+
+    def timed(name, fn):
+        def call(*args):
+            start = cpu()
+            out = fn(*args)
+            calls[name][-1].append(cpu() - start)
+            return out
+
+        return call
+
+    for name, fn in real.items():
+        setattr(scoring, name, timed(name, fn))
+    try:
+        yield
+    finally:
+        for name, fn in real.items():
+            setattr(scoring, name, fn)
 
 
 def main() -> None:
