@@ -427,27 +427,26 @@ def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
 def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[int, list[tuple]]:
     """Per node city, its chains in the order of their first tracks there: (bit, the node at the
     other end, total length, the track indices walked). A chain back to its own node is listed
-    from both ends, with one bit."""
-    links: dict[int, list[tuple]] = {c: [] for c in nodes}
-    ends: dict[tuple[int, int], tuple] = {}  # (node, first track) -> chain walked from there
+    from both ends, with one bit. A chain's end is keyed by its first track and that track's end."""
+    lengths = [t.length for t in tracks]
+    ends: dict[int, tuple] = {}  # 2 * first track + (0 at its city a, 1 at b) -> chain walked from there
     for start in adjacency:
         if start not in nodes:
             continue
         for first, city in adjacency[start]:
-            if (start, first) in ends:
+            key = first * 2 + (tracks[first].a != start)
+            if key in ends:
                 continue
-            run, prev = [first], first
+            run, prev, length = [first], first, lengths[first]
             while city not in nodes:
                 (i0, c0), (i1, c1) = adjacency[city]
                 prev, city = (i1, c1) if i0 == prev else (i0, c0)
                 run.append(prev)
-            bit = 1 << (len(ends) // 2)
-            length = sum(tracks[i].length for i in run)
-            ends[(start, first)] = (bit, city, length, tuple(run))
-            ends[(city, prev)] = (bit, start, length, tuple(reversed(run)))
-    for c in nodes:
-        links[c] = [ends[(c, i)] for i, _ in adjacency[c] if (c, i) in ends]
-    return links
+                length += lengths[prev]
+            bit = 1 << (len(ends) >> 1)
+            ends[key] = (bit, city, length, tuple(run))
+            ends[prev * 2 + (tracks[prev].a != city)] = (bit, start, length, tuple(run[::-1]))
+    return {c: [ends[i * 2 + (tracks[i].a != c)] for i, _ in adjacency[c]] for c in nodes}
 
 
 def _bridges(links: dict) -> tuple[int, dict[int, int]]:
