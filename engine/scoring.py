@@ -99,10 +99,13 @@ def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketRe
 
 def _results(find, tickets: Sequence) -> tuple[TicketResult, ...]:
     """Every ticket's result, given `find`: a city's component."""
-    return tuple(
-        _places_result(find, t) if t.destinations else TicketResult(t.id, t.points, find(t.a) == find(t.b))
-        for t in tickets
-    )
+    return tuple(_result(find, t) for t in tickets)
+
+
+def _result(find, ticket) -> TicketResult:
+    if ticket.destinations:
+        return _places_result(find, ticket)
+    return TicketResult(ticket.id, ticket.points, find(ticket.a) == find(ticket.b))
 
 
 def _places_result(find, ticket) -> TicketResult:
@@ -197,83 +200,96 @@ def best_station_use(
     if not best_borrowed:
         return best, ()
     borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
-    best = _results(_joined(find, borrowed_joins), tickets)
+    joined = _joined(find, borrowed_joins)
     without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1 :]) for i in range(len(best_borrowed))]
-    best = tuple(
-        r
-        if not r.completed
-        else TicketResult(
-            r.id,
-            r.points,
-            True,
-            tuple(b.id for b, f in zip(best_borrowed, without) if not _completed(f, t)),
-            r.reached,
-        )
-        for r, t in zip(best, tickets)
-    )
-    return best, best_borrowed
-
-
-def _completed(find, ticket) -> bool:
-    return _places_result(find, ticket).completed if ticket.destinations else find(ticket.a) == find(ticket.b)
+    results = []
+    for t, r in zip(tickets, best):
+        if t.destinations or not r.completed:  # (complete on the own network, it needs no borrowed track)
+            r = _result(joined, t)
+            if r.completed:
+                needs = tuple(b.id for b, f in zip(best_borrowed, without) if not _result(f, t).completed)
+                r = TicketResult(r.id, r.points, True, needs, r.reached)
+        results.append(r)
+    return tuple(results), best_borrowed
 
 
 def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: list, best_key: tuple[int, int]):
     """The first best choice of borrowed tracks (one option or none per station, the later stations
     varying fastest; borrowing nothing scores `best_key`), or () when none beats it.
 
-    The choices are walked as a tree, station by station, each joining two components on the way
-    down and keeping the ticket pairs still apart; a subtree is left out when even joining every
-    pair still apart would not beat the best key so far (it could never hold a better choice). The
-    country tickets are scored at each full choice (none on maps with stations), without that bound."""
-    base_points, base_done = best_key
+    The choices are walked as a tree, station by station, each joining two groups of components
+    on the way down and keeping the ticket pairs still apart. Left out, as they never hold a
+    better choice than one met before: a track joining nothing new (or the same two groups as an
+    earlier option of its station), which leads to the same groups as borrowing nothing there;
+    and a subtree where even joining every pair still apart whose two groups the later stations'
+    tracks both touch would not beat the best key so far. The country tickets are scored at each
+    full choice (none on maps with stations), without that bound."""
     best = [best_key, ()]
     chosen: list = []
-    last = len(choices)
+    last = len(choices) - 1
+    touched: list[set[int]] = [set() for _ in choices]  # components the stations from here on touch
+    for station in range(last, -1, -1):
+        touched[station] = {x for c in choices[station] for x in c[1:]} | (
+            touched[station + 1] if station < last else set()
+        )
+
+    def score(label: dict[int, int], points: int, done: int) -> None:
+        """A full choice (`chosen`) scoring `points` and `done` (before country tickets)."""
+        for t in places:
+            before = _places_result(find, t)
+            after = _places_result(lambda n: label.get(find(n), find(n)), t)
+            points += (after.points if after.completed else -after.points) - (
+                before.points if before.completed else -before.points
+            )
+            done += after.completed - before.completed
+        if (points, done) > best[0]:
+            best[0], best[1] = (points, done), tuple(c[0] for c in chosen)
 
     def visit(station: int, label: dict[int, int], apart: list[tuple], points: int, done: int) -> None:
-        if station == last:
-            if not chosen:
+        # The pairs still apart, by the groups they join (smaller first).
+        keyed = []
+        for ca, cb, value, count in apart:
+            ga, gb = label.get(ca, ca), label.get(cb, cb)
+            keyed.append((ga, gb, value, count) if ga < gb else (gb, ga, value, count))
+        if not places and station < last:
+            groups = {label.get(x, x) for x in touched[station]}
+            bound_points, bound_done = points, done
+            for ga, gb, value, count in keyed:
+                if ga in groups and gb in groups:
+                    bound_points += value
+                    bound_done += count
+            if (bound_points, bound_done) <= best[0]:
                 return
-            if places:
-                for t in places:
-                    before = _places_result(find, t)
-                    after = _places_result(lambda n: label.get(find(n), find(n)), t)
-                    points += (after.points if after.completed else -after.points) - (
-                        before.points if before.completed else -before.points
-                    )
-                    done += after.completed - before.completed
-            if (points, done) > best[0]:
-                best[0], best[1] = (points, done), tuple(c[0] for c in chosen)
-            return
-        if not places:
-            rest_points, rest_done = points, done
-            for _, _, value, count in apart:
-                rest_points += value
-                rest_done += count
-            if (rest_points, rest_done) <= best[0]:
-                return
-        visit(station + 1, label, apart, points, done)
+        if station < last:
+            visit(station + 1, label, apart, points, done)
+        elif chosen:
+            score(label, points, done)
+        met = set()
         for c in choices[station]:
             a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
+            pair = (a, b) if a < b else (b, a)
+            if a == b or pair in met:
+                continue
+            met.add(pair)
+            gained_points, gained_done = points, done
+            for ga, gb, value, count in keyed:
+                if ga == pair[0] and gb == pair[1]:
+                    gained_points += value
+                    gained_done += count
             chosen.append(c)
-            if a == b:
-                visit(station + 1, label, apart, points, done)
-            else:
+            if station < last or places:
                 joined = {x: a if group == b else group for x, group in label.items()}
                 joined[b] = a
-                still = []
-                gained_points, gained_done = points, done
-                for pair in apart:
-                    if joined.get(pair[0], pair[0]) == joined.get(pair[1], pair[1]):
-                        gained_points += pair[2]
-                        gained_done += pair[3]
-                    else:
-                        still.append(pair)
-                visit(station + 1, joined, still, gained_points, gained_done)
+                if station < last:
+                    still = [p for p, k in zip(apart, keyed) if k[0] != pair[0] or k[1] != pair[1]]
+                    visit(station + 1, joined, still, gained_points, gained_done)
+                else:
+                    score(joined, gained_points, gained_done)
+            elif (gained_points, gained_done) > best[0]:
+                best[0], best[1] = (gained_points, gained_done), tuple(c[0] for c in chosen)
             chosen.pop()
 
-    visit(0, {}, pairs, base_points, base_done)
+    visit(0, {}, pairs, *best_key)
     return best[1]
 
 
