@@ -105,7 +105,11 @@ def _results(find, tickets: Sequence) -> tuple[TicketResult, ...]:
 def _result(find, ticket) -> TicketResult:
     if ticket.destinations:
         return _places_result(find, ticket)
-    return TicketResult(ticket.id, ticket.points, find(ticket.a) == find(ticket.b))
+    return _ordinary_result(ticket.id, ticket.points, find(ticket.a) == find(ticket.b))
+
+
+#: An ordinary ticket's result without borrowed tracks, made once (a frozen dataclass is slow to build).
+_ordinary_result = cache(TicketResult)
 
 
 def _places_result(find, ticket) -> TicketResult:
@@ -227,11 +231,9 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
     best = [best_key, ()]
     chosen: list = []
     last = len(choices) - 1
-    touched: list[set[int]] = [set() for _ in choices]  # components the stations from here on touch
-    for station in range(last, -1, -1):
-        touched[station] = {x for c in choices[station] for x in c[1:]} | (
-            touched[station + 1] if station < last else set()
-        )
+    touched: list[set[int]] = []  # per station, the components it and the later stations touch
+    for kept in reversed(choices):
+        touched.insert(0, {x for c in kept for x in c[1:]}.union(*touched[:1]))
 
     def score(label: dict[int, int], points: int, done: int) -> None:
         """A full choice (`chosen`) scoring `points` and `done` (before country tickets)."""
