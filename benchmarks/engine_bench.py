@@ -319,7 +319,7 @@ def time_saved_states(paths: list[str]) -> dict:
             with _timing_calls(calls):
                 final_scores(game)
         for name, runs in calls.items():
-            parts[name].append(max(statistics.median(each) for each in zip(*runs)) * 1000)
+            parts[name].append(max((statistics.median(each) for each in zip(*runs)), default=0.0) * 1000)
     times.sort()
     figures = {"states": len(times), "median_ms": statistics.median(times)}
     figures.update(p99_ms=times[int(0.99 * len(times))], max_ms=times[-1])
