@@ -585,8 +585,8 @@ def _block_bounds(
 def _pairing(links: dict, group: list[int], bridges: int):
     """The lightest pairing, by shortest paths, of a set of the cities `group` (as a bit mask), all in
     one block (a shortest path between two of its cities never crosses a bridge)."""
-    dist = []
-    for source in group:
+    dist = []  # row i: from group[i] to each city of the group (only to the later ones is read)
+    for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
         d = {source: 0}
         heap = [(0, source)]
         while heap:
