@@ -4,6 +4,8 @@
     python benchmarks/engine_bench.py --quick    # a smoke run
     python benchmarks/engine_bench.py usa europe # some maps only
     python benchmarks/engine_bench.py --worst 500 usa europe  # a longer search for bad cases
+    python benchmarks/engine_bench.py --only-worst --worst 3000 --save-states S.json europe
+    python benchmarks/engine_bench.py --time-states S.json  # final_scores on saved states (A/B)
 
 The random player picks uniformly among `legal_actions(seat, collapse_payments=True)`: one
 payment per (track, color), as a typical engine lists its moves. Every figure is process CPU
@@ -15,6 +17,9 @@ Figures go to docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
+import json
 import random
 import statistics
 import time
@@ -22,7 +27,7 @@ import time
 from hypothesis import HealthCheck, given, settings, target
 from hypothesis import strategies as st
 
-from engine import Game
+from engine import Game, scoring
 from engine.mapdata import load_map
 from engine.scoring import final_scores, longest_trail
 
@@ -239,34 +244,51 @@ def worst_longest_trail(map_id: str, examples: int) -> dict:
     }
 
 
-def worst_final_scoring(map_id: str, examples: int) -> dict:
+def _scoring_state(map_id: str, owner: list[int], stations: list[list[int]], tickets: list[list[int]]) -> Game:
+    """A finished-looking state: tracks owned, every station built, tickets held."""
+    game = Game.new(map_id, len(stations), 0)
+    game.owner[:] = owner
+    for seat, cities in enumerate(stations):
+        for c in cities:
+            game.stations[seat].append(c)
+            game.station_owner[c] = seat
+        game.stations_left[seat] = 0
+        game.tickets[seat] = list(tickets[seat])
+    return game
+
+
+def worst_final_scoring(map_id: str, examples: int, saved: list | None = None) -> dict:
     """The slowest final_scores() over finished-looking 4-player states: networks as above, every
-    station built (on the map's busiest cities when hypothesis likes), and many tickets."""
+    station built (on the map's busiest cities when hypothesis likes), and many tickets. Every
+    state tried is appended to `saved` (as `_scoring_state` arguments) when given."""
     m = load_map(map_id)
     seats = SEATS.get(map_id, 4)
     worst = [0.0, None]
     hubs = sorted(range(len(m.cities)), key=lambda c: -sum(1 for t in m.tracks if c in (t.a, t.b)))
+    deck_tickets = Game.new(map_id, seats, 0).deck_rules.tickets
 
     @settings(
         max_examples=examples, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
     )
     @given(st.data())
     def search(data):
-        game = Game.new(map_id, seats, 0)
+        owner = [-1] * len(m.tracks)
         taken: set[int] = set()
         for seat in range(seats):
             picks = data.draw(st.lists(st.integers(0, 40), min_size=3, max_size=40))
             for t in _grow_network(m, picks, m.rules.trains, frozenset(taken)):
-                game.owner[t.index] = seat
+                owner[t.index] = seat
                 taken.add(t.index)
         free = list(hubs)
-        for seat in range(seats):
-            for _ in range(m.rules.stations):
-                c = free.pop(data.draw(st.integers(0, min(len(free) - 1, 12))))
-                game.stations[seat].append(c)
-                game.station_owner[c] = seat
-            game.stations_left[seat] = 0
-            game.tickets[seat] = data.draw(st.lists(st.sampled_from(game.deck_rules.tickets), max_size=20, unique=True))
+        stations, tickets = [], []
+        for _ in range(seats):
+            stations.append(
+                [free.pop(data.draw(st.integers(0, min(len(free) - 1, 12)))) for _ in range(m.rules.stations)]
+            )
+            tickets.append(data.draw(st.lists(st.sampled_from(deck_tickets), max_size=20, unique=True)))
+        game = _scoring_state(map_id, owner, stations, tickets)
+        if saved is not None:
+            saved.append({"map_id": map_id, "owner": owner, "stations": stations, "tickets": tickets})
         start = cpu()
         final_scores(game)
         elapsed = cpu() - start
@@ -279,13 +301,77 @@ def worst_final_scoring(map_id: str, examples: int) -> dict:
     return {"worst_final_scoring_ms": median_us(lambda: final_scores(game), 3) / 1000}
 
 
+def time_saved_states(paths: list[str]) -> dict:
+    """final_scores() on saved states (`--save-states`): each state's median CPU time, the slowest
+    station choice and longest trail per player within it (the median of 9 scorings, each call
+    timed), and a digest of every result, so that two engines timed on the same file compare."""
+    states = [_scoring_state(**d) for path in paths for d in json.load(open(path))]
+    digest = hashlib.sha256()
+    times = []
+    parts: dict[str, list[float]] = {"best_station_use": [], "longest_trail": []}
+    for game in states:
+        digest.update(json.dumps([s.to_json() for s in final_scores(game)], sort_keys=True).encode())
+        times.append(median_us(lambda game=game: final_scores(game), 9) / 1000)
+        calls: dict[str, list[list[float]]] = {name: [] for name in parts}
+        for _ in range(9):
+            for name in parts:
+                calls[name].append([])
+            with _timing_calls(calls):
+                final_scores(game)
+        for name, runs in calls.items():
+            parts[name].append(max((statistics.median(each) for each in zip(*runs)), default=0.0) * 1000)
+    times.sort()
+    figures = {"states": len(times), "median_ms": statistics.median(times)}
+    figures.update(p99_ms=times[int(0.99 * len(times))], max_ms=times[-1])
+    for name, values in parts.items():
+        values.sort()
+        figures.update({f"{name}_p99_ms": values[int(0.99 * len(values))], f"{name}_max_ms": values[-1]})
+    figures["digest"] = digest.hexdigest()[:16]
+    return figures
+
+
+@contextlib.contextmanager
+def _timing_calls(calls: dict[str, list[list[float]]]):
+    """While inside, each call of the named engine.scoring functions appends its CPU time to the
+    last list of its name in `calls`."""
+    real = {name: getattr(scoring, name) for name in calls}
+
+    def timed(name, fn):
+        def call(*args):
+            start = cpu()
+            out = fn(*args)
+            calls[name][-1].append(cpu() - start)
+            return out
+
+        return call
+
+    for name, fn in real.items():
+        setattr(scoring, name, timed(name, fn))
+    try:
+        yield
+    finally:
+        for name, fn in real.items():
+            setattr(scoring, name, fn)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and states")
     parser.add_argument("--worst", type=int, help="hypothesis examples per worst-case search (default 300, quick 30)")
     parser.add_argument("--only-worst", action="store_true", help="only the worst-case searches")
+    parser.add_argument("--save-states", metavar="FILE", help="save the states the final-scoring search tries")
+    parser.add_argument("--time-states", metavar="FILE", nargs="+", help="only time final_scores on saved states")
     parser.add_argument("maps", nargs="*", default=MAPS, help="map ids (default: all)")
     args = parser.parse_args()
+    if args.time_states:
+        print(
+            "  ".join(
+                f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+                for k, v in time_saved_states(args.time_states).items()
+            )
+        )
+        return
+    saved: list | None = [] if args.save_states else None
     games, states, finished, examples = (20, 100, 5, 30) if args.quick else (300, 1000, 30, 300)
     examples = args.worst or examples
     for map_id in args.maps:
@@ -296,7 +382,7 @@ def main() -> None:
             figures.update(scoring_latency(map_id, finished))
         figures.update(worst_longest_trail(map_id, examples))
         if load_map(map_id).rules.stations:
-            figures.update(worst_final_scoring(map_id, examples))
+            figures.update(worst_final_scoring(map_id, examples, saved))
         print(
             f"{map_id:9s} "
             + "  ".join(
@@ -304,6 +390,9 @@ def main() -> None:
             ),
             flush=True,
         )
+    if saved is not None:
+        with open(args.save_states, "w") as out:
+            json.dump(saved, out)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -100,10 +99,17 @@ def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketRe
 
 def _results(find, tickets: Sequence) -> tuple[TicketResult, ...]:
     """Every ticket's result, given `find`: a city's component."""
-    return tuple(
-        _places_result(find, t) if t.destinations else TicketResult(t.id, t.points, find(t.a) == find(t.b))
-        for t in tickets
-    )
+    return tuple(_result(find, t) for t in tickets)
+
+
+def _result(find, ticket) -> TicketResult:
+    if ticket.destinations:
+        return _places_result(find, ticket)
+    return _ordinary_result(ticket.id, ticket.points, find(ticket.a) == find(ticket.b))
+
+
+#: An ordinary ticket's result without borrowed tracks, made once (a frozen dataclass is slow to build).
+_ordinary_result = cache(TicketResult)
 
 
 def _places_result(find, ticket) -> TicketResult:
@@ -194,52 +200,99 @@ def best_station_use(
             entry[1] += 1
     pairs = [(ca, cb, value, count) for (ca, cb), (value, count) in ordinary.items()]
     places = [t for t, _ in open_tickets if t.destinations]
-    base_points, base_done = best_key
-    best_borrowed: tuple = ()
-    for combo in product(*[[None, *kept] for kept in choices]):
-        label: dict[int, int] = {}  # component -> the joined group it is in (itself when absent)
-        for c in combo:
-            if c is not None:
-                a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
-                if a != b:
-                    for x, group in label.items():
-                        if group == b:
-                            label[x] = a
-                    label[b] = a
-        if not label:
-            continue
-        points, done = base_points, base_done
-        for ca, cb, value, count in pairs:
-            if label.get(ca, ca) == label.get(cb, cb):
-                points += value
-                done += count
-        for t in places:  # country tickets: scored again from scratch (none on maps with stations)
+    best_borrowed = _best_choice(find, choices, pairs, places, best_key)
+    if not best_borrowed:
+        return best, ()
+    borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
+    joined = _joined(find, borrowed_joins)
+    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1 :]) for i in range(len(best_borrowed))]
+    results = []
+    for t, r in zip(tickets, best):
+        if t.destinations or not r.completed:  # (complete on the own network, it needs no borrowed track)
+            r = _result(joined, t)
+            if r.completed:
+                needs = tuple(b.id for b, f in zip(best_borrowed, without) if not _result(f, t).completed)
+                r = TicketResult(r.id, r.points, True, needs, r.reached)
+        results.append(r)
+    return tuple(results), best_borrowed
+
+
+def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: list, best_key: tuple[int, int]):
+    """The first best choice of borrowed tracks (one option or none per station, the later stations
+    varying fastest; borrowing nothing scores `best_key`), or () when none beats it.
+
+    The choices are walked as a tree, station by station, each joining two groups of components
+    on the way down and keeping the ticket pairs still apart. Left out, as they never hold a
+    better choice than one met before: a track joining nothing new (or the same two groups as an
+    earlier option of its station), which leads to the same groups as borrowing nothing there;
+    and a subtree where even joining every pair still apart whose two groups the later stations'
+    tracks both touch would not beat the best key so far. The country tickets are scored at each
+    full choice (none on maps with stations), without that bound."""
+    best = [best_key, ()]
+    chosen: list = []
+    last = len(choices) - 1
+    touched: list[set[int]] = []  # per station, the components it and the later stations touch
+    for kept in reversed(choices):
+        touched.insert(0, {x for c in kept for x in c[1:]}.union(*touched[:1]))
+
+    def score(label: dict[int, int], points: int, done: int) -> None:
+        """A full choice (`chosen`) scoring `points` and `done` (before country tickets)."""
+        for t in places:
             before = _places_result(find, t)
-            after = _places_result(lambda n, label=label: label.get(find(n), find(n)), t)
+            after = _places_result(lambda n: label.get(find(n), find(n)), t)
             points += (after.points if after.completed else -after.points) - (
                 before.points if before.completed else -before.points
             )
             done += after.completed - before.completed
-        if (points, done) > best_key:
-            best_key, best_borrowed = (points, done), tuple(c[0] for c in combo if c is not None)
-    if not best_borrowed:
-        return best, ()
-    borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
-    best = _results(_joined(find, borrowed_joins), tickets)
-    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1 :]) for i in range(len(best_borrowed))]
-    best = tuple(
-        r
-        if not r.completed
-        else TicketResult(
-            r.id,
-            r.points,
-            True,
-            tuple(b.id for b, f in zip(best_borrowed, without) if not _results(f, [t])[0].completed),
-            r.reached,
-        )
-        for r, t in zip(best, tickets)
-    )
-    return best, best_borrowed
+        if (points, done) > best[0]:
+            best[0], best[1] = (points, done), tuple(c[0] for c in chosen)
+
+    def visit(station: int, label: dict[int, int], apart: list[tuple], points: int, done: int) -> None:
+        # The pairs still apart, by the groups they join (smaller first).
+        keyed = []
+        for ca, cb, value, count in apart:
+            ga, gb = label.get(ca, ca), label.get(cb, cb)
+            keyed.append((ga, gb, value, count) if ga < gb else (gb, ga, value, count))
+        if not places and station < last:
+            groups = {label.get(x, x) for x in touched[station]}
+            bound_points, bound_done = points, done
+            for ga, gb, value, count in keyed:
+                if ga in groups and gb in groups:
+                    bound_points += value
+                    bound_done += count
+            if (bound_points, bound_done) <= best[0]:
+                return
+        if station < last:
+            visit(station + 1, label, apart, points, done)
+        elif chosen:
+            score(label, points, done)
+        met = set()
+        for c in choices[station]:
+            a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
+            pair = (a, b) if a < b else (b, a)
+            if a == b or pair in met:
+                continue
+            met.add(pair)
+            gained_points, gained_done = points, done
+            for ga, gb, value, count in keyed:
+                if ga == pair[0] and gb == pair[1]:
+                    gained_points += value
+                    gained_done += count
+            chosen.append(c)
+            if station < last or places:
+                joined = {x: a if group == b else group for x, group in label.items()}
+                joined[b] = a
+                if station < last:
+                    still = [p for p, k in zip(apart, keyed) if k[0] != pair[0] or k[1] != pair[1]]
+                    visit(station + 1, joined, still, gained_points, gained_done)
+                else:
+                    score(joined, gained_points, gained_done)
+            elif (gained_points, gained_done) > best[0]:
+                best[0], best[1] = (gained_points, gained_done), tuple(c[0] for c in chosen)
+            chosen.pop()
+
+    visit(0, {}, pairs, *best_key)
+    return best[1]
 
 
 def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
@@ -392,27 +445,26 @@ def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
 def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[int, list[tuple]]:
     """Per node city, its chains in the order of their first tracks there: (bit, the node at the
     other end, total length, the track indices walked). A chain back to its own node is listed
-    from both ends, with one bit."""
-    links: dict[int, list[tuple]] = {c: [] for c in nodes}
-    ends: dict[tuple[int, int], tuple] = {}  # (node, first track) -> chain walked from there
+    from both ends, with one bit. A chain's end is keyed by its first track and that track's end."""
+    lengths = [t.length for t in tracks]
+    ends: dict[int, tuple] = {}  # 2 * first track + (0 at its city a, 1 at b) -> chain walked from there
     for start in adjacency:
         if start not in nodes:
             continue
         for first, city in adjacency[start]:
-            if (start, first) in ends:
+            key = first * 2 + (tracks[first].a != start)
+            if key in ends:
                 continue
-            run, prev = [first], first
+            run, prev, length = [first], first, lengths[first]
             while city not in nodes:
                 (i0, c0), (i1, c1) = adjacency[city]
                 prev, city = (i1, c1) if i0 == prev else (i0, c0)
                 run.append(prev)
-            bit = 1 << (len(ends) // 2)
-            length = sum(tracks[i].length for i in run)
-            ends[(start, first)] = (bit, city, length, tuple(run))
-            ends[(city, prev)] = (bit, start, length, tuple(reversed(run)))
-    for c in nodes:
-        links[c] = [ends[(c, i)] for i, _ in adjacency[c] if (c, i) in ends]
-    return links
+                length += lengths[prev]
+            bit = 1 << (len(ends) >> 1)
+            ends[key] = (bit, city, length, tuple(run))
+            ends[prev * 2 + (tracks[prev].a != city)] = (bit, start, length, tuple(run[::-1]))
+    return {c: [ends[i * 2 + (tracks[i].a != c)] for i, _ in adjacency[c]] for c in nodes}
 
 
 def _bridges(links: dict) -> tuple[int, dict[int, int]]:
@@ -533,8 +585,8 @@ def _block_bounds(
 def _pairing(links: dict, group: list[int], bridges: int):
     """The lightest pairing, by shortest paths, of a set of the cities `group` (as a bit mask), all in
     one block (a shortest path between two of its cities never crosses a bridge)."""
-    dist = []
-    for source in group:
+    dist = []  # row i: from group[i] to each city of the group (only to the later ones is read)
+    for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
         d = {source: 0}
         heap = [(0, source)]
         while heap:
@@ -603,13 +655,14 @@ def final_scores(game: Game) -> list[PlayerScore]:
         bonus_names.append(("longest_path", longest_bonus, lambda p: p[3]))
     if globetrotter_bonus:  # nobody scores it when nobody completed a ticket (top > 0 below)
         bonus_names.append(("globetrotter", globetrotter_bonus, lambda p: sum(r.completed for r in p[1])))
+    metrics = [(name, points, [metric(p) for p in partial]) for name, points, metric in bonus_names]
     scores = []
-    for p in partial:
+    for i, p in enumerate(partial):
         seat, results, borrowed, longest, path, station_points = p
         bonuses = {}
-        for name, points, metric in bonus_names:
-            top = max(metric(q) for q in partial)
-            if top > 0 and metric(p) == top:
+        for name, points, values in metrics:
+            top = max(values)
+            if top > 0 and values[i] == top:
                 bonuses[name] = points
         ticket_points = _ticket_value(results)[0]
         total = game.score[seat] + ticket_points + station_points + sum(bonuses.values())

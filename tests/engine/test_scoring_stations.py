@@ -1,0 +1,79 @@
+"""The station choice (`best_station_use`), which walks only the choices that can change a ticket and
+leaves out subtrees that cannot beat the best so far, picks what trying every assignment plainly
+picks (docs/rules.md §3): the same borrowed tracks, the same ticket results and the same `via`."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.game import Game
+from engine.mapdata import Ticket, load_map
+from engine.scoring import best_station_use, ticket_results
+from tests.engine.test_speed_equivalence import _network
+
+
+def plain_station_use(own, tickets, station_options):
+    """Every assignment (each station's options in order, no track first, the later stations varying
+    fastest) scored from scratch; the first with the most ticket points, then completed tickets."""
+
+    def value(results):
+        return sum(r.points if r.completed else -r.points for r in results), sum(r.completed for r in results)
+
+    best = ticket_results(own, tickets)
+    best_key, best_borrowed = value(best), ()
+    for combo in product(*[[None, *opts] for opts in station_options]):
+        borrowed = tuple(t for t in combo if t is not None)
+        results = ticket_results([*own, *borrowed], tickets)
+        if value(results) > best_key:
+            best, best_key, best_borrowed = results, value(results), borrowed
+    via = []
+    for r, ticket in zip(best, tickets):
+        needs = ()
+        if r.completed:
+            needs = tuple(
+                b.id
+                for i, b in enumerate(best_borrowed)
+                if not ticket_results([*own, *best_borrowed[:i], *best_borrowed[i + 1 :]], [ticket])[0].completed
+            )
+        via.append(type(r)(r.id, r.points, r.completed, needs, r.reached))
+    return tuple(via), best_borrowed
+
+
+@st.composite
+def station_situations(draw):
+    """A player's network, opponents' tracks all over the map, up to three stations on cities the
+    network touches (anywhere when it has none), tickets from the map's deck and tickets between cities the
+    network or the stations' tracks touch (so that borrowing often pays, in several ways)."""
+    map_id = draw(st.sampled_from(["europe", "switzerland"]))  # Switzerland: country tickets
+    m = load_map(map_id)
+    own = _network(m, draw(st.lists(st.integers(0, 30), min_size=1, max_size=18)))
+    mine = {t.index for t in own}
+    rnd = draw(st.randoms(use_true_random=False))
+    theirs = [t for t in m.tracks if t.index not in mine and rnd.random() < 0.7]
+    touched = sorted({c for t in own for c in (t.a, t.b)} or {c for t in theirs[:8] for c in (t.a, t.b)})
+    cities = rnd.sample(touched, min(len(touched), draw(st.integers(1, 3))))
+    options = [[t for t in theirs if c in (t.a, t.b)] for c in cities]
+    deck = Game.new(map_id, 2, 0).deck_rules.tickets
+    tickets = [m.ticket_by_id[i] for i in draw(st.lists(st.sampled_from(deck), unique=True, max_size=12))]
+    near = sorted({c for t in own for c in (t.a, t.b)} | {c for opts in options for t in opts for c in (t.a, t.b)})
+    for i, (a, b, points) in enumerate(
+        draw(
+            st.lists(
+                st.tuples(st.sampled_from(near), st.sampled_from(near), st.integers(1, 12)), min_size=1, max_size=10
+            )
+        )
+        if near
+        else ()
+    ):
+        tickets.append(Ticket(10_000 + i, a, b, points, False, "test"))
+    return own, tickets, options
+
+
+@settings(max_examples=60)
+@given(station_situations())
+def test_station_choice_matches_trying_every_assignment(situation):
+    own, tickets, options = situation
+    assert best_station_use(own, tickets, options) == plain_station_use(own, tickets, options)
