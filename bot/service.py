@@ -319,8 +319,7 @@ class GameService:
                     # process moved it); then the move is tried again on the stored game.
                     if verified or self._same(table, await self._stamp(game_id)):
                         raise
-                except StaleVersionError:  # another process saved first: try again on its game
-                    self.forget(game_id)
+                except StaleVersionError:  # another process saved first (`_apply` dropped the copy): try again
                     if verified:
                         raise LostRace() from None
                 table, verified = self._keep(await self._load(game_id)), True

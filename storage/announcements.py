@@ -101,7 +101,7 @@ _WRITTEN = "ttr_announcement"
 
 
 def written(session: AsyncSession) -> Announcement | None:
-    """The row `add_announcement` queued in this session (its id is set once committed)."""
+    """The row `add_announcement` wrote in this session (None if it wrote none)."""
     return session.info.get(_WRITTEN)
 
 
@@ -156,8 +156,9 @@ async def pending_announcements(
 
 
 async def _claim(
-    session: AsyncSession, candidates: sa.Select, claimer: str, now: datetime, lease: timedelta, mine: bool = False
+    session: AsyncSession, candidates: sa.Select, guard: sa.ColumnElement[bool], claimer: str, now: datetime
 ) -> Announcement | None:
+    """Claim the first of `candidates` (row ids chosen by `guard`), the guard checked again."""
     async with writing(session):
         if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
             # Racing claimers skip a row another one is taking instead of queueing behind it.
@@ -167,7 +168,7 @@ async def _claim(
         # read the row before another one's commit re-checks it and matches nothing).
         result = await session.execute(
             update(Announcement)
-            .where(Announcement.id == chosen, _claimable(now, lease, claimer if mine else None))
+            .where(Announcement.id == chosen, guard)
             .values(claimed_at=now, claimed_by=claimer[:64], attempts=Announcement.attempts + 1)
             .returning(Announcement)
             .execution_options(synchronize_session=False)
@@ -183,8 +184,9 @@ async def claim_announcement(
     """Take one row for `lease`; None if it is announced, claimed by someone else, or an older
     row of its game is still waiting (they go out in order)."""
     now = now or utcnow()
-    candidates = select(Announcement.id).where(Announcement.id == announcement_id, _claimable(now, lease))
-    return await _claim(session, candidates, claimer, now, lease)
+    guard = _claimable(now, lease)
+    candidates = select(Announcement.id).where(Announcement.id == announcement_id, guard)
+    return await _claim(session, candidates, guard, claimer, now)
 
 
 async def claim_next(
@@ -202,9 +204,9 @@ async def claim_next(
     when nothing is waiting (`mine`: rows the claimer holds already count as waiting). Drain with
     `while (a := await claim_next(...)) is not None`."""
     now = now or utcnow()
-    mark = claimer if mine else None
-    candidates = _scoped(select(Announcement.id).where(_claimable(now, lease, mark)), guild_ids, shard, game_id)
-    return await _claim(session, candidates, claimer, now, lease, mine)
+    guard = _claimable(now, lease, claimer if mine else None)
+    candidates = _scoped(select(Announcement.id).where(guard), guild_ids, shard, game_id)
+    return await _claim(session, candidates, guard, claimer, now)
 
 
 async def mark_announced(
