@@ -134,7 +134,7 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
                     "to a writable place"
                 ) from None
         kwargs.setdefault("connect_args", {"timeout": SQLITE_BUSY_TIMEOUT})
-        kwargs["module"] = sqlite_driver.dbapi()  # `_sqlite_begin` needs its `begin`
+        kwargs["module"] = sqlite_driver.dbapi(SQLITE_BUSY_TIMEOUT)  # `_sqlite_begin` needs its `begin`
         engine = create_async_engine(url, **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_connect)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)

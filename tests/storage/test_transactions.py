@@ -10,8 +10,9 @@ import time
 
 import asyncpg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
+from sqlalchemy.exc import IntegrityError
 
 from storage.database import begin_write, sqlite_path, writing
 from storage.games import create_game, game_stamp
@@ -126,6 +127,56 @@ async def test_a_transaction_is_two_thread_hops(db, monkeypatch) -> None:  # typ
         async with writing(s):
             s.add(Player(user_id=USER))
     assert hops == ["_statement", "commit"]
+
+
+def without_sqlite_waits(db) -> None:  # type: ignore[no-untyped-def]
+    """SQLite's own wait for the write lock turned off: a writer that meets another fails at once."""
+
+    @event.listens_for(db.engine.sync_engine, "connect")
+    def no_busy_wait(dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_connection.execute("PRAGMA busy_timeout=0")
+
+    db.engine.sync_engine.pool.dispose()  # connections made from now on have no busy wait
+
+
+async def write_players(db, users) -> None:  # type: ignore[no-untyped-def]
+    async with db.sessions() as s:
+        async with writing(s):
+            for user in users:
+                s.add(Player(user_id=user))
+                await s.flush()  # one statement, one thread hop, at a time: the lock is held across hops
+
+
+async def test_writers_of_one_process_take_turns_instead_of_meeting_at_the_lock(db) -> None:  # type: ignore[no-untyped-def]
+    """Twenty writers at once, each holding the write lock over three statements: every one is
+    written though SQLite itself would refuse a writer that finds the lock taken."""
+    only(db, "sqlite")
+    without_sqlite_waits(db)
+    await asyncio.gather(*(write_players(db, [USER + 3 * i + k for k in range(3)]) for i in range(20)))
+    async with db.sessions() as s:
+        assert (await s.execute(text("SELECT count(*) FROM players"))).scalar_one() == 60
+
+
+async def test_a_failed_or_cancelled_writer_gives_up_its_turn(db) -> None:  # type: ignore[no-untyped-def]
+    only(db, "sqlite")
+    without_sqlite_waits(db)
+    db.engine.dialect.dbapi.writers.wait = 600.0  # a turn never given up would hang the waits below
+    await write_players(db, [USER])
+    with pytest.raises(IntegrityError):
+        await write_players(db, [USER + 1, USER])  # the second row fails: rolled back
+    waiting = asyncio.create_task(write_players(db, [USER + 2]))
+    holding = asyncio.create_task(write_players(db, [USER + 3, USER + 4]))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    await asyncio.wait_for(asyncio.gather(holding, waiting, return_exceptions=True), 10)
+    async with db.sessions() as s:
+        await begin_write(s)
+        await s.execute(text("SELECT 1"))  # BEGIN IMMEDIATE: this connection's turn
+        await (await s.connection()).invalidate()  # a connection dropped mid-write ends its turn too
+    await asyncio.wait_for(write_players(db, [USER + 5]), 10)
+    async with db.sessions() as s:
+        rows = (await s.execute(text("SELECT user_id FROM players ORDER BY user_id"))).scalars().all()
+    assert [user - USER for user in rows] in ([0, 3, 4, 5], [0, 2, 3, 4, 5])
 
 
 # ---------------------------------------------------------------------- PostgreSQL
