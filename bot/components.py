@@ -13,6 +13,7 @@ channel message, the player's in a DM or an ephemeral reply.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import discord
 from discord import ButtonStyle, Interaction
@@ -217,10 +218,16 @@ def choice_button(game_id: int, token: int, choice: Action | str, *, label: str 
 # ---------------------------------------------------------------------------- views
 
 
-def _view(items) -> discord.ui.View:
+def layout(items: Iterable[discord.ui.Item]) -> discord.ui.View:
+    """A message's components as a view discord.py does not listen on (stopped at once).
+
+    A click reaches the DynamicItem whose template matches its custom id (the cogs register them),
+    so a listening view would do nothing for it, yet discord.py would keep it, and its buttons, in
+    its view store for good (timeout=None): one view for every message ever sent (issue 23)."""
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()
     return view
 
 
@@ -325,7 +332,7 @@ def ticket_mix_view(game_id: int, game: Game, seat: int, *, t: Translator) -> di
     mixes = ticket_mixes(game, seat)
     if not mixes:
         return None
-    return _view(
+    return layout(
         [
             button(
                 f"ttr:{game_id}:{token}:mix:{a.long}",
@@ -354,7 +361,7 @@ def passenger_menu(
             placeholder=fit(t.gettext("Pick a passenger"), PLACEHOLDER),
             options=[discord.SelectOption(label=fit(t.city(m.city_by_id[c]), OPTION_TEXT), value=c) for c in starts],
         )
-        return "🧳 " + t.gettext("Which passenger travels?"), _view([select])
+        return "🧳 " + t.gettext("Which passenger travels?"), layout([select])
     start = start if start in starts else starts[0]
     stacks = game.hooks.public_view(game)["merchandise"]
 
@@ -385,7 +392,7 @@ def passenger_menu(
     return "🧳 " + t.gettext(
         "Where does the passenger from {city} go? It takes the top token of every city on the way.",
         city=t.city(m.city_by_id[start]),
-    ), _view([select])
+    ), layout([select])
 
 
 def passenger_end_view(game_id: int, game: Game, seat: int, claims: list[Claim], *, t: Translator) -> discord.ui.View:
@@ -403,17 +410,15 @@ def passenger_end_view(game_id: int, game: Game, seat: int, claims: list[Claim],
         )
         for city in ends
     ]
-    return _view(items)
+    return layout(items)
 
 
 def _rows(*rows: list[discord.ui.Item]) -> discord.ui.View:
     """A view with each list on its own row (Discord: 5 items a row, 5 rows)."""
-    view = discord.ui.View(timeout=None)
     for number, items in enumerate(r for r in rows if r):
         for item in items:
             item.row = number
-            view.add_item(item)
-    return view
+    return layout(item for items in rows for item in items)
 
 
 def table_view(game_id: int, game: Game, *, t: Translator) -> discord.ui.View:
@@ -450,7 +455,7 @@ def panel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord
 
 
 def undo_vote_view(game_id: int, ply: int, *, t: Translator) -> discord.ui.View:
-    return _view(
+    return layout(
         [
             button(f"ttr:{game_id}:{ply}:undo:yes", t.pgettext("button", "Agree"), style=ButtonStyle.success),
             button(f"ttr:{game_id}:{ply}:undo:no", t.pgettext("button", "Refuse"), style=ButtonStyle.danger),
@@ -472,7 +477,7 @@ def tickets_view(game_id: int, game: Game, seat: int, *, t: Translator) -> disco
         for ticket_id in sorted(game.offers[seat])
     ]
     keep = game.offer_keep[seat]
-    return _view(
+    return layout(
         [
             discord.ui.Select(
                 custom_id=f"ttr:{game_id}:{game.decision_token(seat)}:keep",
@@ -501,7 +506,7 @@ def tunnel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discor
     items.append(
         button(f"ttr:{game_id}:{token}:tunnel:decline", t.pgettext("button", "Decline"), style=ButtonStyle.danger)
     )
-    return _view(items)
+    return layout(items)
 
 
 #: Options a select holds (Discord's limit): a longer menu is paged.
@@ -633,7 +638,7 @@ def payment_view(game_id: int, game: Game, seat: int, actions: list, *, t: Trans
             if action.passenger:
                 label += " · 🧳 " + t.city(game.map.city_by_id[action.passenger])
         items.append(choice_button(game_id, token, action, label=label))
-    return _view(items)
+    return layout(items)
 
 
 def color_choice_view(
@@ -655,7 +660,7 @@ def color_choice_view(
             )
         except ValueError:
             continue
-    return _view(items)
+    return layout(items)
 
 
 def hook_choice_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View:
@@ -672,7 +677,7 @@ def hook_choice_view(game_id: int, game: Game, seat: int, *, t: Translator) -> d
             track = game.map.track_by_id[track]
             label = f"{route_name(t, game.map, track)} ({route_color(t, track)})"
         items.append(choice_button(game_id, token, action, label=label))
-    return _view(items)
+    return layout(items)
 
 
 def lobby_view(lobby_id: int, *, t: Translator) -> discord.ui.View:
@@ -682,10 +687,10 @@ def lobby_view(lobby_id: int, *, t: Translator) -> discord.ui.View:
         "start": t.pgettext("button", "Start"),
     }
     styles = {"join": ButtonStyle.success, "leave": ButtonStyle.secondary, "start": ButtonStyle.primary}
-    return _view([button(f"ttr:lobby:{lobby_id}:{what}", label, style=styles[what]) for what, label in labels.items()])
+    return layout([button(f"ttr:lobby:{lobby_id}:{what}", label, style=styles[what]) for what, label in labels.items()])
 
 
 def final_view(game_id: int, *, t: Translator) -> discord.ui.View:
-    return _view(
+    return layout(
         [button(f"ttr:{game_id}:rematch", t.pgettext("button", "Rematch"), emoji="🔁", style=ButtonStyle.success)]
     )

@@ -46,14 +46,16 @@ class SeatChanged(UserError):
 
 
 def kick_view(game_id: int, seat: int, user_id: int, *, t: Translator) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        components.button(
-            f"ttr:{game_id}:kick:{seat}:{user_id}:yes", t.pgettext("button", "Remove"), style=discord.ButtonStyle.danger
-        )
+    return components.layout(
+        [
+            components.button(
+                f"ttr:{game_id}:kick:{seat}:{user_id}:yes",
+                t.pgettext("button", "Remove"),
+                style=discord.ButtonStyle.danger,
+            ),
+            components.button(f"ttr:{game_id}:kick:{seat}:{user_id}:no", t.pgettext("button", "Cancel")),
+        ]
     )
-    view.add_item(components.button(f"ttr:{game_id}:kick:{seat}:{user_id}:no", t.pgettext("button", "Cancel")))
-    return view
 
 
 class KickButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.KICK):

@@ -207,14 +207,14 @@ def role_problem(guild: discord.Guild | None, role_id: int) -> str | None:
 
 
 def delete_view(league_id: int, *, t: Translator) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        components.button(
-            f"ttr:league:{league_id}:delete:yes", t.pgettext("button", "Delete"), style=discord.ButtonStyle.danger
-        )
+    return components.layout(
+        [
+            components.button(
+                f"ttr:league:{league_id}:delete:yes", t.pgettext("button", "Delete"), style=discord.ButtonStyle.danger
+            ),
+            components.button(f"ttr:league:{league_id}:delete:no", t.pgettext("button", "Cancel")),
+        ]
     )
-    view.add_item(components.button(f"ttr:league:{league_id}:delete:no", t.pgettext("button", "Cancel")))
-    return view
 
 
 class DeleteButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.LEAGUE_DELETE):

@@ -489,16 +489,16 @@ class Tournaments(TTRCog):
         return text
 
     def _signup_buttons(self, t: Translator, tournament_id: int) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            components.button(
-                f"ttr:tournament:{tournament_id}:join",
-                t.pgettext("button", "Sign up"),
-                style=discord.ButtonStyle.success,
-            )
+        return components.layout(
+            [
+                components.button(
+                    f"ttr:tournament:{tournament_id}:join",
+                    t.pgettext("button", "Sign up"),
+                    style=discord.ButtonStyle.success,
+                ),
+                components.button(f"ttr:tournament:{tournament_id}:leave", t.pgettext("button", "Withdraw")),
+            ]
         )
-        view.add_item(components.button(f"ttr:tournament:{tournament_id}:leave", t.pgettext("button", "Withdraw")))
-        return view
 
     # ------------------------------------------------------------------ the commands' work
 

@@ -350,3 +350,16 @@ async def test_a_russian_server_reads_turns_and_undo_requests_in_russian(fake_di
     posted = await fake.wait_for_message(fake.general, lambda m: "последний ход отменён" in m.content)
     assert f"<@{fake.alice.id}>, ваш ход" in posted.content
     assert driver.game.owner[driver.game.map.track_by_id[claim.track].index] == -1
+
+
+async def test_the_bot_keeps_no_view_for_the_messages_it_sent(fake_discord, make_bot):
+    """Buttons are layouts: a click reaches the registered DynamicItems, so discord.py must not
+    keep a view (with its buttons) for every message sent, which it would for good (issue 23)."""
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    for _ in range(4):
+        await driver.act(driver.game.current, DrawDeck())
+    await driver.run(fake.alice, "ttr hand")
+    store = bot._connection._view_store
+    assert not store._synced_message_views and not any(store._views.values())
+    assert store._dynamic_items  # what the clicks reach
