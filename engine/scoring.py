@@ -310,7 +310,7 @@ def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
 
 #: Networks whose starts times 2 to the power of their independent cycles (about the trails a
 #: plain search tries) are at most this are searched plainly; the bounds below cost more there.
-_PLAIN_WORK = 40
+_PLAIN_WORK = 12
 #: Networks whose blocks have at most this many independent cycles each are searched with a
 #: memo of every state's longest continuation (`_memo_trail`); its states multiply with the cycles.
 _MEMO_RANK = 1
