@@ -333,10 +333,13 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
       component with odd cities it runs between two of them, and a component without is one
       closed trail from its first city: only those starts are tried (a sparse network is
       then searched plainly);
-    - in a dense network, runs of tracks through cities of two tracks (chains) are walked as
-      one step, and the search looks for a trail at least as long as a target, first the
-      highest bound (`_block_bounds`): a start, or a bridge (a chain whose removal splits the
-      network: a trail crosses it once and never comes back), whose bound is below the target
+    - in a denser network, runs of tracks through cities of two tracks (chains) are walked as
+      one step; when no block (what is left joined once the bridges, the chains whose removal
+      splits the network, are taken out) holds more than `_MEMO_RANK` cycles, every state's
+      longest continuation is kept (`_memo_trail`);
+    - else the search looks for a trail at least as long as a target, first the
+      highest bound (`_block_bounds`): a start, or a bridge (a trail crosses it once and never
+      comes back), whose bound is below the target
       is not walked, nor a state met before in the same pass (the same city with the same
       chains used). The first trail reaching the target is the first longest one; when there
       is none, the next target is the highest bound or length the pass left out.
