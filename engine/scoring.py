@@ -65,41 +65,26 @@ def _ticket_json(t: TicketResult) -> dict:
     return out
 
 
-class _Components:
-    """Union-find over city indices."""
+def _component_roots(tracks: Iterable[Track]) -> dict[int, int]:
+    """Each city of the network `tracks` to its component (named by one of its cities; a city off
+    the network is its own), as a flat table: scoring looks up every ticket's ends many times."""
+    parent: dict[int, int] = {}
 
-    __slots__ = ("parent",)
+    def root(x: int) -> int:
+        while x in parent:
+            x = parent[x]
+        return x
 
-    def __init__(self) -> None:
-        self.parent: dict[int, int] = {}
-
-    def find(self, x: int) -> int:
-        parent = self.parent
-        root = x
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while x != root:
-            nxt = parent.get(x, x)
-            parent[x] = root
-            x = nxt
-        return root
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
+    for t in tracks:
+        ra, rb = root(t.a), root(t.b)
         if ra != rb:
-            self.parent[ra] = rb
+            parent[ra] = rb
+    return {c: root(c) for c in list(parent)}
 
 
 def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
-    comp = _Components()
-    for t in tracks:
-        comp.union(t.a, t.b)
-    return _results(comp.find, tickets)
-
-
-def _results(find, tickets: Sequence) -> tuple[TicketResult, ...]:
-    """Every ticket's result, given `find`: a city's component."""
-    return tuple(_result(find, t) for t in tickets)
+    get = _component_roots(tracks).get
+    return tuple(_result(lambda city: get(city, city), t) for t in tickets)
 
 
 def _result(find, ticket) -> TicketResult:
@@ -159,27 +144,36 @@ def best_station_use(
     an earlier option of its station, or ending in a component no ticket still needs and no
     other station reaches, changes nothing that an earlier choice did not, so it is never the
     first best choice and is left out."""
-    comp = _Components()
-    for t in own:
-        comp.union(t.a, t.b)
-    find = comp.find
-    best = _results(find, tickets)
+    get = _component_roots(own).get
+
+    def find(city: int) -> int:
+        return get(city, city)
+
+    # Every ticket's result on the own network; the open ones (more borrowed track may change
+    # them), with their ends' components for an ordinary ticket; the components they need.
+    best_list, open_tickets, needed = [], [], set()
+    for t in tickets:
+        if t.destinations:
+            r = _places_result(find, t)
+            open_tickets.append((t, r, -1, -1))
+            needed.update(find(n) for n in (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)))
+        else:
+            ca, cb = get(t.a, t.a), get(t.b, t.b)
+            r = _ordinary_result(t.id, t.points, ca == cb)
+            if ca != cb:
+                open_tickets.append((t, r, ca, cb))
+                needed.add(ca)
+                needed.add(cb)
+        best_list.append(r)
+    best = tuple(best_list)
     best_key = _ticket_value(best)
-    # Tickets whose result more borrowed track may change, and the components they need.
-    open_tickets = [(t, r) for t, r in zip(tickets, best) if t.destinations or not r.completed]
-    needed: set[int] = set()
-    for t, _ in open_tickets:
-        for node in (
-            (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)) if t.destinations else (t.a, t.b)
-        ):
-            needed.add(find(node))
     choices = []
     for opts in station_options:
         if not opts:
             continue
         kept, pairs = [], set()
         for t in opts:
-            ra, rb = find(t.a), find(t.b)
+            ra, rb = get(t.a, t.a), get(t.b, t.b)
             pair = (ra, rb) if ra < rb else (rb, ra)
             if ra != rb and pair not in pairs:
                 pairs.add(pair)
@@ -192,14 +186,13 @@ def best_station_use(
     # tickets between the same two components count together.
     ends = {x for kept in choices for _, ra, rb in kept for x in (ra, rb)}
     ordinary: dict[tuple[int, int], list[int]] = {}
-    for t, r in open_tickets:
-        ca, cb = find(t.a), find(t.b)
+    for t, r, ca, cb in open_tickets:
         if not t.destinations and ca in ends and cb in ends:
             entry = ordinary.setdefault((ca, cb), [0, 0])
             entry[0] += 2 * r.points
             entry[1] += 1
     pairs = [(ca, cb, value, count) for (ca, cb), (value, count) in ordinary.items()]
-    places = [t for t, _ in open_tickets if t.destinations]
+    places = [t for t, *_ in open_tickets if t.destinations]
     best_borrowed = _best_choice(find, choices, pairs, places, best_key)
     if not best_borrowed:
         return best, ()
@@ -298,24 +291,29 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
 def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
     """Leave out borrowed tracks ending in a component no open ticket needs and no other
     station's track reaches (a dead end, whatever the other stations borrow), until none is left."""
-    changed = True
-    while changed:
+    while True:
+        stations: dict[int, int] = {}  # component -> how many stations' tracks reach it
+        for kept in choices:
+            for x in {x for c in kept for x in c[1:]}:
+                stations[x] = stations.get(x, 0) + 1
         changed = False
-        reach: dict[int, set[int]] = {}
         for station, kept in enumerate(choices):
-            for _, ra, rb in kept:
-                reach.setdefault(ra, set()).add(station)
-                reach.setdefault(rb, set()).add(station)
-        for station, kept in enumerate(choices):
-            alive = [c for c in kept if all(x in needed or len(reach[x]) > 1 for x in c[1:])]
+            alive = [
+                c for c in kept if (c[1] in needed or stations[c[1]] > 1) and (c[2] in needed or stations[c[2]] > 1)
+            ]
             if len(alive) < len(kept):
                 choices[station] = alive
                 changed = True
+        if not changed:
+            return
 
 
 #: Networks whose starts times 2 to the power of their independent cycles (about the trails a
 #: plain search tries) are at most this are searched plainly; the bounds below cost more there.
-_PLAIN_WORK = 40
+_PLAIN_WORK = 12
+#: Networks whose blocks have at most this many independent cycles each are searched with a
+#: memo of every state's longest continuation (`_memo_trail`); its states multiply with the cycles.
+_MEMO_RANK = 1
 #: Above this many odd or attachment cities in a block, its bounds are its weight (the pairing
 #: of odd cities would cost more than the search it saves).
 _MAX_PAIRED = 10
@@ -335,10 +333,13 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
       component with odd cities it runs between two of them, and a component without is one
       closed trail from its first city: only those starts are tried (a sparse network is
       then searched plainly);
-    - in a dense network, runs of tracks through cities of two tracks (chains) are walked as
-      one step, and the search looks for a trail at least as long as a target, first the
-      highest bound (`_block_bounds`): a start, or a bridge (a chain whose removal splits the
-      network: a trail crosses it once and never comes back), whose bound is below the target
+    - in a denser network, runs of tracks through cities of two tracks (chains) are walked as
+      one step; when no block (what is left joined once the bridges, the chains whose removal
+      splits the network, are taken out) holds more than `_MEMO_RANK` cycles, every state's
+      longest continuation is kept (`_memo_trail`);
+    - else the search looks for a trail at least as long as a target, first the
+      highest bound (`_block_bounds`): a start, or a bridge (a trail crosses it once and never
+      comes back), whose bound is below the target
       is not walked, nor a state met before in the same pass (the same city with the same
       chains used). The first trail reaching the target is the first longest one; when there
       is none, the next target is the highest bound or length the pass left out.
@@ -355,9 +356,11 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
         return _plain_trail(tracks, adjacency, starts)
     nodes = {c for c, out in adjacency.items() if len(out) != 2} | closed.keys()
     links = _chains(tracks, adjacency, nodes)
-    bridges, block = _bridges(links)
-    bounds, reach = _block_bounds(links, bridges, block, starts)
+    bridges, block, rank = _bridges(links)
     shift = max(adjacency).bit_length()
+    if rank <= _MEMO_RANK:
+        return _memo_trail(tracks, links, bridges, starts, shift)
+    bounds, reach = _block_bounds(links, bridges, block, starts)
     path: list[tuple[int, ...]] = []  # runs of track indices
     seen: set[int] = set()
     target = max(bounds.values())
@@ -397,6 +400,47 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
         except _Found:
             return target, tuple(tracks[i] for run in path for i in run)
         target = below
+
+
+def _memo_trail(
+    tracks: Sequence[Track], links: dict, bridges: int, starts: list[int], shift: int
+) -> tuple[int, tuple[Track, ...]]:
+    """The chain search with each state's longest continuation kept (the state: a city and the
+    chains used), so no state is walked twice. Past a bridge the chains used before lie behind it,
+    out of reach, so its state is the bridge alone: a tree is walked once, whatever the start.
+    The answer is then followed from the first start reaching the longest length, taking at each
+    city its first chain that still reaches it, as the plain search meets that trail first."""
+    memo: dict[int, int] = {}
+
+    def best(city: int, used: int) -> int:
+        key = used << shift | city
+        value = memo.get(key)
+        if value is None:
+            value = 0
+            for bit, nxt, length, _ in links[city]:
+                if not used & bit:
+                    length += best(nxt, bit if bit & bridges else used | bit)
+                    if length > value:
+                        value = length
+            memo[key] = value
+        return value
+
+    longest = city = 0
+    for start in starts:
+        value = best(start, 0)
+        if value > longest:
+            longest, city = value, start
+    trail: list[Track] = []
+    used = total = 0
+    while total < longest:
+        for bit, nxt, length, run in links[city]:
+            if not used & bit:
+                after = bit if bit & bridges else used | bit
+                if total + length + memo[after << shift | nxt] == longest:
+                    trail.extend(tracks[i] for i in run)
+                    city, used, total = nxt, after, total + length
+                    break
+    return longest, tuple(trail)
 
 
 def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) -> tuple[int, tuple[Track, ...]]:
@@ -467,9 +511,9 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
     return {c: [ends[i * 2 + (tracks[i].a != c)] for i, _ in adjacency[c]] for c in nodes}
 
 
-def _bridges(links: dict) -> tuple[int, dict[int, int]]:
-    """The bridge chains (as a bit set) and each node's block: its component once the bridges are
-    removed (named by its first node in `links` order)."""
+def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
+    """The bridge chains (as a bit set), each node's block: its component once the bridges are
+    removed (named by its first node in `links` order), and the most independent cycles of a block."""
     order: dict[int, int] = {}
     low: dict[int, int] = {}
     bridges = 0
@@ -494,18 +538,25 @@ def _bridges(links: dict) -> tuple[int, dict[int, int]]:
         if c not in order:
             visit(c, 0)
     block: dict[int, int] = {}
+    rank = 0
     for root in links:
         if root in block:
             continue
         block[root] = root
         stack = [root]
+        ends = size = 0  # chain ends inside the block (each chain twice), nodes
         while stack:
             x = stack.pop()
+            size += 1
             for bit, y, _, _ in links[x]:
-                if not bit & bridges and y not in block:
-                    block[y] = root
-                    stack.append(y)
-    return bridges, block
+                if not bit & bridges:
+                    ends += 1
+                    if y not in block:
+                        block[y] = root
+                        stack.append(y)
+        if ends // 2 - size + 1 > rank:
+            rank = ends // 2 - size + 1
+    return bridges, block, rank
 
 
 def _block_bounds(

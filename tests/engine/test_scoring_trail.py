@@ -1,8 +1,11 @@
-"""The bounded longest-trail search (blocks and bridges, a target lowered pass by pass) gives the
+"""The bounded longest-trail search (blocks and bridges, a target lowered pass by pass) and the memo
+search (each state's longest continuation kept, a bridge's state alone) give the
 plain search's first longest trail on every network, forced onto networks small enough for the
 plain search too, and on networks made of dense cores with trees and loops hanging off them."""
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -41,18 +44,27 @@ def _hairy_network(m, picks, rnd):
     return owned
 
 
+@contextmanager
+def _forced(memo_rank: int):
+    """Every network past the plain search, to the memo search (blocks of up to `memo_rank`
+    cycles) or else to the bounded one."""
+    knobs = scoring._PLAIN_WORK, scoring._MEMO_RANK
+    scoring._PLAIN_WORK, scoring._MEMO_RANK = -1, memo_rank
+    try:
+        yield
+    finally:
+        scoring._PLAIN_WORK, scoring._MEMO_RANK = knobs
+
+
 @settings(max_examples=40)
 @given(st.sampled_from(MAPS), st.lists(st.integers(0, 30), max_size=16), st.randoms(use_true_random=False))
-def test_bounded_search_matches_the_plain_one_on_every_network(map_id, picks, rnd):
+def test_memo_and_bounded_searches_match_the_plain_one_on_every_network(map_id, picks, rnd):
     owned = _hairy_network(load_map(map_id), picks, rnd)
     expected = reference_trail(owned)
     assert scoring.longest_trail(owned) == expected
-    plain_work = scoring._PLAIN_WORK
-    try:
-        scoring._PLAIN_WORK = -1  # every network through the bounded search
-        assert scoring.longest_trail(owned) == expected
-    finally:
-        scoring._PLAIN_WORK = plain_work
+    for memo_rank in (-1, 1 << 30):  # every network through the bounded search, then the memo one
+        with _forced(memo_rank):
+            assert scoring.longest_trail(owned) == expected
 
 
 def test_loop_hanging_off_a_bridge_counts_whole():
@@ -65,11 +77,8 @@ def test_loop_hanging_off_a_bridge_counts_whole():
         "palermo-smyrna rostov-sevastopol rostov-sochi sevastopol-sochi venezia-zagrab"
     ).split()
     owned = [m.track_by_id[i] for i in ids]
-    plain_work = scoring._PLAIN_WORK
-    try:
-        scoring._PLAIN_WORK = -1
-        length, trail = scoring.longest_trail(owned)
-    finally:
-        scoring._PLAIN_WORK = plain_work
-    assert (length, trail) == reference_trail(owned)
+    for memo_rank in (-1, 1 << 30):
+        with _forced(memo_rank):
+            length, trail = scoring.longest_trail(owned)
+        assert (length, trail) == reference_trail(owned)
     assert {t.id for t in trail} >= {"rostov-sevastopol", "rostov-sochi", "sevastopol-sochi", "palermo-roma"}
