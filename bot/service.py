@@ -161,6 +161,8 @@ class GameService:
         self.storage = storage
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
+        #: channel id -> its active game's id, as last read here (for `peek_channel`).
+        self._channels: dict[int, int] = {}
         self._listeners: list[tuple[int, Listener]] = []
         #: Where new games get their seed (tests replace it to replay the same games).
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(62)
@@ -243,7 +245,8 @@ class GameService:
         self._tables[table.id] = table
         self._tables.move_to_end(table.id)
         while len(self._tables) > self.CACHE_SIZE:
-            old_id, _ = self._tables.popitem(last=False)
+            old_id, old = self._tables.popitem(last=False)
+            self._forget_channel(old)
             lock = self._locks.get(old_id)
             if lock is not None and not lock.locked():
                 del self._locks[old_id]
@@ -261,7 +264,9 @@ class GameService:
         async with self.storage.sessions() as session:
             record = await stored_games.active_game_in_channel(session=session, channel_id=channel_id)
         if record is None or record.id is None:
+            self._channels.pop(channel_id, None)
             return None
+        self._channels[channel_id] = record.id
         table = self._tables.get(record.id)
         if table is not None and self._same(table, (record.version, record.updated_at)):
             self._tables.move_to_end(record.id)
@@ -269,8 +274,23 @@ class GameService:
         async with self.lock(record.id):  # not while a move of this process is being saved
             return await self._current(record.id)
 
+    async def peek_channel(self, channel_id: int) -> Table | None:
+        """`peek` for a channel's game: the cached copy of the active game this process last found
+        there, without a read (`/ttr claim` looks its typed route up on the channel's map twice a
+        claim); else `table_in_channel`. Only for what routes a move, as `peek` is."""
+        table = self._tables.get(self._channels.get(channel_id, 0))
+        if table is not None and table.record.status == "active" and table.record.channel_id == channel_id:
+            return table
+        return await self.table_in_channel(channel_id)
+
+    def _forget_channel(self, table: Table) -> None:
+        if self._channels.get(table.record.channel_id) == table.id:
+            del self._channels[table.record.channel_id]
+
     def forget(self, game_id: int) -> None:
-        self._tables.pop(game_id, None)
+        table = self._tables.pop(game_id, None)
+        if table is not None:
+            self._forget_channel(table)
 
     def forget_guild(self, guild_id: int) -> None:
         for game_id in [t.id for t in list(self._tables.values()) if t.record.guild_id == guild_id]:

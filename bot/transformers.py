@@ -26,9 +26,12 @@ def _bot(interaction: Interaction):
     return interaction.client
 
 
-async def table_here(interaction: Interaction) -> Table:
-    """The game of this channel (raises NoGameHere)."""
-    table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
+async def table_here(interaction: Interaction, *, routing: bool = False) -> Table:
+    """The game of this channel (raises NoGameHere); `routing`: the service's copy as it is, for
+    what only finds the move's game and map (`GameService.peek_channel`)."""
+    service = _bot(interaction).service
+    channel_id = interaction.channel_id
+    table = await (service.peek_channel(channel_id) if routing else service.table_in_channel(channel_id))
     if table is None:
         raise NoGameHere()
     return table
@@ -57,7 +60,7 @@ async def clocked_table(interaction: Interaction) -> tuple[Table, GameClock]:
 
 async def _my_legal_actions(interaction: Interaction, kind: type) -> tuple[Table, list] | None:
     """The caller's legal actions of one kind in this channel's game (for autocomplete)."""
-    table = await _bot(interaction).service.table_in_channel(interaction.channel_id)
+    table = await _bot(interaction).service.peek_channel(interaction.channel_id)
     seat = table.seat_of(interaction.user.id) if table else None
     if table is None or seat is None:
         return None
@@ -87,7 +90,7 @@ class RouteTransformer(app_commands.Transformer):
     """A route of this channel's map; autocomplete lists the routes the caller can claim now."""
 
     async def transform(self, interaction: Interaction, value: str) -> RouteQuery:
-        table = await table_here(interaction)
+        table = await table_here(interaction, routing=True)
         m = table.game.map
         name, _, number = value.partition("/")
         t = await _bot(interaction).languages.for_interaction(interaction)

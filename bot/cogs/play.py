@@ -246,7 +246,7 @@ class Play(TTRCog):
         color: app_commands.Choice[str] | None = None,
         locos: app_commands.Range[int, 0, 9] | None = None,
     ) -> None:
-        table = await table_here(interaction)
+        table = await table_here(interaction, routing=True)
         await self.bot.moves.claim(
             interaction, table.id, route.text, route.tracks, color.value if color else None, locos
         )

@@ -101,3 +101,17 @@ async def test_a_saved_change_is_written_claimed_by_its_announcer(tmp_path) -> N
         again = await outbox.claim_next(session=session, claimer="host:1", game_id=game_id, mine=True)
     assert again is not None and again.id == row.id
     await storage.close()
+
+
+async def test_a_channel_s_game_is_found_for_routing_without_a_read_until_it_ends(tmp_path) -> None:
+    """`peek_channel` (a typed `/ttr claim`'s game and map) reads nothing while this process holds
+    the channel's active game; once the game is over or ended, the channel is read again."""
+    storage, here, _, game_id = await two_services(tmp_path)
+    reads = reads_of_games(storage)
+    table = await here.peek_channel(2)
+    assert table is not None and table.id == game_id and reads == []
+    assert await here.peek_channel(3) is None and len(reads) == 1  # no game there: read each time
+    await here.end(game_id, cause=Cause(CauseKind.ADMIN, user_id=10))
+    reads.clear()
+    assert await here.peek_channel(2) is None and len(reads) == 1
+    await storage.close()
