@@ -179,6 +179,7 @@ class Step:
     end: float = 0.0
     latencies: list[float] = field(default_factory=list)
     lost: int = 0  # turn messages that did not come within TIMEOUT
+    unacknowledged: int = 0  # taps the bot did not answer within Discord's 3 s ("This interaction failed")
     actions: int = 0
     busy: int = 0  # arrivals that found every table waiting for the bot
     cpu: float = 0.0  # the bots' CPU seconds in the step, their image workers' included
@@ -255,6 +256,8 @@ class BenchTable:
     async def step(self, measure: Step | None) -> bool:
         """One action of the seat to move; the turn message's latency into `measure` (None: set-up).
         False when the game is over."""
+        from tests.fakediscord.state import InteractionFailed
+
         loaded = await self.game()
         game = loaded.game
         if game.is_over():
@@ -278,8 +281,13 @@ class BenchTable:
                 measure.lost += 1
         elif measure is not None:
             measure.actions += 1
-        with contextlib.suppress(Exception):
+        try:
             await answer
+        except InteractionFailed:
+            if measure is not None:
+                measure.unacknowledged += 1
+        except Exception:  # a refusal (the player's copy was behind): the next step reloads
+            pass
         return True
 
     async def _send(self, user, action, gid: int, turn: int, map_data) -> None:  # type: ignore[no-untyped-def]
@@ -521,7 +529,7 @@ def line(step: Step) -> str:
     lag = f"loop lag p99 {step.lag_p99 * 1000:.0f} ms (max {step.lag_max * 1000:.0f}), " if step.lag_max else ""
     return (
         f"offered {step.rate:g}/s: {rate:.1f} turn msgs/s, p50 {step.p(0.5) * 1000:.0f} ms, "
-        f"p95 {step.p(0.95) * 1000:.0f} ms, lost {step.lost}, {lag}bots' CPU {step.cpu / (step.end - step.start):.2f} cores = "
+        f"p95 {step.p(0.95) * 1000:.0f} ms, lost {step.lost} ({step.unacknowledged} taps unacknowledged in 3 s), {lag}bots' CPU {step.cpu / (step.end - step.start):.2f} cores = "
         f"{per_turn * 1000:.0f} ms per turn ({own * 1000:.0f} in the bot, {(per_turn - own) * 1000:.0f} in its "
         f"image workers), busy {step.busy}; players and fake {step.cpu_driver / turns * 1000:.0f} ms per turn"
     )
