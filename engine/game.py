@@ -248,6 +248,17 @@ def _illegal(template: str, /, **params: object) -> IllegalActionError:
 class Game:
     """One game of Ticket to Ride. Create with `Game.new(...)`, replay with `Game.replay(...)`."""
 
+    # Slots, not an instance dict: a game has more attributes than CPython 3.11 keeps in a shared-key
+    # dict (30), past which every `self.x` is a slower dict lookup; a random game reads thousands.
+    __slots__ = (
+        "map", "seats", "seed", "options", "deck_rules", "hooks", "returned_policy", "log", "public_log",
+        "shuffles", "deck", "discard", "market", "hands", "ticket_deck", "ticket_discard", "tickets", "offers",
+        "offer_keep", "owner", "station_owner", "stations", "trains", "stations_left", "score", "left", "phase",
+        "first", "current", "round", "resume", "stage", "tunnel", "last_round", "passes", "undoable", "decisions",
+        "end_reason", "_final", "last_action", "_doubles_open", "_free_owner", "_free", "_free_mask",
+        "_stations_free", "_free_locos", "_track_rules", "_unmixed", "_listing", "__weakref__",
+    )  # fmt: skip
+
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
         if not 2 <= seats <= map_data.rules.max_players:
             raise SeatCountError(
@@ -1058,9 +1069,9 @@ class Game:
         fresh = Game.new(self.map, self.seats, self.seed, self.options)
         for entry_seat, entry in kept:
             fresh.apply(entry_seat, entry)
-        log, public_log = self.log, self.public_log
-        self.__dict__.update(fresh.__dict__)
-        self.log, self.public_log = log, public_log
+        for name in Game.__slots__[:-1]:  # (not __weakref__)
+            if name not in ("log", "public_log"):
+                setattr(self, name, getattr(fresh, name))
         events.append(TurnStarted(self.current))
 
     def _check_resign(self, seat: int, action: Resign) -> None:
