@@ -297,7 +297,8 @@ class Game:
         self.hooks.configure(self)  # validates options.variants (VariantError)
         self.returned_policy = options.returned_tickets or self.deck_rules.returned
         self.log: list[tuple[int | None, Action]] = []
-        self.public_log: list[tuple] = []  # (seat, action, engine.view.public_context) per log entry
+        #: Per log entry (seat, action, engine.view.public_context), or (seat, action) when that is None.
+        self.public_log: list[tuple] = []
         self.shuffles = 0
         # Cards. Lists are used as stacks: the top of a deck is its last element.
         self.deck: list[int] = []
@@ -783,10 +784,12 @@ class Game:
             self.hooks.apply_action(self, seat, action, events)
         else:
             core(self, seat, action, events)
-        self.log.append((seat, action))
-        self.last_action = (seat, action)
-        version = len(self.log)
-        self.public_log.append((seat, action, context))
+        entry = (seat, action)  # one tuple for the log and `last_action`, and the public log without context
+        log = self.log
+        log.append(entry)
+        self.last_action = entry
+        version = len(log)
+        self.public_log.append(entry if context is None else (seat, action, context))
         if seat is not None:
             self.decisions[seat] = version
         if self.phase == PLAYING and (
@@ -794,7 +797,7 @@ class Game:
         ):
             self.decisions[self.current] = version
         turn_over = self.stage is None or self.resume is not None  # (a between-rounds decision may follow)
-        if core is not None and not isinstance(action, (Pass, Skip, Undo)) and turn_over:
+        if turn_over and core is not None and type(action) not in _NOT_ACTING:
             self.passes = 0
         self.undoable = isinstance(action, (Claim, BuildStation)) and all(type(e) in _UNDOABLE_EVENTS for e in events)
         return events
@@ -807,10 +810,10 @@ class Game:
         if kind in self.hooks.action_types:
             checker, core = self.hooks.check_action, None
         else:
-            checker = _CHECK.get(kind)
-            if checker is None:
-                raise _illegal("{action!r} is not an action of this game", action=action)
-            core = _APPLY[kind]
+            try:
+                checker, core = _CORE[kind]
+            except KeyError:
+                raise _illegal("{action!r} is not an action of this game", action=action) from None
         if self.phase == OVER:
             raise _illegal("the game is over")
         if isinstance(action, (Skip, Remove)):
@@ -1536,34 +1539,22 @@ def effective_log(log: list[tuple[int | None, Action]]) -> list[tuple[int | None
     return effective
 
 
-_CHECK: dict[type, Callable] = {
-    DrawDeck: Game._check_draw_deck,
-    DrawMarket: Game._check_draw_market,
-    Claim: Game._check_claim,
-    DrawTickets: Game._check_tickets,
-    KeepTickets: Game._check_keep,
-    BuildStation: Game._check_station,
-    PayTunnel: Game._check_pay_tunnel,
-    DeclineTunnel: Game._check_decline,
-    Pass: Game._check_pass,
-    Skip: Game._check_skip,
-    Undo: Game._check_undo,
-    Resign: Game._check_resign,
-    Remove: Game._check_remove,
-}
+#: Actions that do not end a run of passes (docs/rules.md §1: the game ends when all pass in a row).
+_NOT_ACTING = frozenset({Pass, Skip, Undo})
 
-_APPLY: dict[type, Callable] = {
-    DrawDeck: Game._apply_draw_deck,
-    DrawMarket: Game._apply_draw_market,
-    Claim: Game._apply_claim,
-    DrawTickets: Game._apply_draw_tickets,
-    KeepTickets: Game._apply_keep,
-    BuildStation: Game._apply_station,
-    PayTunnel: Game._apply_pay_tunnel,
-    DeclineTunnel: Game._apply_decline,
-    Pass: Game._apply_pass,
-    Skip: Game._apply_pass,
-    Undo: Game._apply_undo,
-    Resign: Game._apply_leave,
-    Remove: Game._apply_leave,
+#: Per core action kind: its check (raises, changes nothing) and its effect.
+_CORE: dict[type, tuple[Callable, Callable]] = {
+    DrawDeck: (Game._check_draw_deck, Game._apply_draw_deck),
+    DrawMarket: (Game._check_draw_market, Game._apply_draw_market),
+    Claim: (Game._check_claim, Game._apply_claim),
+    DrawTickets: (Game._check_tickets, Game._apply_draw_tickets),
+    KeepTickets: (Game._check_keep, Game._apply_keep),
+    BuildStation: (Game._check_station, Game._apply_station),
+    PayTunnel: (Game._check_pay_tunnel, Game._apply_pay_tunnel),
+    DeclineTunnel: (Game._check_decline, Game._apply_decline),
+    Pass: (Game._check_pass, Game._apply_pass),
+    Skip: (Game._check_skip, Game._apply_pass),
+    Undo: (Game._check_undo, Game._apply_undo),
+    Resign: (Game._check_resign, Game._apply_leave),
+    Remove: (Game._check_remove, Game._apply_leave),
 }
