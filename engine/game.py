@@ -8,6 +8,7 @@ changing nothing) and then mutates, appends to `log` and returns typed events.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -724,10 +725,12 @@ class Game:
         if self._free_owner is self.owner:
             number, pos = self._listing.where[index]
             positions = self._free[number]
-            if self.owner[index] >= 0:
-                positions = tuple(p for p in positions if p != pos)
-            elif pos not in positions:
-                positions = tuple(sorted((*positions, pos)))
+            at = bisect_left(positions, pos)  # (positions are sorted)
+            taken = at < len(positions) and positions[at] == pos
+            if self.owner[index] >= 0 and taken:
+                positions = positions[:at] + positions[at + 1 :]
+            elif self.owner[index] < 0 and not taken:
+                positions = (*positions[:at], pos, *positions[at:])
             self._free[number] = positions
             if positions:
                 self._free_mask |= 1 << number
@@ -799,7 +802,7 @@ class Game:
         turn_over = self.stage is None or self.resume is not None  # (a between-rounds decision may follow)
         if turn_over and core is not None and type(action) not in _NOT_ACTING:
             self.passes = 0
-        self.undoable = isinstance(action, (Claim, BuildStation)) and all(type(e) in _UNDOABLE_EVENTS for e in events)
+        self.undoable = isinstance(action, (Claim, BuildStation)) and _UNDOABLE_EVENTS.issuperset(map(type, events))
         return events
 
     # --- validation (no mutation) ---
