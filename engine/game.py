@@ -362,8 +362,10 @@ class Game:
         self._listing = _claim_listing(
             self.map,
             tuple(
-                UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r
-                for i, r in enumerate(rules)
+                [
+                    UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r
+                    for i, r in enumerate(rules)
+                ]
             ),
         )
 
@@ -1116,7 +1118,7 @@ class Game:
         for _ in range(MAX_MARKET_RESETS):
             if self.market.count(LOCO) < 3:
                 return
-            if sum(1 for c in self.deck if c != LOCO) + sum(1 for c in self.discard if c != LOCO) < 3:
+            if len(self.deck) - self.deck.count(LOCO) + len(self.discard) - self.discard.count(LOCO) < 3:
                 return
             old = tuple(c for c in self.market if c >= 0)
             self.discard.extend(old)
