@@ -412,7 +412,10 @@ class Game:
         regular = [i for i in d.tickets if not (d.start_long and m.ticket_by_id[i].long)]
         longs = [i for i in d.tickets if d.start_long and m.ticket_by_id[i].long]
         self._rng("tickets").shuffle(regular)
-        self._rng("long-tickets").shuffle(longs)
+        if longs:
+            self._rng("long-tickets").shuffle(longs)
+        else:  # nothing to shuffle: only the count, which seeds the later shuffles, moves on
+            self.shuffles += 1
         self.ticket_deck = regular
         for seat in range(self.seats):
             offer = [longs.pop() for _ in range(d.start_long)]
@@ -453,14 +456,15 @@ class Game:
 
     def to_move(self) -> list[int]:
         """Seats whose decision the game is waiting for (several while choosing tickets)."""
-        if self.phase == OVER:
-            return []
-        if self.phase == CHOOSING:
+        phase = self.phase
+        if phase == PLAYING:  # (the common case first: one comparison)
+            return [self.current]
+        if phase == CHOOSING:
             hooks = self.hooks
             return [
                 s for s in range(self.seats) if (self.offers[s] or hooks.choosing(self, s)) and self.left[s] is None
             ]
-        return [self.current]
+        return []
 
     @property
     def final(self) -> list | None:
@@ -515,14 +519,13 @@ class Game:
         With `collapse_payments`, claims and stations list one payment per color (fewest
         locomotives), as most engines enumerate moves.
         """
-        if self.phase == OVER or self.left[seat] is not None:
-            return []
-        if self.phase == CHOOSING:
+        phase = self.phase
+        if phase != PLAYING or seat != self.current or self.left[seat] is not None:
+            if phase != CHOOSING or self.left[seat] is not None:  # (over, another's turn, or left)
+                return []
             if self.hooks.choosing(self, seat):
                 return self.hooks.choosing_actions(self, seat)
             return self._keep_choices(seat)
-        if seat != self.current:
-            return []
         stage = self.stage
         if stage is None:
             return self._turn_start_actions(seat, collapse_payments)
