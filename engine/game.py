@@ -8,6 +8,7 @@ changing nothing) and then mutates, appends to `log` and returns typed events.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -248,6 +249,17 @@ def _illegal(template: str, /, **params: object) -> IllegalActionError:
 class Game:
     """One game of Ticket to Ride. Create with `Game.new(...)`, replay with `Game.replay(...)`."""
 
+    # Slots, not an instance dict: a game has more attributes than CPython 3.11 keeps in a shared-key
+    # dict (30), past which every `self.x` is a slower dict lookup; a random game reads thousands.
+    __slots__ = (
+        "map", "seats", "seed", "options", "deck_rules", "hooks", "returned_policy", "log", "public_log",
+        "shuffles", "deck", "discard", "market", "hands", "ticket_deck", "ticket_discard", "tickets", "offers",
+        "offer_keep", "owner", "station_owner", "stations", "trains", "stations_left", "score", "left", "phase",
+        "first", "current", "round", "resume", "stage", "tunnel", "last_round", "passes", "undoable", "decisions",
+        "end_reason", "_final", "last_action", "_doubles_open", "_free_owner", "_free", "_free_mask",
+        "_stations_free", "_free_locos", "_track_rules", "_unmixed", "_listing", "__weakref__",
+    )  # fmt: skip
+
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
         if not 2 <= seats <= map_data.rules.max_players:
             raise SeatCountError(
@@ -286,7 +298,8 @@ class Game:
         self.hooks.configure(self)  # validates options.variants (VariantError)
         self.returned_policy = options.returned_tickets or self.deck_rules.returned
         self.log: list[tuple[int | None, Action]] = []
-        self.public_log: list[tuple] = []  # (seat, action, engine.view.public_context) per log entry
+        #: Per log entry (seat, action, engine.view.public_context), or (seat, action) when that is None.
+        self.public_log: list[tuple] = []
         self.shuffles = 0
         # Cards. Lists are used as stacks: the top of a deck is its last element.
         self.deck: list[int] = []
@@ -349,8 +362,10 @@ class Game:
         self._listing = _claim_listing(
             self.map,
             tuple(
-                UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r
-                for i, r in enumerate(rules)
+                [
+                    UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r
+                    for i, r in enumerate(rules)
+                ]
             ),
         )
 
@@ -397,7 +412,10 @@ class Game:
         regular = [i for i in d.tickets if not (d.start_long and m.ticket_by_id[i].long)]
         longs = [i for i in d.tickets if d.start_long and m.ticket_by_id[i].long]
         self._rng("tickets").shuffle(regular)
-        self._rng("long-tickets").shuffle(longs)
+        if longs:
+            self._rng("long-tickets").shuffle(longs)
+        else:  # nothing to shuffle: only the count, which seeds the later shuffles, moves on
+            self.shuffles += 1
         self.ticket_deck = regular
         for seat in range(self.seats):
             offer = [longs.pop() for _ in range(d.start_long)]
@@ -438,14 +456,15 @@ class Game:
 
     def to_move(self) -> list[int]:
         """Seats whose decision the game is waiting for (several while choosing tickets)."""
-        if self.phase == OVER:
-            return []
-        if self.phase == CHOOSING:
+        phase = self.phase
+        if phase == PLAYING:  # (the common case first: one comparison)
+            return [self.current]
+        if phase == CHOOSING:
             hooks = self.hooks
             return [
                 s for s in range(self.seats) if (self.offers[s] or hooks.choosing(self, s)) and self.left[s] is None
             ]
-        return [self.current]
+        return []
 
     @property
     def final(self) -> list | None:
@@ -500,14 +519,13 @@ class Game:
         With `collapse_payments`, claims and stations list one payment per color (fewest
         locomotives), as most engines enumerate moves.
         """
-        if self.phase == OVER or self.left[seat] is not None:
-            return []
-        if self.phase == CHOOSING:
+        phase = self.phase
+        if phase != PLAYING or seat != self.current or self.left[seat] is not None:
+            if phase != CHOOSING or self.left[seat] is not None:  # (over, another's turn, or left)
+                return []
             if self.hooks.choosing(self, seat):
                 return self.hooks.choosing_actions(self, seat)
             return self._keep_choices(seat)
-        if seat != self.current:
-            return []
         stage = self.stage
         if stage is None:
             return self._turn_start_actions(seat, collapse_payments)
@@ -712,10 +730,12 @@ class Game:
         if self._free_owner is self.owner:
             number, pos = self._listing.where[index]
             positions = self._free[number]
-            if self.owner[index] >= 0:
-                positions = tuple(p for p in positions if p != pos)
-            elif pos not in positions:
-                positions = tuple(sorted((*positions, pos)))
+            at = bisect_left(positions, pos)  # (positions are sorted)
+            taken = at < len(positions) and positions[at] == pos
+            if self.owner[index] >= 0 and taken:
+                positions = positions[:at] + positions[at + 1 :]
+            elif self.owner[index] < 0 and not taken:
+                positions = (*positions[:at], pos, *positions[at:])
             self._free[number] = positions
             if positions:
                 self._free_mask |= 1 << number
@@ -772,10 +792,12 @@ class Game:
             self.hooks.apply_action(self, seat, action, events)
         else:
             core(self, seat, action, events)
-        self.log.append((seat, action))
-        self.last_action = (seat, action)
-        version = len(self.log)
-        self.public_log.append((seat, action, context))
+        entry = (seat, action)  # one tuple for the log and `last_action`, and the public log without context
+        log = self.log
+        log.append(entry)
+        self.last_action = entry
+        version = len(log)
+        self.public_log.append(entry if context is None else (seat, action, context))
         if seat is not None:
             self.decisions[seat] = version
         if self.phase == PLAYING and (
@@ -783,9 +805,9 @@ class Game:
         ):
             self.decisions[self.current] = version
         turn_over = self.stage is None or self.resume is not None  # (a between-rounds decision may follow)
-        if core is not None and not isinstance(action, (Pass, Skip, Undo)) and turn_over:
+        if turn_over and core is not None and type(action) not in _NOT_ACTING:
             self.passes = 0
-        self.undoable = isinstance(action, (Claim, BuildStation)) and all(type(e) in _UNDOABLE_EVENTS for e in events)
+        self.undoable = isinstance(action, (Claim, BuildStation)) and _UNDOABLE_EVENTS.issuperset(map(type, events))
         return events
 
     # --- validation (no mutation) ---
@@ -796,10 +818,10 @@ class Game:
         if kind in self.hooks.action_types:
             checker, core = self.hooks.check_action, None
         else:
-            checker = _CHECK.get(kind)
-            if checker is None:
-                raise _illegal("{action!r} is not an action of this game", action=action)
-            core = _APPLY[kind]
+            try:
+                checker, core = _CORE[kind]
+            except KeyError:
+                raise _illegal("{action!r} is not an action of this game", action=action) from None
         if self.phase == OVER:
             raise _illegal("the game is over")
         if isinstance(action, (Skip, Remove)):
@@ -1058,9 +1080,9 @@ class Game:
         fresh = Game.new(self.map, self.seats, self.seed, self.options)
         for entry_seat, entry in kept:
             fresh.apply(entry_seat, entry)
-        log, public_log = self.log, self.public_log
-        self.__dict__.update(fresh.__dict__)
-        self.log, self.public_log = log, public_log
+        for name in Game.__slots__[:-1]:  # (not __weakref__)
+            if name not in ("log", "public_log"):
+                setattr(self, name, getattr(fresh, name))
         events.append(TurnStarted(self.current))
 
     def _check_resign(self, seat: int, action: Resign) -> None:
@@ -1099,7 +1121,7 @@ class Game:
         for _ in range(MAX_MARKET_RESETS):
             if self.market.count(LOCO) < 3:
                 return
-            if sum(1 for c in self.deck if c != LOCO) + sum(1 for c in self.discard if c != LOCO) < 3:
+            if len(self.deck) - self.deck.count(LOCO) + len(self.discard) - self.discard.count(LOCO) < 3:
                 return
             old = tuple(c for c in self.market if c >= 0)
             self.discard.extend(old)
@@ -1525,34 +1547,22 @@ def effective_log(log: list[tuple[int | None, Action]]) -> list[tuple[int | None
     return effective
 
 
-_CHECK: dict[type, Callable] = {
-    DrawDeck: Game._check_draw_deck,
-    DrawMarket: Game._check_draw_market,
-    Claim: Game._check_claim,
-    DrawTickets: Game._check_tickets,
-    KeepTickets: Game._check_keep,
-    BuildStation: Game._check_station,
-    PayTunnel: Game._check_pay_tunnel,
-    DeclineTunnel: Game._check_decline,
-    Pass: Game._check_pass,
-    Skip: Game._check_skip,
-    Undo: Game._check_undo,
-    Resign: Game._check_resign,
-    Remove: Game._check_remove,
-}
+#: Actions that do not end a run of passes (docs/rules.md §1: the game ends when all pass in a row).
+_NOT_ACTING = frozenset({Pass, Skip, Undo})
 
-_APPLY: dict[type, Callable] = {
-    DrawDeck: Game._apply_draw_deck,
-    DrawMarket: Game._apply_draw_market,
-    Claim: Game._apply_claim,
-    DrawTickets: Game._apply_draw_tickets,
-    KeepTickets: Game._apply_keep,
-    BuildStation: Game._apply_station,
-    PayTunnel: Game._apply_pay_tunnel,
-    DeclineTunnel: Game._apply_decline,
-    Pass: Game._apply_pass,
-    Skip: Game._apply_pass,
-    Undo: Game._apply_undo,
-    Resign: Game._apply_leave,
-    Remove: Game._apply_leave,
+#: Per core action kind: its check (raises, changes nothing) and its effect.
+_CORE: dict[type, tuple[Callable, Callable]] = {
+    DrawDeck: (Game._check_draw_deck, Game._apply_draw_deck),
+    DrawMarket: (Game._check_draw_market, Game._apply_draw_market),
+    Claim: (Game._check_claim, Game._apply_claim),
+    DrawTickets: (Game._check_tickets, Game._apply_draw_tickets),
+    KeepTickets: (Game._check_keep, Game._apply_keep),
+    BuildStation: (Game._check_station, Game._apply_station),
+    PayTunnel: (Game._check_pay_tunnel, Game._apply_pay_tunnel),
+    DeclineTunnel: (Game._check_decline, Game._apply_decline),
+    Pass: (Game._check_pass, Game._apply_pass),
+    Skip: (Game._check_skip, Game._apply_pass),
+    Undo: (Game._check_undo, Game._apply_undo),
+    Resign: (Game._check_resign, Game._apply_leave),
+    Remove: (Game._check_remove, Game._apply_leave),
 }

@@ -8,11 +8,14 @@ or a Phrase such as "your station no. 2").
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engine.cards import COLORS, LOCO
 from engine.errors import CardRef, CardsShortError, IllegalActionError, ListRef, plural
 
 Payment = tuple[int | None, int]
 _COLOR_INDICES = tuple(range(len(COLORS)))
+_count = itemgetter(1)
 
 
 def payment_options(
@@ -48,17 +51,18 @@ def payment_options(
 
 def held_colors(hand: list[int]) -> list[tuple[int, int]]:
     """(color, count) of every color the hand holds, in color order."""
-    return [(c, n) for c, n in enumerate(hand[:LOCO]) if n]
+    return list(filter(_count, enumerate(hand[:LOCO])))  # (in C: no comprehension frame per turn start)
 
 
 def any_color_options(held: list[tuple[int, int]], locos: int, length: int, ferry: int = 0) -> list[Payment]:
     """`payment_options(hand, length, None, ferry, collapse=True)` given `held_colors(hand)` and
     its locomotives: one turn start lists several gray routes and stations from one scan of the hand."""
     high = length - 1 if locos >= length - 1 else locos  # at least one card of the color
-    if ferry > high:
-        options = []
-    else:
-        options = [(c, length - have if length - have > ferry else ferry) for c, have in held if length - have <= high]
+    options = []
+    if ferry <= high:
+        for c, have in held:  # (a loop, not a comprehension: no frame of its own)
+            if length - have <= high:
+                options.append((c, length - have if length - have > ferry else ferry))
     if locos >= length and not options:
         options.append((None, length))
     return options

@@ -57,7 +57,7 @@ def public_context(game: Game, action) -> object:
     (cheap, for every action): a face-up draw's card, a tunnel decision's route and color."""
     if isinstance(action, DrawMarket):
         return game.market[action.slot] if 0 <= action.slot < len(game.market) else None
-    if isinstance(action, (PayTunnel, DeclineTunnel)) and game.tunnel is not None:
+    if game.tunnel is not None and isinstance(action, (PayTunnel, DeclineTunnel)):
         return game.tunnel["track"], game.tunnel["color"]
     return None
 
@@ -103,7 +103,7 @@ def recent_actions(game: Game) -> list[dict]:
     out: list[dict] = []
     skip, turns, seat = 0, 0, object()
     for ply in range(len(game.public_log), 0, -1):
-        entry_seat, action, context = game.public_log[ply - 1]
+        entry_seat, action, *context = game.public_log[ply - 1]  # (no context: a pair)
         if isinstance(action, Undo):
             skip += 1
         elif skip:
@@ -113,7 +113,7 @@ def recent_actions(game: Game) -> list[dict]:
                 if turns == game.seats:
                     break
                 turns, seat = turns + 1, entry_seat
-            out.append({"ply": ply, **public_entry(game, entry_seat, action, context)})
+            out.append({"ply": ply, **public_entry(game, entry_seat, action, *context)})
     return out[::-1]
 
 
