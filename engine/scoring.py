@@ -576,10 +576,10 @@ def _block_bounds(
     inner: dict[int, tuple[dict[int, int] | None, int]] = {}  # attachment or start -> (to each, anywhere)
     weights: dict[int, int] = {}
     for root, cities in members.items():
-        weight, odd, special = 0, [], []
+        weight, odd, special, bridged = 0, [], [], []
         for c in cities:
             degree = 0
-            attached = c in startset
+            attached = False
             for bit, y, length, _ in links[c]:
                 if bit & bridges:
                     exits.setdefault(root, []).append((bit, c, y, length))
@@ -590,6 +590,8 @@ def _block_bounds(
             if degree & 1:
                 odd.append(c)
             if attached:
+                bridged.append(c)
+            if attached or c in startset:
                 special.append(c)
         weight //= 2  # each chain is listed at both ends
         weights[root] = weight
@@ -603,11 +605,12 @@ def _block_bounds(
         odd_mask = sum(index[c] for c in odd)
         closed = weight - pairing(odd_mask)
         for a in special:
+            # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
+            # (one city of the rest left unpaired), or back at a, the closed bound.
             rest = odd_mask ^ index[a]
-            to = {b: weight - pairing(rest ^ index[b]) for b in special if b != a}
+            to = {b: weight - pairing(rest ^ index[b]) for b in bridged if b != a}
             to[a] = closed
-            ends = [weight - pairing(rest ^ index[b]) for b in odd if b != a]
-            inner[a] = (to, max([closed, *ends]))
+            inner[a] = (to, max(closed, weight - pairing(rest)))
     reach: dict[tuple[int, int], int] = {}
 
     def onward(c: int, via: int) -> int:
@@ -657,7 +660,8 @@ def _pairing(links: dict, group: list[int], bridges: int):
             low = mask & -mask
             i = low.bit_length() - 1
             rest = others = mask ^ low
-            value = 1 << 30
+            # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
+            value = pairing(rest) if mask.bit_count() & 1 else 1 << 30
             while others:
                 bit = others & -others
                 others ^= bit
