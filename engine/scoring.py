@@ -579,39 +579,45 @@ def _block_bounds(
     city a to city b it keeps at most the block's weight less the lightest tracks left unused
     for the block's other odd cities to become even (the odd cities paired by shortest paths, a
     T-join; connectivity aside), and it ends in a block only at an odd city or where it came in."""
-    startset = set(starts)
-    members: dict[int, list[int]] = {}
-    for c in links:
-        members.setdefault(block[c], []).append(c)
     exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
-    inner: dict[int, tuple[dict[int, int] | None, int]] = {}  # attachment or start -> (to each, anywhere)
-    weights: dict[int, int] = {}
-    for root, cities in members.items():
-        weight, odd, special, bridged = 0, [], [], []
-        for c in cities:
-            degree = 0
-            attached = False
-            for bit, y, length, _ in links[c]:
-                if bit & bridges:
-                    exits.setdefault(root, []).append((bit, c, y, length))
-                    attached = True
+    inner: dict[int, tuple] = {}  # attachment or start -> (to each exit city or None, anywhere, whole weight)
+    cores: dict[int, list] = {}  # block with chains inside -> [twice its weight, its cities, odd, bridged]
+    for c, out in links.items():
+        root = block[c]
+        degree = weight = 0
+        attached = False
+        for bit, y, length, _ in out:
+            if bit & bridges:
+                if root in exits:
+                    exits[root].append((bit, c, y, length))
                 else:
-                    degree += 1
-                    weight += length
-            if degree & 1:
-                odd.append(c)
-            if attached:
-                bridged.append(c)
-            if attached or c in startset:
-                special.append(c)
-        weight //= 2  # each chain is listed at both ends
-        weights[root] = weight
-        group = list(dict.fromkeys(odd + special))
-        if weight == 0 or len(group) > _MAX_PAIRED:
-            for c in special:
-                inner[c] = (None, weight)
+                    exits[root] = [(bit, c, y, length)]
+                attached = True
+            else:
+                degree += 1
+                weight += length
+        if not weight:  # a block of one city (in a tree): nothing to keep inside
+            inner[c] = (None, 0, 0)
             continue
-        pairing = _pairing(links, group, bridges)
+        core = cores.get(root)
+        if core is None:
+            core = cores[root] = [0, [], [], []]
+        core[0] += weight
+        core[1].append(c)
+        if degree & 1:
+            core[2].append(c)
+        if attached:
+            core[3].append(c)
+    startset = set(starts)
+    for weight, cities, odd, bridged in cores.values():
+        weight //= 2  # each chain is listed at both ends
+        special = [c for c in cities if c in startset or c in bridged]
+        group = list(dict.fromkeys(odd + special))
+        if len(group) > _MAX_PAIRED:
+            for c in special:
+                inner[c] = (None, weight, weight)
+            continue
+        pairing = _pairing({c: [(y, n) for bit, y, n, _ in links[c] if not bit & bridges] for c in cities}, group)
         index = {c: 1 << i for i, c in enumerate(group)}
         odd_mask = sum(index[c] for c in odd)
         closed = weight - pairing(odd_mask)
@@ -621,22 +627,21 @@ def _block_bounds(
             rest = odd_mask ^ index[a]
             to = {b: weight - pairing(rest ^ index[b]) for b in bridged if b != a}
             to[a] = closed
-            inner[a] = (to, max(closed, weight - pairing(rest)))
+            inner[a] = (to, max(closed, weight - pairing(rest)), weight)
     reach: dict[tuple[int, int], int] = {}
 
     def onward(c: int, via: int) -> int:
         """The bound from `c`, in its block, leaving it by any bridge but `via`."""
-        to, best = inner[c]
-        root = block[c]
-        for bit, x, y, length in exits.get(root, ()):
+        to, best, whole = inner[c]
+        for bit, x, y, length in exits.get(block[c], ()):
             if bit != via:
                 key = (bit, y)
                 beyond = reach.get(key)
                 if beyond is None:
                     beyond = reach[key] = length + onward(y, bit)
-                through = (weights[root] if to is None else to[x]) + beyond
-                if through > best:
-                    best = through
+                beyond += whole if to is None else to[x]
+                if beyond > best:
+                    best = beyond
         return best
 
     bounds = {s: onward(s, 0) for s in starts}
@@ -647,10 +652,10 @@ def _block_bounds(
     return bounds, reach
 
 
-def _pairing(links: dict, group: list[int], bridges: int):
-    """The lightest pairing, by shortest paths, of a set of the cities `group` (as a bit mask), all in
-    one block (a shortest path between two of its cities never crosses a bridge); of an odd count,
-    one city is left unpaired."""
+def _pairing(adjacency: dict[int, list[tuple[int, int]]], group: list[int]):
+    """The lightest pairing, by shortest paths in one block (`adjacency`: each city's chains inside
+    it, as the city at the other end and the length), of a set of the cities `group` (as a bit mask);
+    of an odd count, one city is left unpaired."""
     dist = []  # row i: from group[i] to each city of the group (only to the later ones is read)
     for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
         d = {source: 0}
@@ -659,10 +664,11 @@ def _pairing(links: dict, group: list[int], bridges: int):
             x, u = heapq.heappop(heap)
             if x > d[u]:
                 continue
-            for bit, v, length, _ in links[u]:
-                if not bit & bridges and x + length < d.get(v, 1 << 30):
-                    d[v] = x + length
-                    heapq.heappush(heap, (x + length, v))
+            for v, length in adjacency[u]:
+                length += x
+                if length < d.get(v, 1 << 30):
+                    d[v] = length
+                    heapq.heappush(heap, (length, v))
         dist.append([d[t] for t in group])
     memo = {0: 0}
 
