@@ -177,6 +177,8 @@ def best_station_use(
                 needed.add(cb)
         best_list.append(r)
     best = tuple(best_list)
+    if not open_tickets:
+        return best, ()
     best_key = _ticket_value(best)
     choices = []
     for opts in station_options:
@@ -191,7 +193,7 @@ def best_station_use(
                 kept.append((t, ra, rb))
         choices.append(kept)
     _drop_dead_ends(choices, needed)
-    if not open_tickets or not any(choices):
+    if not any(choices):
         return best, ()
     # An ordinary ticket changes only if both its ends' components are joined by some choice;
     # tickets between the same two components count together.
@@ -303,15 +305,15 @@ def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
     """Leave out borrowed tracks ending in a component no open ticket needs and no other
     station's track reaches (a dead end, whatever the other stations borrow), until none is left."""
     while True:
-        stations: dict[int, int] = {}  # component -> how many stations' tracks reach it
+        stations: dict[int, int] = {}  # component no open ticket needs -> how many stations' tracks reach it
         for kept in choices:
-            for x in {x for c in kept for x in c[1:]}:
+            for x in {x for c in kept for x in c[1:] if x not in needed}:
                 stations[x] = stations.get(x, 0) + 1
+        if not stations:
+            return
         changed = False
         for station, kept in enumerate(choices):
-            alive = [
-                c for c in kept if (c[1] in needed or stations[c[1]] > 1) and (c[2] in needed or stations[c[2]] > 1)
-            ]
+            alive = [c for c in kept if stations.get(c[1], 2) > 1 and stations.get(c[2], 2) > 1]
             if len(alive) < len(kept):
                 choices[station] = alive
                 changed = True
@@ -524,14 +526,33 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
 
 def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
     """The bridge chains (as a bit set), each node's block: its component once the bridges are
-    removed (named by its first node in `links` order), and the most independent cycles of a block."""
+    removed (named by one of its nodes), and the most independent cycles of a block. One depth-first
+    pass: a block is the nodes still on the stack past a bridge, closed when the search crosses it back."""
     order: dict[int, int] = {}
     low: dict[int, int] = {}
-    bridges = 0
+    stack: list[int] = []
+    block: dict[int, int] = {}
+    bridges = rank = 0
+
+    def close(top: int) -> None:
+        nonlocal rank
+        ends = size = 0  # chain ends inside the block (each chain twice), nodes
+        while True:
+            x = stack.pop()
+            block[x] = top
+            size += 1
+            for bit, _, _, _ in links[x]:
+                if not bit & bridges:
+                    ends += 1
+            if x == top:
+                break
+        if ends // 2 - size + 1 > rank:
+            rank = ends // 2 - size + 1
 
     def visit(u: int, via: int) -> None:
         nonlocal bridges
         order[u] = low[u] = len(order)
+        stack.append(u)
         for bit, v, _, _ in links[u]:
             if bit == via:
                 continue
@@ -544,29 +565,12 @@ def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
                     low[u] = low[v]
                 if low[v] > order[u]:
                     bridges |= bit
+                    close(v)
 
     for c in links:
         if c not in order:
             visit(c, 0)
-    block: dict[int, int] = {}
-    rank = 0
-    for root in links:
-        if root in block:
-            continue
-        block[root] = root
-        stack = [root]
-        ends = size = 0  # chain ends inside the block (each chain twice), nodes
-        while stack:
-            x = stack.pop()
-            size += 1
-            for bit, y, _, _ in links[x]:
-                if not bit & bridges:
-                    ends += 1
-                    if y not in block:
-                        block[y] = root
-                        stack.append(y)
-        if ends // 2 - size + 1 > rank:
-            rank = ends // 2 - size + 1
+            close(c)
     return bridges, block, rank
 
 
