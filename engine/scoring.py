@@ -67,19 +67,30 @@ def _ticket_json(t: TicketResult) -> dict:
 
 def _component_roots(tracks: Iterable[Track]) -> dict[int, int]:
     """Each city of the network `tracks` to its component (named by one of its cities; a city off
-    the network is its own), as a flat table: scoring looks up every ticket's ends many times."""
-    parent: dict[int, int] = {}
-
-    def root(x: int) -> int:
-        while x in parent:
-            x = parent[x]
-        return x
-
+    the network is its own), as a flat table: scoring looks up every ticket's ends many times.
+    Built by relabelling the smaller of two joined components (no find calls to pay for)."""
+    label: dict[int, int] = {}
+    members: dict[int, list[int]] = {}  # component -> its cities
     for t in tracks:
-        ra, rb = root(t.a), root(t.b)
-        if ra != rb:
-            parent[ra] = rb
-    return {c: root(c) for c in list(parent)}
+        la, lb = label.get(t.a), label.get(t.b)
+        if la is None:
+            if lb is None:
+                label[t.a] = label[t.b] = t.a
+                members[t.a] = [t.a, t.b]
+            else:
+                label[t.a] = lb
+                members[lb].append(t.a)
+        elif lb is None:
+            label[t.b] = la
+            members[la].append(t.b)
+        elif la != lb:
+            if len(members[la]) < len(members[lb]):
+                la, lb = lb, la
+            moved = members.pop(lb)
+            for c in moved:
+                label[c] = la
+            members[la].extend(moved)
+    return label
 
 
 def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
@@ -166,6 +177,8 @@ def best_station_use(
                 needed.add(cb)
         best_list.append(r)
     best = tuple(best_list)
+    if not open_tickets:
+        return best, ()
     best_key = _ticket_value(best)
     choices = []
     for opts in station_options:
@@ -180,7 +193,7 @@ def best_station_use(
                 kept.append((t, ra, rb))
         choices.append(kept)
     _drop_dead_ends(choices, needed)
-    if not open_tickets or not any(choices):
+    if not any(choices):
         return best, ()
     # An ordinary ticket changes only if both its ends' components are joined by some choice;
     # tickets between the same two components count together.
@@ -292,15 +305,15 @@ def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
     """Leave out borrowed tracks ending in a component no open ticket needs and no other
     station's track reaches (a dead end, whatever the other stations borrow), until none is left."""
     while True:
-        stations: dict[int, int] = {}  # component -> how many stations' tracks reach it
+        stations: dict[int, int] = {}  # component no open ticket needs -> how many stations' tracks reach it
         for kept in choices:
-            for x in {x for c in kept for x in c[1:]}:
+            for x in {x for c in kept for x in c[1:] if x not in needed}:
                 stations[x] = stations.get(x, 0) + 1
+        if not stations:
+            return
         changed = False
         for station, kept in enumerate(choices):
-            alive = [
-                c for c in kept if (c[1] in needed or stations[c[1]] > 1) and (c[2] in needed or stations[c[2]] > 1)
-            ]
+            alive = [c for c in kept if stations.get(c[1], 2) > 1 and stations.get(c[2], 2) > 1]
             if len(alive) < len(kept):
                 choices[station] = alive
                 changed = True
@@ -513,14 +526,33 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
 
 def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
     """The bridge chains (as a bit set), each node's block: its component once the bridges are
-    removed (named by its first node in `links` order), and the most independent cycles of a block."""
+    removed (named by one of its nodes), and the most independent cycles of a block. One depth-first
+    pass: a block is the nodes still on the stack past a bridge, closed when the search crosses it back."""
     order: dict[int, int] = {}
     low: dict[int, int] = {}
-    bridges = 0
+    stack: list[int] = []
+    block: dict[int, int] = {}
+    bridges = rank = 0
+
+    def close(top: int) -> None:
+        nonlocal rank
+        ends = size = 0  # chain ends inside the block (each chain twice), nodes
+        while True:
+            x = stack.pop()
+            block[x] = top
+            size += 1
+            for bit, _, _, _ in links[x]:
+                if not bit & bridges:
+                    ends += 1
+            if x == top:
+                break
+        if ends // 2 - size + 1 > rank:
+            rank = ends // 2 - size + 1
 
     def visit(u: int, via: int) -> None:
         nonlocal bridges
         order[u] = low[u] = len(order)
+        stack.append(u)
         for bit, v, _, _ in links[u]:
             if bit == via:
                 continue
@@ -533,29 +565,12 @@ def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
                     low[u] = low[v]
                 if low[v] > order[u]:
                     bridges |= bit
+                    close(v)
 
     for c in links:
         if c not in order:
             visit(c, 0)
-    block: dict[int, int] = {}
-    rank = 0
-    for root in links:
-        if root in block:
-            continue
-        block[root] = root
-        stack = [root]
-        ends = size = 0  # chain ends inside the block (each chain twice), nodes
-        while stack:
-            x = stack.pop()
-            size += 1
-            for bit, y, _, _ in links[x]:
-                if not bit & bridges:
-                    ends += 1
-                    if y not in block:
-                        block[y] = root
-                        stack.append(y)
-        if ends // 2 - size + 1 > rank:
-            rank = ends // 2 - size + 1
+            close(c)
     return bridges, block, rank
 
 
@@ -568,61 +583,69 @@ def _block_bounds(
     city a to city b it keeps at most the block's weight less the lightest tracks left unused
     for the block's other odd cities to become even (the odd cities paired by shortest paths, a
     T-join; connectivity aside), and it ends in a block only at an odd city or where it came in."""
-    startset = set(starts)
-    members: dict[int, list[int]] = {}
-    for c in links:
-        members.setdefault(block[c], []).append(c)
     exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
-    inner: dict[int, tuple[dict[int, int] | None, int]] = {}  # attachment or start -> (to each, anywhere)
-    weights: dict[int, int] = {}
-    for root, cities in members.items():
-        weight, odd, special = 0, [], []
-        for c in cities:
-            degree = 0
-            attached = c in startset
-            for bit, y, length, _ in links[c]:
-                if bit & bridges:
-                    exits.setdefault(root, []).append((bit, c, y, length))
-                    attached = True
+    inner: dict[int, tuple] = {}  # attachment or start -> (to each exit city or None, anywhere, whole weight)
+    cores: dict[int, list] = {}  # block with chains inside -> [twice its weight, its cities, odd, bridged]
+    for c, out in links.items():
+        root = block[c]
+        degree = weight = 0
+        attached = False
+        for bit, y, length, _ in out:
+            if bit & bridges:
+                if root in exits:
+                    exits[root].append((bit, c, y, length))
                 else:
-                    degree += 1
-                    weight += length
-            if degree & 1:
-                odd.append(c)
-            if attached:
-                special.append(c)
-        weight //= 2  # each chain is listed at both ends
-        weights[root] = weight
-        group = list(dict.fromkeys(odd + special))
-        if weight == 0 or len(group) > _MAX_PAIRED:
-            for c in special:
-                inner[c] = (None, weight)
+                    exits[root] = [(bit, c, y, length)]
+                attached = True
+            else:
+                degree += 1
+                weight += length
+        if not weight:  # a block of one city (in a tree): nothing to keep inside
+            inner[c] = (None, 0, 0)
             continue
-        pairing = _pairing(links, group, bridges)
+        core = cores.get(root)
+        if core is None:
+            core = cores[root] = [0, [], [], []]
+        core[0] += weight
+        core[1].append(c)
+        if degree & 1:
+            core[2].append(c)
+        if attached:
+            core[3].append(c)
+    startset = set(starts)
+    for weight, cities, odd, bridged in cores.values():
+        weight //= 2  # each chain is listed at both ends
+        special = [c for c in cities if c in startset or c in bridged]
+        group = list(dict.fromkeys(odd + special))
+        if len(group) > _MAX_PAIRED:
+            for c in special:
+                inner[c] = (None, weight, weight)
+            continue
+        pairing = _pairing({c: [(y, n) for bit, y, n, _ in links[c] if not bit & bridges] for c in cities}, group)
         index = {c: 1 << i for i, c in enumerate(group)}
         odd_mask = sum(index[c] for c in odd)
         closed = weight - pairing(odd_mask)
         for a in special:
+            # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
+            # (one city of the rest left unpaired), or back at a, the closed bound.
             rest = odd_mask ^ index[a]
-            to = {b: weight - pairing(rest ^ index[b]) for b in special if b != a}
+            to = {b: weight - pairing(rest ^ index[b]) for b in bridged if b != a}
             to[a] = closed
-            ends = [weight - pairing(rest ^ index[b]) for b in odd if b != a]
-            inner[a] = (to, max([closed, *ends]))
+            inner[a] = (to, max(closed, weight - pairing(rest)), weight)
     reach: dict[tuple[int, int], int] = {}
 
     def onward(c: int, via: int) -> int:
         """The bound from `c`, in its block, leaving it by any bridge but `via`."""
-        to, best = inner[c]
-        root = block[c]
-        for bit, x, y, length in exits.get(root, ()):
+        to, best, whole = inner[c]
+        for bit, x, y, length in exits.get(block[c], ()):
             if bit != via:
                 key = (bit, y)
                 beyond = reach.get(key)
                 if beyond is None:
                     beyond = reach[key] = length + onward(y, bit)
-                through = (weights[root] if to is None else to[x]) + beyond
-                if through > best:
-                    best = through
+                beyond += whole if to is None else to[x]
+                if beyond > best:
+                    best = beyond
         return best
 
     bounds = {s: onward(s, 0) for s in starts}
@@ -633,9 +656,10 @@ def _block_bounds(
     return bounds, reach
 
 
-def _pairing(links: dict, group: list[int], bridges: int):
-    """The lightest pairing, by shortest paths, of a set of the cities `group` (as a bit mask), all in
-    one block (a shortest path between two of its cities never crosses a bridge)."""
+def _pairing(adjacency: dict[int, list[tuple[int, int]]], group: list[int]):
+    """The lightest pairing, by shortest paths in one block (`adjacency`: each city's chains inside
+    it, as the city at the other end and the length), of a set of the cities `group` (as a bit mask);
+    of an odd count, one city is left unpaired."""
     dist = []  # row i: from group[i] to each city of the group (only to the later ones is read)
     for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
         d = {source: 0}
@@ -644,10 +668,11 @@ def _pairing(links: dict, group: list[int], bridges: int):
             x, u = heapq.heappop(heap)
             if x > d[u]:
                 continue
-            for bit, v, length, _ in links[u]:
-                if not bit & bridges and x + length < d.get(v, 1 << 30):
-                    d[v] = x + length
-                    heapq.heappush(heap, (x + length, v))
+            for v, length in adjacency[u]:
+                length += x
+                if length < d.get(v, 1 << 30):
+                    d[v] = length
+                    heapq.heappush(heap, (length, v))
         dist.append([d[t] for t in group])
     memo = {0: 0}
 
@@ -657,7 +682,8 @@ def _pairing(links: dict, group: list[int], bridges: int):
             low = mask & -mask
             i = low.bit_length() - 1
             rest = others = mask ^ low
-            value = 1 << 30
+            # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
+            value = pairing(rest) if mask.bit_count() & 1 else 1 << 30
             while others:
                 bit = others & -others
                 others ^= bit
