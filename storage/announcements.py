@@ -227,7 +227,7 @@ async def mark_all_announced(
         by_error.setdefault(error, []).append(announcement_id)
     now = now or utcnow()
     marked = 0
-    async with writing(session):
+    async with writing(session, one_statement=len(by_error) == 1):
         for error, ids in by_error.items():
             result = await session.execute(
                 update(Announcement)
@@ -290,7 +290,7 @@ async def note_acknowledged(
 ) -> None:
     """An acknowledged move is being made by process `received_by` (`in_place`: its answer
     updates the player's panel, so nothing shows "thinking…")."""
-    async with writing(session):
+    async with writing(session, one_statement=True):
         await session.execute(
             AcknowledgedMove.__table__.insert().values(
                 interaction_token=interaction_token,
@@ -306,7 +306,7 @@ async def note_acknowledged(
 
 async def forget_answered(*, session: AsyncSession, interaction_token: str) -> None:
     """The move was refused and its player told why: nothing is left to answer after a restart."""
-    async with writing(session):
+    async with writing(session, one_statement=True):
         await session.execute(
             delete(AcknowledgedMove)
             .where(AcknowledgedMove.interaction_token == interaction_token)

@@ -82,27 +82,33 @@ def _sqlite_begin(connection: Any) -> None:
     # statement and wait (busy_timeout) for another writer instead of failing when their snapshot
     # is stale. The BEGIN goes to SQLite with the transaction's first statement, in its thread hop
     # (storage/sqlite_driver.py): that statement is where SQLite takes the snapshot or lock anyway.
-    mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
-    connection.connection.dbapi_connection.begin(mode)
+    options = connection.get_execution_options()
+    connection.connection.dbapi_connection.begin(
+        options.get("sqlite_begin", "DEFERRED"), commit=options.get("sqlite_commit", False)
+    )
 
 
 #: Execution options for a session that is about to write (see `begin_write`).
 WRITE = {"sqlite_begin": "IMMEDIATE"}
+#: The same for a write of one statement: SQLite commits it in the statement's own thread hop.
+WRITE_ONE = {"sqlite_begin": "IMMEDIATE", "sqlite_commit": True}
 
 
-async def begin_write(session: AsyncSession) -> None:
+async def begin_write(session: AsyncSession, *, one_statement: bool = False) -> None:
     """Start `session`'s transaction as a writer (SQLite: BEGIN IMMEDIATE).
 
     A transaction that has only read so far is ended first: on SQLite its snapshot could be stale
-    by now, and a write from it would fail instead of waiting its turn."""
+    by now, and a write from it would fail instead of waiting its turn. `one_statement`: the
+    transaction is that one statement, committed with it on SQLite (the writers' lock is then held
+    for one thread hop, not two; a second statement is refused)."""
     if session.in_transaction() and not (session.new or session.dirty or session.deleted):
         await session.commit()
     if not session.in_transaction():
-        await session.connection(execution_options=WRITE)
+        await session.connection(execution_options=WRITE_ONE if one_statement else WRITE)
 
 
 @asynccontextmanager
-async def writing(session: AsyncSession) -> AsyncIterator[None]:
+async def writing(session: AsyncSession, *, one_statement: bool = False) -> AsyncIterator[None]:
     """One write call, one transaction: `begin_write`, then commit if the block succeeds.
 
     On any exception (cancellation too) the transaction is rolled back before the exception goes
@@ -110,7 +116,7 @@ async def writing(session: AsyncSession) -> AsyncIterator[None]:
     translates an error (e.g. IntegrityError) catches it around the `async with`: by then the
     rollback has happened."""
     try:
-        await begin_write(session)
+        await begin_write(session, one_statement=one_statement)
         yield
         await session.commit()
     except BaseException:

@@ -13,7 +13,9 @@ SQLite makes a writer that finds the write lock taken sleep and retry (1, 2, 5, 
 naps until `busy_timeout`), so at 20 turns a second a BEGIN IMMEDIATE waited 10 ms at p90 and
 over a second at p99 for locks held a few milliseconds. A connection about to send BEGIN
 IMMEDIATE first waits for the engine's writers queue (first come, first served; woken as the
-holder commits or rolls back); SQLite's own wait is left for writers in other processes.
+holder commits or rolls back); SQLite's own wait is left for writers in other processes. A write
+of one statement (`storage.database.writing(..., one_statement=True)`) is committed in that
+statement's hop and ends its turn there: one hop holding the lock instead of two.
 
 Passed as the DBAPI module (`module=`) by `storage.database.make_engine`; nothing else changes:
 the URL stays `sqlite+aiosqlite://`, errors are sqlite3's, server-side cursors are SQLAlchemy's.
@@ -38,9 +40,10 @@ from sqlalchemy.util import EMPTY_DICT
 
 
 def _statement(
-    connection: aiosqlite.Connection, begin: str | None, operation: str, parameters: Any, many: bool
+    connection: aiosqlite.Connection, begin: str | None, operation: str, parameters: Any, many: bool, commit: bool
 ) -> tuple:
-    """In aiosqlite's thread: BEGIN if asked, the statement, its rows; and whether a transaction is open."""
+    """In aiosqlite's thread: BEGIN if asked, the statement, its rows, COMMIT if asked; and whether
+    a transaction is still open."""
     conn = connection._conn
     cursor = conn.cursor()
     try:
@@ -54,6 +57,8 @@ def _statement(
             cursor.execute(operation, parameters)
         description = cursor.description
         rows = cursor.fetchall() if description else ()
+        if commit and conn.in_transaction:
+            conn.commit()
         return description, rows, cursor.rowcount, cursor.lastrowid, conn.in_transaction
     finally:
         cursor.close()
@@ -97,13 +102,19 @@ class Cursor(AsyncAdapt_aiosqlite_cursor):
         adapt = self._adapt_connection
         await adapt.wait_write_turn()
         async with adapt._execute_mutex:
+            if adapt._committed:
+                raise sqlite3.ProgrammingError("a second statement in a write declared as one statement")
             begin, adapt._begin = adapt._begin, None
+            commit, adapt._commit = adapt._commit, False
             # Until the thread says otherwise (a cancelled wait leaves the statement running).
             adapt._maybe_in_transaction = True
             description, rows, rowcount, lastrowid, in_transaction = await self._connection._execute(
-                _statement, self._connection, begin, operation, parameters, many
+                _statement, self._connection, begin, operation, parameters, many, commit
             )
             adapt._maybe_in_transaction = in_transaction
+            if commit:  # committed in the thread: the next writer need not wait for SQLAlchemy's COMMIT
+                adapt._committed = True
+                adapt._end_write_turn()
         self._description = description
         self._rows = deque(rows)
         self._rowcount = rowcount
@@ -124,19 +135,22 @@ IMMEDIATE = "BEGIN IMMEDIATE"
 
 
 class Connection(AsyncAdapt_aiosqlite_connection):
-    __slots__ = ("_begin", "_maybe_in_transaction", "_write_turn")
+    __slots__ = ("_begin", "_commit", "_committed", "_maybe_in_transaction", "_write_turn")
     _cursor_cls = Cursor
     _ss_cursor_cls = ServerSideCursor
 
     def __init__(self, dbapi: Any, connection: aiosqlite.Connection) -> None:
         super().__init__(dbapi, connection)
         self._begin: str | None = None
+        self._commit = False  # commit with the next statement (a write of one statement)
+        self._committed = False  # ... and it did: the transaction holds nothing more
         self._maybe_in_transaction = False
         self._write_turn: asyncio.Lock | None = None
 
-    def begin(self, mode: str) -> None:
-        """Start a transaction (`BEGIN <mode>`) with the next statement."""
+    def begin(self, mode: str, *, commit: bool = False) -> None:
+        """Start a transaction (`BEGIN <mode>`) with the next statement (`commit`: and end it there)."""
         self._begin = f"BEGIN {mode}"
+        self._commit = commit
 
     async def wait_write_turn(self) -> None:
         """Before a BEGIN IMMEDIATE: wait until no other connection of this engine is writing."""
@@ -150,13 +164,14 @@ class Connection(AsyncAdapt_aiosqlite_connection):
 
     async def send_begin(self) -> None:
         await self.wait_write_turn()
+        self._commit = False  # a streamed result is read over several hops
         if self._begin is not None:
             begin, self._begin = self._begin, None
             self._maybe_in_transaction = True
             await self._connection._execute(self._connection._conn.execute, begin)
 
     def _transaction_open(self) -> bool:
-        self._begin = None
+        self._begin, self._commit, self._committed = None, False, False
         conn = self._connection._connection
         return conn is not None and (self._maybe_in_transaction or conn.in_transaction)
 

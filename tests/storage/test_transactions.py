@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 from sqlalchemy import event, text
 from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from storage.database import begin_write, sqlite_path, writing
 from storage.games import create_game, game_stamp
@@ -106,7 +106,7 @@ async def test_a_write_cancelled_while_waiting_for_the_lock_leaves_nothing_open(
         assert (await s.execute(text("SELECT count(*) FROM players"))).scalar_one() == 0
 
 
-async def test_a_transaction_is_two_thread_hops(db, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_transaction_is_two_thread_hops_and_a_write_of_one_statement_one(db, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     only(db, "sqlite")
     import aiosqlite.core
 
@@ -127,6 +127,19 @@ async def test_a_transaction_is_two_thread_hops(db, monkeypatch) -> None:  # typ
         async with writing(s):
             s.add(Player(user_id=USER))
     assert hops == ["_statement", "commit"]
+    hops.clear()
+    async with db.sessions() as s:
+        async with writing(s, one_statement=True):
+            await s.execute(Player.__table__.insert().values(user_id=USER + 1))
+            assert write_lock_free(db)  # committed in its own hop
+    assert hops == ["_statement"]
+    async with db.sessions() as s:
+        with pytest.raises(DBAPIError, match="second statement"):
+            async with writing(s, one_statement=True):
+                await s.execute(Player.__table__.insert().values(user_id=USER + 2))
+                await s.execute(Player.__table__.insert().values(user_id=USER + 3))
+        users = (await s.execute(text("SELECT user_id FROM players ORDER BY user_id"))).scalars().all()
+    assert [user - USER for user in users] == [0, 1, 2]  # the second statement did not run
 
 
 def without_sqlite_waits(db) -> None:  # type: ignore[no-untyped-def]
