@@ -253,6 +253,19 @@ class BenchTable:
                         raise
         await self.fake.wait_until(remote._started, TIMEOUT, "the game to start")
 
+    async def choose_tickets(self) -> None:
+        """Both players keep their starting tickets; then wait for the first turn's table message
+        (the first tap looks for its Deck button there: measured before it is posted, the tap was
+        never sent and its turn message counted lost)."""
+        while (loaded := await self.game()).game.phase == "choosing":
+            await self.step(None)
+        deck = re.compile(rf"ttr:{loaded.record.id}:[0-9]+:draw:deck")
+        await self.fake.wait_until(
+            lambda: any(deck.fullmatch(c) for m in self.channel.messages for c in m.custom_ids),
+            TIMEOUT,
+            "the first turn's table",
+        )
+
     async def step(self, measure: Step | None) -> bool:
         """One action of the seat to move; the turn message's latency into `measure` (None: set-up).
         False when the game is over."""
@@ -416,8 +429,7 @@ async def ramp(
             async def set_up(table: BenchTable) -> None:
                 async with gate:
                     await table.start()
-                    while (await table.game()).game.phase == "choosing":
-                        await table.step(None)
+                    await table.choose_tickets()
 
             started = time.perf_counter()
             await asyncio.gather(*(set_up(t) for t in tables))
@@ -487,8 +499,7 @@ async def _run_steps(
             try:
                 if not await table.step(into):
                     await table.start()
-                    while (await table.game()).game.phase == "choosing":
-                        await table.step(None)
+                    await table.choose_tickets()
             except Exception as exc:  # noqa: BLE001  (a player's trouble is reported, the ramp goes on)
                 print(f"[{name}] a player failed: {type(exc).__name__}: {exc}"[:300], flush=True)
             finally:

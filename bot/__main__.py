@@ -7,6 +7,7 @@ Discord or the database."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 
@@ -28,6 +29,16 @@ async def _run(settings: Settings) -> None:
 
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)  # type: ignore[union-attr]
     async with TTRBot(settings) as bot:
+
+        async def freeze_start_up() -> None:
+            """What the start loaded (modules, maps, catalogs, resumed games) lives as long as the
+            process: the collector's full passes, which stop the loop, skip it from then on (once:
+            what is frozen is never collected)."""
+            bot.remove_listener(freeze_start_up, "on_ready")
+            gc.collect()
+            gc.freeze()
+
+        bot.add_listener(freeze_start_up, "on_ready")
         await bot.start(settings.token())  # type: ignore[arg-type]
 
 

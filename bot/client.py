@@ -9,7 +9,6 @@ and syncs the commands when they changed (the process with shard 0 does, see
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import logging
@@ -160,10 +159,6 @@ class TTRBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:  # the one line that says the bot is up
         if not self._said_ready:
             self._said_ready = True
-            # What the start loaded (modules, maps, catalogs, resumed games) lives as long as the
-            # process: the collector's full passes, which stop the loop, skip it from now on.
-            gc.collect()
-            gc.freeze()
             # The image workers (a forkserver) once the bot is up: a start refused before then
             # (database, health port) leaves no processes behind. Until they are ready, threads draw.
             POOL.start(self.settings.render_workers)
