@@ -278,8 +278,9 @@ class GameService:
         """`peek` for a channel's game: the cached copy of the active game this process last found
         there, without a read (`/ttr claim` looks its typed route up on the channel's map twice a
         claim); else `table_in_channel`. Only for what routes a move, as `peek` is."""
-        table = self._tables.get(self._channels.get(channel_id, 0))
-        if table is not None and table.record.status == "active" and table.record.channel_id == channel_id:
+        game_id = self._channels.get(channel_id)
+        table = self._tables.get(game_id) if game_id is not None else None
+        if table is not None and table.record.status == "active":
             return table
         return await self.table_in_channel(channel_id)
 
