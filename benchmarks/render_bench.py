@@ -7,7 +7,8 @@ stacks and passengers included).
 
 Times are process CPU time (the machine is shared; wall clock would count the others' work).
 For each map: median cold time (empty caches: layout, static layer, palette, sprites, then render
-and encode), median warm time (render + encode with caches filled), the bare PNG encode of the
+and encode), median warm time (render + encode with caches filled, but no PNG strip kept: a board
+unlike any before, see rendering/png.py), the bare PNG encode (Pillow's) of the
 same picture in full color (what every board cost before the palette: PNG, compress level 6) and
 the bare encode of the 256-color image that is posted, the warm/bare ratios and the PNG bytes
 (and those of the heaviest variant: Chinese city names in color-blind mode).
@@ -17,7 +18,8 @@ Figures go in docs/rendering.md.
 --game: the bytes a channel receives over one seeded 4-player Europe game (issue 16: <= 25 MiB of
 attachments a game, a board posted only after a turn that changes the map): the public board
 after every claim or station, each telling the turns since the board before (`since=`), with the
-bytes of the boards early, mid and late (15 %, 50 %, 90 % of the game's plies) and the total.
+bytes of the boards early, mid and late (15 %, 50 %, 90 % of the game's plies) and the total, and
+the median CPU time of a board in that sequence (strips found again from the boards before).
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ from PIL import Image  # noqa: E402
 from engine.mapdata import load_map  # noqa: E402
 from i18n import translator  # noqa: E402
 from rendering import default_players, render_board  # noqa: E402
-from rendering.draw import PNG_OPTIONS, encode  # noqa: E402
+from rendering.draw import PNG_OPTIONS  # noqa: E402
+from rendering.png import STRIPS  # noqa: E402
 
 
 def late_view(map_id: str) -> tuple[dict, str]:
@@ -63,6 +66,7 @@ def clear_caches() -> None:
     import rendering.marklin as marklin
 
     marklin._SPOTS.clear()
+    STRIPS.clear()
     for fn in (
         geometry._geometry,
         board._static_map,
@@ -80,6 +84,13 @@ def clear_caches() -> None:
         fonts.cap_height,
     ):
         fn.cache_clear()
+
+
+def bare_encode(img: Image.Image) -> bytes:
+    """Pillow's own PNG encoder, every row compressed (what a board cost before `rendering.png`)."""
+    buf = io.BytesIO()
+    img.save(buf, **PNG_OPTIONS)
+    return buf.getvalue()
 
 
 NAMES = ["Alice", "Борис", "李小龍", "Zoë", "Train Fan"]
@@ -160,14 +171,15 @@ def main() -> None:
         posted.load()
         rgb = posted.convert("RGB")  # the same picture in full color (within the palette's difference)
         for _ in range(args.repeat):  # interleaved, so load from other processes hits all alike
+            STRIPS.clear()  # every strip compressed again: a board unlike any before
             t = time.process_time()
             r = render_board(view, m, players)
             warm.append(time.process_time() - t)
             t = time.process_time()
-            rgb_bytes = len(encode(rgb))
+            rgb_bytes = len(bare_encode(rgb))
             bare_rgb.append(time.process_time() - t)
             t = time.process_time()
-            encode(posted)
+            bare_encode(posted)
             bare_p.append(time.process_time() - t)
         c, w, b, p = (statistics.median(x) * 1000 for x in (cold, warm, bare_rgb, bare_p))
         # the heaviest variant: Chinese city names and color-blind letters, badges and numbers

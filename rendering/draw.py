@@ -10,6 +10,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from rendering import fonts
+from rendering.png import write_palette_png
 from rendering.style import INK, RGB, ROUTE_COLORS, darker, lighter, text_on
 
 SS = 4  # supersampling factor of sprites
@@ -20,9 +21,12 @@ PNG_OPTIONS = {"format": "PNG", "compress_level": 6}
 
 def encode(img: Image.Image, palette: Image.Image | None = None) -> bytes:
     """PNG bytes. With a palette (`palette_for`), the picture is mapped onto its 256 colors
-    first: a third of the bytes of full color, and faster to compress."""
+    first: a third of the bytes of full color, and faster to compress, in strips that a picture
+    drawn again mostly shares with the one before (`rendering.png`)."""
     if palette is not None and img.mode == "RGB":
         img = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    if img.mode == "P" and "transparency" not in img.info:
+        return write_palette_png(img)
     buf = io.BytesIO()
     img.save(buf, **PNG_OPTIONS)
     return buf.getvalue()
