@@ -40,6 +40,15 @@ LEASE = timedelta(seconds=60)
 TOKEN_LIFETIME = timedelta(minutes=15)
 ANSWER_WINDOW = TOKEN_LIFETIME - timedelta(minutes=1)
 
+# Every action writes these, so they are built once (a statement built per call costs its
+# coercions and cache key, more than the INSERT itself) and run on the session's connection.
+_ROWS = Announcement.__table__
+_ACKS = AcknowledgedMove.__table__
+_QUEUE = sa.insert(_ROWS)
+_ACKNOWLEDGE = sa.insert(_ACKS)
+_FORGET = sa.delete(_ACKS).where(_ACKS.c.interaction_token == sa.bindparam("b_token"))
+_MARK = sa.update(_ROWS).where(_ROWS.c.id.in_(sa.bindparam("b_ids", expanding=True)), _ROWS.c.announced_at.is_(None))
+
 
 #: How a row's interaction is answered: its deferred "thinking…" ends (a tap on the table, a
 #: command), the panel it tapped is edited ("panel"), or a new private message ("followup": a tap
@@ -87,14 +96,11 @@ async def add_announcement(
     if announce.claimer is not None:
         values.update(claimed_at=now, claimed_by=announce.claimer[:64], attempts=1)
     # A Core insert: the ORM's flush would cost the action's save more than the statement itself.
-    result = await session.execute(Announcement.__table__.insert().values(**values))
+    conn = await session.connection()
+    result = await conn.execute(_QUEUE, values)
     session.info[_WRITTEN] = Announcement(id=result.inserted_primary_key[0], **values)
     if announce.interaction_token is not None:
-        await session.execute(
-            delete(AcknowledgedMove)
-            .where(AcknowledgedMove.interaction_token == announce.interaction_token)
-            .execution_options(synchronize_session=False)
-        )
+        await conn.execute(_FORGET, {"b_token": announce.interaction_token})
 
 
 _WRITTEN = "ttr_announcement"
@@ -228,12 +234,10 @@ async def mark_all_announced(
     now = now or utcnow()
     marked = 0
     async with writing(session, one_statement=len(by_error) == 1):
+        conn = await session.connection()
         for error, ids in by_error.items():
-            result = await session.execute(
-                update(Announcement)
-                .where(Announcement.id.in_(ids), Announcement.announced_at.is_(None))
-                .values(announced_at=now, error=error, interaction_token=None)
-                .execution_options(synchronize_session=False)
+            result = await conn.execute(
+                _MARK, {"b_ids": ids, "announced_at": now, "error": error, "interaction_token": None}
             )
             marked += result.rowcount
     return marked
@@ -291,27 +295,24 @@ async def note_acknowledged(
     """An acknowledged move is being made by process `received_by` (`in_place`: its answer
     updates the player's panel, so nothing shows "thinking…")."""
     async with writing(session, one_statement=True):
-        await session.execute(
-            AcknowledgedMove.__table__.insert().values(
-                interaction_token=interaction_token,
-                application_id=application_id,
-                guild_id=guild_id,
-                user_id=user_id,
-                received_by=received_by[:64],
-                in_place=in_place,
-                created_at=now or utcnow(),
-            )
+        await (await session.connection()).execute(
+            _ACKNOWLEDGE,
+            {
+                "interaction_token": interaction_token,
+                "application_id": application_id,
+                "guild_id": guild_id,
+                "user_id": user_id,
+                "received_by": received_by[:64],
+                "in_place": in_place,
+                "created_at": now or utcnow(),
+            },
         )
 
 
 async def forget_answered(*, session: AsyncSession, interaction_token: str) -> None:
     """The move was refused and its player told why: nothing is left to answer after a restart."""
     async with writing(session, one_statement=True):
-        await session.execute(
-            delete(AcknowledgedMove)
-            .where(AcknowledgedMove.interaction_token == interaction_token)
-            .execution_options(synchronize_session=False)
-        )
+        await (await session.connection()).execute(_FORGET, {"b_token": interaction_token})
 
 
 async def unsaved_moves(
