@@ -146,9 +146,9 @@ class _ClaimListing:
     """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
     the track, None on most maps), so one payment check serves every track of a group when
     listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
-    - per colored group and payment situation met (two counts of the hand), and per other group
-      and list of payments met, the Claim list of every track (`_track_claims`); per group and
-      payment, its Claim for every track;
+    - per group and payment, its Claim for every track (a column); per colored group and
+      payment situation met (two counts of the hand), its columns (other groups look theirs up
+      per payment: too many lists of payments to keep);
     - the groups worth a payment check, as bit sets (bit n: group n) to combine per turn start:
       `by_locos[locomotives][color][cards of that color]`, the colored groups these cards pay
       for, and `by_locos[locomotives][8][most cards of one color]` the gray ones, with the
@@ -165,7 +165,8 @@ class _ClaimListing:
         for t in map_data.tracks:
             groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
         self.groups = tuple(
-            (*key, tuple(tracks), {}, {}, number) for number, (key, tracks) in enumerate(groups.items())
+            (*key, tuple(tracks), tuple(double for _, _, double in tracks), {}, {}, number)
+            for number, (key, tracks) in enumerate(groups.items())
         )
         self.longest = longest = max(t.length for t in map_data.tracks)
         self.where = {index: (g[-1], pos) for g in self.groups for pos, (index, _, _) in enumerate(g[4])}
@@ -198,10 +199,6 @@ def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
     return _ClaimListing(map_data, card_rules)
 
 
-#: Payment lists kept per claim group other than colored ones (then its cache starts afresh).
-_GROUP_CACHE_SIZE = 1024
-
-
 def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
     """Per payment option, its Claim for every track of the group (each built once: `made`)."""
     columns = []
@@ -211,14 +208,6 @@ def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
             column = made[option] = tuple(Claim(tid, *option) for _, tid, _ in tracks)
         columns.append(column)
     return columns
-
-
-def _track_claims(tracks: tuple, made: dict, options: list) -> tuple:
-    """(partner index, its Claims) for every track of a group, given its payment options (empty
-    when there are none)."""
-    if not options:
-        return ()
-    return tuple(zip((double for _, _, double in tracks), zip(*_claim_columns(tracks, made, options))))
 
 
 #: The moves that carry no choice, built once (actions are immutable values).
@@ -624,27 +613,27 @@ class Game:
         while mask:
             low = mask & -mask
             mask ^= low
-            color, length, ferry, card_rules, tracks, listings, made, number = groups[low.bit_length() - 1]
+            color, length, ferry, card_rules, tracks, doubles, colored, made, number = groups[low.bit_length() - 1]
             positions = free[number]
             if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
-                # A colored group's Claim lists per track are ready for each payment situation
-                # met: two counts of the hand (beyond the length they pay nothing more; no
-                # locomotives count where they may not pay).
+                # A colored group's Claim columns are ready for each payment situation met: two
+                # counts of the hand (beyond the length they pay nothing more; no locomotives
+                # count where they may not pay).
                 have = hand[color]
                 usable = locos if card_rules is None else 0
                 key = (have if have < length else length) * 64 + (usable if usable < length else length) * 2 + collapse
-                entry = listings.get(key)
-                if entry is None:
+                columns = colored.get(key)
+                if columns is None:
                     if card_rules is not None and no_locos is None:
                         no_locos = hand[:LOCO] + [0]
-                    entry = listings[key] = _track_claims(
+                    columns = colored[key] = _claim_columns(
                         tracks,
                         made,
                         payment_options(hand if card_rules is None else no_locos, length, color, ferry, collapse),
                     )
             else:
                 # Other groups meet too many payment situations to key them by a few counts: their
-                # Claim lists per track are kept per list of payments met (a bounded cache).
+                # columns come from the payments met, one lookup per payment.
                 if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
                     if collapse:
                         if held is None:
@@ -660,19 +649,13 @@ class Game:
                     options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
                 else:
                     options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
-                if not options:
-                    continue
-                key = tuple(options)
-                entry = listings.get(key)
-                if entry is None:
-                    if len(listings) >= _GROUP_CACHE_SIZE:
-                        listings.clear()
-                    entry = listings[key] = _track_claims(tracks, made, options)
-            if entry:
-                for pos in positions:
-                    double, claims = entry[pos]
+                columns = _claim_columns(tracks, made, options)
+            if columns:
+                for pos in positions:  # per free track, its Claim per payment
+                    double = doubles[pos]
                     if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
-                        actions += claims
+                        for column in columns:
+                            actions.append(column[pos])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
