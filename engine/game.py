@@ -215,6 +215,12 @@ _DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE))
 _DRAW_DECK = DrawDeck()
 _DRAW_TICKETS = DrawTickets()
 
+#: Events are immutable values too: the ones most moves make (a few hundred different ones per
+#: map: seats, card kinds, market slots) are each made once, a lookup instead of a constructor.
+_turn_started = cache(TurnStarted)
+_card_drawn = cache(CardDrawn)
+_market_refilled = cache(MarketRefilled)
+
 
 @cache
 def _station_builds(map_data: MapData) -> dict:
@@ -1066,7 +1072,7 @@ class Game:
         for name in Game.__slots__[:-1]:  # (not __weakref__)
             if name not in ("log", "public_log"):
                 setattr(self, name, getattr(fresh, name))
-        events.append(TurnStarted(self.current))
+        events.append(_turn_started(self.current))
 
     def _check_resign(self, seat: int, action: Resign) -> None:
         pass
@@ -1093,7 +1099,7 @@ class Game:
         card = self.deck.pop() if self.deck else self._draw_card(events)
         market = self.market
         market[slot] = -1 if card is None else card
-        events.append(MarketRefilled(slot, card))
+        events.append(_market_refilled(slot, card))
         if market.count(LOCO) >= 3:
             self._check_market(events)
 
@@ -1116,13 +1122,13 @@ class Game:
     def _apply_draw_deck(self, seat: int, action: DrawDeck, events: list[Event]) -> None:
         card = self.deck.pop() if self.deck else self._draw_card(events)
         self.hands[seat][card] += 1
-        events.append(CardDrawn(seat, card, None))
+        events.append(_card_drawn(seat, card, None))
         self._after_card(seat, False, events)
 
     def _apply_draw_market(self, seat: int, action: DrawMarket, events: list[Event]) -> None:
         card = self.market[action.slot]
         self.hands[seat][card] += 1
-        events.append(CardDrawn(seat, card, action.slot))
+        events.append(_card_drawn(seat, card, action.slot))
         self._refill(action.slot, events)
         self._after_card(seat, card == LOCO and not self._free_locos, events)
 
@@ -1253,7 +1259,7 @@ class Game:
         self.phase = PLAYING
         if self.left[self.current] is not None:
             self.current = self._next_seat(self.current)
-        events.append(TurnStarted(self.current))
+        events.append(_turn_started(self.current))
 
     def _apply_station(self, seat: int, action: BuildStation, events: list[Event]) -> None:
         city = self.map.city_by_id[action.city]
@@ -1314,7 +1320,7 @@ class Game:
                 self._game_over("last_round", events)
                 return
             self.current = self._next_seat(leaver)
-            events.append(TurnStarted(self.current))
+            events.append(_turn_started(self.current))
 
     def _next_seat(self, seat: int) -> int:
         nxt = seat + 1 if seat + 1 < self.seats else 0
@@ -1371,7 +1377,7 @@ class Game:
             self._game_over("all_passed", events)
             return
         self.current = self._next_seat(seat) if nxt is None else nxt
-        events.append(TurnStarted(self.current))
+        events.append(_turn_started(self.current))
 
     def _game_over(self, reason: str, events: list[Event]) -> None:
         self.phase = OVER
