@@ -146,9 +146,9 @@ class _ClaimListing:
     """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
     the track, None on most maps), so one payment check serves every track of a group when
     listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
-    - per colored group and payment situation met (two counts of the hand), and per other group
-      and list of payments met, the Claim list of every track (`_track_claims`); per group and
-      payment, its Claim for every track;
+    - per group and payment, its Claim for every track (a column); per colored group and
+      payment situation met (two counts of the hand), its columns (other groups look theirs up
+      per payment: too many lists of payments to keep);
     - the groups worth a payment check, as bit sets (bit n: group n) to combine per turn start:
       `by_locos[locomotives][color][cards of that color]`, the colored groups these cards pay
       for, and `by_locos[locomotives][8][most cards of one color]` the gray ones, with the
@@ -165,7 +165,8 @@ class _ClaimListing:
         for t in map_data.tracks:
             groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
         self.groups = tuple(
-            (*key, tuple(tracks), {}, {}, number) for number, (key, tracks) in enumerate(groups.items())
+            (*key, tuple(tracks), tuple(double for _, _, double in tracks), {}, {}, number)
+            for number, (key, tracks) in enumerate(groups.items())
         )
         self.longest = longest = max(t.length for t in map_data.tracks)
         self.where = {index: (g[-1], pos) for g in self.groups for pos, (index, _, _) in enumerate(g[4])}
@@ -198,10 +199,6 @@ def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
     return _ClaimListing(map_data, card_rules)
 
 
-#: Payment lists kept per claim group other than colored ones (then its cache starts afresh).
-_GROUP_CACHE_SIZE = 1024
-
-
 def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
     """Per payment option, its Claim for every track of the group (each built once: `made`)."""
     columns = []
@@ -213,18 +210,16 @@ def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
     return columns
 
 
-def _track_claims(tracks: tuple, made: dict, options: list) -> tuple:
-    """(partner index, its Claims) for every track of a group, given its payment options (empty
-    when there are none)."""
-    if not options:
-        return ()
-    return tuple(zip((double for _, _, double in tracks), zip(*_claim_columns(tracks, made, options))))
-
-
 #: The moves that carry no choice, built once (actions are immutable values).
 _DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE))
 _DRAW_DECK = DrawDeck()
 _DRAW_TICKETS = DrawTickets()
+
+#: Events are immutable values too: the ones most moves make (a few hundred different ones per
+#: map: seats, card kinds, market slots) are each made once, a lookup instead of a constructor.
+_turn_started = cache(TurnStarted)
+_card_drawn = cache(CardDrawn)
+_market_refilled = cache(MarketRefilled)
 
 
 @cache
@@ -436,11 +431,11 @@ class Game:
         return RULES_VERSION
 
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over (why it ended, scores, ranking, winners), else None."""
-        if self.phase != OVER:
+        if self.phase is not OVER:
             return None
         return Outcome(Termination(self.end_reason), tuple(self.final))
 
@@ -457,9 +452,9 @@ class Game:
     def to_move(self) -> list[int]:
         """Seats whose decision the game is waiting for (several while choosing tickets)."""
         phase = self.phase
-        if phase == PLAYING:  # (the common case first: one comparison)
+        if phase is PLAYING:  # (the common case first: one comparison)
             return [self.current]
-        if phase == CHOOSING:
+        if phase is CHOOSING:
             hooks = self.hooks
             return [
                 s for s in range(self.seats) if (self.offers[s] or hooks.choosing(self, s)) and self.left[s] is None
@@ -471,7 +466,7 @@ class Game:
         """The final scores (PlayerScore per seat) once the game is over, else None. Scored at
         the end of the game, or for a restored finished game when first read: restoring one
         (an undo, a view, a move refused) does not score it again."""
-        if self._final is None and self.phase == OVER:
+        if self._final is None and self.phase is OVER:
             self._final = final_scores(self)
         return self._final
 
@@ -487,7 +482,7 @@ class Game:
     def turn_token(self, seat: int) -> int:
         """The `version` at which `seat`'s current turn began: the steps of one turn (a second card, a
         tunnel payment, a ticket choice) keep it; the starting ticket choice is turn 0. For turn clocks."""
-        if self.phase == CHOOSING:
+        if self.phase is CHOOSING:
             return 0
         n = len(self.log)
         while n and self.log[n - 1][0] == seat:
@@ -520,8 +515,8 @@ class Game:
         locomotives), as most engines enumerate moves.
         """
         phase = self.phase
-        if phase != PLAYING or seat != self.current or self.left[seat] is not None:
-            if phase != CHOOSING or self.left[seat] is not None:  # (over, another's turn, or left)
+        if phase is not PLAYING or seat != self.current or self.left[seat] is not None:
+            if phase is not CHOOSING or self.left[seat] is not None:  # (over, another's turn, or left)
                 return []
             if self.hooks.choosing(self, seat):
                 return self.hooks.choosing_actions(self, seat)
@@ -529,9 +524,9 @@ class Game:
         stage = self.stage
         if stage is None:
             return self._turn_start_actions(seat, collapse_payments)
-        if stage == SECOND_CARD:
+        if stage is SECOND_CARD:
             return self._second_card_actions()
-        if stage == TICKETS:
+        if stage is TICKETS:
             return self._keep_choices(seat)
         if stage in self.hooks.stages:
             return self.hooks.stage_actions(self, seat)
@@ -544,7 +539,7 @@ class Game:
     def payable_claims(self, seat: int) -> list[Claim]:
         """The claims `seat`'s hand and trains could pay for now, whoever's turn it is (one
         payment per color): what a player's own board shows while others play."""
-        if self.phase != PLAYING or self.left[seat] is not None:
+        if self.phase is not PLAYING or self.left[seat] is not None:
             return []
         return [a for a in self._turn_start_actions(seat, True) if isinstance(a, Claim)]
 
@@ -624,27 +619,27 @@ class Game:
         while mask:
             low = mask & -mask
             mask ^= low
-            color, length, ferry, card_rules, tracks, listings, made, number = groups[low.bit_length() - 1]
+            color, length, ferry, card_rules, tracks, doubles, colored, made, number = groups[low.bit_length() - 1]
             positions = free[number]
             if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
-                # A colored group's Claim lists per track are ready for each payment situation
-                # met: two counts of the hand (beyond the length they pay nothing more; no
-                # locomotives count where they may not pay).
+                # A colored group's Claim columns are ready for each payment situation met: two
+                # counts of the hand (beyond the length they pay nothing more; no locomotives
+                # count where they may not pay).
                 have = hand[color]
                 usable = locos if card_rules is None else 0
                 key = (have if have < length else length) * 64 + (usable if usable < length else length) * 2 + collapse
-                entry = listings.get(key)
-                if entry is None:
+                columns = colored.get(key)
+                if columns is None:
                     if card_rules is not None and no_locos is None:
                         no_locos = hand[:LOCO] + [0]
-                    entry = listings[key] = _track_claims(
+                    columns = colored[key] = _claim_columns(
                         tracks,
                         made,
                         payment_options(hand if card_rules is None else no_locos, length, color, ferry, collapse),
                     )
             else:
                 # Other groups meet too many payment situations to key them by a few counts: their
-                # Claim lists per track are kept per list of payments met (a bounded cache).
+                # columns come from the payments met, one lookup per payment.
                 if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
                     if collapse:
                         if held is None:
@@ -660,19 +655,13 @@ class Game:
                     options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
                 else:
                     options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
-                if not options:
-                    continue
-                key = tuple(options)
-                entry = listings.get(key)
-                if entry is None:
-                    if len(listings) >= _GROUP_CACHE_SIZE:
-                        listings.clear()
-                    entry = listings[key] = _track_claims(tracks, made, options)
-            if entry:
-                for pos in positions:
-                    double, claims = entry[pos]
+                columns = _claim_columns(tracks, made, options)
+            if columns:
+                for pos in positions:  # per free track, its Claim per payment
+                    double = doubles[pos]
                     if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
-                        actions += claims
+                        for column in columns:
+                            actions.append(column[pos])
         if self.stations_left[seat]:
             cost = self.map.rules.station_costs[len(self.stations[seat])]
             options = payment_options(hand, cost, None, 0, collapse)
@@ -800,8 +789,8 @@ class Game:
         self.public_log.append(entry if context is None else (seat, action, context))
         if seat is not None:
             self.decisions[seat] = version
-        if self.phase == PLAYING and (
-            self.current != before_current or before_phase != PLAYING or seat == self.current
+        if self.phase is PLAYING and (
+            self.current != before_current or before_phase is not PLAYING or seat == self.current
         ):
             self.decisions[self.current] = version
         turn_over = self.stage is None or self.resume is not None  # (a between-rounds decision may follow)
@@ -822,7 +811,7 @@ class Game:
                 checker, core = _CORE[kind]
             except KeyError:
                 raise _illegal("{action!r} is not an action of this game", action=action) from None
-        if self.phase == OVER:
+        if self.phase is OVER:
             raise _illegal("the game is over")
         if isinstance(action, (Skip, Remove)):
             if seat is not None and isinstance(action, Skip):
@@ -838,11 +827,11 @@ class Game:
         return core
 
     def _check_turn(self, seat: int, stage: str | None, action: Action) -> None:
-        if self.phase == CHOOSING:
+        if self.phase is CHOOSING:
             raise _illegal(_WAITING[type(action)])
         if seat != self.current:
             raise _illegal("it is {current}'s turn, not yours", current=SeatRef(self.current))
-        if self.stage != stage:
+        if self.stage is not stage:
             raise self._stage_error()
 
     def _stage_error(self) -> IllegalActionError:
@@ -853,9 +842,9 @@ class Game:
             return _illegal(
                 "this is the start of your turn: draw cards, claim a route, draw tickets or build a station"
             )
-        if self.stage == SECOND_CARD:
+        if self.stage is SECOND_CARD:
             return _illegal("draw your second card first (a face-up locomotive is not allowed now)")
-        if self.stage == TUNNEL:
+        if self.stage is TUNNEL:
             return _illegal("decide on the tunnel first: pay the extra cards or decline")
         return _illegal("choose which tickets to keep first")
 
@@ -873,7 +862,7 @@ class Game:
         card = self.market[action.slot]
         if card < 0:
             raise _illegal("face-up slot {slot} is empty", slot=action.slot + 1)
-        if self.stage == SECOND_CARD and card == LOCO and not self._free_locos:
+        if self.stage is SECOND_CARD and card == LOCO and not self._free_locos:
             raise _illegal("a face-up locomotive cannot be your second card")
 
     def _check_claim(self, seat: int, action: Claim) -> None:
@@ -965,7 +954,7 @@ class Game:
             raise _illegal("no destination tickets are left to draw")
 
     def _check_keep(self, seat: int, action: KeepTickets) -> None:
-        if self.phase == PLAYING:
+        if self.phase is PLAYING:
             self._check_turn(seat, TICKETS, action)
         elif not self.offers[seat]:
             raise _illegal("you have already chosen your starting tickets")
@@ -1064,7 +1053,7 @@ class Game:
             raise _illegal("you can only pass when you have no other move")
 
     def _check_skip(self, seat: None, action: Skip) -> None:
-        if self.phase != PLAYING:
+        if self.phase is not PLAYING:
             raise _illegal("there is no turn to skip while players choose their starting tickets")
 
     def _check_undo(self, seat: int, action: Undo) -> None:
@@ -1083,7 +1072,7 @@ class Game:
         for name in Game.__slots__[:-1]:  # (not __weakref__)
             if name not in ("log", "public_log"):
                 setattr(self, name, getattr(fresh, name))
-        events.append(TurnStarted(self.current))
+        events.append(_turn_started(self.current))
 
     def _check_resign(self, seat: int, action: Resign) -> None:
         pass
@@ -1110,7 +1099,7 @@ class Game:
         card = self.deck.pop() if self.deck else self._draw_card(events)
         market = self.market
         market[slot] = -1 if card is None else card
-        events.append(MarketRefilled(slot, card))
+        events.append(_market_refilled(slot, card))
         if market.count(LOCO) >= 3:
             self._check_market(events)
 
@@ -1133,18 +1122,18 @@ class Game:
     def _apply_draw_deck(self, seat: int, action: DrawDeck, events: list[Event]) -> None:
         card = self.deck.pop() if self.deck else self._draw_card(events)
         self.hands[seat][card] += 1
-        events.append(CardDrawn(seat, card, None))
+        events.append(_card_drawn(seat, card, None))
         self._after_card(seat, False, events)
 
     def _apply_draw_market(self, seat: int, action: DrawMarket, events: list[Event]) -> None:
         card = self.market[action.slot]
         self.hands[seat][card] += 1
-        events.append(CardDrawn(seat, card, action.slot))
+        events.append(_card_drawn(seat, card, action.slot))
         self._refill(action.slot, events)
         self._after_card(seat, card == LOCO and not self._free_locos, events)
 
     def _after_card(self, seat: int, face_up_loco: bool, events: list[Event]) -> None:
-        if self.stage == SECOND_CARD or face_up_loco:
+        if self.stage is SECOND_CARD or face_up_loco:
             self._end_turn(events)
             return
         self.stage = SECOND_CARD
@@ -1253,7 +1242,7 @@ class Game:
         self.tickets[seat].extend(kept)
         self.offers[seat] = []
         self.offer_keep[seat] = 0
-        starting = self.phase == CHOOSING
+        starting = self.phase is CHOOSING
         self._return_tickets(returned, self.deck_rules.start_returned if starting else self.returned_policy)
         events.append(TicketsKept(seat, len(kept), len(returned), tuple(kept)))
         if starting:
@@ -1265,12 +1254,14 @@ class Game:
         self.hooks.return_tickets(self, ids, policy)  # "box": out of the game
 
     def _maybe_start_play(self, events: list[Event]) -> None:
-        if self.phase != CHOOSING or any(self.offers[s] or self.hooks.choosing(self, s) for s in self.active_seats()):
+        if self.phase is not CHOOSING or any(
+            self.offers[s] or self.hooks.choosing(self, s) for s in self.active_seats()
+        ):
             return
         self.phase = PLAYING
         if self.left[self.current] is not None:
             self.current = self._next_seat(self.current)
-        events.append(TurnStarted(self.current))
+        events.append(_turn_started(self.current))
 
     def _apply_station(self, seat: int, action: BuildStation, events: list[Event]) -> None:
         city = self.map.city_by_id[action.city]
@@ -1288,7 +1279,7 @@ class Game:
         if self.tunnel is not None:  # a skipped tunnel decision declines
             self._apply_decline(self.current, DeclineTunnel(), [])
             return
-        if self.stage == TICKETS:  # a skipped ticket choice keeps the default
+        if self.stage is TICKETS:  # a skipped ticket choice keeps the default
             self._apply_keep(self.current, self.default_action(self.current), events)
             return
         if self.stage in self.hooks.stages:  # a skipped hook decision takes its default
@@ -1310,7 +1301,7 @@ class Game:
         self._discard_counts(hand)
         self.hands[leaver] = [0] * self.hooks.card_kinds
         if self.offers[leaver]:
-            policy = self.deck_rules.start_returned if self.phase == CHOOSING else self.returned_policy
+            policy = self.deck_rules.start_returned if self.phase is CHOOSING else self.returned_policy
             self._return_tickets(self.offers[leaver], policy)
             self.offers[leaver] = []
             self.offer_keep[leaver] = 0
@@ -1319,7 +1310,7 @@ class Game:
         if len(self.active_seats()) < 2:
             self._game_over("too_few_seats", events)
             return
-        if self.phase == CHOOSING:
+        if self.phase is CHOOSING:
             self._maybe_start_play(events)
         elif leaver == self.current:
             self.stage = None
@@ -1331,7 +1322,7 @@ class Game:
                 self._game_over("last_round", events)
                 return
             self.current = self._next_seat(leaver)
-            events.append(TurnStarted(self.current))
+            events.append(_turn_started(self.current))
 
     def _next_seat(self, seat: int) -> int:
         nxt = seat + 1 if seat + 1 < self.seats else 0
@@ -1388,7 +1379,7 @@ class Game:
             self._game_over("all_passed", events)
             return
         self.current = self._next_seat(seat) if nxt is None else nxt
-        events.append(TurnStarted(self.current))
+        events.append(_turn_started(self.current))
 
     def _game_over(self, reason: str, events: list[Event]) -> None:
         self.phase = OVER
@@ -1402,18 +1393,18 @@ class Game:
     def default_action(self, seat: int) -> Action:
         """The forced move when `seat` times out: keep the fewest tickets (lowest points first),
         decline a tunnel, otherwise draw blind (or take a face-up card, or pass)."""
-        if self.phase == CHOOSING and self.hooks.choosing(self, seat):
+        if self.phase is CHOOSING and self.hooks.choosing(self, seat):
             return self.hooks.default_action(self, seat)
-        if self.phase == CHOOSING or self.stage == TICKETS:
+        if self.phase is CHOOSING or self.stage is TICKETS:
             by_points = sorted(self.offers[seat], key=lambda i: (self.map.ticket_by_id[i].points, i))
             return KeepTickets(tuple(sorted(by_points[: self.offer_keep[seat]])))
-        if self.stage == TUNNEL:
+        if self.stage is TUNNEL:
             return DeclineTunnel()
         if self.stage in self.hooks.stages:
             return self.hooks.default_action(self, seat)
         if self._can_draw_blind():
             return DrawDeck()
-        second = self.stage == SECOND_CARD
+        second = self.stage is SECOND_CARD
         for slot, card in enumerate(self.market):
             if card >= 0 and not (second and card == LOCO and not self._free_locos):
                 return DrawMarket(slot)

@@ -1,5 +1,7 @@
 """Where a game stands, as string enums: a member equals its JSON text (`"playing" == Phase.PLAYING`),
-so stored states and views keep plain strings and old games load unchanged."""
+so stored states and views keep plain strings and old games load unchanged. A game holds only
+members (`Game.from_json` converts its strings), which the engine compares by identity (`is`:
+no string comparison on every move)."""
 
 from __future__ import annotations
 
