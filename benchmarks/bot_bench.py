@@ -17,7 +17,8 @@ again). Measured per step: turn messages per second; interaction -> turn message
 sending the tap until the channel message is in the fake); the bots' event-loop lag (a task in each
 bot sleeps 10 ms again and again; how late it wakes up); the bots' CPU seconds per turn message.
 The knee is the highest step meeting p95 <= 300 ms and lag p99 <= 50 ms. The players and the fake
-share this process's loop: their CPU is printed too (on 2 cores they compete with the bots).
+share this process's loop: their CPU is printed too (on 2 cores they compete with the bots), and
+so is a PostgreSQL server's on this machine (its "postgres" processes) on the PostgreSQL set-ups.
 """
 
 from __future__ import annotations
@@ -185,6 +186,7 @@ class Step:
     cpu: float = 0.0  # the bots' CPU seconds in the step, their image workers' included
     cpu_own: float = 0.0  # the bot processes' own
     cpu_driver: float = 0.0  # this process's: the players and the fake Discord
+    cpu_database: float = 0.0  # a PostgreSQL server's on this machine (its processes are "postgres")
     lag_p99: float = 0.0
     lag_max: float = 0.0
 
@@ -364,6 +366,18 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return parents.get(pid, (0, 0))[1] / tick, sum(ticks for p, (_, ticks) in parents.items() if p in family) / tick
 
 
+def database_cpu_seconds() -> float:
+    """The CPU time of this machine's PostgreSQL server processes, from /proc (0 with none)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            head, tail = stat.read_text().rsplit(")", 1)
+            if head.split("(", 1)[1] == "postgres":
+                fields = tail.split()
+                ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def guild_on_shard(fake, shard: int, count: int):  # type: ignore[no-untyped-def]
     """A new guild whose id falls on `shard` of `count`."""
     from tests.fakediscord.gateway import shard_for
@@ -437,7 +451,7 @@ async def ramp(
             for bot in bots:  # the ramp begins: counts and profiles start again
                 bot.proc.send_signal(signal.SIGUSR1)
             settling: list[Step] = []
-            steps = await _run_steps(name, tables, bots, rates, step_seconds, settling)
+            steps = await _run_steps(name, tables, bots, rates, step_seconds, settling, url.startswith("postgres"))
         finally:
             for bot in bots:
                 await bot.stop()
@@ -478,6 +492,7 @@ async def _run_steps(
     rates: list[float],  # type: ignore[no-untyped-def]
     step_seconds: float,
     settling: list[Step],
+    postgres: bool,
 ) -> list[Step]:
     rng = random.Random(23)
     steps: list[Step] = []
@@ -489,7 +504,7 @@ async def _run_steps(
         steps.append(step)
         step.start = time.time()
         cpu = [cpu_seconds(bot.proc.pid) for bot in bots]
-        driver_cpu = time.process_time()
+        driver_cpu, database_cpu = time.process_time(), database_cpu_seconds()
         measured_from = time.perf_counter() + SETTLE
         stop = time.perf_counter() + step_seconds
         counted = Step(rate)  # the settling seconds: actions and turns not counted
@@ -522,6 +537,7 @@ async def _run_steps(
         step.cpu_own = sum(own for own, _ in now_cpu) - sum(own for own, _ in cpu)
         step.cpu = sum(family for _, family in now_cpu) - sum(family for _, family in cpu)
         step.cpu_driver = time.process_time() - driver_cpu
+        step.cpu_database = database_cpu_seconds() - database_cpu if postgres else 0.0
         if step.turns:
             actions_per_turn = max(1.0, step.actions / step.turns)
         print(f"[{name}] {line(step)}", flush=True)
@@ -543,6 +559,7 @@ def line(step: Step) -> str:
         f"p95 {step.p(0.95) * 1000:.0f} ms, lost {step.lost} ({step.unacknowledged} taps unacknowledged in 3 s), {lag}bots' CPU {step.cpu / (step.end - step.start):.2f} cores = "
         f"{per_turn * 1000:.0f} ms per turn ({own * 1000:.0f} in the bot, {(per_turn - own) * 1000:.0f} in its "
         f"image workers), busy {step.busy}; players and fake {step.cpu_driver / turns * 1000:.0f} ms per turn"
+        + (f", PostgreSQL {step.cpu_database / turns * 1000:.0f} ms per turn" if step.cpu_database else "")
     )
 
 
