@@ -407,21 +407,24 @@ def _memo_trail(
     memo: dict[int, int] = {}
 
     def best(city: int, used: int) -> int:
-        key = used << shift | city
-        value = memo.get(key)
-        if value is None:
-            value = 0
-            for bit, nxt, length, _ in links[city]:
-                if not used & bit:
-                    length += best(nxt, bit if bit & bridges else used | bit)
-                    if length > value:
-                        value = length
-            memo[key] = value
+        """The longest continuation from `city` with the chains `used` (a state not yet in the memo)."""
+        value = 0
+        for bit, nxt, length, _ in links[city]:
+            if not used & bit:
+                after = bit if bit & bridges else used | bit
+                key = after << shift | nxt
+                more = memo.get(key)
+                if more is None:
+                    more = memo[key] = best(nxt, after)
+                if length + more > value:
+                    value = length + more
         return value
 
     longest = city = 0
     for start in starts:
-        value = best(start, 0)
+        value = memo.get(start)
+        if value is None:
+            value = memo[start] = best(start, 0)
         if value > longest:
             longest, city = value, start
     trail: list[Track] = []
@@ -492,26 +495,28 @@ def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
 def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[int, list[tuple]]:
     """Per node city, its chains in the order of their first tracks there: (bit, the node at the
     other end, total length, the track indices walked). A chain back to its own node is listed
-    from both ends, with one bit. A chain's end is keyed by its first track and that track's end."""
+    from both ends, with one bit. A chain's end is keyed by its first track and which of that
+    track's cities it starts from (read off the adjacency, no track attribute to fetch)."""
     lengths = [t.length for t in tracks]
-    ends: dict[int, tuple] = {}  # 2 * first track + (0 at its city a, 1 at b) -> chain walked from there
+    ends: dict[int, tuple] = {}  # 2 * first track + (1 if it starts from the higher city) -> chain from there
     for start in adjacency:
         if start not in nodes:
             continue
         for first, city in adjacency[start]:
-            key = first * 2 + (tracks[first].a != start)
+            key = first * 2 + (start > city)
             if key in ends:
                 continue
-            run, prev, length = [first], first, lengths[first]
+            run, prev, before, length = [first], first, start, lengths[first]
             while city not in nodes:
                 (i0, c0), (i1, c1) = adjacency[city]
+                before = city
                 prev, city = (i1, c1) if i0 == prev else (i0, c0)
                 run.append(prev)
                 length += lengths[prev]
             bit = 1 << (len(ends) >> 1)
             ends[key] = (bit, city, length, tuple(run))
-            ends[prev * 2 + (tracks[prev].a != city)] = (bit, start, length, tuple(run[::-1]))
-    return {c: [ends[i * 2 + (tracks[i].a != c)] for i, _ in adjacency[c]] for c in nodes}
+            ends[prev * 2 + (city > before)] = (bit, start, length, tuple(run[::-1]))
+    return {c: [ends[i * 2 + (c > other)] for i, other in adjacency[c]] for c in nodes}
 
 
 def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
