@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -65,36 +65,8 @@ def _ticket_json(t: TicketResult) -> dict:
     return out
 
 
-def _component_roots(tracks: Iterable[Track]) -> dict[int, int]:
-    """Each city of the network `tracks` to its component (named by one of its cities; a city off
-    the network is its own), as a flat table: scoring looks up every ticket's ends many times.
-    Built by relabelling the smaller of two joined components (no find calls to pay for)."""
-    label: dict[int, int] = {}
-    members: dict[int, list[int]] = {}  # component -> its cities
-    for t in tracks:
-        la, lb = label.get(t.a), label.get(t.b)
-        if la is None:
-            if lb is None:
-                label[t.a] = label[t.b] = t.a
-                members[t.a] = [t.a, t.b]
-            else:
-                label[t.a] = lb
-                members[lb].append(t.a)
-        elif lb is None:
-            label[t.b] = la
-            members[la].append(t.b)
-        elif la != lb:
-            if len(members[la]) < len(members[lb]):
-                la, lb = lb, la
-            moved = members.pop(lb)
-            for c in moved:
-                label[c] = la
-            members[la].extend(moved)
-    return label
-
-
-def ticket_results(tracks: Iterable[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
-    get = _component_roots(tracks).get
+def ticket_results(tracks: Sequence[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
+    get = _components(_adjacency(tracks))[0].get
     return tuple(_result(lambda city: get(city, city), t) for t in tickets)
 
 
@@ -144,24 +116,28 @@ def _joined(find, joins: Iterable[tuple[int, int]]):
 
 
 def best_station_use(
-    own: list[Track], tickets: Sequence, station_options: list[list[Track]]
+    own: list[Track], tickets: Sequence, station_options: list[list[Track]], component: dict[int, int] | None = None
 ) -> tuple[tuple[TicketResult, ...], tuple[Track, ...]]:
     """docs/rules.md §3: each station borrows at most one adjacent opponent track; pick the choice
     that maximizes ticket points, then completed tickets (the first such choice when trying each
-    station's options in order, no track first, the later stations varying fastest).
+    station's options in order, no track first, the later stations varying fastest). `component`:
+    the own network's components (`_components`), when the caller has them.
 
     The choices are tried on the own network's components, and only those that can make a
     difference: a borrowed track inside one component, or joining the same two components as
-    an earlier option of its station, or ending in a component no ticket still needs and no
-    other station reaches, changes nothing that an earlier choice did not, so it is never the
-    first best choice and is left out."""
-    get = _component_roots(own).get
+    an earlier option of its station, or ending in a component no other station reaches and no
+    ticket still needs (an open ticket needs its ends' components only if station tracks reach
+    both), changes nothing that an earlier choice did not, so it is never the first best choice
+    and is left out."""
+    if component is None:
+        component = _components(_adjacency(own))[0]
+    get = component.get
 
     def find(city: int) -> int:
         return get(city, city)
 
     # Every ticket's result on the own network; the open ones (more borrowed track may change
-    # them), with their ends' components for an ordinary ticket; the components they need.
+    # them), with their ends' components for an ordinary ticket; the components country tickets need.
     best_list, open_tickets, needed = [], [], set()
     for t in tickets:
         if t.destinations:
@@ -173,8 +149,6 @@ def best_station_use(
             r = _ordinary_result(t.id, t.points, ca == cb)
             if ca != cb:
                 open_tickets.append((t, r, ca, cb))
-                needed.add(ca)
-                needed.add(cb)
         best_list.append(r)
     best = tuple(best_list)
     if not open_tickets:
@@ -192,11 +166,16 @@ def best_station_use(
                 pairs.add(pair)
                 kept.append((t, ra, rb))
         choices.append(kept)
+    # An ordinary ticket changes only if both its ends' components are joined by some choice, so
+    # only then are they needed; tickets between the same two components count together.
+    ends = {x for kept in choices for _, ra, rb in kept for x in (ra, rb)}
+    for _, _, ca, cb in open_tickets:  # (a country ticket's -1 is in no component)
+        if ca in ends and cb in ends:
+            needed.add(ca)
+            needed.add(cb)
     _drop_dead_ends(choices, needed)
     if not any(choices):
         return best, ()
-    # An ordinary ticket changes only if both its ends' components are joined by some choice;
-    # tickets between the same two components count together.
     ends = {x for kept in choices for _, ra, rb in kept for x in (ra, rb)}
     ordinary: dict[tuple[int, int], list[int]] = {}
     for t, r, ca, cb in open_tickets:
@@ -357,13 +336,15 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
       chains used). The first trail reaching the target is the first longest one; when there
       is none, the next target is the highest bound or length the pass left out.
     """
+    adjacency = _adjacency(tracks)
+    return _longest_trail(tracks, adjacency, _components(adjacency)[1])
+
+
+def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, bool]) -> tuple[int, tuple[Track, ...]]:
+    """`longest_trail` on the network's adjacency and closed components (`_components`), which
+    final scoring finds once for the station choice too."""
     if not tracks:
         return 0, ()
-    adjacency: dict[int, list[tuple[int, int]]] = {}  # city -> (track index, other city), in order
-    for i, t in enumerate(tracks):
-        adjacency.setdefault(t.a, []).append((i, t.b))
-        adjacency.setdefault(t.b, []).append((i, t.a))
-    component, closed = _components(adjacency)
     starts = [c for c, out in adjacency.items() if len(out) & 1 or closed.get(c)]
     if len(starts) << (len(tracks) - len(adjacency) + len(closed)) <= _PLAIN_WORK:
         return _plain_trail(tracks, adjacency, starts)
@@ -426,21 +407,24 @@ def _memo_trail(
     memo: dict[int, int] = {}
 
     def best(city: int, used: int) -> int:
-        key = used << shift | city
-        value = memo.get(key)
-        if value is None:
-            value = 0
-            for bit, nxt, length, _ in links[city]:
-                if not used & bit:
-                    length += best(nxt, bit if bit & bridges else used | bit)
-                    if length > value:
-                        value = length
-            memo[key] = value
+        """The longest continuation from `city` with the chains `used` (a state not yet in the memo)."""
+        value = 0
+        for bit, nxt, length, _ in links[city]:
+            if not used & bit:
+                after = bit if bit & bridges else used | bit
+                key = after << shift | nxt
+                more = memo.get(key)
+                if more is None:
+                    more = memo[key] = best(nxt, after)
+                if length + more > value:
+                    value = length + more
         return value
 
     longest = city = 0
     for start in starts:
-        value = best(start, 0)
+        value = memo.get(start)
+        if value is None:
+            value = memo[start] = best(start, 0)
         if value > longest:
             longest, city = value, start
     trail: list[Track] = []
@@ -478,6 +462,15 @@ def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) ->
     return best_len, tuple(tracks[i] for i in best_path)
 
 
+def _adjacency(tracks: Sequence[Track]) -> dict[int, list[tuple[int, int]]]:
+    """Each city of the network to its tracks (index in `tracks`, the other city), in order."""
+    adjacency: dict[int, list[tuple[int, int]]] = {}
+    for i, t in enumerate(tracks):
+        adjacency.setdefault(t.a, []).append((i, t.b))
+        adjacency.setdefault(t.b, []).append((i, t.a))
+    return adjacency
+
+
 def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
     """Each city's component (named by its first city in `adjacency` order), and per first city
     whether its component has no odd city (a closed trail runs through all of it)."""
@@ -502,26 +495,28 @@ def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
 def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[int, list[tuple]]:
     """Per node city, its chains in the order of their first tracks there: (bit, the node at the
     other end, total length, the track indices walked). A chain back to its own node is listed
-    from both ends, with one bit. A chain's end is keyed by its first track and that track's end."""
+    from both ends, with one bit. A chain's end is keyed by its first track and which of that
+    track's cities it starts from (read off the adjacency, no track attribute to fetch)."""
     lengths = [t.length for t in tracks]
-    ends: dict[int, tuple] = {}  # 2 * first track + (0 at its city a, 1 at b) -> chain walked from there
+    ends: dict[int, tuple] = {}  # 2 * first track + (1 if it starts from the higher city) -> chain from there
     for start in adjacency:
         if start not in nodes:
             continue
         for first, city in adjacency[start]:
-            key = first * 2 + (tracks[first].a != start)
+            key = first * 2 + (start > city)
             if key in ends:
                 continue
-            run, prev, length = [first], first, lengths[first]
+            run, prev, before, length = [first], first, start, lengths[first]
             while city not in nodes:
                 (i0, c0), (i1, c1) = adjacency[city]
+                before = city
                 prev, city = (i1, c1) if i0 == prev else (i0, c0)
                 run.append(prev)
                 length += lengths[prev]
             bit = 1 << (len(ends) >> 1)
             ends[key] = (bit, city, length, tuple(run))
-            ends[prev * 2 + (tracks[prev].a != city)] = (bit, start, length, tuple(run[::-1]))
-    return {c: [ends[i * 2 + (tracks[i].a != c)] for i, _ in adjacency[c]] for c in nodes}
+            ends[prev * 2 + (city > before)] = (bit, start, length, tuple(run[::-1]))
+    return {c: [ends[i * 2 + (c > other)] for i, other in adjacency[c]] for c in nodes}
 
 
 def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
@@ -722,8 +717,10 @@ def final_scores(game: Game) -> list[PlayerScore]:
                     if 0 <= game.owner[t.index] < game.seats and game.owner[t.index] != seat
                 ]
             )
-        results, borrowed = best_station_use(owned[seat], tickets, options)
-        longest, path = longest_trail(owned[seat])
+        adjacency = _adjacency(owned[seat])
+        component, closed = _components(adjacency)
+        results, borrowed = best_station_use(owned[seat], tickets, options, component)
+        longest, path = _longest_trail(owned[seat], adjacency, closed)
         unbuilt = game.stations_left[seat]
         partial.append((seat, results, borrowed, longest, path, unbuilt * m.rules.station_points))
     longest_bonus, globetrotter_bonus = game.hooks.end_bonuses(game, deck)
@@ -733,16 +730,22 @@ def final_scores(game: Game) -> list[PlayerScore]:
     if globetrotter_bonus:  # nobody scores it when nobody completed a ticket (top > 0 below)
         bonus_names.append(("globetrotter", globetrotter_bonus, lambda p: sum(r.completed for r in p[1])))
     metrics = [(name, points, [metric(p) for p in partial]) for name, points, metric in bonus_names]
-    scores = []
-    for i, p in enumerate(partial):
-        seat, results, borrowed, longest, path, station_points = p
+    sums, keys = [], []
+    for i, (seat, results, _, longest, _, station_points) in enumerate(partial):
         bonuses = {}
         for name, points, values in metrics:
             top = max(values)
             if top > 0 and values[i] == top:
                 bonuses[name] = points
-        ticket_points = _ticket_value(results)[0]
+        ticket_points, completed = _ticket_value(results)
         total = game.score[seat] + ticket_points + station_points + sum(bonuses.values())
+        sums.append((bonuses, ticket_points, total))
+        keys.append(_tie_key(game, seat, total, completed, longest))
+    # Each score is built once, with its place (a frozen dataclass is slow to build); rank() redoes
+    # the places of a hook that changes totals.
+    scores = []
+    for p, (bonuses, ticket_points, total), place in zip(partial, sums, _places(keys)):
+        seat, results, borrowed, longest, path, station_points = p
         scores.append(
             PlayerScore(
                 seat=seat,
@@ -755,36 +758,40 @@ def final_scores(game: Game) -> list[PlayerScore]:
                 longest_tracks=tuple(t.id for t in path),
                 bonuses=bonuses,
                 total=total,
+                rank=place,
             )
         )
     scores = game.hooks.adjust_final_scores(game, scores)
     return rank(game, scores)
 
 
-def _tie_key(game: Game, s: PlayerScore) -> tuple:
-    keys: list[int] = [s.total]
+def _tie_key(game: Game, seat: int, total: int, completed: int, longest: int) -> tuple:
+    keys: list[int] = [total]
     for rule in game.map.rules.tie_breaks:
         if rule == "tickets":
-            keys.append(s.completed)
+            keys.append(completed)
         elif rule == "fewer_stations":
-            keys.append(-len(game.stations[s.seat]))
+            keys.append(-len(game.stations[seat]))
         elif rule == "longest":
-            keys.append(s.longest)
+            keys.append(longest)
         else:
             raise ValueError(f"unknown tie-break {rule!r}")
     return tuple(keys)
 
 
-def rank(game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
-    """Competition ranking (1, 1, 3) by total then the map's tie-breaks; equal keys share a rank."""
-    from dataclasses import replace
-
-    keyed = sorted(((_tie_key(game, s), s) for s in scores), key=lambda ks: ks[0], reverse=True)
-    ranked: dict[int, PlayerScore] = {}
+def _places(keys: list[tuple]) -> list[int]:
+    """Competition places (1, 1, 3) of tie keys, the highest first; equal keys share a place."""
+    places = [0] * len(keys)
     previous = None
     place = 0
-    for position, (key, s) in enumerate(keyed, start=1):
-        if key != previous:
-            place, previous = position, key
-        ranked[s.seat] = replace(s, rank=place)
-    return [ranked[s.seat] for s in scores]
+    for position, i in enumerate(sorted(range(len(keys)), key=keys.__getitem__, reverse=True), start=1):
+        if keys[i] != previous:
+            place, previous = position, keys[i]
+        places[i] = place
+    return places
+
+
+def rank(game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
+    """Competition ranking (1, 1, 3) by total then the map's tie-breaks; equal keys share a rank."""
+    places = _places([_tie_key(game, s.seat, s.total, s.completed, s.longest) for s in scores])
+    return [s if s.rank == place else replace(s, rank=place) for s, place in zip(scores, places)]
