@@ -6,6 +6,7 @@ on SQLite, one on PostgreSQL and two shard processes on PostgreSQL (issue 23).
     python benchmarks/bot_bench.py --setups pg1,pg2 --postgres postgresql+asyncpg://u:p@host/db
     python benchmarks/bot_bench.py --setups sqlite --profile /tmp/bot.prof   # cProfile of the bot's loop
     python benchmarks/bot_bench.py --memory 2000                    # resident size with 2,000 cached games
+    python benchmarks/bot_bench.py --setups pg1,pg2 --cpu-quota 0.5  # each bot limited to half a core
 
 The bot is the real `python -m bot` in child processes (tests/bot/bot_process.py), logging in to the
 fake Discord served here; two shard processes are shards 0 and 1 of 2, with the games split over
@@ -19,6 +20,9 @@ bot sleeps 10 ms again and again; how late it wakes up); the bots' CPU seconds p
 The knee is the highest step meeting p95 <= 300 ms and lag p99 <= 50 ms. The players and the fake
 share this process's loop: their CPU is printed too (on 2 cores they compete with the bots), and
 so is a PostgreSQL server's on this machine (its "postgres" processes) on the PostgreSQL set-ups.
+--cpu-quota limits each bot process and its image workers to that many cores (a cgroup v1 CPU
+quota: root on Linux): how the set-ups scale when the machine has cores to spare, which a 2-core
+machine running the players, the fake Discord and PostgreSQL next to two bots has not.
 """
 
 from __future__ import annotations
@@ -287,6 +291,7 @@ class BenchTable:
         posted = len(self.channel.messages)
         sent = time.perf_counter()
         answer = asyncio.create_task(self._send(user, action, gid, turn, game.map))
+        lost = False
         if turn_ends and measure is not None:
             measure.actions += 1
             try:
@@ -294,6 +299,7 @@ class BenchTable:
                 measure.latencies.append(time.perf_counter() - sent)
             except TimeoutError:
                 measure.lost += 1
+                lost = True
         elif measure is not None:
             measure.actions += 1
         try:
@@ -301,8 +307,9 @@ class BenchTable:
         except InteractionFailed:
             if measure is not None:
                 measure.unacknowledged += 1
-        except Exception:  # a refusal (the player's copy was behind): the next step reloads
-            pass
+        except Exception as exc:  # a refusal (the player's copy was behind): the next step reloads
+            if lost:
+                print(f"a lost turn message's action ({action}) failed here: {type(exc).__name__}: {exc}"[:300])
         return True
 
     async def _send(self, user, action, gid: int, turn: int, map_data) -> None:  # type: ignore[no-untyped-def]
@@ -367,15 +374,43 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
 
 
 def database_cpu_seconds() -> float:
-    """The CPU time of this machine's PostgreSQL server processes, from /proc (0 with none)."""
+    """The CPU time of this machine's PostgreSQL server processes, from /proc (0 with none): the
+    live ones' and, through the server's main process, that of the connections that ended."""
     ticks = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError):
             head, tail = stat.read_text().rsplit(")", 1)
             if head.split("(", 1)[1] == "postgres":
-                fields = tail.split()
-                ticks += int(fields[11]) + int(fields[12])
+                fields = tail.split()  # utime, stime, and the reaped children's cutime, cstime
+                ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+CGROUPS = Path("/sys/fs/cgroup/cpu")  # cgroup v1's CPU controller (root on Linux)
+QUOTA_PERIOD_US = 20_000  # short: a process over its quota waits at most this long
+
+
+@contextlib.contextmanager
+def cpu_quota(cores: float | None, pids: list[int]):  # type: ignore[no-untyped-def]
+    """Each of `pids` (and the processes it starts later: the image workers) limited to `cores`
+    of CPU, in a cgroup of its own; nothing with None."""
+    groups = []
+    try:
+        for pid in pids if cores else ():
+            group = CGROUPS / f"ttr-bench-{os.getpid()}-{pid}"
+            group.mkdir()
+            groups.append(group)
+            (group / "cpu.cfs_period_us").write_text(str(QUOTA_PERIOD_US))
+            (group / "cpu.cfs_quota_us").write_text(str(round(cores * QUOTA_PERIOD_US)))
+            (group / "cgroup.procs").write_text(str(pid))
+        yield
+    finally:
+        for group in groups:
+            for _ in range(50):  # the workers exit a moment after their bot
+                with contextlib.suppress(OSError):
+                    group.rmdir()
+                    break
+                time.sleep(0.1)
 
 
 def guild_on_shard(fake, shard: int, count: int):  # type: ignore[no-untyped-def]
@@ -396,6 +431,7 @@ async def ramp(
     games: int,
     profile: str | None,
     counts: bool = False,
+    cpu_cores: float | None = None,
 ) -> list[Step]:
     from storage import Storage
     from tests.bot.bot_process import BotProcess
@@ -413,6 +449,7 @@ async def ramp(
         tables_at.append((channel, [fake.add_user(f"p{i}{side}", guild=guild) for side in "ab"]))
     await fake.start()
     steps: list[Step] = []
+    quota = contextlib.ExitStack()
     with tempfile.TemporaryDirectory() as folder:
         if url.startswith("sqlite"):
             url = f"sqlite+aiosqlite:///{folder}/ttr.sqlite3"
@@ -437,6 +474,7 @@ async def ramp(
         try:
             for bot in bots:
                 await bot.start()
+            quota.enter_context(cpu_quota(cpu_cores, [bot.proc.pid for bot in bots]))
             tables = [BenchTable(fake, storage, ch, users, seed=i) for i, (ch, users) in enumerate(tables_at)]
             gate = asyncio.Semaphore(2)
 
@@ -455,6 +493,7 @@ async def ramp(
         finally:
             for bot in bots:
                 await bot.stop()
+            quota.close()
             await storage.close()
             await fake.close()
         for bot in bots:
@@ -653,7 +692,9 @@ async def main(args: argparse.Namespace) -> None:
         label, processes = SETUPS[key]
         url = "sqlite" if key == "sqlite" else args.postgres
         cpu = time.process_time()
-        results[key] = await ramp(key, url, processes, rates, args.step, args.games, args.profile, args.counts)
+        results[key] = await ramp(
+            key, url, processes, rates, args.step, args.games, args.profile, args.counts, args.cpu_quota
+        )
         print(f"[{key}] players' and fake's CPU: {time.process_time() - cpu:.0f} s", flush=True)
     print(
         f"\nknee (interaction -> turn message p95 <= {GOAL_P95 * 1000:.0f} ms and loop lag p99 <= "
@@ -679,6 +720,9 @@ if __name__ == "__main__":
     parser.add_argument("--profile", help="write the bot's cProfile here (suffixed by set-up and shard)")
     parser.add_argument("--counts", action="store_true", help="count the bots' SQL, REST and gateway work per turn")
     parser.add_argument("--memory", type=int, metavar="GAMES", help="only measure the memory of this many games")
+    parser.add_argument(
+        "--cpu-quota", type=float, metavar="CORES", help="each bot process (image workers included) gets this much CPU"
+    )
     args = parser.parse_args()
     if args.memory:
         memory(args.memory)
