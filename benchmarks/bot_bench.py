@@ -322,7 +322,16 @@ class BenchTable:
         if isinstance(action, (DrawDeck, DrawMarket)):  # a tap on the live table message
             slot = "deck" if isinstance(action, DrawDeck) else str(action.slot)
             pattern = re.compile(rf"ttr:{gid}:{turn}:draw:{slot}(:[0-9])?")
-            table = next(m for m in reversed(self.channel.messages) if any(pattern.fullmatch(c) for c in m.custom_ids))
+
+            def live():  # type: ignore[no-untyped-def]
+                return next(
+                    (m for m in reversed(self.channel.messages) if any(pattern.fullmatch(c) for c in m.custom_ids)),
+                    None,
+                )
+
+            # The second card's button comes with the table's edit after the first (as on a phone).
+            await fake.wait_until(lambda: live() is not None, TIMEOUT, "the table's button")
+            table = live()
             reply = await fake.click(user, table, next(c for c in table.custom_ids if pattern.fullmatch(c)))
         elif isinstance(action, KeepTickets):
             hand = await self.remote._command(user, "ttr hand")
