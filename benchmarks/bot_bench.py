@@ -265,6 +265,10 @@ class BenchTable:
         never sent and its turn message counted lost)."""
         while (loaded := await self.game()).game.phase == "choosing":
             await self.step(None)
+        # Both seats choose at once: a choice answered late (a busy set-up) can be stored after the
+        # other one, so the copy kept here may hold them in another order than the stored game (the
+        # same version, another turn token): the ramp starts from the stored game.
+        self.known = loaded = await self.remote.load()
         deck = re.compile(rf"ttr:{loaded.record.id}:[0-9]+:draw:deck")
         await self.fake.wait_until(
             lambda: any(deck.fullmatch(c) for m in self.channel.messages for c in m.custom_ids),
