@@ -360,6 +360,7 @@ class Announcer:
         m = self.messenger
         table, game, seat, cause = outcome.table, outcome.table.game, outcome.seat, outcome.cause
         interaction: Interaction | None = cause.interaction
+        await m.channel(table)  # an archived game thread reopens before anything is said there
         await m.load_names(table)
         t = await m.channel_t(table)
         names = lambda s: m.name(table, s, t)  # noqa: E731

@@ -379,12 +379,17 @@ class TableMessenger:
         return as_file(image, "board.png")
 
     async def channel(self, table: Table) -> discord.abc.Messageable | None:
+        """The game's channel to post in. An archived game thread (a long pause) is reopened first:
+        Discord refuses answers and edits in it, and a tap can come before the lobby cog has
+        reopened it on the archive event."""
         channel = self.client.get_channel(table.record.channel_id)
         if channel is None:
             try:
                 channel = await self.client.fetch_channel(table.record.channel_id)
             except discord.HTTPException:
                 return None
+        if isinstance(channel, discord.Thread):
+            channel = await reopened(channel)
         return channel  # type: ignore[return-value]
 
     async def post_turn(
@@ -668,6 +673,16 @@ class TableMessenger:
                 files=await self.private_files(table, seat, offer=True, t=mine),
                 row=row,
             )
+
+
+async def reopened(thread: discord.Thread) -> discord.Thread:
+    """A game thread, unarchived if it was archived (and not locked) so its players can go on."""
+    if thread.archived and not thread.locked:
+        try:
+            return await thread.edit(archived=False)
+        except discord.HTTPException:
+            log.warning("could not unarchive a game thread", extra={"channel_id": thread.id})
+    return thread
 
 
 def as_file(image: RenderedImage, filename: str) -> discord.File:

@@ -20,7 +20,7 @@ from bot.choices import DECK_CHOICES, MAP_CHOICES, deck_choice
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr, option_name, slash
 from bot.errors import Command, Option, UserError, reason
-from bot.messenger import AI_LEVELS, PLAYER_COLORS, escaped
+from bot.messenger import AI_LEVELS, PLAYER_COLORS, escaped, reopened
 from bot.permissions import is_manager, missing_permissions
 from bot.service import Cause, CauseKind
 from bot.tables import THREAD_ARCHIVE_MINUTES
@@ -233,12 +233,8 @@ class Lobbies(TTRCog):
     @commands.Cog.listener()
     async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
         """A game's thread archived (a long pause or vacation): unarchive it, so its players can go on."""
-        if after.archived and not before.archived and not after.locked:
-            if await self.bot.service.table_in_channel(after.id) is not None:
-                try:
-                    await after.edit(archived=False)
-                except discord.HTTPException:
-                    log.warning("could not unarchive a game thread", extra={"channel_id": after.id})
+        if after.archived and not before.archived and await self.bot.service.table_in_channel(after.id) is not None:
+            await reopened(after)
 
     async def defaults(self, guild_id: int | None) -> tuple[str, list[int]]:
         """(the server's default map, channels where games are allowed; empty = everywhere)."""
