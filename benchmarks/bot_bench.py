@@ -369,14 +369,21 @@ class BenchTable:
 # --- one set-up's ramp ----------------------------------------------------------------------------
 
 
+def processes() -> dict[int, tuple[str, list[str]]]:
+    """Every live process: pid -> (its name, the fields of /proc/<pid>/stat after the name; [1] is
+    the parent, [11] and [12] its user and system CPU ticks, [13] and [14] its reaped children's)."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            head, tail = stat.read_text().rsplit(")", 1)
+            found[int(stat.parent.name)] = (head.split("(", 1)[1], tail.split())
+    return found
+
+
 def cpu_seconds(pid: int) -> tuple[float, float]:
     """A process's user + system CPU time, and with its live descendants' (the forkserver and its
     image workers), from /proc."""
-    parents = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError):
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            parents[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    parents = {child: (int(fields[1]), int(fields[11]) + int(fields[12])) for child, (_, fields) in processes().items()}
     family, grown = {pid}, True
     while grown:  # the workers are the forkserver's children, grandchildren of the bot
         more = {child for child, (parent, _) in parents.items() if parent in family}
@@ -389,13 +396,7 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
 def database_cpu_seconds() -> float:
     """The CPU time of this machine's PostgreSQL server processes, from /proc (0 with none): the
     live ones' and, through the server's main process, that of the connections that ended."""
-    ticks = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError):
-            head, tail = stat.read_text().rsplit(")", 1)
-            if head.split("(", 1)[1] == "postgres":
-                fields = tail.split()  # utime, stime, and the reaped children's cutime, cstime
-                ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    ticks = sum(sum(map(int, fields[11:15])) for name, fields in processes().values() if name == "postgres")
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
