@@ -30,7 +30,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from storage.database import detached, writing
+from storage.database import Step, detached, execute_steps, writing
 from storage.models import ANNOUNCEMENT_CAUSES, AcknowledgedMove, Announcement, GameRecord, on_shard, utcnow
 
 #: How long a claim holds: a claimer that did not mark its row by then is taken to be dead.
@@ -77,12 +77,10 @@ class Announce:
             raise ValueError("an interaction is answered with both its token and its application id")
 
 
-async def add_announcement(
-    session: AsyncSession, *, game_id: int, version: int, announce: Announce, now: datetime
-) -> None:
-    """Queue the announcement inside the caller's (the change's) transaction, claimed by
-    `announce.claimer` when it names one (`written` gives the row after the commit); the
-    interaction that asked for the change is no longer an unsaved move (`note_acknowledged`)."""
+def announcement_steps(*, game_id: int, version: int, announce: Announce, now: datetime) -> tuple[list[Step], dict]:
+    """The statements that queue an announcement inside its change's transaction, claimed by
+    `announce.claimer` when it names one, and the row's values: the row, and the interaction that
+    asked for the change is no longer an unsaved move (`note_acknowledged`)."""
     values: dict = {
         "game_id": game_id,
         "version": version,
@@ -95,12 +93,26 @@ async def add_announcement(
     }
     if announce.claimer is not None:
         values.update(claimed_at=now, claimed_by=announce.claimer[:64], attempts=1)
-    # A Core insert: the ORM's flush would cost the action's save more than the statement itself.
-    conn = await session.connection()
-    result = await conn.execute(_QUEUE, values)
-    session.info[_WRITTEN] = Announcement(id=result.inserted_primary_key[0], **values)
+    steps = [Step(_QUEUE, values)]
     if announce.interaction_token is not None:
-        await conn.execute(_FORGET, {"b_token": announce.interaction_token})
+        steps.append(Step(_FORGET, {"b_token": announce.interaction_token}))
+    return steps, values
+
+
+def note_written(session: AsyncSession, row_id: int, values: dict) -> None:
+    """Keep the row `announcement_steps` wrote in this session, for `written` after the commit."""
+    session.info[_WRITTEN] = Announcement(id=row_id, **values)
+
+
+async def add_announcement(
+    session: AsyncSession, *, game_id: int, version: int, announce: Announce, now: datetime
+) -> None:
+    """Queue the announcement inside the caller's (the change's) transaction (`announcement_steps`;
+    `written` gives the row after the commit)."""
+    steps, values = announcement_steps(game_id=game_id, version=version, announce=announce, now=now)
+    keys = await execute_steps(session, steps)
+    assert keys is not None  # (no step expects a row count)
+    note_written(session, keys[0], values)
 
 
 _WRITTEN = "ttr_announcement"

@@ -21,15 +21,18 @@ import sqlite3
 import tempfile
 import time
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, text
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
+from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.sql import Executable
 
 from storage import sqlite_driver
 from storage.errors import StorageError
@@ -122,6 +125,118 @@ async def writing(session: AsyncSession, *, one_statement: bool = False) -> Asyn
     except BaseException:
         await session.rollback()
         raise
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One statement of `write_steps`: a Core INSERT, UPDATE or DELETE with every value it writes in
+    `parameters` (column defaults are not filled in), and the row count it must match (`expect`),
+    else the whole write is undone."""
+
+    statement: Executable
+    parameters: dict[str, Any]
+    expect: int | None = None
+
+
+async def write_steps(session: AsyncSession, steps: Sequence[Step]) -> list[Any] | None:
+    """One write transaction of statements that need no result before the next (an action's save).
+
+    On SQLite it is one thread hop from BEGIN IMMEDIATE to COMMIT (storage/sqlite_driver.py): the
+    writers' lock is held while SQLite works, never across the event loop's waits between hops
+    (issue 23). Elsewhere the statements run one after another in `writing`. Returns each step's
+    inserted primary key (None for other statements), or None when a step matched another row count
+    than its `expect` (nothing is written then). Errors are SQLAlchemy's, as from `execute`."""
+    if session.bind.dialect.name != "sqlite":  # type: ignore[union-attr]
+        try:
+            async with writing(session):
+                keys = await execute_steps(session, steps)
+                if keys is None:
+                    raise _Unmatched
+        except _Unmatched:
+            return None
+        return keys
+    dialect = session.bind.dialect  # type: ignore[union-attr]
+    prepared = [(_sqlite_sql(dialect, step.statement, frozenset(step.parameters)), step) for step in steps]
+    operations = [(sql.text, sql.values(step.parameters), step.expect) for sql, step in prepared]
+    await begin_write(session)
+    conn = await session.connection()
+    driver = (await conn.get_raw_connection()).dbapi_connection
+    try:
+        out = await driver.run_steps(operations)
+    except BaseException as exc:
+        await session.rollback()
+        if isinstance(exc, sqlite3.Error):  # as `execute` raises it, naming the statement that failed
+            sql, parameters, _ = operations[getattr(exc, "step", 0)]
+            raise DBAPIError.instance(sql, parameters, exc, sqlite3.Error, dialect=dialect) from None
+        raise
+    if out is None:
+        await session.rollback()
+        return None
+    conn.sync_connection.info["ttr_wrote"] = True  # `_track_writes`: the commit below records it
+    await session.commit()
+    return [sql.key(step.parameters, lastrowid) for (_, lastrowid), (sql, step) in zip(out, prepared)]
+
+
+async def execute_steps(session: AsyncSession, steps: Sequence[Step]) -> list[Any] | None:
+    """`steps` one after another in the session's transaction: each step's inserted primary key
+    (None for other statements), or None at the first step that matched another row count than
+    its `expect` (the caller undoes the transaction)."""
+    conn = await session.connection()
+    keys = []
+    for step in steps:
+        result = await conn.execute(step.statement, step.parameters)
+        if step.expect is not None and result.rowcount != step.expect:
+            return None
+        keys.append(result.inserted_primary_key[0] if result.context.isinsert else None)
+    return keys
+
+
+class _Unmatched(Exception):
+    """A step matched another row count than it expects: `writing` undoes the write."""
+
+
+@dataclass(frozen=True, slots=True)
+class _SqliteSql:
+    """A step's statement as SQLAlchemy sends it to SQLite for one set of parameter names."""
+
+    text: str
+    #: Per positional parameter: its name in the step's parameters and its type's conversion (JSON,
+    #: dates), or, for a value written in the statement itself, None and the converted value.
+    binds: tuple[tuple[str | None, Any], ...]
+    #: An INSERT's first primary-key column (None for other statements).
+    primary_key: str | None
+
+    def key(self, parameters: dict[str, Any], lastrowid: int | None) -> Any:
+        """The inserted row's first primary-key value, as `inserted_primary_key[0]` gives it."""
+        if self.primary_key is None:
+            return None
+        return parameters.get(self.primary_key, lastrowid)
+
+    def values(self, parameters: dict[str, Any]) -> tuple:
+        return tuple(
+            value if name is None else parameters[name] if value is None else value(parameters[name])
+            for name, value in self.binds
+        )
+
+
+@lru_cache(maxsize=64)
+def _sqlite_sql(dialect: Dialect, statement: Executable, keys: frozenset[str]) -> _SqliteSql:
+    """Compiled as `execute` would compile it for these parameter names (SQLAlchemy caches the same)."""
+    compiled = statement.compile(dialect=dialect, column_keys=sorted(keys))
+    if compiled.insert_prefetch or compiled.update_prefetch or compiled.positiontup is None:
+        raise ValueError(f"a step gives every value it writes and no list parameter: {compiled.string}")
+    binds = []
+    for name in compiled.positiontup:
+        bind = compiled.binds[name]
+        convert = bind.type.bind_processor(dialect)
+        if name in keys:
+            binds.append((name, convert))
+        elif bind.required or bind.callable is not None:
+            raise ValueError(f"a step's parameters lack {name!r}: {compiled.string}")
+        else:
+            binds.append((None, bind.value if convert is None else convert(bind.value)))
+    primary_key = next(iter(statement.table.primary_key)).key if compiled.isinsert else None  # type: ignore[attr-defined]
+    return _SqliteSql(compiled.string, tuple(binds), primary_key)
 
 
 def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:

@@ -22,8 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import RULES_VERSION, Action, Game, GameOptions, format_action, load_map, parse_action
 from engine.events import Event
-from storage.announcements import Announce, add_announcement
-from storage.database import begin_write, detached, writing
+from storage.announcements import Announce, add_announcement, announcement_steps, note_written
+from storage.database import Step, begin_write, detached, execute_steps, write_steps, writing
 from storage.errors import (
     ChannelBusyError,
     GameNotActiveError,
@@ -78,6 +78,9 @@ _ADVANCE = update(_GAMES).where(
     _GAMES.c.read_only_reason.is_(None),
 )
 _LOG = insert(ActionRecord.__table__)
+_SEATS = SeatRecord.__table__
+_RESULT = update(_SEATS).where(_SEATS.c.game_id == bindparam("b_game"), _SEATS.c.seat == bindparam("b_seat"))
+_LEFT = _RESULT.where(_SEATS.c.left.is_(None))
 _STAMP = select(_GAMES.c.version, _GAMES.c.updated_at).where(_GAMES.c.id == bindparam("b_id"))
 
 
@@ -165,7 +168,7 @@ async def create_game(
                 await link(session, record.id)
             if game.is_over():
                 await session.flush()
-                await _finish(session, record.id, game, now)
+                await execute_steps(session, _finish(record.id, game))
                 record.status, record.finished_at, record.end_reason = FINISHED, now, game.end_reason
     except IntegrityError:
         existing = await active_game_in_channel(session=session, channel_id=channel_id)
@@ -205,28 +208,26 @@ async def append_action(
         raise ValueError(f"the state is after {state.get('plies')} actions, not {new_version}")
     now = now or utcnow()
     over = state.get("phase") == "over"
+    # The version check and the row lock in one statement: of two writers with the same expected
+    # version, the second waits for the first and then matches no row. The rest needs no result
+    # in between, so the save is one thread hop on SQLite (`write_steps`).
+    values: dict[str, Any] = {"version": new_version, "state": state, "updated_at": now}
+    if over:
+        values.update(status=FINISHED, finished_at=now, end_reason=state.get("end_reason"))
+    steps = [
+        Step(_ADVANCE, {"b_id": game_id, "b_version": expected_version, **values}, expect=1),
+        Step(_LOG, {"game_id": game_id, "seq": new_version, "seat": seat, "action": action_text, "created_at": now}),
+    ]
+    if over:
+        steps += _finish(game_id, Game.from_json(state))
+    elif action_text.split(" ", 1)[0] in ("resign", "remove"):
+        steps += _note_left(game_id, state)
+    row: dict[str, Any] | None = None
+    if announce is not None:
+        queued, row = announcement_steps(game_id=game_id, version=new_version, announce=announce, now=now)
+        steps += queued
     try:
-        async with writing(session):
-            # The version check and the row lock in one statement: of two writers with the same
-            # expected version, the second waits for the first and then matches no row.
-            values: dict[str, Any] = {"version": new_version, "state": state, "updated_at": now}
-            if over:
-                values.update(status=FINISHED, finished_at=now, end_reason=state.get("end_reason"))
-            conn = await session.connection()
-            result = await conn.execute(_ADVANCE, {"b_id": game_id, "b_version": expected_version, **values})
-            if result.rowcount != 1:
-                await session.rollback()
-                raise await _refusal(session, game_id, expected_version)
-            await conn.execute(
-                _LOG, {"game_id": game_id, "seq": new_version, "seat": seat, "action": action_text, "created_at": now}
-            )
-            if over:
-                await _finish(session, game_id, Game.from_json(state), now)
-            elif action_text.split(" ", 1)[0] in ("resign", "remove"):
-                await _note_left(session, game_id, state)
-            if announce is not None:
-                await add_announcement(session, game_id=game_id, version=new_version, announce=announce, now=now)
-                await session.flush()
+        keys = await write_steps(session, steps)
     except IntegrityError:
         # Only a concurrent writer can have taken this sequence number.
         raise StaleVersionError(game_id, expected_version, None) from None
@@ -237,6 +238,10 @@ async def append_action(
             if current != expected_version:
                 raise StaleVersionError(game_id, expected_version, current) from None
         raise
+    if keys is None:
+        raise await _refusal(session, game_id, expected_version)
+    if row is not None:
+        note_written(session, keys[-len(queued)], row)
     return new_version
 
 
@@ -289,37 +294,32 @@ async def _refusal(session: AsyncSession, game_id: int, expected_version: int) -
     return StaleVersionError(game_id, expected_version, version)
 
 
-async def _note_left(session: AsyncSession, game_id: int, state: dict[str, Any]) -> None:
-    """Copy who left (resigned, removed) from the state to the seats (inside the caller's transaction)."""
-    for seat, how in enumerate(state.get("left") or []):
-        if how is not None:
-            await session.execute(
-                update(SeatRecord)
-                .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat, SeatRecord.left.is_(None))
-                .values(left=how)
-                .execution_options(synchronize_session=False)
-            )
+def _note_left(game_id: int, state: dict[str, Any]) -> list[Step]:
+    """Who left (resigned, removed), copied from the state to the seats (in the action's transaction)."""
+    return [
+        Step(_LEFT, {"b_game": game_id, "b_seat": seat, "left": how})
+        for seat, how in enumerate(state.get("left") or [])
+        if how is not None
+    ]
 
 
-async def _finish(session: AsyncSession, game_id: int, game: Game, now: Any) -> None:
-    """Write the seats' results of a finished game (inside the caller's transaction)."""
+def _finish(game_id: int, game: Game) -> list[Step]:
+    """The seats' results of a finished game (in the action's transaction)."""
     assert game.final is not None
+    steps = []
     for score in game.final:
         completed = score.completed
-        await session.execute(
-            update(SeatRecord)
-            .where(SeatRecord.game_id == game_id, SeatRecord.seat == score.seat)
-            .values(
-                final_score=score.total,
-                rank=score.rank,
-                tickets_completed=completed,
-                tickets_failed=len(score.tickets) - completed,
-                longest_bonus=bool(score.bonuses.get("longest_path", 0)),
-                bonuses=dict(score.bonuses),
-                left=game.left[score.seat],
-            )
-            .execution_options(synchronize_session=False)
-        )
+        result = {
+            "final_score": score.total,
+            "rank": score.rank,
+            "tickets_completed": completed,
+            "tickets_failed": len(score.tickets) - completed,
+            "longest_bonus": bool(score.bonuses.get("longest_path", 0)),
+            "bonuses": dict(score.bonuses),
+            "left": game.left[score.seat],
+        }
+        steps.append(Step(_RESULT, {"b_game": game_id, "b_seat": score.seat, **result}))
+    return steps
 
 
 # ---------------------------------------------------------------------------- status changes

@@ -15,7 +15,10 @@ over a second at p99 for locks held a few milliseconds. A connection about to se
 IMMEDIATE first waits for the engine's writers queue (first come, first served; woken as the
 holder commits or rolls back); SQLite's own wait is left for writers in other processes. A write
 of one statement (`storage.database.writing(..., one_statement=True)`) is committed in that
-statement's hop and ends its turn there: one hop holding the lock instead of two.
+statement's hop and ends its turn there: one hop holding the lock instead of two. A write whose
+statements need no result before the next one (an action's save: `storage.database.write_steps`)
+goes as one hop too, BEGIN to COMMIT (`Connection.run_steps`): the lock is then held for the time
+SQLite takes, never across the event loop's waits between hops.
 
 Passed as the DBAPI module (`module=`) by `storage.database.make_engine`; nothing else changes:
 the URL stays `sqlite+aiosqlite://`, errors are sqlite3's, server-side cursors are SQLAlchemy's.
@@ -61,6 +64,32 @@ def _statement(
             conn.commit()
         return description, rows, cursor.rowcount, cursor.lastrowid, conn.in_transaction
     finally:
+        cursor.close()
+
+
+def _steps(connection: aiosqlite.Connection, begin: str, steps: list[tuple[str, tuple, int | None]]) -> list | None:
+    """In aiosqlite's thread: BEGIN, each statement, COMMIT. Each step's (rowcount, lastrowid);
+    None, with everything rolled back, when a step's rowcount is not the one it expects. An error
+    rolls back too, and says which step failed (its `step`)."""
+    conn = connection._conn
+    cursor = conn.cursor()
+    out: list[tuple[int, int | None]] = []
+    try:
+        cursor.execute(begin)
+        for operation, parameters, expect in steps:
+            cursor.execute(operation, parameters)
+            if expect is not None and cursor.rowcount != expect:
+                conn.rollback()
+                return None
+            out.append((cursor.rowcount, cursor.lastrowid))
+        conn.commit()
+        return out
+    except sqlite3.Error as exc:
+        exc.step = len(out)  # type: ignore[attr-defined]
+        raise
+    finally:
+        if conn.in_transaction:
+            conn.rollback()
         cursor.close()
 
 
@@ -161,6 +190,31 @@ class Connection(AsyncAdapt_aiosqlite_connection):
         if self._write_turn is not None:
             turn, self._write_turn = self._write_turn, None
             turn.release()
+
+    async def run_steps(self, steps: list[tuple[str, tuple, int | None]]) -> list | None:
+        """A whole write transaction in one thread hop (`_steps`), in this engine's writers' turn:
+        the transaction `begin` asked for is opened, run and ended there."""
+        if self._begin is None or self._maybe_in_transaction:
+            raise sqlite3.ProgrammingError("the steps of a write are a whole transaction: begin one first")
+        await self.wait_write_turn()
+        async with self._execute_mutex:
+            begin, self._begin = self._begin, None
+            # Until the thread says otherwise: a cancelled wait leaves the steps running, and the
+            # caller's rollback (queued behind them) ends the turn once SQLite is done.
+            self._maybe_in_transaction = True
+            try:
+                out = await self._connection._execute(_steps, self._connection, begin, steps)
+            except sqlite3.Error:
+                self._ended()
+                raise
+            self._ended()
+            return out
+
+    def _ended(self) -> None:
+        """`run_steps`' transaction was committed or rolled back in the thread: nothing more runs in it."""
+        self._maybe_in_transaction = False
+        self._committed = True
+        self._end_write_turn()
 
     async def send_begin(self) -> None:
         await self.wait_write_turn()

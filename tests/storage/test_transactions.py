@@ -4,20 +4,22 @@ deferred BEGIN (storage/sqlite_driver.py), PostgreSQL's checkout without a ping.
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 import threading
 import time
 
 import asyncpg
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import bindparam, event, text
 from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from storage.database import begin_write, sqlite_path, writing
-from storage.games import create_game, game_stamp
-from storage.models import Player
-from tests.storage.helpers import new_game
+from storage.announcements import Announce, written
+from storage.database import Step, begin_write, seconds_since_last_write, sqlite_path, write_steps, writing
+from storage.games import create_game, game_stamp, load_game, save_action
+from storage.models import Player, utcnow
+from tests.storage.helpers import advance, new_game
 
 USER = 2**62 + 11
 
@@ -140,6 +142,73 @@ async def test_a_transaction_is_two_thread_hops_and_a_write_of_one_statement_one
                 await s.execute(Player.__table__.insert().values(user_id=USER + 3))
         users = (await s.execute(text("SELECT user_id FROM players ORDER BY user_id"))).scalars().all()
     assert [user - USER for user in users] == [0, 1, 2]  # the second statement did not run
+
+
+async def test_a_save_is_one_thread_hop_begin_to_commit(db, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An action's save (`write_steps`): on SQLite its update, inserts and commit go in one hop, so
+    the write lock is free as soon as the save returns, and it counts as the last write."""
+    only(db, "sqlite")
+    import aiosqlite.core
+
+    game_id = await stored_game(db)
+    async with db.sessions() as s:
+        loaded = await load_game(session=s, game_id=game_id)
+    game, version = loaded.game, loaded.version
+    advance(game, 1, random.Random(3))
+    hops: list[str] = []
+    original = aiosqlite.core.Connection._execute
+
+    async def counted(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        hops.append(fn.__name__)
+        assert write_lock_free(db) or fn.__name__ == "_steps"  # (`_steps` holds it only while it runs)
+        return await original(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.core.Connection, "_execute", counted)
+    before = seconds_since_last_write(db.engine)
+    async with db.sessions() as s:
+        await save_action(
+            session=s, game_id=game_id, expected_version=version, game=game, announce=Announce("player", "tok", 42)
+        )
+        assert hops == ["_steps"] and write_lock_free(db)
+        row = written(s)
+    assert row is not None and row.version == version + 1 and row.interaction_token == "tok"
+    after = seconds_since_last_write(db.engine)
+    assert after is not None and (before is None or after < before)
+    monkeypatch.undo()
+    async with db.sessions() as s:
+        assert (await load_game(session=s, game_id=game_id)).version == version + 1
+        stored = (await s.execute(text("SELECT id, version FROM announcements"))).all()
+    assert [tuple(r) for r in stored] == [(row.id, version + 1)]
+
+
+async def test_steps_that_fail_write_nothing(db) -> None:  # type: ignore[no-untyped-def]
+    """A step matching another row count than it expects, or failing, undoes the whole write; the
+    session and the writers' turn are usable right after."""
+    if db.backend == "sqlite":
+        without_sqlite_waits(db)  # a turn left held would make the next write fail at once
+    players = Player.__table__
+    insert = players.insert().values(color_blind=False, created_at=utcnow(), updated_at=utcnow())
+    rename = players.update().where(players.c.user_id == bindparam("b_user"))
+    async with db.sessions() as s:
+        keys = await write_steps(s, [Step(insert, {"user_id": USER, "preferences": {}})])
+        assert keys == [USER]
+        unmatched = [
+            Step(insert, {"user_id": USER + 1, "preferences": {}}),
+            Step(rename, {"b_user": USER + 7, "display_name": "nobody"}, expect=1),
+        ]
+        assert await write_steps(s, unmatched) is None
+        with pytest.raises(IntegrityError):
+            await write_steps(
+                s,
+                [
+                    Step(insert, {"user_id": USER + 2, "preferences": {}}),
+                    Step(insert, {"user_id": USER, "preferences": {}}),
+                ],
+            )
+        renamed = [Step(rename, {"b_user": USER, "display_name": "ada"}, expect=1)]
+        assert await write_steps(s, renamed) == [None]
+        rows = (await s.execute(text("SELECT user_id, display_name FROM players"))).all()
+    assert [(user - USER, name) for user, name in rows] == [(0, "ada")]
 
 
 def without_sqlite_waits(db) -> None:  # type: ignore[no-untyped-def]

@@ -19,6 +19,7 @@ import time
 
 from sqlalchemy import event
 
+from storage import sqlite_driver
 from storage.announcements import Announce, claim_next, mark_announced, nonce
 from storage.database import make_engine, session_factory
 from storage.errors import StaleVersionError
@@ -50,11 +51,20 @@ async def main(url: str, game_id: int, mode: str) -> None:
                 say("stale")
     elif mode == "pause":
 
-        def hold(connection) -> None:  # type: ignore[no-untyped-def]
+        def hold(*_) -> None:  # type: ignore[no-untyped-def]
             say("READY")
             time.sleep(60)
 
-        event.listen(engine.sync_engine, "commit", hold)
+        if engine.dialect.name == "sqlite":  # the save is one thread hop: hold its COMMIT in there
+            steps = sqlite_driver._steps
+
+            def held(connection, *args):  # type: ignore[no-untyped-def]
+                connection._conn.set_trace_callback(lambda sql: sql == "COMMIT" and hold())
+                return steps(connection, *args)
+
+            sqlite_driver._steps = held
+        else:
+            event.listen(engine.sync_engine, "commit", hold)
         advance(game, 1, rng)
         async with sessions() as s:
             await save_action(session=s, game_id=game_id, expected_version=version, game=game)
