@@ -187,6 +187,7 @@ class Step:
     unacknowledged: int = 0  # taps the bot did not answer within Discord's 3 s ("This interaction failed")
     actions: int = 0
     busy: int = 0  # arrivals that found every table waiting for the bot
+    refused: int = 0  # actions the bot refused (the player's copy of the game was behind)
     cpu: float = 0.0  # the bots' CPU seconds in the step, their image workers' included
     cpu_own: float = 0.0  # the bot processes' own
     cpu_driver: float = 0.0  # this process's: the players and the fake Discord
@@ -312,6 +313,8 @@ class BenchTable:
             if measure is not None:
                 measure.unacknowledged += 1
         except Exception as exc:  # a refusal (the player's copy was behind): the next step reloads
+            if measure is not None:
+                measure.refused += 1
             if lost:
                 print(f"a lost turn message's action ({action}) failed here: {type(exc).__name__}: {exc}"[:300])
         return True
@@ -611,7 +614,7 @@ def line(step: Step) -> str:
         f"offered {step.rate:g}/s: {rate:.1f} turn msgs/s, p50 {step.p(0.5) * 1000:.0f} ms, "
         f"p95 {step.p(0.95) * 1000:.0f} ms, lost {step.lost} ({step.unacknowledged} taps unacknowledged in 3 s), {lag}bots' CPU {step.cpu / (step.end - step.start):.2f} cores = "
         f"{per_turn * 1000:.0f} ms per turn ({own * 1000:.0f} in the bot, {(per_turn - own) * 1000:.0f} in its "
-        f"image workers), busy {step.busy}; players and fake {step.cpu_driver / turns * 1000:.0f} ms per turn"
+        f"image workers), busy {step.busy}, refused {step.refused} of {step.actions} actions; players and fake {step.cpu_driver / turns * 1000:.0f} ms per turn"
         + (f", PostgreSQL {step.cpu_database / turns * 1000:.0f} ms per turn" if step.cpu_database else "")
     )
 
