@@ -207,77 +207,94 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
     varying fastest; borrowing nothing scores `best_key`), or () when none beats it.
 
     The choices are walked as a tree, station by station, each joining two groups of components
-    on the way down and keeping the ticket pairs still apart. Left out, as they never hold a
-    better choice than one met before: a track joining nothing new (or the same two groups as an
-    earlier option of its station), which leads to the same groups as borrowing nothing there;
-    and a subtree where even joining every pair still apart whose two groups the later stations'
-    tracks both touch would not beat the best key so far. The country tickets are scored at each
-    full choice (none on maps with stations), without that bound."""
-    best = [best_key, ()]
-    chosen: list = []
-    last = len(choices) - 1
-    touched: list[set[int]] = []  # per station, the components it and the later stations touch
-    for kept in reversed(choices):
-        touched.insert(0, {x for c in kept for x in c[1:]}.union(*touched[:1]))
+    on the way down. A group is a bit set of the components the stations' tracks reach, and what
+    the ticket pairs inside a set are worth is found once per set (`inside`), so a step costs a
+    few lookups whatever the tickets. A key (points, completed) is one int, points times a step
+    above any count of tickets. Left out, as they never hold a better choice than one met before:
+    a track joining nothing new (or the same two groups as an earlier option of its station),
+    which leads to the same groups as borrowing nothing there; and a subtree where even joining
+    every pair still apart whose two groups the later stations' tracks both touch would not beat
+    the best key so far. The country tickets are scored at each full choice (none on maps with
+    stations), without that bound."""
+    scale = 1 + sum(count for *_, count in pairs) + len(places) + best_key[1]
+    bit = {x: 1 << i for i, x in enumerate({x: None for kept in choices for c in kept for x in c[1:]})}
+    valued = [(bit[ca] | bit[cb], value * scale + count) for ca, cb, value, count in pairs]
+    worth = dict.fromkeys(bit.values(), 0)  # group -> what the pairs inside it are worth
 
-    def score(label: dict[int, int], points: int, done: int) -> None:
-        """A full choice (`chosen`) scoring `points` and `done` (before country tickets)."""
+    def inside(group: int) -> int:
+        value = worth[group] = sum(v for both, v in valued if both & group == both)
+        return value
+
+    options = [[(c[0], bit[c[1]], bit[c[2]]) for c in kept] for kept in choices]
+    touched: list[int] = []  # per station, the components it and the later stations touch
+    for kept in reversed(options):
+        touched.insert(0, sum({x for c in kept for x in c[1:]}) | (touched[0] if touched else 0))
+    best = [best_key[0] * scale + best_key[1], ()]
+    chosen: list = []
+    last = len(options) - 1
+
+    def score(where: dict[int, int], value: int) -> None:
+        """A full choice (`chosen`, its groups `where`) worth `value` (before country tickets)."""
+        label = {x: -where.get(b, b) for x, b in bit.items()}  # (below 0: no component's name)
         for t in places:
             before = _places_result(find, t)
             after = _places_result(lambda n: label.get(find(n), find(n)), t)
-            points += (after.points if after.completed else -after.points) - (
+            points = (after.points if after.completed else -after.points) - (
                 before.points if before.completed else -before.points
             )
-            done += after.completed - before.completed
-        if (points, done) > best[0]:
-            best[0], best[1] = (points, done), tuple(c[0] for c in chosen)
+            value += points * scale + after.completed - before.completed
+        if value > best[0]:
+            best[0], best[1] = value, tuple(chosen)
 
-    def visit(station: int, label: dict[int, int], apart: list[tuple], points: int, done: int) -> None:
-        # The pairs still apart, by the groups they join (smaller first).
-        keyed = []
-        for ca, cb, value, count in apart:
-            ga, gb = label.get(ca, ca), label.get(cb, cb)
-            keyed.append((ga, gb, value, count) if ga < gb else (gb, ga, value, count))
+    def visit(station: int, where: dict[int, int], value: int) -> None:
+        # `where`: each component in a group of several to its group.
         if not places and station < last:
-            groups = {label.get(x, x) for x in touched[station]}
-            bound_points, bound_done = points, done
-            for ga, gb, value, count in keyed:
-                if ga in groups and gb in groups:
-                    bound_points += value
-                    bound_done += count
-            if (bound_points, bound_done) <= best[0]:
+            reach = touched[station]
+            bound = value
+            for group in set(where.values()):
+                if group & reach:
+                    reach |= group
+                    bound -= worth[group]
+            if bound + (worth.get(reach) or inside(reach)) <= best[0]:
                 return
         if station < last:
-            visit(station + 1, label, apart, points, done)
+            visit(station + 1, where, value)
         elif chosen:
-            score(label, points, done)
+            score(where, value)
         met = set()
-        for c in choices[station]:
-            a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
-            pair = (a, b) if a < b else (b, a)
-            if a == b or pair in met:
+        for track, x, y in options[station]:
+            a = where.get(x, x)
+            b = where.get(y, y)
+            joined = a | b
+            if a == b or joined in met:
                 continue
-            met.add(pair)
-            gained_points, gained_done = points, done
-            for ga, gb, value, count in keyed:
-                if ga == pair[0] and gb == pair[1]:
-                    gained_points += value
-                    gained_done += count
-            chosen.append(c)
+            met.add(joined)
+            gained = worth.get(joined)
+            gained = (inside(joined) if gained is None else gained) + value - worth[a] - worth[b]
             if station < last or places:
-                joined = {x: a if group == b else group for x, group in label.items()}
-                joined[b] = a
+                chosen.append(track)
+                after = where.copy()
+                after.update(dict.fromkeys(_bits(joined), joined))
                 if station < last:
-                    still = [p for p, k in zip(apart, keyed) if k[0] != pair[0] or k[1] != pair[1]]
-                    visit(station + 1, joined, still, gained_points, gained_done)
+                    visit(station + 1, after, gained)
                 else:
-                    score(joined, gained_points, gained_done)
-            elif (gained_points, gained_done) > best[0]:
-                best[0], best[1] = (gained_points, gained_done), tuple(c[0] for c in chosen)
-            chosen.pop()
+                    score(after, gained)
+                chosen.pop()
+            elif gained > best[0]:
+                best[0], best[1] = gained, (*chosen, track)
 
-    visit(0, {}, pairs, *best_key)
+    visit(0, {}, best[0])
     return best[1]
+
+
+def _bits(mask: int) -> list[int]:
+    """The single bits of a bit set."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
