@@ -99,8 +99,8 @@ def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
     return points, sum(1 for r in results if r.completed)
 
 
-def _joined(find, joins: Iterable[tuple[int, int]]):
-    """`find` (a city's component in the own network) with some components joined."""
+def _joined(joins: Iterable[tuple[int, int]]) -> dict[int, int]:
+    """Each component the joins (pairs of components) touch to the name of the group they join it to."""
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:
@@ -112,7 +112,7 @@ def _joined(find, joins: Iterable[tuple[int, int]]):
         ra, rb = root(a), root(b)
         if ra != rb:
             parent[ra] = rb
-    return lambda city: root(find(city))
+    return {x: root(x) for a, b in joins for x in (a, b)}
 
 
 def best_station_use(
@@ -188,16 +188,27 @@ def best_station_use(
     best_borrowed = _best_choice(find, choices, pairs, places, best_key)
     if not best_borrowed:
         return best, ()
-    borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
-    joined = _joined(find, borrowed_joins)
-    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1 :]) for i in range(len(best_borrowed))]
+    joins = [(find(b.a), find(b.b)) for b in best_borrowed]
+    joined = _joined(joins)
+    without = [_joined(joins[:i] + joins[i + 1 :]) for i in range(len(joins))]
     results = []
     for t, r in zip(tickets, best):
-        if t.destinations or not r.completed:  # (complete on the own network, it needs no borrowed track)
-            r = _result(joined, t)
+        if t.destinations:
+            r = _places_result(lambda city: joined.get(find(city), find(city)), t)
             if r.completed:
-                needs = tuple(b.id for b, f in zip(best_borrowed, without) if not _result(f, t).completed)
+                needs = tuple(
+                    b.id
+                    for b, label in zip(best_borrowed, without)
+                    if not _places_result(lambda city, label=label: label.get(find(city), find(city)), t).completed
+                )
                 r = TicketResult(r.id, r.points, True, needs, r.reached)
+        elif not r.completed:  # (complete on the own network, it needs no borrowed track)
+            ca, cb = get(t.a, t.a), get(t.b, t.b)
+            if joined.get(ca, ca) == joined.get(cb, cb):
+                needs = tuple(
+                    b.id for b, label in zip(best_borrowed, without) if label.get(ca, ca) != label.get(cb, cb)
+                )
+                r = TicketResult(r.id, r.points, True, needs)
         results.append(r)
     return tuple(results), best_borrowed
 
@@ -233,9 +244,9 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
     chosen: list = []
     last = len(options) - 1
 
-    def score(where: dict[int, int], value: int) -> None:
-        """A full choice (`chosen`, its groups `where`) worth `value` (before country tickets)."""
-        label = {x: -where.get(b, b) for x, b in bit.items()}  # (below 0: no component's name)
+    def score(groups: tuple[int, ...], value: int) -> None:
+        """A full choice (`chosen`, making `groups`) worth `value` (before country tickets)."""
+        label = {x: -next((g for g in groups if g & b), b) for x, b in bit.items()}  # (< 0: no component's name)
         for t in places:
             before = _places_result(find, t)
             after = _places_result(lambda n: label.get(find(n), find(n)), t)
@@ -246,55 +257,81 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
 
-    def visit(station: int, where: dict[int, int], value: int) -> None:
-        # `where`: each component in a group of several to its group.
-        if not places and station < last:
+    # The last station's options by what each is worth where both its ends are still alone (the
+    # most first, then in order): the first such option met is the best of those left alone.
+    ranked = sorted(
+        ((-(worth.get(x | y) or inside(x | y)), i, track, x | y) for i, (track, x, y) in enumerate(options[last])),
+        key=lambda r: r[:2],
+    )
+
+    def finish(groups: tuple[int, ...], value: int) -> None:
+        """The last station's choice, without country tickets: its first best option."""
+        if value > best[0]:
+            best[0], best[1] = value, tuple(chosen)
+        grouped = sum(groups)
+        gain, first, pick = 0, len(ranked), None
+        for minus, i, track, ends in ranked:
+            if not ends & grouped:
+                gain, first, pick = -minus, i, track
+                break
+        for i, (track, x, y) in enumerate(options[last]):
+            if (x | y) & grouped:
+                a, b = x, y
+                for group in groups:
+                    if group & x:
+                        a = group
+                    if group & y:
+                        b = group
+                if a != b:
+                    more = worth.get(a | b)
+                    more = (inside(a | b) if more is None else more) - worth[a] - worth[b]
+                    if more > gain or more == gain and i < first:
+                        gain, first, pick = more, i, track
+        if pick is not None and value + gain > best[0]:
+            best[0], best[1] = value + gain, (*chosen, pick)
+
+    def visit(station: int, groups: tuple[int, ...], value: int) -> None:
+        # `groups`: the groups of several components (one per track chosen at most).
+        if not places and station == last:
+            finish(groups, value)
+            return
+        if not places:
             reach = touched[station]
             bound = value
-            for group in set(where.values()):
+            for group in groups:
                 if group & reach:
                     reach |= group
                     bound -= worth[group]
             if bound + (worth.get(reach) or inside(reach)) <= best[0]:
                 return
         if station < last:
-            visit(station + 1, where, value)
+            visit(station + 1, groups, value)
         elif chosen:
-            score(where, value)
+            score(groups, value)
         met = set()
         for track, x, y in options[station]:
-            a = where.get(x, x)
-            b = where.get(y, y)
+            a, b = x, y
+            for group in groups:
+                if group & x:
+                    a = group
+                if group & y:
+                    b = group
             joined = a | b
             if a == b or joined in met:
                 continue
             met.add(joined)
             gained = worth.get(joined)
             gained = (inside(joined) if gained is None else gained) + value - worth[a] - worth[b]
-            if station < last or places:
-                chosen.append(track)
-                after = where.copy()
-                after.update(dict.fromkeys(_bits(joined), joined))
-                if station < last:
-                    visit(station + 1, after, gained)
-                else:
-                    score(after, gained)
-                chosen.pop()
-            elif gained > best[0]:
-                best[0], best[1] = gained, (*chosen, track)
+            chosen.append(track)
+            after = (*(g for g in groups if g != a and g != b), joined)
+            if station < last:
+                visit(station + 1, after, gained)
+            else:
+                score(after, gained)
+            chosen.pop()
 
-    visit(0, {}, best[0])
+    visit(0, (), best[0])
     return best[1]
-
-
-def _bits(mask: int) -> list[int]:
-    """The single bits of a bit set."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
