@@ -253,6 +253,45 @@ KNOWN_COSTLY_STATES: dict[str, list[tuple[tuple[str, str, str], ...]]] = {
         (
             (
                 (
+                    "barcelona-pamplona bucuresti-kyiv essen-kobenhavn/2 kharkov-moskva kobenhavn-stockholm/2 "
+                    "kyiv-smolensk kyiv-wilno moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno "
+                    "smolensk-wilno warszawa-wilno"
+                ),
+                "dieppe bruxelles berlin",
+                "27 21 13 9 18 41 35 22 2 17 8 10 1 7 34 33 20 46 25 36",
+            ),
+            (
+                (
+                    "berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo budapest-zagrab "
+                    "danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia sarajevo-zagrab "
+                    "venezia-zagrab warszawa-wien wien-zagrab"
+                ),
+                "paris marseille frankfurt",
+                "13 40 16 10 1 28 11 25 27 7 6 18 19 8 22 21 32 45 37 29",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
+                    "berlin-frankfurt/2 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt bruxelles-paris/1 "
+                    "dieppe-london/2 dieppe-paris edinburgh-london/2 essen-frankfurt frankfurt-paris/1 "
+                    "pamplona-paris/1 paris-zurich"
+                ),
+                "wien kyiv barcelona",
+                "37 6 22 2 16 28 40 23 8 27 11 39 18 24 25 12 10 20 9 30",
+            ),
+            (
+                (
+                    "barcelona-madrid barcelona-marseille bruxelles-dieppe budapest-wien/2 frankfurt-paris/2 "
+                    "madrid-pamplona/1 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
+                    "munchen-venezia munchen-zurich palermo-roma pamplona-paris/2 roma-venezia venezia-zurich"
+                ),
+                "smolensk essen amsterdam",
+                "15 25 6 1 23 21 18 42 8 46 35 2 19 44 28 34 39 33 38 4",
+            ),
+        ),
+        (
+            (
+                (
                     "budapest-sarajevo budapest-wien/1 constantinople-sofia erzurum-sochi kharkov-kyiv kharkov-moskva "
                     "kharkov-rostov kobenhavn-stockholm/2 kyiv-smolensk kyiv-wilno moskva-petrograd moskva-smolensk "
                     "riga-wilno rostov-sochi sevastopol-sochi smolensk-wilno"
@@ -287,6 +326,45 @@ KNOWN_COSTLY_STATES: dict[str, list[tuple[tuple[str, str, str], ...]]] = {
                 ),
                 "danzig wien amsterdam",
                 "11 41 25 23 35 5 38 12 22 8 39 40 4 34 21 45 17 29 3 18",
+            ),
+        ),
+        (
+            (
+                (
+                    "berlin-danzig berlin-warszawa/2 bruxelles-dieppe bucuresti-budapest bucuresti-kyiv "
+                    "bucuresti-sofia budapest-kyiv budapest-wien/1 kharkov-kyiv kyiv-smolensk kyiv-wilno "
+                    "petrograd-wilno rostov-sochi warszawa-wilno"
+                ),
+                "essen brest pamplona",
+                "23 16 6 2 1 17 35 18 41 21 29 13 22 9 11 25 27 44 45 20",
+            ),
+            (
+                (
+                    "athina-sarajevo athina-smyrna berlin-wien budapest-sarajevo budapest-wien/2 budapest-zagrab "
+                    "danzig-warszawa dieppe-london/1 kharkov-moskva kharkov-rostov marseille-roma sarajevo-sofia "
+                    "sarajevo-zagrab smolensk-wilno venezia-zagrab warszawa-wien wien-zagrab"
+                ),
+                "paris wilno frankfurt",
+                "13 25 27 22 1 10 12 28 40 16 18 9 2 19 30 5 41 11 4 29",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london barcelona-pamplona "
+                    "berlin-essen berlin-frankfurt/2 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
+                    "bruxelles-paris/2 dieppe-london/2 dieppe-paris essen-frankfurt frankfurt-munchen "
+                    "frankfurt-paris/1 madrid-pamplona/1 pamplona-paris/1"
+                ),
+                "kyiv wien marseille",
+                "8 18 41 28 16 10 25 22 24 11 2 40 27 37 43 17 12 5 34 44",
+            ),
+            (
+                (
+                    "angora-constantinople athina-sofia barcelona-madrid barcelona-marseille berlin-frankfurt/1 "
+                    "brindisi-roma essen-kobenhavn/2 marseille-pamplona marseille-paris marseille-zurich "
+                    "munchen-venezia munchen-wien munchen-zurich pamplona-paris/2 paris-zurich roma-venezia"
+                ),
+                "dieppe budapest amsterdam",
+                "6 1 21 12 23 8 16 40 22 28 14 17 25 38 11 10 18 33 3 26",
             ),
         ),
     ],
