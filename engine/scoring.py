@@ -227,7 +227,7 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
     every pair still apart whose two groups the later stations' tracks both touch would not beat
     the best key so far. The country tickets are scored at each full choice (none on maps with
     stations), without that bound."""
-    scale = 1 + sum(count for *_, count in pairs) + len(places) + best_key[1]
+    scale = 1 << 16  # (above any count of tickets)
     bit = {x: 1 << i for i, x in enumerate({x: None for kept in choices for c in kept for x in c[1:]})}
     valued = [(bit[ca] | bit[cb], value * scale + count) for ca, cb, value, count in pairs]
     worth = dict.fromkeys(bit.values(), 0)  # group -> what the pairs inside it are worth
@@ -257,36 +257,25 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
 
-    # The last station's options by what each is worth where both its ends are still alone (the
-    # most first, then in order): the first such option met is the best of those left alone.
-    ranked = sorted(
-        ((-(worth.get(x | y) or inside(x | y)), i, track, x | y) for i, (track, x, y) in enumerate(options[last])),
-        key=lambda r: r[:2],
-    )
-
     def finish(groups: tuple[int, ...], value: int) -> None:
         """The last station's choice, without country tickets: its first best option."""
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
         grouped = sum(groups)
-        gain, first, pick = 0, len(ranked), None
-        for minus, i, track, ends in ranked:
-            if not ends & grouped:
-                gain, first, pick = -minus, i, track
-                break
-        for i, (track, x, y) in enumerate(options[last]):
+        gain, pick = 0, None
+        for track, x, y in options[last]:
+            a, b = x, y
             if (x | y) & grouped:
-                a, b = x, y
                 for group in groups:
                     if group & x:
                         a = group
                     if group & y:
                         b = group
-                if a != b:
-                    more = worth.get(a | b)
-                    more = (inside(a | b) if more is None else more) - worth[a] - worth[b]
-                    if more > gain or more == gain and i < first:
-                        gain, first, pick = more, i, track
+            if a != b:
+                more = worth.get(a | b)
+                more = (inside(a | b) if more is None else more) - worth[a] - worth[b]
+                if more > gain:
+                    gain, pick = more, track
         if pick is not None and value + gain > best[0]:
             best[0], best[1] = value + gain, (*chosen, pick)
 
