@@ -5,12 +5,13 @@
     python benchmarks/engine_bench.py usa europe # some maps only
     python benchmarks/engine_bench.py --worst 500 usa europe  # a longer search for bad cases
     python benchmarks/engine_bench.py --only-worst --worst 3000 --save-states S.json europe
-    python benchmarks/engine_bench.py --time-states S.json  # final_scores on saved states (A/B)
+    python benchmarks/engine_bench.py --time-states S.json known  # final_scores on saved states (A/B)
 
 The random player picks uniformly among `legal_actions(seat, collapse_payments=True)`: one
 payment per (track, color), as a typical engine lists its moves. Every figure is process CPU
 time (wall clock is at the mercy of the machine's load). The worst cases are searched with
-hypothesis, which steers toward networks (and Europe station layouts) that take the longest.
+hypothesis, which steers toward networks (and Europe station layouts) that take the longest, and
+for final scoring then a hill climb (`--climb` steps) from the costliest states met.
 Figures go to docs/performance.md.
 """
 
@@ -22,6 +23,7 @@ import hashlib
 import json
 import random
 import statistics
+import sys
 import time
 
 from hypothesis import HealthCheck, given, settings, target
@@ -244,6 +246,157 @@ def worst_longest_trail(map_id: str, examples: int) -> dict:
     }
 
 
+#: Costly final-scoring states found by the hill climb (`climb_final_scoring`, issue 20's sixth pass),
+#: per seat its tracks, its stations' cities and its tickets: each run times them beside what it finds.
+KNOWN_COSTLY_STATES: dict[str, list[tuple[tuple[str, str, str], ...]]] = {
+    "europe": [
+        (
+            (
+                (
+                    "barcelona-pamplona bucuresti-kyiv essen-kobenhavn/2 kharkov-moskva kobenhavn-stockholm/2 "
+                    "kyiv-smolensk kyiv-wilno moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno "
+                    "smolensk-wilno warszawa-wilno"
+                ),
+                "dieppe bruxelles berlin",
+                "27 21 13 9 18 41 35 22 2 17 8 10 1 7 34 33 20 46 25 36",
+            ),
+            (
+                (
+                    "berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo budapest-zagrab "
+                    "danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia sarajevo-zagrab "
+                    "venezia-zagrab warszawa-wien wien-zagrab"
+                ),
+                "paris marseille frankfurt",
+                "13 40 16 10 1 28 11 25 27 7 6 18 19 8 22 21 32 45 37 29",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
+                    "berlin-frankfurt/2 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt bruxelles-paris/1 "
+                    "dieppe-london/2 dieppe-paris edinburgh-london/2 essen-frankfurt frankfurt-paris/1 "
+                    "pamplona-paris/1 paris-zurich"
+                ),
+                "wien kyiv barcelona",
+                "37 6 22 2 16 28 40 23 8 27 11 39 18 24 25 12 10 20 9 30",
+            ),
+            (
+                (
+                    "barcelona-madrid barcelona-marseille bruxelles-dieppe budapest-wien/2 frankfurt-paris/2 "
+                    "madrid-pamplona/1 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
+                    "munchen-venezia munchen-zurich palermo-roma pamplona-paris/2 roma-venezia venezia-zurich"
+                ),
+                "smolensk essen amsterdam",
+                "15 25 6 1 23 21 18 42 8 46 35 2 19 44 28 34 39 33 38 4",
+            ),
+        ),
+        (
+            (
+                (
+                    "budapest-sarajevo budapest-wien/1 constantinople-sofia erzurum-sochi kharkov-kyiv kharkov-moskva "
+                    "kharkov-rostov kobenhavn-stockholm/2 kyiv-smolensk kyiv-wilno moskva-petrograd moskva-smolensk "
+                    "riga-wilno rostov-sochi sevastopol-sochi smolensk-wilno"
+                ),
+                "essen warszawa berlin",
+                "8 37 29 32 44 9 16 10 25 21 17 18 35 39 2 45 5 13 34 27",
+            ),
+            (
+                (
+                    "berlin-danzig berlin-wien brindisi-palermo brindisi-roma budapest-kyiv budapest-zagrab "
+                    "danzig-riga danzig-warszawa dieppe-london/2 dieppe-paris marseille-roma munchen-venezia "
+                    "petrograd-wilno warszawa-wien warszawa-wilno"
+                ),
+                "frankfurt paris smolensk",
+                "38 8 40 9 22 18 12 24 2 16 10 35 25 19 11 37 41 45 21 30",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-london athina-sarajevo barcelona-pamplona "
+                    "berlin-essen berlin-frankfurt/1 berlin-warszawa/1 brest-dieppe brest-paris bruxelles-dieppe "
+                    "bruxelles-paris/2 dieppe-london/1 edinburgh-london/1 essen-frankfurt essen-kobenhavn/2 "
+                    "frankfurt-paris/2"
+                ),
+                "marseille wilno budapest",
+                "28 16 11 8 40 29 5 27 6 10 37 1 42 25 41 22 31 24 3 35",
+            ),
+            (
+                (
+                    "amsterdam-frankfurt barcelona-madrid barcelona-marseille berlin-frankfurt/2 bruxelles-frankfurt "
+                    "bucuresti-budapest frankfurt-munchen frankfurt-paris/1 lisboa-madrid madrid-pamplona/2 "
+                    "marseille-paris marseille-zurich munchen-wien munchen-zurich paris-zurich venezia-zurich"
+                ),
+                "danzig wien amsterdam",
+                "11 41 25 23 35 5 38 12 22 8 39 40 4 34 21 45 17 29 3 18",
+            ),
+        ),
+        (
+            (
+                (
+                    "berlin-danzig berlin-warszawa/2 bruxelles-dieppe bucuresti-budapest bucuresti-kyiv "
+                    "bucuresti-sofia budapest-kyiv budapest-wien/1 kharkov-kyiv kyiv-smolensk kyiv-wilno "
+                    "petrograd-wilno rostov-sochi warszawa-wilno"
+                ),
+                "essen brest pamplona",
+                "23 16 6 2 1 17 35 18 41 21 29 13 22 9 11 25 27 44 45 20",
+            ),
+            (
+                (
+                    "athina-sarajevo athina-smyrna berlin-wien budapest-sarajevo budapest-wien/2 budapest-zagrab "
+                    "danzig-warszawa dieppe-london/1 kharkov-moskva kharkov-rostov marseille-roma sarajevo-sofia "
+                    "sarajevo-zagrab smolensk-wilno venezia-zagrab warszawa-wien wien-zagrab"
+                ),
+                "paris wilno frankfurt",
+                "13 25 27 22 1 10 12 28 40 16 18 9 2 19 30 5 41 11 4 29",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london barcelona-pamplona "
+                    "berlin-essen berlin-frankfurt/2 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
+                    "bruxelles-paris/2 dieppe-london/2 dieppe-paris essen-frankfurt frankfurt-munchen "
+                    "frankfurt-paris/1 madrid-pamplona/1 pamplona-paris/1"
+                ),
+                "kyiv wien marseille",
+                "8 18 41 28 16 10 25 22 24 11 2 40 27 37 43 17 12 5 34 44",
+            ),
+            (
+                (
+                    "angora-constantinople athina-sofia barcelona-madrid barcelona-marseille berlin-frankfurt/1 "
+                    "brindisi-roma essen-kobenhavn/2 marseille-pamplona marseille-paris marseille-zurich "
+                    "munchen-venezia munchen-wien munchen-zurich pamplona-paris/2 paris-zurich roma-venezia"
+                ),
+                "dieppe budapest amsterdam",
+                "6 1 21 12 23 8 16 40 22 28 14 17 25 38 11 10 18 33 3 26",
+            ),
+        ),
+    ],
+}
+
+
+def _known_state(map_id: str, known: tuple[tuple[str, str, str], ...]) -> dict:
+    """A known costly state as `_scoring_state` arguments."""
+    m = load_map(map_id)
+    owner = [-1] * len(m.tracks)
+    stations, tickets = [], []
+    for seat, (tracks, cities, held) in enumerate(known):
+        for track in tracks.split():
+            owner[m.track_by_id[track].index] = seat
+        stations.append([m.city_by_id[c].index for c in cities.split()])
+        tickets.append([int(t) for t in held.split()])
+    return {"map_id": map_id, "owner": owner, "stations": stations, "tickets": tickets}
+
+
+def _known_line(state: dict) -> tuple[tuple[str, str, str], ...]:
+    """A state (`_scoring_state` arguments) as a `KNOWN_COSTLY_STATES` entry."""
+    m = load_map(state["map_id"])
+    return tuple(
+        (
+            " ".join(t.id for t in m.tracks if state["owner"][t.index] == seat),
+            " ".join(m.cities[c].id for c in state["stations"][seat]),
+            " ".join(str(t) for t in state["tickets"][seat]),
+        )
+        for seat in range(len(state["stations"]))
+    )
+
+
 def _scoring_state(map_id: str, owner: list[int], stations: list[list[int]], tickets: list[list[int]]) -> Game:
     """A finished-looking state: tracks owned, every station built, tickets held."""
     game = Game.new(map_id, len(stations), 0)
@@ -257,13 +410,16 @@ def _scoring_state(map_id: str, owner: list[int], stations: list[list[int]], tic
     return game
 
 
-def worst_final_scoring(map_id: str, examples: int, saved: list | None = None) -> dict:
+def worst_final_scoring(map_id: str, examples: int, saved: list | None = None, climb: int = 0) -> dict:
     """The slowest final_scores() over finished-looking 4-player states: networks as above, every
-    station built (on the map's busiest cities when hypothesis likes), and many tickets. Every
-    state tried is appended to `saved` (as `_scoring_state` arguments) when given."""
+    station built (on the map's busiest cities when hypothesis likes), and many tickets, hypothesis
+    steering by the work done (`_work`, so a run finds the same states on the same engine); then
+    `climb` steps of a hill climb (`climb_final_scoring`) from the three costliest and from the
+    known costly states (`KNOWN_COSTLY_STATES`, timed on every run). Every state tried and every
+    step kept are appended to `saved` (as `_scoring_state` arguments) when given."""
     m = load_map(map_id)
     seats = SEATS.get(map_id, 4)
-    worst = [0.0, None]
+    found: list[tuple[int, dict]] = []
     hubs = sorted(range(len(m.cities)), key=lambda c: -sum(1 for t in m.tracks if c in (t.a, t.b)))
     deck_tickets = Game.new(map_id, seats, 0).deck_rules.tickets
 
@@ -286,26 +442,116 @@ def worst_final_scoring(map_id: str, examples: int, saved: list | None = None) -
                 [free.pop(data.draw(st.integers(0, min(len(free) - 1, 12)))) for _ in range(m.rules.stations)]
             )
             tickets.append(data.draw(st.lists(st.sampled_from(deck_tickets), max_size=20, unique=True)))
-        game = _scoring_state(map_id, owner, stations, tickets)
+        state = {"map_id": map_id, "owner": owner, "stations": stations, "tickets": tickets}
         if saved is not None:
-            saved.append({"map_id": map_id, "owner": owner, "stations": stations, "tickets": tickets})
-        start = cpu()
-        final_scores(game)
-        elapsed = cpu() - start
-        target(elapsed)
-        if elapsed > worst[0]:
-            worst[:] = [elapsed, game]
+            saved.append(state)
+        work = _work(_scoring_state(**state))
+        target(float(work))
+        found.append((work, state))
 
     search()
-    game = worst[1]
-    return {"worst_final_scoring_ms": median_us(lambda: final_scores(game), 3) / 1000}
+    found.sort(key=lambda f: -f[0])
+    states = [state for _, state in found[:3]] + [
+        _known_state(map_id, known) for known in KNOWN_COSTLY_STATES.get(map_id, ())
+    ]
+    if climb:
+        states += climb_final_scoring(states, climb, saved=saved)
+    games = [_scoring_state(**state) for state in states]
+    return {"worst_final_scoring_ms": max(median_us(lambda game=game: final_scores(game), 3) for game in games) / 1000}
+
+
+def _work(game: Game) -> int:
+    """The Python lines final_scores() runs on a state: a count that follows its CPU time closely
+    (correlation 0.96 over saved states) but not the machine's load, so a climb can steer by it."""
+    lines = 0
+
+    def trace(frame, event, arg):
+        nonlocal lines
+        lines += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        final_scores(game)
+    finally:
+        sys.settrace(None)
+    return lines
+
+
+def _mutate_state(m, state: dict, rng: random.Random, deck_tickets: tuple[int, ...]) -> dict:
+    """One random step from a state: a seat adds, removes or swaps a track (within its trains,
+    never both tracks of a double route, mostly touching its network), moves a station to a free
+    city, or adds, drops or swaps a ticket (at most 20)."""
+    owner, stations = list(state["owner"]), [list(s) for s in state["stations"]]
+    tickets = [list(t) for t in state["tickets"]]
+    seat = rng.randrange(len(stations))
+    step = rng.choice(("add", "remove", "swap", "swap", "station", "ticket"))
+    mine = [t for t in m.tracks if owner[t.index] == seat]
+    if step in ("remove", "swap") and mine:
+        gone = rng.choice(mine)
+        owner[gone.index] = -1
+        mine.remove(gone)
+    if step in ("add", "swap"):
+        trains = m.rules.trains - sum(t.length for t in mine)
+        doubles = {t.double for t in mine}
+        cities = {c for t in mine for c in (t.a, t.b)}
+        free = [t for t in m.tracks if owner[t.index] == -1 and t.length <= trains and t.index not in doubles]
+        near = [t for t in free if t.a in cities or t.b in cities]
+        pool = near if near and rng.random() < 0.9 else free
+        if pool:
+            owner[rng.choice(pool).index] = seat
+    elif step == "station":
+        built = {c for s in stations for c in s}
+        stations[seat][rng.randrange(len(stations[seat]))] = rng.choice(
+            [c for c in range(len(m.cities)) if c not in built]
+        )
+    elif step == "ticket":
+        held = tickets[seat]
+        other = [t for t in deck_tickets if t not in held]
+        if held and (len(held) >= 20 or rng.random() < 0.5):
+            held.pop(rng.randrange(len(held)))
+        if len(held) < 20 and rng.random() < 0.9:
+            held.append(rng.choice(other))
+    return {"map_id": state["map_id"], "owner": owner, "stations": stations, "tickets": tickets}
+
+
+def climb_final_scoring(states: list[dict], steps: int, seed: int = 0, saved: list | None = None) -> list[dict]:
+    """A hill climb from each of `states` (`_scoring_state` arguments): `steps` random steps
+    (`_mutate_state`), keeping a step when final scoring runs as many lines or more (`_work`; equal:
+    a side step along a plateau). Hypothesis alone stops far from the costliest states (issue 20's
+    sixth pass: 0.6 ms where a climb reaches 1.8-2 ms). Returns where each climb ended; every
+    costlier step is appended to `saved` when given."""
+    rng = random.Random(seed)
+    ends = []
+    for state in states:
+        m = load_map(state["map_id"])
+        deck_tickets = Game.new(m.id, len(state["stations"]), 0).deck_rules.tickets
+        work = _work(_scoring_state(**state))
+        for _ in range(steps):
+            step = _mutate_state(m, state, rng, deck_tickets)
+            step_work = _work(_scoring_state(**step))
+            if step_work >= work:
+                if step_work > work and saved is not None:
+                    saved.append(step)
+                state, work = step, step_work
+        ends.append(state)
+    return ends
 
 
 def time_saved_states(paths: list[str]) -> dict:
-    """final_scores() on saved states (`--save-states`): each state's median CPU time, the slowest
+    """final_scores() on saved states (`--save-states`; the path `known`: `KNOWN_COSTLY_STATES`): each
+    state's median CPU time, the slowest
     station choice and longest trail per player within it (the median of 9 scorings, each call
     timed), and a digest of every result, so that two engines timed on the same file compare."""
-    states = [_scoring_state(**d) for path in paths for d in json.load(open(path))]
+    states = [
+        _scoring_state(**d)
+        for path in paths
+        for d in (
+            [_known_state(map_id, known) for map_id, states in KNOWN_COSTLY_STATES.items() for known in states]
+            if path == "known"
+            else json.load(open(path))
+        )
+    ]
     digest = hashlib.sha256()
     times = []
     # The trail search final_scores calls: `_longest_trail` (on the adjacency it shares with the
@@ -363,8 +609,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer games and states")
     parser.add_argument("--worst", type=int, help="hypothesis examples per worst-case search (default 300, quick 30)")
     parser.add_argument("--only-worst", action="store_true", help="only the worst-case searches")
+    parser.add_argument(
+        "--climb", type=int, help="hill-climb steps from each costly final-scoring state (default: --worst)"
+    )
     parser.add_argument("--save-states", metavar="FILE", help="save the states the final-scoring search tries")
-    parser.add_argument("--time-states", metavar="FILE", nargs="+", help="only time final_scores on saved states")
+    parser.add_argument(
+        "--time-states", metavar="FILE", nargs="+", help="only time final_scores on saved states (or `known` ones)"
+    )
     parser.add_argument("maps", nargs="*", default=MAPS, help="map ids (default: all)")
     args = parser.parse_args()
     if args.time_states:
@@ -386,7 +637,7 @@ def main() -> None:
             figures.update(scoring_latency(map_id, finished))
         figures.update(worst_longest_trail(map_id, examples))
         if load_map(map_id).rules.stations:
-            figures.update(worst_final_scoring(map_id, examples, saved))
+            figures.update(worst_final_scoring(map_id, examples, saved, examples if args.climb is None else args.climb))
         print(
             f"{map_id:9s} "
             + "  ".join(

@@ -99,8 +99,8 @@ def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
     return points, sum(1 for r in results if r.completed)
 
 
-def _joined(find, joins: Iterable[tuple[int, int]]):
-    """`find` (a city's component in the own network) with some components joined."""
+def _joined(joins: Iterable[tuple[int, int]]) -> dict[int, int]:
+    """Each component the joins (pairs of components) touch to the name of the group they join it to."""
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:
@@ -112,7 +112,7 @@ def _joined(find, joins: Iterable[tuple[int, int]]):
         ra, rb = root(a), root(b)
         if ra != rb:
             parent[ra] = rb
-    return lambda city: root(find(city))
+    return {x: root(x) for a, b in joins for x in (a, b)}
 
 
 def best_station_use(
@@ -188,16 +188,27 @@ def best_station_use(
     best_borrowed = _best_choice(find, choices, pairs, places, best_key)
     if not best_borrowed:
         return best, ()
-    borrowed_joins = [(find(b.a), find(b.b)) for b in best_borrowed]
-    joined = _joined(find, borrowed_joins)
-    without = [_joined(find, borrowed_joins[:i] + borrowed_joins[i + 1 :]) for i in range(len(best_borrowed))]
+    joins = [(find(b.a), find(b.b)) for b in best_borrowed]
+    joined = _joined(joins)
+    without = [_joined(joins[:i] + joins[i + 1 :]) for i in range(len(joins))]
     results = []
     for t, r in zip(tickets, best):
-        if t.destinations or not r.completed:  # (complete on the own network, it needs no borrowed track)
-            r = _result(joined, t)
+        if t.destinations:
+            r = _places_result(lambda city: joined.get(find(city), find(city)), t)
             if r.completed:
-                needs = tuple(b.id for b, f in zip(best_borrowed, without) if not _result(f, t).completed)
+                needs = tuple(
+                    b.id
+                    for b, label in zip(best_borrowed, without)
+                    if not _places_result(lambda city, label=label: label.get(find(city), find(city)), t).completed
+                )
                 r = TicketResult(r.id, r.points, True, needs, r.reached)
+        elif not r.completed:  # (complete on the own network, it needs no borrowed track)
+            ca, cb = get(t.a, t.a), get(t.b, t.b)
+            if joined.get(ca, ca) == joined.get(cb, cb):
+                needs = tuple(
+                    b.id for b, label in zip(best_borrowed, without) if label.get(ca, ca) != label.get(cb, cb)
+                )
+                r = TicketResult(r.id, r.points, True, needs)
         results.append(r)
     return tuple(results), best_borrowed
 
@@ -207,76 +218,108 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
     varying fastest; borrowing nothing scores `best_key`), or () when none beats it.
 
     The choices are walked as a tree, station by station, each joining two groups of components
-    on the way down and keeping the ticket pairs still apart. Left out, as they never hold a
-    better choice than one met before: a track joining nothing new (or the same two groups as an
-    earlier option of its station), which leads to the same groups as borrowing nothing there;
-    and a subtree where even joining every pair still apart whose two groups the later stations'
-    tracks both touch would not beat the best key so far. The country tickets are scored at each
-    full choice (none on maps with stations), without that bound."""
-    best = [best_key, ()]
-    chosen: list = []
-    last = len(choices) - 1
-    touched: list[set[int]] = []  # per station, the components it and the later stations touch
-    for kept in reversed(choices):
-        touched.insert(0, {x for c in kept for x in c[1:]}.union(*touched[:1]))
+    on the way down. A group is a bit set of the components the stations' tracks reach, and what
+    the ticket pairs inside a set are worth is found once per set (`inside`), so a step costs a
+    few lookups whatever the tickets. A key (points, completed) is one int, points times a step
+    above any count of tickets. Left out, as they never hold a better choice than one met before:
+    a track joining nothing new (or the same two groups as an earlier option of its station),
+    which leads to the same groups as borrowing nothing there; and a subtree where even joining
+    every pair still apart whose two groups the later stations' tracks both touch would not beat
+    the best key so far. The country tickets are scored at each full choice (none on maps with
+    stations), without that bound."""
+    scale = 1 << 16  # (above any count of tickets)
+    bit = {x: 1 << i for i, x in enumerate({x: None for kept in choices for c in kept for x in c[1:]})}
+    valued = [(bit[ca] | bit[cb], value * scale + count) for ca, cb, value, count in pairs]
+    worth = dict.fromkeys(bit.values(), 0)  # group -> what the pairs inside it are worth
 
-    def score(label: dict[int, int], points: int, done: int) -> None:
-        """A full choice (`chosen`) scoring `points` and `done` (before country tickets)."""
+    def inside(group: int) -> int:
+        value = worth[group] = sum(v for both, v in valued if both & group == both)
+        return value
+
+    options = [[(c[0], bit[c[1]], bit[c[2]]) for c in kept] for kept in choices]
+    touched: list[int] = []  # per station, the components it and the later stations touch
+    for kept in reversed(options):
+        touched.insert(0, sum({x for c in kept for x in c[1:]}) | (touched[0] if touched else 0))
+    best = [best_key[0] * scale + best_key[1], ()]
+    chosen: list = []
+    last = len(options) - 1
+
+    def score(groups: tuple[int, ...], value: int) -> None:
+        """A full choice (`chosen`, making `groups`) worth `value` (before country tickets)."""
+        label = {x: -next((g for g in groups if g & b), b) for x, b in bit.items()}  # (< 0: no component's name)
         for t in places:
             before = _places_result(find, t)
             after = _places_result(lambda n: label.get(find(n), find(n)), t)
-            points += (after.points if after.completed else -after.points) - (
+            points = (after.points if after.completed else -after.points) - (
                 before.points if before.completed else -before.points
             )
-            done += after.completed - before.completed
-        if (points, done) > best[0]:
-            best[0], best[1] = (points, done), tuple(c[0] for c in chosen)
+            value += points * scale + after.completed - before.completed
+        if value > best[0]:
+            best[0], best[1] = value, tuple(chosen)
 
-    def visit(station: int, label: dict[int, int], apart: list[tuple], points: int, done: int) -> None:
-        # The pairs still apart, by the groups they join (smaller first).
-        keyed = []
-        for ca, cb, value, count in apart:
-            ga, gb = label.get(ca, ca), label.get(cb, cb)
-            keyed.append((ga, gb, value, count) if ga < gb else (gb, ga, value, count))
-        if not places and station < last:
-            groups = {label.get(x, x) for x in touched[station]}
-            bound_points, bound_done = points, done
-            for ga, gb, value, count in keyed:
-                if ga in groups and gb in groups:
-                    bound_points += value
-                    bound_done += count
-            if (bound_points, bound_done) <= best[0]:
+    def finish(groups: tuple[int, ...], value: int) -> None:
+        """The last station's choice, without country tickets: its first best option."""
+        if value > best[0]:
+            best[0], best[1] = value, tuple(chosen)
+        grouped = sum(groups)
+        gain, pick = 0, None
+        for track, x, y in options[last]:
+            a, b = x, y
+            if (x | y) & grouped:
+                for group in groups:
+                    if group & x:
+                        a = group
+                    if group & y:
+                        b = group
+            if a != b:
+                more = worth.get(a | b)
+                more = (inside(a | b) if more is None else more) - worth[a] - worth[b]
+                if more > gain:
+                    gain, pick = more, track
+        if pick is not None and value + gain > best[0]:
+            best[0], best[1] = value + gain, (*chosen, pick)
+
+    def visit(station: int, groups: tuple[int, ...], value: int) -> None:
+        # `groups`: the groups of several components (one per track chosen at most).
+        if not places and station == last:
+            finish(groups, value)
+            return
+        if not places:
+            reach = touched[station]
+            bound = value
+            for group in groups:
+                if group & reach:
+                    reach |= group
+                    bound -= worth[group]
+            if bound + (worth.get(reach) or inside(reach)) <= best[0]:
                 return
         if station < last:
-            visit(station + 1, label, apart, points, done)
+            visit(station + 1, groups, value)
         elif chosen:
-            score(label, points, done)
+            score(groups, value)
         met = set()
-        for c in choices[station]:
-            a, b = label.get(c[1], c[1]), label.get(c[2], c[2])
-            pair = (a, b) if a < b else (b, a)
-            if a == b or pair in met:
+        for track, x, y in options[station]:
+            a, b = x, y
+            for group in groups:
+                if group & x:
+                    a = group
+                if group & y:
+                    b = group
+            joined = a | b
+            if a == b or joined in met:
                 continue
-            met.add(pair)
-            gained_points, gained_done = points, done
-            for ga, gb, value, count in keyed:
-                if ga == pair[0] and gb == pair[1]:
-                    gained_points += value
-                    gained_done += count
-            chosen.append(c)
-            if station < last or places:
-                joined = {x: a if group == b else group for x, group in label.items()}
-                joined[b] = a
-                if station < last:
-                    still = [p for p, k in zip(apart, keyed) if k[0] != pair[0] or k[1] != pair[1]]
-                    visit(station + 1, joined, still, gained_points, gained_done)
-                else:
-                    score(joined, gained_points, gained_done)
-            elif (gained_points, gained_done) > best[0]:
-                best[0], best[1] = (gained_points, gained_done), tuple(c[0] for c in chosen)
+            met.add(joined)
+            gained = worth.get(joined)
+            gained = (inside(joined) if gained is None else gained) + value - worth[a] - worth[b]
+            chosen.append(track)
+            after = (*(g for g in groups if g != a and g != b), joined)
+            if station < last:
+                visit(station + 1, after, gained)
+            else:
+                score(after, gained)
             chosen.pop()
 
-    visit(0, {}, pairs, *best_key)
+    visit(0, (), best[0])
     return best[1]
 
 

@@ -77,3 +77,27 @@ def station_situations(draw):
 def test_station_choice_matches_trying_every_assignment(situation):
     own, tickets, options = situation
     assert best_station_use(own, tickets, options) == plain_station_use(own, tickets, options)
+
+
+@st.composite
+def crowded_station_situations(draw):
+    """Europe's costliest kind (issue 20's sixth pass): a network, opponents on most other tracks,
+    three stations on the busiest cities, up to 20 of the deck's tickets, so that the last station
+    often meets groups joined by the earlier ones."""
+    m = load_map("europe")
+    own = _network(m, draw(st.lists(st.integers(0, 30), min_size=1, max_size=18)))
+    mine = {t.index for t in own}
+    rnd = draw(st.randoms(use_true_random=False))
+    theirs = [t for t in m.tracks if t.index not in mine and rnd.random() < 0.85]
+    busiest = sorted(range(len(m.cities)), key=lambda c: -sum(c in (t.a, t.b) for t in theirs))[:12]
+    cities = rnd.sample(busiest, 3)
+    options = [[t for t in theirs if c in (t.a, t.b)] for c in cities]
+    deck = Game.new("europe", 2, 0).deck_rules.tickets
+    tickets = [m.ticket_by_id[i] for i in draw(st.lists(st.sampled_from(deck), unique=True, min_size=8, max_size=20))]
+    return own, tickets, options
+
+
+@given(crowded_station_situations())
+def test_crowded_station_choice_matches_trying_every_assignment(situation):
+    own, tickets, options = situation
+    assert best_station_use(own, tickets, options) == plain_station_use(own, tickets, options)
