@@ -93,7 +93,7 @@ def announcement_steps(*, game_id: int, version: int, announce: Announce, now: d
     }
     if announce.claimer is not None:
         values.update(claimed_at=now, claimed_by=announce.claimer[:64], attempts=1)
-    steps = [Step(_QUEUE, values)]
+    steps = [Step(_QUEUE, values, key=True)]
     if announce.interaction_token is not None:
         steps.append(Step(_FORGET, {"b_token": announce.interaction_token}))
     return steps, values

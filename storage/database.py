@@ -130,12 +130,13 @@ async def writing(session: AsyncSession, *, one_statement: bool = False) -> Asyn
 @dataclass(frozen=True, slots=True)
 class Step:
     """One statement of `write_steps`: a Core INSERT, UPDATE or DELETE with every value it writes in
-    `parameters` (column defaults are not filled in), and the row count it must match (`expect`),
-    else the whole write is undone."""
+    `parameters` (column defaults are not filled in), the row count it must match (`expect`),
+    else the whole write is undone, and whether its inserted primary key is wanted (`key`)."""
 
     statement: Executable
     parameters: dict[str, Any]
     expect: int | None = None
+    key: bool = False  # an INSERT whose primary key the caller reads
 
 
 async def write_steps(session: AsyncSession, steps: Sequence[Step]) -> list[Any] | None:
@@ -144,8 +145,8 @@ async def write_steps(session: AsyncSession, steps: Sequence[Step]) -> list[Any]
     On SQLite it is one thread hop from BEGIN IMMEDIATE to COMMIT (storage/sqlite_driver.py): the
     writers' lock is held while SQLite works, never across the event loop's waits between hops
     (issue 23). Elsewhere the statements run one after another in `writing`. Returns each step's
-    inserted primary key (None for other statements), or None when a step matched another row count
-    than its `expect` (nothing is written then). Errors are SQLAlchemy's, as from `execute`."""
+    inserted primary key where it asks for it (`Step.key`; else None), or None when a step matched
+    another row count than its `expect` (nothing is written then). Errors are SQLAlchemy's, as from `execute`."""
     if session.bind.dialect.name != "sqlite":  # type: ignore[union-attr]
         try:
             async with writing(session):
@@ -174,12 +175,14 @@ async def write_steps(session: AsyncSession, steps: Sequence[Step]) -> list[Any]
         return None
     conn.sync_connection.info["ttr_wrote"] = True  # `_track_writes`: the commit below records it
     await session.commit()
-    return [sql.key(step.parameters, lastrowid) for (_, lastrowid), (sql, step) in zip(out, prepared)]
+    return [
+        sql.key(step.parameters, lastrowid) if step.key else None for (_, lastrowid), (sql, step) in zip(out, prepared)
+    ]
 
 
 async def execute_steps(session: AsyncSession, steps: Sequence[Step]) -> list[Any] | None:
     """`steps` one after another in the session's transaction: each step's inserted primary key
-    (None for other statements), or None at the first step that matched another row count than
+    where it asks for it (else None), or None at the first step that matched another row count than
     its `expect` (the caller undoes the transaction)."""
     conn = await session.connection()
     keys = []
@@ -187,7 +190,7 @@ async def execute_steps(session: AsyncSession, steps: Sequence[Step]) -> list[An
         result = await conn.execute(step.statement, step.parameters)
         if step.expect is not None and result.rowcount != step.expect:
             return None
-        keys.append(result.inserted_primary_key[0] if result.context.isinsert else None)
+        keys.append(result.inserted_primary_key[0] if step.key else None)
     return keys
 
 

@@ -190,7 +190,7 @@ async def test_steps_that_fail_write_nothing(db) -> None:  # type: ignore[no-unt
     insert = players.insert().values(color_blind=False, created_at=utcnow(), updated_at=utcnow())
     rename = players.update().where(players.c.user_id == bindparam("b_user"))
     async with db.sessions() as s:
-        keys = await write_steps(s, [Step(insert, {"user_id": USER, "preferences": {}})])
+        keys = await write_steps(s, [Step(insert, {"user_id": USER, "preferences": {}}, key=True)])
         assert keys == [USER]
         unmatched = [
             Step(insert, {"user_id": USER + 1, "preferences": {}}),
