@@ -356,7 +356,7 @@ _MAX_PAIRED = 10
 #: them at every step, and so many mean the target is far below what the block holds.
 _MAX_LEFTOVERS = 24
 #: A pass lists leftovers only once it has walked this many states: a shorter walk costs less.
-_LIST_AFTER = 16
+_LIST_AFTER = 48
 
 
 class _Found(Exception):
