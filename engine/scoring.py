@@ -353,7 +353,8 @@ _MEMO_RANK = 1
 #: of odd cities would cost more than the search it saves).
 _MAX_PAIRED = 10
 #: Past this many leftovers a block entry is walked without them (`_leftovers`): the walk filters
-#: them at every step, and so many mean the target is far below what the block holds.
+#: them whenever a step uses one of their chains, and so many mean the target is far below what
+#: the block holds.
 _MAX_LEFTOVERS = 24
 #: A pass lists leftovers only once it has walked this many states: a shorter walk costs less.
 _LIST_AFTER = 48
@@ -794,28 +795,29 @@ def _leftovers(
     links: dict, bridges: int, core: tuple, out: list[tuple], reach: dict, via: int, city: int, need: int
 ) -> tuple[int, ...] | None:
     """The chains of `city`'s block a trail entering it there (by the bridge `via`, or starting
-    there) may leave unused and still keep `need` inside it and beyond: each such leftover (a bit
-    set; `_open`'s form), or None past `_MAX_LEFTOVERS` of them (`out`: the block's bridges). A trail from `city` to an end or bridge `x` leaves
-    unused a T-join of the block's odd cities, `city` and `x` (evenness), at most its weight less
-    what it must keep; a T-join holds a forest one, a union of chain-disjoint paths between those
-    cities, so only those are listed (every path whose length, plus the lightest pairing of the
-    rest, fits). The walk drops a leftover once it uses one of its chains: with none left, the
-    trail can no longer reach `need`."""
+    there) may leave unused and still keep `need` inside it and beyond (`out`: the block's
+    bridges): each such leftover (a bit set, in `_open`'s form), or None past `_MAX_LEFTOVERS` of
+    them. A trail from `city` to an end or a bridge at `x` leaves unused a T-join of the block's
+    odd cities, `city` and `x` (what it keeps has only those two ends odd), at most the block's
+    weight (plus the bridge's onward bound) less the need; a T-join holds a forest one, a union of
+    chain-disjoint paths between those cities, so only those are listed (every path whose length,
+    plus the lightest pairing of the rest, fits). The walk drops a leftover once it uses one of
+    its chains: with none left, the trail can no longer reach `need`."""
     weight, odd, index, group, pairing, rows, chains = core
     found: dict[tuple[int, int], int] = {}  # (leftover, the bridge's city or -1) -> the most room left
     taken: dict[int, int] = {}  # leftover -> its weight
 
-    def pair_up(ends: int, room: int, unused: int, budget: int, exit: int) -> bool:
+    def pair_up(ends: int, room: int, unused: int, budget: int, gate: int) -> bool:
         """Adds every leftover holding `unused` that pairs `ends` (one may be the trail's end
         when their count is odd) in `room` more; False past the limit."""
         if not ends:
-            if found.get((unused, exit), -1) < room:
-                found[unused, exit] = room
+            if found.get((unused, gate), -1) < room:
+                found[unused, gate] = room
                 taken[unused] = budget - room
             return len(found) <= _MAX_LEFTOVERS
         low = ends & -ends
         rest = others = ends ^ low
-        if ends.bit_count() & 1 and pairing(rest) <= room and not pair_up(rest, room, unused, budget, exit):
+        if ends.bit_count() & 1 and pairing(rest) <= room and not pair_up(rest, room, unused, budget, gate):
             return False
         if not rest:
             return True
@@ -827,20 +829,20 @@ def _leftovers(
             after = rest ^ bit
             start = group[bit.bit_length() - 1]
             fits = room - pairing(after)
-            if to[start] <= fits and not extend(start, goal, to, 0, fits, 0, (after, room, unused, budget, exit)):
+            if to[start] <= fits and not extend(start, goal, to, 0, fits, 0, (after, room, unused, budget, gate)):
                 return False
         return True
 
     def extend(at: int, goal: int, to: dict, length: int, fits: int, run: int, rest: tuple) -> bool:
         """Every path from `at` on (`run` so far, `length` long) to `goal` within `fits`, each then
         with the rest of the ends paired (`rest`: `pair_up`'s arguments); False past the limit."""
-        ends, room, unused, budget, exit = rest
+        ends, room, unused, budget, gate = rest
         for bit, y, n, _ in links[at]:
             if bit & (unused | run | bridges):
                 continue
             n += length
             if y == goal:
-                if n <= fits and not pair_up(ends, room - n, unused | run | bit, budget, exit):
+                if n <= fits and not pair_up(ends, room - n, unused | run | bit, budget, gate):
                     return False
             elif n + to[y] <= fits and not extend(y, goal, to, n, fits, run | bit, rest):
                 return False
@@ -857,7 +859,7 @@ def _leftovers(
     # The trail's part in the block is connected: what a leftover cuts off from `city` is left too.
     kept = set()
     reached: dict[int, tuple[int, int, set[int]]] = {}
-    for (unused, exit), room in found.items():
+    for (unused, gate), room in found.items():
         if unused not in reached:
             chain = length = 0
             stack, cities = [city], {city}
@@ -871,7 +873,7 @@ def _leftovers(
                             stack.append(y)
             reached[unused] = (chain, weight - taken[unused] - length, cities)
         chain, apart, cities = reached[unused]
-        if apart <= room and (exit < 0 or exit in cities):
+        if apart <= room and (gate < 0 or gate in cities):
             kept.add(chains & ~chain)
     return _open(kept, 0)
 
