@@ -352,6 +352,12 @@ _MEMO_RANK = 1
 #: Above this many odd or attachment cities in a block, its bounds are its weight (the pairing
 #: of odd cities would cost more than the search it saves).
 _MAX_PAIRED = 10
+#: Past this many leftovers a block entry is walked without them (`_leftovers`): the walk filters
+#: them whenever a step uses one of their chains, and so many mean the target is far below what
+#: the block holds.
+_MAX_LEFTOVERS = 24
+#: A pass lists leftovers only once it has walked this many states: a shorter walk costs less.
+_LIST_AFTER = 48
 
 
 class _Found(Exception):
@@ -376,8 +382,10 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
       highest bound (`_block_bounds`): a start, or a bridge (a trail crosses it once and never
       comes back), whose bound is below the target
       is not walked, nor a state met before in the same pass (the same city with the same
-      chains used). The first trail reaching the target is the first longest one; when there
-      is none, the next target is the highest bound or length the pass left out.
+      chains used), nor one that has used a chain of every leftover (`_leftovers`) its block
+      may keep unused for the target. The first trail reaching the target is the first longest
+      one; when there is none, the next target is the highest bound or length the pass left out
+      (one below the target for a state cut by its leftovers).
     """
     adjacency = _adjacency(tracks)
     return _longest_trail(tracks, adjacency, _components(adjacency)[1])
@@ -397,18 +405,47 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
     shift = max(adjacency).bit_length()
     if rank <= _MEMO_RANK:
         return _memo_trail(tracks, links, bridges, starts, shift)
-    bounds, reach = _block_bounds(links, bridges, block, starts)
+    bounds, reach, cores, exits = _block_bounds(links, bridges, block, starts)
     path: list[tuple[int, ...]] = []  # runs of track indices
     seen: set[int] = set()
     target = max(bounds.values())
     below = 0  # the highest length or bound left out by this pass
+    lists: dict[tuple[int, int, int], tuple[int, ...] | None] = {}
+    listing = _LIST_AFTER  # once reached, the later passes list from their first state
 
-    def walk(city: int, total: int, used: int) -> None:
-        nonlocal below
+    def leftovers(via: int, city: int, need: int) -> tuple[int, ...] | None:
+        """`_leftovers` of the block entered at `city` (by the bridge `via`), kept for later passes."""
+        key = (via, city, need)
+        if key not in lists:
+            core = cores.get(block[city])
+            lists[key] = (
+                None
+                if core is None
+                else _leftovers(links, bridges, core, exits.get(block[city], ()), reach, via, city, need)
+            )
+        return lists[key]
+
+    def walk(
+        city: int, total: int, used: int, left: tuple[int, ...] | None, entry: tuple[int, int, int] | None
+    ) -> None:
+        """The search on from `city`; `left`: the block's leftovers still open, after their union
+        (`_open`; None: not listed, nor yet to list from `entry` once the search has walked
+        `_LIST_AFTER` states in a pass)."""
+        nonlocal below, listing
         if total >= target:
             raise _Found
         if total > below:
             below = total
+        if entry is not None and len(seen) > listing:
+            listing = -1
+            left = leftovers(*entry)
+            if left and left[0] & used:
+                left = _open(left[1:], used)
+            if left == ():  # no leftover reaching the target is left
+                if target - 1 > below:
+                    below = target - 1
+                return
+            entry = None
         for bit, nxt, length, run in links[city]:
             if not used & bit:
                 if bit & bridges:
@@ -421,8 +458,18 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
                 if state in seen:
                     continue
                 seen.add(state)
+                if bit & bridges:
+                    after, into = None, (bit, nxt, target - total - length)
+                elif left is None or not left[0] & bit:
+                    after, into = left, entry
+                else:
+                    after, into = _open(left[1:], bit), None
+                    if not after:
+                        if target - 1 > below:
+                            below = target - 1
+                        continue
                 path.append(run)
-                walk(nxt, total + length, used | bit)
+                walk(nxt, total + length, used | bit, after, into)
                 path.pop()
 
     while True:
@@ -431,7 +478,7 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
         try:
             for city in starts:
                 if bounds[city] >= target:
-                    walk(city, 0, 0)
+                    walk(city, 0, 0, None, (0, city, target))
                 elif bounds[city] > below:
                     below = bounds[city]
         except _Found:
@@ -614,20 +661,23 @@ def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
 
 def _block_bounds(
     links: dict, bridges: int, block: dict[int, int], starts: list[int]
-) -> tuple[dict[int, int], dict[tuple[int, int], int]]:
+) -> tuple[dict[int, int], dict[tuple[int, int], int], dict[int, tuple], dict[int, list[tuple]]]:
     """At least the length of any trail from each start, and of any trail's part from crossing each
     bridge on (keyed by its bit and the node it leads to). A trail crosses a bridge once, so it
     runs through a path of blocks, entering and leaving each at most once: inside a block from
     city a to city b it keeps at most the block's weight less the lightest tracks left unused
     for the block's other odd cities to become even (the odd cities paired by shortest paths, a
-    T-join; connectivity aside), and it ends in a block only at an odd city or where it came in."""
+    T-join; connectivity aside), and it ends in a block only at an odd city or where it came in.
+    Also returns, per block whose cities were paired, what `_leftovers` reads (its weight, odd
+    cities, the pairing and its distances, its chains), and per block its bridges."""
     exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
     inner: dict[int, tuple] = {}  # attachment or start -> (to each exit city or None, anywhere, whole weight)
-    cores: dict[int, list] = {}  # block with chains inside -> [twice its weight, its cities, odd, bridged]
+    cores: dict[int, list] = {}  # block with chains inside -> [twice its weight, its cities, odd, bridged, chains]
     for c, out in links.items():
         root = block[c]
         degree = weight = 0
         attached = False
+        inside = 0
         for bit, y, length, _ in out:
             if bit & bridges:
                 if root in exits:
@@ -638,20 +688,23 @@ def _block_bounds(
             else:
                 degree += 1
                 weight += length
+                inside |= bit
         if not weight:  # a block of one city (in a tree): nothing to keep inside
             inner[c] = (None, 0, 0)
             continue
         core = cores.get(root)
         if core is None:
-            core = cores[root] = [0, [], [], []]
+            core = cores[root] = [0, [], [], [], 0]
         core[0] += weight
+        core[4] |= inside
         core[1].append(c)
         if degree & 1:
             core[2].append(c)
         if attached:
             core[3].append(c)
     startset = set(starts)
-    for weight, cities, odd, bridged in cores.values():
+    paired: dict[int, tuple] = {}
+    for root, (weight, cities, odd, bridged, inside) in cores.items():
         weight //= 2  # each chain is listed at both ends
         special = [c for c in cities if c in startset or c in bridged]
         group = list(dict.fromkeys(odd + special))
@@ -659,9 +712,10 @@ def _block_bounds(
             for c in special:
                 inner[c] = (None, weight, weight)
             continue
-        pairing = _pairing({c: [(y, n) for bit, y, n, _ in links[c] if not bit & bridges] for c in cities}, group)
+        pairing, rows = _pairing({c: [(y, n) for bit, y, n, _ in links[c] if not bit & bridges] for c in cities}, group)
         index = {c: 1 << i for i, c in enumerate(group)}
         odd_mask = sum(index[c] for c in odd)
+        paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
         closed = weight - pairing(odd_mask)
         for a in special:
             # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
@@ -691,14 +745,16 @@ def _block_bounds(
         for bit, _, y, length in out:
             if (bit, y) not in reach:
                 reach[bit, y] = length + onward(y, bit)
-    return bounds, reach
+    return bounds, reach, paired, exits
 
 
 def _pairing(adjacency: dict[int, list[tuple[int, int]]], group: list[int]):
     """The lightest pairing, by shortest paths in one block (`adjacency`: each city's chains inside
     it, as the city at the other end and the length), of a set of the cities `group` (as a bit mask);
-    of an odd count, one city is left unpaired."""
+    of an odd count, one city is left unpaired. Also the distances from each city of the group but
+    the last to every city of the block."""
     dist = []  # row i: from group[i] to each city of the group (only to the later ones is read)
+    rows = []
     for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
         d = {source: 0}
         heap = [(0, source)]
@@ -712,6 +768,7 @@ def _pairing(adjacency: dict[int, list[tuple[int, int]]], group: list[int]):
                     d[v] = length
                     heapq.heappush(heap, (length, v))
         dist.append([d[t] for t in group])
+        rows.append(d)
     memo = {0: 0}
 
     def pairing(mask: int) -> int:
@@ -731,7 +788,104 @@ def _pairing(adjacency: dict[int, list[tuple[int, int]]], group: list[int]):
             memo[mask] = value
         return value
 
-    return pairing
+    return pairing, rows
+
+
+def _leftovers(
+    links: dict, bridges: int, core: tuple, out: list[tuple], reach: dict, via: int, city: int, need: int
+) -> tuple[int, ...] | None:
+    """The chains of `city`'s block a trail entering it there (by the bridge `via`, or starting
+    there) may leave unused and still keep `need` inside it and beyond (`out`: the block's
+    bridges): each such leftover (a bit set, in `_open`'s form), or None past `_MAX_LEFTOVERS` of
+    them. A trail from `city` to an end or a bridge at `x` leaves unused a T-join of the block's
+    odd cities, `city` and `x` (what it keeps has only those two ends odd), at most the block's
+    weight (plus the bridge's onward bound) less the need; a T-join holds a forest one, a union of
+    chain-disjoint paths between those cities, so only those are listed (every path whose length,
+    plus the lightest pairing of the rest, fits). The walk drops a leftover once it uses one of
+    its chains: with none left, the trail can no longer reach `need`."""
+    weight, odd, index, group, pairing, rows, chains = core
+    found: dict[tuple[int, int], int] = {}  # (leftover, the bridge's city or -1) -> the most room left
+    taken: dict[int, int] = {}  # leftover -> its weight
+
+    def pair_up(ends: int, room: int, unused: int, budget: int, gate: int) -> bool:
+        """Adds every leftover holding `unused` that pairs `ends` (one may be the trail's end
+        when their count is odd) in `room` more; False past the limit."""
+        if not ends:
+            if found.get((unused, gate), -1) < room:
+                found[unused, gate] = room
+                taken[unused] = budget - room
+            return len(found) <= _MAX_LEFTOVERS
+        low = ends & -ends
+        rest = others = ends ^ low
+        if ends.bit_count() & 1 and pairing(rest) <= room and not pair_up(rest, room, unused, budget, gate):
+            return False
+        if not rest:
+            return True
+        goal = group[low.bit_length() - 1]
+        to = rows[low.bit_length() - 1]
+        while others:
+            bit = others & -others
+            others ^= bit
+            after = rest ^ bit
+            start = group[bit.bit_length() - 1]
+            fits = room - pairing(after)
+            if to[start] <= fits and not extend(start, goal, to, 0, fits, 0, (after, room, unused, budget, gate)):
+                return False
+        return True
+
+    def extend(at: int, goal: int, to: dict, length: int, fits: int, run: int, rest: tuple) -> bool:
+        """Every path from `at` on (`run` so far, `length` long) to `goal` within `fits`, each then
+        with the rest of the ends paired (`rest`: `pair_up`'s arguments); False past the limit."""
+        ends, room, unused, budget, gate = rest
+        for bit, y, n, _ in links[at]:
+            if bit & (unused | run | bridges):
+                continue
+            n += length
+            if y == goal:
+                if n <= fits and not pair_up(ends, room - n, unused | run | bit, budget, gate):
+                    return False
+            elif n + to[y] <= fits and not extend(y, goal, to, n, fits, run | bit, rest):
+                return False
+        return True
+
+    ends = odd ^ index[city]
+    budget = weight - need
+    if pairing(ends) <= budget and not pair_up(ends, budget, 0, budget, -1):  # ending in the block
+        return None
+    for bit, x, y, _ in out:  # or leaving it by a bridge
+        budget = weight + reach[bit, y] - need
+        if bit != via and pairing(ends ^ index[x]) <= budget and not pair_up(ends ^ index[x], budget, 0, budget, x):
+            return None
+    # The trail's part in the block is connected: what a leftover cuts off from `city` is left too.
+    kept = set()
+    reached: dict[int, tuple[int, int, set[int]]] = {}
+    for (unused, gate), room in found.items():
+        if unused not in reached:
+            chain = length = 0
+            stack, cities = [city], {city}
+            while stack:
+                for bit, y, n, _ in links[stack.pop()]:
+                    if not bit & (unused | bridges | chain):
+                        chain |= bit
+                        length += n
+                        if y not in cities:
+                            cities.add(y)
+                            stack.append(y)
+            reached[unused] = (chain, weight - taken[unused] - length, cities)
+        chain, apart, cities = reached[unused]
+        if apart <= room and (gate < 0 or gate in cities):
+            kept.add(chains & ~chain)
+    return _open(kept, 0)
+
+
+def _open(leftovers: Iterable[int], used: int) -> tuple[int, ...]:
+    """The leftovers using no chain of `used`, after their union (so that a step using none of
+    their chains keeps them as they are); empty when none is left."""
+    kept = [f for f in leftovers if not f & used]
+    union = 0
+    for f in kept:
+        union |= f
+    return (union, *kept) if kept else ()
 
 
 @cache

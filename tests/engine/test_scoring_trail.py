@@ -1,7 +1,8 @@
-"""The bounded longest-trail search (blocks and bridges, a target lowered pass by pass) and the memo
-search (each state's longest continuation kept, a bridge's state alone) give the
-plain search's first longest trail on every network, forced onto networks small enough for the
-plain search too, and on networks made of dense cores with trees and loops hanging off them."""
+"""The bounded longest-trail search (blocks and bridges, a target lowered pass by pass, leftovers a
+trail may still leave) and the memo search (each state's longest continuation kept, a bridge's
+state alone) give the plain search's first longest trail on every network, forced onto networks
+small enough for the plain search too, and on networks made of dense cores with trees and loops
+hanging off them."""
 
 from __future__ import annotations
 
@@ -45,15 +46,21 @@ def _hairy_network(m, picks, rnd):
 
 
 @contextmanager
-def _forced(memo_rank: int):
+def _forced(memo_rank: int, leftovers: int = scoring._MAX_LEFTOVERS, after: int = scoring._LIST_AFTER):
     """Every network past the plain search, to the memo search (blocks of up to `memo_rank`
-    cycles) or else to the bounded one."""
-    knobs = scoring._PLAIN_WORK, scoring._MEMO_RANK
-    scoring._PLAIN_WORK, scoring._MEMO_RANK = -1, memo_rank
+    cycles) or else to the bounded one, listing up to `leftovers` leftovers per block entry once
+    a pass has walked `after` states."""
+    knobs = scoring._PLAIN_WORK, scoring._MEMO_RANK, scoring._MAX_LEFTOVERS, scoring._LIST_AFTER
+    scoring._PLAIN_WORK, scoring._MEMO_RANK, scoring._MAX_LEFTOVERS, scoring._LIST_AFTER = (
+        -1,
+        memo_rank,
+        leftovers,
+        after,
+    )
     try:
         yield
     finally:
-        scoring._PLAIN_WORK, scoring._MEMO_RANK = knobs
+        scoring._PLAIN_WORK, scoring._MEMO_RANK, scoring._MAX_LEFTOVERS, scoring._LIST_AFTER = knobs
 
 
 @settings(max_examples=40)
@@ -62,9 +69,64 @@ def test_memo_and_bounded_searches_match_the_plain_one_on_every_network(map_id, 
     owned = _hairy_network(load_map(map_id), picks, rnd)
     expected = reference_trail(owned)
     assert scoring.longest_trail(owned) == expected
-    for memo_rank in (-1, 1 << 30):  # every network through the bounded search, then the memo one
-        with _forced(memo_rank):
+    # Every network through the bounded search (leftovers as set, never listed, all of them listed
+    # from the first state, from the third), then the memo one.
+    as_set = scoring._MAX_LEFTOVERS, scoring._LIST_AFTER
+    for memo_rank, leftovers, after in (
+        (-1, *as_set),
+        (-1, 24, 1 << 30),
+        (-1, 1 << 30, -1),
+        (-1, 1 << 30, 2),
+        (1 << 30, *as_set),
+    ):
+        with _forced(memo_rank, leftovers, after):
             assert scoring.longest_trail(owned) == expected
+
+
+def _block_trails(links: dict, bridges: int, city: int):
+    """Every trail from `city` inside its block: (the chains used, where it ends, its length)."""
+    trails = []
+
+    def walk(at: int, used: int, length: int) -> None:
+        trails.append((used, at, length))
+        for bit, y, n, _ in links[at]:
+            if not bit & (used | bridges):
+                walk(y, used | bit, length + n)
+
+    walk(city, 0, 0)
+    return trails
+
+
+@given(st.sampled_from(MAPS), st.lists(st.integers(0, 30), max_size=16), st.randoms(use_true_random=False))
+def test_leftovers_keep_every_trail_reaching_the_need(map_id, picks, rnd):
+    """A block entry's leftovers (`_leftovers`) drop no trail: every trail from the entry inside
+    the block that keeps the need there and beyond (ending in it, or leaving by another bridge
+    whose onward bound adds enough) leaves some listed leftover unused."""
+    owned = _hairy_network(load_map(map_id), picks, rnd)
+    adjacency = scoring._adjacency(owned)
+    closed = scoring._components(adjacency)[1]
+    starts = [c for c, out in adjacency.items() if len(out) & 1 or closed.get(c)]
+    nodes = {c for c, out in adjacency.items() if len(out) != 2} | closed.keys()
+    links = scoring._chains(owned, adjacency, nodes)
+    bridges, block, _ = scoring._bridges(links)
+    _, reach, cores, exits = scoring._block_bounds(links, bridges, block, starts)
+    entries = [(0, c) for c in starts] + list(reach)
+    for via, city in entries:
+        root = block[city]
+        if root not in cores or sum(1 for c in links if block[c] == root) > 6:
+            continue  # (a block without chains inside has no leftovers; large ones are slow to walk plainly)
+        out = exits.get(root, ())
+        values = []
+        for used, end, length in _block_trails(links, bridges, city):
+            beyond = max((reach[bit, y] for bit, x, y, _ in out if bit != via and x == end), default=0)
+            values.append((used, length + beyond))
+        top = max(value for _, value in values)
+        for need in (top + 1, top, top - 1, top - rnd.randint(2, 8)):
+            left = scoring._leftovers(links, bridges, cores[root], out, reach, via, city, need)
+            if left is not None:
+                for used, value in values:
+                    if value >= need:
+                        assert any(not f & used for f in left[1:])
 
 
 def test_loop_hanging_off_a_bridge_counts_whole():
