@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -757,16 +756,14 @@ def _pairing(adjacency: dict[int, list[tuple[int, int]]], group: list[int]):
     rows = []
     for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
         d = {source: 0}
-        heap = [(0, source)]
-        while heap:
-            x, u = heapq.heappop(heap)
-            if x > d[u]:
-                continue
+        todo = [source]  # first in, first out (a block is a few cities: relaxing again costs less than a heap)
+        for u in todo:
+            x = d[u]
             for v, length in adjacency[u]:
                 length += x
                 if length < d.get(v, 1 << 30):
                     d[v] = length
-                    heapq.heappush(heap, (length, v))
+                    todo.append(v)
         dist.append([d[t] for t in group])
         rows.append(d)
     memo = {0: 0}
