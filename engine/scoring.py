@@ -902,17 +902,11 @@ def final_scores(game: Game) -> list[PlayerScore]:
         if 0 <= owner < game.seats:  # a hook's non-seat owner (Nederland's neutral player) scores nothing
             owned[owner].append(track)
     partial = []
+    at, owners = _tracks_at(m), game.owner
     for seat in range(game.seats):
         tickets = [m.ticket_by_id[i] for i in game.tickets[seat]]
-        options = []
-        for city in game.stations[seat]:
-            options.append(
-                [
-                    t
-                    for t in _tracks_at(m)[city]
-                    if 0 <= game.owner[t.index] < game.seats and game.owner[t.index] != seat
-                ]
-            )
+        rivals = set(range(game.seats)) - {seat}
+        options = [[t for t in at[city] if owners[t.index] in rivals] for city in game.stations[seat]]
         adjacency = _adjacency(owned[seat])
         component, closed = _components(adjacency)
         results, borrowed = best_station_use(owned[seat], tickets, options, component)
@@ -957,8 +951,8 @@ def final_scores(game: Game) -> list[PlayerScore]:
                 rank=place,
             )
         )
-    scores = game.hooks.adjust_final_scores(game, scores)
-    return rank(game, scores)
+    adjusted = game.hooks.adjust_final_scores(game, scores)
+    return scores if adjusted is scores else rank(game, adjusted)
 
 
 def _tie_key(game: Game, seat: int, total: int, completed: int, longest: int) -> tuple:
