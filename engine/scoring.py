@@ -232,7 +232,11 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
     worth = dict.fromkeys(bit.values(), 0)  # group -> what the pairs inside it are worth
 
     def inside(group: int) -> int:
-        value = worth[group] = sum(v for both, v in valued if both & group == both)
+        value = 0
+        for both, v in valued:  # (a plain loop: a generator costs more on a few pairs)
+            if both & group == both:
+                value += v
+        worth[group] = value
         return value
 
     options = [[(c[0], bit[c[1]], bit[c[2]]) for c in kept] for kept in choices]
