@@ -175,9 +175,7 @@ async def write_steps(session: AsyncSession, steps: Sequence[Step]) -> list[Any]
         return None
     conn.sync_connection.info["ttr_wrote"] = True  # `_track_writes`: the commit below records it
     await session.commit()
-    return [
-        sql.key(step.parameters, lastrowid) if step.key else None for (_, lastrowid), (sql, step) in zip(out, prepared)
-    ]
+    return [sql.key(step.parameters, lastrowid) if step.key else None for lastrowid, (sql, step) in zip(out, prepared)]
 
 
 async def execute_steps(session: AsyncSession, steps: Sequence[Step]) -> list[Any] | None:

@@ -225,6 +225,7 @@ async def append_action(
     row: dict[str, Any] | None = None
     if announce is not None:
         queued, row = announcement_steps(game_id=game_id, version=new_version, announce=announce, now=now)
+        row_step = len(steps)  # (its first step inserts the row)
         steps += queued
     try:
         keys = await write_steps(session, steps)
@@ -241,7 +242,7 @@ async def append_action(
     if keys is None:
         raise await _refusal(session, game_id, expected_version)
     if row is not None:
-        note_written(session, keys[-len(queued)], row)
+        note_written(session, keys[row_step], row)
     return new_version
 
 

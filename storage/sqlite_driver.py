@@ -68,12 +68,12 @@ def _statement(
 
 
 def _steps(connection: aiosqlite.Connection, begin: str, steps: list[tuple[str, tuple, int | None]]) -> list | None:
-    """In aiosqlite's thread: BEGIN, each statement, COMMIT. Each step's (rowcount, lastrowid);
-    None, with everything rolled back, when a step's rowcount is not the one it expects. An error
-    rolls back too, and says which step failed (its `step`)."""
+    """In aiosqlite's thread: BEGIN, each statement, COMMIT. Each step's lastrowid; None, with
+    everything rolled back, when a step's rowcount is not the one it expects. An error rolls back
+    too, and says which step failed (its `step`)."""
     conn = connection._conn
     cursor = conn.cursor()
-    out: list[tuple[int, int | None]] = []
+    out: list[int | None] = []
     try:
         cursor.execute(begin)
         for operation, parameters, expect in steps:
@@ -81,7 +81,7 @@ def _steps(connection: aiosqlite.Connection, begin: str, steps: list[tuple[str, 
             if expect is not None and cursor.rowcount != expect:
                 conn.rollback()
                 return None
-            out.append((cursor.rowcount, cursor.lastrowid))
+            out.append(cursor.lastrowid)
         conn.commit()
         return out
     except sqlite3.Error as exc:
