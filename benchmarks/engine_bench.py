@@ -457,7 +457,9 @@ def worst_final_scoring(map_id: str, examples: int, saved: list | None = None, c
     if climb:
         states += climb_final_scoring(states, climb, saved=saved)
     games = [_scoring_state(**state) for state in states]
-    return {"worst_final_scoring_ms": max(median_us(lambda game=game: final_scores(game), 3) for game in games) / 1000}
+    timed = [(median_us(lambda game=game: final_scores(game), 3), state) for game, state in zip(games, states)]
+    elapsed, worst = max(timed, key=lambda t: t[0])
+    return {"worst_final_scoring_ms": elapsed / 1000, "worst_state": _known_line(worst)}
 
 
 def _work(game: Game) -> int:
@@ -638,6 +640,7 @@ def main() -> None:
         figures.update(worst_longest_trail(map_id, examples))
         if load_map(map_id).rules.stations:
             figures.update(worst_final_scoring(map_id, examples, saved, examples if args.climb is None else args.climb))
+        worst_state = figures.pop("worst_state", None)
         print(
             f"{map_id:9s} "
             + "  ".join(
@@ -645,6 +648,8 @@ def main() -> None:
             ),
             flush=True,
         )
+        if worst_state is not None and worst_state not in KNOWN_COSTLY_STATES.get(map_id, ()):
+            print(f"  a new costliest final-scoring state, to keep in KNOWN_COSTLY_STATES: {worst_state!r}")
     if saved is not None:
         with open(args.save_states, "w") as out:
             json.dump(saved, out)
