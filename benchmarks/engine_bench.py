@@ -246,19 +246,20 @@ def worst_longest_trail(map_id: str, examples: int) -> dict:
     }
 
 
-#: Costly final-scoring states found by the hill climb (`climb_final_scoring`, issue 20's sixth pass),
-#: per seat its tracks, its stations' cities and its tickets: each run times them beside what it finds.
+#: Costly final-scoring states found by the hill climb (`climb_final_scoring`, issue 20's sixth pass;
+#: with hands a game can deal since the ninth), per seat its tracks, its stations' cities and its
+#: tickets: each run times them beside what it finds.
 KNOWN_COSTLY_STATES: dict[str, list[tuple[tuple[str, str, str], ...]]] = {
     "europe": [
         (
             (
                 (
-                    "barcelona-pamplona bucuresti-kyiv essen-kobenhavn/2 kharkov-moskva kobenhavn-stockholm/2 "
-                    "kyiv-smolensk kyiv-wilno moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno "
+                    "bucuresti-kyiv essen-kobenhavn/2 kharkov-moskva kyiv-smolensk kyiv-wilno madrid-pamplona/2 "
+                    "moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno sevastopol-sochi "
                     "smolensk-wilno warszawa-wilno"
                 ),
-                "dieppe bruxelles berlin",
-                "27 21 13 9 18 41 35 22 2 17 8 10 1 7 34 33 20 46 25 36",
+                "dieppe brest berlin",
+                "18 22 8 35 30 38 42 20",
             ),
             (
                 (
@@ -267,107 +268,107 @@ KNOWN_COSTLY_STATES: dict[str, list[tuple[tuple[str, str, str], ...]]] = {
                     "venezia-zagrab warszawa-wien wien-zagrab"
                 ),
                 "paris marseille frankfurt",
-                "13 40 16 10 1 28 11 25 27 7 6 18 19 8 22 21 32 45 37 29",
+                "6 28 7 25 10 1 11 26 9 13 34 44 32 5",
             ),
             (
                 (
                     "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
-                    "berlin-frankfurt/2 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt bruxelles-paris/1 "
-                    "dieppe-london/2 dieppe-paris edinburgh-london/2 essen-frankfurt frankfurt-paris/1 "
-                    "pamplona-paris/1 paris-zurich"
+                    "berlin-frankfurt/2 berlin-warszawa/1 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
+                    "bruxelles-paris/1 dieppe-london/1 dieppe-paris edinburgh-london/1 essen-frankfurt "
+                    "frankfurt-paris/2 paris-zurich"
                 ),
-                "wien kyiv barcelona",
-                "37 6 22 2 16 28 40 23 8 27 11 39 18 24 25 12 10 20 9 30",
+                "zagrab kyiv budapest",
+                "16 37 39 43 27 40 29 2 19 12 24 33 4",
             ),
             (
                 (
-                    "barcelona-madrid barcelona-marseille bruxelles-dieppe budapest-wien/2 frankfurt-paris/2 "
+                    "barcelona-madrid barcelona-marseille bruxelles-paris/2 budapest-wien/2 lisboa-madrid "
+                    "madrid-pamplona/1 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
+                    "munchen-venezia munchen-zurich palermo-roma pamplona-paris/1 roma-venezia venezia-zurich"
+                ),
+                "london essen amsterdam",
+                "41 17 21 15 23 31 36 3 14",
+            ),
+        ),
+        (
+            (
+                (
+                    "angora-erzurum barcelona-pamplona bucuresti-kyiv essen-kobenhavn/2 kharkov-moskva kyiv-smolensk "
+                    "kyiv-wilno moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno smolensk-wilno "
+                    "warszawa-wilno"
+                ),
+                "danzig bruxelles berlin",
+                "27 35 13 2 8 29 23 18 5 34 43 33",
+            ),
+            (
+                (
+                    "berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo budapest-zagrab "
+                    "danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia sarajevo-zagrab "
+                    "venezia-zagrab warszawa-wien wien-zagrab"
+                ),
+                "paris marseille frankfurt",
+                "6 16 11 10 40 7 1 45 31 37 20 38",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
+                    "berlin-frankfurt/2 berlin-warszawa/1 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
+                    "bruxelles-paris/1 dieppe-london/2 dieppe-paris edinburgh-london/1 essen-frankfurt "
+                    "frankfurt-paris/1 paris-zurich"
+                ),
+                "budapest zagrab warszawa",
+                "22 12 36 9 41 30 14 19 28 24 39",
+            ),
+            (
+                (
+                    "barcelona-madrid barcelona-marseille bruxelles-paris/2 budapest-wien/2 cadiz-madrid "
+                    "madrid-pamplona/2 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
+                    "munchen-venezia munchen-zurich palermo-roma pamplona-paris/2 roma-venezia venezia-zurich"
+                ),
+                "london essen amsterdam",
+                "21 17 15 46 4 3 32 26",
+            ),
+        ),
+        (
+            (
+                (
+                    "barcelona-pamplona bucuresti-kyiv essen-kobenhavn/1 kharkov-moskva kyiv-smolensk kyiv-wilno "
+                    "madrid-pamplona/2 moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno "
+                    "smolensk-wilno warszawa-wilno"
+                ),
+                "warszawa bruxelles berlin",
+                "17 35 13 8 27 2 32 20 18 39 3 41 33",
+            ),
+            (
+                (
+                    "berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo budapest-zagrab "
+                    "danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia sarajevo-zagrab "
+                    "venezia-zagrab warszawa-wien wien-zagrab"
+                ),
+                "paris marseille frankfurt",
+                "10 7 1 43 26 28 4 12 16 38 31",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
+                    "berlin-frankfurt/2 berlin-warszawa/1 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
+                    "bruxelles-paris/2 dieppe-london/1 dieppe-paris edinburgh-london/1 essen-frankfurt "
+                    "frankfurt-paris/1 paris-zurich"
+                ),
+                "wilno kyiv pamplona",
+                "23 40 37 6 24 34 22 19 11 14 45 5",
+            ),
+            (
+                (
+                    "barcelona-madrid barcelona-marseille bruxelles-paris/1 budapest-wien/2 cadiz-madrid "
                     "madrid-pamplona/1 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
                     "munchen-venezia munchen-zurich palermo-roma pamplona-paris/2 roma-venezia venezia-zurich"
                 ),
-                "smolensk essen amsterdam",
-                "15 25 6 1 23 21 18 42 8 46 35 2 19 44 28 34 39 33 38 4",
+                "london essen amsterdam",
+                "25 21 30 36 15 9 42 29",
             ),
         ),
-        (
-            (
-                (
-                    "budapest-sarajevo budapest-wien/1 constantinople-sofia erzurum-sochi kharkov-kyiv kharkov-moskva "
-                    "kharkov-rostov kobenhavn-stockholm/2 kyiv-smolensk kyiv-wilno moskva-petrograd moskva-smolensk "
-                    "riga-wilno rostov-sochi sevastopol-sochi smolensk-wilno"
-                ),
-                "essen warszawa berlin",
-                "8 37 29 32 44 9 16 10 25 21 17 18 35 39 2 45 5 13 34 27",
-            ),
-            (
-                (
-                    "berlin-danzig berlin-wien brindisi-palermo brindisi-roma budapest-kyiv budapest-zagrab "
-                    "danzig-riga danzig-warszawa dieppe-london/2 dieppe-paris marseille-roma munchen-venezia "
-                    "petrograd-wilno warszawa-wien warszawa-wilno"
-                ),
-                "frankfurt paris smolensk",
-                "38 8 40 9 22 18 12 24 2 16 10 35 25 19 11 37 41 45 21 30",
-            ),
-            (
-                (
-                    "amsterdam-bruxelles amsterdam-essen amsterdam-london athina-sarajevo barcelona-pamplona "
-                    "berlin-essen berlin-frankfurt/1 berlin-warszawa/1 brest-dieppe brest-paris bruxelles-dieppe "
-                    "bruxelles-paris/2 dieppe-london/1 edinburgh-london/1 essen-frankfurt essen-kobenhavn/2 "
-                    "frankfurt-paris/2"
-                ),
-                "marseille wilno budapest",
-                "28 16 11 8 40 29 5 27 6 10 37 1 42 25 41 22 31 24 3 35",
-            ),
-            (
-                (
-                    "amsterdam-frankfurt barcelona-madrid barcelona-marseille berlin-frankfurt/2 bruxelles-frankfurt "
-                    "bucuresti-budapest frankfurt-munchen frankfurt-paris/1 lisboa-madrid madrid-pamplona/2 "
-                    "marseille-paris marseille-zurich munchen-wien munchen-zurich paris-zurich venezia-zurich"
-                ),
-                "danzig wien amsterdam",
-                "11 41 25 23 35 5 38 12 22 8 39 40 4 34 21 45 17 29 3 18",
-            ),
-        ),
-        (
-            (
-                (
-                    "berlin-danzig berlin-warszawa/2 bruxelles-dieppe bucuresti-budapest bucuresti-kyiv "
-                    "bucuresti-sofia budapest-kyiv budapest-wien/1 kharkov-kyiv kyiv-smolensk kyiv-wilno "
-                    "petrograd-wilno rostov-sochi warszawa-wilno"
-                ),
-                "essen brest pamplona",
-                "23 16 6 2 1 17 35 18 41 21 29 13 22 9 11 25 27 44 45 20",
-            ),
-            (
-                (
-                    "athina-sarajevo athina-smyrna berlin-wien budapest-sarajevo budapest-wien/2 budapest-zagrab "
-                    "danzig-warszawa dieppe-london/1 kharkov-moskva kharkov-rostov marseille-roma sarajevo-sofia "
-                    "sarajevo-zagrab smolensk-wilno venezia-zagrab warszawa-wien wien-zagrab"
-                ),
-                "paris wilno frankfurt",
-                "13 25 27 22 1 10 12 28 40 16 18 9 2 19 30 5 41 11 4 29",
-            ),
-            (
-                (
-                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london barcelona-pamplona "
-                    "berlin-essen berlin-frankfurt/2 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
-                    "bruxelles-paris/2 dieppe-london/2 dieppe-paris essen-frankfurt frankfurt-munchen "
-                    "frankfurt-paris/1 madrid-pamplona/1 pamplona-paris/1"
-                ),
-                "kyiv wien marseille",
-                "8 18 41 28 16 10 25 22 24 11 2 40 27 37 43 17 12 5 34 44",
-            ),
-            (
-                (
-                    "angora-constantinople athina-sofia barcelona-madrid barcelona-marseille berlin-frankfurt/1 "
-                    "brindisi-roma essen-kobenhavn/2 marseille-pamplona marseille-paris marseille-zurich "
-                    "munchen-venezia munchen-wien munchen-zurich pamplona-paris/2 paris-zurich roma-venezia"
-                ),
-                "dieppe budapest amsterdam",
-                "6 1 21 12 23 8 16 40 22 28 14 17 25 38 11 10 18 33 3 26",
-            ),
-        ),
-    ],
+    ]
 }
 
 
@@ -412,7 +413,8 @@ def _scoring_state(map_id: str, owner: list[int], stations: list[list[int]], tic
 
 def worst_final_scoring(map_id: str, examples: int, saved: list | None = None, climb: int = 0) -> dict:
     """The slowest final_scores() over finished-looking 4-player states: networks as above, every
-    station built (on the map's busiest cities when hypothesis likes), and many tickets, hypothesis
+    station built (on the map's busiest cities when hypothesis likes), and up to 20 tickets a hand
+    as a game can deal them (`reachable_hands`), hypothesis
     steering by the work done (`_work`, so a run finds the same states on the same engine); then
     `climb` steps of a hill climb (`climb_final_scoring`) from the three costliest and from the
     known costly states (`KNOWN_COSTLY_STATES`, timed on every run). Every state tried and every
@@ -421,7 +423,7 @@ def worst_final_scoring(map_id: str, examples: int, saved: list | None = None, c
     seats = SEATS.get(map_id, 4)
     found: list[tuple[int, dict]] = []
     hubs = sorted(range(len(m.cities)), key=lambda c: -sum(1 for t in m.tracks if c in (t.a, t.b)))
-    deck_tickets = Game.new(map_id, seats, 0).deck_rules.tickets
+    deck = Game.new(map_id, seats, 0).deck_rules
 
     @settings(
         max_examples=examples, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
@@ -437,11 +439,21 @@ def worst_final_scoring(map_id: str, examples: int, saved: list | None = None, c
                 taken.add(t.index)
         free = list(hubs)
         stations, tickets = [], []
-        for _ in range(seats):
+        longs = [t for t in deck.tickets if deck.start_long and m.ticket_by_id[t].long]
+        regular = [t for t in deck.tickets if t not in longs]
+        for seat in range(seats):
             stations.append(
                 [free.pop(data.draw(st.integers(0, min(len(free) - 1, 12)))) for _ in range(m.rules.stations)]
             )
-            tickets.append(data.draw(st.lists(st.sampled_from(deck_tickets), max_size=20, unique=True)))
+            # Hands a game can deal: each ticket in one hand at most, at most `start_long` long ones.
+            held = data.draw(st.lists(st.sampled_from(longs), max_size=deck.start_long, unique=True))
+            room = len(regular) - deck.start_keep * (seats - 1 - seat)  # (the later hands' least)
+            held += data.draw(
+                st.lists(st.sampled_from(regular), min_size=deck.start_keep, max_size=min(20, room), unique=True)
+            )
+            longs = [t for t in longs if t not in held]
+            regular = [t for t in regular if t not in held]
+            tickets.append(held)
         state = {"map_id": map_id, "owner": owner, "stations": stations, "tickets": tickets}
         if saved is not None:
             saved.append(state)
@@ -454,6 +466,7 @@ def worst_final_scoring(map_id: str, examples: int, saved: list | None = None, c
     states = [state for _, state in found[:3]] + [
         _known_state(map_id, known) for known in KNOWN_COSTLY_STATES.get(map_id, ())
     ]
+    assert all(reachable_hands(m, deck, state["tickets"]) for state in states)
     if climb:
         states += climb_final_scoring(states, climb, saved=saved)
     games = [_scoring_state(**state) for state in states]
@@ -480,10 +493,12 @@ def _work(game: Game) -> int:
     return lines
 
 
-def _mutate_state(m, state: dict, rng: random.Random, deck_tickets: tuple[int, ...]) -> dict:
+def _mutate_state(m, state: dict, rng: random.Random, deck) -> dict:
     """One random step from a state: a seat adds, removes or swaps a track (within its trains,
     never both tracks of a double route, mostly touching its network), moves a station to a free
-    city, or adds, drops or swaps a ticket (at most 20)."""
+    city, or drops, takes or swaps a ticket, as a game can deal them (`reachable_hands`): a ticket
+    another seat holds leaves that hand, a hand keeps `start_keep` tickets and `start_long` long ones
+    at most."""
     owner, stations = list(state["owner"]), [list(s) for s in state["stations"]]
     tickets = [list(t) for t in state["tickets"]]
     seat = rng.randrange(len(stations))
@@ -509,12 +524,32 @@ def _mutate_state(m, state: dict, rng: random.Random, deck_tickets: tuple[int, .
         )
     elif step == "ticket":
         held = tickets[seat]
-        other = [t for t in deck_tickets if t not in held]
-        if held and (len(held) >= 20 or rng.random() < 0.5):
+        if len(held) > deck.start_keep and rng.random() < 0.5:
             held.pop(rng.randrange(len(held)))
-        if len(held) < 20 and rng.random() < 0.9:
-            held.append(rng.choice(other))
+        if rng.random() < 0.9:
+            longs = sum(m.ticket_by_id[t].long for t in held) if deck.start_long else 0
+            wanted = [
+                t for t in deck.tickets if t not in held and (longs < deck.start_long or not m.ticket_by_id[t].long)
+            ]
+            pick = rng.choice(wanted)
+            for other in tickets:
+                if pick in other and len(other) > deck.start_keep:
+                    other.remove(pick)
+            if all(pick not in other for other in tickets):
+                held.append(pick)
     return {"map_id": state["map_id"], "owner": owner, "stations": stations, "tickets": tickets}
+
+
+def reachable_hands(m, deck, tickets: list[list[int]]) -> bool:
+    """Whether a game can deal these hands: each ticket of the deck in one hand at most, each hand
+    at least `start_keep` tickets and at most `start_long` long ones (the others go back to the box)."""
+    held = [t for hand in tickets for t in hand]
+    return (
+        len(held) == len(set(held))
+        and set(held) <= set(deck.tickets)
+        and all(len(hand) >= deck.start_keep for hand in tickets)
+        and all(sum(m.ticket_by_id[t].long for t in hand) <= deck.start_long for hand in tickets if deck.start_long)
+    )
 
 
 def climb_final_scoring(states: list[dict], steps: int, seed: int = 0, saved: list | None = None) -> list[dict]:
@@ -527,10 +562,10 @@ def climb_final_scoring(states: list[dict], steps: int, seed: int = 0, saved: li
     ends = []
     for state in states:
         m = load_map(state["map_id"])
-        deck_tickets = Game.new(m.id, len(state["stations"]), 0).deck_rules.tickets
+        deck = Game.new(m.id, len(state["stations"]), 0).deck_rules
         work = _work(_scoring_state(**state))
         for _ in range(steps):
-            step = _mutate_state(m, state, rng, deck_tickets)
+            step = _mutate_state(m, state, rng, deck)
             step_work = _work(_scoring_state(**step))
             if step_work >= work:
                 if step_work > work and saved is not None:
