@@ -588,28 +588,37 @@ def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
 def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[int, list[tuple]]:
     """Per node city, its chains in the order of their first tracks there: (bit, the node at the
     other end, total length, the track indices walked). A chain back to its own node is listed
-    from both ends, with one bit. A chain's end is keyed by its first track and which of that
-    track's cities it starts from (read off the adjacency, no track attribute to fetch)."""
-    lengths = [t.length for t in tracks]
-    ends: dict[int, tuple] = {}  # 2 * first track + (1 if it starts from the higher city) -> chain from there
-    for start in adjacency:
+    from both ends, with one bit. A chain is walked from the first of its nodes in `adjacency`
+    order; its other end is kept until that node lists it, keyed by its last track and which of
+    that track's cities it ends at (read off the adjacency, no track attribute to fetch)."""
+    links: dict[int, list[tuple]] = {}
+    ends: dict[int, tuple] = {}  # 2 * track at a node + (1 if the node is its higher city) -> chain from there
+    bit = 1
+    for start, out in adjacency.items():
         if start not in nodes:
             continue
-        for first, city in adjacency[start]:
-            key = first * 2 + (start > city)
-            if key in ends:
-                continue
-            run, prev, before, length = [first], first, start, lengths[first]
-            while city not in nodes:
-                (i0, c0), (i1, c1) = adjacency[city]
-                before = city
-                prev, city = (i1, c1) if i0 == prev else (i0, c0)
-                run.append(prev)
-                length += lengths[prev]
-            bit = 1 << (len(ends) >> 1)
-            ends[key] = (bit, city, length, tuple(run))
-            ends[prev * 2 + (city > before)] = (bit, start, length, tuple(run[::-1]))
-    return {c: [ends[i * 2 + (c > other)] for i, other in adjacency[c]] for c in nodes}
+        here = links[start] = []
+        for first, city in out:
+            chain = ends.pop(first * 2 + (start > city), None)
+            if chain is None:
+                length = tracks[first].length
+                if city in nodes:  # (most chains are one track)
+                    run = (first,)
+                    ends[first * 2 + (city > start)] = (bit, start, length, run)
+                else:
+                    walked, prev, before = [first], first, start
+                    while city not in nodes:
+                        (i0, c0), (i1, c1) = adjacency[city]
+                        before = city
+                        prev, city = (i1, c1) if i0 == prev else (i0, c0)
+                        walked.append(prev)
+                        length += tracks[prev].length
+                    run = tuple(walked)
+                    ends[prev * 2 + (city > before)] = (bit, start, length, run[::-1])
+                chain = (bit, city, length, run)
+                bit <<= 1
+            here.append(chain)
+    return links
 
 
 def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
@@ -676,11 +685,12 @@ def _block_bounds(
     exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
     inner: dict[int, tuple] = {}  # attachment or start -> (to each exit city or None, anywhere, whole weight)
     cores: dict[int, list] = {}  # block with chains inside -> [twice its weight, its cities, odd, bridged, chains]
+    near: dict[int, list[tuple[int, int]]] = {}  # city -> its chains inside its block (other end, length)
     for c, out in links.items():
         root = block[c]
-        degree = weight = 0
+        weight = inside = 0
+        around = []
         attached = False
-        inside = 0
         for bit, y, length, _ in out:
             if bit & bridges:
                 if root in exits:
@@ -689,19 +699,20 @@ def _block_bounds(
                     exits[root] = [(bit, c, y, length)]
                 attached = True
             else:
-                degree += 1
+                around.append((y, length))
                 weight += length
                 inside |= bit
         if not weight:  # a block of one city (in a tree): nothing to keep inside
             inner[c] = (None, 0, 0)
             continue
+        near[c] = around
         core = cores.get(root)
         if core is None:
             core = cores[root] = [0, [], [], [], 0]
         core[0] += weight
         core[4] |= inside
         core[1].append(c)
-        if degree & 1:
+        if len(around) & 1:
             core[2].append(c)
         if attached:
             core[3].append(c)
@@ -717,7 +728,7 @@ def _block_bounds(
             for c in special:
                 inner[c] = (None, weight, weight)
             continue
-        pairing, rows = _pairing({c: [(y, n) for bit, y, n, _ in links[c] if not bit & bridges] for c in cities}, group)
+        pairing, rows = _pairing(near, group)
         index = {c: 1 << i for i, c in enumerate(group)}
         odd_mask = sum(index[c] for c in odd)
         paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
@@ -753,41 +764,45 @@ def _block_bounds(
     return bounds, reach, paired, exits
 
 
-def _pairing(adjacency: dict[int, list[tuple[int, int]]], group: list[int]):
-    """The lightest pairing, by shortest paths in one block (`adjacency`: each city's chains inside
+def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
+    """The lightest pairing, by shortest paths in one block (`near`: each city's chains inside
     it, as the city at the other end and the length), of a set of the cities `group` (as a bit mask);
     of an odd count, one city is left unpaired. Also the distances from each city of the group but
-    the last to every city of the block."""
-    dist = []  # row i: from group[i] to each city of the group (only to the later ones is read)
+    the last to every city of the block (a list indexed by city)."""
+    size = max(near) + 1
+    far = 1 << 30
     rows = []
-    for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
-        d = {source: 0}
+    pairs = []  # per city of the group, each later one (its bit, their distance), the nearest first
+    for i, source in enumerate(group[:-1]):  # (the pairing reads a distance from its pair's first city)
+        d = [far] * size
+        d[source] = 0
         todo = [source]  # first in, first out (a block is a few cities: relaxing again costs less than a heap)
         for u in todo:
             x = d[u]
-            for v, length in adjacency[u]:
+            for v, length in near[u]:
                 length += x
-                if length < d.get(v, 1 << 30):
+                if length < d[v]:
                     d[v] = length
                     todo.append(v)
-        dist.append([d[t] for t in group])
         rows.append(d)
+        pairs.append(sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))]))
+    pairs.append([])
     memo = {0: 0}
 
     def pairing(mask: int) -> int:
         value = memo.get(mask)
         if value is None:
             low = mask & -mask
-            i = low.bit_length() - 1
-            rest = others = mask ^ low
+            rest = mask ^ low
             # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
-            value = pairing(rest) if mask.bit_count() & 1 else 1 << 30
-            while others:
-                bit = others & -others
-                others ^= bit
-                v = dist[i][bit.bit_length() - 1] + pairing(rest ^ bit)
-                if v < value:
-                    value = v
+            value = pairing(rest) if mask.bit_count() & 1 else far
+            for length, bit in pairs[low.bit_length() - 1]:
+                if length >= value:
+                    break
+                if rest & bit:
+                    length += pairing(rest ^ bit)
+                    if length < value:
+                        value = length
             memo[mask] = value
         return value
 
