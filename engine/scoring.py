@@ -623,51 +623,50 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
 
 def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
     """The bridge chains (as a bit set), each node's block: its component once the bridges are
-    removed (named by one of its nodes), and the most independent cycles of a block. One depth-first
-    pass: a block is the nodes still on the stack past a bridge, closed when the search crosses it back."""
+    removed (named by one of its nodes), and the most independent cycles of a block (its chains
+    beyond a spanning tree: the chains met back to a node already on the search's path). One
+    depth-first pass: a block is the nodes still on the stack past a bridge, closed when the search
+    crosses it back."""
     order: dict[int, int] = {}
-    low: dict[int, int] = {}
     stack: list[int] = []
     block: dict[int, int] = {}
-    bridges = rank = 0
+    bridges = rank = back = 0  # back: twice the back chains met in the blocks still open
 
-    def close(top: int) -> None:
-        nonlocal rank
-        ends = size = 0  # chain ends inside the block (each chain twice), nodes
-        while True:
-            x = stack.pop()
-            block[x] = top
-            size += 1
-            for bit, _, _, _ in links[x]:
-                if not bit & bridges:
-                    ends += 1
-            if x == top:
-                break
-        if ends // 2 - size + 1 > rank:
-            rank = ends // 2 - size + 1
-
-    def visit(u: int, via: int) -> None:
-        nonlocal bridges
-        order[u] = low[u] = len(order)
+    def visit(u: int, via: int) -> int:
+        """Searches on from `u` (reached by the chain `via`); the earliest node it reaches back to."""
+        nonlocal bridges, rank, back
+        here = least = order[u] = len(order)
         stack.append(u)
         for bit, v, _, _ in links[u]:
             if bit == via:
                 continue
-            if v in order:
-                if order[v] < low[u]:
-                    low[u] = order[v]
-            else:
-                visit(v, bit)
-                if low[v] < low[u]:
-                    low[u] = low[v]
-                if low[v] > order[u]:
+            seen = order.get(v)
+            if seen is None:
+                depth, before = len(stack), back
+                seen = visit(v, bit)
+                if seen > here:  # nothing past it reaches back: a bridge, and a block to close
                     bridges |= bit
-                    close(v)
+                    block.update(dict.fromkeys(stack[depth:], v))
+                    del stack[depth:]
+                    if back - before > 2 * rank:
+                        rank = (back - before) // 2
+                    back = before
+            elif seen < here:  # a chain back to an ancestor (counted from this end only)
+                back += 2
+            elif seen == here:  # a chain back to this node (met from both ends)
+                back += 1
+            if seen < least:
+                least = seen
+        return least
 
     for c in links:
         if c not in order:
             visit(c, 0)
-            close(c)
+            block.update(dict.fromkeys(stack, c))
+            stack.clear()
+            if back > 2 * rank:
+                rank = back // 2
+            back = 0
     return bridges, block, rank
 
 
@@ -772,7 +771,7 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
     size = max(near) + 1
     far = 1 << 30
     rows = []
-    pairs = []  # per city of the group, each later one (its bit, their distance), the nearest first
+    pairs = {}  # per city of the group (its bit), each later one (its bit, their distance), the nearest first
     for i, source in enumerate(group[:-1]):  # (the pairing reads a distance from its pair's first city)
         d = [far] * size
         d[source] = 0
@@ -785,26 +784,37 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
                     d[v] = length
                     todo.append(v)
         rows.append(d)
-        pairs.append(sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))]))
-    pairs.append([])
+        pairs[1 << i] = sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))])
+    pairs[1 << len(group) - 1] = []
     memo = {0: 0}
+    known = memo.get
+
+    def pair(mask: int) -> int:
+        """The pairing of `mask`, not in the memo yet (each mask looked up before a call)."""
+        low = mask & -mask
+        rest = mask ^ low
+        # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
+        if mask.bit_count() & 1:
+            value = known(rest)
+            if value is None:
+                value = pair(rest)
+        else:
+            value = far
+        for length, bit in pairs[low]:
+            if length >= value:
+                break
+            if rest & bit:
+                more = known(rest ^ bit)
+                if more is None:
+                    more = pair(rest ^ bit)
+                if length + more < value:
+                    value = length + more
+        memo[mask] = value
+        return value
 
     def pairing(mask: int) -> int:
-        value = memo.get(mask)
-        if value is None:
-            low = mask & -mask
-            rest = mask ^ low
-            # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
-            value = pairing(rest) if mask.bit_count() & 1 else far
-            for length, bit in pairs[low.bit_length() - 1]:
-                if length >= value:
-                    break
-                if rest & bit:
-                    length += pairing(rest ^ bit)
-                    if length < value:
-                        value = length
-            memo[mask] = value
-        return value
+        value = known(mask)
+        return pair(mask) if value is None else value
 
     return pairing, rows
 
