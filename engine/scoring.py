@@ -682,7 +682,8 @@ def _block_bounds(
     Also returns, per block whose cities were paired, what `_leftovers` reads (its weight, odd
     cities, the pairing and its distances, its chains), and per block its bridges."""
     exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
-    inner: dict[int, tuple] = {}  # attachment or start -> (to each exit city or None, anywhere, whole weight)
+    sides: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, key in reach, length)
+    inner: dict[int, tuple] = {}  # attachment or start -> (bound to each exit city, bound anywhere)
     cores: dict[int, list] = {}  # block with chains inside -> [twice its weight, its cities, odd, bridged, chains]
     near: dict[int, list[tuple[int, int]]] = {}  # city -> its chains inside its block (other end, length)
     for c, out in links.items():
@@ -694,15 +695,17 @@ def _block_bounds(
             if bit & bridges:
                 if root in exits:
                     exits[root].append((bit, c, y, length))
+                    sides[root].append((bit, c, (bit, y), length))
                 else:
                     exits[root] = [(bit, c, y, length)]
+                    sides[root] = [(bit, c, (bit, y), length)]
                 attached = True
             else:
                 around.append((y, length))
                 weight += length
                 inside |= bit
         if not weight:  # a block of one city (in a tree): nothing to keep inside
-            inner[c] = (None, 0, 0)
+            inner[c] = ({c: 0}, 0)
             continue
         near[c] = around
         core = cores.get(root)
@@ -725,41 +728,43 @@ def _block_bounds(
         group = [c for c in special if c not in odd] + odd
         if len(group) > _MAX_PAIRED:
             for c in special:
-                inner[c] = (None, weight, weight)
+                inner[c] = (dict.fromkeys(bridged, weight), weight)
             continue
         pairing, rows = _pairing(near, group)
         index = {c: 1 << i for i, c in enumerate(group)}
         odd_mask = sum(index[c] for c in odd)
         paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
         closed = weight - pairing(odd_mask)
+        masks = [(b, index[b]) for b in bridged]
         for a in special:
             # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
             # (one city of the rest left unpaired), or back at a, the closed bound.
             rest = odd_mask ^ index[a]
-            to = {b: weight - pairing(rest ^ index[b]) for b in bridged if b != a}
-            to[a] = closed
-            inner[a] = (to, max(closed, weight - pairing(rest)), weight)
+            to = {a: closed}
+            for b, mask in masks:
+                if b != a:
+                    to[b] = weight - pairing(rest ^ mask)
+            inner[a] = (to, max(closed, weight - pairing(rest)))
     reach: dict[tuple[int, int], int] = {}
 
     def onward(c: int, via: int) -> int:
         """The bound from `c`, in its block, leaving it by any bridge but `via`."""
-        to, best, whole = inner[c]
-        for bit, x, y, length in exits.get(block[c], ()):
+        to, best = inner[c]
+        for bit, x, key, length in sides.get(block[c], ()):
             if bit != via:
-                key = (bit, y)
                 beyond = reach.get(key)
                 if beyond is None:
-                    beyond = reach[key] = length + onward(y, bit)
-                beyond += whole if to is None else to[x]
+                    beyond = reach[key] = length + onward(key[1], bit)
+                beyond += to[x]
                 if beyond > best:
                     best = beyond
         return best
 
     bounds = {s: onward(s, 0) for s in starts}
-    for out in exits.values():
-        for bit, _, y, length in out:
-            if (bit, y) not in reach:
-                reach[bit, y] = length + onward(y, bit)
+    for out in sides.values():
+        for bit, _, key, length in out:
+            if key not in reach:
+                reach[key] = length + onward(key[1], bit)
     return bounds, reach, paired, exits
 
 
