@@ -684,8 +684,11 @@ def _block_bounds(
     exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
     sides: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, key in reach, length)
     inner: dict[int, tuple] = {}  # attachment or start -> (bound to each exit city, bound anywhere)
-    cores: dict[int, list] = {}  # block with chains inside -> [twice its weight, its cities, odd, bridged, chains]
+    # block with chains inside -> [twice its weight, even starts or attachments, odd cities, attachments,
+    # chains]; the odd cities are all starts or attachments (odd in all, or beside some bridges)
+    cores: dict[int, list] = {}
     near: dict[int, list[tuple[int, int]]] = {}  # city -> its chains inside its block (other end, length)
+    startset = set(starts)
     for c, out in links.items():
         root = block[c]
         weight = inside = 0
@@ -713,33 +716,32 @@ def _block_bounds(
             core = cores[root] = [0, [], [], [], 0]
         core[0] += weight
         core[4] |= inside
-        core[1].append(c)
         if len(around) & 1:
             core[2].append(c)
+        elif attached or c in startset:
+            core[1].append(c)
         if attached:
             core[3].append(c)
-    startset = set(starts)
     paired: dict[int, tuple] = {}
-    for root, (weight, cities, odd, bridged, inside) in cores.items():
+    for root, (weight, even, odd, bridged, inside) in cores.items():
         weight //= 2  # each chain is listed at both ends
-        special = [c for c in cities if c in startset or c in bridged]
-        # The specials that are not odd first: the bounds' masks differ by them, and the pairing
-        # pairs its lowest city first, so what remains is shared (a third fewer masks to pair).
-        group = [c for c in special if c not in odd] + odd
+        # The even ones first: the bounds' masks differ by them, and the pairing pairs its lowest
+        # city first, so what remains is shared (a third fewer masks to pair).
+        group = even + odd
         if len(group) > _MAX_PAIRED:
-            for c in special:
+            for c in group:
                 inner[c] = (dict.fromkeys(bridged, weight), weight)
             continue
         pairing, rows = _pairing(near, group)
         index = {c: 1 << i for i, c in enumerate(group)}
-        odd_mask = sum(index[c] for c in odd)
+        odd_mask = (1 << len(group)) - (1 << len(even))
         paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
         closed = weight - pairing(odd_mask)
         masks = [(b, index[b]) for b in bridged]
-        for a in special:
+        for a, mask in index.items():
             # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
             # (one city of the rest left unpaired), or back at a, the closed bound.
-            rest = odd_mask ^ index[a]
+            rest = odd_mask ^ mask
             to = {a: closed}
             for b, mask in masks:
                 if b != a:
