@@ -779,6 +779,8 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
     far = 1 << 30
     rows = []
     pairs = {}  # per city of the group (its bit), each later one (its bit, their distance), the nearest first
+    memo = dict.fromkeys([1 << i for i in range(len(group))], 0)  # a city alone is left unpaired
+    memo[0] = 0
     for i, source in enumerate(group[:-1]):  # (the pairing reads a distance from its pair's first city)
         d = [far] * size
         d[source] = 0
@@ -791,9 +793,10 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
                     d[v] = length
                     todo.append(v)
         rows.append(d)
-        pairs[1 << i] = sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))])
-    pairs[1 << len(group) - 1] = []
-    memo = {0: 0}
+        low = 1 << i
+        later = pairs[low] = sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))])
+        for length, bit in later:  # two cities: their distance
+            memo[low | bit] = length
     known = memo.get
 
     def pair(mask: int) -> int:
