@@ -641,6 +641,10 @@ def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
             if bit == via:
                 continue
             seen = order.get(v)
+            if seen is None and len(links[v]) == 1:  # a leaf: a bridge to a block of its own
+                bridges |= bit
+                order[v], block[v] = here, v
+                continue
             if seen is None:
                 depth, before = len(stack), back
                 seen = visit(v, bit)
