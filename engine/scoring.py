@@ -588,77 +588,89 @@ def _components(adjacency: dict) -> tuple[dict[int, int], dict[int, bool]]:
 def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[int, list[tuple]]:
     """Per node city, its chains in the order of their first tracks there: (bit, the node at the
     other end, total length, the track indices walked). A chain back to its own node is listed
-    from both ends, with one bit. A chain's end is keyed by its first track and which of that
-    track's cities it starts from (read off the adjacency, no track attribute to fetch)."""
-    lengths = [t.length for t in tracks]
-    ends: dict[int, tuple] = {}  # 2 * first track + (1 if it starts from the higher city) -> chain from there
-    for start in adjacency:
+    from both ends, with one bit. A chain is walked from the first of its nodes in `adjacency`
+    order; its other end is kept until that node lists it, keyed by its last track and which of
+    that track's cities it ends at (read off the adjacency, no track attribute to fetch)."""
+    links: dict[int, list[tuple]] = {}
+    ends: dict[int, tuple] = {}  # 2 * track at a node + (1 if the node is its higher city) -> chain from there
+    bit = 1
+    for start, out in adjacency.items():
         if start not in nodes:
             continue
-        for first, city in adjacency[start]:
-            key = first * 2 + (start > city)
-            if key in ends:
-                continue
-            run, prev, before, length = [first], first, start, lengths[first]
-            while city not in nodes:
-                (i0, c0), (i1, c1) = adjacency[city]
-                before = city
-                prev, city = (i1, c1) if i0 == prev else (i0, c0)
-                run.append(prev)
-                length += lengths[prev]
-            bit = 1 << (len(ends) >> 1)
-            ends[key] = (bit, city, length, tuple(run))
-            ends[prev * 2 + (city > before)] = (bit, start, length, tuple(run[::-1]))
-    return {c: [ends[i * 2 + (c > other)] for i, other in adjacency[c]] for c in nodes}
+        here = links[start] = []
+        for first, city in out:
+            chain = ends.pop(first * 2 + (start > city), None)
+            if chain is None:
+                length = tracks[first].length
+                if city in nodes:  # (most chains are one track)
+                    run = (first,)
+                    ends[first * 2 + (city > start)] = (bit, start, length, run)
+                else:
+                    walked, prev, before = [first], first, start
+                    while city not in nodes:
+                        (i0, c0), (i1, c1) = adjacency[city]
+                        before = city
+                        prev, city = (i1, c1) if i0 == prev else (i0, c0)
+                        walked.append(prev)
+                        length += tracks[prev].length
+                    run = tuple(walked)
+                    ends[prev * 2 + (city > before)] = (bit, start, length, run[::-1])
+                chain = (bit, city, length, run)
+                bit <<= 1
+            here.append(chain)
+    return links
 
 
 def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
     """The bridge chains (as a bit set), each node's block: its component once the bridges are
-    removed (named by one of its nodes), and the most independent cycles of a block. One depth-first
-    pass: a block is the nodes still on the stack past a bridge, closed when the search crosses it back."""
+    removed (named by one of its nodes), and the most independent cycles of a block (its chains
+    beyond a spanning tree: the chains met back to a node already on the search's path). One
+    depth-first pass: a block is the nodes still on the stack past a bridge, closed when the search
+    crosses it back."""
     order: dict[int, int] = {}
-    low: dict[int, int] = {}
     stack: list[int] = []
     block: dict[int, int] = {}
-    bridges = rank = 0
+    bridges = rank = back = 0  # back: twice the back chains met in the blocks still open
 
-    def close(top: int) -> None:
-        nonlocal rank
-        ends = size = 0  # chain ends inside the block (each chain twice), nodes
-        while True:
-            x = stack.pop()
-            block[x] = top
-            size += 1
-            for bit, _, _, _ in links[x]:
-                if not bit & bridges:
-                    ends += 1
-            if x == top:
-                break
-        if ends // 2 - size + 1 > rank:
-            rank = ends // 2 - size + 1
-
-    def visit(u: int, via: int) -> None:
-        nonlocal bridges
-        order[u] = low[u] = len(order)
+    def visit(u: int, via: int) -> int:
+        """Searches on from `u` (reached by the chain `via`); the earliest node it reaches back to."""
+        nonlocal bridges, rank, back
+        here = least = order[u] = len(order)
         stack.append(u)
         for bit, v, _, _ in links[u]:
             if bit == via:
                 continue
-            if v in order:
-                if order[v] < low[u]:
-                    low[u] = order[v]
-            else:
-                visit(v, bit)
-                if low[v] < low[u]:
-                    low[u] = low[v]
-                if low[v] > order[u]:
+            seen = order.get(v)
+            if seen is None and len(links[v]) == 1:  # a leaf: a bridge to a block of its own
+                bridges |= bit
+                order[v], block[v] = here, v
+                continue
+            if seen is None:
+                depth, before = len(stack), back
+                seen = visit(v, bit)
+                if seen > here:  # nothing past it reaches back: a bridge, and a block to close
                     bridges |= bit
-                    close(v)
+                    block.update(dict.fromkeys(stack[depth:], v))
+                    del stack[depth:]
+                    if back - before > 2 * rank:
+                        rank = (back - before) // 2
+                    back = before
+            elif seen < here:  # a chain back to an ancestor (counted from this end only)
+                back += 2
+            elif seen == here:  # a chain back to this node (met from both ends)
+                back += 1
+            if seen < least:
+                least = seen
+        return least
 
     for c in links:
         if c not in order:
             visit(c, 0)
-            close(c)
+            block.update(dict.fromkeys(stack, c))
+            stack.clear()
+            if back > 2 * rank:
+                rank = back // 2
+            back = 0
     return bridges, block, rank
 
 
@@ -674,122 +686,149 @@ def _block_bounds(
     Also returns, per block whose cities were paired, what `_leftovers` reads (its weight, odd
     cities, the pairing and its distances, its chains), and per block its bridges."""
     exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
-    inner: dict[int, tuple] = {}  # attachment or start -> (to each exit city or None, anywhere, whole weight)
-    cores: dict[int, list] = {}  # block with chains inside -> [twice its weight, its cities, odd, bridged, chains]
+    sides: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, key in reach, length)
+    inner: dict[int, tuple] = {}  # attachment or start -> (bound to each exit city, bound anywhere)
+    # block with chains inside -> [twice its weight, even starts or attachments, odd cities, attachments,
+    # chains]; the odd cities are all starts or attachments (odd in all, or beside some bridges)
+    cores: dict[int, list] = {}
+    near: dict[int, list[tuple[int, int]]] = {}  # city -> its chains inside its block (other end, length)
+    startset = set(starts)
     for c, out in links.items():
         root = block[c]
-        degree = weight = 0
+        weight = inside = 0
+        around = []
         attached = False
-        inside = 0
         for bit, y, length, _ in out:
             if bit & bridges:
                 if root in exits:
                     exits[root].append((bit, c, y, length))
+                    sides[root].append((bit, c, (bit, y), length))
                 else:
                     exits[root] = [(bit, c, y, length)]
+                    sides[root] = [(bit, c, (bit, y), length)]
                 attached = True
             else:
-                degree += 1
+                around.append((y, length))
                 weight += length
                 inside |= bit
         if not weight:  # a block of one city (in a tree): nothing to keep inside
-            inner[c] = (None, 0, 0)
+            inner[c] = ({c: 0}, 0)
             continue
+        near[c] = around
         core = cores.get(root)
         if core is None:
             core = cores[root] = [0, [], [], [], 0]
         core[0] += weight
         core[4] |= inside
-        core[1].append(c)
-        if degree & 1:
+        if len(around) & 1:
             core[2].append(c)
+        elif attached or c in startset:
+            core[1].append(c)
         if attached:
             core[3].append(c)
-    startset = set(starts)
     paired: dict[int, tuple] = {}
-    for root, (weight, cities, odd, bridged, inside) in cores.items():
+    for root, (weight, even, odd, bridged, inside) in cores.items():
         weight //= 2  # each chain is listed at both ends
-        special = [c for c in cities if c in startset or c in bridged]
-        # The specials that are not odd first: the bounds' masks differ by them, and the pairing
-        # pairs its lowest city first, so what remains is shared (a third fewer masks to pair).
-        group = [c for c in special if c not in odd] + odd
+        # The even ones first: the bounds' masks differ by them, and the pairing pairs its lowest
+        # city first, so what remains is shared (a third fewer masks to pair).
+        group = even + odd
         if len(group) > _MAX_PAIRED:
-            for c in special:
-                inner[c] = (None, weight, weight)
+            for c in group:
+                inner[c] = (dict.fromkeys(bridged, weight), weight)
             continue
-        pairing, rows = _pairing({c: [(y, n) for bit, y, n, _ in links[c] if not bit & bridges] for c in cities}, group)
+        pairing, rows = _pairing(near, group)
         index = {c: 1 << i for i, c in enumerate(group)}
-        odd_mask = sum(index[c] for c in odd)
+        odd_mask = (1 << len(group)) - (1 << len(even))
         paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
         closed = weight - pairing(odd_mask)
-        for a in special:
+        masks = [(b, index[b]) for b in bridged]
+        for a, mask in index.items():
             # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
             # (one city of the rest left unpaired), or back at a, the closed bound.
-            rest = odd_mask ^ index[a]
-            to = {b: weight - pairing(rest ^ index[b]) for b in bridged if b != a}
-            to[a] = closed
-            inner[a] = (to, max(closed, weight - pairing(rest)), weight)
+            rest = odd_mask ^ mask
+            to = {a: closed}
+            for b, mask in masks:
+                if b != a:
+                    to[b] = weight - pairing(rest ^ mask)
+            inner[a] = (to, max(closed, weight - pairing(rest)))
     reach: dict[tuple[int, int], int] = {}
 
     def onward(c: int, via: int) -> int:
         """The bound from `c`, in its block, leaving it by any bridge but `via`."""
-        to, best, whole = inner[c]
-        for bit, x, y, length in exits.get(block[c], ()):
+        to, best = inner[c]
+        for bit, x, key, length in sides.get(block[c], ()):
             if bit != via:
-                key = (bit, y)
                 beyond = reach.get(key)
                 if beyond is None:
-                    beyond = reach[key] = length + onward(y, bit)
-                beyond += whole if to is None else to[x]
+                    beyond = reach[key] = length + onward(key[1], bit)
+                beyond += to[x]
                 if beyond > best:
                     best = beyond
         return best
 
     bounds = {s: onward(s, 0) for s in starts}
-    for out in exits.values():
-        for bit, _, y, length in out:
-            if (bit, y) not in reach:
-                reach[bit, y] = length + onward(y, bit)
+    for out in sides.values():
+        for bit, _, key, length in out:
+            if key not in reach:
+                reach[key] = length + onward(key[1], bit)
     return bounds, reach, paired, exits
 
 
-def _pairing(adjacency: dict[int, list[tuple[int, int]]], group: list[int]):
-    """The lightest pairing, by shortest paths in one block (`adjacency`: each city's chains inside
+def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
+    """The lightest pairing, by shortest paths in one block (`near`: each city's chains inside
     it, as the city at the other end and the length), of a set of the cities `group` (as a bit mask);
     of an odd count, one city is left unpaired. Also the distances from each city of the group but
-    the last to every city of the block."""
-    dist = []  # row i: from group[i] to each city of the group (only to the later ones is read)
+    the last to every city of the block (a list indexed by city)."""
+    size = max(near) + 1
+    far = 1 << 30
     rows = []
-    for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
-        d = {source: 0}
+    pairs = {}  # per city of the group (its bit), each later one (its bit, their distance), the nearest first
+    memo = dict.fromkeys([1 << i for i in range(len(group))], 0)  # a city alone is left unpaired
+    memo[0] = 0
+    for i, source in enumerate(group[:-1]):  # (the pairing reads a distance from its pair's first city)
+        d = [far] * size
+        d[source] = 0
         todo = [source]  # first in, first out (a block is a few cities: relaxing again costs less than a heap)
         for u in todo:
             x = d[u]
-            for v, length in adjacency[u]:
+            for v, length in near[u]:
                 length += x
-                if length < d.get(v, 1 << 30):
+                if length < d[v]:
                     d[v] = length
                     todo.append(v)
-        dist.append([d[t] for t in group])
         rows.append(d)
-    memo = {0: 0}
+        low = 1 << i
+        later = pairs[low] = sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))])
+        for length, bit in later:  # two cities: their distance
+            memo[low | bit] = length
+    known = memo.get
+
+    def pair(mask: int) -> int:
+        """The pairing of `mask`, not in the memo yet (each mask looked up before a call)."""
+        low = mask & -mask
+        rest = mask ^ low
+        # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
+        if mask.bit_count() & 1:
+            value = known(rest)
+            if value is None:
+                value = pair(rest)
+        else:
+            value = far
+        for length, bit in pairs[low]:
+            if length >= value:
+                break
+            if rest & bit:
+                more = known(rest ^ bit)
+                if more is None:
+                    more = pair(rest ^ bit)
+                if length + more < value:
+                    value = length + more
+        memo[mask] = value
+        return value
 
     def pairing(mask: int) -> int:
-        value = memo.get(mask)
-        if value is None:
-            low = mask & -mask
-            i = low.bit_length() - 1
-            rest = others = mask ^ low
-            # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
-            value = pairing(rest) if mask.bit_count() & 1 else 1 << 30
-            while others:
-                bit = others & -others
-                others ^= bit
-                v = dist[i][bit.bit_length() - 1] + pairing(rest ^ bit)
-                if v < value:
-                    value = v
-            memo[mask] = value
-        return value
+        value = known(mask)
+        return pair(mask) if value is None else value
 
     return pairing, rows
 
