@@ -846,77 +846,77 @@ def _leftovers(
     plus the lightest pairing of the rest, fits). The walk drops a leftover once it uses one of
     its chains: with none left, the trail can no longer reach `need`."""
     weight, odd, index, group, pairing, rows, chains = core
-    found: dict[tuple[int, int], int] = {}  # (leftover, the bridge's city or -1) -> the most room left
-    taken: dict[int, int] = {}  # leftover -> its weight
+    found: dict[tuple[int, int], int] = {}  # (leftover, the bridge's city or -1) -> the most budget
+    gate, budget = -1, weight - need  # where the trail ends or leaves the block, what it may leave there
 
-    def pair_up(ends: int, room: int, unused: int, budget: int, gate: int) -> bool:
+    def pair_up(ends: int, room: int, unused: int) -> bool:
         """Adds every leftover holding `unused` that pairs `ends` (one may be the trail's end
         when their count is odd) in `room` more; False past the limit."""
         if not ends:
-            if found.get((unused, gate), -1) < room:
-                found[unused, gate] = room
-                taken[unused] = budget - room
+            if found.get((unused, gate), -1) < budget:
+                found[unused, gate] = budget
             return len(found) <= _MAX_LEFTOVERS
         low = ends & -ends
         rest = others = ends ^ low
-        if ends.bit_count() & 1 and pairing(rest) <= room and not pair_up(rest, room, unused, budget, gate):
+        if ends.bit_count() & 1 and pairing(rest) <= room and not pair_up(rest, room, unused):
             return False
         if not rest:
             return True
         goal = group[low.bit_length() - 1]
         to = rows[low.bit_length() - 1]
+        blocked = unused | bridges
         while others:
             bit = others & -others
             others ^= bit
             after = rest ^ bit
             start = group[bit.bit_length() - 1]
             fits = room - pairing(after)
-            if to[start] <= fits and not extend(start, goal, to, 0, fits, 0, (after, room, unused, budget, gate)):
+            if to[start] <= fits and not extend(start, goal, to, 0, fits, blocked, after, room):
                 return False
         return True
 
-    def extend(at: int, goal: int, to: dict, length: int, fits: int, run: int, rest: tuple) -> bool:
-        """Every path from `at` on (`run` so far, `length` long) to `goal` within `fits`, each then
-        with the rest of the ends paired (`rest`: `pair_up`'s arguments); False past the limit."""
-        ends, room, unused, budget, gate = rest
+    def extend(at: int, goal: int, to: dict, length: int, fits: int, blocked: int, ends: int, room: int) -> bool:
+        """Every path from `at` on (`length` long, `blocked`: the chains it may not take) to `goal`
+        within `fits`, each then with `ends` paired in what is left of `room`; False past the limit."""
         for bit, y, n, _ in links[at]:
-            if bit & (unused | run | bridges):
+            if bit & blocked:
                 continue
             n += length
             if y == goal:
-                if n <= fits and not pair_up(ends, room - n, unused | run | bit, budget, gate):
+                if n <= fits and not pair_up(ends, room - n, (blocked | bit) & ~bridges):
                     return False
-            elif n + to[y] <= fits and not extend(y, goal, to, n, fits, run | bit, rest):
+            elif n + to[y] <= fits and not extend(y, goal, to, n, fits, blocked | bit, ends, room):
                 return False
         return True
 
     ends = odd ^ index[city]
-    budget = weight - need
-    if pairing(ends) <= budget and not pair_up(ends, budget, 0, budget, -1):  # ending in the block
+    if pairing(ends) <= budget and not pair_up(ends, budget, 0):  # ending in the block
         return None
-    for bit, x, y, _ in out:  # or leaving it by a bridge
+    for bit, gate, y, _ in out:  # or leaving it by a bridge
         budget = weight + reach[bit, y] - need
-        if bit != via and pairing(ends ^ index[x]) <= budget and not pair_up(ends ^ index[x], budget, 0, budget, x):
+        if bit != via and pairing(ends ^ index[gate]) <= budget and not pair_up(ends ^ index[gate], budget, 0):
             return None
-    # The trail's part in the block is connected: what a leftover cuts off from `city` is left too.
+    # The trail's part in the block is connected: what a leftover cuts off from `city` is left
+    # too, so the part reached from `city` alone must keep what the budget does not leave.
     kept = set()
     reached: dict[int, tuple[int, int, set[int]]] = {}
-    for (unused, gate), room in found.items():
+    for (unused, gate), budget in found.items():
         if unused not in reached:
-            chain = length = 0
+            skip = unused | bridges
+            length = 0
             stack, cities = [city], {city}
             while stack:
                 for bit, y, n, _ in links[stack.pop()]:
-                    if not bit & (unused | bridges | chain):
-                        chain |= bit
+                    if not bit & skip:
+                        skip |= bit
                         length += n
                         if y not in cities:
                             cities.add(y)
                             stack.append(y)
-            reached[unused] = (chain, weight - taken[unused] - length, cities)
-        chain, apart, cities = reached[unused]
-        if apart <= room and (gate < 0 or gate in cities):
-            kept.add(chains & ~chain)
+            reached[unused] = (chains & ~skip | unused, weight - length, cities)
+        left, apart, cities = reached[unused]
+        if apart <= budget and (gate < 0 or gate in cities):
+            kept.add(left)
     return _open(kept, 0)
 
 
