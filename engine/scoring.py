@@ -409,7 +409,7 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
     if rank <= _MEMO_RANK:
         return _memo_trail(tracks, links, bridges, starts, shift)
     bounds, reach, cores, exits = _block_bounds(links, bridges, block, starts)
-    path: list[tuple[int, ...]] = []  # runs of track indices
+    path: list[tuple[int, ...]] = []  # runs of track indices, backwards
     seen: set[int] = set()
     target = max(bounds.values())
     below = 0  # the highest length or bound left out by this pass
@@ -433,10 +433,9 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
     ) -> None:
         """The search on from `city`; `left`: the block's leftovers still open, after their union
         (`_open`; None: not listed, nor yet to list from `entry` once the search has walked
-        `_LIST_AFTER` states in a pass)."""
+        `_LIST_AFTER` states in a pass). The trail reaching the target is gathered into `path`
+        backwards, as `_Found` passes each step (a step costs no list to keep)."""
         nonlocal below, listing
-        if total >= target:
-            raise _Found
         if total > below:
             below = total
         if entry is not None and len(seen) > listing:
@@ -450,30 +449,36 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
                 return
             entry = None
         for bit, nxt, length, run in links[city]:
-            if not used & bit:
-                if bit & bridges:
-                    bound = total + reach[bit, nxt]
-                    if bound < target:
-                        if bound > below:
-                            below = bound
-                        continue
-                state = (used | bit) << shift | nxt
-                if state in seen:
+            if used & bit:
+                continue
+            if bit & bridges:
+                bound = total + reach[bit, nxt]
+                if bound < target:
+                    if bound > below:
+                        below = bound
                     continue
-                seen.add(state)
-                if bit & bridges:
-                    after, into = None, (bit, nxt, target - total - length)
-                elif left is None or not left[0] & bit:
-                    after, into = left, entry
-                else:
-                    after, into = _open(left[1:], bit), None
-                    if not after:
-                        if target - 1 > below:
-                            below = target - 1
-                        continue
+            state = (used | bit) << shift | nxt
+            if state in seen:
+                continue
+            seen.add(state)
+            if bit & bridges:
+                after, into = None, (bit, nxt, target - total - length)
+            elif left is None or not left[0] & bit:
+                after, into = left, entry
+            else:
+                after, into = _open(left[1:], bit), None
+                if not after:
+                    if target - 1 > below:
+                        below = target - 1
+                    continue
+            if total + length >= target:
                 path.append(run)
+                raise _Found
+            try:
                 walk(nxt, total + length, used | bit, after, into)
-                path.pop()
+            except _Found:
+                path.append(run)
+                raise
 
     while True:
         below = 0
@@ -485,7 +490,7 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
                 elif bounds[city] > below:
                     below = bounds[city]
         except _Found:
-            return target, tuple(tracks[i] for run in path for i in run)
+            return target, tuple(tracks[i] for run in reversed(path) for i in run)
         target = below
 
 
