@@ -360,7 +360,7 @@ _MAX_PAIRED = 10
 #: the block holds.
 _MAX_LEFTOVERS = 24
 #: A pass lists leftovers only once it has walked this many states: a shorter walk costs less.
-_LIST_AFTER = 48
+_LIST_AFTER = 16
 
 
 class _Found(Exception):
