@@ -271,19 +271,21 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
     groups left only, and is found once per such groups. The country tickets (none on maps with
     stations) are scored at each full choice, without that bound."""
     worth = _Worth.fromkeys(bit.values(), 0)
-    worth.pairs = pairs
     touched = [0] * len(options)  # per station, the components it and the later stations touch
     reach = 0
     for station in range(len(options) - 1, -1, -1):
         for _, x, y in options[station]:
             reach |= x | y
+            worth[x | y] = 0
         touched[station] = reach
+    worth.update(pairs)  # (the groups of one track: at most a pair inside)
+    worth.pairs = pairs
     best = [0, ()]
     chosen: list = []
     last = len(options) - 1
     final = options[last]
     picks: dict[tuple[int, ...], tuple] = {}  # groups left -> the last station's gain and first best option
-    befores = [_places_result(find, t) for t in places]
+    befores = [_places_result(find, t) for t in places] if places else ()
 
     def score(_: int, groups: tuple[int, ...], value: int) -> None:
         """A full choice (`chosen`, making `groups`) worth `value` (before country tickets)."""
@@ -325,14 +327,14 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
         # `groups`: the groups of several components (one per track chosen at most).
         if not places:
             reach, bound = touched[station], value
-            for group in groups:
-                if group & reach:
-                    reach |= group
-                    bound -= worth[group]
+            for group in groups:  # (each touches `reach`)
+                reach |= group
+                bound -= worth[group]
             if bound + worth[reach] <= best[0]:
                 return
         below, ahead, then = station + 1, aheads[station], thens[station]
-        then(below, tuple([g for g in groups if g & ahead]) if groups else (), value)
+        kept = tuple([g for g in groups if g & ahead]) if groups else groups
+        then(below, kept, value)
         met = []
         for option in options[station]:
             _, x, y = option
@@ -346,11 +348,15 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
             if a == b or joined in met:
                 continue
             met.append(joined)
-            after = [g for g in groups if g & ahead and g != a and g != b] if groups else []
-            if joined & ahead:
-                after.append(joined)
             chosen.append(option)
-            then(below, tuple(after), value + worth[joined] - worth[a] - worth[b])
+            if joined & ahead:
+                after = (joined,)
+                for group in kept:
+                    if group != a and group != b:
+                        after += (group,)
+                then(below, after, value + worth[joined] - worth[a] - worth[b])
+            else:  # (nor do its two groups: the groups ahead are those of borrowing nothing here)
+                then(below, kept, value + worth[joined] - worth[a] - worth[b])
             chosen.pop()
 
     # Per station, the components the later stations touch (a group touching none is dropped, -1:
