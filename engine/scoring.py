@@ -211,14 +211,23 @@ def best_station_use(
     chosen = _best_choice(options, valued, [tickets[p] for p in places], find, bit)
     if not chosen:
         return tuple(results), ()
-    borrowed = tuple(c[0] for c in chosen)
+    borrowed = tuple([c[0] for c in chosen])
     joins = [x | y for _, x, y in chosen]
     groups = _joined(joins)
     without = [_joined(joins[:i] + joins[i + 1 :]) for i in range(len(joins))]
+    # Per borrowed track, the group of its first end without it: a pair of components the borrowed
+    # tracks join needs it when that group holds one of the two only.
+    sides = []
+    for (_, x, _), rest in zip(chosen, without):
+        side = x
+        for group in rest:
+            if group & x:
+                side = group
+        sides.append(side)
     for both, positions in pairs:
         for group in groups:
             if both & group == both:
-                needs = tuple(b.id for b, rest in zip(borrowed, without) if not any(both & g == both for g in rest))
+                needs = tuple([b.id for b, side in zip(borrowed, sides) if 0 != side & both != both])
                 for p in positions:
                     t = tickets[p]
                     results[p] = TicketResult(t.id, t.points, True, needs)
