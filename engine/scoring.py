@@ -308,8 +308,8 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
 
-    def finish(_: int, groups: tuple[int, ...], value: int) -> None:
-        """The last station's choice, without country tickets: its first best option."""
+    def finish(_: int, groups: tuple[int, ...], value: int) -> int:
+        """The last station's choice, without country tickets: its first best option; what it adds."""
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
         found = picks.get(groups)
@@ -331,19 +331,23 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
         gain, pick = found
         if gain and value + gain > best[0]:
             best[0], best[1] = value + gain, (*chosen, pick)
+        return gain
 
-    def visit(station: int, groups: tuple[int, ...], value: int) -> None:
+    def visit(station: int, groups: tuple[int, ...], value: int) -> int:
+        """This station's choices and the later ones'; at most what they add (without country tickets)."""
         # `groups`: the groups of several components (one per track chosen at most).
+        bound = 0
         if not places:
-            reach, bound = touched[station], value
+            reach = touched[station]
             for group in groups:  # (each touches `reach`)
                 reach |= group
                 bound -= worth[group]
-            if bound + worth[reach] <= best[0]:
-                return
+            bound += worth[reach]
+            if value + bound <= best[0]:
+                return bound
         below, ahead, then = station + 1, aheads[station], thens[station]
         kept = tuple([g for g in groups if g & ahead]) if groups else groups
-        then(below, kept, value)
+        rest = then(below, kept, value)
         met = []
         for option in options[station]:
             _, x, y = option
@@ -357,16 +361,20 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
             if a == b or joined in met:
                 continue
             met.append(joined)
-            chosen.append(option)
+            gained = value + worth[joined] - worth[a] - worth[b]
             if joined & ahead:
                 after = (joined,)
                 for group in kept:
                     if group != a and group != b:
                         after += (group,)
-                then(below, after, value + worth[joined] - worth[a] - worth[b])
-            else:  # (nor do its two groups: the groups ahead are those of borrowing nothing here)
-                then(below, kept, value + worth[joined] - worth[a] - worth[b])
+            elif gained + rest > best[0]:
+                after = kept  # (nor do its two groups: the same choices ahead as borrowing nothing here,
+            else:  # which add at most `rest`)
+                continue
+            chosen.append(option)
+            then(below, after, gained)
             chosen.pop()
+        return bound
 
     # Per station, the components the later stations touch (a group touching none is dropped, -1:
     # none is) and the next step.
