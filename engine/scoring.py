@@ -94,24 +94,44 @@ def _places_result(find, ticket) -> TicketResult:
 
 
 def _ticket_value(results: Sequence[TicketResult]) -> tuple[int, int]:
-    points = sum(r.points if r.completed else -r.points for r in results)
-    return points, sum(1 for r in results if r.completed)
+    points = completed = 0
+    for r in results:  # (one plain loop: two generators cost more)
+        if r.completed:
+            points += r.points
+            completed += 1
+        else:
+            points -= r.points
+    return points, completed
 
 
-def _joined(joins: Iterable[tuple[int, int]]) -> dict[int, int]:
-    """Each component the joins (pairs of components) touch to the name of the group they join it to."""
-    parent: dict[int, int] = {}
+#: The station choice keys (points, completed) as one int: points times this (above any count of tickets) plus the count.
+_POINT = 1 << 16
 
-    def root(x: int) -> int:
-        while x in parent:
-            x = parent[x]
-        return x
 
-    for a, b in joins:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[ra] = rb
-    return {x: root(x) for a, b in joins for x in (a, b)}
+def _joined(joins: Iterable[int]) -> list[int]:
+    """The groups (bit sets of components) that joins (bit sets of two components each) make."""
+    groups: list[int] = []
+    for joined in joins:
+        apart = []
+        for group in groups:
+            if group & joined:
+                joined |= group
+            else:
+                apart.append(group)
+        apart.append(joined)
+        groups = apart
+    return groups
+
+
+def _regrouped(find, bit: dict[int, int], groups: Sequence[int]):
+    """`find` once each group (a bit set of the components `bit` names) is joined into one."""
+    label = {x: -group for x, b in bit.items() for group in groups if group & b}  # (< 0: no component's name)
+
+    def regrouped(city: int) -> int:
+        c = find(city)
+        return label.get(c, c)
+
+    return regrouped
 
 
 def best_station_use(
@@ -122,12 +142,12 @@ def best_station_use(
     station's options in order, no track first, the later stations varying fastest). `component`:
     the own network's components (`_components`), when the caller has them.
 
-    The choices are tried on the own network's components, and only those that can make a
-    difference: a borrowed track inside one component, or joining the same two components as
+    The choices are tried on the own network's components (one bit each), and only those that can
+    make a difference: a borrowed track inside one component, or joining the same two components as
     an earlier option of its station, or ending in a component no other station reaches and no
     ticket still needs (an open ticket needs its ends' components only if station tracks reach
     both), changes nothing that an earlier choice did not, so it is never the first best choice
-    and is left out."""
+    and is left out. Only the tickets the borrowed tracks join change their results."""
     if component is None:
         component = _components(_adjacency(own))[0]
     get = component.get
@@ -135,173 +155,202 @@ def best_station_use(
     def find(city: int) -> int:
         return get(city, city)
 
-    # Every ticket's result on the own network; the open ones (more borrowed track may change
-    # them), with their ends' components for an ordinary ticket; the components country tickets need.
-    best_list, open_tickets, needed = [], [], set()
+    # Every ticket's result on the own network, in one pass; the positions of the open ordinary
+    # tickets by their ends' components, and of the country tickets (more borrowed track may change them).
+    results: list[TicketResult] = []
+    apart: dict[tuple[int, int], list[int]] = {}
+    places: list[int] = []
     for t in tickets:
         if t.destinations:
-            r = _places_result(find, t)
-            open_tickets.append((t, r, -1, -1))
-            needed.update(find(n) for n in (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)))
+            places.append(len(results))
+            results.append(_places_result(find, t))
         else:
             ca, cb = get(t.a, t.a), get(t.b, t.b)
-            r = _ordinary_result(t.id, t.points, ca == cb)
             if ca != cb:
-                open_tickets.append((t, r, ca, cb))
-        best_list.append(r)
-    best = tuple(best_list)
-    if not open_tickets:
-        return best, ()
-    best_key = _ticket_value(best)
-    choices = []
+                apart.setdefault((ca, cb) if ca < cb else (cb, ca), []).append(len(results))
+            results.append(_ordinary_result(t.id, t.points, ca == cb))
+    if not apart and not places:
+        return tuple(results), ()
+    bit: dict[int, int] = {}
+    options = []  # per station, its options (track, bit of one end's component, the other's)
     for opts in station_options:
-        if not opts:
-            continue
-        kept, pairs = [], set()
+        kept, met = [], []
         for t in opts:
             ra, rb = get(t.a, t.a), get(t.b, t.b)
-            pair = (ra, rb) if ra < rb else (rb, ra)
-            if ra != rb and pair not in pairs:
-                pairs.add(pair)
-                kept.append((t, ra, rb))
-        choices.append(kept)
-    # An ordinary ticket changes only if both its ends' components are joined by some choice, so
+            if ra != rb:
+                x = bit.get(ra) or bit.setdefault(ra, 1 << len(bit))
+                y = bit.get(rb) or bit.setdefault(rb, 1 << len(bit))
+                if x | y not in met:
+                    met.append(x | y)
+                    kept.append((t, x, y))
+        if kept:
+            options.append(kept)
+    # An ordinary ticket changes only if both its ends' components are joined by some option, so
     # only then are they needed; tickets between the same two components count together.
-    ends = {x for kept in choices for _, ra, rb in kept for x in (ra, rb)}
-    for _, _, ca, cb in open_tickets:  # (a country ticket's -1 is in no component)
-        if ca in ends and cb in ends:
-            needed.add(ca)
-            needed.add(cb)
-    _drop_dead_ends(choices, needed)
-    if not any(choices):
-        return best, ()
-    ends = {x for kept in choices for _, ra, rb in kept for x in (ra, rb)}
-    ordinary: dict[tuple[int, int], list[int]] = {}
-    for t, r, ca, cb in open_tickets:
-        if not t.destinations and ca in ends and cb in ends:
-            entry = ordinary.setdefault((ca, cb), [0, 0])
-            entry[0] += 2 * r.points
-            entry[1] += 1
-    pairs = [(ca, cb, value, count) for (ca, cb), (value, count) in ordinary.items()]
-    places = [t for t, *_ in open_tickets if t.destinations]
-    best_borrowed = _best_choice(find, choices, pairs, places, best_key)
-    if not best_borrowed:
-        return best, ()
-    joins = [(find(b.a), find(b.b)) for b in best_borrowed]
-    joined = _joined(joins)
+    needed = 0
+    pairs = []  # (bit set of the two components, positions of their tickets)
+    for (ca, cb), positions in apart.items():
+        x, y = bit.get(ca), bit.get(cb)
+        if x and y:
+            needed |= x | y
+            pairs.append((x | y, positions))
+    for p in places:
+        t = tickets[p]
+        for n in (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)):
+            needed |= bit.get(find(n), 0)
+    reach = _drop_dead_ends(options, needed)
+    pairs = [(both, positions) for both, positions in pairs if both & reach == both]
+    if not options or not pairs and not places:
+        return tuple(results), ()
+    valued = []
+    for both, positions in pairs:
+        points = 0
+        for p in positions:
+            points += tickets[p].points
+        valued.append((both, 2 * points * _POINT + len(positions)))
+    chosen = _best_choice(options, valued, [tickets[p] for p in places], find, bit)
+    if not chosen:
+        return tuple(results), ()
+    borrowed = tuple([c[0] for c in chosen])
+    joins = [x | y for _, x, y in chosen]
+    groups = _joined(joins)
     without = [_joined(joins[:i] + joins[i + 1 :]) for i in range(len(joins))]
-    results = []
-    for t, r in zip(tickets, best):
-        if t.destinations:
-            r = _places_result(lambda city: joined.get(find(city), find(city)), t)
+    # Per borrowed track, the group of its first end without it: a pair of components the borrowed
+    # tracks join needs it when that group holds one of the two only.
+    sides = []
+    for (_, x, _), rest in zip(chosen, without):
+        side = x
+        for group in rest:
+            if group & x:
+                side = group
+        sides.append(side)
+    for both, positions in pairs:
+        for group in groups:
+            if both & group == both:
+                needs = tuple([b.id for b, side in zip(borrowed, sides) if 0 != side & both != both])
+                for p in positions:
+                    t = tickets[p]
+                    results[p] = TicketResult(t.id, t.points, True, needs)
+                break
+    if places:
+        joined = _regrouped(find, bit, groups)
+        for p in places:
+            t = tickets[p]
+            r = _places_result(joined, t)
             if r.completed:
                 needs = tuple(
                     b.id
-                    for b, label in zip(best_borrowed, without)
-                    if not _places_result(lambda city, label=label: label.get(find(city), find(city)), t).completed
+                    for b, rest in zip(borrowed, without)
+                    if not _places_result(_regrouped(find, bit, rest), t).completed
                 )
                 r = TicketResult(r.id, r.points, True, needs, r.reached)
-        elif not r.completed:  # (complete on the own network, it needs no borrowed track)
-            ca, cb = get(t.a, t.a), get(t.b, t.b)
-            if joined.get(ca, ca) == joined.get(cb, cb):
-                needs = tuple(
-                    b.id for b, label in zip(best_borrowed, without) if label.get(ca, ca) != label.get(cb, cb)
-                )
-                r = TicketResult(r.id, r.points, True, needs)
-        results.append(r)
-    return tuple(results), best_borrowed
+            results[p] = r
+    return tuple(results), borrowed
 
 
-def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: list, best_key: tuple[int, int]):
-    """The first best choice of borrowed tracks (one option or none per station, the later stations
-    varying fastest; borrowing nothing scores `best_key`), or () when none beats it.
+class _Worth(dict):
+    """What the ticket pairs inside a group (a bit set of components) are worth, found once per group."""
+
+    __slots__ = ("pairs",)
+
+    def __missing__(self, group: int) -> int:
+        value = 0
+        for both, key in self.pairs:  # (a plain loop: a generator costs more on a few pairs)
+            if both & group == both:
+                value += key
+        self[group] = value
+        return value
+
+
+def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], places: list, find, bit: dict[int, int]):
+    """The first best choice of options (track, bit, bit) (one option or none per station, the later
+    stations varying fastest), or () when none beats borrowing nothing. `pairs`: the ordinary ticket
+    pairs (bit set of their two components, key); `places`: the country tickets.
 
     The choices are walked as a tree, station by station, each joining two groups of components
     on the way down. A group is a bit set of the components the stations' tracks reach, and what
-    the ticket pairs inside a set are worth is found once per set (`inside`), so a step costs a
-    few lookups whatever the tickets. A key (points, completed) is one int, points times a step
-    above any count of tickets. Left out, as they never hold a better choice than one met before:
+    the ticket pairs inside a set are worth is found once per set (`_Worth`), so a step costs a
+    few lookups whatever the tickets. A key (points, completed) is one int (`_POINT`), counted from
+    borrowing nothing. Left out, as they never hold a better choice than one met before:
     a track joining nothing new (or the same two groups as an earlier option of its station),
     which leads to the same groups as borrowing nothing there; and a subtree where even joining
     every pair still apart whose two groups the later stations' tracks both touch would not beat
-    the best key so far. The country tickets are scored at each full choice (none on maps with
-    stations), without that bound."""
-    scale = 1 << 16  # (above any count of tickets)
-    bit = {x: 1 << i for i, x in enumerate({x: None for kept in choices for c in kept for x in c[1:]})}
-    valued = [(bit[ca] | bit[cb], value * scale + count) for ca, cb, value, count in pairs]
-    worth = dict.fromkeys(bit.values(), 0)  # group -> what the pairs inside it are worth
-
-    def inside(group: int) -> int:
-        value = 0
-        for both, v in valued:  # (a plain loop: a generator costs more on a few pairs)
-            if both & group == both:
-                value += v
-        worth[group] = value
-        return value
-
-    options = [[(c[0], bit[c[1]], bit[c[2]]) for c in kept] for kept in choices]
-    touched: list[int] = []  # per station, the components it and the later stations touch
-    for kept in reversed(options):
-        touched.insert(0, sum({x for c in kept for x in c[1:]}) | (touched[0] if touched else 0))
-    best = [best_key[0] * scale + best_key[1], ()]
+    the best key so far. Without country tickets, a group no later station's track touches is
+    dropped (nothing can change it), so the last station's first best option depends on the
+    groups left only, and is found once per such groups. The country tickets (none on maps with
+    stations) are scored at each full choice, without that bound."""
+    worth = _Worth.fromkeys(bit.values(), 0)
+    touched = [0] * len(options)  # per station, the components it and the later stations touch
+    reach = 0
+    for station in range(len(options) - 1, -1, -1):
+        for _, x, y in options[station]:
+            reach |= x | y
+            worth[x | y] = 0
+        touched[station] = reach
+    worth.update(pairs)  # (the groups of one track: at most a pair inside)
+    worth.pairs = pairs
+    best = [0, ()]
     chosen: list = []
     last = len(options) - 1
+    final = options[last]
+    picks: dict[tuple[int, ...], tuple] = {}  # groups left -> the last station's gain and first best option
+    befores = [_places_result(find, t) for t in places] if places else ()
 
-    def score(groups: tuple[int, ...], value: int) -> None:
+    def score(_: int, groups: tuple[int, ...], value: int) -> None:
         """A full choice (`chosen`, making `groups`) worth `value` (before country tickets)."""
-        label = {x: -next((g for g in groups if g & b), b) for x, b in bit.items()}  # (< 0: no component's name)
-        for t in places:
-            before = _places_result(find, t)
-            after = _places_result(lambda n: label.get(find(n), find(n)), t)
+        joined = _regrouped(find, bit, groups)
+        for t, before in zip(places, befores):
+            after = _places_result(joined, t)
             points = (after.points if after.completed else -after.points) - (
                 before.points if before.completed else -before.points
             )
-            value += points * scale + after.completed - before.completed
+            value += points * _POINT + after.completed - before.completed
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
 
-    def finish(groups: tuple[int, ...], value: int) -> None:
-        """The last station's choice, without country tickets: its first best option."""
+    def finish(_: int, groups: tuple[int, ...], value: int) -> int:
+        """The last station's choice, without country tickets: its first best option; what it adds."""
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
-        grouped = sum(groups)
-        gain, pick = 0, None
-        for track, x, y in options[last]:
-            a, b = x, y
-            if (x | y) & grouped:
+        found = picks.get(groups)
+        if found is None:
+            gain, pick = 0, None
+            for option in final:
+                _, x, y = option
+                a, b = x, y
                 for group in groups:
                     if group & x:
                         a = group
                     if group & y:
                         b = group
-            if a != b:
-                more = worth.get(a | b)
-                more = (inside(a | b) if more is None else more) - worth[a] - worth[b]
-                if more > gain:
-                    gain, pick = more, track
-        if pick is not None and value + gain > best[0]:
+                if a != b:
+                    more = worth[a | b] - worth[a] - worth[b]
+                    if more > gain:
+                        gain, pick = more, option
+            found = picks[groups] = (gain, pick)
+        gain, pick = found
+        if gain and value + gain > best[0]:
             best[0], best[1] = value + gain, (*chosen, pick)
+        return gain
 
-    def visit(station: int, groups: tuple[int, ...], value: int) -> None:
+    def visit(station: int, groups: tuple[int, ...], value: int) -> int:
+        """This station's choices and the later ones'; at most what they add (without country tickets)."""
         # `groups`: the groups of several components (one per track chosen at most).
-        if not places and station == last:
-            finish(groups, value)
-            return
+        bound = 0
         if not places:
             reach = touched[station]
-            bound = value
-            for group in groups:
-                if group & reach:
-                    reach |= group
-                    bound -= worth[group]
-            if bound + (worth.get(reach) or inside(reach)) <= best[0]:
-                return
-        if station < last:
-            visit(station + 1, groups, value)
-        elif chosen:
-            score(groups, value)
-        met = set()
-        for track, x, y in options[station]:
+            for group in groups:  # (each touches `reach`)
+                reach |= group
+                bound -= worth[group]
+            bound += worth[reach]
+            if value + bound <= best[0]:
+                return bound
+        below, ahead, then = station + 1, aheads[station], thens[station]
+        kept = tuple([g for g in groups if g & ahead]) if groups else groups
+        rest = then(below, kept, value)
+        met = []
+        for option in options[station]:
+            _, x, y = option
             a, b = x, y
             for group in groups:
                 if group & x:
@@ -311,39 +360,46 @@ def _best_choice(find, choices: list[list[tuple]], pairs: list[tuple], places: l
             joined = a | b
             if a == b or joined in met:
                 continue
-            met.add(joined)
-            gained = worth.get(joined)
-            gained = (inside(joined) if gained is None else gained) + value - worth[a] - worth[b]
-            chosen.append(track)
-            after = (*(g for g in groups if g != a and g != b), joined)
-            if station < last:
-                visit(station + 1, after, gained)
-            else:
-                score(after, gained)
+            met.append(joined)
+            gained = value + worth[joined] - worth[a] - worth[b]
+            if joined & ahead:
+                after = (joined,)
+                for group in kept:
+                    if group != a and group != b:
+                        after += (group,)
+            elif gained + rest > best[0]:
+                after = kept  # (nor do its two groups: the same choices ahead as borrowing nothing here,
+            else:  # which add at most `rest`)
+                continue
+            chosen.append(option)
+            then(below, after, gained)
             chosen.pop()
+        return bound
 
-    visit(0, (), best[0])
+    # Per station, the components the later stations touch (a group touching none is dropped, -1:
+    # none is) and the next step.
+    aheads = [-1] * len(options) if places else [*touched[1:], 0]
+    thens = [visit] * last + [score] if places else [*[visit] * (last - 1), finish]
+    (visit if last or places else finish)(0, (), 0)
     return best[1]
 
 
-def _drop_dead_ends(choices: list[list[tuple]], needed: set[int]) -> None:
+def _drop_dead_ends(options: list[list[tuple]], needed: int) -> int:
     """Leave out borrowed tracks ending in a component no open ticket needs and no other
-    station's track reaches (a dead end, whatever the other stations borrow), until none is left."""
+    station's track reaches (a dead end, whatever the other stations borrow), until none is left;
+    the components (bit set) the stations' tracks still reach."""
     while True:
-        stations: dict[int, int] = {}  # component no open ticket needs -> how many stations' tracks reach it
-        for kept in choices:
-            for x in {x for c in kept for x in c[1:] if x not in needed}:
-                stations[x] = stations.get(x, 0) + 1
-        if not stations:
-            return
-        changed = False
-        for station, kept in enumerate(choices):
-            alive = [c for c in kept if stations.get(c[1], 2) > 1 and stations.get(c[2], 2) > 1]
-            if len(alive) < len(kept):
-                choices[station] = alive
-                changed = True
-        if not changed:
-            return
+        reach = shared = 0  # the components some station's tracks reach, and those two stations' do
+        for kept in options:
+            here = 0
+            for _, x, y in kept:
+                here |= x | y
+            shared |= reach & here
+            reach |= here
+        dead = reach & ~(needed | shared)
+        if not dead:
+            return reach
+        options[:] = [alive for kept in options if (alive := [c for c in kept if not (c[1] | c[2]) & dead])]
 
 
 #: Networks whose starts times 2 to the power of their independent cycles (about the trails a
