@@ -155,10 +155,10 @@ def best_station_use(
     def find(city: int) -> int:
         return get(city, city)
 
-    # Every ticket's result on the own network, in one pass; the positions of the open ordinary
-    # tickets by their ends' components, and of the country tickets (more borrowed track may change them).
+    # Every ticket's result on the own network, in one pass; the open ordinary tickets (position,
+    # their ends' components) and the country tickets' positions (more borrowed track may change them).
     results: list[TicketResult] = []
-    apart: dict[tuple[int, int], list[int]] = {}
+    opened = []
     places: list[int] = []
     for t in tickets:
         if t.destinations:
@@ -167,12 +167,12 @@ def best_station_use(
         else:
             ca, cb = get(t.a, t.a), get(t.b, t.b)
             if ca != cb:
-                apart.setdefault((ca, cb) if ca < cb else (cb, ca), []).append(len(results))
+                opened.append((len(results), ca, cb))
             results.append(_ordinary_result(t.id, t.points, ca == cb))
-    if not apart and not places:
+    if not opened and not places:
         return tuple(results), ()
     bit: dict[int, int] = {}
-    options = []  # per station, its options (track, bit of one end's component, the other's)
+    options = []  # per station, its options (track, bit of one end's component, the other's, both)
     for opts in station_options:
         kept, met = [], []
         for t in opts:
@@ -182,55 +182,54 @@ def best_station_use(
                 y = bit.get(rb) or bit.setdefault(rb, 1 << len(bit))
                 if x | y not in met:
                     met.append(x | y)
-                    kept.append((t, x, y))
+                    kept.append((t, x, y, x | y))
         if kept:
             options.append(kept)
-    # An ordinary ticket changes only if both its ends' components are joined by some option, so
-    # only then are they needed; tickets between the same two components count together.
+    # An open ordinary ticket changes only if both its ends' components are joined by some option,
+    # so only then are they needed.
     needed = 0
-    pairs = []  # (bit set of the two components, positions of their tickets)
-    for (ca, cb), positions in apart.items():
-        x, y = bit.get(ca), bit.get(cb)
-        if x and y:
-            needed |= x | y
-            pairs.append((x | y, positions))
+    joinable = []  # (bit set of the ticket's two components, its position)
+    for p, ca, cb in opened:
+        x = bit.get(ca)
+        if x:
+            y = bit.get(cb)
+            if y:
+                needed |= x | y
+                joinable.append((x | y, p))
     for p in places:
         t = tickets[p]
         for n in (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)):
             needed |= bit.get(find(n), 0)
     reach = _drop_dead_ends(options, needed)
-    pairs = [(both, positions) for both, positions in pairs if both & reach == both]
-    if not options or not pairs and not places:
+    # Tickets between the same two components count together (`_POINT`).
+    keys: dict[int, int] = {}
+    for both, p in joinable:
+        if both & reach == both:
+            keys[both] = keys.get(both, 0) + tickets[p].points * (2 * _POINT) + 1
+    if not options or not keys and not places:
         return tuple(results), ()
-    valued = []
-    for both, positions in pairs:
-        points = 0
-        for p in positions:
-            points += tickets[p].points
-        valued.append((both, 2 * points * _POINT + len(positions)))
-    chosen = _best_choice(options, valued, [tickets[p] for p in places], find, bit)
+    chosen = _best_choice(options, list(keys.items()), [tickets[p] for p in places], find, bit)
     if not chosen:
         return tuple(results), ()
     borrowed = tuple([c[0] for c in chosen])
-    joins = [x | y for _, x, y in chosen]
+    joins = [c[3] for c in chosen]
     groups = _joined(joins)
     without = [_joined(joins[:i] + joins[i + 1 :]) for i in range(len(joins))]
-    # Per borrowed track, the group of its first end without it: a pair of components the borrowed
-    # tracks join needs it when that group holds one of the two only.
+    # Per borrowed track, the group of its first end without it: a ticket the borrowed tracks
+    # complete needs it when that group holds one of its two components only.
     sides = []
-    for (_, x, _), rest in zip(chosen, without):
+    for (_, x, _, _), rest in zip(chosen, without):
         side = x
         for group in rest:
             if group & x:
                 side = group
         sides.append(side)
-    for both, positions in pairs:
+    for both, p in joinable:
         for group in groups:
             if both & group == both:
+                t = tickets[p]
                 needs = tuple([b.id for b, side in zip(borrowed, sides) if 0 != side & both != both])
-                for p in positions:
-                    t = tickets[p]
-                    results[p] = TicketResult(t.id, t.points, True, needs)
+                results[p] = TicketResult(t.id, t.points, True, needs)
                 break
     if places:
         joined = _regrouped(find, bit, groups)
@@ -263,29 +262,31 @@ class _Worth(dict):
 
 
 def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], places: list, find, bit: dict[int, int]):
-    """The first best choice of options (track, bit, bit) (one option or none per station, the later
-    stations varying fastest), or () when none beats borrowing nothing. `pairs`: the ordinary ticket
-    pairs (bit set of their two components, key); `places`: the country tickets.
+    """The first best choice of options (track, bit, bit, both bits) (one option or none per station,
+    the later stations varying fastest), or () when none beats borrowing nothing. `pairs`: the
+    ordinary ticket pairs (bit set of their two components, key); `places`: the country tickets.
 
     The choices are walked as a tree, station by station, each joining two groups of components
     on the way down. A group is a bit set of the components the stations' tracks reach, and what
     the ticket pairs inside a set are worth is found once per set (`_Worth`), so a step costs a
     few lookups whatever the tickets. A key (points, completed) is one int (`_POINT`), counted from
-    borrowing nothing. Left out, as they never hold a better choice than one met before:
-    a track joining nothing new (or the same two groups as an earlier option of its station),
-    which leads to the same groups as borrowing nothing there; and a subtree where even joining
-    every pair still apart whose two groups the later stations' tracks both touch would not beat
-    the best key so far. Without country tickets, a group no later station's track touches is
-    dropped (nothing can change it), so the last station's first best option depends on the
-    groups left only, and is found once per such groups. The country tickets (none on maps with
-    stations) are scored at each full choice, without that bound."""
+    borrowing nothing; an option touching no group joins its two components, worth their pairs.
+    Left out, as they never hold a better choice than one met before: a track joining nothing new
+    (or the same two groups as an earlier option of its station), which leads to the same groups
+    as borrowing nothing there. Without country tickets, a group no later station's track touches
+    is dropped (nothing can change it), so the last station's first best option depends on the
+    groups left only, and is found once per such groups; and a track whose new group no later
+    station touches leads to the same choices ahead as borrowing nothing there, so each step
+    returns the most its choices add and that subtree is walked again only if its most, plus the
+    track's gain, beats the best so far. The country tickets (none on maps with stations) are
+    scored at each full choice."""
     worth = _Worth.fromkeys(bit.values(), 0)
     touched = [0] * len(options)  # per station, the components it and the later stations touch
     reach = 0
     for station in range(len(options) - 1, -1, -1):
-        for _, x, y in options[station]:
-            reach |= x | y
-            worth[x | y] = 0
+        for option in options[station]:
+            reach |= option[3]
+            worth[option[3]] = 0
         touched[station] = reach
     worth.update(pairs)  # (the groups of one track: at most a pair inside)
     worth.pairs = pairs
@@ -296,7 +297,7 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
     picks: dict[tuple[int, ...], tuple] = {}  # groups left -> the last station's gain and first best option
     befores = [_places_result(find, t) for t in places] if places else ()
 
-    def score(_: int, groups: tuple[int, ...], value: int) -> None:
+    def score(_: int, groups: tuple[int, ...], value: int) -> int:
         """A full choice (`chosen`, making `groups`) worth `value` (before country tickets)."""
         joined = _regrouped(find, bit, groups)
         for t, before in zip(places, befores):
@@ -307,6 +308,7 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
             value += points * _POINT + after.completed - before.completed
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
+        return 0
 
     def finish(_: int, groups: tuple[int, ...], value: int) -> int:
         """The last station's choice, without country tickets: its first best option; what it adds."""
@@ -314,19 +316,25 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
             best[0], best[1] = value, tuple(chosen)
         found = picks.get(groups)
         if found is None:
-            gain, pick = 0, None
+            gain, pick, covered = 0, None, 0
+            for group in groups:
+                covered |= group
             for option in final:
-                _, x, y = option
-                a, b = x, y
-                for group in groups:
-                    if group & x:
-                        a = group
-                    if group & y:
-                        b = group
-                if a != b:
+                _, x, y, joined = option
+                if joined & covered:  # (else it joins two components no group holds)
+                    a, b = x, y
+                    for group in groups:
+                        if group & x:
+                            a = group
+                        if group & y:
+                            b = group
+                    if a == b:
+                        continue
                     more = worth[a | b] - worth[a] - worth[b]
-                    if more > gain:
-                        gain, pick = more, option
+                else:
+                    more = worth[joined]
+                if more > gain:
+                    gain, pick = more, option
             found = picks[groups] = (gain, pick)
         gain, pick = found
         if gain and value + gain > best[0]:
@@ -334,47 +342,48 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
         return gain
 
     def visit(station: int, groups: tuple[int, ...], value: int) -> int:
-        """This station's choices and the later ones'; at most what they add (without country tickets)."""
+        """This station's choices and the later ones'; the most they add (without country tickets)."""
         # `groups`: the groups of several components (one per track chosen at most).
-        bound = 0
-        if not places:
-            reach = touched[station]
-            for group in groups:  # (each touches `reach`)
-                reach |= group
-                bound -= worth[group]
-            bound += worth[reach]
-            if value + bound <= best[0]:
-                return bound
         below, ahead, then = station + 1, aheads[station], thens[station]
         kept = tuple([g for g in groups if g & ahead]) if groups else groups
-        rest = then(below, kept, value)
+        most = rest = then(below, kept, value)
+        covered = 0
+        for group in groups:
+            covered |= group
         met = []
         for option in options[station]:
-            _, x, y = option
-            a, b = x, y
-            for group in groups:
-                if group & x:
-                    a = group
-                if group & y:
-                    b = group
-            joined = a | b
-            if a == b or joined in met:
-                continue
-            met.append(joined)
-            gained = value + worth[joined] - worth[a] - worth[b]
+            _, x, y, joined = option
+            if joined & covered:  # (else it joins two components no group holds, unlike any other option)
+                a, b = x, y
+                for group in groups:
+                    if group & x:
+                        a = group
+                    if group & y:
+                        b = group
+                joined = a | b
+                if a == b or joined in met:
+                    continue
+                met.append(joined)
+                more = worth[joined] - worth[a] - worth[b]
+            else:
+                more = worth[joined]
             if joined & ahead:
                 after = (joined,)
                 for group in kept:
-                    if group != a and group != b:
+                    if not group & joined:
                         after += (group,)
-            elif gained + rest > best[0]:
-                after = kept  # (nor do its two groups: the same choices ahead as borrowing nothing here,
-            else:  # which add at most `rest`)
-                continue
-            chosen.append(option)
-            then(below, after, gained)
-            chosen.pop()
-        return bound
+                chosen.append(option)
+                more += then(below, after, value + more)
+                chosen.pop()
+            else:  # (nor do its two groups: the same choices ahead as borrowing nothing here, shifted)
+                if value + more + rest > best[0]:
+                    chosen.append(option)
+                    then(below, kept, value + more)
+                    chosen.pop()
+                more += rest
+            if more > most:
+                most = more
+        return most
 
     # Per station, the components the later stations touch (a group touching none is dropped, -1:
     # none is) and the next step.
@@ -392,14 +401,14 @@ def _drop_dead_ends(options: list[list[tuple]], needed: int) -> int:
         reach = shared = 0  # the components some station's tracks reach, and those two stations' do
         for kept in options:
             here = 0
-            for _, x, y in kept:
-                here |= x | y
+            for option in kept:
+                here |= option[3]
             shared |= reach & here
             reach |= here
         dead = reach & ~(needed | shared)
         if not dead:
             return reach
-        options[:] = [alive for kept in options if (alive := [c for c in kept if not (c[1] | c[2]) & dead])]
+        options[:] = [alive for kept in options if (alive := [c for c in kept if not c[3] & dead])]
 
 
 #: Networks whose starts times 2 to the power of their independent cycles (about the trails a
