@@ -224,13 +224,22 @@ def best_station_use(
             if group & x:
                 side = group
         sides.append(side)
-    for both, p in joinable:
-        for group in groups:
-            if both & group == both:
+    covered = 0
+    for join in joins:
+        covered |= join
+    vias = {}  # per pair of components inside a group, the borrowed tracks its tickets need
+    for both in keys:
+        if both & covered == both:
+            for group in groups:
+                if both & group == both:
+                    vias[both] = tuple([b.id for b, side in zip(borrowed, sides) if 0 != side & both != both])
+                    break
+    if vias:
+        for both, p in joinable:
+            needs = vias.get(both)
+            if needs:
                 t = tickets[p]
-                needs = tuple([b.id for b, side in zip(borrowed, sides) if 0 != side & both != both])
                 results[p] = TicketResult(t.id, t.points, True, needs)
-                break
     if places:
         joined = _regrouped(find, bit, groups)
         for p in places:
