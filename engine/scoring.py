@@ -208,7 +208,7 @@ def best_station_use(
             keys[both] = keys.get(both, 0) + tickets[p].points * (2 * _POINT) + 1
     if not options or not keys and not places:
         return tuple(results), ()
-    chosen = _best_choice(options, list(keys.items()), [tickets[p] for p in places], find, bit)
+    chosen = _best_choice(options, keys, [tickets[p] for p in places], find, bit)
     if not chosen:
         return tuple(results), ()
     borrowed = tuple([c[0] for c in chosen])
@@ -256,49 +256,32 @@ def best_station_use(
     return tuple(results), borrowed
 
 
-class _Worth(dict):
-    """What the ticket pairs inside a group (a bit set of components) are worth, found once per group."""
-
-    __slots__ = ("pairs",)
-
-    def __missing__(self, group: int) -> int:
-        value = 0
-        for both, key in self.pairs:  # (a plain loop: a generator costs more on a few pairs)
-            if both & group == both:
-                value += key
-        self[group] = value
-        return value
-
-
-def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], places: list, find, bit: dict[int, int]):
+def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list, find, bit: dict[int, int]):
     """The first best choice of options (track, bit, bit, both bits) (one option or none per station,
-    the later stations varying fastest), or () when none beats borrowing nothing. `pairs`: the
-    ordinary ticket pairs (bit set of their two components, key); `places`: the country tickets.
+    the later stations varying fastest), or () when none beats borrowing nothing. `keys`: the
+    ordinary tickets' key per bit set of their two components; `places`: the country tickets.
 
-    The choices are walked as a tree, station by station, each joining two groups of components
-    on the way down. A group is a bit set of the components the stations' tracks reach, and what
-    the ticket pairs inside a set are worth is found once per set (`_Worth`), so a step costs a
-    few lookups whatever the tickets. A key (points, completed) is one int (`_POINT`), counted from
-    borrowing nothing; an option touching no group joins its two components, worth their pairs.
+    The choices are walked as a tree, station by station, each joining two groups of components on
+    the way down. A group is a bit set of the components the stations' tracks reach; what joining
+    two groups adds is the key of the pairs of components between them (a pass over the pairs,
+    cheaper than keeping what every group is worth), and an option touching no group adds its own
+    pair's key. A key (points, completed) is one int (`_POINT`), counted from borrowing nothing.
     Left out, as they never hold a better choice than one met before: a track joining nothing new
-    (or the same two groups as an earlier option of its station), which leads to the same groups
-    as borrowing nothing there. Without country tickets, a group no later station's track touches
-    is dropped (nothing can change it), so the last station's first best option depends on the
-    groups left only, and is found once per such groups; and a track whose new group no later
-    station touches leads to the same choices ahead as borrowing nothing there, so each step
-    returns the most its choices add and that subtree is walked again only if its most, plus the
-    track's gain, beats the best so far. The country tickets (none on maps with stations) are
-    scored at each full choice."""
-    worth = _Worth.fromkeys(bit.values(), 0)
+    (or the same two groups as an earlier option of its station), which leads to the same groups as
+    borrowing nothing there. Without country tickets, a group no later station's track touches is
+    dropped (nothing can change it), so the last station's first best option depends on the groups
+    left only, and is found once per such groups; and a track whose new group no later station
+    touches leads to the same choices ahead as borrowing nothing there, so each step returns the
+    most its choices add and that subtree is walked again only if its most, plus the track's gain,
+    beats the best so far. The country tickets (none on maps with stations) are scored at each full
+    choice."""
+    pairs = list(keys.items())
     touched = [0] * len(options)  # per station, the components it and the later stations touch
     reach = 0
     for station in range(len(options) - 1, -1, -1):
         for option in options[station]:
             reach |= option[3]
-            worth[option[3]] = 0
         touched[station] = reach
-    worth.update(pairs)  # (the groups of one track: at most a pair inside)
-    worth.pairs = pairs
     best = [0, ()]
     chosen: list = []
     last = len(options) - 1
@@ -339,9 +322,12 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
                             b = group
                     if a == b:
                         continue
-                    more = worth[a | b] - worth[a] - worth[b]
+                    more = 0
+                    for both, key in pairs:
+                        if both & a and both & b:
+                            more += key
                 else:
-                    more = worth[joined]
+                    more = keys.get(joined, 0)
                 if more > gain:
                     gain, pick = more, option
             found = picks[groups] = (gain, pick)
@@ -373,9 +359,12 @@ def _best_choice(options: list[list[tuple]], pairs: list[tuple[int, int]], place
                 if a == b or joined in met:
                     continue
                 met.append(joined)
-                more = worth[joined] - worth[a] - worth[b]
+                more = 0
+                for both, key in pairs:
+                    if both & a and both & b:
+                        more += key
             else:
-                more = worth[joined]
+                more = keys.get(joined, 0)
             if joined & ahead:
                 after = (joined,)
                 for group in kept:
