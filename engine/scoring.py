@@ -343,6 +343,20 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
         # `groups`: the groups of several components (one per track chosen at most).
         below, ahead, then = station + 1, aheads[station], thens[station]
         kept = tuple([g for g in groups if g & ahead]) if groups else groups
+        if groups and not places:  # at most: joining every pair apart whose two groups later tracks reach
+            reach = touched[station]
+            for group in groups:
+                reach |= group
+            bound = 0
+            for both, key in pairs:
+                if both & reach == both:
+                    for group in groups:
+                        if both & group == both:
+                            break
+                    else:
+                        bound += key
+            if value + bound <= best[0]:
+                return bound
         most = rest = then(below, kept, value)
         covered = 0
         for group in groups:
