@@ -275,7 +275,8 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     left only, and is found once per such groups; and a track whose new group no later station
     touches leads to the same choices ahead as borrowing nothing there, so each step returns the
     most its choices add and that subtree is walked again only if its most, plus the track's gain,
-    beats the best so far. The country tickets (none on maps with stations) are scored at each full
+    beats the best so far; below the first station, a walk stops when even joining every pair apart
+    whose two groups later tracks reach would not beat it. The country tickets (none on maps with stations) are scored at each full
     choice."""
     pairs = list(keys.items())
     touched = [0] * len(options)  # per station, the components it and the later stations touch
@@ -339,7 +340,7 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
         return gain
 
     def visit(station: int, groups: tuple[int, ...], value: int) -> int:
-        """This station's choices and the later ones'; the most they add (without country tickets)."""
+        """This station's choices and the later ones'; what they add at most (without country tickets)."""
         # `groups`: the groups of several components (one per track chosen at most).
         below, ahead, then = station + 1, aheads[station], thens[station]
         kept = tuple([g for g in groups if g & ahead]) if groups else groups
