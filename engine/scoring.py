@@ -273,11 +273,11 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     borrowing nothing there. Without country tickets, a group no later station's track touches is
     dropped (nothing can change it), so the last station's first best option depends on the groups
     left only, and is found once per such groups; and a track whose new group no later station
-    touches leads to the same choices ahead as borrowing nothing there, so each step returns the
-    most its choices add and that subtree is walked again only if its most, plus the track's gain,
+    touches leads to the same choices ahead as borrowing nothing there, so each step returns at most
+    what its choices add and that subtree is walked again only if its most, plus the track's gain,
     beats the best so far; below the first station, a walk stops when even joining every pair apart
-    whose two groups later tracks reach would not beat it. The country tickets (none on maps with stations) are scored at each full
-    choice."""
+    whose two groups later tracks reach would not beat it. The country tickets (none on maps with
+    stations) are scored at each full choice."""
     pairs = list(keys.items())
     touched = [0] * len(options)  # per station, the components it and the later stations touch
     reach = 0
