@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -77,8 +77,6 @@ def _result(find, ticket) -> TicketResult:
 
 #: An ordinary ticket's result without borrowed tracks, made once (a frozen dataclass is slow to build).
 _ordinary_result = cache(TicketResult)
-#: An ordinary ticket's result through borrowed tracks, kept for a while (the choices recur from call to call).
-_borrowed_result = lru_cache(maxsize=4096)(TicketResult)
 
 
 def _places_result(find, ticket) -> TicketResult:
@@ -241,7 +239,7 @@ def best_station_use(
             needs = vias.get(both)
             if needs:
                 t = tickets[p]
-                results[p] = _borrowed_result(t.id, t.points, True, needs)
+                results[p] = TicketResult(t.id, t.points, True, needs)
     if places:
         joined = _regrouped(find, bit, groups)
         for p in places:
