@@ -466,7 +466,8 @@ def longest_trail(tracks: Sequence[Track]) -> tuple[int, tuple[Track, ...]]:
       chains used), nor one that has used a chain of every leftover (`_leftovers`) its block
       may keep unused for the target. The first trail reaching the target is the first longest
       one; when there is none, the next target is the highest bound or length the pass left out
-      (one below the target for a state cut by its leftovers).
+      (one below the target for a state cut by its leftovers; for a block entry without any, the
+      most `_leftovers` learned it keeps, so passes that could not reach it are skipped).
     """
     adjacency = _adjacency(tracks)
     return _longest_trail(tracks, adjacency, _components(adjacency)[1])
@@ -491,19 +492,25 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
     seen: set[int] = set()
     target = max(bounds.values())
     below = 0  # the highest length or bound left out by this pass
-    lists: dict[tuple[int, int, int], tuple[int, ...] | None] = {}
+    lists: dict[tuple[int, int, int], tuple[int, ...] | int | None] = {}
+    learned: dict[tuple[int, int], int] = {}
     listing = _LIST_AFTER  # once reached, the later passes list from their first state
 
-    def leftovers(via: int, city: int, need: int) -> tuple[int, ...] | None:
-        """`_leftovers` of the block entered at `city` (by the bridge `via`), kept for later passes."""
+    def leftovers(via: int, city: int, need: int) -> tuple[int, ...] | int | None:
+        """`_leftovers` of the block entered at `city` (by the bridge `via`), kept for later passes
+        (the most an entry keeps, once learned, for every need above it)."""
         key = (via, city, need)
         if key not in lists:
             core = cores.get(block[city])
-            lists[key] = (
-                None
-                if core is None
-                else _leftovers(links, bridges, core, exits.get(block[city], ()), reach, via, city, need)
-            )
+            most = learned.get(key[:2])
+            if core is None:
+                lists[key] = None
+            elif most is not None and most < need:
+                lists[key] = most
+            else:
+                lists[key] = most = _leftovers(links, bridges, core, exits.get(block[city], ()), reach, via, city, need)
+                if isinstance(most, int):
+                    learned[key[:2]] = most
         return lists[key]
 
     def walk(
@@ -519,6 +526,10 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
         if entry is not None and len(seen) > listing:
             listing = -1
             left = leftovers(*entry)
+            if isinstance(left, int):  # no leftover keeps the need: the entry keeps at most `left`
+                if target - entry[2] + left > below:
+                    below = target - entry[2] + left
+                return
             if left and left[0] & used:
                 left = _open(left[1:], used)
             if left == ():  # no leftover reaching the target is left
@@ -918,31 +929,39 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
 
 def _leftovers(
     links: dict, bridges: int, core: tuple, out: list[tuple], reach: dict, via: int, city: int, need: int
-) -> tuple[int, ...] | None:
+) -> tuple[int, ...] | int | None:
     """The chains of `city`'s block a trail entering it there (by the bridge `via`, or starting
     there) may leave unused and still keep `need` inside it and beyond (`out`: the block's
     bridges): each such leftover (a bit set, in `_open`'s form), or None past `_MAX_LEFTOVERS` of
-    them. A trail from `city` to an end or a bridge at `x` leaves unused a T-join of the block's
-    odd cities, `city` and `x` (what it keeps has only those two ends odd), at most the block's
-    weight (plus the bridge's onward bound) less the need; a T-join holds a forest one, a union of
+    them, or, when none keeps `need`, the most such a trail keeps (an int below `need`). A trail
+    from `city` to an end or a bridge at `x` leaves unused a T-join of the block's odd cities,
+    `city` and `x` (what it keeps has only those two ends odd), at most the block's weight (plus
+    the bridge's onward bound) less the need; a T-join holds a forest one, a union of
     chain-disjoint paths between those cities, so only those are listed (every path whose length,
-    plus the lightest pairing of the rest, fits). The walk drops a leftover once it uses one of
-    its chains: with none left, the trail can no longer reach `need`."""
+    plus the lightest pairing of the rest, fits): one left out is longer than the budget by at
+    least the least excess the listing met. The walk drops a leftover once it uses one of its
+    chains: with none left, the trail can no longer reach `need`."""
     weight, odd, index, group, pairing, rows, chains = core
     found: dict[tuple[int, int], int] = {}  # (leftover, the bridge's city or -1) -> the most budget
     gate, budget = -1, weight - need  # where the trail ends or leaves the block, what it may leave there
+    least = 1 << 30  # the least a path or pairing left out went past its room
 
     def pair_up(ends: int, room: int, unused: int) -> bool:
         """Adds every leftover holding `unused` that pairs `ends` (one may be the trail's end
         when their count is odd) in `room` more; False past the limit."""
+        nonlocal least
         if not ends:
             if found.get((unused, gate), -1) < budget:
                 found[unused, gate] = budget
             return len(found) <= _MAX_LEFTOVERS
         low = ends & -ends
         rest = others = ends ^ low
-        if ends.bit_count() & 1 and pairing(rest) <= room and not pair_up(rest, room, unused):
-            return False
+        if ends.bit_count() & 1:
+            if pairing(rest) <= room:
+                if not pair_up(rest, room, unused):
+                    return False
+            elif pairing(rest) - room < least:
+                least = pairing(rest) - room
         if not rest:
             return True
         goal = group[low.bit_length() - 1]
@@ -954,34 +973,51 @@ def _leftovers(
             after = rest ^ bit
             start = group[bit.bit_length() - 1]
             fits = room - pairing(after)
-            if to[start] <= fits and not extend(start, goal, to, 0, fits, blocked, after, room):
-                return False
+            if to[start] <= fits:
+                if not extend(start, goal, to, 0, fits, blocked, after, room):
+                    return False
+            elif to[start] - fits < least:
+                least = to[start] - fits
         return True
 
     def extend(at: int, goal: int, to: dict, length: int, fits: int, blocked: int, ends: int, room: int) -> bool:
         """Every path from `at` on (`length` long, `blocked`: the chains it may not take) to `goal`
         within `fits`, each then with `ends` paired in what is left of `room`; False past the limit."""
+        nonlocal least
         for bit, y, n, _ in links[at]:
             if bit & blocked:
                 continue
             n += length
             if y == goal:
-                if n <= fits and not pair_up(ends, room - n, (blocked | bit) & ~bridges):
+                if n > fits:
+                    if n - fits < least:
+                        least = n - fits
+                elif not pair_up(ends, room - n, (blocked | bit) & ~bridges):
                     return False
-            elif n + to[y] <= fits and not extend(y, goal, to, n, fits, blocked | bit, ends, room):
-                return False
+            elif n + to[y] <= fits:
+                if not extend(y, goal, to, n, fits, blocked | bit, ends, room):
+                    return False
+            elif n + to[y] - fits < least:
+                least = n + to[y] - fits
         return True
 
     ends = odd ^ index[city]
-    if pairing(ends) <= budget and not pair_up(ends, budget, 0):  # ending in the block
+    if pairing(ends) > budget:  # ending in the block
+        least = pairing(ends) - budget
+    elif not pair_up(ends, budget, 0):
         return None
     for bit, gate, y, _ in out:  # or leaving it by a bridge
-        budget = weight + reach[bit, y] - need
-        if bit != via and pairing(ends ^ index[gate]) <= budget and not pair_up(ends ^ index[gate], budget, 0):
-            return None
+        if bit != via:
+            budget = weight + reach[bit, y] - need
+            if pairing(ends ^ index[gate]) <= budget:
+                if not pair_up(ends ^ index[gate], budget, 0):
+                    return None
+            elif pairing(ends ^ index[gate]) - budget < least:
+                least = pairing(ends ^ index[gate]) - budget
     # The trail's part in the block is connected: what a leftover cuts off from `city` is left
     # too, so the part reached from `city` alone must keep what the budget does not leave.
     kept = set()
+    most = need - least
     reached: dict[int, tuple[int, int, set[int]]] = {}
     for (unused, gate), budget in found.items():
         if unused not in reached:
@@ -998,9 +1034,12 @@ def _leftovers(
                             stack.append(y)
             reached[unused] = (chains & ~skip | unused, weight - length, cities)
         left, apart, cities = reached[unused]
-        if apart <= budget and (gate < 0 or gate in cities):
-            kept.add(left)
-    return _open(kept, 0)
+        if gate < 0 or gate in cities:
+            if apart <= budget:
+                kept.add(left)
+            elif need + budget - apart > most:
+                most = need + budget - apart
+    return _open(kept, 0) if kept else most
 
 
 def _open(leftovers: Iterable[int], used: int) -> tuple[int, ...]:
