@@ -1,4 +1,8 @@
-"""End-of-game scoring: tickets, stations, longest trail, bonuses and ranks (docs/rules.md §1–3)."""
+"""End-of-game scoring: tickets, stations, longest trail, bonuses and ranks (docs/rules.md §1–3).
+
+The searches are closures that call themselves, and each drops its closure when done: a closure
+referring to itself is a reference cycle, which would leave all its search's data to the garbage
+collector (its collections were a seventh of the costliest Europe scorings' CPU time)."""
 
 from __future__ import annotations
 
@@ -403,6 +407,7 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     aheads = [-1] * len(options) if places else [*touched[1:], 0]
     thens = [visit] * last + [score] if places else [*[visit] * (last - 1), finish]
     (visit if last or places else finish)(0, (), 0)
+    thens = None  # (no cycle left: see the module docstring)
     return best[1]
 
 
@@ -439,6 +444,10 @@ _MAX_PAIRED = 10
 _MAX_LEFTOVERS = 24
 #: A pass lists leftovers only once it has walked this many states: a shorter walk costs less.
 _LIST_AFTER = 16
+
+
+#: Farther than any distance in a network.
+_FAR = 1 << 30
 
 
 class _Found(Exception):
@@ -569,18 +578,21 @@ def _longest_trail(tracks: Sequence[Track], adjacency: dict, closed: dict[int, b
                 path.append(run)
                 raise
 
-    while True:
-        below = 0
-        seen.clear()
-        try:
-            for city in starts:
-                if bounds[city] >= target:
-                    walk(city, 0, 0, None, (0, city, target))
-                elif bounds[city] > below:
-                    below = bounds[city]
-        except _Found:
-            return target, tuple(tracks[i] for run in reversed(path) for i in run)
-        target = below
+    try:
+        while True:
+            below = 0
+            seen.clear()
+            try:
+                for city in starts:
+                    if bounds[city] >= target:
+                        walk(city, 0, 0, None, (0, city, target))
+                    elif bounds[city] > below:
+                        below = bounds[city]
+            except _Found:
+                return target, tuple(tracks[i] for run in reversed(path) for i in run)
+            target = below
+    finally:
+        walk = None  # (no cycle left: see the module docstring)
 
 
 def _memo_trail(
@@ -614,6 +626,7 @@ def _memo_trail(
             value = memo[start] = best(start, 0)
         if value > longest:
             longest, city = value, start
+    best = None  # (no cycle left: see the module docstring)
     trail: list[Track] = []
     used = total = 0
     while total < longest:
@@ -646,6 +659,7 @@ def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) ->
 
     for city in starts:
         walk(city, 0, 0)
+    walk = None  # (no cycle left: see the module docstring)
     return best_len, tuple(tracks[i] for i in best_path)
 
 
@@ -765,6 +779,7 @@ def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
             if back > 2 * rank:
                 rank = back // 2
             back = 0
+    visit = None  # (no cycle left: see the module docstring)
     return bridges, block, rank
 
 
@@ -834,7 +849,7 @@ def _block_bounds(
         index = {c: 1 << i for i, c in enumerate(group)}
         odd_mask = (1 << len(group)) - (1 << len(even))
         paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
-        closed = weight - pairing(odd_mask)
+        closed = weight - pairing[odd_mask]
         masks = [(b, index[b]) for b in bridged]
         for a, mask in index.items():
             # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
@@ -843,8 +858,8 @@ def _block_bounds(
             to = {a: closed}
             for b, mask in masks:
                 if b != a:
-                    to[b] = weight - pairing(rest ^ mask)
-            inner[a] = (to, max(closed, weight - pairing(rest)))
+                    to[b] = weight - pairing[rest ^ mask]
+            inner[a] = (to, max(closed, weight - pairing[rest]))
     reach: dict[tuple[int, int], int] = {}
 
     def onward(c: int, via: int) -> int:
@@ -865,20 +880,43 @@ def _block_bounds(
         for bit, _, key, length in out:
             if key not in reach:
                 reach[key] = length + onward(key[1], bit)
+    onward = None  # (no cycle left: see the module docstring)
     return bounds, reach, paired, exits
 
 
-def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
+class _Pairing(dict):
+    """The lightest pairing of a mask of a block's group cities, found on first use (a dict rather
+    than a closure calling itself: nothing keeps it past its search, and a known mask is one lookup)."""
+
+    __slots__ = ("pairs",)  # per city of the group (its bit), each later one (its bit, their distance), nearest first
+
+    def __missing__(self, mask: int) -> int:
+        low = mask & -mask
+        rest = mask ^ low
+        # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
+        value = self[rest] if mask.bit_count() & 1 else _FAR
+        for length, bit in self.pairs[low]:
+            if length >= value:
+                break
+            if rest & bit:
+                more = length + self[rest ^ bit]
+                if more < value:
+                    value = more
+        self[mask] = value
+        return value
+
+
+def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]) -> tuple[_Pairing, list[list[int]]]:
     """The lightest pairing, by shortest paths in one block (`near`: each city's chains inside
     it, as the city at the other end and the length), of a set of the cities `group` (as a bit mask);
     of an odd count, one city is left unpaired. Also the distances from each city of the group but
     the last to every city of the block (a list indexed by city)."""
     size = max(near) + 1
-    far = 1 << 30
+    far = _FAR
     rows = []
-    pairs = {}  # per city of the group (its bit), each later one (its bit, their distance), the nearest first
-    memo = dict.fromkeys([1 << i for i in range(len(group))], 0)  # a city alone is left unpaired
-    memo[0] = 0
+    pairing = _Pairing.fromkeys([1 << i for i in range(len(group))], 0)  # a city alone is left unpaired
+    pairing[0] = 0
+    pairing.pairs = pairs = {}
     for i, source in enumerate(group[:-1]):  # (the pairing reads a distance from its pair's first city)
         d = [far] * size
         d[source] = 0
@@ -894,36 +932,7 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]):
         low = 1 << i
         later = pairs[low] = sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))])
         for length, bit in later:  # two cities: their distance
-            memo[low | bit] = length
-    known = memo.get
-
-    def pair(mask: int) -> int:
-        """The pairing of `mask`, not in the memo yet (each mask looked up before a call)."""
-        low = mask & -mask
-        rest = mask ^ low
-        # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
-        if mask.bit_count() & 1:
-            value = known(rest)
-            if value is None:
-                value = pair(rest)
-        else:
-            value = far
-        for length, bit in pairs[low]:
-            if length >= value:
-                break
-            if rest & bit:
-                more = known(rest ^ bit)
-                if more is None:
-                    more = pair(rest ^ bit)
-                if length + more < value:
-                    value = length + more
-        memo[mask] = value
-        return value
-
-    def pairing(mask: int) -> int:
-        value = known(mask)
-        return pair(mask) if value is None else value
-
+            pairing[low | bit] = length
     return pairing, rows
 
 
@@ -957,11 +966,11 @@ def _leftovers(
         low = ends & -ends
         rest = others = ends ^ low
         if ends.bit_count() & 1:
-            if pairing(rest) <= room:
+            if pairing[rest] <= room:
                 if not pair_up(rest, room, unused):
                     return False
-            elif pairing(rest) - room < least:
-                least = pairing(rest) - room
+            elif pairing[rest] - room < least:
+                least = pairing[rest] - room
         if not rest:
             return True
         goal = group[low.bit_length() - 1]
@@ -972,7 +981,7 @@ def _leftovers(
             others ^= bit
             after = rest ^ bit
             start = group[bit.bit_length() - 1]
-            fits = room - pairing(after)
+            fits = room - pairing[after]
             if to[start] <= fits:
                 if not extend(start, goal, to, 0, fits, blocked, after, room):
                     return False
@@ -1002,18 +1011,21 @@ def _leftovers(
         return True
 
     ends = odd ^ index[city]
-    if pairing(ends) > budget:  # ending in the block
-        least = pairing(ends) - budget
-    elif not pair_up(ends, budget, 0):
-        return None
-    for bit, gate, y, _ in out:  # or leaving it by a bridge
-        if bit != via:
-            budget = weight + reach[bit, y] - need
-            if pairing(ends ^ index[gate]) <= budget:
-                if not pair_up(ends ^ index[gate], budget, 0):
-                    return None
-            elif pairing(ends ^ index[gate]) - budget < least:
-                least = pairing(ends ^ index[gate]) - budget
+    try:
+        if pairing[ends] > budget:  # ending in the block
+            least = pairing[ends] - budget
+        elif not pair_up(ends, budget, 0):
+            return None
+        for bit, gate, y, _ in out:  # or leaving it by a bridge
+            if bit != via:
+                budget = weight + reach[bit, y] - need
+                if pairing[ends ^ index[gate]] <= budget:
+                    if not pair_up(ends ^ index[gate], budget, 0):
+                        return None
+                elif pairing[ends ^ index[gate]] - budget < least:
+                    least = pairing[ends ^ index[gate]] - budget
+    finally:
+        pair_up = extend = None  # (no cycle left: see the module docstring)
     # The trail's part in the block is connected: what a leftover cuts off from `city` is left
     # too, so the part reached from `city` alone must keep what the budget does not leave.
     kept = set()
