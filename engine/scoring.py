@@ -277,8 +277,9 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     left only, and is found once per such groups; and a track whose new group no later station
     touches leads to the same choices ahead as borrowing nothing there, so each step returns at most
     what its choices add and that subtree is walked again only if its most, plus the track's gain,
-    beats the best so far; below the first station, a walk stops when even joining every pair apart
-    whose two groups later tracks reach would not beat it. The country tickets (none on maps with
+    beats the best so far; below the first station, with few pairs (`_FEW_PAIRS`: with more, it
+    almost never cuts), a walk stops when even joining every pair apart whose two groups later
+    tracks reach would not beat it. The country tickets (none on maps with
     stations) are scored at each full choice."""
     pairs = list(keys.items())
     touched = [0] * len(options)  # per station, the components it and the later stations touch
@@ -346,7 +347,7 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
         # `groups`: the groups of several components (one per track chosen at most).
         below, ahead, then = station + 1, aheads[station], thens[station]
         kept = tuple([g for g in groups if g & ahead]) if groups else groups
-        if groups and not places:  # at most: joining every pair apart whose two groups later tracks reach
+        if groups and few:  # at most: joining every pair apart whose two groups later tracks reach
             reach = touched[station]
             for group in groups:
                 reach |= group
@@ -402,6 +403,7 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
                 most = more
         return most
 
+    few = len(pairs) <= _FEW_PAIRS and not places
     # Per station, the components the later stations touch (a group touching none is dropped, -1:
     # none is) and the next step.
     aheads = [-1] * len(options) if places else [*touched[1:], 0]
@@ -409,6 +411,11 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     (visit if last or places else finish)(0, (), 0)
     thens = None  # (no cycle left: see the module docstring)
     return best[1]
+
+
+#: The station choice bounds a walk (a pass over the pairs of components to join) only with at most
+#: this many pairs (see `_best_choice`).
+_FEW_PAIRS = 3
 
 
 def _drop_dead_ends(options: list[list[tuple]], needed: int) -> int:
