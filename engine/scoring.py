@@ -184,9 +184,10 @@ def best_station_use(
             if ra != rb:
                 x = bit.get(ra) or bit.setdefault(ra, 1 << len(bit))
                 y = bit.get(rb) or bit.setdefault(rb, 1 << len(bit))
-                if x | y not in met:
-                    met.append(x | y)
-                    kept.append((t, x, y, x | y))
+                both = x | y
+                if both not in met:
+                    met.append(both)
+                    kept.append((t, x, y, both))
         if kept:
             options.append(kept)
     # An open ordinary ticket changes only if both its ends' components are joined by some option,
@@ -346,7 +347,11 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
         """This station's choices and the later ones'; what they add at most (without country tickets)."""
         # `groups`: the groups of several components (one per track chosen at most).
         below, ahead, then = station + 1, aheads[station], thens[station]
-        kept = tuple([g for g in groups if g & ahead]) if groups else groups
+        kept = groups
+        for group in groups:
+            if not group & ahead:
+                kept = tuple([g for g in groups if g & ahead])
+                break
         if groups and few:  # at most: joining every pair apart whose two groups later tracks reach
             reach = touched[station]
             for group in groups:
