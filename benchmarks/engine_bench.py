@@ -254,118 +254,118 @@ KNOWN_COSTLY_STATES: dict[str, list[tuple[tuple[str, str, str], ...]]] = {
         (
             (
                 (
-                    "bucuresti-kyiv essen-kobenhavn/2 kharkov-moskva kyiv-smolensk kyiv-wilno madrid-pamplona/2 "
-                    "moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno sevastopol-sochi "
-                    "smolensk-wilno warszawa-wilno"
+                    "bucuresti-kyiv budapest-wien/2 cadiz-lisboa essen-kobenhavn/1 kharkov-moskva kyiv-smolensk "
+                    "kyiv-wilno moskva-petrograd moskva-smolensk munchen-wien petrograd-stockholm petrograd-wilno "
+                    "smolensk-wilno venezia-zagrab"
                 ),
-                "dieppe brest berlin",
-                "18 22 8 35 30 38 42 20",
+                "frankfurt warszawa berlin",
+                "18 27 16 44 2 9 13 35 14 33 20",
             ),
             (
                 (
-                    "berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo budapest-zagrab "
-                    "danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia sarajevo-zagrab "
-                    "venezia-zagrab warszawa-wien wien-zagrab"
+                    "athina-smyrna berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo "
+                    "budapest-zagrab danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia "
+                    "sarajevo-zagrab warszawa-wien wien-zagrab"
                 ),
-                "paris marseille frankfurt",
-                "6 28 7 25 10 1 11 26 9 13 34 44 32 5",
-            ),
-            (
-                (
-                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
-                    "berlin-frankfurt/2 berlin-warszawa/1 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
-                    "bruxelles-paris/1 dieppe-london/1 dieppe-paris edinburgh-london/1 essen-frankfurt "
-                    "frankfurt-paris/2 paris-zurich"
-                ),
-                "zagrab kyiv budapest",
-                "16 37 39 43 27 40 29 2 19 12 24 33 4",
-            ),
-            (
-                (
-                    "barcelona-madrid barcelona-marseille bruxelles-paris/2 budapest-wien/2 lisboa-madrid "
-                    "madrid-pamplona/1 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
-                    "munchen-venezia munchen-zurich palermo-roma pamplona-paris/1 roma-venezia venezia-zurich"
-                ),
-                "london essen amsterdam",
-                "41 17 21 15 23 31 36 3 14",
-            ),
-        ),
-        (
-            (
-                (
-                    "angora-erzurum barcelona-pamplona bucuresti-kyiv essen-kobenhavn/2 kharkov-moskva kyiv-smolensk "
-                    "kyiv-wilno moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno smolensk-wilno "
-                    "warszawa-wilno"
-                ),
-                "danzig bruxelles berlin",
-                "27 35 13 2 8 29 23 18 5 34 43 33",
-            ),
-            (
-                (
-                    "berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo budapest-zagrab "
-                    "danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia sarajevo-zagrab "
-                    "venezia-zagrab warszawa-wien wien-zagrab"
-                ),
-                "paris marseille frankfurt",
-                "6 16 11 10 40 7 1 45 31 37 20 38",
-            ),
-            (
-                (
-                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
-                    "berlin-frankfurt/2 berlin-warszawa/1 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
-                    "bruxelles-paris/1 dieppe-london/2 dieppe-paris edinburgh-london/1 essen-frankfurt "
-                    "frankfurt-paris/1 paris-zurich"
-                ),
-                "budapest zagrab warszawa",
-                "22 12 36 9 41 30 14 19 28 24 39",
-            ),
-            (
-                (
-                    "barcelona-madrid barcelona-marseille bruxelles-paris/2 budapest-wien/2 cadiz-madrid "
-                    "madrid-pamplona/2 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
-                    "munchen-venezia munchen-zurich palermo-roma pamplona-paris/2 roma-venezia venezia-zurich"
-                ),
-                "london essen amsterdam",
-                "21 17 15 46 4 3 32 26",
-            ),
-        ),
-        (
-            (
-                (
-                    "barcelona-pamplona bucuresti-kyiv essen-kobenhavn/1 kharkov-moskva kyiv-smolensk kyiv-wilno "
-                    "madrid-pamplona/2 moskva-petrograd moskva-smolensk petrograd-stockholm petrograd-wilno "
-                    "smolensk-wilno warszawa-wilno"
-                ),
-                "warszawa bruxelles berlin",
-                "17 35 13 8 27 2 32 20 18 39 3 41 33",
-            ),
-            (
-                (
-                    "berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo budapest-zagrab "
-                    "danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia sarajevo-zagrab "
-                    "venezia-zagrab warszawa-wien wien-zagrab"
-                ),
-                "paris marseille frankfurt",
-                "10 7 1 43 26 28 4 12 16 38 31",
+                "paris marseille zurich",
+                "34 12 29 32 11 6 42 10 40 38 19 7 3 30 36",
             ),
             (
                 (
                     "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
                     "berlin-frankfurt/2 berlin-warszawa/1 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
                     "bruxelles-paris/2 dieppe-london/1 dieppe-paris edinburgh-london/1 essen-frankfurt "
-                    "frankfurt-paris/1 paris-zurich"
+                    "frankfurt-paris/2 paris-zurich"
                 ),
-                "wilno kyiv pamplona",
-                "23 40 37 6 24 34 22 19 11 14 45 5",
+                "zagrab kyiv budapest",
+                "8 37 28 45 26 4 24",
             ),
             (
                 (
-                    "barcelona-madrid barcelona-marseille bruxelles-paris/1 budapest-wien/2 cadiz-madrid "
+                    "barcelona-madrid barcelona-marseille bruxelles-paris/1 budapest-wien/1 cadiz-madrid "
+                    "madrid-pamplona/2 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
+                    "munchen-venezia munchen-zurich palermo-roma pamplona-paris/2 roma-venezia venezia-zurich"
+                ),
+                "london essen amsterdam",
+                "43 17 25 23 15 21 22 1 31 5 39",
+            ),
+        ),
+        (
+            (
+                (
+                    "brindisi-roma bucuresti-kyiv budapest-wien/2 essen-kobenhavn/1 kharkov-moskva kyiv-smolensk "
+                    "kyiv-wilno moskva-petrograd moskva-smolensk munchen-wien petrograd-stockholm petrograd-wilno "
+                    "rostov-sochi smolensk-wilno"
+                ),
+                "frankfurt warszawa berlin",
+                "27 31 9 13 18 2 35 16 44",
+            ),
+            (
+                (
+                    "athina-smyrna berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo "
+                    "budapest-zagrab danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia "
+                    "sarajevo-zagrab warszawa-wien wien-zagrab"
+                ),
+                "paris marseille zurich",
+                "42 40 30 12 32 34 6 7 36 10 29 11 26 39 4",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
+                    "berlin-frankfurt/2 berlin-warszawa/2 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
+                    "bruxelles-paris/2 dieppe-london/1 dieppe-paris edinburgh-london/2 essen-frankfurt "
+                    "frankfurt-paris/2 paris-zurich"
+                ),
+                "zagrab kyiv budapest",
+                "8 45 28 22 37 14 24 19 38 20 5",
+            ),
+            (
+                (
+                    "barcelona-madrid barcelona-marseille bruxelles-paris/1 budapest-wien/1 lisboa-madrid "
                     "madrid-pamplona/1 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
                     "munchen-venezia munchen-zurich palermo-roma pamplona-paris/2 roma-venezia venezia-zurich"
                 ),
                 "london essen amsterdam",
-                "25 21 30 36 15 9 42 29",
+                "25 17 43 21 15 23 1 3 33",
+            ),
+        ),
+        (
+            (
+                (
+                    "bucuresti-kyiv budapest-wien/2 cadiz-lisboa essen-kobenhavn/1 kharkov-moskva kyiv-smolensk "
+                    "kyiv-wilno moskva-petrograd moskva-smolensk munchen-wien petrograd-stockholm petrograd-wilno "
+                    "smolensk-wilno venezia-zagrab"
+                ),
+                "frankfurt warszawa berlin",
+                "18 27 16 44 2 9 13 35 14 33 4",
+            ),
+            (
+                (
+                    "athina-smyrna berlin-danzig berlin-frankfurt/1 berlin-wien budapest-kyiv budapest-sarajevo "
+                    "budapest-zagrab danzig-riga danzig-warszawa frankfurt-munchen kyiv-warszawa sarajevo-sofia "
+                    "sarajevo-zagrab warszawa-wien wien-zagrab"
+                ),
+                "paris marseille zurich",
+                "34 12 29 32 11 6 42 10 40 7 3 30 36 24 39 38 5",
+            ),
+            (
+                (
+                    "amsterdam-bruxelles amsterdam-essen amsterdam-frankfurt amsterdam-london berlin-essen "
+                    "berlin-frankfurt/2 berlin-warszawa/2 brest-dieppe brest-pamplona brest-paris bruxelles-frankfurt "
+                    "bruxelles-paris/2 dieppe-london/1 dieppe-paris edinburgh-london/1 essen-frankfurt "
+                    "frankfurt-paris/2 paris-zurich"
+                ),
+                "zagrab kyiv budapest",
+                "8 37 28 45 26 19 31 20",
+            ),
+            (
+                (
+                    "barcelona-madrid barcelona-marseille bruxelles-paris/1 budapest-wien/1 lisboa-madrid "
+                    "madrid-pamplona/1 marseille-pamplona marseille-paris marseille-roma marseille-zurich "
+                    "munchen-venezia munchen-zurich palermo-roma pamplona-paris/2 roma-venezia venezia-zurich"
+                ),
+                "london essen amsterdam",
+                "43 17 25 23 15 21 22 1",
             ),
         ),
     ]
