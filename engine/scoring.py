@@ -929,7 +929,8 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]) -> tuple[
     pairing = _Pairing.fromkeys([1 << i for i in range(len(group))], 0)  # a city alone is left unpaired
     pairing[0] = 0
     pairing.pairs = pairs = {}
-    for i, source in enumerate(group[:-1]):  # (the pairing reads a distance from its pair's first city)
+    low = 1
+    for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
         d = [far] * size
         d[source] = 0
         todo = [source]  # first in, first out (a block is a few cities: relaxing again costs less than a heap)
@@ -941,10 +942,14 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]) -> tuple[
                     d[v] = length
                     todo.append(v)
         rows.append(d)
-        low = 1 << i
-        later = pairs[low] = sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))])
-        for length, bit in later:  # two cities: their distance
-            pairing[low | bit] = length
+        later = pairs[low] = []
+        bit = low
+        for city in group[low.bit_length() :]:
+            bit <<= 1
+            pairing[low | bit] = length = d[city]  # two cities: their distance
+            later.append((length, bit))
+        later.sort()
+        low <<= 1
     return pairing, rows
 
 
