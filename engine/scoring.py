@@ -807,13 +807,18 @@ def _block_bounds(
     Also returns, per block whose cities were paired, what `_leftovers` reads (its weight, odd
     cities, the pairing and its distances, its chains), and per block its bridges."""
     exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
-    sides: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, key in reach, length)
-    inner: dict[int, tuple] = {}  # attachment or start -> (bound to each exit city, bound anywhere)
+    # block -> its bridges: (bit, key in reach, length, the bit of its node in the block's pairing or 0)
+    sides: dict[int, list[tuple]] = {}
+    # entry city (a start or attachment) -> (its block's weight, closed bound, the pairing's mask for
+    # the odd cities it leaves, the pairing, the block's sides): inside from it to a bridge at the
+    # pairing's city `gate`, a trail keeps at most the weight less the mask's pairing with `gate`
+    inner: dict[int, tuple] = {}
     # block with chains inside -> [twice its weight, even starts or attachments, odd cities, attachments,
     # chains]; the odd cities are all starts or attachments (odd in all, or beside some bridges)
     cores: dict[int, list] = {}
     near: dict[int, list[tuple[int, int]]] = {}  # city -> its chains inside its block (other end, length)
     startset = set(starts)
+    alone = {0: 0}  # the pairing of a block with no odd city to pair
     for c, out in links.items():
         root = block[c]
         weight = inside = 0
@@ -823,17 +828,17 @@ def _block_bounds(
             if bit & bridges:
                 if root in exits:
                     exits[root].append((bit, c, y, length))
-                    sides[root].append((bit, c, (bit, y), length))
+                    sides[root].append((bit, (bit, y), length, 0))
                 else:
                     exits[root] = [(bit, c, y, length)]
-                    sides[root] = [(bit, c, (bit, y), length)]
+                    sides[root] = [(bit, (bit, y), length, 0)]
                 attached = True
             else:
                 around.append((y, length))
                 weight += length
                 inside |= bit
         if not weight:  # a block of one city (in a tree): nothing to keep inside
-            inner[c] = ({c: 0}, 0)
+            inner[c] = (0, 0, 0, alone, sides[root])
             continue
         near[c] = around
         core = cores.get(root)
@@ -848,48 +853,47 @@ def _block_bounds(
         if attached:
             core[3].append(c)
     paired: dict[int, tuple] = {}
-    for root, (weight, even, odd, bridged, inside) in cores.items():
+    for root, (weight, even, odd, _, inside) in cores.items():
         weight //= 2  # each chain is listed at both ends
         # The even ones first: the bounds' masks differ by them, and the pairing pairs its lowest
         # city first, so what remains is shared (a third fewer masks to pair).
         group = even + odd
         if len(group) > _MAX_PAIRED:
+            bounds = (weight, weight, 0, alone, sides.get(root, ()))
             for c in group:
-                inner[c] = (dict.fromkeys(bridged, weight), weight)
+                inner[c] = bounds
             continue
         pairing, rows = _pairing(near, group)
         index = {c: 1 << i for i, c in enumerate(group)}
         odd_mask = (1 << len(group)) - (1 << len(even))
         paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
         closed = weight - pairing[odd_mask]
-        masks = [(b, index[b]) for b in bridged]
-        for a, mask in index.items():
-            # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
-            # (one city of the rest left unpaired), or back at a, the closed bound.
-            rest = odd_mask ^ mask
-            to = {a: closed}
-            for b, mask in masks:
-                if b != a:
-                    to[b] = weight - pairing[rest ^ mask]
-            inner[a] = (to, max(closed, weight - pairing[rest]))
+        out = sides[root] = [(bit, (bit, y), length, index[x]) for bit, x, y, length in exits.get(root, ())]
+        for c, mask in index.items():
+            # Leaving the block by a bridge at another city (the rest paired with it), or ending
+            # anywhere: at an odd city other than this one (one city of the rest left unpaired),
+            # or back here (the rest with it: all odd cities paired), the closed bound.
+            inner[c] = (weight, closed, odd_mask ^ mask, pairing, out)
     reach: dict[tuple[int, int], int] = {}
 
     def onward(c: int, via: int) -> int:
         """The bound from `c`, in its block, leaving it by any bridge but `via`."""
-        to, best = inner[c]
-        for bit, x, key, length in sides.get(block[c], ()):
+        weight, best, rest, pairing, out = inner[c]
+        if weight - pairing[rest] > best:
+            best = weight - pairing[rest]
+        for bit, key, length, gate in out:
             if bit != via:
                 beyond = reach.get(key)
                 if beyond is None:
                     beyond = reach[key] = length + onward(key[1], bit)
-                beyond += to[x]
+                beyond += weight - pairing[rest ^ gate]
                 if beyond > best:
                     best = beyond
         return best
 
     bounds = {s: onward(s, 0) for s in starts}
     for out in sides.values():
-        for bit, _, key, length in out:
+        for bit, key, length, _ in out:
             if key not in reach:
                 reach[key] = length + onward(key[1], bit)
     onward = None  # (no cycle left: see the module docstring)
