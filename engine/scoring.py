@@ -805,8 +805,8 @@ def _block_bounds(
     for the block's other odd cities to become even (the odd cities paired by shortest paths, a
     T-join; connectivity aside), and it ends in a block only at an odd city or where it came in.
     Also returns, per block whose cities were paired, what `_leftovers` reads (its weight, odd
-    cities, the pairing and its distances, its chains), and per block its bridges."""
-    exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
+    cities, the pairing and its distances, its chains), and per block but a leaf its bridges."""
+    exits: dict[int, list[tuple]] = {}  # block but a leaf -> its bridges: (bit, node in it, node beyond, length)
     # block -> its bridges: (bit, key in reach, length, the bit of its node in the block's pairing or 0)
     sides: dict[int, list[tuple]] = {}
     # entry city (a start or attachment) -> (its block's weight, closed bound, the pairing's mask for
@@ -820,6 +820,11 @@ def _block_bounds(
     startset = set(starts)
     alone = {0: 0}  # the pairing of a block with no odd city to pair
     for c, out in links.items():
+        if len(out) == 1:  # a leaf: a block of its own past a bridge
+            bit, y, length, _ = out[0]
+            sides[c] = out = [(bit, (bit, y), length, 0)]
+            inner[c] = (0, 0, 0, alone, out)
+            continue
         root = block[c]
         weight = inside = 0
         around = []
@@ -859,9 +864,9 @@ def _block_bounds(
         # city first, so what remains is shared (a third fewer masks to pair).
         group = even + odd
         if len(group) > _MAX_PAIRED:
-            bounds = (weight, weight, 0, alone, sides.get(root, ()))
+            weights = (weight, weight, 0, alone, sides.get(root, ()))
             for c in group:
-                inner[c] = bounds
+                inner[c] = weights
             continue
         pairing, rows = _pairing(near, group)
         index = {c: 1 << i for i, c in enumerate(group)}
@@ -870,9 +875,9 @@ def _block_bounds(
         closed = weight - pairing[odd_mask]
         out = sides[root] = [(bit, (bit, y), length, index[x]) for bit, x, y, length in exits.get(root, ())]
         for c, mask in index.items():
-            # Leaving the block by a bridge at another city (the rest paired with it), or ending
-            # anywhere: at an odd city other than this one (one city of the rest left unpaired),
-            # or back here (the rest with it: all odd cities paired), the closed bound.
+            # Leaving the block by a bridge at a city (the rest paired with it; back here, all odd
+            # cities: the closed bound), or ending anywhere: at an odd city other than this one
+            # (one city of the rest left unpaired), or back here.
             inner[c] = (weight, closed, odd_mask ^ mask, pairing, out)
     reach: dict[tuple[int, int], int] = {}
 
