@@ -805,16 +805,26 @@ def _block_bounds(
     for the block's other odd cities to become even (the odd cities paired by shortest paths, a
     T-join; connectivity aside), and it ends in a block only at an odd city or where it came in.
     Also returns, per block whose cities were paired, what `_leftovers` reads (its weight, odd
-    cities, the pairing and its distances, its chains), and per block its bridges."""
-    exits: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, node beyond, length)
-    sides: dict[int, list[tuple]] = {}  # block -> its bridges: (bit, node in it, key in reach, length)
-    inner: dict[int, tuple] = {}  # attachment or start -> (bound to each exit city, bound anywhere)
+    cities, the pairing and its distances, its chains), and per block but a leaf its bridges."""
+    exits: dict[int, list[tuple]] = {}  # block but a leaf -> its bridges: (bit, node in it, node beyond, length)
+    # block -> its bridges: (bit, key in reach, length, the bit of its node in the block's pairing or 0)
+    sides: dict[int, list[tuple]] = {}
+    # entry city (a start or attachment) -> (its block's weight, closed bound, the pairing's mask for
+    # the odd cities it leaves, the pairing, the block's sides): inside from it to a bridge at the
+    # pairing's city `gate`, a trail keeps at most the weight less the mask's pairing with `gate`
+    inner: dict[int, tuple] = {}
     # block with chains inside -> [twice its weight, even starts or attachments, odd cities, attachments,
     # chains]; the odd cities are all starts or attachments (odd in all, or beside some bridges)
     cores: dict[int, list] = {}
     near: dict[int, list[tuple[int, int]]] = {}  # city -> its chains inside its block (other end, length)
     startset = set(starts)
+    alone = {0: 0}  # the pairing of a block with no odd city to pair
     for c, out in links.items():
+        if len(out) == 1:  # a leaf: a block of its own past a bridge
+            bit, y, length, _ = out[0]
+            sides[c] = out = [(bit, (bit, y), length, 0)]
+            inner[c] = (0, 0, 0, alone, out)
+            continue
         root = block[c]
         weight = inside = 0
         around = []
@@ -823,17 +833,17 @@ def _block_bounds(
             if bit & bridges:
                 if root in exits:
                     exits[root].append((bit, c, y, length))
-                    sides[root].append((bit, c, (bit, y), length))
+                    sides[root].append((bit, (bit, y), length, 0))
                 else:
                     exits[root] = [(bit, c, y, length)]
-                    sides[root] = [(bit, c, (bit, y), length)]
+                    sides[root] = [(bit, (bit, y), length, 0)]
                 attached = True
             else:
                 around.append((y, length))
                 weight += length
                 inside |= bit
         if not weight:  # a block of one city (in a tree): nothing to keep inside
-            inner[c] = ({c: 0}, 0)
+            inner[c] = (0, 0, 0, alone, sides[root])
             continue
         near[c] = around
         core = cores.get(root)
@@ -848,48 +858,47 @@ def _block_bounds(
         if attached:
             core[3].append(c)
     paired: dict[int, tuple] = {}
-    for root, (weight, even, odd, bridged, inside) in cores.items():
+    for root, (weight, even, odd, _, inside) in cores.items():
         weight //= 2  # each chain is listed at both ends
         # The even ones first: the bounds' masks differ by them, and the pairing pairs its lowest
         # city first, so what remains is shared (a third fewer masks to pair).
         group = even + odd
         if len(group) > _MAX_PAIRED:
+            weights = (weight, weight, 0, alone, sides.get(root, ()))
             for c in group:
-                inner[c] = (dict.fromkeys(bridged, weight), weight)
+                inner[c] = weights
             continue
         pairing, rows = _pairing(near, group)
         index = {c: 1 << i for i, c in enumerate(group)}
         odd_mask = (1 << len(group)) - (1 << len(even))
         paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
         closed = weight - pairing[odd_mask]
-        masks = [(b, index[b]) for b in bridged]
-        for a, mask in index.items():
-            # Leaving the block by a bridge at b, or ending anywhere: at an odd city other than a
-            # (one city of the rest left unpaired), or back at a, the closed bound.
-            rest = odd_mask ^ mask
-            to = {a: closed}
-            for b, mask in masks:
-                if b != a:
-                    to[b] = weight - pairing[rest ^ mask]
-            inner[a] = (to, max(closed, weight - pairing[rest]))
+        out = sides[root] = [(bit, (bit, y), length, index[x]) for bit, x, y, length in exits.get(root, ())]
+        for c, mask in index.items():
+            # Leaving the block by a bridge at a city (the rest paired with it; back here, all odd
+            # cities: the closed bound), or ending anywhere: at an odd city other than this one
+            # (one city of the rest left unpaired), or back here.
+            inner[c] = (weight, closed, odd_mask ^ mask, pairing, out)
     reach: dict[tuple[int, int], int] = {}
 
     def onward(c: int, via: int) -> int:
         """The bound from `c`, in its block, leaving it by any bridge but `via`."""
-        to, best = inner[c]
-        for bit, x, key, length in sides.get(block[c], ()):
+        weight, best, rest, pairing, out = inner[c]
+        if weight - pairing[rest] > best:
+            best = weight - pairing[rest]
+        for bit, key, length, gate in out:
             if bit != via:
                 beyond = reach.get(key)
                 if beyond is None:
                     beyond = reach[key] = length + onward(key[1], bit)
-                beyond += to[x]
+                beyond += weight - pairing[rest ^ gate]
                 if beyond > best:
                     best = beyond
         return best
 
     bounds = {s: onward(s, 0) for s in starts}
     for out in sides.values():
-        for bit, _, key, length in out:
+        for bit, key, length, _ in out:
             if key not in reach:
                 reach[key] = length + onward(key[1], bit)
     onward = None  # (no cycle left: see the module docstring)
@@ -929,7 +938,8 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]) -> tuple[
     pairing = _Pairing.fromkeys([1 << i for i in range(len(group))], 0)  # a city alone is left unpaired
     pairing[0] = 0
     pairing.pairs = pairs = {}
-    for i, source in enumerate(group[:-1]):  # (the pairing reads a distance from its pair's first city)
+    low = 1
+    for source in group[:-1]:  # (the pairing reads a distance from its pair's first city)
         d = [far] * size
         d[source] = 0
         todo = [source]  # first in, first out (a block is a few cities: relaxing again costs less than a heap)
@@ -941,10 +951,14 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]) -> tuple[
                     d[v] = length
                     todo.append(v)
         rows.append(d)
-        low = 1 << i
-        later = pairs[low] = sorted([(d[group[j]], 1 << j) for j in range(i + 1, len(group))])
-        for length, bit in later:  # two cities: their distance
-            pairing[low | bit] = length
+        later = pairs[low] = []
+        bit = low
+        for city in group[low.bit_length() :]:
+            bit <<= 1
+            pairing[low | bit] = length = d[city]  # two cities: their distance
+            later.append((length, bit))
+        later.sort()
+        low <<= 1
     return pairing, rows
 
 
