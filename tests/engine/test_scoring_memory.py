@@ -27,7 +27,7 @@ def _garbage(score) -> int:
 def test_finished_games_score_without_garbage(map_id):
     for seed in range(3):
         game = play_random(map_id, SEATS.get(map_id, 4), seed)
-        assert _garbage(lambda: final_scores(game)) == 0
+        assert _garbage(lambda game=game: final_scores(game)) == 0
 
 
 def test_costly_europe_states_score_without_garbage():
@@ -35,4 +35,4 @@ def test_costly_europe_states_score_without_garbage():
     deep station choices."""
     for known in KNOWN_COSTLY_STATES["europe"]:
         game = _scoring_state(**_known_state("europe", known))
-        assert _garbage(lambda: final_scores(game)) == 0
+        assert _garbage(lambda game=game: final_scores(game)) == 0
