@@ -46,21 +46,24 @@ def _hairy_network(m, picks, rnd):
 
 
 @contextmanager
-def _forced(memo_rank: int, leftovers: int = scoring._MAX_LEFTOVERS, after: int = scoring._LIST_AFTER):
+def _forced(
+    memo_rank: int,
+    leftovers: int = scoring._MAX_LEFTOVERS,
+    after: int = scoring._LIST_AFTER,
+    paired: int = scoring._MAX_PAIRED,
+):
     """Every network past the plain search, to the memo search (blocks of up to `memo_rank`
     cycles) or else to the bounded one, listing up to `leftovers` leftovers per block entry once
-    a pass has walked `after` states."""
-    knobs = scoring._PLAIN_WORK, scoring._MEMO_RANK, scoring._MAX_LEFTOVERS, scoring._LIST_AFTER
-    scoring._PLAIN_WORK, scoring._MEMO_RANK, scoring._MAX_LEFTOVERS, scoring._LIST_AFTER = (
-        -1,
-        memo_rank,
-        leftovers,
-        after,
-    )
+    a pass has walked `after` states, pairing the odd cities of blocks with up to `paired`."""
+    names = ("_PLAIN_WORK", "_MEMO_RANK", "_MAX_LEFTOVERS", "_LIST_AFTER", "_MAX_PAIRED")
+    knobs = [getattr(scoring, name) for name in names]
+    for name, value in zip(names, (-1, memo_rank, leftovers, after, paired)):
+        setattr(scoring, name, value)
     try:
         yield
     finally:
-        scoring._PLAIN_WORK, scoring._MEMO_RANK, scoring._MAX_LEFTOVERS, scoring._LIST_AFTER = knobs
+        for name, value in zip(names, knobs):
+            setattr(scoring, name, value)
 
 
 @settings(max_examples=40)
@@ -70,16 +73,18 @@ def test_memo_and_bounded_searches_match_the_plain_one_on_every_network(map_id, 
     expected = reference_trail(owned)
     assert scoring.longest_trail(owned) == expected
     # Every network through the bounded search (leftovers as set, never listed, all of them listed
-    # from the first state, from the third), then the memo one.
+    # from the first state, from the third; blocks of more than two odd or attachment cities
+    # bounded by their weight), then the memo one.
     as_set = scoring._MAX_LEFTOVERS, scoring._LIST_AFTER
-    for memo_rank, leftovers, after in (
-        (-1, *as_set),
-        (-1, 24, 1 << 30),
-        (-1, 1 << 30, -1),
-        (-1, 1 << 30, 2),
-        (1 << 30, *as_set),
+    for memo_rank, leftovers, after, paired in (
+        (-1, *as_set, scoring._MAX_PAIRED),
+        (-1, 24, 1 << 30, scoring._MAX_PAIRED),
+        (-1, 1 << 30, -1, scoring._MAX_PAIRED),
+        (-1, 1 << 30, 2, scoring._MAX_PAIRED),
+        (-1, *as_set, 2),
+        (1 << 30, *as_set, scoring._MAX_PAIRED),
     ):
-        with _forced(memo_rank, leftovers, after):
+        with _forced(memo_rank, leftovers, after, paired):
             assert scoring.longest_trail(owned) == expected
 
 
