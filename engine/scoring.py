@@ -280,7 +280,9 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     what its choices add and that subtree is walked again only if its most, plus the track's gain,
     beats the best so far; below the first station, with few pairs (`_FEW_PAIRS`: with more, it
     almost never cuts), a walk stops when even joining every pair apart whose two groups later
-    tracks reach would not beat it. The country tickets (none on maps with
+    tracks reach would not beat it; and the last station's options (tracks at one city) share a
+    component, so its choice is skipped when even joining every pair from that component's group to
+    the groups its tracks reach would not beat the best. The country tickets (none on maps with
     stations) are scored at each full choice."""
     pairs = list(keys.items())
     touched = [0] * len(options)  # per station, the components it and the later stations touch
@@ -315,9 +317,19 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
             best[0], best[1] = value, tuple(chosen)
         found = picks.get(groups)
         if found is None:
-            gain, pick, covered = 0, None, 0
+            gain, pick, covered, hub = 0, None, 0, common
             for group in groups:
                 covered |= group
+                if group & common:
+                    hub = group
+            if hub:
+                reach = covered | touched[last]
+                most = 0
+                for both, key in pairs:
+                    if 0 != both & hub != both and both & reach == both:
+                        most += key
+                if value + most <= best[0]:
+                    return most
             for option in final:
                 _, x, y, joined = option
                 if joined & covered:  # (else it joins two components no group holds)
@@ -409,6 +421,10 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
         return most
 
     few = len(pairs) <= _FEW_PAIRS and not places
+    common = -1  # a component every option of the last station touches (0: none)
+    for option in final:
+        common &= option[3]
+    common &= -common
     # Per station, the components the later stations touch (a group touching none is dropped, -1:
     # none is) and the next step.
     aheads = [-1] * len(options) if places else [*touched[1:], 0]
