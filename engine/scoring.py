@@ -280,8 +280,11 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     what its choices add and that subtree is walked again only if its most, plus the track's gain,
     beats the best so far; below the first station, with few pairs (`_FEW_PAIRS`: with more, it
     almost never cuts), a walk stops when even joining every pair apart whose two groups later
-    tracks reach would not beat it. The country tickets (none on maps with
-    stations) are scored at each full choice."""
+    tracks reach would not beat it. The last station's options (tracks at one city) share a
+    component, so each joins that component's group (the hub) to another group: one pass over the
+    pairs touching the hub gives what each option adds (options sharing none, never on a map, are
+    walked as with country tickets). The country tickets (none on maps with stations) are scored
+    at each full choice."""
     pairs = list(keys.items())
     touched = [0] * len(options)  # per station, the components it and the later stations touch
     reach = 0
@@ -293,7 +296,7 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     chosen: list = []
     last = len(options) - 1
     final = options[last]
-    picks: dict[tuple[int, ...], tuple] = {}  # groups left -> the last station's gain and first best option
+    joins: dict[tuple[int, ...], tuple] = {}  # groups left -> the last station's gain, and per group it joins
     befores = [_places_result(find, t) for t in places] if places else ()
 
     def score(_: int, groups: tuple[int, ...], value: int) -> int:
@@ -310,37 +313,42 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
         return 0
 
     def finish(_: int, groups: tuple[int, ...], value: int) -> int:
-        """The last station's choice, without country tickets: its first best option; what it adds."""
+        """The last station's choice, without country tickets: its first best option; what it adds.
+        Its options join the group of the component they share (the hub) to another group."""
         if value > best[0]:
             best[0], best[1] = value, tuple(chosen)
-        found = picks.get(groups)
+        found = joins.get(groups)
         if found is None:
-            gain, pick, covered = 0, None, 0
+            hub = common
             for group in groups:
-                covered |= group
-            for option in final:
-                _, x, y, joined = option
-                if joined & covered:  # (else it joins two components no group holds)
-                    a, b = x, y
+                if group & common:
+                    hub = group
+                    break
+            gains: dict[int, int] = {}  # per group (or component) an option joins to the hub, the pairs' key
+            gain = 0
+            for both, key in pairs if hub != common else spokes:
+                other = both & ~hub
+                if other != both and other:
                     for group in groups:
-                        if group & x:
-                            a = group
-                        if group & y:
-                            b = group
-                    if a == b:
-                        continue
-                    more = 0
-                    for both, key in pairs:
-                        if both & a and both & b:
-                            more += key
-                else:
-                    more = keys.get(joined, 0)
-                if more > gain:
-                    gain, pick = more, option
-            found = picks[groups] = (gain, pick)
-        gain, pick = found
-        if gain and value + gain > best[0]:
-            best[0], best[1] = value + gain, (*chosen, pick)
+                        if group & other:
+                            other = group
+                            break
+                    if other & reached:
+                        more = gains[other] = gains.get(other, 0) + key
+                        if more > gain:
+                            gain = more
+            found = joins[groups] = (gain, gains)
+        gain, gains = found
+        if value + gain > best[0]:
+            for option in final:
+                other = option[3] & ~common
+                for group in groups:
+                    if group & other:
+                        other = group
+                        break
+                if gains.get(other) == gain:
+                    best[0], best[1] = value + gain, (*chosen, option)
+                    break
         return gain
 
     def visit(station: int, groups: tuple[int, ...], value: int) -> int:
@@ -409,11 +417,18 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
         return most
 
     few = len(pairs) <= _FEW_PAIRS and not places
+    common = -1  # a component every option of the last station touches (0: none)
+    for option in final:
+        common &= option[3]
+    common &= -common
+    spokes = [(both, key) for both, key in pairs if both & common]  # (the pairs the hub joins while alone)
+    reached = touched[last]
+    whole = places or not common  # (then every station is walked, and `score` takes each full choice)
     # Per station, the components the later stations touch (a group touching none is dropped, -1:
     # none is) and the next step.
     aheads = [-1] * len(options) if places else [*touched[1:], 0]
-    thens = [visit] * last + [score] if places else [*[visit] * (last - 1), finish]
-    (visit if last or places else finish)(0, (), 0)
+    thens = [visit] * last + [score] if whole else [*[visit] * (last - 1), finish]
+    (visit if last or whole else finish)(0, (), 0)
     thens = None  # (no cycle left: see the module docstring)
     return best[1]
 
