@@ -2,7 +2,7 @@
 
 The searches are closures that call themselves, and each drops its closure when done: a closure
 referring to itself is a reference cycle, which would leave all its search's data to the garbage
-collector (its collections were a seventh of the costliest Europe scorings' CPU time)."""
+collector (its collections were about 15 % of the costliest Europe scorings' CPU time)."""
 
 from __future__ import annotations
 
@@ -829,8 +829,8 @@ def _block_bounds(
     # the odd cities it leaves, the pairing, the block's sides): inside from it to a bridge at the
     # pairing's city `gate`, a trail keeps at most the weight less the mask's pairing with `gate`
     inner: dict[int, tuple] = {}
-    # block with chains inside -> [twice its weight, even starts or attachments, odd cities, attachments,
-    # chains]; the odd cities are all starts or attachments (odd in all, or beside some bridges)
+    # block with chains inside -> [twice its weight, even starts or attachments, odd cities, chains];
+    # the odd cities are all starts or attachments (odd in all, or beside some bridges)
     cores: dict[int, list] = {}
     near: dict[int, list[tuple[int, int]]] = {}  # city -> its chains inside its block (other end, length)
     startset = set(starts)
@@ -864,17 +864,15 @@ def _block_bounds(
         near[c] = around
         core = cores.get(root)
         if core is None:
-            core = cores[root] = [0, [], [], [], 0]
+            core = cores[root] = [0, [], [], 0]
         core[0] += weight
-        core[4] |= inside
+        core[3] |= inside
         if len(around) & 1:
             core[2].append(c)
         elif attached or c in startset:
             core[1].append(c)
-        if attached:
-            core[3].append(c)
     paired: dict[int, tuple] = {}
-    for root, (weight, even, odd, _, inside) in cores.items():
+    for root, (weight, even, odd, inside) in cores.items():
         weight //= 2  # each chain is listed at both ends
         # The even ones first: the bounds' masks differ by them, and the pairing pairs its lowest
         # city first, so what remains is shared (a third fewer masks to pair).
@@ -995,7 +993,7 @@ def _leftovers(
     weight, odd, index, group, pairing, rows, chains = core
     found: dict[tuple[int, int], int] = {}  # (leftover, the bridge's city or -1) -> the most budget
     gate, budget = -1, weight - need  # where the trail ends or leaves the block, what it may leave there
-    least = 1 << 30  # the least a path or pairing left out went past its room
+    least = _FAR  # the least a path or pairing left out went past its room
 
     def pair_up(ends: int, room: int, unused: int) -> bool:
         """Adds every leftover holding `unused` that pairs `ends` (one may be the trail's end
