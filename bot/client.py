@@ -34,6 +34,7 @@ from bot.inbox import Inbox
 from bot.language import Languages
 from bot.messenger import TableMessenger
 from bot.moves import Moves
+from bot.permissions import check_component
 from bot.render_pool import POOL
 from bot.service import ANNOUNCER, TIMERS, GameService, new_error_id
 from bot.settings import Settings
@@ -291,6 +292,10 @@ class TTRBot(commands.AutoShardedBot):
         await self.apologize(
             interaction, error, what=interaction.command.qualified_name if interaction.command else None
         )
+
+    async def authorize(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        """A component's custom id names something of this server and channel (raises why not)."""
+        await check_component(self, interaction, fields)
 
     async def refuse(self, interaction: Interaction, error: TemplateError) -> None:
         """A refusal, privately, in the caller's words (nothing was changed)."""

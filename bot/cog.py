@@ -22,6 +22,7 @@ from bot.moves import Moves
 from bot.service import GameService
 from bot.settings import Settings
 from bot.timers import Timers
+from bot.transformers import check_options
 from engine.errors import TemplateError
 from storage import Storage
 
@@ -61,6 +62,7 @@ class Bot(Protocol):
 
     async def reply(self, interaction: Interaction, text: str, **kwargs) -> None: ...
     async def refuse(self, interaction: Interaction, error: TemplateError) -> None: ...
+    async def authorize(self, interaction: Interaction, fields: dict[str, str]) -> None: ...
     async def forget_guild(self, guild_id: int) -> None: ...
     def serves_guild(self, guild_id: int) -> bool: ...
     def get_channel(self, channel_id: int, /): ...
@@ -102,6 +104,11 @@ class TTRCog(commands.Cog):
             self.bot.tree.add_command(menu)
         if self.items:
             self.bot.add_dynamic_items(*self.items)
+
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Every slash command's options are what it declares (raises `OptionRefused`)."""
+        check_options(interaction)
+        return True
 
     async def start_work(self) -> None:
         """Background work that needs storage (loops, resumed AI seats): started once storage is open."""

@@ -116,13 +116,16 @@ def fit(text: str | None, limit: int) -> str | None:
 
 
 class Guarded:
-    """Mixed into every DynamicItem, as `tree.on_error` is for slash commands: a refusal is worded
-    for the user, an unexpected error becomes a short apology with an error id and a traceback in
-    the log; `run` does the work."""
+    """Mixed into every DynamicItem, as `tree.on_error` is for slash commands: what its custom id
+    names is checked against where it was clicked (`bot.authorize`), a refusal is worded for the
+    user, an unexpected error becomes a short apology with an error id and a traceback in the log;
+    `run` does the work."""
 
     async def callback(self, interaction: Interaction) -> None:
         try:
             with metrics.interaction(interaction):
+                # What the custom id names must live where it was clicked (bot/permissions.py).
+                await interaction.client.authorize(interaction, getattr(self, "fields", {}))  # type: ignore[attr-defined]
                 await self.run(interaction)  # type: ignore[attr-defined]
         except TemplateError as exc:
             await interaction.client.refuse(interaction, exc)  # type: ignore[attr-defined]
@@ -144,6 +147,15 @@ class Clicked(Guarded):
 
     def number(self, name: str) -> int:
         return int(self.fields[name])
+
+    @property
+    def values(self) -> list[str]:
+        """A select's picked values; a button sent with a select's custom id, or a pick of nothing,
+        names no choice (refused)."""
+        values = getattr(self.item, "values", None)
+        if not isinstance(values, list) or not values:
+            raise ButtonNotValid()
+        return values
 
 
 class UnknownComponent(Clicked, discord.ui.DynamicItem[discord.ui.Item], template=UNKNOWN):
@@ -261,7 +273,7 @@ def move_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[
     besides drawing cards. Claim and Station open a menu of what the hand pays for."""
     turn = game.turn_token(seat)
     starting = game.phase == "playing" and game.current == seat and game.stage is None
-    marklin = _marklin(game)
+    marklin = is_marklin(game)
     items: list[discord.ui.Item] = [
         button(
             f"ttr:{game_id}:{turn}:routes:0",
@@ -300,7 +312,7 @@ def move_buttons(game_id: int, game: Game, seat: int, *, t: Translator) -> list[
     return items
 
 
-def _marklin(game: Game) -> bool:
+def is_marklin(game: Game) -> bool:
     return "marklin" in game.map.rules.hooks
 
 

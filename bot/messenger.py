@@ -72,7 +72,10 @@ def in_place(interaction: Interaction) -> bool:
     """Whether the answer to `interaction` replaces the private message it was tapped on (a
     player's panel or menu) rather than arriving as a new one: one panel, updated as they play."""
     message = interaction.message
-    return interaction.type == discord.InteractionType.component and message is not None and message.flags.ephemeral
+    if interaction.type != discord.InteractionType.component or message is None or not message.flags.ephemeral:
+        return False
+    made_for = message.interaction_metadata.user.id if message.interaction_metadata else None
+    return made_for == interaction.user.id  # someone else's panel (its id replayed) is never rewritten
 
 
 async def show_private(interaction: Interaction, content: str, view: discord.ui.View | None = None) -> None:

@@ -6,9 +6,13 @@ and gives the autocomplete for its option.
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from dataclasses import dataclass
 
-from discord import Interaction, app_commands
+import regex
+from discord import AppCommandOptionType, Interaction, app_commands
+from discord.utils import escape_markdown, escape_mentions
 
 from bot.errors import Command, NoGameHere, NotPlaying, Option, UserError
 from bot.service import Table
@@ -24,6 +28,83 @@ from texts.present import route_choice_label
 
 def _bot(interaction: Interaction):
     return interaction.client
+
+
+# ---------------------------------------------------------------------------- every option's value
+
+#: The longest text an option without a declared `max_length` takes (Discord's own is 6,000).
+TEXT_OPTION = 200
+#: Discord's integer options are JSON numbers between -(2^53) and 2^53: anything else is forged.
+INTEGER_OPTION = 2**53
+#: Characters a name or a typed value never needs and that hide or reorder what it shows: controls
+#: (NUL, BEL, CR LF …) and format characters (zero-width spaces and joiners, bidi overrides, BOM).
+_INVISIBLE = regex.compile(r"[\p{Cc}\p{Cf}\p{Co}\p{Cs}]+")
+_SPACES = regex.compile(r"\s+")
+
+
+def clean_text(value: str) -> str:
+    """What a typed value is taken as: NFC, invisible characters dropped, runs of spaces as one."""
+    return _SPACES.sub(" ", _INVISIBLE.sub("", unicodedata.normalize("NFC", value))).strip()
+
+
+class OptionOutOfChoices(UserError):
+    message = N_("**{value}** is not one of the choices of `{option}`.")
+
+
+class OptionOutOfRange(UserError):
+    message = N_("`{option}` must be between {low} and {high}.")
+
+
+class OptionTooLong(UserError):
+    message = N_("`{option}` is too long: at most {high} characters.")
+
+
+class OptionEmpty(UserError):
+    message = N_("`{option}` cannot be empty.")
+
+
+class OptionRefused(app_commands.CheckFailure):
+    """A value no Discord client sends for its option (a forged one, or a command definition older
+    than the bot's): `tree.on_error` words `original` for the caller, and nothing runs."""
+
+    def __init__(self, original: UserError) -> None:
+        super().__init__(original.template)
+        self.original = original
+
+
+def check_options(interaction: Interaction) -> None:
+    """Every option of a slash command against what the command declares — its choices, its range,
+    its length — before any transformer or controller sees it; typed text is cleaned (`clean_text`)
+    in place. The one boundary for options (components: bot/permissions.py and the templates)."""
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return
+    values = interaction.namespace.__dict__
+    for param in command.parameters:
+        name = param.display_name
+        if name not in values:
+            continue
+        value = values[name]
+        option = Option(param.name)
+        if param.type is AppCommandOptionType.string and isinstance(value, str):
+            # discord.py keeps a text option's declared lengths as its min and max values.
+            value = values[name] = clean_text(value)
+            high = int(param.max_value) if param.max_value is not None else TEXT_OPTION
+            if len(value) > high:
+                raise OptionRefused(OptionTooLong(option=option, high=high))
+            if not value and (param.required or param.min_value):
+                raise OptionRefused(OptionEmpty(option=option))
+        if param.choices and value not in [choice.value for choice in param.choices]:
+            raise OptionRefused(OptionOutOfChoices(value=escape_markdown(escape_mentions(str(value))), option=option))
+        if param.type in (AppCommandOptionType.integer, AppCommandOptionType.number) and not isinstance(value, bool):
+            low = param.min_value if param.min_value is not None else -INTEGER_OPTION
+            high = param.max_value if param.max_value is not None else INTEGER_OPTION
+            if not (math.isfinite(value) and low <= value <= high):
+                raise OptionRefused(OptionOutOfRange(option=option, low=_number(low), high=_number(high)))
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
 
 
 async def table_here(interaction: Interaction, *, routing: bool = False) -> Table:

@@ -118,11 +118,11 @@ class Admin(TTRCog):
         The removal is the table's move, announced in the channel like any other (a kick that ends
         the game posts the final results); the host's answer is this message, not a hand."""
         t = await self.bot.languages.for_interaction(interaction)
+        table = await self.bot.service.table(game_id)
+        check_host(table, interaction)  # Cancel too: only who may kick answers the confirmation
         if not yes:
             await interaction.response.edit_message(content=t.gettext("Nobody was removed."), view=None)
             return
-        table = await self.bot.service.table(game_id)
-        check_host(table, interaction)
         if table.user_of(seat) != user_id:
             raise SeatChanged()
         await interaction.response.edit_message(view=None)  # answered at once: one removal per confirmation

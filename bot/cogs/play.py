@@ -12,13 +12,13 @@ from discord.app_commands import locale_str
 from bot import components
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr
-from bot.errors import MarketChanged, NotPlaying
+from bot.errors import ButtonNotValid, MarketChanged, NotPlaying
 from bot.messenger import show_private
 from bot.planning import ticket_cities, ticket_tracks
 from bot.transformers import City, Route, my_seat, table_here
-from engine import BuildStation, Claim, DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, KeepTickets, PayTunnel
+from engine import BuildStation, Claim, DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, Game, KeepTickets, PayTunnel
 from engine.actions import Move
-from engine.cards import CARD_NAMES
+from engine.cards import ALL_CARD_NAMES, CARD_NAMES
 from engine.errors import ActionError, CardRef
 from i18n.translator import CARD_WORDS
 from texts.present import route_name
@@ -31,7 +31,23 @@ def _play(interaction: Interaction) -> Play:
 
 
 class _GameItem(components.Clicked):
-    """A component of one game: the game id, and the decision or turn token, from its custom id."""
+    """A component of one game: the game id, and the decision or turn token, from its custom id.
+
+    What else its id or values name (a route, a city, a card, a ticket) is checked against the
+    game's map before anything runs: a value no menu offered is refused as an invalid button."""
+
+    async def game(self, interaction: Interaction) -> Game:
+        return (await interaction.client.service.peek(self.number("game"))).game  # type: ignore[attr-defined]
+
+    async def track(self, interaction: Interaction, track_id: str) -> str:
+        if track_id not in (await self.game(interaction)).map.track_by_id:
+            raise ButtonNotValid()
+        return track_id
+
+    async def city(self, interaction: Interaction, city_id: str) -> str:
+        if city_id not in (await self.game(interaction)).map.city_by_id:
+            raise ButtonNotValid()
+        return city_id
 
     async def act(self, interaction: Interaction, action) -> None:
         fields = self.fields
@@ -49,6 +65,8 @@ class DrawCardButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], templ
 
     async def run(self, interaction: Interaction) -> None:
         slot, shown = self.fields["slot"], self.fields.get("card")
+        if shown is not None and int(shown) >= len(ALL_CARD_NAMES):
+            raise ButtonNotValid()
         if slot == "deck":
             await self.act(interaction, DrawDeck())
             return
@@ -78,11 +96,12 @@ class RouteSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template
     """A route picked in the claim menu: claimed if one payment fits, else the payments offered."""
 
     async def run(self, interaction: Interaction) -> None:
-        await _play(interaction).pick(interaction, self, lambda a: isinstance(a, Claim) and a.track == self.picked)
+        track = await self.track(interaction, self.values[0])
+        await _play(interaction).pick(interaction, self, lambda a: isinstance(a, Claim) and a.track == track)
 
     @property
     def picked(self) -> str:
-        return self.item.values[0]
+        return self.values[0]
 
 
 class CitiesButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.CITIES):
@@ -94,13 +113,15 @@ class CitiesButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], templat
 
 class CitySelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.CITY):
     async def run(self, interaction: Interaction) -> None:
-        city = self.item.values[0]
+        city = await self.city(interaction, self.values[0])
         await _play(interaction).pick(interaction, self, lambda a: isinstance(a, BuildStation) and a.city == city)
 
 
 class KeepTicketsSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.KEEP):
     async def run(self, interaction: Interaction) -> None:
-        await self.act(interaction, KeepTickets(tuple(sorted(int(v) for v in self.item.values))))
+        if not all(v.isdigit() and len(v) < 10 for v in self.values):
+            raise ButtonNotValid()
+        await self.act(interaction, KeepTickets(tuple(sorted(int(v) for v in self.values))))
 
 
 class TunnelButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.TUNNEL):
@@ -113,20 +134,39 @@ class ChoiceButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], templat
     """One of several actions offered for a decision (components.choice_button)."""
 
     async def run(self, interaction: Interaction) -> None:
-        await self.act(interaction, components.decode_choice(self.fields["text"]))
+        action = components.decode_choice(self.fields["text"])
+        for track in (getattr(action, "track", None),):
+            if track is not None:
+                await self.track(interaction, track)
+        for city in (getattr(action, "city", None), getattr(action, "passenger", None)):
+            if city is not None:
+                await self.city(interaction, city)
+        await self.act(interaction, action)
 
 
-class MixButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.MIX):
+class _MarklinItem(_GameItem):
+    """A component only Märklin's games show (ticket mixes, passengers): on another map, forged."""
+
+    async def game(self, interaction: Interaction) -> Game:
+        game = await super().game(interaction)
+        if not components.is_marklin(game):
+            raise ButtonNotValid()
+        return game
+
+
+class MixButton(_MarklinItem, discord.ui.DynamicItem[discord.ui.Button], template=components.MIX):
     """Märklin: a ticket mix named (how many of the tickets come from the long deck)."""
 
     async def run(self, interaction: Interaction) -> None:
+        await self.game(interaction)
         await self.act(interaction, DrawTickets(self.number("long")))
 
 
-class MixesButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.MIXES):
+class MixesButton(_MarklinItem, discord.ui.DynamicItem[discord.ui.Button], template=components.MIXES):
     """Märklin's Tickets: the mix buttons, privately."""
 
     async def run(self, interaction: Interaction) -> None:
+        await self.game(interaction)
         table, seat, t = await _play(interaction)._player(interaction, self.number("game"))
         view = components.ticket_mix_view(table.id, table.game, seat, t=t)
         if view is None:  # not the seat's turn, or no tickets left: the engine says why
@@ -135,23 +175,26 @@ class MixesButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template
         await show_private(interaction, components.ticket_mix_text(t, table.game, seat), view)
 
 
-class PassengersButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.PASSENGERS):
+class PassengersButton(_MarklinItem, discord.ui.DynamicItem[discord.ui.Button], template=components.PASSENGERS):
     """Märklin: move a passenger (which one, then where to)."""
 
     async def run(self, interaction: Interaction) -> None:
+        await self.game(interaction)
         await _play(interaction).passenger_menu(interaction, self.number("game"), None)
 
 
-class PassengerSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.PASSENGER):
+class PassengerSelect(_MarklinItem, discord.ui.DynamicItem[discord.ui.Select], template=components.PASSENGER):
     async def run(self, interaction: Interaction) -> None:
-        await _play(interaction).passenger_menu(interaction, self.number("game"), self.item.values[0])
+        start = await self.city(interaction, self.values[0])
+        await _play(interaction).passenger_menu(interaction, self.number("game"), start)
 
 
-class TripSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=components.TRIP):
+class TripSelect(_MarklinItem, discord.ui.DynamicItem[discord.ui.Select], template=components.TRIP):
     """A passenger's destination: the listed move there (its path and passenger cards)."""
 
     async def run(self, interaction: Interaction) -> None:
-        start, end = self.fields["start"], self.item.values[0]
+        start = await self.city(interaction, self.fields["start"])
+        end = await self.city(interaction, self.values[0])
 
         def move(game) -> Move:
             seat = game.current
@@ -163,11 +206,14 @@ class TripSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select], template=
         await self.act(interaction, move)
 
 
-class EndButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], template=components.END):
+class EndButton(_MarklinItem, discord.ui.DynamicItem[discord.ui.Button], template=components.END):
     """Märklin: the claimed route's passenger end (or none), then the payment as for any claim."""
 
     async def run(self, interaction: Interaction) -> None:
-        track, city = self.fields["track"], self.fields["city"] or None
+        track, city = await self.track(interaction, self.fields["track"]), self.fields["city"] or None
+        m = (await self.game(interaction)).map
+        if city is not None and city not in (m.cities[m.track_by_id[track].a].id, m.cities[m.track_by_id[track].b].id):
+            raise ButtonNotValid()
         await _play(interaction).pick(
             interaction,
             self,
@@ -406,7 +452,7 @@ def _unplayable(game, item: _GameItem):
     if isinstance(item, (RouteSelect, EndButton)):
         track = game.map.track_by_id[item.picked if isinstance(item, RouteSelect) else item.fields["track"]]
         return Claim(track.id, track.color, 0)
-    return BuildStation(item.item.values[0], None, 0)
+    return BuildStation(item.values[0], None, 0)
 
 
 async def setup(bot) -> None:

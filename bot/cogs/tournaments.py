@@ -31,7 +31,7 @@ from bot.choices import DECK_CHOICES, MAP_CHOICES, deck_choice
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr, slash
 from bot.errors import reason
-from bot.permissions import is_manager
+from bot.permissions import Place, check_place, is_manager
 from bot.service import LEAGUES, Cause, CauseKind, Outcome
 from bot.tables import TableSpec, open_table
 from bot.timers import TIMERS
@@ -605,6 +605,8 @@ class Tournaments(TTRCog):
             table = await stored.table_of_game(session=session, game_id=game_id)
             if table is None:
                 raise stored.TournamentError(N_("game {game} is not a tournament table"), game=game_id)
+            tournament = await stored.get_tournament(session=session, tournament_id=table.tournament_id)
+            check_place(interaction, Place(tournament.guild_id))
             await stored.adjudicate(
                 session=session, table_id=table.id, order=users, scores=None, user_id=interaction.user.id
             )

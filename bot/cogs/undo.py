@@ -113,6 +113,8 @@ class Undos(TTRCog):
         t = await self.bot.messenger.channel_t(table)
         mover = game.log[-1][0] if game.log else None
         if game.version != ply or mover is None:
+            if table.seat_of(interaction.user.id) is None or not _asks_for(interaction.message, game_id, ply):
+                raise TooLate()  # only a player closes the request, and only the request's own message
             await interaction.response.edit_message(
                 content=f"{interaction.message.content}\n⌛ " + t.gettext("Too late: the game moved on."), view=None
             )
@@ -168,6 +170,14 @@ class Undos(TTRCog):
         if content is None:
             mine = await self.bot.languages.for_interaction(interaction)
             await interaction.followup.send(mine.gettext("Taken back."), ephemeral=True)
+
+
+def _asks_for(message: discord.Message | None, game_id: int, ply: int) -> bool:
+    """Whether `message` is the vote request for this game and move (it carries its buttons)."""
+    wanted = f"ttr:{game_id}:{ply}:undo:"
+    return message is not None and any(
+        str(getattr(child, "custom_id", "")).startswith(wanted) for row in message.components for child in row.children
+    )
 
 
 async def setup(bot) -> None:

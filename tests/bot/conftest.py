@@ -23,8 +23,7 @@ async def make_bot(fake_discord, run_bot, tmp_path, monkeypatch):
         settings = Settings(
             discord_token=fake_discord.token if hasattr(fake_discord, "token") else "fake-bot-token",
             database_url=url,
-            dev_guild_id=fake_discord.guild.id,
-            **overrides,
+            **{"dev_guild_id": fake_discord.guild.id, **overrides},
         )
         bot = TTRBot(settings, storage=Storage(url))
         seeds = iter(range(1000, 2000))

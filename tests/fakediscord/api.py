@@ -805,6 +805,72 @@ class FakeDiscord:
             data["resolved"] = resolved
         return await self._dispatch(MESSAGE_COMPONENT, user, message.channel, data, source=message, wait=wait)
 
+    # --- a hostile client -------------------------------------------------------------------------
+    # What the Discord client never sends but a modified client (a self-bot) or a command definition
+    # older than the bot's own can: option values outside their declared choices, ranges and
+    # lengths. Discord validates a component interaction's custom id against the clicked message
+    # ("Component validation failed"), yet its docs ask apps to validate component data themselves;
+    # `forge_component` models a click Discord let through. The bot must treat every such value as
+    # untrusted (issue 38).
+
+    async def forge_slash(
+        self, user: User, channel: Channel, command: str, *, options: dict[str, Any] | None = None, **kwargs: Any
+    ) -> Interaction:
+        """Like `slash`, with the options' choices, min/max values and lengths not checked (their
+        types still are: Discord parses them) and integers of any size."""
+        values = {**(options or {}), **kwargs}
+        self._check_commands_usable(channel)
+        data, leaf, resolved = self._command_data(user, channel, command)
+        target = leaf["_target"]
+        for name, value in values.items():
+            option = self._option(leaf, name, command)
+            if option["type"] == 3 and isinstance(value, str):
+                target.append({"name": option["name"], "type": 3, "value": value})
+                continue
+            target.append(self._option_value(option, value, resolved, channel, command, check_choices=False))
+        if resolved:
+            data["resolved"] = resolved
+        return await self._dispatch(APPLICATION_COMMAND, user, channel, data, command_name=command)
+
+    async def forge_component(
+        self,
+        user: User,
+        channel: Channel,
+        custom_id: str,
+        values: list[str] | None = None,
+        *,
+        component_type: int | None = None,
+        ephemeral: bool = False,
+        on: Message | None = None,
+        wait: bool = True,
+    ) -> Interaction:
+        """A click on a component with any custom id (a button's, or with ``values`` a string
+        select's picking them), on a message of the bot's in ``channel`` that carries just that
+        component (not listed in the channel: as if Discord had not checked the id); ``on``: on
+        that message instead, seen or not (someone else's ephemeral panel, by its id)."""
+        kind = component_type or (2 if values is None else 3)
+        if on is not None:
+            data = {"custom_id": custom_id, "component_type": kind, **({"values": values} if values else {})}
+            return await self._dispatch(MESSAGE_COMPONENT, user, channel, data, source=on, wait=wait)
+        if kind == 2:
+            component: dict[str, Any] = {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id}
+        else:
+            options = [{"label": str(v)[:100] or "-", "value": str(v)} for v in dict.fromkeys(values or ["-"])]
+            component = {"type": kind, "custom_id": custom_id, "options": options, "max_values": len(options)}
+        source = Message(
+            id=self.ids.next(),
+            channel=channel,
+            author=self.bot_user,
+            components=[{"type": 1, "components": [component]}],
+            flags=limits.FLAG_EPHEMERAL if ephemeral else 0,
+            created=self.now(),
+        )
+        self.messages[source.id] = source
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._dispatch(MESSAGE_COMPONENT, user, channel, data, source=source, wait=wait)
+
     async def submit_modal(
         self, user: User, opened: Interaction, values: dict[str, Any] | None = None, *, wait: bool = True, **kwargs: Any
     ) -> Interaction:
