@@ -57,7 +57,11 @@ EXTENSIONS = (
     "bot.cogs.history",  # /ttr board, log (and a finished game's export and replay)
     "bot.cogs.undo",  # the Undo button and its vote
     "bot.cogs.ai_seats",  # AI seats play their turns
-    "bot.cogs.leagues",  # /ttr-league …; the "Ticket to Ride profile" user menu; rating finished league games
+    "bot.cogs.leagues",  # /ttr-league create, role, info, season, rated, void, export, rename, delete; rating
+    "bot.cogs.league_audit",  # /ttr-league audit
+    "bot.cogs.league_standings",  # /ttr-league leaderboard, profile; the "Ticket to Ride profile" user menu
+    "bot.cogs.league_divisions",  # /ttr-league division set, remove, assign, reward
+    "bot.cogs.season_closing",  # seasons closed on their date: reward roles, the results post
     "bot.cogs.tournaments",  # /ttr-tournament …; sign-up buttons; rounds of tables opened and recorded
     "bot.cogs.queue",  # /ttr-league queue join, leave, status, rules; the matcher making rated tables
 )

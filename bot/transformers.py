@@ -7,8 +7,10 @@ and gives the autocomplete for its option.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import regex
 from discord import AppCommandOptionType, Interaction, app_commands
@@ -16,7 +18,7 @@ from discord.utils import escape_markdown, escape_mentions
 
 from bot.errors import Command, NoGameHere, NotPlaying, Option, UserError
 from bot.service import Table
-from engine import BuildStation, Claim
+from engine import BuildStation, Claim, available_maps, load_map
 from engine.errors import ListRef
 from engine.mapdata import MapData, fold_name
 from engine.notation import route_label
@@ -225,6 +227,54 @@ class CityTransformer(app_commands.Transformer):
         t = await _bot(interaction).languages.for_interaction(interaction)
         cities = sorted((table.game.map.city_by_id[city] for city in {a.city for a in stations}), key=t.city)
         return _matching([(t.city(c), c.name) for c in cities], value)
+
+
+# ---------------------------------------------------------------------------- a season's options
+
+
+def parse_date(text: str) -> datetime:
+    """`2026-12-01` → that day's 00:00 UTC."""
+    try:
+        day = datetime.strptime(text.strip(), "%Y-%m-%d")
+    except ValueError:
+        raise UserError("{text} is not a date like 2026-12-01", text=repr(text)) from None
+    return day.replace(tzinfo=UTC)
+
+
+def parse_maps(text: str | None) -> list[str]:
+    """`usa, europe` → map ids; empty or `all` → [] (any map)."""
+    if not text or text.strip().lower() in ("all", "any", "*"):
+        return []
+    known = {m: m for m in available_maps()}
+    known.update({load_map(m).name.lower(): m for m in available_maps()})
+    maps = []
+    for part in re.split(r"[,;\s]+", text.strip()):
+        if not part:
+            continue
+        found = known.get(part.lower())
+        if found is None:
+            raise UserError("unknown map {map}: choose from {maps}", map=repr(part), maps=", ".join(available_maps()))
+        maps.append(found)
+    return sorted(set(maps))
+
+
+def parse_counts(text: str | None) -> list[int]:
+    """`3-5` or `2,4` → player counts; empty or `all` → [] (any count)."""
+    if not text or text.strip().lower() in ("all", "any", "*"):
+        return []
+    counts: set[int] = set()
+    for part in re.split(r"[,;\s]+", text.strip()):
+        if not part:
+            continue
+        bounds = part.split("-", 1)
+        try:
+            lo, hi = int(bounds[0]), int(bounds[-1])
+        except ValueError:
+            raise UserError("{text} is not a player count like 3, 2-4 or 3,5", text=repr(part)) from None
+        if not 2 <= lo <= hi <= 5:
+            raise UserError("player counts are 2 to 5, not {text}", text=repr(part))
+        counts.update(range(lo, hi + 1))
+    return sorted(counts)
 
 
 # ---------------------------------------------------------------------------- leagues

@@ -50,7 +50,7 @@ KEYWORDS = {
     "plural": (1, 2),  # a counted piece of an engine error (engine.errors.plural)
     "_illegal": None,
     "UserError": None,  # the bot's own refusals (bot/service.py)
-    # league refusals (storage/errors.py, raised in storage/leagues.py) and why a league game is
+    # league refusals (storage/errors.py, raised in storage/leagues/) and why a league game is
     # not rated (storage/ratings.py)
     "LeagueError": None,
     "LeagueNotFoundError": None,

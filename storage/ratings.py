@@ -1,7 +1,7 @@
 """League ratings as pure functions: openskill Plackett–Luce over a season's results, in order.
 
 No SQL here (nothing of sqlalchemy or sqlmodel is imported; tests/storage/test_ratings.py checks
-it), so the maths is tested without a database and `storage/leagues.py` only reads rows, calls
+it), so the maths is tested without a database and `storage/leagues/` only reads rows, calls
 `compute_ratings` and writes what it returns. The inputs are anything with the attributes the
 Protocols below name: table rows in production, plain objects in tests.
 

@@ -457,7 +457,7 @@ async def test_a_close_interrupted_by_a_restart_resumes_without_doing_anything_t
     assert f"🎖️ <@&{podium.id}>: <@{first.user_id}> and <@{second.user_id}>" in post.content
     assert fake.requests.count(ROLE_PUT) == 1 and podium.id in fake.guild.member_roles[second.user_id]
     bot = await make_bot()
-    await bot.get_cog("Leagues").close_due_seasons()
+    await bot.get_cog("SeasonClosing").close_due_seasons()
     assert fake.requests.count(ROLE_PUT) == 1
     assert len([m for m in fake.channel_messages(fake.general) if "is over" in m.content]) == 1
     async with bot.storage.sessions() as session:

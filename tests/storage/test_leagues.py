@@ -23,6 +23,7 @@ from storage.errors import (
     VoidStateError,
 )
 from storage.games import create_game
+from storage.leagues import seasons
 from storage.lobbies import open_lobby
 from storage.models import (
     SEASON_CLOSED,
@@ -193,7 +194,7 @@ def test_refusals_are_english_templates_with_their_data() -> None:
     assert str(refused.value) == "season 'S1' allows games of 3, 4 players, not 2"
     season.starts_at = NOW + timedelta(days=1)
     with pytest.raises(SeasonNotOpenError) as refused:
-        leagues._check_season_open(season, NOW)
+        seasons._check_season_open(season, NOW)
     assert str(refused.value) == f"season 'S1' starts on {season.starts_at:%Y-%m-%d}"
 
 
