@@ -252,7 +252,7 @@ class Game:
         "offer_keep", "owner", "station_owner", "stations", "trains", "stations_left", "score", "left", "phase",
         "first", "current", "round", "resume", "stage", "tunnel", "last_round", "passes", "undoable", "decisions",
         "end_reason", "_final", "last_action", "_doubles_open", "_free_owner", "_free", "_free_mask",
-        "_stations_free", "_free_locos", "_track_rules", "_unmixed", "_listing", "__weakref__",
+        "_stations_free", "_free_locos", "track_rules", "_unmixed", "_listing", "__weakref__",
     )  # fmt: skip
 
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
@@ -349,7 +349,7 @@ class Game:
             rules.append(
                 None if locos_ok and not ferry_sub and not t.substitute else (locos_ok, ferry_sub, t.substitute)
             )
-        self._track_rules = rules
+        self.track_rules = rules
         #: Tunnels paid with one color or with locomotives only (docs/rules.md §6.4, Nordic Countries).
         self._unmixed = frozenset(t.index for t in self.map.tracks if t.tunnel and hooks.unmixed_tunnels)
         # Tracks paid with colored cards only (no locomotives, no substitutes) share the core's
@@ -388,14 +388,14 @@ class Game:
             game.apply(seat, action)
         return game
 
-    def _rng(self, purpose: str) -> random.Random:
+    def rng(self, purpose: str) -> random.Random:
         self.shuffles += 1
         return random.Random(f"{self.seed}:{purpose}:{self.shuffles}")
 
     def _setup(self) -> None:
         """docs/rules.md §1 setup order: shuffle, deal 4 each, turn 5 face up, deal tickets."""
         cards = self.hooks.train_deck(self)
-        self._rng("cards").shuffle(cards)
+        self.rng("cards").shuffle(cards)
         self.deck = cards
         for _ in range(START_HAND):
             for hand in self.hands:
@@ -406,9 +406,9 @@ class Game:
         m, d = self.map, self.deck_rules
         regular = [i for i in d.tickets if not (d.start_long and m.ticket_by_id[i].long)]
         longs = [i for i in d.tickets if d.start_long and m.ticket_by_id[i].long]
-        self._rng("tickets").shuffle(regular)
+        self.rng("tickets").shuffle(regular)
         if longs:
-            self._rng("long-tickets").shuffle(longs)
+            self.rng("long-tickets").shuffle(longs)
         else:  # nothing to shuffle: only the count, which seeds the later shuffles, moves on
             self.shuffles += 1
         self.ticket_deck = regular
@@ -419,7 +419,7 @@ class Game:
             self.offer_keep[seat] = min(d.start_keep, len(offer))
         # The long tickets not dealt go back to the box unseen (docs/rules.md §3).
         self.first = (
-            self.options.first_seat if self.options.first_seat is not None else self._rng("first").randrange(self.seats)
+            self.options.first_seat if self.options.first_seat is not None else self.rng("first").randrange(self.seats)
         )
         self.current = self.first
         self.hooks.after_setup(self)
@@ -745,7 +745,7 @@ class Game:
         rules, whether or not the track is free: the parser fills in defaults from these and an
         error names one of them."""
         hand = self.hands[seat]
-        card_rules = self._track_rules[track.index]
+        card_rules = self.track_rules[track.index]
         if card_rules is not None:
             return self._extended_options(hand, track.length, track.color, track.ferry, card_rules, False)
         options = payment_options(hand, track.length, track.color, track.ferry)
@@ -826,7 +826,7 @@ class Game:
         checker(self, seat, action)  # core: Game._check_x(self, ...); hook: hooks.check_action(game, ...)
         return core
 
-    def _check_turn(self, seat: int, stage: str | None, action: Action) -> None:
+    def check_turn(self, seat: int, stage: str | None, action: Action) -> None:
         if self.phase is CHOOSING:
             raise _illegal(_WAITING[type(action)])
         if seat != self.current:
@@ -849,12 +849,12 @@ class Game:
         return _illegal("choose which tickets to keep first")
 
     def _check_draw_deck(self, seat: int, action: DrawDeck) -> None:
-        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
+        self.check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
         if not self._can_draw_blind():
             raise _illegal("the deck and the discard pile are both empty: take a face-up card or do something else")
 
     def _check_draw_market(self, seat: int, action: DrawMarket) -> None:
-        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
+        self.check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
         if not 0 <= action.slot < MARKET_SIZE:
             raise _illegal(
                 "there is no face-up card {slot}; the market has 1 to {size}", slot=action.slot + 1, size=MARKET_SIZE
@@ -866,7 +866,7 @@ class Game:
             raise _illegal("a face-up locomotive cannot be your second card")
 
     def _check_claim(self, seat: int, action: Claim) -> None:
-        self._check_turn(seat, None, action)
+        self.check_turn(seat, None, action)
         t = self.track(action.track)
         if self._claim_error(seat, action, t, None) is not None:  # the route's name only for the error
             raise self._claim_error(seat, action, t, route_ref(self.map, t))
@@ -894,7 +894,7 @@ class Game:
                 length=t.length,
                 left=self.trains[seat],
             )
-        card_rules = self._track_rules[t.index]
+        card_rules = self.track_rules[t.index]
         if card_rules is None:
             if action.subs:
                 return _illegal("{what} takes no substitute cards", what=route)
@@ -923,7 +923,7 @@ class Game:
                 map=MapRef(self.map.name),
             )
         if isinstance(error, CardsShortError):
-            error = self._better_payment(
+            error = self.better_payment(
                 seat,
                 error,
                 action.color,
@@ -933,7 +933,7 @@ class Game:
             )
         return error
 
-    def _better_payment(
+    def better_payment(
         self, seat: int, error: CardsShortError, color: int | None, payments: list, what: object, make: Callable
     ) -> IllegalActionError:
         """A payment the hand lacks cards for, when another payment works: name that one (in
@@ -949,13 +949,13 @@ class Game:
         return _illegal("your cards do not make that payment for {what}: {fix} would pay", what=what, fix=fix)
 
     def _check_tickets(self, seat: int, action: DrawTickets) -> None:
-        self._check_turn(seat, None, action)
+        self.check_turn(seat, None, action)
         if not self.ticket_deck and not (self.ticket_discard and self.returned_policy == "discard"):
             raise _illegal("no destination tickets are left to draw")
 
     def _check_keep(self, seat: int, action: KeepTickets) -> None:
         if self.phase is PLAYING:
-            self._check_turn(seat, TICKETS, action)
+            self.check_turn(seat, TICKETS, action)
         elif not self.offers[seat]:
             raise _illegal("you have already chosen your starting tickets")
         offer = self.offers[seat]
@@ -982,7 +982,7 @@ class Game:
             )
 
     def _check_station(self, seat: int, action: BuildStation) -> None:
-        self._check_turn(seat, None, action)
+        self.check_turn(seat, None, action)
         if not self.map.rules.stations:
             raise _illegal("the {map} map has no stations", map=MapRef(self.map.name))
         city = self.map.city_by_id.get(action.city)
@@ -1002,14 +1002,14 @@ class Game:
         error = payment_error(self.hands[seat], cost, None, 0, action.color, action.locos, what)
         if isinstance(error, CardsShortError):
             payments = [(c, k, ()) for c, k in payment_options(self.hands[seat], cost, None, 0)]
-            error = self._better_payment(
+            error = self.better_payment(
                 seat, error, action.color, payments, what, lambda c, k, subs: BuildStation(city.id, c, k)
             )
         if error:
             raise error
 
     def _check_pay_tunnel(self, seat: int, action: PayTunnel) -> None:
-        self._check_turn(seat, TUNNEL, action)
+        self.check_turn(seat, TUNNEL, action)
         tunnel = self.tunnel
         options = surcharge_options(self.hands[seat], tunnel["surcharge"], tunnel["color"])
         if action.locos in options:
@@ -1045,10 +1045,10 @@ class Game:
         )
 
     def _check_decline(self, seat: int, action: DeclineTunnel) -> None:
-        self._check_turn(seat, TUNNEL, action)
+        self.check_turn(seat, TUNNEL, action)
 
     def _check_pass(self, seat: int, action: Pass) -> None:
-        self._check_turn(seat, None, action)
+        self.check_turn(seat, None, action)
         if any(not isinstance(a, Pass) for a in self._turn_start_actions(seat, True)):
             raise _illegal("you can only pass when you have no other move")
 
@@ -1091,7 +1091,7 @@ class Game:
             if not self.discard:
                 return None
             self.deck, self.discard = self.discard, []
-            self._rng("reshuffle").shuffle(self.deck)
+            self.rng("reshuffle").shuffle(self.deck)
             events.append(DeckReshuffled(len(self.deck)))
         return self.deck.pop()
 
@@ -1134,11 +1134,11 @@ class Game:
 
     def _after_card(self, seat: int, face_up_loco: bool, events: list[Event]) -> None:
         if self.stage is SECOND_CARD or face_up_loco:
-            self._end_turn(events)
+            self.end_turn(events)
             return
         self.stage = SECOND_CARD
         if not self._can_draw_second():  # only one card could be drawn: the turn ends
-            self._end_turn(events)
+            self.end_turn(events)
 
     def _pay(self, seat: int, color: int | None, locos: int, count: int, subs: tuple[int, ...] = ()) -> list[int]:
         """Take `count` cards (`locos` of them locomotives) and the substitute cards out of the
@@ -1155,7 +1155,7 @@ class Game:
             hand[c] -= 1
         return paid
 
-    def _discard_counts(self, counts: list[int]) -> None:
+    def discard_cards(self, counts: list[int]) -> None:
         discard = self.discard
         for kind, n in enumerate(counts):
             if n:
@@ -1189,11 +1189,11 @@ class Game:
                 }
                 return
             self.discard.extend(revealed)
-        self._discard_counts(paid)
-        self._place(seat, t, color, action.locos, events)
-        self._end_turn(events)
+        self.discard_cards(paid)
+        self.place(seat, t, color, action.locos, events)
+        self.end_turn(events)
 
-    def _place(self, seat: int, t: Track, color: int | None, locos: int, events: list[Event]) -> None:
+    def place(self, seat: int, t: Track, color: int | None, locos: int, events: list[Event]) -> None:
         self.owner[t.index] = seat
         self.track_claimed(t.index)
         self.trains[seat] -= t.length
@@ -1205,12 +1205,12 @@ class Game:
     def _apply_pay_tunnel(self, seat: int, action: PayTunnel, events: list[Event]) -> None:
         tunnel, self.tunnel = self.tunnel, None
         extra = self._pay(seat, tunnel["color"], action.locos, tunnel["surcharge"])
-        self._discard_counts(tunnel["paid"])
-        self._discard_counts(extra)
+        self.discard_cards(tunnel["paid"])
+        self.discard_cards(extra)
         self.discard.extend(tunnel["revealed"])
         t = self.map.track_by_id[tunnel["track"]]
-        self._place(seat, t, tunnel["color"], tunnel["paid"][LOCO], events)
-        self._end_turn(events)
+        self.place(seat, t, tunnel["color"], tunnel["paid"][LOCO], events)
+        self.end_turn(events)
 
     def _apply_decline(self, seat: int, action: DeclineTunnel, events: list[Event]) -> None:
         tunnel, self.tunnel = self.tunnel, None
@@ -1219,7 +1219,7 @@ class Game:
             hand[kind] += n
         self.discard.extend(tunnel["revealed"])
         events.append(TunnelDeclined(seat, tunnel["track"]))
-        self._end_turn(events)
+        self.end_turn(events)
 
     def _apply_draw_tickets(self, seat: int, action: DrawTickets, events: list[Event]) -> None:
         offer = []
@@ -1228,7 +1228,7 @@ class Game:
                 if self.returned_policy != "discard" or not self.ticket_discard:
                     break
                 self.ticket_deck, self.ticket_discard = self.ticket_discard, []
-                self._rng("ticket-reshuffle").shuffle(self.ticket_deck)
+                self.rng("ticket-reshuffle").shuffle(self.ticket_deck)
             offer.append(self.ticket_deck.pop())
         self.offers[seat] = offer
         self.offer_keep[seat] = min(self.deck_rules.draw_keep, len(offer))
@@ -1248,7 +1248,7 @@ class Game:
         if starting:
             self._maybe_start_play(events)
         else:
-            self._end_turn(events)
+            self.end_turn(events)
 
     def _return_tickets(self, ids: list[int], policy: str) -> None:
         self.hooks.return_tickets(self, ids, policy)  # "box": out of the game
@@ -1267,12 +1267,12 @@ class Game:
         city = self.map.city_by_id[action.city]
         cost = self.map.rules.station_costs[len(self.stations[seat])]
         color = action.color if action.locos < cost else None
-        self._discard_counts(self._pay(seat, color, action.locos, cost))
+        self.discard_cards(self._pay(seat, color, action.locos, cost))
         self.station_owner[city.index] = seat
         self.stations[seat].append(city.index)
         self.stations_left[seat] -= 1
         events.append(StationBuilt(seat, city.id, color, action.locos))
-        self._end_turn(events)
+        self.end_turn(events)
 
     def _apply_pass(self, seat: int | None, action: Pass | Skip, events: list[Event]) -> None:
         events.append(Passed(self.current, skipped=isinstance(action, Skip)))
@@ -1287,7 +1287,7 @@ class Game:
             return
         if self.stage is None:  # a skipped second card is no pass
             self.passes += 1
-        self._end_turn(events)
+        self.end_turn(events)
 
     def _apply_leave(self, seat: int | None, action: Resign | Remove, events: list[Event]) -> None:
         leaver = action.seat if isinstance(action, Remove) else seat
@@ -1295,10 +1295,10 @@ class Game:
         events.append(SeatLeft(leaver, self.left[leaver]))
         if self.tunnel is not None and leaver == self.current:
             tunnel, self.tunnel = self.tunnel, None
-            self._discard_counts(tunnel["paid"])
+            self.discard_cards(tunnel["paid"])
             self.discard.extend(tunnel["revealed"])
         hand = self.hands[leaver]
-        self._discard_counts(hand)
+        self.discard_cards(hand)
         self.hands[leaver] = [0] * self.hooks.card_kinds
         if self.offers[leaver]:
             policy = self.deck_rules.start_returned if self.phase is CHOOSING else self.returned_policy
@@ -1334,7 +1334,7 @@ class Game:
                 return nxt
         return seat
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def end_turn(self, events: list[Event]) -> None:
         seat = self.current
         self.stage = None
         if -1 in self.market:  # slots left empty by an exhausted deck

@@ -7,65 +7,15 @@ collector (its collections were about 15 % of the costliest Europe scorings' CPU
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from engine.outcome import PlayerScore, TicketResult
+
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.hooks import GameState
     from engine.mapdata import MapData, Track
-
-
-@dataclass(frozen=True, slots=True)
-class TicketResult:
-    id: int
-    points: int
-    completed: bool
-    via: tuple[str, ...] = ()  # borrowed (station) track ids this ticket cannot do without
-    reached: int | None = None  # country tickets (Switzerland): the destination scored (place index)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerScore:
-    seat: int
-    route_points: int  # points scored on the track during play (route claims, start offsets)
-    tickets: tuple[TicketResult, ...]
-    ticket_points: int
-    borrowed: tuple[str, ...]  # track ids used through stations (Europe)
-    station_points: int
-    longest: int
-    longest_tracks: tuple[str, ...]
-    bonuses: dict[str, int] = field(default_factory=dict)
-    total: int = 0
-    rank: int = 0
-    details: dict[str, int] = field(default_factory=dict)  # map facts behind the bonuses (Nederland: money, loans)
-
-    @property
-    def completed(self) -> int:
-        return sum(1 for t in self.tickets if t.completed)
-
-    def to_json(self) -> dict:
-        return {
-            "seat": self.seat,
-            "route_points": self.route_points,
-            "tickets": [_ticket_json(t) for t in self.tickets],
-            "ticket_points": self.ticket_points,
-            "borrowed": list(self.borrowed),
-            "station_points": self.station_points,
-            "longest": self.longest,
-            "longest_tracks": list(self.longest_tracks),
-            "bonuses": dict(self.bonuses),
-            "total": self.total,
-            "rank": self.rank,
-            "details": dict(self.details),
-        }
-
-
-def _ticket_json(t: TicketResult) -> dict:
-    out = {"id": t.id, "points": t.points, "completed": t.completed, "via": list(t.via)}
-    if t.reached is not None:
-        out["reached"] = t.reached  # place (city/country) index of the destination scored
-    return out
 
 
 def ticket_results(tracks: Sequence[Track], tickets: Sequence) -> tuple[TicketResult, ...]:
@@ -1110,7 +1060,7 @@ def _tracks_at(m: MapData) -> tuple[tuple[Track, ...], ...]:
     return tuple(tuple(t for t in m.tracks if city.index in (t.a, t.b)) for city in m.cities)
 
 
-def final_scores(game: Game) -> list[PlayerScore]:
+def final_scores(game: GameState) -> list[PlayerScore]:
     """Score every seat (resigned seats included) and rank them with the map's tie-breaks."""
     m: MapData = game.map
     deck = game.deck_rules
@@ -1172,7 +1122,7 @@ def final_scores(game: Game) -> list[PlayerScore]:
     return scores if adjusted is scores else rank(game, adjusted)
 
 
-def _tie_key(game: Game, seat: int, total: int, completed: int, longest: int) -> tuple:
+def _tie_key(game: GameState, seat: int, total: int, completed: int, longest: int) -> tuple:
     keys: list[int] = [total]
     for rule in game.map.rules.tie_breaks:
         if rule == "tickets":
@@ -1198,7 +1148,7 @@ def _places(keys: list[tuple]) -> list[int]:
     return places
 
 
-def rank(game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
+def rank(game: GameState, scores: list[PlayerScore]) -> list[PlayerScore]:
     """Competition ranking (1, 1, 3) by total then the map's tie-breaks; equal keys share a rank."""
     places = _places([_tie_key(game, s.seat, s.total, s.completed, s.longest) for s in scores])
     return [s if s.rank == place else replace(s, rank=place) for s, place in zip(scores, places)]
