@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from engine import Game
 from engine.actions import BuildStation, Claim, DrawDeck, DrawMarket, DrawTickets, Pass
 from engine.cards import LOCO
-from engine.game import COLORED_ONLY, PLAYING, UNMIXED
+from engine.listing import COLORED_ONLY, UNMIXED
 from engine.mapdata import load_map
 from engine.payments import payment_options, unmixed_options
+from engine.phases import PLAYING
 from engine.scoring import best_station_use, final_scores, longest_trail, ticket_results
 
 SEATS = {"switzerland": 3, "nordic": 3}
