@@ -14,15 +14,15 @@ from hypothesis import strategies as st
 import engine.trail as search
 from engine.mapdata import load_map
 from engine.network import adjacency_of, components_of
-from tests.engine.test_speed_equivalence import _network, reference_trail
+from tests.engine.reference_scoring import network, reference_trail
 
 MAPS = ["usa", "europe", "switzerland", "nordic", "marklin"]
 
 
-def _hairy_network(m, picks, rnd):
+def _hairynetwork(m, picks, rnd):
     """A dense core (picks closing cycles first) plus tracks touching it anywhere: pendant trees,
     extra cycles and separate pieces, listed in a random order."""
-    owned = _network(m, picks)
+    owned = network(m, picks)
     taken = {t.index for t in owned} | {t.double for t in owned if t.double is not None}
     cities = {c for t in owned for c in (t.a, t.b)}
     trains = m.rules.trains - sum(t.length for t in owned)
@@ -69,8 +69,8 @@ def _forced(
 
 @settings(max_examples=40)
 @given(st.sampled_from(MAPS), st.lists(st.integers(0, 30), max_size=16), st.randoms(use_true_random=False))
-def test_memo_and_bounded_searches_match_the_plain_one_on_every_network(map_id, picks, rnd):
-    owned = _hairy_network(load_map(map_id), picks, rnd)
+def test_memo_and_bounded_searches_match_the_plain_one_on_everynetwork(map_id, picks, rnd):
+    owned = _hairynetwork(load_map(map_id), picks, rnd)
     expected = reference_trail(owned)
     assert search.longest_trail(owned) == expected
     # Every network through the bounded search (leftovers as set, never listed, all of them listed
@@ -109,7 +109,7 @@ def test_leftovers_keep_every_trail_reaching_the_need(map_id, picks, rnd):
     the block that keeps the need there and beyond (ending in it, or leaving by another bridge
     whose onward bound adds enough) leaves some listed leftover unused; without any, no trail
     keeps more than the most it learned."""
-    owned = _hairy_network(load_map(map_id), picks, rnd)
+    owned = _hairynetwork(load_map(map_id), picks, rnd)
     adjacency = adjacency_of(owned)
     closed = components_of(adjacency)[1]
     starts = [c for c, out in adjacency.items() if len(out) & 1 or closed.get(c)]

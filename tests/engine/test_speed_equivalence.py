@@ -1,16 +1,15 @@
 """The fast legal-move listing and scoring give exactly what the plain algorithms give.
 
-The references below are the simple implementations the engine used before its speed work
-(issue 20): every payment listed afresh, every station assignment re-scored from scratch, every
-trail tried. They live only here, as the definition the fast code must match: same moves in the
-same order, same scores, same borrowed tracks and the same longest trail (the first one in the
-fixed search order), on states met in random games and on hypothesis-built networks.
+The references are the simple implementations: every payment listed afresh (below), every
+station assignment re-scored from scratch and every trail tried (tests/engine/reference_scoring.py).
+They are the definition the fast code must match: same moves in the same order, same scores, same
+borrowed tracks and the same longest trail (the first one in the fixed search order), on states met
+in random games and on hypothesis-built networks.
 """
 
 from __future__ import annotations
 
 import random
-from itertools import product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +21,8 @@ from engine.listing import COLORED_ONLY, UNMIXED
 from engine.mapdata import load_map
 from engine.payments import payment_options, unmixed_options
 from engine.phases import PLAYING
-from engine.scoring import best_station_use, final_scores, longest_trail, ticket_results
+from engine.scoring import best_station_use, final_scores, longest_trail
+from tests.engine.reference_scoring import network, reference_station_use, reference_trail
 
 SEATS = {"switzerland": 3, "nordic": 3}
 
@@ -65,55 +65,6 @@ def reference_turn_start(game: Game, seat: int, collapse: bool) -> list:
             if city.index not in game.station_owner:
                 actions.extend(BuildStation(city.id, c, k) for c, k in payment_options(hand, cost, None, 0, collapse))
     return actions or [Pass()]
-
-
-def reference_station_use(own, tickets, station_options):
-    def value(results):
-        return sum(r.points if r.completed else -r.points for r in results), sum(r.completed for r in results)
-
-    best = ticket_results(own, tickets)
-    best_key, best_borrowed = value(best), ()
-    for combo in product(*[[None, *opts] for opts in station_options if opts]):
-        borrowed = tuple(t for t in combo if t is not None)
-        if borrowed:
-            results = ticket_results([*own, *borrowed], tickets)
-            if value(results) > best_key:
-                best, best_key, best_borrowed = results, value(results), borrowed
-    via = []
-    for result, ticket in zip(best, tickets):
-        needed = tuple(
-            b.id
-            for b in best_borrowed
-            if result.completed
-            and not ticket_results([*own, *(x for x in best_borrowed if x is not b)], [ticket])[0].completed
-        )
-        via.append((result.id, result.points, result.completed, needed, result.reached))
-    return via, best_borrowed
-
-
-def reference_trail(tracks):
-    adjacency: dict[int, list] = {}
-    for i, t in enumerate(tracks):
-        adjacency.setdefault(t.a, []).append((i, t.b))
-        adjacency.setdefault(t.b, []).append((i, t.a))
-    best = [0, []]
-    path: list[int] = []
-    used = [False] * len(tracks)
-
-    def walk(city, total):
-        if total > best[0]:
-            best[:] = [total, path.copy()]
-        for i, nxt in adjacency[city]:
-            if not used[i]:
-                used[i] = True
-                path.append(i)
-                walk(nxt, total + tracks[i].length)
-                path.pop()
-                used[i] = False
-
-    for city in adjacency:
-        walk(city, 0)
-    return best[0], tuple(tracks[i] for i in best[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,38 +166,13 @@ def test_station_assignment_matches_the_reference_search(data):
         [t for t in m.tracks if owner[t.index] >= 0 and owner[t.index] != seat and c in (t.a, t.b)]
         for c in stations[seat]
     ]
-    results, borrowed = best_station_use(own, tickets, options)
-    via, ref_borrowed = reference_station_use(own, tickets, options)
-    assert borrowed == ref_borrowed
-    assert [(r.id, r.points, r.completed, r.via, r.reached) for r in results] == via
-
-
-def _network(m, picks):
-    owned, mine, cities, trains = [], set(), set(), m.rules.trains
-    for pick in picks:
-        frontier = [
-            t
-            for t in m.tracks
-            if t.index not in mine
-            and t.length <= trains
-            and (t.double is None or t.double not in mine)
-            and (not cities or t.a in cities or t.b in cities)
-        ]
-        if not frontier:
-            break
-        frontier.sort(key=lambda t: (not (t.a in cities and t.b in cities), t.length, t.index))
-        t = frontier[pick % len(frontier)]
-        owned.append(t)
-        mine.add(t.index)
-        cities.update((t.a, t.b))
-        trains -= t.length
-    return owned
+    assert best_station_use(own, tickets, options) == reference_station_use(own, tickets, options)
 
 
 @settings(max_examples=40)
 @given(st.sampled_from(["usa", "europe", "switzerland", "nordic"]), st.lists(st.integers(0, 30), max_size=14))
 def test_longest_trail_matches_the_reference_search_on_dense_networks(map_id, picks):
-    owned = _network(load_map(map_id), picks)
+    owned = network(load_map(map_id), picks)
     assert longest_trail(owned) == reference_trail(owned)
 
 
@@ -261,7 +187,7 @@ def test_longest_trail_matches_the_reference_search_in_any_track_order(map_id, p
     """Networks as a player lists them in any order, with scattered tracks besides (several
     components: trees, single cycles, dense ones), so every start rule and chain is exercised."""
     m = load_map(map_id)
-    owned = _network(m, picks)
+    owned = network(m, picks)
     taken = {t.index for t in owned} | {t.double for t in owned if t.double is not None}
     owned += rnd.sample([t for t in m.tracks if t.index not in taken and t.double not in taken], scattered)
     rnd.shuffle(owned)
