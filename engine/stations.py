@@ -6,8 +6,8 @@ assignment.
 
 The algorithm: a depth-first walk of the choices, station by station (`_best_choice`), on the
 seat's network shrunk to its components, cutting what cannot change the answer. The bit sets:
-- a component a borrowed track could touch has one bit (`bit`: component's first city -> its bit);
-- an option is (track, its first end's component bit, its second end's, both bits);
+- a component a borrowed track could touch has one bit (`component_bit`: its first city -> its bit);
+- an option is (track, `a_bit`: its first end's component, `b_bit`: its second end's, both bits);
 - a pair is the bit set of an open ticket's two components, with its key in `keys` (the tickets'
   points and count between those two components as one int, `_POINT`);
 - a group is the bit set of the components the tracks chosen so far join into one; `reach`,
@@ -53,9 +53,9 @@ def _joined(joins: Iterable[int]) -> list[int]:
     return groups
 
 
-def _regrouped(find, bit: dict[int, int], groups: Sequence[int]):
-    """`find` once each group (a bit set of the components `bit` names) is joined into one."""
-    label = {x: -group for x, b in bit.items() for group in groups if group & b}  # (< 0: no component's name)
+def _regrouped(find, component_bit: dict[int, int], groups: Sequence[int]):
+    """`find` once each group (a bit set of the components `component_bit` names) is joined into one."""
+    label = {x: -group for x, b in component_bit.items() for group in groups if group & b}  # (< 0: no component's name)
 
     def regrouped(city: int) -> int:
         c = find(city)
@@ -101,19 +101,19 @@ def best_station_use(
             results.append(ordinary_result(t.id, t.points, ca == cb))
     if not opened and not places:
         return tuple(results), ()
-    bit: dict[int, int] = {}
+    component_bit: dict[int, int] = {}
     options = []  # per station, its options (track, bit of one end's component, the other's, both)
     for opts in station_options:
         kept, met = [], []
         for t in opts:
             ra, rb = get(t.a, t.a), get(t.b, t.b)
             if ra != rb:
-                x = bit.get(ra) or bit.setdefault(ra, 1 << len(bit))
-                y = bit.get(rb) or bit.setdefault(rb, 1 << len(bit))
-                both = x | y
+                a_bit = component_bit.get(ra) or component_bit.setdefault(ra, 1 << len(component_bit))
+                b_bit = component_bit.get(rb) or component_bit.setdefault(rb, 1 << len(component_bit))
+                both = a_bit | b_bit
                 if both not in met:
                     met.append(both)
-                    kept.append((t, x, y, both))
+                    kept.append((t, a_bit, b_bit, both))
         if kept:
             options.append(kept)
     # An open ordinary ticket changes only if both its ends' components are joined by some option,
@@ -121,16 +121,16 @@ def best_station_use(
     needed = 0
     joinable = []  # (bit set of the ticket's two components, its position)
     for p, ca, cb in opened:
-        x = bit.get(ca)
-        if x:
-            y = bit.get(cb)
-            if y:
-                needed |= x | y
-                joinable.append((x | y, p))
+        a_bit = component_bit.get(ca)
+        if a_bit:
+            b_bit = component_bit.get(cb)
+            if b_bit:
+                needed |= a_bit | b_bit
+                joinable.append((a_bit | b_bit, p))
     for p in places:
         t = tickets[p]
         for n in (*t.a_nodes, *(n for _, nodes, _ in t.destinations for n in nodes)):
-            needed |= bit.get(find(n), 0)
+            needed |= component_bit.get(find(n), 0)
     reach = _drop_dead_ends(options, needed)
     # Tickets between the same two components count together (`_POINT`).
     keys: dict[int, int] = {}
@@ -139,7 +139,7 @@ def best_station_use(
             keys[both] = keys.get(both, 0) + tickets[p].points * (2 * _POINT) + 1
     if not options or not keys and not places:
         return tuple(results), ()
-    chosen = _best_choice(options, keys, [tickets[p] for p in places], find, bit)
+    chosen = _best_choice(options, keys, [tickets[p] for p in places], find, component_bit)
     if not chosen:
         return tuple(results), ()
     borrowed = tuple([c[0] for c in chosen])
@@ -149,10 +149,10 @@ def best_station_use(
     # Per borrowed track, the group of its first end without it: a ticket the borrowed tracks
     # complete needs it when that group holds one of its two components only.
     sides = []
-    for (_, x, _, _), rest in zip(chosen, without):
-        side = x
+    for (_, a_bit, _, _), rest in zip(chosen, without):
+        side = a_bit
         for group in rest:
-            if group & x:
+            if group & a_bit:
                 side = group
         sides.append(side)
     covered = 0
@@ -172,7 +172,7 @@ def best_station_use(
                 t = tickets[p]
                 results[p] = TicketResult(t.id, t.points, True, needs)
     if places:
-        joined = _regrouped(find, bit, groups)
+        joined = _regrouped(find, component_bit, groups)
         for p in places:
             t = tickets[p]
             r = places_result(joined, t)
@@ -180,15 +180,15 @@ def best_station_use(
                 needs = tuple(
                     b.id
                     for b, rest in zip(borrowed, without)
-                    if not places_result(_regrouped(find, bit, rest), t).completed
+                    if not places_result(_regrouped(find, component_bit, rest), t).completed
                 )
                 r = TicketResult(r.id, r.points, True, needs, r.reached)
             results[p] = r
     return tuple(results), borrowed
 
 
-def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list, find, bit: dict[int, int]):
-    """The first best choice of options (track, bit, bit, both bits) (one option or none per station,
+def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list, find, component_bit: dict[int, int]):
+    """The first best choice of options (track, a_bit, b_bit, both bits) (one option or none per station,
     the later stations varying fastest), or () when none beats borrowing nothing. `keys`: the
     ordinary tickets' key per bit set of their two components; `places`: the country tickets.
 
@@ -227,7 +227,7 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
 
     def score(_: int, groups: tuple[int, ...], value: int) -> int:
         """A full choice (`chosen`, making `groups`) worth `value` (before country tickets)."""
-        joined = _regrouped(find, bit, groups)
+        joined = _regrouped(find, component_bit, groups)
         for t, before in zip(places, befores):
             after = places_result(joined, t)
             points = (after.points if after.completed else -after.points) - (
@@ -306,21 +306,21 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
             covered |= group
         met = []
         for option in options[station]:
-            _, x, y, joined = option
+            _, a_bit, b_bit, joined = option
             if joined & covered:  # (else it joins two components no group holds, unlike any other option)
-                a, b = x, y
+                group_a, group_b = a_bit, b_bit
                 for group in groups:
-                    if group & x:
-                        a = group
-                    if group & y:
-                        b = group
-                joined = a | b
-                if a == b or joined in met:
+                    if group & a_bit:
+                        group_a = group
+                    if group & b_bit:
+                        group_b = group
+                joined = group_a | group_b
+                if group_a == group_b or joined in met:
                     continue
                 met.append(joined)
                 more = 0
                 for both, key in pairs:
-                    if both & a and both & b:
+                    if both & group_a and both & group_b:
                         more += key
             else:
                 more = keys.get(joined, 0)

@@ -16,10 +16,11 @@ The algorithm, cheapest first (`longest_trail_in` picks one):
   block's other odd cities, a T-join), cutting starts and bridges whose bound is below the target,
   states met before, and states that used a chain of every leftover their block may keep unused
   (`_leftovers`).
-The bit sets: a chain has one bit (in `_chains`' order), so `used` (the chains walked), `bridges`
-(the bridge chains), a block's `inside` chains and a leftover (chains a trail may leave unused) are
-bit sets of chains; a pairing's mask is a bit set of a block's group cities (bit i: `group[i]`);
-a search state is `used << shift | city` (`shift`: the bits of the highest city index).
+The bit sets: a chain is one bit (in `_chains`' order; `chain` in the loops), so `used_chains`
+(the chains walked), `bridges` (the bridge chains), a block's `inside` chains and a leftover (the
+chains a trail may leave unused) are bit sets of chains; a pairing's mask is a bit set of a block's
+group cities (`city_bit` 1 << i: `group[i]`); the plain search's `used_tracks` has bit i for
+`tracks[i]`; a search state is `used_chains << shift | city` (`shift`: the highest city's bits).
 
 The searches are closures that call themselves, and each drops its closure when done: a closure
 referring to itself is a reference cycle, which would leave all its search's data to the garbage
@@ -141,7 +142,7 @@ def longest_trail_in(
         return lists[key]
 
     def walk(
-        city: int, total: int, used: int, left: tuple[int, ...] | None, entry: tuple[int, int, int] | None
+        city: int, total: int, used_chains: int, left: tuple[int, ...] | None, entry: tuple[int, int, int] | None
     ) -> None:
         """The search on from `city`; `left`: the block's leftovers still open, after their union
         (`_open`; None: not listed, nor yet to list from `entry` once the search has walked
@@ -157,32 +158,32 @@ def longest_trail_in(
                 if target - entry[2] + left > below:
                     below = target - entry[2] + left
                 return
-            if left and left[0] & used:
-                left = _open(left[1:], used)
+            if left and left[0] & used_chains:
+                left = _open(left[1:], used_chains)
             if left == ():  # no leftover reaching the target is left
                 if target - 1 > below:
                     below = target - 1
                 return
             entry = None
-        for bit, nxt, length, run in links[city]:
-            if used & bit:
+        for chain, nxt, length, run in links[city]:
+            if used_chains & chain:
                 continue
-            if bit & bridges:
-                bound = total + reach[bit, nxt]
+            if chain & bridges:
+                bound = total + reach[chain, nxt]
                 if bound < target:
                     if bound > below:
                         below = bound
                     continue
-            state = (used | bit) << shift | nxt
+            state = (used_chains | chain) << shift | nxt
             if state in seen:
                 continue
             seen.add(state)
-            if bit & bridges:
-                after, into = None, (bit, nxt, target - total - length)
-            elif left is None or not left[0] & bit:
+            if chain & bridges:
+                after, into = None, (chain, nxt, target - total - length)
+            elif left is None or not left[0] & chain:
                 after, into = left, entry
             else:
-                after, into = _open(left[1:], bit), None
+                after, into = _open(left[1:], chain), None
                 if not after:
                     if target - 1 > below:
                         below = target - 1
@@ -191,7 +192,7 @@ def longest_trail_in(
                 path.append(run)
                 raise _Found
             try:
-                walk(nxt, total + length, used | bit, after, into)
+                walk(nxt, total + length, used_chains | chain, after, into)
             except _Found:
                 path.append(run)
                 raise
@@ -223,12 +224,12 @@ def _memo_trail(
     city its first chain that still reaches it, as the plain search meets that trail first."""
     memo: dict[int, int] = {}
 
-    def best(city: int, used: int) -> int:
-        """The longest continuation from `city` with the chains `used` (a state not yet in the memo)."""
+    def best(city: int, used_chains: int) -> int:
+        """The longest continuation from `city` with the chains `used_chains` (a state not yet in the memo)."""
         value = 0
-        for bit, nxt, length, _ in links[city]:
-            if not used & bit:
-                after = bit if bit & bridges else used | bit
+        for chain, nxt, length, _ in links[city]:
+            if not used_chains & chain:
+                after = chain if chain & bridges else used_chains | chain
                 key = after << shift | nxt
                 more = memo.get(key)
                 if more is None:
@@ -246,14 +247,14 @@ def _memo_trail(
             longest, city = value, start
     best = None  # (no cycle left: see the module docstring)
     trail: list[Track] = []
-    used = total = 0
+    used_chains = total = 0
     while total < longest:
-        for bit, nxt, length, run in links[city]:
-            if not used & bit:
-                after = bit if bit & bridges else used | bit
+        for chain, nxt, length, run in links[city]:
+            if not used_chains & chain:
+                after = chain if chain & bridges else used_chains | chain
                 if total + length + memo[after << shift | nxt] == longest:
                     trail.extend(tracks[i] for i in run)
-                    city, used, total = nxt, after, total + length
+                    city, used_chains, total = nxt, after, total + length
                     break
     return longest, tuple(trail)
 
@@ -265,14 +266,14 @@ def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) ->
     path: list[int] = []
     lengths = [t.length for t in tracks]
 
-    def walk(city: int, total: int, used: int) -> None:
+    def walk(city: int, total: int, used_tracks: int) -> None:
         nonlocal best_len, best_path
         if total > best_len:
             best_len, best_path = total, path.copy()
         for i, nxt in adjacency[city]:
-            if not used >> i & 1:
+            if not used_tracks >> i & 1:
                 path.append(i)
-                walk(nxt, total + lengths[i], used | 1 << i)
+                walk(nxt, total + lengths[i], used_tracks | 1 << i)
                 path.pop()
 
     for city in starts:
@@ -282,14 +283,14 @@ def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) ->
 
 
 def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[int, list[tuple]]:
-    """Per node city, its chains in the order of their first tracks there: (bit, the node at the
+    """Per node city, its chains in the order of their first tracks there: (its bit, the node at the
     other end, total length, the track indices walked). A chain back to its own node is listed
     from both ends, with one bit. A chain is walked from the first of its nodes in `adjacency`
     order; its other end is kept until that node lists it, keyed by its last track and which of
     that track's cities it ends at (read off the adjacency, no track attribute to fetch)."""
     links: dict[int, list[tuple]] = {}
     ends: dict[int, tuple] = {}  # 2 * track at a node + (1 if the node is its higher city) -> chain from there
-    bit = 1
+    next_bit = 1  # the bit of the next chain found
     for start, out in adjacency.items():
         if start not in nodes:
             continue
@@ -300,7 +301,7 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
                 length = tracks[first].length
                 if city in nodes:  # (most chains are one track)
                     run = (first,)
-                    ends[first * 2 + (city > start)] = (bit, start, length, run)
+                    ends[first * 2 + (city > start)] = (next_bit, start, length, run)
                 else:
                     walked, prev, before = [first], first, start
                     while city not in nodes:
@@ -310,9 +311,9 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
                         walked.append(prev)
                         length += tracks[prev].length
                     run = tuple(walked)
-                    ends[prev * 2 + (city > before)] = (bit, start, length, run[::-1])
-                chain = (bit, city, length, run)
-                bit <<= 1
+                    ends[prev * 2 + (city > before)] = (next_bit, start, length, run[::-1])
+                chain = (next_bit, city, length, run)
+                next_bit <<= 1
             here.append(chain)
     return links
 
@@ -333,19 +334,19 @@ def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
         nonlocal bridges, rank, back
         here = least = order[u] = len(order)
         stack.append(u)
-        for bit, v, _, _ in links[u]:
-            if bit == via:
+        for chain, v, _, _ in links[u]:
+            if chain == via:
                 continue
             seen = order.get(v)
             if seen is None and len(links[v]) == 1:  # a leaf: a bridge to a block of its own
-                bridges |= bit
+                bridges |= chain
                 order[v], block[v] = here, v
                 continue
             if seen is None:
                 depth, before = len(stack), back
-                seen = visit(v, bit)
+                seen = visit(v, chain)
                 if seen > here:  # nothing past it reaches back: a bridge, and a block to close
-                    bridges |= bit
+                    bridges |= chain
                     block.update(dict.fromkeys(stack[depth:], v))
                     del stack[depth:]
                     if back - before > 2 * rank:
@@ -382,8 +383,8 @@ def _block_bounds(
     T-join; connectivity aside), and it ends in a block only at an odd city or where it came in.
     Also returns, per block whose cities were paired, what `_leftovers` reads (its weight, odd
     cities, the pairing and its distances, its chains), and per block but a leaf its bridges."""
-    exits: dict[int, list[tuple]] = {}  # block but a leaf -> its bridges: (bit, node in it, node beyond, length)
-    # block -> its bridges: (bit, key in reach, length, the bit of its node in the block's pairing or 0)
+    exits: dict[int, list[tuple]] = {}  # block but a leaf -> its bridges: (chain, node in it, node beyond, length)
+    # block -> its bridges: (chain, key in reach, length, the bit of its node in the block's pairing or 0)
     sides: dict[int, list[tuple]] = {}
     # entry city (a start or attachment) -> (its block's weight, closed bound, the pairing's mask for
     # the odd cities it leaves, the pairing, the block's sides): inside from it to a bridge at the
@@ -397,27 +398,27 @@ def _block_bounds(
     alone = {0: 0}  # the pairing of a block with no odd city to pair
     for c, out in links.items():
         if len(out) == 1:  # a leaf: a block of its own past a bridge
-            bit, y, length, _ = out[0]
-            sides[c] = out = [(bit, (bit, y), length, 0)]
+            chain, y, length, _ = out[0]
+            sides[c] = out = [(chain, (chain, y), length, 0)]
             inner[c] = (0, 0, 0, alone, out)
             continue
         root = block[c]
         weight = inside = 0
         around = []
         attached = False
-        for bit, y, length, _ in out:
-            if bit & bridges:
+        for chain, y, length, _ in out:
+            if chain & bridges:
                 if root in exits:
-                    exits[root].append((bit, c, y, length))
-                    sides[root].append((bit, (bit, y), length, 0))
+                    exits[root].append((chain, c, y, length))
+                    sides[root].append((chain, (chain, y), length, 0))
                 else:
-                    exits[root] = [(bit, c, y, length)]
-                    sides[root] = [(bit, (bit, y), length, 0)]
+                    exits[root] = [(chain, c, y, length)]
+                    sides[root] = [(chain, (chain, y), length, 0)]
                 attached = True
             else:
                 around.append((y, length))
                 weight += length
-                inside |= bit
+                inside |= chain
         if not weight:  # a block of one city (in a tree): nothing to keep inside
             inner[c] = (0, 0, 0, alone, sides[root])
             continue
@@ -447,7 +448,7 @@ def _block_bounds(
         odd_mask = (1 << len(group)) - (1 << len(even))
         paired[root] = (weight, odd_mask, index, group, pairing, rows, inside)
         closed = weight - pairing[odd_mask]
-        out = sides[root] = [(bit, (bit, y), length, index[x]) for bit, x, y, length in exits.get(root, ())]
+        out = sides[root] = [(chain, (chain, y), length, index[x]) for chain, x, y, length in exits.get(root, ())]
         for c, mask in index.items():
             # Leaving the block by a bridge at a city (the rest paired with it; back here, all odd
             # cities: the closed bound), or ending anywhere: at an odd city other than this one
@@ -460,11 +461,11 @@ def _block_bounds(
         weight, best, rest, pairing, out = inner[c]
         if weight - pairing[rest] > best:
             best = weight - pairing[rest]
-        for bit, key, length, gate in out:
-            if bit != via:
+        for chain, key, length, gate in out:
+            if chain != via:
                 beyond = reach.get(key)
                 if beyond is None:
-                    beyond = reach[key] = length + onward(key[1], bit)
+                    beyond = reach[key] = length + onward(key[1], chain)
                 beyond += weight - pairing[rest ^ gate]
                 if beyond > best:
                     best = beyond
@@ -472,9 +473,9 @@ def _block_bounds(
 
     bounds = {s: onward(s, 0) for s in starts}
     for out in sides.values():
-        for bit, key, length, _ in out:
+        for chain, key, length, _ in out:
             if key not in reach:
-                reach[key] = length + onward(key[1], bit)
+                reach[key] = length + onward(key[1], chain)
     onward = None  # (no cycle left: see the module docstring)
     return bounds, reach, paired, exits
 
@@ -490,11 +491,11 @@ class _Pairing(dict):
         rest = mask ^ low
         # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
         value = self[rest] if mask.bit_count() & 1 else _FAR
-        for length, bit in self.pairs[low]:
+        for length, city_bit in self.pairs[low]:
             if length >= value:
                 break
-            if rest & bit:
-                more = length + self[rest ^ bit]
+            if rest & city_bit:
+                more = length + self[rest ^ city_bit]
                 if more < value:
                     value = more
         self[mask] = value
@@ -526,11 +527,11 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]) -> tuple[
                     todo.append(v)
         rows.append(d)
         later = pairs[low] = []
-        bit = low
+        city_bit = low
         for city in group[low.bit_length() :]:
-            bit <<= 1
-            pairing[low | bit] = length = d[city]  # two cities: their distance
-            later.append((length, bit))
+            city_bit <<= 1
+            pairing[low | city_bit] = length = d[city]  # two cities: their distance
+            later.append((length, city_bit))
         later.sort()
         low <<= 1
     return pairing, rows
@@ -541,7 +542,7 @@ def _leftovers(
 ) -> tuple[int, ...] | int | None:
     """The chains of `city`'s block a trail entering it there (by the bridge `via`, or starting
     there) may leave unused and still keep `need` inside it and beyond (`out`: the block's
-    bridges): each such leftover (a bit set, in `_open`'s form), or None past `_MAX_LEFTOVERS` of
+    bridges): each such leftover (a bit set of chains, in `_open`'s form), or None past `_MAX_LEFTOVERS` of
     them, or, when none keeps `need`, the most such a trail keeps (an int below `need`). A trail
     from `city` to an end or a bridge at `x` leaves unused a T-join of the block's odd cities,
     `city` and `x` (what it keeps has only those two ends odd), at most the block's weight (plus
@@ -577,10 +578,10 @@ def _leftovers(
         to = rows[low.bit_length() - 1]
         blocked = unused | bridges
         while others:
-            bit = others & -others
-            others ^= bit
-            after = rest ^ bit
-            start = group[bit.bit_length() - 1]
+            city_bit = others & -others
+            others ^= city_bit
+            after = rest ^ city_bit
+            start = group[city_bit.bit_length() - 1]
             fits = room - pairing[after]
             if to[start] <= fits:
                 if not extend(start, goal, to, 0, fits, blocked, after, room):
@@ -593,18 +594,18 @@ def _leftovers(
         """Every path from `at` on (`length` long, `blocked`: the chains it may not take) to `goal`
         within `fits`, each then with `ends` paired in what is left of `room`; False past the limit."""
         nonlocal least
-        for bit, y, n, _ in links[at]:
-            if bit & blocked:
+        for chain, y, n, _ in links[at]:
+            if chain & blocked:
                 continue
             n += length
             if y == goal:
                 if n > fits:
                     if n - fits < least:
                         least = n - fits
-                elif not pair_up(ends, room - n, (blocked | bit) & ~bridges):
+                elif not pair_up(ends, room - n, (blocked | chain) & ~bridges):
                     return False
             elif n + to[y] <= fits:
-                if not extend(y, goal, to, n, fits, blocked | bit, ends, room):
+                if not extend(y, goal, to, n, fits, blocked | chain, ends, room):
                     return False
             elif n + to[y] - fits < least:
                 least = n + to[y] - fits
@@ -616,9 +617,9 @@ def _leftovers(
             least = pairing[ends] - budget
         elif not pair_up(ends, budget, 0):
             return None
-        for bit, gate, y, _ in out:  # or leaving it by a bridge
-            if bit != via:
-                budget = weight + reach[bit, y] - need
+        for chain, gate, y, _ in out:  # or leaving it by a bridge
+            if chain != via:
+                budget = weight + reach[chain, y] - need
                 if pairing[ends ^ index[gate]] <= budget:
                     if not pair_up(ends ^ index[gate], budget, 0):
                         return None
@@ -637,9 +638,9 @@ def _leftovers(
             length = 0
             stack, cities = [city], {city}
             while stack:
-                for bit, y, n, _ in links[stack.pop()]:
-                    if not bit & skip:
-                        skip |= bit
+                for chain, y, n, _ in links[stack.pop()]:
+                    if not chain & skip:
+                        skip |= chain
                         length += n
                         if y not in cities:
                             cities.add(y)
