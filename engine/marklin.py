@@ -20,7 +20,6 @@ and its tokens, and which seats still have to name their starting mix.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, Claim, DrawDeck, DrawMarket, DrawTickets, Move, Pass
@@ -28,6 +27,7 @@ from engine.cards import COLORS, LOCO, LOCO4, PASSENGER
 from engine.errors import CardsShortError, CityRef, IllegalActionError, MapRef
 from engine.events import Event, TicketsOffered
 from engine.hooks import GameState, RuleHooks
+from engine.mapdata import tracks_at
 from engine.notation import route_ref
 from engine.payments import payment_error, payment_options
 from engine.phases import Phase, Stage
@@ -298,7 +298,7 @@ class MarklinHooks(RuleHooks):
         """(next city, route key, passenger cards) for each claimed route at `city`."""
         out = []
         m = game.map
-        for t in _tracks_at(m)[city]:
+        for t in tracks_at(m)[city]:
             other = t.b if t.a == city else t.a
             key = _pair(t.a, t.b)
             if any(s[1] == key for s in out):
@@ -494,9 +494,3 @@ def deal_dots(m: MapData, rng) -> dict[int, str]:
         raise ValueError(f"{len(free)} cities for {len(colors)} merchandise stacks")
     dots.update(zip(free, colors))
     return dots
-
-
-@cache
-def _tracks_at(m: MapData) -> tuple[tuple[Track, ...], ...]:
-    """Per city index, the tracks ending there (built once per map)."""
-    return tuple(tuple(t for t in m.tracks if c.index in (t.a, t.b)) for c in m.cities)

@@ -5,9 +5,9 @@ bonuses and the ranks with the map's tie-breaks."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 from typing import TYPE_CHECKING
 
+from engine.mapdata import tracks_at
 from engine.network import adjacency_of, components_of
 from engine.outcome import PlayerScore, TicketResult
 from engine.stations import best_station_use
@@ -22,12 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["PlayerScore", "TicketResult", "best_station_use", "final_scores", "longest_trail", "rank", "ticket_results"]
 
 
-@cache
-def _tracks_at(m: MapData) -> tuple[tuple[Track, ...], ...]:
-    """Per city index, the tracks ending there (in map order)."""
-    return tuple(tuple(t for t in m.tracks if city.index in (t.a, t.b)) for city in m.cities)
-
-
 def final_scores(game: GameState) -> list[PlayerScore]:
     """Score every seat (resigned seats included) and rank them with the map's tie-breaks."""
     m: MapData = game.map
@@ -37,7 +31,7 @@ def final_scores(game: GameState) -> list[PlayerScore]:
         if 0 <= owner < game.seats:  # a hook's non-seat owner (Nederland's neutral player) scores nothing
             owned[owner].append(track)
     partial = []
-    at, owners = _tracks_at(m), game.owner
+    at, owners = tracks_at(m), game.owner
     for seat in range(game.seats):
         tickets = [m.ticket_by_id[i] for i in game.tickets[seat]]
         rivals = set(range(game.seats)) - {seat}
