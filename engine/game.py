@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from engine.actions import (
     Action,
@@ -49,6 +48,7 @@ from engine.events import (
 from engine.hooks import hooks_for
 from engine.listing import ClaimListing
 from engine.mapdata import MapData, Track, load_map
+from engine.options import GameOptions
 from engine.outcome import Outcome
 from engine.payments import (
     surcharge_options,
@@ -73,33 +73,6 @@ from engine.view import build_view, public_context
 
 STATE_SCHEMA = 1
 START_HAND = 4
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """What the host picks at `new`. Everything else comes from the map."""
-
-    deck: str | None = None  # ticket deck id; None = the map's default
-    returned_tickets: str | None = None  # "box" | "bottom"; None = the deck's rule
-    first_seat: int | None = None  # None = drawn from the seed
-    variants: dict = field(default_factory=dict)  # map-hook options (e.g. Nederland tolls)
-
-    def to_json(self) -> dict:
-        return {
-            "deck": self.deck,
-            "returned_tickets": self.returned_tickets,
-            "first_seat": self.first_seat,
-            "variants": dict(self.variants),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> GameOptions:
-        return cls(
-            deck=data.get("deck"),
-            returned_tickets=data.get("returned_tickets"),
-            first_seat=data.get("first_seat"),
-            variants=dict(data.get("variants", {})),
-        )
 
 
 def _json_copy(value):

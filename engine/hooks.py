@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from engine.actions import Action
     from engine.events import Event
     from engine.mapdata import MapData, TicketDeck, Track
+    from engine.options import GameOptions
     from engine.outcome import PlayerScore
     from engine.phases import Phase, Stage, Termination
 
@@ -68,7 +69,7 @@ class GameState(Protocol):
 
     map: MapData
     seats: int
-    options: object  # engine.game.GameOptions
+    options: GameOptions
     deck_rules: TicketDeck
     hooks: RuleHooks
     log: list[tuple[int | None, Action]]
