@@ -45,7 +45,7 @@ from engine.phases import TUNNEL
 
 
 class Claims:
-    """Claiming: a route (its payment checked, a tunnel's reveal and surcharge), a station, and the"""
+    """The Game's claims of routes and stations, checked and applied (a base class of Game)."""
 
     __slots__ = ()
 

@@ -51,7 +51,7 @@ _market_refilled = cache(MarketRefilled)
 
 
 class Draws:
-    """Drawing: train cards from the deck and the face-up market (docs/rules.md §1: the second"""
+    """The Game's card and ticket draws, checked and applied (a base class of Game)."""
 
     __slots__ = ()
 

@@ -409,8 +409,6 @@ class Game(ClaimListing, Draws, Claims, Turns):
         self.undoable = isinstance(action, (Claim, BuildStation)) and _UNDOABLE_EVENTS.issuperset(map(type, events))
         return events
 
-    # --- validation (no mutation) ---
-
     def _check(self, seat: int | None, action: Action) -> Callable | None:
         """Raise the IllegalActionError for `action`, or return its core effect (None: the hook's)."""
         kind = type(action)
@@ -435,10 +433,6 @@ class Game(ClaimListing, Draws, Claims, Turns):
                 raise IllegalActionError("{seat} has left the game", seat=SeatRef(seat))
         checker(self, seat, action)  # core: Game._check_x(self, ...); hook: hooks.check_action(game, ...)
         return core
-
-    # --- effects ---
-
-    # ------------------------------------------------------------------ timeouts
 
     # ------------------------------------------------------------------ views and JSON
 

@@ -110,7 +110,7 @@ def _station_builds(map_data: MapData) -> dict:
 
 
 class ClaimListing:
-    """The moves at the start of a turn, listed fast: the claims a hand pays for and the stations."""
+    """The Game's listing of the moves at the start of a turn (a base class of Game)."""
 
     __slots__ = ()
 

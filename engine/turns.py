@@ -73,7 +73,7 @@ def effective_log(log: list[tuple[int | None, Action]]) -> list[tuple[int | None
 
 
 class Turns:
-    """Turn flow: whose turn it is and what the turn waits for, the end of a turn and of a round, the"""
+    """The Game's flow of turns (a base class of Game)."""
 
     __slots__ = ()
 
