@@ -11,8 +11,8 @@ seat's network shrunk to its components, cutting what cannot change the answer. 
 - a pair is the bit set of an open ticket's two components, with its key in `keys` (the tickets'
   points and count between those two components as one int, `_POINT`);
 - a group is the bit set of the components the tracks chosen so far join into one; `reach`,
-  `touched`, `ahead`: the components some (later) station's options touch.
-The bound: at most (options + 1) ^ stations choices (Europe: 3 stations of up to 8 tracks, 729);
+  `touched`, `ahead(s)`: the components some (later) station's options touch.
+The bound: at most (options + 1) ^ stations choices (Europe: 3 stations, up to 10 tracks at a city, 1,331);
 options that join nothing new, dead ends (`_drop_dead_ends`) and subtrees whose best possible gain
 (a pass over the pairs) cannot beat the best so far are not walked, and the last station is one
 pass over the pairs per set of groups left.
