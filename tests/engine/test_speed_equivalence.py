@@ -87,6 +87,31 @@ def test_legal_actions_match_the_reference_listing_in_random_games(map_id, seed)
         assert longest_trail(owned) == reference_trail(owned)
 
 
+@settings(max_examples=6)
+@given(st.sampled_from(["usa", "europe", "nederland", "switzerland", "nordic", "marklin"]), st.integers(0, 2**31))
+def test_final_scores_match_the_reference_scoring_in_random_games(map_id, seed):
+    """Each seat's ticket results, borrowed tracks and longest trail in a finished game are what the
+    plain references give on its network and its stations' rival tracks (docs/rules.md §1, §3)."""
+    game = Game.new(map_id, SEATS.get(map_id, 4), seed)
+    rng = random.Random(seed)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+    m, owner = game.map, game.owner
+    for score in game.final:
+        seat = score.seat
+        owned = [t for t in m.tracks if owner[t.index] == seat]
+        tickets = [m.ticket_by_id[i] for i in game.tickets[seat]]
+        options = [
+            [t for t in m.tracks if city in (t.a, t.b) and 0 <= owner[t.index] < game.seats and owner[t.index] != seat]
+            for city in game.stations[seat]
+        ]
+        results, borrowed = reference_station_use(owned, tickets, options)
+        assert (score.tickets, score.borrowed) == (results, tuple(t.id for t in borrowed))
+        length, trail = reference_trail(owned)
+        assert (score.longest, score.longest_tracks) == (length, tuple(t.id for t in trail))
+
+
 @settings(max_examples=4)
 @given(st.sampled_from(["usa", "europe", "nederland"]), st.integers(0, 2**31), st.integers(2, 4))
 def test_listing_follows_claims_made_outside_moves_and_restored_games(map_id, seed, seats):
