@@ -210,7 +210,8 @@ def _best_choice(options: list[list[tuple]], keys: dict[int, int], places: list,
     component, so each joins that component's group (the hub) to another group: one pass over the
     pairs touching the hub gives what each option adds (options sharing none, never on a map, are
     walked as with country tickets). The country tickets (none on maps with stations) are scored
-    at each full choice."""
+    at each full choice.
+    Cost: at most the product of (options + 1) over the stations, less what the cuts above leave out."""
     pairs = list(keys.items())
     touched = [0] * len(options)  # per station, the components it and the later stations touch
     reach = 0
@@ -367,7 +368,8 @@ _FEW_PAIRS = 3
 def _drop_dead_ends(options: list[list[tuple]], needed: int) -> int:
     """Leave out borrowed tracks ending in a component no open ticket needs and no other
     station's track reaches (a dead end, whatever the other stations borrow), until none is left;
-    the components (bit set) the stations' tracks still reach."""
+    the components (bit set) the stations' tracks still reach.
+    Cost: a pass over the options per round, and a round only after some option was dropped."""
     while True:
         reach = shared = 0  # the components some station's tracks reach, and those two stations' do
         for kept in options:

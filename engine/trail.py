@@ -103,7 +103,10 @@ def longest_trail_in(
     tracks: Sequence[Track], adjacency: dict, closed: dict[int, bool]
 ) -> tuple[int, tuple[Track, ...]]:
     """`longest_trail` on the network's adjacency and closed components (`components_of`), which
-    final scoring finds once for the station choice too."""
+    final scoring finds once for the station choice too.
+    Cost: a pass walks each state (a city and the chains used) at most once (`seen`), and each pass lowers
+    the target to the highest bound or length the one before left out, so there are at most as many passes
+    as the highest bound exceeds the answer (usually one or two)."""
     if not tracks:
         return 0, ()
     starts = [c for c, out in adjacency.items() if len(out) & 1 or closed.get(c)]
@@ -221,7 +224,9 @@ def _memo_trail(
     chains used), so no state is walked twice. Past a bridge the chains used before lie behind it,
     out of reach, so its state is the bridge alone: a tree is walked once, whatever the start.
     The answer is then followed from the first start reaching the longest length, taking at each
-    city its first chain that still reaches it, as the plain search meets that trail first."""
+    city its first chain that still reaches it, as the plain search meets that trail first.
+    Cost: each state once; a state is a city and the chains used in its block, so at most cities x 2 ^ (a
+    block's chains), few with at most `_MEMO_RANK` cycles a block."""
     memo: dict[int, int] = {}
 
     def best(city: int, used_chains: int) -> int:
@@ -260,7 +265,9 @@ def _memo_trail(
 
 
 def _plain_trail(tracks: Sequence[Track], adjacency: dict, starts: list[int]) -> tuple[int, tuple[Track, ...]]:
-    """The plain search from `starts` (a sparse network: every trail is cheap to try)."""
+    """The plain search from `starts` (a sparse network: every trail is cheap to try).
+    Cost: every trail from each start, about starts x 2 ^ (independent cycles) trails walked track by track;
+    used where that is at most `_PLAIN_WORK`."""
     best_len = 0
     best_path: list[int] = []
     path: list[int] = []
@@ -287,7 +294,8 @@ def _chains(tracks: Sequence[Track], adjacency: dict, nodes: set[int]) -> dict[i
     other end, total length, the track indices walked). A chain back to its own node is listed
     from both ends, with one bit. A chain is walked from the first of its nodes in `adjacency`
     order; its other end is kept until that node lists it, keyed by its last track and which of
-    that track's cities it ends at (read off the adjacency, no track attribute to fetch)."""
+    that track's cities it ends at (read off the adjacency, no track attribute to fetch).
+    Cost: one pass over the adjacency, each track walked once."""
     links: dict[int, list[tuple]] = {}
     ends: dict[int, tuple] = {}  # 2 * track at a node + (1 if the node is its higher city) -> chain from there
     next_bit = 1  # the bit of the next chain found
@@ -323,7 +331,8 @@ def _bridges(links: dict) -> tuple[int, dict[int, int], int]:
     removed (named by one of its nodes), and the most independent cycles of a block (its chains
     beyond a spanning tree: the chains met back to a node already on the search's path). One
     depth-first pass: a block is the nodes still on the stack past a bridge, closed when the search
-    crosses it back."""
+    crosses it back.
+    Cost: one depth-first pass over the chains."""
     order: dict[int, int] = {}
     stack: list[int] = []
     block: dict[int, int] = {}
@@ -382,7 +391,9 @@ def _block_bounds(
     for the block's other odd cities to become even (the odd cities paired by shortest paths, a
     T-join; connectivity aside), and it ends in a block only at an odd city or where it came in.
     Also returns, per block whose cities were paired, what `_leftovers` reads (its weight, odd
-    cities, the pairing and its distances, its chains), and per block but a leaf its bridges."""
+    cities, the pairing and its distances, its chains), and per block but a leaf its bridges.
+    Cost: per paired block, a shortest-path pass from each of its group cities (`_pairing`) and the pairings
+    the bounds read; each start's and bridge side's bound once (`reach`)."""
     exits: dict[int, list[tuple]] = {}  # block but a leaf -> its bridges: (chain, node in it, node beyond, length)
     # block -> its bridges: (chain, key in reach, length, the bit of its node in the block's pairing or 0)
     sides: dict[int, list[tuple]] = {}
@@ -487,6 +498,9 @@ class _Pairing(dict):
     __slots__ = ("pairs",)  # per city of the group (its bit), each later one (its bit, their distance), nearest first
 
     def __missing__(self, mask: int) -> int:
+        """The lightest pairing of `mask`, from those of smaller masks: its lowest city paired with each
+        partner in turn (nearest first), or left unpaired when the count is odd. Cost: each mask
+        once, a pass over one city's partners: at most 2 ^ (group cities) masks, hence `_MAX_PAIRED`."""
         low = mask & -mask
         rest = mask ^ low
         # A mask of an odd count leaves one city unpaired: this one, or one of the rest.
@@ -506,7 +520,8 @@ def _pairing(near: dict[int, list[tuple[int, int]]], group: list[int]) -> tuple[
     """The lightest pairing, by shortest paths in one block (`near`: each city's chains inside
     it, as the city at the other end and the length), of a set of the cities `group` (as a bit mask);
     of an odd count, one city is left unpaired. Also the distances from each city of the group but
-    the last to every city of the block (a list indexed by city)."""
+    the last to every city of the block (a list indexed by city).
+    Cost: one shortest-path pass (first in, first out) from each city of the group but the last."""
     size = max(near) + 1
     far = _FAR
     rows = []
@@ -550,7 +565,9 @@ def _leftovers(
     chain-disjoint paths between those cities, so only those are listed (every path whose length,
     plus the lightest pairing of the rest, fits): one left out is longer than the budget by at
     least the least excess the listing met. The walk drops a leftover once it uses one of its
-    chains: with none left, the trail can no longer reach `need`."""
+    chains: with none left, the trail can no longer reach `need`.
+    Cost: the paths listed stop at `_MAX_LEFTOVERS` leftovers (None past it), and a path is extended only
+    while its length plus the distance left (`rows`) fits its budget."""
     weight, odd, index, group, pairing, rows, chains = core
     found: dict[tuple[int, int], int] = {}  # (leftover, the bridge's city or -1) -> the most budget
     gate, budget = -1, weight - need  # where the trail ends or leaves the block, what it may leave there
