@@ -565,7 +565,8 @@ def _leftovers(
     chain-disjoint paths between those cities, so only those are listed (every path whose length,
     plus the lightest pairing of the rest, fits): one left out is longer than the budget by at
     least the least excess the listing met. The walk drops a leftover once it uses one of its
-    chains: with none left, the trail can no longer reach `need`.
+    chains: with none left, the trail can no longer reach `need`. Bit sets: `ends` the group cities
+    still to pair (bit i: `group[i]`), `unused` and a leftover the chains left unused.
     Cost: the paths listed stop at `_MAX_LEFTOVERS` leftovers (None past it), and a path is extended only
     while its length plus the distance left (`rows`) fits its budget."""
     weight, odd, index, group, pairing, rows, chains = core
