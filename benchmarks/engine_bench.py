@@ -649,9 +649,10 @@ def time_saved_states(paths: list[str]) -> dict:
     ]
     digest = hashlib.sha256()
     times = []
-    # The trail search final_scores calls: `_longest_trail` (on the adjacency it shares with the
-    # station choice) in engines since 6a61c58, `longest_trail` before, so that older trees compare.
-    trail = "_longest_trail" if hasattr(scoring, "_longest_trail") else "longest_trail"
+    # The trail search final_scores calls: `longest_trail_in` (on the adjacency it shares with the
+    # station choice) since engine/trail.py, `_longest_trail` from 6a61c58, `longest_trail` before, so
+    # that older trees compare.
+    trail = next(n for n in ("longest_trail_in", "_longest_trail", "longest_trail") if hasattr(scoring, n))
     parts: dict[str, list[float]] = {"best_station_use": [], trail: []}
     for game in states:
         digest.update(json.dumps([s.to_json() for s in final_scores(game)], sort_keys=True).encode())
@@ -669,7 +670,7 @@ def time_saved_states(paths: list[str]) -> dict:
     figures.update(p99_ms=times[int(0.99 * len(times))], max_ms=times[-1])
     for name, values in parts.items():
         values.sort()
-        name = name.lstrip("_")
+        name = "longest_trail" if name == trail else name
         figures.update({f"{name}_p99_ms": values[int(0.99 * len(values))], f"{name}_max_ms": values[-1]})
     figures["digest"] = digest.hexdigest()[:16]
     return figures

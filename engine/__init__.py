@@ -35,9 +35,10 @@ from engine.errors import (
     UnknownMapError,
     VariantError,
 )
-from engine.game import Game, GameOptions
+from engine.game import Game
 from engine.mapdata import available_maps, load_map
 from engine.notation import format_action, parse_action
+from engine.options import GameOptions
 from engine.outcome import Outcome
 from engine.phases import Phase, Stage, Termination
 from engine.version import RULES_VERSION

@@ -1,4 +1,4 @@
-"""The game: state, legal actions, apply, views, JSON (docs/rules.md is the spec).
+"""The game: state, legal actions, check and apply, views, JSON (docs/rules.md is the spec).
 
 State is plain lists and ints so a random playout is fast and `to_json` is trivial. Every
 change goes through `apply(seat, action)`, which validates first (raising an ActionError and
@@ -8,11 +8,7 @@ changing nothing) and then mutates, appends to `log` and returns typed events.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cache
-from itertools import chain, combinations
 
 from engine.actions import (
     Action,
@@ -30,202 +26,53 @@ from engine.actions import (
     Skip,
     Undo,
 )
-from engine.cards import LOCO
+from engine.claims import Claims
+from engine.draws import MARKET_SIZE, Draws
 from engine.errors import (
-    N_,
-    CardRef,
-    CardsShortError,
-    CityRef,
     IllegalActionError,
-    ListRef,
     MapRef,
     OptionValueError,
     SeatCountError,
     SeatRef,
     UnknownDeckError,
-    phrase,
 )
 from engine.events import (
-    CardDrawn,
-    DeckReshuffled,
     Event,
-    GameOver,
     LastRoundStarted,
     LoanTaken,
-    MarketRefilled,
-    MarketReset,
-    Passed,
     RouteClaimed,
-    SeatLeft,
     StationBuilt,
-    TicketsKept,
-    TicketsOffered,
     TollPaid,
-    TunnelDeclined,
-    TunnelRevealed,
     TurnStarted,
 )
 from engine.hooks import hooks_for
+from engine.listing import ClaimListing
 from engine.mapdata import MapData, Track, load_map
-from engine.notation import format_action, route_ref
+from engine.options import GameOptions
 from engine.outcome import Outcome
 from engine.payments import (
-    any_color_options,
-    extended_payment_error,
-    extended_payment_options,
-    held_colors,
-    payment_error,
-    payment_options,
     surcharge_options,
-    tunnel_surcharge,
-    unmixed_options,
 )
-from engine.phases import Phase, Stage, Termination
+
+# TUNNEL: the bot reads the stages' short names from here.
+from engine.phases import (
+    CHOOSING,
+    OVER,
+    PLAYING,
+    SECOND_CARD,
+    TICKETS,
+    TUNNEL,  # noqa: F401
+    Phase,
+    Stage,
+    Termination,
+)
 from engine.scoring import final_scores
+from engine.turns import Turns
 from engine.version import RULES_VERSION
 from engine.view import build_view, public_context
 
 STATE_SCHEMA = 1
-COLORED_ONLY = "colored"  # claim group: locomotives may not pay (Switzerland's and Nordic's plain routes)
-UNMIXED = "unmixed"  # claim group: one color or locomotives only, never both (Nordic tunnels)
-MARKET_SIZE = 5
 START_HAND = 4
-LAST_ROUND_TRAINS = 2
-MAX_MARKET_RESETS = 3
-
-# Phases and turn stages (engine/phases.py), by their short names here.
-CHOOSING, PLAYING, OVER = Phase.CHOOSING, Phase.PLAYING, Phase.OVER
-SECOND_CARD, TUNNEL, TICKETS = Stage.SECOND_CARD, Stage.TUNNEL, Stage.TICKETS
-
-#: Why a turn's action must wait while players choose their starting tickets (error templates).
-_WAITING = {
-    DrawDeck: N_("players are still choosing their starting tickets; drawing waits for the first turn"),
-    DrawMarket: N_("players are still choosing their starting tickets; drawing waits for the first turn"),
-    Claim: N_("players are still choosing their starting tickets; claiming waits for the first turn"),
-    DrawTickets: N_("players are still choosing their starting tickets; drawing tickets waits for the first turn"),
-    KeepTickets: N_("players are still choosing their starting tickets; keeping tickets waits for the first turn"),
-    BuildStation: N_("players are still choosing their starting tickets; building a station waits for the first turn"),
-    PayTunnel: N_("players are still choosing their starting tickets; paying waits for the first turn"),
-    DeclineTunnel: N_("players are still choosing their starting tickets; declining waits for the first turn"),
-    Pass: N_("players are still choosing their starting tickets; passing waits for the first turn"),
-}
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """What the host picks at `new`. Everything else comes from the map."""
-
-    deck: str | None = None  # ticket deck id; None = the map's default
-    returned_tickets: str | None = None  # "box" | "bottom"; None = the deck's rule
-    first_seat: int | None = None  # None = drawn from the seed
-    variants: dict = field(default_factory=dict)  # map-hook options (e.g. Nederland tolls)
-
-    def to_json(self) -> dict:
-        return {
-            "deck": self.deck,
-            "returned_tickets": self.returned_tickets,
-            "first_seat": self.first_seat,
-            "variants": dict(self.variants),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> GameOptions:
-        return cls(
-            deck=data.get("deck"),
-            returned_tickets=data.get("returned_tickets"),
-            first_seat=data.get("first_seat"),
-            variants=dict(data.get("variants", {})),
-        )
-
-
-#: Card counts the listing's tables cover (beyond: `_turn_start_actions` caps a hand's counts).
-_HAND_COUNTS = 32
-
-
-class _ClaimListing:
-    """Tracks grouped by what pays for them (color, length, ferry and the map's card rules for
-    the track, None on most maps), so one payment check serves every track of a group when
-    listing legal claims, with the caches `_turn_start_actions` fills (all bounded):
-    - per group and payment, its Claim for every track (a column); per colored group and
-      payment situation met (two counts of the hand), its columns (other groups look theirs up
-      per payment: too many lists of payments to keep);
-    - the groups worth a payment check, as bit sets (bit n: group n) to combine per turn start:
-      `by_locos[locomotives][color][cards of that color]`, the colored groups these cards pay
-      for, and `by_locos[locomotives][8][most cards of one color]` the gray ones, with the
-      groups under other card rules (their own payment search decides); a ferry also needs its
-      locomotives; counts below `_HAND_COUNTS`; `trains[t]`: the groups of length <= t;
-    - `where`: per track index, its group's number and its position there (a game keeps each
-      group's free track positions, `Game._free`, and the bit set of groups with one,
-      `Game._free_mask`)."""
-
-    __slots__ = ("groups", "longest", "where", "trains", "by_locos", "every_position")
-
-    def __init__(self, map_data: MapData, card_rules: tuple) -> None:
-        groups: dict[tuple, list] = {}
-        for t in map_data.tracks:
-            groups.setdefault((t.color, t.length, t.ferry, card_rules[t.index]), []).append((t.index, t.id, t.double))
-        self.groups = tuple(
-            (*key, tuple(tracks), tuple(double for _, _, double in tracks), {}, {}, number)
-            for number, (key, tracks) in enumerate(groups.items())
-        )
-        self.longest = longest = max(t.length for t in map_data.tracks)
-        self.where = {index: (g[-1], pos) for g in self.groups for pos, (index, _, _) in enumerate(g[4])}
-        self.every_position = tuple(tuple(range(len(g[4]))) for g in self.groups)
-        span = range(longest + 1)
-
-        def reach(color, cards: int, locos: int) -> int:
-            mask = 0
-            for g in self.groups:
-                rules = g[3]
-                if g[0] == color and (
-                    rules is None and cards + locos >= g[1] and locos >= g[2] or rules is COLORED_ONLY and cards >= g[1]
-                ):
-                    mask |= 1 << g[-1]
-            return mask
-
-        colored = [[[reach(c, n, k) for k in span] for n in span] for c in range(LOCO)]
-        other = sum(1 << g[-1] for g in self.groups if g[3] is not None and g[3] is not COLORED_ONLY)
-        gray = [[other | reach(None, n, k) for k in span] for n in span]
-        self.trains = tuple(sum(1 << g[-1] for g in self.groups if g[1] <= t) for t in span)
-        cap = [n if n < longest else longest for n in range(_HAND_COUNTS)]
-        self.by_locos = tuple(
-            tuple(tuple(table[cap[n]][cap[k]] for n in range(_HAND_COUNTS)) for table in (*colored, gray))
-            for k in range(_HAND_COUNTS)
-        )
-
-
-@cache
-def _claim_listing(map_data: MapData, card_rules: tuple) -> _ClaimListing:
-    return _ClaimListing(map_data, card_rules)
-
-
-def _claim_columns(tracks: tuple, made: dict, options: list) -> list[tuple]:
-    """Per payment option, its Claim for every track of the group (each built once: `made`)."""
-    columns = []
-    for option in options:
-        column = made.get(option)
-        if column is None:
-            column = made[option] = tuple(Claim(tid, *option) for _, tid, _ in tracks)
-        columns.append(column)
-    return columns
-
-
-#: The moves that carry no choice, built once (actions are immutable values).
-_DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE))
-_DRAW_DECK = DrawDeck()
-_DRAW_TICKETS = DrawTickets()
-
-#: Events are immutable values too: the ones most moves make (a few hundred different ones per
-#: map: seats, card kinds, market slots) are each made once, a lookup instead of a constructor.
-_turn_started = cache(TurnStarted)
-_card_drawn = cache(CardDrawn)
-_market_refilled = cache(MarketRefilled)
-
-
-@cache
-def _station_builds(map_data: MapData) -> dict:
-    """Per station payment met on the map, its BuildStation for every city."""
-    return {}
 
 
 def _json_copy(value):
@@ -237,12 +84,12 @@ def _json_copy(value):
     return value
 
 
-def _illegal(template: str, /, **params: object) -> IllegalActionError:
-    return IllegalActionError(template, **params)
+class Game(ClaimListing, Draws, Claims, Turns):
+    """One game of Ticket to Ride. Create with `Game.new(...)`, replay with `Game.replay(...)`.
 
-
-class Game:
-    """One game of Ticket to Ride. Create with `Game.new(...)`, replay with `Game.replay(...)`."""
+    The moves live by concept in the base classes (each holds methods only, on this state):
+    engine/listing.py the moves at the start of a turn, engine/draws.py cards and tickets drawn,
+    engine/claims.py routes and stations claimed, engine/turns.py the flow of turns."""
 
     # Slots, not an instance dict: a game has more attributes than CPython 3.11 keeps in a shared-key
     # dict (30), past which every `self.x` is a slower dict lookup; a random game reads thousands.
@@ -252,7 +99,7 @@ class Game:
         "offer_keep", "owner", "station_owner", "stations", "trains", "stations_left", "score", "left", "phase",
         "first", "current", "round", "resume", "stage", "tunnel", "last_round", "passes", "undoable", "decisions",
         "end_reason", "_final", "last_action", "_doubles_open", "_free_owner", "_free", "_free_mask",
-        "_stations_free", "_free_locos", "_track_rules", "_unmixed", "_listing", "__weakref__",
+        "_stations_free", "_free_locos", "track_rules", "_unmixed", "_listing", "__weakref__",
     )  # fmt: skip
 
     def __init__(self, map_data: MapData, seats: int, seed: int, options: GameOptions) -> None:
@@ -337,33 +184,6 @@ class Game:
         self._stations_free: tuple | None = None  # (station_owner, its size, cities free, columns)
         self._card_rules()
 
-    def _card_rules(self) -> None:
-        """Per track: None when docs/rules.md §1/§3 payments apply, else the map's card rules
-        (locomotives usable, ferry substitute, substitute) from the hooks and the track data."""
-        hooks = self.hooks
-        self._free_locos = hooks.free_locomotive_draws
-        rules = []
-        for t in self.map.tracks:
-            locos_ok = hooks.locomotives_usable(t)
-            ferry_sub = hooks.ferry_substitute if t.ferry else 0
-            rules.append(
-                None if locos_ok and not ferry_sub and not t.substitute else (locos_ok, ferry_sub, t.substitute)
-            )
-        self._track_rules = rules
-        #: Tunnels paid with one color or with locomotives only (docs/rules.md §6.4, Nordic Countries).
-        self._unmixed = frozenset(t.index for t in self.map.tracks if t.tunnel and hooks.unmixed_tunnels)
-        # Tracks paid with colored cards only (no locomotives, no substitutes) share the core's
-        # fast payment listing, given a hand without its locomotives.
-        self._listing = _claim_listing(
-            self.map,
-            tuple(
-                [
-                    UNMIXED if i in self._unmixed else COLORED_ONLY if r == (False, 0, 0) else r
-                    for i, r in enumerate(rules)
-                ]
-            ),
-        )
-
     # ------------------------------------------------------------------ creation
 
     @classmethod
@@ -388,14 +208,14 @@ class Game:
             game.apply(seat, action)
         return game
 
-    def _rng(self, purpose: str) -> random.Random:
+    def rng(self, purpose: str) -> random.Random:
         self.shuffles += 1
         return random.Random(f"{self.seed}:{purpose}:{self.shuffles}")
 
     def _setup(self) -> None:
         """docs/rules.md §1 setup order: shuffle, deal 4 each, turn 5 face up, deal tickets."""
         cards = self.hooks.train_deck(self)
-        self._rng("cards").shuffle(cards)
+        self.rng("cards").shuffle(cards)
         self.deck = cards
         for _ in range(START_HAND):
             for hand in self.hands:
@@ -406,9 +226,9 @@ class Game:
         m, d = self.map, self.deck_rules
         regular = [i for i in d.tickets if not (d.start_long and m.ticket_by_id[i].long)]
         longs = [i for i in d.tickets if d.start_long and m.ticket_by_id[i].long]
-        self._rng("tickets").shuffle(regular)
+        self.rng("tickets").shuffle(regular)
         if longs:
-            self._rng("long-tickets").shuffle(longs)
+            self.rng("long-tickets").shuffle(longs)
         else:  # nothing to shuffle: only the count, which seeds the later shuffles, moves on
             self.shuffles += 1
         self.ticket_deck = regular
@@ -419,7 +239,7 @@ class Game:
             self.offer_keep[seat] = min(d.start_keep, len(offer))
         # The long tickets not dealt go back to the box unseen (docs/rules.md §3).
         self.first = (
-            self.options.first_seat if self.options.first_seat is not None else self._rng("first").randrange(self.seats)
+            self.options.first_seat if self.options.first_seat is not None else self.rng("first").randrange(self.seats)
         )
         self.current = self.first
         self.hooks.after_setup(self)
@@ -493,7 +313,7 @@ class Game:
         try:
             return self.map.track_by_id[track_id]
         except KeyError:
-            raise _illegal(
+            raise IllegalActionError(
                 "there is no track {track!r} on the {map} map", track=track_id, map=MapRef(self.map.name)
             ) from None
 
@@ -543,216 +363,6 @@ class Game:
             return []
         return [a for a in self._turn_start_actions(seat, True) if isinstance(a, Claim)]
 
-    def _keep_choices(self, seat: int) -> list[Action]:
-        offer = sorted(self.offers[seat])
-        out: list[Action] = []
-        for size in range(self.offer_keep[seat], len(offer) + 1):
-            out.extend(KeepTickets(ids) for ids in combinations(offer, size))
-        return out
-
-    def _can_draw_blind(self) -> bool:
-        return bool(self.deck or self.discard)
-
-    def _can_draw_second(self) -> bool:
-        """Whether `_second_card_actions` lists anything (without building the list)."""
-        free = self._free_locos
-        return bool(self.deck or self.discard) or any(c >= 0 and (free or c != LOCO) for c in self.market)
-
-    def _second_card_actions(self) -> list[Action]:
-        free = self._free_locos
-        market = self.market
-        if -1 in market:
-            actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(market) if c >= 0 and (free or c != LOCO)]
-        elif free or LOCO not in market:
-            actions = list(_DRAW_MARKET)
-        else:
-            actions = [_DRAW_MARKET[i] for i, c in enumerate(market) if c != LOCO]
-        if self._can_draw_blind():
-            actions.append(_DRAW_DECK)
-        return actions
-
-    def _turn_start_actions(self, seat: int, collapse: bool) -> list[Action]:
-        if self.hooks.lists_turns:
-            return self.hooks.turn_actions(self, seat, collapse)
-        market = self.market
-        if -1 in market:
-            actions: list[Action] = [_DRAW_MARKET[i] for i, c in enumerate(market) if c >= 0]
-        else:
-            actions = list(_DRAW_MARKET)
-        if self.deck or self.discard:
-            actions.append(_DRAW_DECK)
-        if self.ticket_deck or (self.ticket_discard and self.returned_policy == "discard"):
-            actions.append(_DRAW_TICKETS)
-        hand = self.hands[seat]
-        locos = hand[LOCO]
-        trains = self.trains[seat]
-        owner = self.owner
-        open_ = self._doubles_open
-        no_locos = None
-        # Only the groups with a free track that something in the hand may pay for, in group order.
-        listing = self._listing
-        longest = listing.longest
-        try:
-            row = listing.by_locos[locos]
-            mask = (
-                row[0][hand[0]]
-                | row[1][hand[1]]
-                | row[2][hand[2]]
-                | row[3][hand[3]]
-                | row[4][hand[4]]
-                | row[5][hand[5]]
-                | row[6][hand[6]]
-                | row[7][hand[7]]
-                | row[8][max(hand[:LOCO])]
-            )
-        except IndexError:  # more cards of a kind than the tables count: their counts capped
-            capped = [n if n < longest else longest for n in hand]
-            row = listing.by_locos[capped[LOCO]]
-            mask = row[8][max(capped[:LOCO])]
-            for c in range(LOCO):
-                mask |= row[c][capped[c]]
-        held = None
-        self._free_positions()
-        mask &= listing.trains[trains if trains < longest else longest] & self._free_mask
-        free = self._free
-        groups = listing.groups
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            color, length, ferry, card_rules, tracks, doubles, colored, made, number = groups[low.bit_length() - 1]
-            positions = free[number]
-            if color is not None and (card_rules is None or card_rules is COLORED_ONLY):
-                # A colored group's Claim columns are ready for each payment situation met: two
-                # counts of the hand (beyond the length they pay nothing more; no locomotives
-                # count where they may not pay).
-                have = hand[color]
-                usable = locos if card_rules is None else 0
-                key = (have if have < length else length) * 64 + (usable if usable < length else length) * 2 + collapse
-                columns = colored.get(key)
-                if columns is None:
-                    if card_rules is not None and no_locos is None:
-                        no_locos = hand[:LOCO] + [0]
-                    columns = colored[key] = _claim_columns(
-                        tracks,
-                        made,
-                        payment_options(hand if card_rules is None else no_locos, length, color, ferry, collapse),
-                    )
-            else:
-                # Other groups meet too many payment situations to key them by a few counts: their
-                # columns come from the payments met, one lookup per payment.
-                if card_rules is None:  # gray: docs/rules.md §1/§3 payments (every USA, Europe and Nederland track)
-                    if collapse:
-                        if held is None:
-                            held = held_colors(hand)
-                        options = any_color_options(held, locos, length, ferry)
-                    else:
-                        options = payment_options(hand, length, color, ferry)
-                elif card_rules is COLORED_ONLY:
-                    if no_locos is None:
-                        no_locos = hand[:LOCO] + [0]
-                    options = payment_options(no_locos, length, color, ferry, collapse)
-                elif card_rules is UNMIXED:
-                    options = unmixed_options(payment_options(hand, length, color, ferry), length, collapse)
-                else:
-                    options = self._extended_options(hand, length, color, ferry, card_rules, collapse)
-                columns = _claim_columns(tracks, made, options)
-            if columns:
-                for pos in positions:  # per free track, its Claim per payment
-                    double = doubles[pos]
-                    if double is None or (partner := owner[double]) < 0 or (open_ and partner != seat):
-                        for column in columns:
-                            actions.append(column[pos])
-        if self.stations_left[seat]:
-            cost = self.map.rules.station_costs[len(self.stations[seat])]
-            options = payment_options(hand, cost, None, 0, collapse)
-            if options:
-                columns = self._station_columns(options)
-                if len(columns) == 1:
-                    actions += columns[0]
-                else:  # per free city, each payment
-                    actions.extend(chain.from_iterable(zip(*columns)))
-        if not actions:
-            actions.append(Pass())
-        return actions
-
-    def _free_positions(self) -> list[tuple[int, ...]]:
-        """Per claim group of `_listing`, the positions of its unowned tracks, in group order, and
-        `_free_mask`, the bit set of the groups with one: kept up to date by `track_claimed`,
-        rebuilt whenever `owner` is another list (`from_json`)."""
-        if self._free_owner is not self.owner:
-            owner = self.owner
-            if max(owner) < 0:  # a new game: every track free
-                self._free = list(self._listing.every_position)
-            else:
-                self._free = [
-                    tuple(pos for pos, (index, _, _) in enumerate(g[4]) if owner[index] < 0)
-                    for g in self._listing.groups
-                ]
-            self._free_mask = sum(1 << number for number, positions in enumerate(self._free) if positions)
-            self._free_owner = owner
-        return self._free
-
-    def _station_columns(self, options: list) -> list[tuple]:
-        """Per payment of `options`, its BuildStation for every city without a station, in city
-        order: kept per game until a station is built (each BuildStation made once per map)."""
-        owners = self.station_owner
-        kept = self._stations_free
-        if kept is None or kept[0] is not owners or kept[1] != len(owners):
-            free = tuple(i for i in range(len(self.map.cities)) if i not in owners)
-            kept = self._stations_free = (owners, len(owners), free, {})
-        columns = kept[3]
-        out = []
-        for option in options:
-            column = columns.get(option)
-            if column is None:
-                made = _station_builds(self.map)
-                every = made.get(option)
-                if every is None:
-                    every = made[option] = tuple(BuildStation(city.id, *option) for city in self.map.cities)
-                column = columns[option] = tuple(every[i] for i in kept[2])
-            out.append(column)
-        return out
-
-    def track_claimed(self, index: int) -> None:
-        """Call after setting `owner[index]` outside a move (the engine's claims do), to an owner
-        or back to -1: the move listing keeps each claim group's free tracks."""
-        if self._free_owner is self.owner:
-            number, pos = self._listing.where[index]
-            positions = self._free[number]
-            at = bisect_left(positions, pos)  # (positions are sorted)
-            taken = at < len(positions) and positions[at] == pos
-            if self.owner[index] >= 0 and taken:
-                positions = positions[:at] + positions[at + 1 :]
-            elif self.owner[index] < 0 and not taken:
-                positions = (*positions[:at], pos, *positions[at:])
-            self._free[number] = positions
-            if positions:
-                self._free_mask |= 1 << number
-            else:
-                self._free_mask &= ~(1 << number)
-
-    @staticmethod
-    def _extended_options(
-        hand: list[int], length: int, color: int | None, ferry: int, card_rules: tuple, collapse: bool
-    ) -> list:
-        locos_ok, ferry_sub, substitute = card_rules
-        return extended_payment_options(
-            hand, length, color, ferry, locos_ok=locos_ok, ferry_sub=ferry_sub, substitute=substitute, collapse=collapse
-        )
-
-    def track_payments(self, seat: int, track: Track) -> list[tuple[int | None, int, tuple[int, ...]]]:
-        """Every payment (color, locos, subs) `seat`'s hand has for `track` under this map's card
-        rules, whether or not the track is free: the parser fills in defaults from these and an
-        error names one of them."""
-        hand = self.hands[seat]
-        card_rules = self._track_rules[track.index]
-        if card_rules is not None:
-            return self._extended_options(hand, track.length, track.color, track.ferry, card_rules, False)
-        options = payment_options(hand, track.length, track.color, track.ferry)
-        if track.index in self._unmixed:
-            options = unmixed_options(options, track.length)
-        return [(c, k, ()) for c, k in options]
-
     def check(self, seat: int | None, action: Action) -> None:
         """Raise the IllegalActionError that `apply` would raise (naming why), or return."""
         self._check(seat, action)
@@ -799,8 +409,6 @@ class Game:
         self.undoable = isinstance(action, (Claim, BuildStation)) and _UNDOABLE_EVENTS.issuperset(map(type, events))
         return events
 
-    # --- validation (no mutation) ---
-
     def _check(self, seat: int | None, action: Action) -> Callable | None:
         """Raise the IllegalActionError for `action`, or return its core effect (None: the hook's)."""
         kind = type(action)
@@ -810,607 +418,21 @@ class Game:
             try:
                 checker, core = _CORE[kind]
             except KeyError:
-                raise _illegal("{action!r} is not an action of this game", action=action) from None
+                raise IllegalActionError("{action!r} is not an action of this game", action=action) from None
         if self.phase is OVER:
-            raise _illegal("the game is over")
+            raise IllegalActionError("the game is over")
         if isinstance(action, (Skip, Remove)):
             if seat is not None and isinstance(action, Skip):
-                raise _illegal("only the table (host or timeout) may skip a seat")
+                raise IllegalActionError("only the table (host or timeout) may skip a seat")
             if seat is not None:
-                raise _illegal("only the table (host or timeout) may remove a seat")
+                raise IllegalActionError("only the table (host or timeout) may remove a seat")
         else:
             if seat is None or not 0 <= seat < self.seats:
-                raise _illegal("seat {seat} is not a seat of this game", seat=seat)
+                raise IllegalActionError("seat {seat} is not a seat of this game", seat=seat)
             if self.left[seat] is not None:
-                raise _illegal("{seat} has left the game", seat=SeatRef(seat))
+                raise IllegalActionError("{seat} has left the game", seat=SeatRef(seat))
         checker(self, seat, action)  # core: Game._check_x(self, ...); hook: hooks.check_action(game, ...)
         return core
-
-    def _check_turn(self, seat: int, stage: str | None, action: Action) -> None:
-        if self.phase is CHOOSING:
-            raise _illegal(_WAITING[type(action)])
-        if seat != self.current:
-            raise _illegal("it is {current}'s turn, not yours", current=SeatRef(self.current))
-        if self.stage is not stage:
-            raise self._stage_error()
-
-    def _stage_error(self) -> IllegalActionError:
-        """What the seat to move must do first at this stage of its turn."""
-        if self.stage in self.hooks.stages:
-            return self.hooks.stage_error(self)
-        if self.stage is None:
-            return _illegal(
-                "this is the start of your turn: draw cards, claim a route, draw tickets or build a station"
-            )
-        if self.stage is SECOND_CARD:
-            return _illegal("draw your second card first (a face-up locomotive is not allowed now)")
-        if self.stage is TUNNEL:
-            return _illegal("decide on the tunnel first: pay the extra cards or decline")
-        return _illegal("choose which tickets to keep first")
-
-    def _check_draw_deck(self, seat: int, action: DrawDeck) -> None:
-        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
-        if not self._can_draw_blind():
-            raise _illegal("the deck and the discard pile are both empty: take a face-up card or do something else")
-
-    def _check_draw_market(self, seat: int, action: DrawMarket) -> None:
-        self._check_turn(seat, self.stage if self.stage in (None, SECOND_CARD) else None, action)
-        if not 0 <= action.slot < MARKET_SIZE:
-            raise _illegal(
-                "there is no face-up card {slot}; the market has 1 to {size}", slot=action.slot + 1, size=MARKET_SIZE
-            )
-        card = self.market[action.slot]
-        if card < 0:
-            raise _illegal("face-up slot {slot} is empty", slot=action.slot + 1)
-        if self.stage is SECOND_CARD and card == LOCO and not self._free_locos:
-            raise _illegal("a face-up locomotive cannot be your second card")
-
-    def _check_claim(self, seat: int, action: Claim) -> None:
-        self._check_turn(seat, None, action)
-        t = self.track(action.track)
-        if self._claim_error(seat, action, t, None) is not None:  # the route's name only for the error
-            raise self._claim_error(seat, action, t, route_ref(self.map, t))
-
-    def _claim_error(self, seat: int, action: Claim, t: Track, route: object) -> IllegalActionError | None:
-        """Why `seat` may not claim `t` with `action`'s payment (naming the route as `route`), or None."""
-        owner = self.owner[t.index]
-        if owner >= 0:
-            return self.hooks.taken_error(self, route, owner)
-        if t.double is not None:
-            partner = self.owner[t.double]
-            if partner == seat:
-                return _illegal("you own the other track of {route}; one player never owns both", route=route)
-            if partner >= 0 and not self._doubles_open:
-                return _illegal(
-                    "the other track of {route} is taken and with {players} players only one track of a "
-                    "double route is used",
-                    route=route,
-                    players=self.seats,
-                )
-        if t.length > self.trains[seat]:
-            return _illegal(
-                "{route} needs {length} trains and you have {left} left",
-                route=route,
-                length=t.length,
-                left=self.trains[seat],
-            )
-        card_rules = self._track_rules[t.index]
-        if card_rules is None:
-            if action.subs:
-                return _illegal("{what} takes no substitute cards", what=route)
-            error = payment_error(self.hands[seat], t.length, t.color, t.ferry, action.color, action.locos, route)
-        else:
-            locos_ok, ferry_sub, substitute = card_rules
-            error = extended_payment_error(
-                self.hands[seat],
-                t.length,
-                t.color,
-                t.ferry,
-                action.color,
-                action.locos,
-                tuple(action.subs),
-                route,
-                locos_ok=locos_ok,
-                ferry_sub=ferry_sub,
-                substitute=substitute,
-                no_locos=self.hooks.locomotive_error,
-            )
-        if error is None and t.index in self._unmixed and 0 < action.locos < t.length:
-            error = _illegal(
-                "{route} is a tunnel: on the {map} map pay for it with cards of one color or with "
-                "locomotives only, not both",
-                route=route,
-                map=MapRef(self.map.name),
-            )
-        if isinstance(error, CardsShortError):
-            error = self._better_payment(
-                seat,
-                error,
-                action.color,
-                self.track_payments(seat, t),
-                route,
-                lambda c, k, subs: Claim(t.id, c, k, subs),
-            )
-        return error
-
-    def _better_payment(
-        self, seat: int, error: CardsShortError, color: int | None, payments: list, what: object, make: Callable
-    ) -> IllegalActionError:
-        """A payment the hand lacks cards for, when another payment works: name that one (in
-        notation, which the player can type), preferring the color asked for and few locomotives."""
-        if not payments:
-            return error
-        c, k, subs = min(payments, key=lambda p: (p[0] != color, p[0] is None, len(p[2]), p[1], p[0] or 0))
-        fix = format_action(self.map, make(c, k, subs))
-        if color is not None and not self.hands[seat][color]:
-            return _illegal(
-                "you have no {color} cards: {fix} would pay for {what}", color=CardRef(color), fix=fix, what=what
-            )
-        return _illegal("your cards do not make that payment for {what}: {fix} would pay", what=what, fix=fix)
-
-    def _check_tickets(self, seat: int, action: DrawTickets) -> None:
-        self._check_turn(seat, None, action)
-        if not self.ticket_deck and not (self.ticket_discard and self.returned_policy == "discard"):
-            raise _illegal("no destination tickets are left to draw")
-
-    def _check_keep(self, seat: int, action: KeepTickets) -> None:
-        if self.phase is PLAYING:
-            self._check_turn(seat, TICKETS, action)
-        elif not self.offers[seat]:
-            raise _illegal("you have already chosen your starting tickets")
-        offer = self.offers[seat]
-        ids = action.ids
-        unknown = [i for i in ids if i not in offer]
-        if unknown:
-            offered = ListRef(tuple(sorted(offer)))
-            if len(unknown) > 1:
-                raise _illegal(
-                    "tickets {tickets} are not among the tickets offered to you ({offered})",
-                    tickets=ListRef(tuple(unknown)),
-                    offered=offered,
-                )
-            raise _illegal(
-                "ticket {ticket} is not among the tickets offered to you ({offered})",
-                ticket=unknown[0],
-                offered=offered,
-            )
-        if len(set(ids)) != len(ids):
-            raise _illegal("each ticket can be kept only once")
-        if len(ids) < self.offer_keep[seat]:
-            raise _illegal(
-                "keep at least {keep} of the {offered} tickets", keep=self.offer_keep[seat], offered=len(offer)
-            )
-
-    def _check_station(self, seat: int, action: BuildStation) -> None:
-        self._check_turn(seat, None, action)
-        if not self.map.rules.stations:
-            raise _illegal("the {map} map has no stations", map=MapRef(self.map.name))
-        city = self.map.city_by_id.get(action.city)
-        if city is None:
-            raise _illegal("there is no city {city!r} on the {map} map", city=action.city, map=MapRef(self.map.name))
-        if not self.stations_left[seat]:
-            raise _illegal("you have built all your stations")
-        if city.index in self.station_owner:
-            raise _illegal(
-                "{city} already has a station ({owner})",
-                city=CityRef(city.index, city.name),
-                owner=SeatRef(self.station_owner[city.index]),
-            )
-        built = len(self.stations[seat])
-        what = phrase(N_("your station no. {number}"), number=built + 1)
-        cost = self.map.rules.station_costs[built]
-        error = payment_error(self.hands[seat], cost, None, 0, action.color, action.locos, what)
-        if isinstance(error, CardsShortError):
-            payments = [(c, k, ()) for c, k in payment_options(self.hands[seat], cost, None, 0)]
-            error = self._better_payment(
-                seat, error, action.color, payments, what, lambda c, k, subs: BuildStation(city.id, c, k)
-            )
-        if error:
-            raise error
-
-    def _check_pay_tunnel(self, seat: int, action: PayTunnel) -> None:
-        self._check_turn(seat, TUNNEL, action)
-        tunnel = self.tunnel
-        options = surcharge_options(self.hands[seat], tunnel["surcharge"], tunnel["color"])
-        if action.locos in options:
-            return
-        n, color = tunnel["surcharge"], tunnel["color"]
-        if color is not None:
-            if not options:
-                raise _illegal(
-                    "you cannot pay the tunnel's extra {n} {color} or locomotive cards: decline instead",
-                    n=n,
-                    color=CardRef(color),
-                )
-            raise _illegal(
-                "the tunnel's extra cost is {n} {color} or locomotive cards; pay with {options} locomotives",
-                n=n,
-                color=CardRef(color),
-                options=ListRef(tuple(options), "or"),
-            )
-        if not options and n == 1:
-            raise _illegal("you cannot pay the tunnel's extra {n} locomotive: decline instead", n=n)
-        if not options:
-            raise _illegal("you cannot pay the tunnel's extra {n} locomotives: decline instead", n=n)
-        if n == 1:
-            raise _illegal(
-                "the tunnel's extra cost is {n} locomotive; pay with {options} locomotives",
-                n=n,
-                options=ListRef(tuple(options), "or"),
-            )
-        raise _illegal(
-            "the tunnel's extra cost is {n} locomotives; pay with {options} locomotives",
-            n=n,
-            options=ListRef(tuple(options), "or"),
-        )
-
-    def _check_decline(self, seat: int, action: DeclineTunnel) -> None:
-        self._check_turn(seat, TUNNEL, action)
-
-    def _check_pass(self, seat: int, action: Pass) -> None:
-        self._check_turn(seat, None, action)
-        if any(not isinstance(a, Pass) for a in self._turn_start_actions(seat, True)):
-            raise _illegal("you can only pass when you have no other move")
-
-    def _check_skip(self, seat: None, action: Skip) -> None:
-        if self.phase is not PLAYING:
-            raise _illegal("there is no turn to skip while players choose their starting tickets")
-
-    def _check_undo(self, seat: int, action: Undo) -> None:
-        if not self.log or self.log[-1][0] != seat or not self.undoable:
-            raise _illegal(
-                "only your own last move can be taken back, right after it, and only a route or a "
-                "station that revealed no card"
-            )
-
-    def _apply_undo(self, seat: int, action: Undo, events: list[Event]) -> None:
-        """Rebuild the state by replaying the effective log without its last action."""
-        kept = effective_log(self.log)[:-1]
-        fresh = Game.new(self.map, self.seats, self.seed, self.options)
-        for entry_seat, entry in kept:
-            fresh.apply(entry_seat, entry)
-        for name in Game.__slots__[:-1]:  # (not __weakref__)
-            if name not in ("log", "public_log"):
-                setattr(self, name, getattr(fresh, name))
-        events.append(_turn_started(self.current))
-
-    def _check_resign(self, seat: int, action: Resign) -> None:
-        pass
-
-    def _check_remove(self, seat: None, action: Remove) -> None:
-        if not 0 <= action.seat < self.seats:
-            raise _illegal("seat {seat} is not a seat of this game", seat=action.seat + 1)
-        if self.left[action.seat] is not None:
-            raise _illegal("{seat} has already left", seat=SeatRef(action.seat))
-
-    # --- effects ---
-
-    def _draw_card(self, events: list[Event]) -> int | None:
-        """Top card of the deck, reshuffling the discard when the deck is empty (docs/rules.md §1)."""
-        if not self.deck:
-            if not self.discard:
-                return None
-            self.deck, self.discard = self.discard, []
-            self._rng("reshuffle").shuffle(self.deck)
-            events.append(DeckReshuffled(len(self.deck)))
-        return self.deck.pop()
-
-    def _refill(self, slot: int, events: list[Event]) -> None:
-        card = self.deck.pop() if self.deck else self._draw_card(events)
-        market = self.market
-        market[slot] = -1 if card is None else card
-        events.append(_market_refilled(slot, card))
-        if market.count(LOCO) >= 3:
-            self._check_market(events)
-
-    def _check_market(self, events: list[Event]) -> None:
-        """3+ face-up locomotives: discard all five and deal five (at most 3 times in a row)."""
-        if not self.hooks.market_resets:
-            return
-        for _ in range(MAX_MARKET_RESETS):
-            if self.market.count(LOCO) < 3:
-                return
-            if len(self.deck) - self.deck.count(LOCO) + len(self.discard) - self.discard.count(LOCO) < 3:
-                return
-            old = tuple(c for c in self.market if c >= 0)
-            self.discard.extend(old)
-            for slot in range(MARKET_SIZE):
-                card = self._draw_card(events)
-                self.market[slot] = -1 if card is None else card
-            events.append(MarketReset(old, tuple(None if c < 0 else c for c in self.market)))
-
-    def _apply_draw_deck(self, seat: int, action: DrawDeck, events: list[Event]) -> None:
-        card = self.deck.pop() if self.deck else self._draw_card(events)
-        self.hands[seat][card] += 1
-        events.append(_card_drawn(seat, card, None))
-        self._after_card(seat, False, events)
-
-    def _apply_draw_market(self, seat: int, action: DrawMarket, events: list[Event]) -> None:
-        card = self.market[action.slot]
-        self.hands[seat][card] += 1
-        events.append(_card_drawn(seat, card, action.slot))
-        self._refill(action.slot, events)
-        self._after_card(seat, card == LOCO and not self._free_locos, events)
-
-    def _after_card(self, seat: int, face_up_loco: bool, events: list[Event]) -> None:
-        if self.stage is SECOND_CARD or face_up_loco:
-            self._end_turn(events)
-            return
-        self.stage = SECOND_CARD
-        if not self._can_draw_second():  # only one card could be drawn: the turn ends
-            self._end_turn(events)
-
-    def _pay(self, seat: int, color: int | None, locos: int, count: int, subs: tuple[int, ...] = ()) -> list[int]:
-        """Take `count` cards (`locos` of them locomotives) and the substitute cards out of the
-        hand; returns the counts paid by card kind."""
-        paid = [0] * self.hooks.card_kinds
-        hand = self.hands[seat]
-        if color is not None and count > locos:
-            paid[color] = count - locos
-            hand[color] -= count - locos
-        paid[LOCO] = locos
-        hand[LOCO] -= locos
-        for c in subs:
-            paid[c] += 1
-            hand[c] -= 1
-        return paid
-
-    def _discard_counts(self, counts: list[int]) -> None:
-        discard = self.discard
-        for kind, n in enumerate(counts):
-            if n:
-                discard += [kind] * n
-
-    def _apply_claim(self, seat: int, action: Claim, events: list[Event]) -> None:
-        t = self.map.track_by_id[action.track]
-        subs = action.subs
-        covered = t.length
-        if subs:  # each set of substitute cards stands for one card of the route
-            covered -= len(subs) // (self.hooks.ferry_substitute if t.ferry else t.substitute)
-        color = action.color if action.locos < covered else None
-        paid = self._pay(seat, color, action.locos, covered, subs)
-        if t.tunnel:
-            revealed = []
-            for _ in range(3):
-                card = self._draw_card(events)
-                if card is None:
-                    break
-                revealed.append(card)
-            surcharge = tunnel_surcharge(revealed, color)
-            events.append(TunnelRevealed(seat, t.id, tuple(revealed), surcharge))
-            if surcharge:
-                self.stage = TUNNEL
-                self.tunnel = {
-                    "track": t.id,
-                    "color": color,
-                    "paid": paid,
-                    "revealed": revealed,
-                    "surcharge": surcharge,
-                }
-                return
-            self.discard.extend(revealed)
-        self._discard_counts(paid)
-        self._place(seat, t, color, action.locos, events)
-        self._end_turn(events)
-
-    def _place(self, seat: int, t: Track, color: int | None, locos: int, events: list[Event]) -> None:
-        self.owner[t.index] = seat
-        self.track_claimed(t.index)
-        self.trains[seat] -= t.length
-        points = self.map.rules.route_points[t.length]
-        self.score[seat] += points
-        events.append(RouteClaimed(seat, t.id, color, locos, points))
-        self.hooks.after_claim(self, seat, t, events)
-
-    def _apply_pay_tunnel(self, seat: int, action: PayTunnel, events: list[Event]) -> None:
-        tunnel, self.tunnel = self.tunnel, None
-        extra = self._pay(seat, tunnel["color"], action.locos, tunnel["surcharge"])
-        self._discard_counts(tunnel["paid"])
-        self._discard_counts(extra)
-        self.discard.extend(tunnel["revealed"])
-        t = self.map.track_by_id[tunnel["track"]]
-        self._place(seat, t, tunnel["color"], tunnel["paid"][LOCO], events)
-        self._end_turn(events)
-
-    def _apply_decline(self, seat: int, action: DeclineTunnel, events: list[Event]) -> None:
-        tunnel, self.tunnel = self.tunnel, None
-        hand = self.hands[seat]
-        for kind, n in enumerate(tunnel["paid"]):
-            hand[kind] += n
-        self.discard.extend(tunnel["revealed"])
-        events.append(TunnelDeclined(seat, tunnel["track"]))
-        self._end_turn(events)
-
-    def _apply_draw_tickets(self, seat: int, action: DrawTickets, events: list[Event]) -> None:
-        offer = []
-        for _ in range(self.deck_rules.draw_count):
-            if not self.ticket_deck:
-                if self.returned_policy != "discard" or not self.ticket_discard:
-                    break
-                self.ticket_deck, self.ticket_discard = self.ticket_discard, []
-                self._rng("ticket-reshuffle").shuffle(self.ticket_deck)
-            offer.append(self.ticket_deck.pop())
-        self.offers[seat] = offer
-        self.offer_keep[seat] = min(self.deck_rules.draw_keep, len(offer))
-        self.stage = TICKETS
-        events.append(TicketsOffered(seat, len(offer), tuple(offer), self.offer_keep[seat]))
-
-    def _apply_keep(self, seat: int, action: KeepTickets, events: list[Event]) -> None:
-        offer = self.offers[seat]
-        kept = sorted(action.ids)
-        returned = [i for i in offer if i not in kept]
-        self.tickets[seat].extend(kept)
-        self.offers[seat] = []
-        self.offer_keep[seat] = 0
-        starting = self.phase is CHOOSING
-        self._return_tickets(returned, self.deck_rules.start_returned if starting else self.returned_policy)
-        events.append(TicketsKept(seat, len(kept), len(returned), tuple(kept)))
-        if starting:
-            self._maybe_start_play(events)
-        else:
-            self._end_turn(events)
-
-    def _return_tickets(self, ids: list[int], policy: str) -> None:
-        self.hooks.return_tickets(self, ids, policy)  # "box": out of the game
-
-    def _maybe_start_play(self, events: list[Event]) -> None:
-        if self.phase is not CHOOSING or any(
-            self.offers[s] or self.hooks.choosing(self, s) for s in self.active_seats()
-        ):
-            return
-        self.phase = PLAYING
-        if self.left[self.current] is not None:
-            self.current = self._next_seat(self.current)
-        events.append(_turn_started(self.current))
-
-    def _apply_station(self, seat: int, action: BuildStation, events: list[Event]) -> None:
-        city = self.map.city_by_id[action.city]
-        cost = self.map.rules.station_costs[len(self.stations[seat])]
-        color = action.color if action.locos < cost else None
-        self._discard_counts(self._pay(seat, color, action.locos, cost))
-        self.station_owner[city.index] = seat
-        self.stations[seat].append(city.index)
-        self.stations_left[seat] -= 1
-        events.append(StationBuilt(seat, city.id, color, action.locos))
-        self._end_turn(events)
-
-    def _apply_pass(self, seat: int | None, action: Pass | Skip, events: list[Event]) -> None:
-        events.append(Passed(self.current, skipped=isinstance(action, Skip)))
-        if self.tunnel is not None:  # a skipped tunnel decision declines
-            self._apply_decline(self.current, DeclineTunnel(), [])
-            return
-        if self.stage is TICKETS:  # a skipped ticket choice keeps the default
-            self._apply_keep(self.current, self.default_action(self.current), events)
-            return
-        if self.stage in self.hooks.stages:  # a skipped hook decision takes its default
-            self.hooks.apply_action(self, self.current, self.hooks.default_action(self, self.current), events)
-            return
-        if self.stage is None:  # a skipped second card is no pass
-            self.passes += 1
-        self._end_turn(events)
-
-    def _apply_leave(self, seat: int | None, action: Resign | Remove, events: list[Event]) -> None:
-        leaver = action.seat if isinstance(action, Remove) else seat
-        self.left[leaver] = "removed" if isinstance(action, Remove) else "resigned"
-        events.append(SeatLeft(leaver, self.left[leaver]))
-        if self.tunnel is not None and leaver == self.current:
-            tunnel, self.tunnel = self.tunnel, None
-            self._discard_counts(tunnel["paid"])
-            self.discard.extend(tunnel["revealed"])
-        hand = self.hands[leaver]
-        self._discard_counts(hand)
-        self.hands[leaver] = [0] * self.hooks.card_kinds
-        if self.offers[leaver]:
-            policy = self.deck_rules.start_returned if self.phase is CHOOSING else self.returned_policy
-            self._return_tickets(self.offers[leaver], policy)
-            self.offers[leaver] = []
-            self.offer_keep[leaver] = 0
-        if self.last_round is not None and leaver in self.last_round:
-            self.last_round.remove(leaver)
-        if len(self.active_seats()) < 2:
-            self._game_over("too_few_seats", events)
-            return
-        if self.phase is CHOOSING:
-            self._maybe_start_play(events)
-        elif leaver == self.current:
-            self.stage = None
-            if self.resume is not None:  # left during a between-rounds decision: the round had ended
-                leaver, self.resume = self.resume, None
-            elif self._closes_round(leaver):
-                self.round += 1
-            if self.last_round is not None and not self.last_round:
-                self._game_over("last_round", events)
-                return
-            self.current = self._next_seat(leaver)
-            events.append(_turn_started(self.current))
-
-    def _next_seat(self, seat: int) -> int:
-        nxt = seat + 1 if seat + 1 < self.seats else 0
-        if self.left[nxt] is None:
-            return nxt
-        for step in range(2, self.seats + 1):
-            nxt = (seat + step) % self.seats
-            if self.left[nxt] is None:
-                return nxt
-        return seat
-
-    def _end_turn(self, events: list[Event]) -> None:
-        seat = self.current
-        self.stage = None
-        if -1 in self.market:  # slots left empty by an exhausted deck
-            for slot, card in enumerate(self.market):
-                if card < 0 and (self.deck or self.discard):
-                    self._refill(slot, events)
-        if self.last_round is not None:
-            if seat in self.last_round:
-                self.last_round.remove(seat)
-        elif self.trains[seat] <= LAST_ROUND_TRAINS:
-            self.last_round = self.active_seats()
-            events.append(LastRoundStarted(seat, self.trains[seat]))
-        nxt = self._next_seat(seat)
-        if self._closes_round(seat, nxt):
-            self.round += 1
-            decider = self.hooks.after_round(self, events)  # e.g. Nederland's neutral player phase
-            if decider is not None:
-                self.resume, self.current = seat, decider
-                return
-            nxt = None  # (the hook may have changed who plays)
-        self._advance(seat, events, nxt)
-
-    def _closes_round(self, seat: int, nxt: int | None = None) -> bool:
-        """Whether the end of `seat`'s turn completes a round (the next turn, `nxt`'s, wraps past the first seat)."""
-        if nxt is None:
-            nxt = self._next_seat(seat)
-        return (nxt - self.first) % self.seats <= (seat - self.first) % self.seats
-
-    def resume_turns(self, events: list[Event]) -> None:
-        """End a hook's between-rounds decision: the next turn (or the end of the game) follows."""
-        seat, self.resume = self.resume, None
-        self.stage = None
-        self._advance(seat, events)
-
-    def _advance(self, seat: int, events: list[Event], nxt: int | None = None) -> None:
-        """After `seat`'s turn (and any between-rounds phase): the end of the game or the next turn
-        (`nxt`'s when known)."""
-        if self.last_round is not None and not self.last_round:
-            self._game_over("last_round", events)
-            return
-        if self.passes >= self.left.count(None):  # every active seat passed
-            self._game_over("all_passed", events)
-            return
-        self.current = self._next_seat(seat) if nxt is None else nxt
-        events.append(_turn_started(self.current))
-
-    def _game_over(self, reason: str, events: list[Event]) -> None:
-        self.phase = OVER
-        self.stage = None
-        self.end_reason = Termination(reason)
-        self.final = final_scores(self)
-        events.append(GameOver(reason))
-
-    # ------------------------------------------------------------------ timeouts
-
-    def default_action(self, seat: int) -> Action:
-        """The forced move when `seat` times out: keep the fewest tickets (lowest points first),
-        decline a tunnel, otherwise draw blind (or take a face-up card, or pass)."""
-        if self.phase is CHOOSING and self.hooks.choosing(self, seat):
-            return self.hooks.default_action(self, seat)
-        if self.phase is CHOOSING or self.stage is TICKETS:
-            by_points = sorted(self.offers[seat], key=lambda i: (self.map.ticket_by_id[i].points, i))
-            return KeepTickets(tuple(sorted(by_points[: self.offer_keep[seat]])))
-        if self.stage is TUNNEL:
-            return DeclineTunnel()
-        if self.stage in self.hooks.stages:
-            return self.hooks.default_action(self, seat)
-        if self._can_draw_blind():
-            return DrawDeck()
-        second = self.stage is SECOND_CARD
-        for slot, card in enumerate(self.market):
-            if card >= 0 and not (second and card == LOCO and not self._free_locos):
-                return DrawMarket(slot)
-        if self.is_legal(seat, Pass()):
-            return Pass()
-        return Skip()
 
     # ------------------------------------------------------------------ views and JSON
 
@@ -1525,17 +547,6 @@ class Game:
 #: Events after which an action may be taken back: nothing hidden was revealed (no card dealt,
 #: no ticket drawn, no tunnel reveal, no neutral ticket, not the end of the game).
 _UNDOABLE_EVENTS = frozenset({RouteClaimed, StationBuilt, TurnStarted, LastRoundStarted, TollPaid, LoanTaken})
-
-
-def effective_log(log: list[tuple[int | None, Action]]) -> list[tuple[int | None, Action]]:
-    """The log without undone actions (and without the Undo entries themselves)."""
-    effective: list[tuple[int | None, Action]] = []
-    for seat, action in log:
-        if isinstance(action, Undo):
-            effective.pop()
-        else:
-            effective.append((seat, action))
-    return effective
 
 
 #: Actions that do not end a run of passes (docs/rules.md §1: the game ends when all pass in a row).

@@ -28,12 +28,18 @@ Extension points, in the order a game meets them:
 - `adjust_final_scores`: map bonuses and penalties.
 - `public_state` / `private_state` / `public_view`: extra view fields (who may see what).
 - `to_json` / `from_json`: the hook's state.
+
+A hook sees the game as a `GameState`: the state and the few steps of a move a hook may take
+itself (check the turn, pay, place a track, end the turn). The scoring, the views and the
+notation see it so too. They name that protocol instead of engine.game, which imports them, so the
+engine's import graph has no cycle (pyproject's import contracts).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from engine.cards import NUM_CARD_KINDS, standard_deck
 from engine.errors import (
@@ -47,11 +53,78 @@ from engine.errors import (
 )
 
 if TYPE_CHECKING:
+    import random
+
     from engine.actions import Action
     from engine.events import Event
-    from engine.game import Game
-    from engine.mapdata import TicketDeck, Track
-    from engine.scoring import PlayerScore
+    from engine.mapdata import MapData, TicketDeck, Track
+    from engine.options import GameOptions
+    from engine.outcome import PlayerScore
+    from engine.phases import Phase, Stage, Termination
+
+
+class GameState(Protocol):
+    """A game as the rule hooks, the scoring, the views and the notation use it (engine.game.Game
+    is the one implementation; see its attributes there)."""
+
+    map: MapData
+    seats: int
+    options: GameOptions
+    deck_rules: TicketDeck
+    hooks: RuleHooks
+    log: list[tuple[int | None, Action]]
+    public_log: list[tuple]
+    last_action: tuple[int | None, Action] | None
+    # Cards (stacks: the top is the last element) and tickets.
+    deck: list[int]
+    discard: list[int]
+    market: list[int]
+    hands: list[list[int]]
+    ticket_deck: list[int]
+    ticket_discard: list[int]
+    tickets: list[list[int]]
+    offers: list[list[int]]
+    offer_keep: list[int]
+    # Board and players.
+    owner: list[int]
+    stations: list[list[int]]
+    trains: list[int]
+    stations_left: list[int]
+    score: list[int]
+    left: list[str | None]
+    # Turns.
+    phase: Phase
+    first: int
+    current: int
+    round: int
+    stage: Stage | None
+    tunnel: dict | None
+    last_round: list[int] | None
+    passes: int
+    end_reason: Termination | None
+    final: list[PlayerScore] | None
+    #: Per track: None under the common payments, else (locomotives usable, ferry substitute, substitute).
+    track_rules: list[tuple | None]
+
+    @property
+    def doubles_open(self) -> bool: ...
+    def is_over(self) -> bool: ...
+    def to_move(self) -> list[int]: ...
+    def decision_token(self, seat: int) -> int: ...
+    def rng(self, purpose: str) -> random.Random: ...
+    def track(self, track_id: str) -> Track: ...
+    def track_payments(self, seat: int, track: Track) -> list[tuple[int | None, int, tuple[int, ...]]]: ...
+    def track_claimed(self, index: int) -> None: ...
+
+    # The steps of a move a hook that applies an action itself takes.
+    def check_turn(self, seat: int, stage: str | None, action: Action) -> None: ...
+    def better_payment(
+        self, seat: int, error: IllegalActionError, color: int | None, payments: list, what: object, make: Callable
+    ) -> IllegalActionError: ...
+    def discard_cards(self, counts: list[int]) -> None: ...
+    def place(self, seat: int, t: Track, color: int | None, locos: int, events: list[Event]) -> None: ...
+    def end_turn(self, events: list[Event]) -> None: ...
+    def resume_turns(self, events: list[Event]) -> None: ...
 
 
 class RuleHooks:
@@ -84,7 +157,7 @@ class RuleHooks:
         """Whether locomotives may pay for (part of) this track."""
         return True
 
-    def configure(self, game: Game) -> None:
+    def configure(self, game: GameState) -> None:
         """Validate `game.options.variants` (VariantError) and set the hook's initial state."""
         given = game.options.variants
         unknown = sorted(set(given) - set(self.variants))
@@ -104,94 +177,94 @@ class RuleHooks:
                     "variant {name!r} is on or off (true or false), not {value!r}", name=key, value=value
                 )
 
-    def train_deck(self, game: Game) -> list[int]:
+    def train_deck(self, game: GameState) -> list[int]:
         """The train cards before shuffling (docs/rules.md §1.1: 110)."""
         return standard_deck()
 
-    def choosing(self, game: Game, seat: int) -> bool:
+    def choosing(self, game: GameState, seat: int) -> bool:
         """Whether `seat` has a step of its own to take before its starting tickets are dealt."""
         return False
 
-    def choosing_actions(self, game: Game, seat: int) -> list[Action]:
+    def choosing_actions(self, game: GameState, seat: int) -> list[Action]:
         """The legal actions of a seat for which `choosing` is true."""
         return []
 
-    def turn_actions(self, game: Game, seat: int, collapse: bool) -> list[Action]:
+    def turn_actions(self, game: GameState, seat: int, collapse: bool) -> list[Action]:
         """The actions at the start of a turn, when `lists_turns` (Pass when there are none)."""
         raise NotImplementedError
 
-    def return_tickets(self, game: Game, ids: list[int], policy: str) -> None:
+    def return_tickets(self, game: GameState, ids: list[int], policy: str) -> None:
         """Tickets not kept: under the deck ("bottom"), on the face-up pile ("discard") or out of the game."""
         if policy == "bottom":
             game.ticket_deck[:0] = ids
         elif policy == "discard":
             game.ticket_discard.extend(ids)
 
-    def variant(self, game: Game, name: str) -> bool:
+    def variant(self, game: GameState, name: str) -> bool:
         return bool(game.options.variants.get(name, self.variants[name]))
 
-    def doubles_open(self, game: Game) -> bool:
+    def doubles_open(self, game: GameState) -> bool:
         """Whether both tracks of a double route may be claimed (docs/rules.md §1: 4+ players)."""
         return game.seats >= game.map.rules.doubles_min_players
 
-    def after_setup(self, game: Game) -> None:
+    def after_setup(self, game: GameState) -> None:
         """Extra setup once cards and tickets are dealt."""
 
-    def after_claim(self, game: Game, seat: int, track: Track, events: list[Event]) -> None:
+    def after_claim(self, game: GameState, seat: int, track: Track, events: list[Event]) -> None:
         """Extra effects of a claim (tolls)."""
 
-    def after_round(self, game: Game, events: list[Event]) -> int | None:
+    def after_round(self, game: GameState, events: list[Event]) -> int | None:
         """A round is complete (`game.round` is the number of the next one). Return the seat that
         must now decide something (after setting `game.stage` to one of `stages`), or None."""
         return None
 
-    def stage_actions(self, game: Game, seat: int) -> list[Action]:
+    def stage_actions(self, game: GameState, seat: int) -> list[Action]:
         """Legal actions of the deciding seat in one of this hook's stages."""
         return []
 
-    def stage_error(self, game: Game) -> IllegalActionError:
+    def stage_error(self, game: GameState) -> IllegalActionError:
         """What the deciding seat must do first in one of this hook's stages."""
         return IllegalActionError("finish the pending decision first")
 
-    def check_action(self, game: Game, seat: int, action: Action) -> None:
+    def check_action(self, game: GameState, seat: int, action: Action) -> None:
         """Raise IllegalActionError unless `action` (one of `action_types`) is legal now."""
 
-    def apply_action(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
+    def apply_action(self, game: GameState, seat: int, action: Action, events: list[Event]) -> None:
         """Apply a checked action of `action_types`."""
 
-    def default_action(self, game: Game, seat: int) -> Action:
+    def default_action(self, game: GameState, seat: int) -> Action:
         """The forced move in one of this hook's stages (timeouts, skips)."""
         raise NotImplementedError
 
-    def taken_error(self, game: Game, route: RouteRef, owner: int) -> IllegalActionError:
+    def taken_error(self, game: GameState, route: RouteRef, owner: int) -> IllegalActionError:
         """The error for claiming a track that `owner` (maybe a non-seat owner of a hook) has."""
         return IllegalActionError("{route} is already taken by {owner}", route=route, owner=SeatRef(owner))
 
-    def end_bonuses(self, game: Game, deck: TicketDeck) -> tuple[int, int]:
+    def end_bonuses(self, game: GameState, deck: TicketDeck) -> tuple[int, int]:
         """Points of the longest-path bonus and of the most-completed-tickets bonus (Globetrotter);
         0 means the game has none. The deck's numbers unless a variant changes them."""
         return deck.longest_path_bonus, deck.globetrotter_bonus
 
-    def adjust_final_scores(self, game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
+    def adjust_final_scores(self, game: GameState, scores: list[PlayerScore]) -> list[PlayerScore]:
         """Map bonuses and penalties beyond longest path and Globetrotter."""
         return scores
 
-    def public_state(self, game: Game, seat: int) -> dict:
+    def public_state(self, game: GameState, seat: int) -> dict:
         """Extra public fields of a player in views."""
         return {}
 
-    def private_state(self, game: Game, seat: int) -> dict:
+    def private_state(self, game: GameState, seat: int) -> dict:
         """Extra fields only the seat itself (and the final scoring) may see."""
         return {}
 
-    def public_view(self, game: Game) -> dict:
+    def public_view(self, game: GameState) -> dict:
         """Extra top-level fields of every view (public information only)."""
         return {}
 
-    def to_json(self, game: Game) -> dict:
+    def to_json(self, game: GameState) -> dict:
         return {}
 
-    def from_json(self, game: Game, data: dict) -> None:
+    def from_json(self, game: GameState, data: dict) -> None:
         pass
 
 

@@ -156,6 +156,12 @@ class MapData:
 UNLISTED: frozenset[str] = frozenset()
 
 
+@cache
+def tracks_at(m: MapData) -> tuple[tuple[Track, ...], ...]:
+    """Per city index, the tracks ending there (in map order; built once per map)."""
+    return tuple(tuple(t for t in m.tracks if city.index in (t.a, t.b)) for city in m.cities)
+
+
 def available_maps(include_unlisted: bool = False) -> list[str]:
     names = (p.name.removesuffix(".json") for p in resources.files("engine.maps").iterdir() if p.name.endswith(".json"))
     return sorted(name for name in names if include_unlisted or name not in UNLISTED)

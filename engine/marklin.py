@@ -20,22 +20,21 @@ and its tokens, and which seats still have to name their starting mix.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, Claim, DrawDeck, DrawMarket, DrawTickets, Move, Pass
 from engine.cards import COLORS, LOCO, LOCO4, PASSENGER
 from engine.errors import CardsShortError, CityRef, IllegalActionError, MapRef
 from engine.events import Event, TicketsOffered
-from engine.hooks import RuleHooks
+from engine.hooks import GameState, RuleHooks
+from engine.mapdata import tracks_at
 from engine.notation import route_ref
 from engine.payments import payment_error, payment_options
 from engine.phases import Phase, Stage
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.mapdata import MapData, Track
-    from engine.scoring import PlayerScore
+    from engine.outcome import PlayerScore
 
 #: Steps of the search for the listed moves, per passenger city (`move_actions`).
 _SEARCH_BUDGET = 4000
@@ -72,21 +71,6 @@ def wild_hand(hand: list[int], length: int, min_length: int = 4) -> list[int]:
     return seen
 
 
-def move_cost(game: Game, seat: int, path: tuple[str, ...]) -> int:
-    """Passenger cards a path needs (one per route only other players own); routes nobody owns
-    count 0 here, the check refuses them."""
-    m = game.map
-    cost = 0
-    for a, b in zip(path, path[1:]):
-        ca, cb = m.city_by_id.get(a), m.city_by_id.get(b)
-        if ca is None or cb is None:
-            return 0
-        owners = {game.owner[t.index] for t in m.tracks_between.get(_pair(ca.index, cb.index), ())}
-        if seat not in owners and any(o >= 0 for o in owners):
-            cost += 1
-    return cost
-
-
 class MarklinHooks(RuleHooks):
     name = "marklin"
     action_types = (Claim, DrawTickets, Move)
@@ -96,7 +80,7 @@ class MarklinHooks(RuleHooks):
 
     # ------------------------------------------------------------------ set-up
 
-    def configure(self, game: Game) -> None:
+    def configure(self, game: GameState) -> None:
         super().configure(game)
         extra = game.map.rules.extra
         seats = game.seats
@@ -112,30 +96,30 @@ class MarklinHooks(RuleHooks):
         self.long: list[int] = []
         self.mixing = [True] * seats
 
-    def train_deck(self, game: Game) -> list[int]:
+    def train_deck(self, game: GameState) -> list[int]:
         d = self.deck_counts
         deck = [c for c in range(len(COLORS)) for _ in range(d["per_color"])]
         return deck + [LOCO] * d["loco"] + [LOCO4] * d["loco4"] + [PASSENGER] * d["passenger"]
 
-    def after_setup(self, game: Game) -> None:
+    def after_setup(self, game: GameState) -> None:
         """Deal the merchandise and split the tickets into the two decks; nobody holds an offer
         until they name their mix (the core's starting deal is undone)."""
         m = game.map
-        self.dots = deal_dots(m, game._rng("merchandise"))
+        self.dots = deal_dots(m, game.rng("merchandise"))
         stacks = m.rules.extra["merchandise"]["stacks"]
         self.stacks = {city: list(reversed(stacks[color])) for city, color in self.dots.items()}
         ids = list(game.deck_rules.tickets)
         self.short = [i for i in ids if not m.ticket_by_id[i].long]
         self.long = [i for i in ids if m.ticket_by_id[i].long]
-        game._rng("short-tickets").shuffle(self.short)
-        game._rng("long-tickets").shuffle(self.long)
+        game.rng("short-tickets").shuffle(self.short)
+        game.rng("long-tickets").shuffle(self.long)
         game.ticket_deck = []
         game.offers = [[] for _ in range(game.seats)]
         game.offer_keep = [0] * game.seats
 
     # ------------------------------------------------------------------ tickets
 
-    def choosing(self, game: Game, seat: int) -> bool:
+    def choosing(self, game: GameState, seat: int) -> bool:
         return self.mixing[seat] and game.left[seat] is None
 
     def _mixes(self, count: int) -> range:
@@ -145,21 +129,21 @@ class MarklinHooks(RuleHooks):
             return range(0)
         return range(max(0, total - len(self.short)), min(total, len(self.long)) + 1)
 
-    def _draw_count(self, game: Game) -> int:
+    def _draw_count(self, game: GameState) -> int:
         return self.ticket_rules["start_draw" if game.phase == Phase.CHOOSING else "draw"]
 
-    def choosing_actions(self, game: Game, seat: int) -> list[Action]:
+    def choosing_actions(self, game: GameState, seat: int) -> list[Action]:
         return [DrawTickets(k) for k in self._mixes(self._draw_count(game))]
 
-    def default_action(self, game: Game, seat: int) -> Action:
+    def default_action(self, game: GameState, seat: int) -> Action:
         return DrawTickets(self._mixes(self._draw_count(game))[0])  # as few long tickets as possible
 
-    def _check_draw_tickets(self, game: Game, seat: int, action: DrawTickets) -> None:
+    def _check_draw_tickets(self, game: GameState, seat: int, action: DrawTickets) -> None:
         if game.phase == Phase.CHOOSING:
             if not self.mixing[seat]:
                 raise _illegal("you have already drawn your starting tickets")
         else:
-            game._check_turn(seat, None, action)
+            game.check_turn(seat, None, action)
         count = self._draw_count(game)
         mixes = self._mixes(count)
         if not mixes:
@@ -178,7 +162,7 @@ class MarklinHooks(RuleHooks):
                 high=mixes[-1],
             )
 
-    def _apply_draw_tickets(self, game: Game, seat: int, action: DrawTickets, events: list[Event]) -> None:
+    def _apply_draw_tickets(self, game: GameState, seat: int, action: DrawTickets, events: list[Event]) -> None:
         count = min(self._draw_count(game), len(self.short) + len(self.long))
         offer = [self.long.pop() for _ in range(action.long)]
         offer += [self.short.pop() for _ in range(count - action.long)]
@@ -192,7 +176,7 @@ class MarklinHooks(RuleHooks):
         game.offer_keep[seat] = min(keep, len(offer))
         events.append(TicketsOffered(seat, len(offer), tuple(offer), game.offer_keep[seat]))
 
-    def return_tickets(self, game: Game, ids: list[int], policy: str) -> None:
+    def return_tickets(self, game: GameState, ids: list[int], policy: str) -> None:
         """Back into their own deck: shuffled in at the start, under it later; "box" (the host's
         option) puts them out of the game."""
         if policy == "box" and game.phase != Phase.CHOOSING:
@@ -203,12 +187,12 @@ class MarklinHooks(RuleHooks):
                 continue
             deck[:0] = back
             if game.phase == Phase.CHOOSING:
-                game._rng("returned-tickets").shuffle(deck)
+                game.rng("returned-tickets").shuffle(deck)
 
     # ------------------------------------------------------------------ claims
 
     @staticmethod
-    def _route_block(game: Game, seat: int, t: Track) -> str | None:
+    def _route_block(game: GameState, seat: int, t: Track) -> str | None:
         """Why another track of the route keeps `t` from `seat` ("own": a player owns one track of a
         route at most; "closed": fewer than `doubles_min_players` use one), or None."""
         for other in game.map.tracks_between[_pair(t.a, t.b)]:
@@ -221,14 +205,14 @@ class MarklinHooks(RuleHooks):
                 return "closed"
         return None
 
-    def _passenger_ends(self, game: Game, seat: int, t: Track) -> tuple[int, ...]:
+    def _passenger_ends(self, game: GameState, seat: int, t: Track) -> tuple[int, ...]:
         """Where a claim of `t` may put a passenger: its German cities, while the seat has one left."""
         if not self.unplaced[seat]:
             return ()
         return tuple(c for c in (t.a, t.b) if game.map.cities[c].kind == "city")
 
-    def _check_claim(self, game: Game, seat: int, action: Claim) -> None:
-        game._check_turn(seat, None, action)
+    def _check_claim(self, game: GameState, seat: int, action: Claim) -> None:
+        game.check_turn(seat, None, action)
         t = game.track(action.track)
         route = route_ref(game.map, t)
         owner = game.owner[t.index]
@@ -257,7 +241,7 @@ class MarklinHooks(RuleHooks):
         error = payment_error(seen, t.length, t.color, 0, action.color, action.locos, route)
         if isinstance(error, CardsShortError):
             payments = [(c, k, ()) for c, k in payment_options(seen, t.length, t.color)]
-            error = game._better_payment(
+            error = game.better_payment(
                 seat, error, action.color, payments, route, lambda c, k, subs: Claim(t.id, c, k, (), action.passenger)
             )
         if error:
@@ -271,7 +255,7 @@ class MarklinHooks(RuleHooks):
             if not self.unplaced[seat]:
                 raise _illegal("all your passengers have been placed")
 
-    def _apply_claim(self, game: Game, seat: int, action: Claim, events: list[Event]) -> None:
+    def _apply_claim(self, game: GameState, seat: int, action: Claim, events: list[Event]) -> None:
         t = game.map.track_by_id[action.track]
         hand = game.hands[seat]
         color = action.color if action.locos < t.length else None
@@ -282,16 +266,16 @@ class MarklinHooks(RuleHooks):
         paid[LOCO] = action.locos - paid[LOCO4]
         for kind, n in enumerate(paid):
             hand[kind] -= n
-        game._discard_counts(paid)
-        game._place(seat, t, color, action.locos, events)
+        game.discard_cards(paid)
+        game.place(seat, t, color, action.locos, events)
         if action.passenger is not None:
             self.unplaced[seat] -= 1
             self.placed[seat].append(game.map.city_by_id[action.passenger].index)
             events.append(PassengerPlaced(seat, action.passenger))
         game.passes = 0
-        game._end_turn(events)
+        game.end_turn(events)
 
-    def turn_actions(self, game: Game, seat: int, collapse: bool) -> list[Action]:
+    def turn_actions(self, game: GameState, seat: int, collapse: bool) -> list[Action]:
         actions: list[Action] = [DrawMarket(i) for i, c in enumerate(game.market) if c >= 0]
         if game.deck or game.discard:
             actions.append(DrawDeck())
@@ -310,11 +294,11 @@ class MarklinHooks(RuleHooks):
 
     # ------------------------------------------------------------------ passengers
 
-    def _steps(self, game: Game, seat: int, city: int) -> list[tuple[int, tuple[int, int], int]]:
+    def _steps(self, game: GameState, seat: int, city: int) -> list[tuple[int, tuple[int, int], int]]:
         """(next city, route key, passenger cards) for each claimed route at `city`."""
         out = []
         m = game.map
-        for t in _tracks_at(m)[city]:
+        for t in tracks_at(m)[city]:
             other = t.b if t.a == city else t.a
             key = _pair(t.a, t.b)
             if any(s[1] == key for s in out):
@@ -326,8 +310,8 @@ class MarklinHooks(RuleHooks):
                 out.append((other, key, 1))
         return out
 
-    def _check_move(self, game: Game, seat: int, action: Move) -> None:
-        game._check_turn(seat, None, action)
+    def _check_move(self, game: GameState, seat: int, action: Move) -> None:
+        game.check_turn(seat, None, action)
         m = game.map
         path = action.path
         if len(path) < 2:
@@ -365,7 +349,7 @@ class MarklinHooks(RuleHooks):
                 have=game.hands[seat][PASSENGER],
             )
 
-    def _apply_move(self, game: Game, seat: int, action: Move, events: list[Event]) -> None:
+    def _apply_move(self, game: GameState, seat: int, action: Move, events: list[Event]) -> None:
         m = game.map
         indices = [m.city_by_id[c].index for c in action.path]
         game.hands[seat][PASSENGER] -= action.cards
@@ -379,9 +363,9 @@ class MarklinHooks(RuleHooks):
         self.placed[seat].remove(indices[0])
         events.append(PassengerMoved(seat, action.path, action.cards, tuple(taken)))
         game.passes = 0
-        game._end_turn(events)
+        game.end_turn(events)
 
-    def move_actions(self, game: Game, seat: int) -> list[Move]:
+    def move_actions(self, game: GameState, seat: int) -> list[Move]:
         """Per city with a passenger of the seat, the best path found to each city it can reach
         visiting no city twice (most token points, then fewest cards): a bounded list, since the
         paths through a network grow exponentially; `apply` takes any legal path."""
@@ -394,7 +378,7 @@ class MarklinHooks(RuleHooks):
                 out.append(Move(tuple(ids[c] for c in path), spent))
         return out
 
-    def _best_paths(self, game: Game, seat: int, start: int) -> dict[int, tuple]:
+    def _best_paths(self, game: GameState, seat: int, start: int) -> dict[int, tuple]:
         """End city -> ((token points, -cards), path, cards), by a depth-first search of at most
         `_SEARCH_BUDGET` steps over paths that visit no city twice."""
         cards = game.hands[seat][PASSENGER]
@@ -419,7 +403,7 @@ class MarklinHooks(RuleHooks):
 
     # ------------------------------------------------------------------ dispatch
 
-    def check_action(self, game: Game, seat: int, action: Action) -> None:
+    def check_action(self, game: GameState, seat: int, action: Action) -> None:
         if isinstance(action, Claim):
             self._check_claim(game, seat, action)
         elif isinstance(action, DrawTickets):
@@ -427,7 +411,7 @@ class MarklinHooks(RuleHooks):
         else:
             self._check_move(game, seat, action)
 
-    def apply_action(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
+    def apply_action(self, game: GameState, seat: int, action: Action, events: list[Event]) -> None:
         if isinstance(action, Claim):
             self._apply_claim(game, seat, action, events)
         elif isinstance(action, DrawTickets):
@@ -438,7 +422,7 @@ class MarklinHooks(RuleHooks):
 
     # ------------------------------------------------------------------ scoring and views
 
-    def adjust_final_scores(self, game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
+    def adjust_final_scores(self, game: GameState, scores: list[PlayerScore]) -> list[PlayerScore]:
         """Each seat's tokens score at the end (docs/rules.md §8.6)."""
         out = []
         for s in scores:
@@ -453,7 +437,7 @@ class MarklinHooks(RuleHooks):
             )
         return out
 
-    def public_state(self, game: Game, seat: int) -> dict:
+    def public_state(self, game: GameState, seat: int) -> dict:
         ids = game.map.cities
         return {
             "passengers": self.unplaced[seat],
@@ -462,7 +446,7 @@ class MarklinHooks(RuleHooks):
             "naming_tickets": self.choosing(game, seat),
         }
 
-    def public_view(self, game: Game) -> dict:
+    def public_view(self, game: GameState) -> dict:
         ids = game.map.cities
         return {
             "merchandise": {
@@ -471,7 +455,7 @@ class MarklinHooks(RuleHooks):
             "ticket_decks": {"short": len(self.short), "long": len(self.long)},
         }
 
-    def to_json(self, game: Game) -> dict:
+    def to_json(self, game: GameState) -> dict:
         return {
             "unplaced": self.unplaced,
             "placed": self.placed,
@@ -483,7 +467,7 @@ class MarklinHooks(RuleHooks):
             "mixing": self.mixing,
         }
 
-    def from_json(self, game: Game, data: dict) -> None:
+    def from_json(self, game: GameState, data: dict) -> None:
         self.unplaced = list(data["unplaced"])
         self.placed = [list(p) for p in data["placed"]]
         self.tokens = [list(t) for t in data["tokens"]]
@@ -510,9 +494,3 @@ def deal_dots(m: MapData, rng) -> dict[int, str]:
         raise ValueError(f"{len(free)} cities for {len(colors)} merchandise stacks")
     dots.update(zip(free, colors))
     return dots
-
-
-@cache
-def _tracks_at(m: MapData) -> tuple[tuple[Track, ...], ...]:
-    """Per city index, the tracks ending there (built once per map)."""
-    return tuple(tuple(t for t in m.tracks if c.index in (t.a, t.b)) for c in m.cities)

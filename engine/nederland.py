@@ -35,14 +35,13 @@ from engine.events import (
     NeutralTicketRevealed,
     TollPaid,
 )
-from engine.hooks import RuleHooks
+from engine.hooks import GameState, RuleHooks
 from engine.notation import route_ref
 from engine.phases import Stage
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.mapdata import Track
-    from engine.scoring import PlayerScore
+    from engine.outcome import PlayerScore
 
 NEUTRAL_STAGE = Stage.NEUTRAL
 NEUTRAL_FROM_ROUND = 6  # the first 5 rounds have no neutral phase (docs/rules.md §4)
@@ -56,7 +55,7 @@ class NederlandHooks(RuleHooks):
 
     # ------------------------------------------------------------------ set-up
 
-    def configure(self, game: Game) -> None:
+    def configure(self, game: GameState) -> None:
         super().configure(game)
         self.tolls = self.variant(game, "tolls")
         self.neutral = self.variant(game, "neutral")
@@ -84,7 +83,7 @@ class NederlandHooks(RuleHooks):
         self.neutral_active = self.neutral
         self.pending: dict | None = None  # {"ticket": id, "tracks": [track ids]} while the holder chooses
 
-    def after_setup(self, game: Game) -> None:
+    def after_setup(self, game: GameState) -> None:
         if self.staggered:  # the player in seat k (the first player is seat 1) starts with k - 1 points
             for k in range(game.seats):
                 seat = (game.first + k) % game.seats
@@ -93,12 +92,12 @@ class NederlandHooks(RuleHooks):
         if self.neutral:
             self.marker = (game.first + 1) % game.seats  # the second player starts with the marker
 
-    def doubles_open(self, game: Game) -> bool:
+    def doubles_open(self, game: GameState) -> bool:
         return True if self.tolls else super().doubles_open(game)
 
     # ------------------------------------------------------------------ tolls and Loans
 
-    def after_claim(self, game: Game, seat: int, track: Track, events: list[Event]) -> None:
+    def after_claim(self, game: GameState, seat: int, track: Track, events: list[Event]) -> None:
         if not self.tolls:
             return
         toll = track.toll
@@ -126,7 +125,7 @@ class NederlandHooks(RuleHooks):
 
     # ------------------------------------------------------------------ the neutral player
 
-    def after_round(self, game: Game, events: list[Event]) -> int | None:
+    def after_round(self, game: GameState, events: list[Event]) -> int | None:
         if not self.neutral_active or game.round - 1 < NEUTRAL_FROM_ROUND:
             return None
         holder = self.marker
@@ -165,19 +164,19 @@ class NederlandHooks(RuleHooks):
         game.ticket_discard.append(ticket.id)
         return None
 
-    def _reveal(self, game: Game, holder: int, ticket: int, route, outcome: str, events: list[Event]) -> None:
+    def _reveal(self, game: GameState, holder: int, ticket: int, route, outcome: str, events: list[Event]) -> None:
         """A ticket that leads to no claim: it goes face up to the discard, the marker stays."""
         events.append(NeutralTicketRevealed(holder, ticket, route, outcome))
         game.ticket_discard.append(ticket)
         return None
 
-    def _place_neutral(self, game: Game, holder: int, track: Track, events: list[Event]) -> None:
+    def _place_neutral(self, game: GameState, holder: int, track: Track, events: list[Event]) -> None:
         game.owner[track.index] = game.seats
         game.track_claimed(track.index)
         self.neutral_trains -= track.length
         events.append(NeutralRouteClaimed(holder, track.id, self.neutral_trains))
 
-    def _stop(self, game: Game, reason: str, events: list[Event]) -> None:
+    def _stop(self, game: GameState, reason: str, events: list[Event]) -> None:
         """No more neutral phases; the discarded tickets are shuffled into a new deck (with any left)."""
         self.neutral_active = False
         self.marker = None
@@ -185,23 +184,23 @@ class NederlandHooks(RuleHooks):
         if count:
             game.ticket_deck = game.ticket_discard + game.ticket_deck
             game.ticket_discard = []
-            game._rng("neutral-reshuffle").shuffle(game.ticket_deck)
+            game.rng("neutral-reshuffle").shuffle(game.ticket_deck)
         events.append(NeutralStopped(reason, count))
 
-    def stage_actions(self, game: Game, seat: int) -> list[Action]:
+    def stage_actions(self, game: GameState, seat: int) -> list[Action]:
         return [NeutralClaim(t) for t in self.pending["tracks"]]
 
-    def _choices(self, game: Game) -> ListRef:
+    def _choices(self, game: GameState) -> ListRef:
         """The tracks the neutral player may take now, by label ('Amsterdam-Rotterdam/1 or ...')."""
         tracks = [route_ref(game.map, game.map.track_by_id[t], numbered=True) for t in self.pending["tracks"]]
         return ListRef(tuple(tracks), "or", " or ")
 
-    def stage_error(self, game: Game) -> IllegalActionError:
+    def stage_error(self, game: GameState) -> IllegalActionError:
         return IllegalActionError(
             "claim a track for the neutral player first: neutral claim {routes}", routes=self._choices(game)
         )
 
-    def check_action(self, game: Game, seat: int, action: Action) -> None:
+    def check_action(self, game: GameState, seat: int, action: Action) -> None:
         if game.stage != NEUTRAL_STAGE or self.pending is None:
             raise IllegalActionError("there is no neutral player route to claim now")
         if seat != game.current:
@@ -213,7 +212,7 @@ class NederlandHooks(RuleHooks):
                 "the neutral player claims {routes}, not {track}", routes=self._choices(game), track=action.track
             )
 
-    def apply_action(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
+    def apply_action(self, game: GameState, seat: int, action: Action, events: list[Event]) -> None:
         pending, self.pending = self.pending, None
         self._place_neutral(game, seat, game.map.track_by_id[action.track], events)
         game.ticket_discard.append(pending["ticket"])
@@ -221,17 +220,17 @@ class NederlandHooks(RuleHooks):
         events.append(NeutralMarkerPassed(self.marker))
         game.resume_turns(events)
 
-    def default_action(self, game: Game, seat: int) -> Action:
+    def default_action(self, game: GameState, seat: int) -> Action:
         return NeutralClaim(self.pending["tracks"][0])
 
-    def taken_error(self, game: Game, route: RouteRef, owner: int) -> IllegalActionError:
+    def taken_error(self, game: GameState, route: RouteRef, owner: int) -> IllegalActionError:
         if owner == game.seats:
             return IllegalActionError("{route} is already taken by the neutral player", route=route)
         return super().taken_error(game, route, owner)
 
     # ------------------------------------------------------------------ scoring
 
-    def adjust_final_scores(self, game: Game, scores: list[PlayerScore]) -> list[PlayerScore]:
+    def adjust_final_scores(self, game: GameState, scores: list[PlayerScore]) -> list[PlayerScore]:
         if not self.tolls:
             return scores
         table = self.bonus_table[game.seats]
@@ -255,13 +254,13 @@ class NederlandHooks(RuleHooks):
 
     # ------------------------------------------------------------------ views and JSON
 
-    def public_state(self, game: Game, seat: int) -> dict:
+    def public_state(self, game: GameState, seat: int) -> dict:
         return {"loans": self.loans[seat]} if self.tolls else {}
 
-    def private_state(self, game: Game, seat: int) -> dict:
+    def private_state(self, game: GameState, seat: int) -> dict:
         return {"money": self.money[seat]} if self.tolls else {}
 
-    def public_view(self, game: Game) -> dict:
+    def public_view(self, game: GameState) -> dict:
         neutral = None
         if self.neutral:
             ticket = None
@@ -284,7 +283,7 @@ class NederlandHooks(RuleHooks):
             }
         return {"tolls": self.tolls, "neutral": neutral}
 
-    def to_json(self, game: Game) -> dict:
+    def to_json(self, game: GameState) -> dict:
         return {
             "money": self.money,
             "loans": self.loans,
@@ -296,6 +295,6 @@ class NederlandHooks(RuleHooks):
             "pending": self.pending,
         }
 
-    def from_json(self, game: Game, data: dict) -> None:
+    def from_json(self, game: GameState, data: dict) -> None:
         for key in ("money", "loans", "bank", "start", "neutral_trains", "marker", "neutral_active", "pending"):
             setattr(self, key, data[key])

@@ -20,10 +20,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.errors import N_
-from engine.hooks import RuleHooks
+from engine.hooks import GameState, RuleHooks
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.mapdata import Track
 
 
@@ -35,7 +34,7 @@ class NordicHooks(RuleHooks):
     locomotive_use = "ferries and tunnels"
     locomotive_error = N_("locomotives can only be used on ferries and tunnels on this map")
 
-    def configure(self, game: Game) -> None:
+    def configure(self, game: GameState) -> None:
         super().configure(game)
         self.ferry_substitute = int(game.map.rules.extra.get("ferry_substitute", 3))
 

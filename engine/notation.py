@@ -53,7 +53,7 @@ from engine.mapdata import City, MapData, Track, printed_name
 from engine.payments import extended_payment_options, payment_options, surcharge_options
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.hooks import GameState
 
 _DASHES = re.compile(r"\s*[-–—]\s*")
 _LOCO_OPTION = re.compile(r"^(?:loco|locos|locomotives?)=([0-9]+)$")
@@ -66,7 +66,7 @@ MAX_CARDS = 110
 _SUB_OPTION = re.compile(r"^(?:sub|subs)=(.+)$")
 
 
-def _map_of(game_or_map: Game | MapData) -> MapData:
+def _map_of(game_or_map: GameState | MapData) -> MapData:
     return game_or_map if isinstance(game_or_map, MapData) else game_or_map.map
 
 
@@ -134,7 +134,7 @@ def claim_names_track(m: MapData, action: Claim) -> bool:
     )
 
 
-def format_action(game_or_map: Game | MapData, action: Action) -> str:
+def format_action(game_or_map: GameState | MapData, action: Action) -> str:
     m = _map_of(game_or_map)
     kind = type(action)
     if kind is DrawDeck:
@@ -230,7 +230,7 @@ def _count(digits: str) -> int:
     return int(digits)
 
 
-def parse_action(game: Game, seat: int | None, text: str) -> Action:
+def parse_action(game: GameState, seat: int | None, text: str) -> Action:
     """Parse what `seat` typed into an action, resolving defaults against the current state.
 
     Raises only the engine's errors: InvalidActionError (cannot be read: also a text over
@@ -367,7 +367,7 @@ def _typed_names(texts: list[str]) -> ListRef:
     return ListRef(tuple(map(repr, texts)), "or", " or ")
 
 
-def _parse_claim(game: Game, seat: int | None, words: list[str]) -> Action:
+def _parse_claim(game: GameState, seat: int | None, words: list[str]) -> Action:
     """A claim, with Märklin's `passenger=City` (where the claim puts a passenger) anywhere after the route."""
     passenger = None
     for word in words:
@@ -382,7 +382,7 @@ def _parse_claim(game: Game, seat: int | None, words: list[str]) -> Action:
     return claim if passenger is None else claim._replace(passenger=passenger)
 
 
-def _parse_claim_payment(game: Game, seat: int | None, words: list[str]) -> Action:
+def _parse_claim_payment(game: GameState, seat: int | None, words: list[str]) -> Action:
     m = game.map
     subs: list[int] = []
     route_words, color, all_loco, locos = _split_payment(words, subs)
@@ -405,7 +405,7 @@ def _parse_claim_payment(game: Game, seat: int | None, words: list[str]) -> Acti
     track = tracks[0]
     if seat is not None and game.owner[track.index] >= 0:  # who took it comes before how to pay
         raise game.hooks.taken_error(game, route_ref(m, track), game.owner[track.index])
-    card_rules = game._track_rules[track.index]
+    card_rules = game.track_rules[track.index]
     if card_rules is not None:
         return _parse_claim_extended(game, seat, track, color, all_loco, locos, tuple(subs), card_rules)
     if subs:
@@ -430,7 +430,7 @@ def _parse_claim_payment(game: Game, seat: int | None, words: list[str]) -> Acti
 
 
 def _fill_payment(
-    game: Game, seat: int | None, track: Track, named: int | None, payments: list
+    game: GameState, seat: int | None, track: Track, named: int | None, payments: list
 ) -> tuple[int | None, int, tuple[int, ...]]:
     """The payment a claim without `loco=` means: the fewest locomotives that pay in the color
     named (or the route's color), all locomotives if only they pay. When nothing pays, a payment
@@ -458,7 +458,7 @@ def _fill_payment(
 
 
 def _parse_claim_extended(
-    game: Game,
+    game: GameState,
     seat: int | None,
     track: Track,
     color: int | None,
@@ -514,7 +514,7 @@ def _gray_route(m: MapData, track: Track, colors: list[int | None]) -> Ambiguous
     )
 
 
-def _parse_station(game: Game, seat: int | None, words: list[str]) -> Action:
+def _parse_station(game: GameState, seat: int | None, words: list[str]) -> Action:
     m = game.map
     city_words, color, all_loco, locos = _split_payment(words)
     city = m.find_city(" ".join(city_words)) if city_words else None
@@ -551,7 +551,7 @@ def _parse_station(game: Game, seat: int | None, words: list[str]) -> Action:
     return BuildStation(city.id, None if locos == cost else color, locos)
 
 
-def _parse_tunnel(game: Game, seat: int | None, words: list[str]) -> Action:
+def _parse_tunnel(game: GameState, seat: int | None, words: list[str]) -> Action:
     if words == ["decline"]:
         return DeclineTunnel()
     if words and words[0] == "pay":
@@ -568,7 +568,7 @@ def _parse_tunnel(game: Game, seat: int | None, words: list[str]) -> Action:
     raise InvalidActionError("write 'tunnel pay', 'tunnel pay loco=N' or 'tunnel decline'")
 
 
-def _parse_neutral(game: Game, words: list[str]) -> Action:
+def _parse_neutral(game: GameState, words: list[str]) -> Action:
     """'neutral claim Amsterdam-Rotterdam/2'; without /1 or /2, the first free track."""
     if len(words) < 2 or words[0].lower() != "claim":
         raise InvalidActionError("write 'neutral claim' and the route, like 'neutral claim Amsterdam-Rotterdam/1'")
@@ -582,7 +582,7 @@ def _parse_neutral(game: Game, words: list[str]) -> Action:
     return NeutralClaim((free or tracks)[0].id)
 
 
-def _parse_move(game: Game, seat: int | None, words: list[str]) -> Action:
+def _parse_move(game: GameState, seat: int | None, words: list[str]) -> Action:
     """'move Hamburg-Kiel-Rostock cards=1' (Märklin, docs/rules.md §8.5): the cities of the path, the
     first where the passenger stands; a country's name stands for its border point on the path.
     Without `cards=`, the passenger cards the path needs."""
@@ -617,7 +617,19 @@ def _parse_move(game: Game, seat: int | None, words: list[str]) -> Action:
                 )
         path.append(m.cities[index].id)
     if cards is None:
-        from engine.marklin import move_cost
-
-        cards = move_cost(game, seat, tuple(path)) if seat is not None else 0
+        cards = _move_cost(game, seat, path) if seat is not None else 0
     return Move(tuple(path), cards)
+
+
+def _move_cost(game: GameState, seat: int, path: list[str]) -> int:
+    """Passenger cards a path needs (docs/rules.md §8.5: one per route only other players own);
+    routes nobody owns count 0 here, the move's check refuses them."""
+    m = game.map
+    cost = 0
+    for a, b in zip(path, path[1:]):
+        ca, cb = m.city_by_id[a], m.city_by_id[b]
+        key = (ca.index, cb.index) if ca.index < cb.index else (cb.index, ca.index)
+        owners = {game.owner[t.index] for t in m.tracks_between.get(key, ())}
+        if seat not in owners and any(o >= 0 for o in owners):
+            cost += 1
+    return cost

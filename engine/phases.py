@@ -31,3 +31,8 @@ class Termination(StrEnum):
     LAST_ROUND = "last_round"  # the last round after a player reached 2 or fewer trains was played
     ALL_PASSED = "all_passed"  # every active seat passed in one round
     TOO_FEW_SEATS = "too_few_seats"  # fewer than two seats remain
+
+
+# Short names of the members the engine's moves compare by identity (`game.phase is PLAYING`).
+CHOOSING, PLAYING, OVER = Phase.CHOOSING, Phase.PLAYING, Phase.OVER
+SECOND_CARD, TUNNEL, TICKETS = Stage.SECOND_CARD, Stage.TUNNEL, Stage.TICKETS

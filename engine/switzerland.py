@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.errors import N_
-from engine.hooks import RuleHooks
+from engine.hooks import GameState, RuleHooks
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.mapdata import TicketDeck, Track
 
 
@@ -31,7 +30,7 @@ class SwitzerlandHooks(RuleHooks):
     locomotive_error = N_("locomotives can only be used on tunnels on this map")
     variants = {"most_tickets": False}
 
-    def end_bonuses(self, game: Game, deck: TicketDeck) -> tuple[int, int]:
+    def end_bonuses(self, game: GameState, deck: TicketDeck) -> tuple[int, int]:
         longest, most_tickets = super().end_bonuses(game, deck)
         if self.variant(game, "most_tickets"):
             return 0, longest  # the same points, for the most completed tickets instead

@@ -25,7 +25,7 @@ from engine.notation import claim_names_track, format_action
 from engine.version import RULES_VERSION
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.hooks import GameState
 
 VIEW_SCHEMA = 1
 
@@ -34,7 +34,7 @@ def _hand(counts: list[int]) -> dict[str, int]:
     return {ALL_CARD_NAMES[k]: n for k, n in enumerate(counts) if n}
 
 
-def _ticket(game: Game, ticket_id: int) -> dict:
+def _ticket(game: GameState, ticket_id: int) -> dict:
     m = game.map
     t = m.ticket_by_id[ticket_id]
     out = {"id": t.id, "a": m.cities[t.a].id, "b": m.cities[t.b].id, "points": t.points, "long": t.long}
@@ -43,7 +43,7 @@ def _ticket(game: Game, ticket_id: int) -> dict:
     return out
 
 
-def public_last_action(game: Game) -> dict | None:
+def public_last_action(game: GameState) -> dict | None:
     """The last action as everyone may see it (kept ticket ids hidden)."""
     if game.last_action is None:
         return None
@@ -52,7 +52,7 @@ def public_last_action(game: Game) -> dict | None:
     return public_entry(game, *game.last_action)  # a game restored from JSON without its log
 
 
-def public_context(game: Game, action) -> object:
+def public_context(game: GameState, action) -> object:
     """What an entry needs to know of the state an action is applied to, recorded with it
     (cheap, for every action): a face-up draw's card, a tunnel decision's route and color."""
     if isinstance(action, DrawMarket):
@@ -62,7 +62,7 @@ def public_context(game: Game, action) -> object:
     return None
 
 
-def public_entry(game: Game, seat: int | None, action, context: object = None) -> dict:
+def public_entry(game: GameState, seat: int | None, action, context: object = None) -> dict:
     """An action as everyone may see it (kept ticket ids hidden), with `public_context`'s facts:
     the face-up card taken ("card"), the tunnel route paid or declined ("track", "color")."""
     entry: dict = {"seat": seat, "kind": type(action).__name__}
@@ -96,7 +96,7 @@ def public_entry(game: Game, seat: int | None, action, context: object = None) -
     return entry
 
 
-def recent_actions(game: Game) -> list[dict]:
+def recent_actions(game: GameState) -> list[dict]:
     """The public entries, each with its "ply" (the log length after it), of the last `seats`
     turns, oldest first: from any seat's previous turn to now, what a player away since then
     missed. Undone actions and the Undo entries are left out."""
@@ -122,7 +122,7 @@ def _payment(color: int | None, locos: int) -> dict:
     return {"color": None if color is None else CARD_NAMES[color], "locos": locos}
 
 
-def build_view(game: Game, seat: int | None) -> dict:
+def build_view(game: GameState, seat: int | None) -> dict:
     over = game.is_over()
     players = []
     for s in range(game.seats):

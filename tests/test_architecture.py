@@ -1,7 +1,7 @@
 """The layers import only downward (the import-linter contracts in pyproject.toml): the engine
 imports nothing of the others and no Discord, SQL or Pillow; storage, rendering, words and AIs
 import no Discord; inside bot/, the controllers (cogs) do not import each other and nothing below
-them imports them (the bot loads them by name); bot/ has no import cycle."""
+them imports them (the bot loads them by name); no package's modules import each other in a cycle."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from engine import load_map
 from engine.cards import standard_deck
-from engine.game import LAST_ROUND_TRAINS
 from engine.hooks import hooks_for
 from engine.mapdata import MapData, TicketDeck
+from engine.turns import LAST_ROUND_TRAINS
 from i18n import N_, NC_, Translator, translator
 
 #: The maps' and ticket decks' names as the map files spell them, translated with

@@ -1,45 +1,17 @@
 """The station choice (`best_station_use`), which walks only the choices that can change a ticket and
 leaves out subtrees that cannot beat the best so far, picks what trying every assignment plainly
-picks (docs/rules.md §3): the same borrowed tracks, the same ticket results and the same `via`."""
+picks (docs/rules.md §3; tests/engine/reference_scoring.py): the same borrowed tracks, the same
+ticket results and the same `via`."""
 
 from __future__ import annotations
-
-from itertools import product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.game import Game
 from engine.mapdata import Ticket, load_map
-from engine.scoring import best_station_use, ticket_results
-from tests.engine.test_speed_equivalence import _network
-
-
-def plain_station_use(own, tickets, station_options):
-    """Every assignment (each station's options in order, no track first, the later stations varying
-    fastest) scored from scratch; the first with the most ticket points, then completed tickets."""
-
-    def value(results):
-        return sum(r.points if r.completed else -r.points for r in results), sum(r.completed for r in results)
-
-    best = ticket_results(own, tickets)
-    best_key, best_borrowed = value(best), ()
-    for combo in product(*[[None, *opts] for opts in station_options]):
-        borrowed = tuple(t for t in combo if t is not None)
-        results = ticket_results([*own, *borrowed], tickets)
-        if value(results) > best_key:
-            best, best_key, best_borrowed = results, value(results), borrowed
-    via = []
-    for r, ticket in zip(best, tickets):
-        needs = ()
-        if r.completed:
-            needs = tuple(
-                b.id
-                for i, b in enumerate(best_borrowed)
-                if not ticket_results([*own, *best_borrowed[:i], *best_borrowed[i + 1 :]], [ticket])[0].completed
-            )
-        via.append(type(r)(r.id, r.points, r.completed, needs, r.reached))
-    return tuple(via), best_borrowed
+from engine.scoring import best_station_use
+from tests.engine.reference_scoring import network, reference_station_use
 
 
 @st.composite
@@ -49,7 +21,7 @@ def station_situations(draw):
     network or the stations' tracks touch (so that borrowing often pays, in several ways)."""
     map_id = draw(st.sampled_from(["europe", "switzerland"]))  # Switzerland: country tickets
     m = load_map(map_id)
-    own = _network(m, draw(st.lists(st.integers(0, 30), min_size=1, max_size=18)))
+    own = network(m, draw(st.lists(st.integers(0, 30), min_size=1, max_size=18)))
     mine = {t.index for t in own}
     rnd = draw(st.randoms(use_true_random=False))
     theirs = [t for t in m.tracks if t.index not in mine and rnd.random() < 0.7]
@@ -76,7 +48,7 @@ def station_situations(draw):
 @given(station_situations())
 def test_station_choice_matches_trying_every_assignment(situation):
     own, tickets, options = situation
-    assert best_station_use(own, tickets, options) == plain_station_use(own, tickets, options)
+    assert best_station_use(own, tickets, options) == reference_station_use(own, tickets, options)
 
 
 @st.composite
@@ -85,7 +57,7 @@ def crowded_station_situations(draw):
     three stations on the busiest cities, up to 20 of the deck's tickets, so that the last station
     often meets groups joined by the earlier ones."""
     m = load_map("europe")
-    own = _network(m, draw(st.lists(st.integers(0, 30), min_size=1, max_size=18)))
+    own = network(m, draw(st.lists(st.integers(0, 30), min_size=1, max_size=18)))
     mine = {t.index for t in own}
     rnd = draw(st.randoms(use_true_random=False))
     theirs = [t for t in m.tracks if t.index not in mine and rnd.random() < 0.85]
@@ -100,4 +72,4 @@ def crowded_station_situations(draw):
 @given(crowded_station_situations())
 def test_crowded_station_choice_matches_trying_every_assignment(situation):
     own, tickets, options = situation
-    assert best_station_use(own, tickets, options) == plain_station_use(own, tickets, options)
+    assert best_station_use(own, tickets, options) == reference_station_use(own, tickets, options)

@@ -11,17 +11,18 @@ from contextlib import contextmanager
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine.scoring as scoring
+import engine.trail as search
 from engine.mapdata import load_map
-from tests.engine.test_speed_equivalence import _network, reference_trail
+from engine.network import adjacency_of, components_of
+from tests.engine.reference_scoring import network, reference_trail
 
 MAPS = ["usa", "europe", "switzerland", "nordic", "marklin"]
 
 
-def _hairy_network(m, picks, rnd):
+def _hairynetwork(m, picks, rnd):
     """A dense core (picks closing cycles first) plus tracks touching it anywhere: pendant trees,
     extra cycles and separate pieces, listed in a random order."""
-    owned = _network(m, picks)
+    owned = network(m, picks)
     taken = {t.index for t in owned} | {t.double for t in owned if t.double is not None}
     cities = {c for t in owned for c in (t.a, t.b)}
     trains = m.rules.trains - sum(t.length for t in owned)
@@ -48,44 +49,44 @@ def _hairy_network(m, picks, rnd):
 @contextmanager
 def _forced(
     memo_rank: int,
-    leftovers: int = scoring._MAX_LEFTOVERS,
-    after: int = scoring._LIST_AFTER,
-    paired: int = scoring._MAX_PAIRED,
+    leftovers: int = search._MAX_LEFTOVERS,
+    after: int = search._LIST_AFTER,
+    paired: int = search._MAX_PAIRED,
 ):
     """Every network past the plain search, to the memo search (blocks of up to `memo_rank`
     cycles) or else to the bounded one, listing up to `leftovers` leftovers per block entry once
     a pass has walked `after` states, pairing the odd cities of blocks with up to `paired`."""
     names = ("_PLAIN_WORK", "_MEMO_RANK", "_MAX_LEFTOVERS", "_LIST_AFTER", "_MAX_PAIRED")
-    knobs = [getattr(scoring, name) for name in names]
+    knobs = [getattr(search, name) for name in names]
     for name, value in zip(names, (-1, memo_rank, leftovers, after, paired)):
-        setattr(scoring, name, value)
+        setattr(search, name, value)
     try:
         yield
     finally:
         for name, value in zip(names, knobs):
-            setattr(scoring, name, value)
+            setattr(search, name, value)
 
 
 @settings(max_examples=40)
 @given(st.sampled_from(MAPS), st.lists(st.integers(0, 30), max_size=16), st.randoms(use_true_random=False))
-def test_memo_and_bounded_searches_match_the_plain_one_on_every_network(map_id, picks, rnd):
-    owned = _hairy_network(load_map(map_id), picks, rnd)
+def test_memo_and_bounded_searches_match_the_plain_one_on_everynetwork(map_id, picks, rnd):
+    owned = _hairynetwork(load_map(map_id), picks, rnd)
     expected = reference_trail(owned)
-    assert scoring.longest_trail(owned) == expected
+    assert search.longest_trail(owned) == expected
     # Every network through the bounded search (leftovers as set, never listed, all of them listed
     # from the first state, from the third; blocks of more than two odd or attachment cities
     # bounded by their weight), then the memo one.
-    as_set = scoring._MAX_LEFTOVERS, scoring._LIST_AFTER
+    as_set = search._MAX_LEFTOVERS, search._LIST_AFTER
     for memo_rank, leftovers, after, paired in (
-        (-1, *as_set, scoring._MAX_PAIRED),
-        (-1, 24, 1 << 30, scoring._MAX_PAIRED),
-        (-1, 1 << 30, -1, scoring._MAX_PAIRED),
-        (-1, 1 << 30, 2, scoring._MAX_PAIRED),
+        (-1, *as_set, search._MAX_PAIRED),
+        (-1, 24, 1 << 30, search._MAX_PAIRED),
+        (-1, 1 << 30, -1, search._MAX_PAIRED),
+        (-1, 1 << 30, 2, search._MAX_PAIRED),
         (-1, *as_set, 2),
-        (1 << 30, *as_set, scoring._MAX_PAIRED),
+        (1 << 30, *as_set, search._MAX_PAIRED),
     ):
         with _forced(memo_rank, leftovers, after, paired):
-            assert scoring.longest_trail(owned) == expected
+            assert search.longest_trail(owned) == expected
 
 
 def _block_trails(links: dict, bridges: int, city: int):
@@ -108,14 +109,14 @@ def test_leftovers_keep_every_trail_reaching_the_need(map_id, picks, rnd):
     the block that keeps the need there and beyond (ending in it, or leaving by another bridge
     whose onward bound adds enough) leaves some listed leftover unused; without any, no trail
     keeps more than the most it learned."""
-    owned = _hairy_network(load_map(map_id), picks, rnd)
-    adjacency = scoring._adjacency(owned)
-    closed = scoring._components(adjacency)[1]
+    owned = _hairynetwork(load_map(map_id), picks, rnd)
+    adjacency = adjacency_of(owned)
+    closed = components_of(adjacency)[1]
     starts = [c for c, out in adjacency.items() if len(out) & 1 or closed.get(c)]
     nodes = {c for c, out in adjacency.items() if len(out) != 2} | closed.keys()
-    links = scoring._chains(owned, adjacency, nodes)
-    bridges, block, _ = scoring._bridges(links)
-    _, reach, cores, exits = scoring._block_bounds(links, bridges, block, starts)
+    links = search._chains(owned, adjacency, nodes)
+    bridges, block, _ = search._bridges(links)
+    _, reach, cores, exits = search._block_bounds(links, bridges, block, starts)
     entries = [(0, c) for c in starts] + list(reach)
     for via, city in entries:
         root = block[city]
@@ -128,7 +129,7 @@ def test_leftovers_keep_every_trail_reaching_the_need(map_id, picks, rnd):
             values.append((used, length + beyond))
         top = max(value for _, value in values)
         for need in (top + 1, top, top - 1, top - rnd.randint(2, 8)):
-            left = scoring._leftovers(links, bridges, cores[root], out, reach, via, city, need)
+            left = search._leftovers(links, bridges, cores[root], out, reach, via, city, need)
             if isinstance(left, int):
                 assert left < need and top <= left
             elif left is not None:
@@ -149,6 +150,6 @@ def test_loop_hanging_off_a_bridge_counts_whole():
     owned = [m.track_by_id[i] for i in ids]
     for memo_rank in (-1, 1 << 30):
         with _forced(memo_rank):
-            length, trail = scoring.longest_trail(owned)
+            length, trail = search.longest_trail(owned)
         assert (length, trail) == reference_trail(owned)
     assert {t.id for t in trail} >= {"rostov-sevastopol", "rostov-sochi", "sevastopol-sochi", "palermo-roma"}

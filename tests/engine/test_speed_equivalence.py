@@ -1,16 +1,15 @@
 """The fast legal-move listing and scoring give exactly what the plain algorithms give.
 
-The references below are the simple implementations the engine used before its speed work
-(issue 20): every payment listed afresh, every station assignment re-scored from scratch, every
-trail tried. They live only here, as the definition the fast code must match: same moves in the
-same order, same scores, same borrowed tracks and the same longest trail (the first one in the
-fixed search order), on states met in random games and on hypothesis-built networks.
+The references are the simple implementations: every payment listed afresh (below), every
+station assignment re-scored from scratch and every trail tried (tests/engine/reference_scoring.py).
+They are the definition the fast code must match: same moves in the same order, same scores, same
+borrowed tracks and the same longest trail (the first one in the fixed search order), on states met
+in random games and on hypothesis-built networks.
 """
 
 from __future__ import annotations
 
 import random
-from itertools import product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,10 +17,12 @@ from hypothesis import strategies as st
 from engine import Game
 from engine.actions import BuildStation, Claim, DrawDeck, DrawMarket, DrawTickets, Pass
 from engine.cards import LOCO
-from engine.game import COLORED_ONLY, PLAYING, UNMIXED
+from engine.listing import COLORED_ONLY, UNMIXED
 from engine.mapdata import load_map
 from engine.payments import payment_options, unmixed_options
-from engine.scoring import best_station_use, final_scores, longest_trail, ticket_results
+from engine.phases import PLAYING
+from engine.scoring import best_station_use, final_scores, longest_trail
+from tests.engine.reference_scoring import network, reference_station_use, reference_trail
 
 SEATS = {"switzerland": 3, "nordic": 3}
 
@@ -66,55 +67,6 @@ def reference_turn_start(game: Game, seat: int, collapse: bool) -> list:
     return actions or [Pass()]
 
 
-def reference_station_use(own, tickets, station_options):
-    def value(results):
-        return sum(r.points if r.completed else -r.points for r in results), sum(r.completed for r in results)
-
-    best = ticket_results(own, tickets)
-    best_key, best_borrowed = value(best), ()
-    for combo in product(*[[None, *opts] for opts in station_options if opts]):
-        borrowed = tuple(t for t in combo if t is not None)
-        if borrowed:
-            results = ticket_results([*own, *borrowed], tickets)
-            if value(results) > best_key:
-                best, best_key, best_borrowed = results, value(results), borrowed
-    via = []
-    for result, ticket in zip(best, tickets):
-        needed = tuple(
-            b.id
-            for b in best_borrowed
-            if result.completed
-            and not ticket_results([*own, *(x for x in best_borrowed if x is not b)], [ticket])[0].completed
-        )
-        via.append((result.id, result.points, result.completed, needed, result.reached))
-    return via, best_borrowed
-
-
-def reference_trail(tracks):
-    adjacency: dict[int, list] = {}
-    for i, t in enumerate(tracks):
-        adjacency.setdefault(t.a, []).append((i, t.b))
-        adjacency.setdefault(t.b, []).append((i, t.a))
-    best = [0, []]
-    path: list[int] = []
-    used = [False] * len(tracks)
-
-    def walk(city, total):
-        if total > best[0]:
-            best[:] = [total, path.copy()]
-        for i, nxt in adjacency[city]:
-            if not used[i]:
-                used[i] = True
-                path.append(i)
-                walk(nxt, total + tracks[i].length)
-                path.pop()
-                used[i] = False
-
-    for city in adjacency:
-        walk(city, 0)
-    return best[0], tuple(tracks[i] for i in best[1])
-
-
 # ---------------------------------------------------------------------------------------------
 # Random games: every decision's listing, and the final scores.
 
@@ -133,6 +85,31 @@ def test_legal_actions_match_the_reference_listing_in_random_games(map_id, seed)
     for seat in range(game.seats):
         owned = [t for t in game.map.tracks if game.owner[t.index] == seat]
         assert longest_trail(owned) == reference_trail(owned)
+
+
+@settings(max_examples=6)
+@given(st.sampled_from(["usa", "europe", "nederland", "switzerland", "nordic", "marklin"]), st.integers(0, 2**31))
+def test_final_scores_match_the_reference_scoring_in_random_games(map_id, seed):
+    """Each seat's ticket results, borrowed tracks and longest trail in a finished game are what the
+    plain references give on its network and its stations' rival tracks (docs/rules.md §1, §3)."""
+    game = Game.new(map_id, SEATS.get(map_id, 4), seed)
+    rng = random.Random(seed)
+    while not game.is_over():
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+    m, owner = game.map, game.owner
+    for score in game.final:
+        seat = score.seat
+        owned = [t for t in m.tracks if owner[t.index] == seat]
+        tickets = [m.ticket_by_id[i] for i in game.tickets[seat]]
+        options = [
+            [t for t in m.tracks if city in (t.a, t.b) and 0 <= owner[t.index] < game.seats and owner[t.index] != seat]
+            for city in game.stations[seat]
+        ]
+        results, borrowed = reference_station_use(owned, tickets, options)
+        assert (score.tickets, score.borrowed) == (results, tuple(t.id for t in borrowed))
+        length, trail = reference_trail(owned)
+        assert (score.longest, score.longest_tracks) == (length, tuple(t.id for t in trail))
 
 
 @settings(max_examples=4)
@@ -214,38 +191,13 @@ def test_station_assignment_matches_the_reference_search(data):
         [t for t in m.tracks if owner[t.index] >= 0 and owner[t.index] != seat and c in (t.a, t.b)]
         for c in stations[seat]
     ]
-    results, borrowed = best_station_use(own, tickets, options)
-    via, ref_borrowed = reference_station_use(own, tickets, options)
-    assert borrowed == ref_borrowed
-    assert [(r.id, r.points, r.completed, r.via, r.reached) for r in results] == via
-
-
-def _network(m, picks):
-    owned, mine, cities, trains = [], set(), set(), m.rules.trains
-    for pick in picks:
-        frontier = [
-            t
-            for t in m.tracks
-            if t.index not in mine
-            and t.length <= trains
-            and (t.double is None or t.double not in mine)
-            and (not cities or t.a in cities or t.b in cities)
-        ]
-        if not frontier:
-            break
-        frontier.sort(key=lambda t: (not (t.a in cities and t.b in cities), t.length, t.index))
-        t = frontier[pick % len(frontier)]
-        owned.append(t)
-        mine.add(t.index)
-        cities.update((t.a, t.b))
-        trains -= t.length
-    return owned
+    assert best_station_use(own, tickets, options) == reference_station_use(own, tickets, options)
 
 
 @settings(max_examples=40)
 @given(st.sampled_from(["usa", "europe", "switzerland", "nordic"]), st.lists(st.integers(0, 30), max_size=14))
 def test_longest_trail_matches_the_reference_search_on_dense_networks(map_id, picks):
-    owned = _network(load_map(map_id), picks)
+    owned = network(load_map(map_id), picks)
     assert longest_trail(owned) == reference_trail(owned)
 
 
@@ -260,7 +212,7 @@ def test_longest_trail_matches_the_reference_search_in_any_track_order(map_id, p
     """Networks as a player lists them in any order, with scattered tracks besides (several
     components: trees, single cycles, dense ones), so every start rule and chain is exercised."""
     m = load_map(map_id)
-    owned = _network(m, picks)
+    owned = network(m, picks)
     taken = {t.index for t in owned} | {t.double for t in owned if t.double is not None}
     owned += rnd.sample([t for t in m.tracks if t.index not in taken and t.double not in taken], scattered)
     rnd.shuffle(owned)

@@ -6,7 +6,7 @@ import pytest
 
 from engine import BuildStation, Claim, DrawDeck, DrawTickets, Game, IllegalActionError, Undo
 from engine.cards import card_index
-from engine.game import effective_log
+from engine.turns import effective_log
 from tests.engine.helpers import arrange, started, track_between
 
 

@@ -3,7 +3,7 @@ public facts an image needs (the face-up card taken, a tunnel's route), and noth
 
 from engine import Claim, DrawDeck, DrawMarket, Game, PayTunnel, Undo
 from engine.cards import card_index
-from engine.game import effective_log
+from engine.turns import effective_log
 from tests.engine.helpers import arrange, started, track_between
 
 
