@@ -24,8 +24,8 @@ from engine import Action, BuildStation, Claim, DrawDeck, DrawMarket, DrawTicket
 from engine.actions import Move
 from engine.cards import ALL_CARD_NAMES, CARD_NAMES
 from engine.errors import TemplateError
-from engine.game import TICKETS as TICKET_STAGE
-from engine.game import TUNNEL as TUNNEL_STAGE
+from engine.phases import TICKETS as TICKET_STAGE
+from engine.phases import TUNNEL as TUNNEL_STAGE
 from i18n import Translator
 from texts.present import (
     CARD_EMOJI,

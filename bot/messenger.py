@@ -24,7 +24,7 @@ from bot.service import Table
 from bot.timers import Timers, timestamp
 from engine import Claim
 from engine.cards import CARD_NAMES
-from engine.game import SECOND_CARD, TICKETS, TUNNEL
+from engine.phases import SECOND_CARD, TICKETS, TUNNEL
 from i18n import N_, Translator, translator
 from rendering import PlayerStyle, RenderedImage
 from rendering.style import DEFAULT_PLAYER_COLORS

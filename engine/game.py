@@ -53,15 +53,12 @@ from engine.outcome import Outcome
 from engine.payments import (
     surcharge_options,
 )
-
-# TUNNEL: the bot reads the stages' short names from here.
 from engine.phases import (
     CHOOSING,
     OVER,
     PLAYING,
     SECOND_CARD,
     TICKETS,
-    TUNNEL,  # noqa: F401
     Phase,
     Stage,
     Termination,
