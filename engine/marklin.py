@@ -423,9 +423,12 @@ class MarklinHooks(RuleHooks):
     # ------------------------------------------------------------------ scoring and views
 
     def adjust_final_scores(self, game: GameState, scores: list[PlayerScore]) -> list[PlayerScore]:
-        """Each seat's tokens score at the end (docs/rules.md §8.6)."""
+        """Each seat's tokens score at the end (docs/rules.md §8.6), except a leaver's (§1.8)."""
         out = []
         for s in scores:
+            if game.left[s.seat] is not None:
+                out.append(s)
+                continue
             points = sum(self.tokens[s.seat])
             out.append(
                 replace(

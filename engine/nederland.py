@@ -234,7 +234,7 @@ class NederlandHooks(RuleHooks):
         if not self.tolls:
             return scores
         table = self.bonus_table[game.seats]
-        eligible = [s for s in range(game.seats) if not self.loans[s]]
+        eligible = [s for s in range(game.seats) if not self.loans[s] and game.left[s] is None]  # leavers: none
         out = []
         for s in scores:
             seat = s.seat

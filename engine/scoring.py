@@ -48,13 +48,16 @@ def final_scores(game: GameState) -> list[PlayerScore]:
         bonus_names.append(("longest_path", longest_bonus, lambda p: p[3]))
     if globetrotter_bonus:  # nobody scores it when nobody completed a ticket (top > 0 below)
         bonus_names.append(("globetrotter", globetrotter_bonus, lambda p: sum(r.completed for r in p[1])))
+    # A seat that resigned or was removed takes no end bonus, and the bonuses are contested by the
+    # seats that stayed: a quitter cannot take one from the winner (docs/rules.md §1.8).
+    stayed = [game.left[seat] is None for seat in range(game.seats)]
     metrics = [(name, points, [metric(p) for p in partial]) for name, points, metric in bonus_names]
     sums, keys = [], []
     for i, (seat, results, _, longest, _, station_points) in enumerate(partial):
         bonuses = {}
         for name, points, values in metrics:
-            top = max(values)
-            if top > 0 and values[i] == top:
+            top = max((v for v, s in zip(values, stayed) if s), default=0)
+            if stayed[i] and top > 0 and values[i] == top:
                 bonuses[name] = points
         ticket_points, completed = ticket_value(results)
         total = game.score[seat] + ticket_points + station_points + sum(bonuses.values())

@@ -535,6 +535,11 @@ def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str
             if name != "longest_path"
         ]
         lines = [" · ".join(parts)]
+        left = game.left[score.seat]
+        if left is not None:  # a leaver takes no end bonus (docs/rules.md §1.8): said with the scores
+            lines.insert(
+                0, t.gettext("Resigned: no end bonus.") if left == "resigned" else t.gettext("Removed: no end bonus.")
+            )
         for result in score.tickets:
             label = ticket_text(t, m, result.id, result.reached)
             lines.append(

@@ -310,9 +310,10 @@ def test_s8_5_listed_moves_are_legal_and_best_per_end():
 def test_s8_6_tokens_score_at_the_end_with_the_most_tickets_bonus():
     game = started(2)
     game.hooks.tokens[0] = [7, 3]
-    game.apply(0, _resign())
+    game.hooks.tokens[1] = [5]
+    game.apply(1, _resign())  # the game ends; the one who left takes no tokens (docs/rules.md §1.8)
     final = {s.seat: s for s in game.final}
-    assert final[0].bonuses["merchandise"] == 10
+    assert final[0].bonuses["merchandise"] == 10 and "merchandise" not in final[1].bonuses
     assert final[0].total == game.score[0] + final[0].ticket_points + 10 + final[0].bonuses.get("globetrotter", 0)
     assert all("longest_path" not in s.bonuses for s in game.final)
 
