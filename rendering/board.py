@@ -17,7 +17,8 @@ from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from i18n import N_, Translator
 from rendering import fonts, marklin
-from rendering.draw import SS, blends, card, disc, encode, palette_for, paste, paste_centered, sprite
+from rendering.cards import card
+from rendering.draw import SS, blends, disc, encode, palette_for, paste, paste_centered, sprite
 from rendering.geometry import (
     STATION_SCALE,
     STATION_TAG,

@@ -1,8 +1,8 @@
 """Märklin on the pictures (docs/rules.md §8): the "+4" locomotive and passenger cards, the
 merchandise stacks on the cities and the passengers waiting on them.
 
-Kept apart from board.py/draw.py, which call in at two points: `draw.card` for the two card
-kinds, `board.draw_state` for the stacks and passengers (only when the view has `merchandise`).
+Kept apart from board.py, which calls in at two points: `cards.card` for the two card kinds,
+`board.draw_state` for the stacks and passengers (only when the view has `merchandise`).
 
 - A stack is a disc in its dot's color (Berlin black, red, yellow, white) with the top token's
   value, over one rim per further token, so the value and the count both show; a used-up stack

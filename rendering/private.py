@@ -16,7 +16,8 @@ from engine.scoring import TicketResult, ticket_results
 from i18n import Translator
 from rendering import fonts
 from rendering.board import _players, board_image, small_size, swatch, text_size
-from rendering.draw import card, disc, encode, encode_small, mark, paste_centered
+from rendering.cards import card
+from rendering.draw import disc, encode, encode_small, mark, paste_centered
 from rendering.style import (
     GOOD,
     INK,
