@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from i18n import N_, Translator
-from rendering import fonts, marklin
+from rendering import fonts, marklin, terrain
 from rendering.cards import card
 from rendering.draw import SS, blends, disc, encode, palette_for, paste, paste_centered, sprite
 from rendering.geometry import (
@@ -129,7 +129,11 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
     big = Image.new("RGB", (W * S, H * S), BACKGROUND)
     d = ImageDraw.Draw(big)
     inset = geo.pad * 0.35 * S
-    d.rounded_rectangle((inset, inset, W * S - inset, H * S - inset), radius=14 * S, outline=MAP_EDGE, width=3 * S)
+    frame = (inset, inset, W * S - inset, H * S - inset)
+    shapes = terrain.geography(m.id) if shipped(m) else None
+    if shapes is not None:
+        terrain.draw_terrain(big, geo, shapes, S, (*frame, 14 * S))
+    d.rounded_rectangle(frame, radius=14 * S, outline=MAP_EDGE, width=3 * S)
     outline = (58, 54, 48)
     for tg in geo.tracks:
         t = m.tracks[tg.index]

@@ -104,6 +104,17 @@ class MapGeometry:
     kinds: tuple[str, ...] = ()
     #: The city names the labels show (one per city); None: as printed on the board.
     names: tuple[str, ...] | None = None
+    #: Map units to pixels: the board's width / height, the content box's corner (board units:
+    #: height 1) and pixels per board unit (`point`).
+    aspect: float = 1.0
+    origin: tuple[float, float] = (0.0, 0.0)
+    scale: float = 1.0
+
+    def point(self, nx: float, ny: float) -> tuple[float, float]:
+        """A position in the map file's units (x of the board's width, y of its height) in pixels."""
+        return self.pad + (nx * self.aspect - self.origin[0]) * self.scale, self.pad + (
+            ny - self.origin[1]
+        ) * self.scale
 
     def has_marker(self, i: int) -> bool:
         return not self.kinds or self.kinds[i] != "country"
@@ -309,6 +320,9 @@ def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None)
         labels=(),
         kinds=tuple(c.kind for c in m.cities),
         names=names,
+        aspect=m.aspect,
+        origin=(bx0, by0),
+        scale=scale,
     )
     labels = place_labels(m, geo, names or tuple(c.name for c in m.cities))
     return MapGeometry(**{**{f: getattr(geo, f) for f in geo.__dataclass_fields__}, "labels": labels})
