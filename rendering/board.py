@@ -24,6 +24,7 @@ from rendering.geometry import (
     STATION_TAG,
     Badge,
     MapGeometry,
+    _overlap,
     badge_text_px,
     badges,
     geometry,
@@ -329,8 +330,13 @@ def _track_sprite(map_id: str, sha: str, width: int, track: int, kind: str, colo
     return track_sprite(geometry(load_map(map_id), width), track, kind, color)
 
 
+#: A claimed space's train car, against the space's length: the route's own color shows at its ends.
+CAR_LENGTH = 0.76
+
+
 def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
-    """kind: "claim" (cars in a player's color, light stripe, dark outline), "plain" (the same
+    """kind: "claim" (train cars in a player's color, light stripe, dark outline, a little wider
+    and shorter than their spaces), "plain" (the same
     without the stripe), "glow" / "halo" (a wide / narrower light under the cars) or "mask"
     (the cars' shapes, to lift unclaimed cars from the static layer above a glow)."""
     tg = geo.tracks[track]
@@ -339,11 +345,11 @@ def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
 
     def paint(d: ImageDraw.ImageDraw, tr):
         for car in tg.cars:
-            if kind in ("claim", "plain"):
-                d.polygon(tr(car.polygon(grow=1.9)), fill=darker(color, 0.4))
-                d.polygon(tr(car.polygon(grow=0.5)), fill=color)
+            if kind in ("claim", "plain"):  # a train car on its space: the route's color shows at both ends
+                d.polygon(tr(car.polygon(grow=1.9, length_f=CAR_LENGTH)), fill=darker(color, 0.4))
+                d.polygon(tr(car.polygon(grow=0.5, length_f=CAR_LENGTH)), fill=color)
                 if kind == "claim":  # color-blind mode writes the seat number there instead
-                    d.polygon(tr(car.polygon(length_f=0.66, width_f=0.26)), fill=lighter(color, 0.6))
+                    d.polygon(tr(car.polygon(length_f=0.5, width_f=0.26)), fill=lighter(color, 0.6))
             elif kind == "mask":  # the car with its outline or tunnel frame, as drawn on the static layer
                 d.polygon(tr(car.polygon(grow=4.3)), fill=(255, 255, 255, 255))
             elif kind == "glow":  # a dark rim outside the light: it reads on yellow and orange routes too
@@ -403,10 +409,14 @@ def draw_state(
     lit += [(tid, "halo") for tid in claimable if tid in track_by_id]
     for tid, kind in lit:
         paste(canvas, _sprite(m, geo, track_by_id[tid].index, kind, glow_color))
-    if static is not None:
-        for tid, _ in lit:
-            if tid not in view["claims"]:  # put the route's own cars back above the light
-                mask, (x, y) = _sprite(m, geo, track_by_id[tid].index, "mask", (255, 255, 255))
+    if static is not None and lit:
+        # put the unclaimed cars back above the light: the lit routes' own and their neighbours'
+        # (a light spilling over the next route's cars read as that route being lit too)
+        boxes = [geo.tracks[track_by_id[tid].index].bbox(12) for tid, _ in lit]
+        for tg in geo.tracks:
+            tid = m.tracks[tg.index].id
+            if tid not in view["claims"] and any(_overlap(tg.bbox(4.4), b) for b in boxes):
+                mask, (x, y) = _sprite(m, geo, tg.index, "mask", (255, 255, 255))
                 canvas.paste(static.crop((x, y, x + mask.width, y + mask.height)), (x, y), mask)
     for tid, seat in view["claims"].items():
         if tid in track_by_id:
@@ -437,7 +447,7 @@ def draw_state(
             color = ring_cities[cid] if isinstance(ring_cities, dict) else TICKET_CITY
             for node in m.nodes(m.city_by_id[cid].index):  # a country: ring its border points
                 x, y = geo.cities[node]
-                paste_centered(canvas, disc(geo.city_r * 2.3, color, None, 3.2, ring_only=True), x, y)
+                paste_centered(canvas, disc(geo.mark_r, color, None, max(2.5, geo.mark_r * 0.22), ring_only=True), x, y)
     size = geo.city_r * STATION_SCALE
     lit_cities = set(highlight_cities)
     tags = station_badges(m, geo, tuple(letters.values())) if letters and view.get("stations") else ()
@@ -446,8 +456,8 @@ def draw_state(
             continue
         x, y = geo.cities[m.city_by_id[cid].index]
         if cid in lit_cities:
-            paste_centered(canvas, disc(size * 1.2, darker(HIGHLIGHT, 0.45), None), x, y - size * 0.05)
-            paste_centered(canvas, disc(size * 1.05, HIGHLIGHT, None), x, y - size * 0.05)
+            paste_centered(canvas, disc(geo.mark_r, darker(HIGHLIGHT, 0.45), None), x, y)
+            paste_centered(canvas, disc(geo.mark_r * 0.86, HIGHLIGHT, None), x, y)
         color = players[seat].color
         paste_centered(canvas, _station_sprite(size, color), x, y - size * 0.03)
         tag = tags[m.city_by_id[cid].index] if tags else None

@@ -22,7 +22,6 @@ from rendering.style import BACKGROUND, hex_rgb
 DIR = Path(__file__).resolve().parent / "geography"
 
 SEA = hex_rgb("#CCDDE2")
-COAST = hex_rgb("#9EBBC6")
 HOME_LAND = BACKGROUND  # the countries the board is about
 FOREIGN_LAND = hex_rgb("#E1DCCF")  # the others, a little grayer
 BORDER = hex_rgb("#B7A48F")
@@ -68,18 +67,15 @@ def geography(map_id: str) -> Geography | None:
 def draw_terrain(big: Image.Image, geo: MapGeometry, shapes: Geography, scale: int, frame) -> None:
     """Sea, land, coasts and borders on `big` (the static layer, drawn `scale` times larger),
     inside `frame`, the map's rounded rectangle (x0, y0, x1, y1, radius) in big's pixels."""
-    layer = Image.new("RGB", big.size, SEA)
+    # drawn at 1x, no smoothing: the terrain's edges stay two colors, which keeps the PNG small
+    # (smoothed coasts and borders cost a sixth of a board's bytes) and the routes the crisp part
+    layer = Image.new("RGB", (geo.width, geo.map_height), SEA)
     d = ImageDraw.Draw(layer)
-
-    def px(points):
-        return [(x * scale, y * scale) for x, y in (geo.point(*p) for p in points)]
-
-    coast_w = max(1, round(geo.width / 640 * scale))
     for home, ring in shapes.land:
-        d.polygon(px(ring), fill=HOME_LAND if home else FOREIGN_LAND, outline=COAST, width=coast_w)
-    border_w = max(1, round(geo.width / 700 * scale))
+        d.polygon([geo.point(*p) for p in ring], fill=HOME_LAND if home else FOREIGN_LAND)
     for line in shapes.borders:
-        d.line(px(line), fill=BORDER, width=border_w, joint="curve")
+        d.line([geo.point(*p) for p in line], fill=BORDER, width=max(1, round(geo.width / 900)))
+    layer = layer.resize(big.size, Image.Resampling.NEAREST)
     mask = Image.new("L", big.size, 0)
     ImageDraw.Draw(mask).rounded_rectangle(frame[:4], radius=frame[4], fill=255)
     big.paste(layer, (0, 0), mask)
