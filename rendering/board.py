@@ -500,6 +500,23 @@ def small_size(width: int) -> int:
     return min_text_px(width)
 
 
+#: The board panel's text, in pixels of the picture shown 400 px wide (what a phone shows first):
+#: the status, names and numbers, and the recap with the legend and the column titles. At the
+#: 7-7.6 px of the other images' text the recap and the table could not be read there.
+PANEL_PX_AT_400 = 11.0
+RECAP_PX_AT_400 = 10.0
+#: A turn's recap takes at most this many lines (then it is cut with "…").
+RECAP_LINES = 2
+
+
+def panel_size(width: int) -> int:
+    return math.ceil(PANEL_PX_AT_400 * width / 400)
+
+
+def recap_size(width: int) -> int:
+    return math.ceil(RECAP_PX_AT_400 * width / 400)
+
+
 def _has_key(view: dict, key: str) -> bool:
     return any(key in p for p in view["players"])
 
@@ -531,9 +548,29 @@ class PanelText:
         self.tunnel = tunnel_text(t, view, players, m) if view.get("tunnel") else ""
         self.legend = list(legend)  # (icon: "glow" | "halo" | "ring" | "done", words), private board
 
+    def recap_rows(
+        self, t: Translator, players: Sequence[PlayerStyle], width: int
+    ) -> list[tuple[int | None, str, str]]:
+        """The recap as drawn: (seat, "who:" on a turn's first row else "", words), each turn's
+        words wrapped on up to RECAP_LINES rows of the panel's width."""
+        ss, gap = recap_size(width), round(panel_size(width) * 0.35)
+        margin = round(panel_size(width) * 0.9)
+        rows = []
+        for seat, words in self.lines:
+            if seat is not None and seat < len(players):
+                who = fonts.fit(player_name(t, players, seat), ss, width * 0.3, "bold")
+                indent = round(ss * 1.2) + gap
+            else:
+                who, indent = t.gettext("Table"), 0
+            who = t.gettext("{player}:", player=who)
+            room = width - 2 * margin - indent - fonts.measure(who, ss, "bold") - gap
+            for k, line in enumerate(fonts.wrap(words.split(" "), " ", ss, room, RECAP_LINES)):
+                rows.append((seat, who if k == 0 else "", line))
+        return rows
+
     def legend_rows(self, width: int) -> list[list[tuple[str, str, float]]]:
         """The legend's items laid out in rows that fit `width` (each item with its width)."""
-        ss = small_size(width)
+        ss = recap_size(width)
         rows: list[list[tuple[str, str, float]]] = [[]]
         used = 0.0
         for icon, words in self.legend:
@@ -545,12 +582,12 @@ class PanelText:
             used += w
         return rows if self.legend else []
 
-    def count(self, width: int) -> int:
-        return len(self.lines) + bool(self.tunnel) + len(self.legend_rows(width))
+    def count(self, t: Translator, players: Sequence[PlayerStyle], width: int) -> int:
+        return len(self.recap_rows(t, players, width)) + bool(self.tunnel) + len(self.legend_rows(width))
 
 
 def panel_height(width: int, seats: int, lines: int = 0) -> int:
-    fs, ss = text_size(width), small_size(width)
+    fs, ss = panel_size(width), recap_size(width)
     return (
         round(fs * 0.7)
         + round(fs * 2.2)
@@ -566,7 +603,7 @@ def panel_height(width: int, seats: int, lines: int = 0) -> int:
 def swatch(draw: ImageDraw.ImageDraw, box, color, seat: int, fs: int) -> None:
     """A player's color with the seat number, the number at least the smallest text size."""
     draw.rounded_rectangle(box, radius=max(3, fs // 5), fill=color, outline=darker(color, 0.45), width=2)
-    size = max(round(fs * 0.8), small_size(draw.im.size[0]))  # the image's smallest text size
+    size = max(math.ceil(fs * 0.8), small_size(draw.im.size[0]))  # the image's smallest text size
     fonts.draw_text(
         draw,
         ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
@@ -606,7 +643,7 @@ def draw_panel(
     text: PanelText,
 ) -> None:
     W = canvas.width
-    fs, ss = text_size(W), small_size(W)
+    fs, ss = panel_size(W), recap_size(W)
     d = ImageDraw.Draw(canvas)
     d.rectangle((0, top, W, canvas.height), fill=PANEL)
     d.line((0, top, W, top), fill=PANEL_LINE, width=2)
@@ -629,7 +666,7 @@ def draw_panel(
             letter_size=ss,
             radius=max(4, fs // 4),
         )
-    market_label = fonts.fit(t.gettext("Market"), ss, mx / 3)
+    market_label = fonts.fit(t.gettext("Market"), ss, mx / 2)
     label_w = fonts.measure(market_label, ss, "regular")
     fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
     decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
@@ -670,16 +707,15 @@ def draw_panel(
     y = y2 + round(ss * 0.35)
     lh = round(ss * 1.55)
     ssw = round(ss * 1.2)
-    for seat, words in text.lines:
+    x = margin
+    for seat, who, words in text.recap_rows(t, players, W):
         ly = y + lh / 2
-        x = margin
-        if seat is not None and seat < len(players):
-            swatch(d, (x, ly - ssw / 2, x + ssw, ly + ssw / 2), players[seat].color, seat, ss)
-            x += ssw + gap
-            who = fonts.fit(player_name(t, players, seat), ss, W * 0.3, "bold")
-        else:
-            who = t.gettext("Table")
-        x += fonts.draw_text(d, (x, ly), t.gettext("{player}:", player=who), ss, INK, style="bold", anchor="lm") + gap
+        if who:  # a turn's first row: the player's swatch and name, its words after them
+            x = margin
+            if seat is not None and seat < len(players):
+                swatch(d, (x, ly - ssw / 2, x + ssw, ly + ssw / 2), players[seat].color, seat, ss)
+                x += ssw + gap
+            x += fonts.draw_text(d, (x, ly), who, ss, INK, style="bold", anchor="lm") + gap
         fonts.draw_text(d, (x, ly), fonts.fit(words, ss, W - margin - x), ss, INK, anchor="lm")
         y += lh
     if text.tunnel:
@@ -790,7 +826,7 @@ def board_image(
         marks = ((), tuple("" for _ in marks[1]))
     static = static_map(map_data, geo, marks)
     text = PanelText(t, view, players, map_data, since, legend) if panel else None
-    ph = panel_height(geo.width, len(view["players"]), text.count(geo.width)) if panel else 0
+    ph = panel_height(geo.width, len(view["players"]), text.count(t, players, geo.width)) if panel else 0
     canvas = Image.new("RGB", (geo.width, geo.map_height + ph + extra_height), PANEL)
     canvas.paste(static, (0, 0))
     hl = list(glow)

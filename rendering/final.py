@@ -9,7 +9,7 @@ from PIL import ImageDraw
 from engine.mapdata import MapData
 from i18n import N_, Translator
 from rendering import fonts
-from rendering.board import _players, board_image, small_size, swatch, text_size
+from rendering.board import _players, board_image, panel_size, recap_size, swatch
 from rendering.draw import encode, mark
 from rendering.style import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, PlayerStyle, RenderedImage, lighter
 from rendering.words import city_names, clauses, listing, player_name, seat_name, translator_or_english
@@ -105,7 +105,7 @@ def render_final(
     from rendering.geometry import geometry
 
     geo = geometry(map_data, width, city_names(t, map_data))
-    fs, ss = text_size(geo.width), small_size(geo.width)
+    fs, ss = panel_size(geo.width), recap_size(geo.width)
     row_h = round(fs * 1.8)
     notes = _notes(t, view, final, players)
     table_h = (

@@ -291,7 +291,7 @@ SMOOTHING = 2e-4
 #: the cities' spread).
 REACH, FADE = 0.12, 0.15
 #: Douglas-Peucker tolerance, in board units (the board is 1 unit high): about 1 px at 1280 px wide.
-TOLERANCE = 0.0012
+TOLERANCE = 0.0022
 
 
 def load_atlas(directory: Path, detail: str) -> dict:
@@ -509,7 +509,7 @@ def build(map_id: str, atlas: Path) -> dict:
                 continue
             pts = clip_polygon([warp(*p) for p in densify(outer, 0.05)], frame)
             pts = simplify(pts + pts[:1], TOLERANCE)[:-1]
-            if len(pts) >= 3 and area(pts) > (2 * TOLERANCE) ** 2:
+            if len(pts) >= 3 and area(pts) > (4 * TOLERANCE) ** 2:
                 home = not HOME[map_id] or g["properties"]["name"] in HOME[map_id]
                 land.append({"home": home, "ring": flat(pts, aspect)})
     borders = []
