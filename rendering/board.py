@@ -367,6 +367,20 @@ def _sprite(map_data: MapData, geo: MapGeometry, track: int, kind: str, color: t
     return track_sprite(geo, track, kind, color)
 
 
+_TRACK_BOXES: dict[tuple, list] = {}
+
+
+def _track_boxes(geo: MapGeometry) -> list[tuple[tuple, tuple]]:
+    """Per track: the box of its cars as the static layer draws them, and the box its light
+    reaches (cached per map, width and labels)."""
+    key = (geo.map_id, geo.width, geo.names, len(geo.tracks))
+    if key not in _TRACK_BOXES:
+        if len(_TRACK_BOXES) > 32:
+            _TRACK_BOXES.clear()
+        _TRACK_BOXES[key] = [(tg.bbox(4.4), tg.bbox(12)) for tg in geo.tracks]
+    return _TRACK_BOXES[key]
+
+
 @lru_cache(maxsize=64)
 def _station_sprite(size: float, color: tuple) -> Image.Image:
     """A small house in the owner's color."""
@@ -412,10 +426,11 @@ def draw_state(
     if static is not None and lit:
         # put the unclaimed cars back above the light: the lit routes' own and their neighbours'
         # (a light spilling over the next route's cars read as that route being lit too)
-        boxes = [geo.tracks[track_by_id[tid].index].bbox(12) for tid, _ in lit]
+        reach = _track_boxes(geo)
+        boxes = [reach[track_by_id[tid].index][1] for tid, _ in lit]
         for tg in geo.tracks:
             tid = m.tracks[tg.index].id
-            if tid not in view["claims"] and any(_overlap(tg.bbox(4.4), b) for b in boxes):
+            if tid not in view["claims"] and any(_overlap(reach[tg.index][0], b) for b in boxes):
                 mask, (x, y) = _sprite(m, geo, tg.index, "mask", (255, 255, 255))
                 canvas.paste(static.crop((x, y, x + mask.width, y + mask.height)), (x, y), mask)
     for tid, seat in view["claims"].items():
@@ -547,12 +562,16 @@ class PanelText:
         self.lines = recap(t, view, players, m, since)
         self.tunnel = tunnel_text(t, view, players, m) if view.get("tunnel") else ""
         self.legend = list(legend)  # (icon: "glow" | "halo" | "ring" | "done", words), private board
+        self._rows: dict[tuple, list] = {}
 
     def recap_rows(
         self, t: Translator, players: Sequence[PlayerStyle], width: int
     ) -> list[tuple[int | None, str, str]]:
         """The recap as drawn: (seat, "who:" on a turn's first row else "", words), each turn's
         words wrapped on up to RECAP_LINES rows of the panel's width."""
+        key = (id(t), tuple(p.name for p in players), width)
+        if key in self._rows:
+            return self._rows[key]
         ss, gap = recap_size(width), round(panel_size(width) * 0.35)
         margin = round(panel_size(width) * 0.9)
         rows = []
@@ -566,6 +585,7 @@ class PanelText:
             room = width - 2 * margin - indent - fonts.measure(who, ss, "bold") - gap
             for k, line in enumerate(fonts.wrap(words.split(" "), " ", ss, room, RECAP_LINES)):
                 rows.append((seat, who if k == 0 else "", line))
+        self._rows[key] = rows  # counted for the panel's height, then drawn
         return rows
 
     def legend_rows(self, width: int) -> list[list[tuple[str, str, float]]]:
