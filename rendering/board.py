@@ -686,9 +686,6 @@ def draw_panel(
             letter_size=ss,
             radius=max(4, fs // 4),
         )
-    market_label = fonts.fit(t.gettext("Market"), ss, mx / 2)
-    label_w = fonts.measure(market_label, ss, "regular")
-    fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
     decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
     if "ticket_decks" in view:  # Märklin: a short and a long deck, whose mix each draw names
         decks = t.gettext(
@@ -701,8 +698,8 @@ def draw_panel(
             "{cards} · {tickets}", cards=decks, tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"])
         )
     y2 = y + card_h + round(ss * 1.15)
-    fonts.draw_text(d, (W - margin, y2), fonts.fit(decks, ss, W / 2), ss, MUTED, anchor="rs")
-    avail = mx - label_w - 2 * gap - margin
+    decks = fonts.fit(decks, ss, W / 2)
+    fonts.draw_text(d, (W - margin, y2), decks, ss, MUTED, anchor="rs")
     status = status_text(t, view, players)
     x = margin
     sw = round(fs * 1.4)
@@ -711,18 +708,24 @@ def draw_panel(
         swatch(d, (x, mid - sw / 2, x + sw, mid + sw / 2), players[view["current"]].color, view["current"], fs)
         x += sw + gap
     bs = round(fs * 1.1)
-    if view.get("last_round") and view["phase"] == "playing":
-        badge = fonts.fit(t.gettext("LAST ROUND"), fs, avail / 2, "bold")
-        bw = fonts.measure(badge, fs, "bold") + fs
-        status = fonts.fit(status, bs, avail - (x - margin) - bw - gap, "bold")
-        tw = fonts.draw_text(d, (x, mid), status, bs, INK, style="bold", anchor="lm")
+    last_round = bool(view.get("last_round") and view["phase"] == "playing")
+    badge = fonts.fit(t.gettext("LAST ROUND"), fs, (mx - margin) / 3, "bold") if last_round else ""
+    bw = fonts.measure(badge, fs, "bold") + fs + gap if badge else 0
+    # the market's label where the status leaves room for it; else the status takes its room,
+    # squeezed if need be (condensed, down to the recap's size)
+    market_label = fonts.fit(t.gettext("Market"), ss, mx / 2)
+    label_w = fonts.measure(market_label, ss, "regular") + gap
+    room = mx - gap - x - bw
+    if fonts.measure(status, bs, "bold") > room - label_w:
+        market_label, label_w = "", 0.0
+    if market_label:
+        fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
+    status, size, style = fonts.squeeze(status, bs, room - label_w, "bold", min_size=ss)
+    tw = fonts.draw_text(d, (x, mid), status, size, INK, style=style, anchor="lm")
+    if badge:
         bx = x + tw + gap
-        d.rounded_rectangle((bx, mid - fs * 0.8, bx + bw, mid + fs * 0.8), radius=fs // 3, fill=ALERT)
+        d.rounded_rectangle((bx, mid - fs * 0.8, bx + bw - gap, mid + fs * 0.8), radius=fs // 3, fill=ALERT)
         fonts.draw_text(d, (bx + fs / 2, mid), badge, fs, (255, 255, 255), style="bold", anchor="lm")
-    else:
-        fonts.draw_text(
-            d, (x, mid), fonts.fit(status, bs, avail - (x - margin), "bold"), bs, INK, style="bold", anchor="lm"
-        )
     # the recap: one line per turn since the viewer last looked, and a tunnel being paid for
     y = y2 + round(ss * 0.35)
     lh = round(ss * 1.55)

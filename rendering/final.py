@@ -141,7 +141,7 @@ def render_final(
         title = t.gettext("Winner: {player}", player=champs[0])
     else:
         title = t.gettext("Shared victory: {players}", players=listing(t, champs))
-    fonts.draw_text(
+    title_w = fonts.draw_text(
         d,
         (margin, y + fs * 1.1),
         fonts.fit(title, round(fs * 1.1), W * 0.6, "bold"),
@@ -154,7 +154,8 @@ def render_final(
             t.gettext("{player} ({n})", player=player_name(t, players, s), n=final[s]["longest"]) for s in winners
         ]
         note = t.gettext("glow: longest path {players}", players=listing(t, lengths))
-        fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, ss, W * 0.38), ss, MUTED, anchor="rs")
+        room = W - 2 * margin - title_w - fs  # what the title leaves of the row
+        fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, ss, room), ss, MUTED, anchor="rs")
     y += round(fs * 1.6)
     cols = _columns(map_data, view, final)
     r_mark = fs * 0.45
