@@ -709,7 +709,7 @@ def draw_panel(
         x += sw + gap
     bs = round(fs * 1.1)
     last_round = bool(view.get("last_round") and view["phase"] == "playing")
-    badge = fonts.fit(t.gettext("LAST ROUND"), fs, (mx - margin) / 3, "bold") if last_round else ""
+    badge = fonts.fit(t.gettext("LAST ROUND"), fs, (mx - margin) / 2, "bold") if last_round else ""
     bw = fonts.measure(badge, fs, "bold") + fs + gap if badge else 0
     # the market's label where the status leaves room for it; else the status takes its room,
     # squeezed if need be (condensed, down to the recap's size)

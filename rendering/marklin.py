@@ -145,7 +145,7 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
     options = {}  # (city, shape): [(cost, x, y, box)], cheapest first
     for i in cities:
         x, y = geo.cities[i]
-        reach = geo.mark_r + r * 10
+        reach = geo.mark_r + r * 7  # the farthest place tried and its box
         near_cars = [c for c in cars if abs(c.x - x) < reach + c.length and abs(c.y - y) < reach + c.length]
         near_marks = [mk for mk in marks if abs(mk[0] - x) < 2 * reach and abs(mk[1] - y) < 2 * reach]
         near_labels = [b for b in labels if _overlap(b, (x - 2 * reach, y - 2 * reach, x + 2 * reach, y + 2 * reach))]
@@ -163,10 +163,15 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
                         continue  # it would read as another city's
                     cost = 400.0 * sum(_overlap(box, b) for b in near_labels)
                     cost += 400.0 * sum(_circle_box_overlap(mx, my, mr, box) for mx, my, mr in near_marks)
+                    if cost:  # never taken while a place clear of labels and marks is left
+                        mine.append((cost + 0.01 * k + 0.5 * n, px, py, box))
+                        continue
                     cost += sum(
                         20.0 + 12.0 * share + 20.0 * (box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3])
                         for c in near_cars
-                        if (share := hidden_share(c, box)) > 0
+                        if abs(c.x - px) < c.length + 3 * r
+                        and abs(c.y - py) < c.length + 3 * r
+                        and (share := hidden_share(c, box)) > 0
                     )
                     mine.append((cost + 0.01 * k + 0.5 * n, px, py, box))
             mine.sort()
@@ -175,9 +180,15 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
     taken: list[tuple[float, float, float, float]] = []
     where: dict[tuple, tuple[float, float]] = {}
     for key in sorted(options, key=lambda key: (clear[key], key[0])):
-        cost, px, py, box = min(options[key], key=lambda o: o[0] + 400.0 * sum(_overlap(o[3], b) for b in taken))
-        where[key] = (px, py)
-        taken.append(box)
+        best, best_cost = options[key][0], math.inf
+        for o in options[key]:  # cheapest first: the first clear of the spots taken wins
+            if o[0] >= best_cost:
+                break
+            cost = o[0] + 400.0 * sum(_overlap(o[3], b) for b in taken)
+            if cost < best_cost:
+                best, best_cost = o, cost
+        where[key] = best[1:3]
+        taken.append(best[3])
     return {i: (where[(i, stack_box)], where[(i, figures_box)]) for i in cities}
 
 
