@@ -5,7 +5,7 @@ TopoJSON, Natural Earth 4.1.0) are bent onto each board: a thin-plate spline, fi
 squares with a little smoothing on the cities' real latitude and longitude (the table below, the
 project's own) and their positions in engine/maps/<map>.json, carries every outline point from the
 globe to the board, so the coasts and borders fall where the board's cities say they are. The
-result is clipped to the board's frame, simplified (Douglas-Peucker, about 1 px of a 1280 px
+result is clipped to the board's frame, simplified (Douglas-Peucker, about 2 px of a 1280 px
 board) and written as a small JSON file the renderer reads (rendering/geography.py); nothing here
 is needed at run time.
 
@@ -290,7 +290,7 @@ SMOOTHING = 2e-4
 #: The bending is whole up to REACH from the nearest city and fades over FADE beyond (in units of
 #: the cities' spread).
 REACH, FADE = 0.12, 0.15
-#: Douglas-Peucker tolerance, in board units (the board is 1 unit high): about 1 px at 1280 px wide.
+#: Douglas-Peucker tolerance, in board units (the board is 1 unit high): about 2 px at 1280 px wide.
 TOLERANCE = 0.0022
 
 
