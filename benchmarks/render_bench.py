@@ -64,8 +64,10 @@ def clear_caches() -> None:
     import rendering.fonts as fonts
     import rendering.geometry as geometry
     import rendering.marklin as marklin
+    import rendering.terrain as terrain
 
     marklin._SPOTS.clear()
+    board._TRACK_BOXES.clear()
     STRIPS.clear()
     for fn in (
         geometry._geometry,
@@ -76,6 +78,7 @@ def clear_caches() -> None:
         board._palette,
         board._badge_sprite,
         board._station_tag,
+        terrain.geography,
         geometry._badges,
         geometry._station_badges,
         draw.disc,

@@ -16,13 +16,15 @@ from PIL import Image, ImageDraw
 from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
 from i18n import N_, Translator
-from rendering import fonts, marklin
-from rendering.draw import SS, blends, card, disc, encode, palette_for, paste, paste_centered, sprite
+from rendering import fonts, marklin, terrain
+from rendering.cards import card
+from rendering.draw import SS, blends, disc, encode, palette_for, paste, paste_centered, sprite
 from rendering.geometry import (
     STATION_SCALE,
     STATION_TAG,
     Badge,
     MapGeometry,
+    _overlap,
     badge_text_px,
     badges,
     geometry,
@@ -128,7 +130,11 @@ def build_static_map(m: MapData, geo: MapGeometry, marks: Marks) -> Image.Image:
     big = Image.new("RGB", (W * S, H * S), BACKGROUND)
     d = ImageDraw.Draw(big)
     inset = geo.pad * 0.35 * S
-    d.rounded_rectangle((inset, inset, W * S - inset, H * S - inset), radius=14 * S, outline=MAP_EDGE, width=3 * S)
+    frame = (inset, inset, W * S - inset, H * S - inset)
+    shapes = terrain.geography(m.id) if shipped(m) else None
+    if shapes is not None:
+        terrain.draw_terrain(big, geo, shapes, S, (*frame, 14 * S))
+    d.rounded_rectangle(frame, radius=14 * S, outline=MAP_EDGE, width=3 * S)
     outline = (58, 54, 48)
     for tg in geo.tracks:
         t = m.tracks[tg.index]
@@ -324,8 +330,13 @@ def _track_sprite(map_id: str, sha: str, width: int, track: int, kind: str, colo
     return track_sprite(geometry(load_map(map_id), width), track, kind, color)
 
 
+#: A claimed space's train car, against the space's length: the route's own color shows at its ends.
+CAR_LENGTH = 0.76
+
+
 def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
-    """kind: "claim" (cars in a player's color, light stripe, dark outline), "plain" (the same
+    """kind: "claim" (train cars in a player's color, light stripe, dark outline, a little wider
+    and shorter than their spaces), "plain" (the same
     without the stripe), "glow" / "halo" (a wide / narrower light under the cars) or "mask"
     (the cars' shapes, to lift unclaimed cars from the static layer above a glow)."""
     tg = geo.tracks[track]
@@ -334,11 +345,11 @@ def track_sprite(geo: MapGeometry, track: int, kind: str, color: tuple):
 
     def paint(d: ImageDraw.ImageDraw, tr):
         for car in tg.cars:
-            if kind in ("claim", "plain"):
-                d.polygon(tr(car.polygon(grow=1.9)), fill=darker(color, 0.4))
-                d.polygon(tr(car.polygon(grow=0.5)), fill=color)
+            if kind in ("claim", "plain"):  # a train car on its space: the route's color shows at both ends
+                d.polygon(tr(car.polygon(grow=1.9, length_f=CAR_LENGTH)), fill=darker(color, 0.4))
+                d.polygon(tr(car.polygon(grow=0.5, length_f=CAR_LENGTH)), fill=color)
                 if kind == "claim":  # color-blind mode writes the seat number there instead
-                    d.polygon(tr(car.polygon(length_f=0.66, width_f=0.26)), fill=lighter(color, 0.6))
+                    d.polygon(tr(car.polygon(length_f=0.5, width_f=0.26)), fill=lighter(color, 0.6))
             elif kind == "mask":  # the car with its outline or tunnel frame, as drawn on the static layer
                 d.polygon(tr(car.polygon(grow=4.3)), fill=(255, 255, 255, 255))
             elif kind == "glow":  # a dark rim outside the light: it reads on yellow and orange routes too
@@ -354,6 +365,20 @@ def _sprite(map_data: MapData, geo: MapGeometry, track: int, kind: str, color: t
     if shipped(map_data):
         return _track_sprite(map_data.id, map_data.sha256, geo.width, track, kind, tuple(color))
     return track_sprite(geo, track, kind, color)
+
+
+_TRACK_BOXES: dict[tuple, list] = {}
+
+
+def _track_boxes(geo: MapGeometry) -> list[tuple[tuple, tuple]]:
+    """Per track: the box of its cars as the static layer draws them, and the box its light
+    reaches (cached per map, width and labels)."""
+    key = (geo.map_id, geo.width, geo.names, len(geo.tracks))
+    if key not in _TRACK_BOXES:
+        if len(_TRACK_BOXES) > 32:
+            _TRACK_BOXES.clear()
+        _TRACK_BOXES[key] = [(tg.bbox(4.4), tg.bbox(12)) for tg in geo.tracks]
+    return _TRACK_BOXES[key]
 
 
 @lru_cache(maxsize=64)
@@ -398,10 +423,15 @@ def draw_state(
     lit += [(tid, "halo") for tid in claimable if tid in track_by_id]
     for tid, kind in lit:
         paste(canvas, _sprite(m, geo, track_by_id[tid].index, kind, glow_color))
-    if static is not None:
-        for tid, _ in lit:
-            if tid not in view["claims"]:  # put the route's own cars back above the light
-                mask, (x, y) = _sprite(m, geo, track_by_id[tid].index, "mask", (255, 255, 255))
+    if static is not None and lit:
+        # put the unclaimed cars back above the light: the lit routes' own and their neighbours'
+        # (a light spilling over the next route's cars read as that route being lit too)
+        reach = _track_boxes(geo)
+        boxes = [reach[track_by_id[tid].index][1] for tid, _ in lit]
+        for tg in geo.tracks:
+            tid = m.tracks[tg.index].id
+            if tid not in view["claims"] and any(_overlap(reach[tg.index][0], b) for b in boxes):
+                mask, (x, y) = _sprite(m, geo, tg.index, "mask", (255, 255, 255))
                 canvas.paste(static.crop((x, y, x + mask.width, y + mask.height)), (x, y), mask)
     for tid, seat in view["claims"].items():
         if tid in track_by_id:
@@ -432,7 +462,7 @@ def draw_state(
             color = ring_cities[cid] if isinstance(ring_cities, dict) else TICKET_CITY
             for node in m.nodes(m.city_by_id[cid].index):  # a country: ring its border points
                 x, y = geo.cities[node]
-                paste_centered(canvas, disc(geo.city_r * 2.3, color, None, 3.2, ring_only=True), x, y)
+                paste_centered(canvas, disc(geo.mark_r, color, None, max(2.5, geo.mark_r * 0.22), ring_only=True), x, y)
     size = geo.city_r * STATION_SCALE
     lit_cities = set(highlight_cities)
     tags = station_badges(m, geo, tuple(letters.values())) if letters and view.get("stations") else ()
@@ -441,8 +471,8 @@ def draw_state(
             continue
         x, y = geo.cities[m.city_by_id[cid].index]
         if cid in lit_cities:
-            paste_centered(canvas, disc(size * 1.2, darker(HIGHLIGHT, 0.45), None), x, y - size * 0.05)
-            paste_centered(canvas, disc(size * 1.05, HIGHLIGHT, None), x, y - size * 0.05)
+            paste_centered(canvas, disc(geo.mark_r, darker(HIGHLIGHT, 0.45), None), x, y)
+            paste_centered(canvas, disc(geo.mark_r * 0.86, HIGHLIGHT, None), x, y)
         color = players[seat].color
         paste_centered(canvas, _station_sprite(size, color), x, y - size * 0.03)
         tag = tags[m.city_by_id[cid].index] if tags else None
@@ -485,6 +515,23 @@ def small_size(width: int) -> int:
     return min_text_px(width)
 
 
+#: The board panel's text, in pixels of the picture shown 400 px wide (what a phone shows first):
+#: the status, names and numbers, and the recap with the legend and the column titles. At the
+#: 7-7.6 px of the other images' text the recap and the table could not be read there.
+PANEL_PX_AT_400 = 11.0
+RECAP_PX_AT_400 = 10.0
+#: A turn's recap takes at most this many lines (then it is cut with "…").
+RECAP_LINES = 2
+
+
+def panel_size(width: int) -> int:
+    return math.ceil(PANEL_PX_AT_400 * width / 400)
+
+
+def recap_size(width: int) -> int:
+    return math.ceil(RECAP_PX_AT_400 * width / 400)
+
+
 def _has_key(view: dict, key: str) -> bool:
     return any(key in p for p in view["players"])
 
@@ -515,10 +562,35 @@ class PanelText:
         self.lines = recap(t, view, players, m, since)
         self.tunnel = tunnel_text(t, view, players, m) if view.get("tunnel") else ""
         self.legend = list(legend)  # (icon: "glow" | "halo" | "ring" | "done", words), private board
+        self._rows: dict[tuple, list] = {}
+
+    def recap_rows(
+        self, t: Translator, players: Sequence[PlayerStyle], width: int
+    ) -> list[tuple[int | None, str, str]]:
+        """The recap as drawn: (seat, "who:" on a turn's first row else "", words), each turn's
+        words wrapped on up to RECAP_LINES rows of the panel's width."""
+        key = (id(t), tuple(p.name for p in players), width)
+        if key in self._rows:
+            return self._rows[key]
+        ss, gap = recap_size(width), round(panel_size(width) * 0.35)
+        margin = round(panel_size(width) * 0.9)
+        rows = []
+        for seat, words in self.lines:
+            if seat is not None and seat < len(players):
+                who = fonts.fit(player_name(t, players, seat), ss, width * 0.3, "bold")
+                indent = round(ss * 1.2) + gap
+            else:
+                who, indent = t.gettext("Table"), 0
+            who = t.gettext("{player}:", player=who)
+            room = width - 2 * margin - indent - fonts.measure(who, ss, "bold") - gap
+            for k, line in enumerate(fonts.wrap(words.split(" "), " ", ss, room, RECAP_LINES)):
+                rows.append((seat, who if k == 0 else "", line))
+        self._rows[key] = rows  # counted for the panel's height, then drawn
+        return rows
 
     def legend_rows(self, width: int) -> list[list[tuple[str, str, float]]]:
         """The legend's items laid out in rows that fit `width` (each item with its width)."""
-        ss = small_size(width)
+        ss = recap_size(width)
         rows: list[list[tuple[str, str, float]]] = [[]]
         used = 0.0
         for icon, words in self.legend:
@@ -530,12 +602,12 @@ class PanelText:
             used += w
         return rows if self.legend else []
 
-    def count(self, width: int) -> int:
-        return len(self.lines) + bool(self.tunnel) + len(self.legend_rows(width))
+    def count(self, t: Translator, players: Sequence[PlayerStyle], width: int) -> int:
+        return len(self.recap_rows(t, players, width)) + bool(self.tunnel) + len(self.legend_rows(width))
 
 
 def panel_height(width: int, seats: int, lines: int = 0) -> int:
-    fs, ss = text_size(width), small_size(width)
+    fs, ss = panel_size(width), recap_size(width)
     return (
         round(fs * 0.7)
         + round(fs * 2.2)
@@ -551,7 +623,7 @@ def panel_height(width: int, seats: int, lines: int = 0) -> int:
 def swatch(draw: ImageDraw.ImageDraw, box, color, seat: int, fs: int) -> None:
     """A player's color with the seat number, the number at least the smallest text size."""
     draw.rounded_rectangle(box, radius=max(3, fs // 5), fill=color, outline=darker(color, 0.45), width=2)
-    size = max(round(fs * 0.8), small_size(draw.im.size[0]))  # the image's smallest text size
+    size = max(math.ceil(fs * 0.8), small_size(draw.im.size[0]))  # the image's smallest text size
     fonts.draw_text(
         draw,
         ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
@@ -591,7 +663,7 @@ def draw_panel(
     text: PanelText,
 ) -> None:
     W = canvas.width
-    fs, ss = text_size(W), small_size(W)
+    fs, ss = panel_size(W), recap_size(W)
     d = ImageDraw.Draw(canvas)
     d.rectangle((0, top, W, canvas.height), fill=PANEL)
     d.line((0, top, W, top), fill=PANEL_LINE, width=2)
@@ -614,9 +686,6 @@ def draw_panel(
             letter_size=ss,
             radius=max(4, fs // 4),
         )
-    market_label = fonts.fit(t.gettext("Market"), ss, mx / 3)
-    label_w = fonts.measure(market_label, ss, "regular")
-    fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
     decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
     if "ticket_decks" in view:  # Märklin: a short and a long deck, whose mix each draw names
         decks = t.gettext(
@@ -629,8 +698,8 @@ def draw_panel(
             "{cards} · {tickets}", cards=decks, tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"])
         )
     y2 = y + card_h + round(ss * 1.15)
-    fonts.draw_text(d, (W - margin, y2), fonts.fit(decks, ss, W / 2), ss, MUTED, anchor="rs")
-    avail = mx - label_w - 2 * gap - margin
+    decks = fonts.fit(decks, ss, W / 2)
+    fonts.draw_text(d, (W - margin, y2), decks, ss, MUTED, anchor="rs")
     status = status_text(t, view, players)
     x = margin
     sw = round(fs * 1.4)
@@ -639,32 +708,37 @@ def draw_panel(
         swatch(d, (x, mid - sw / 2, x + sw, mid + sw / 2), players[view["current"]].color, view["current"], fs)
         x += sw + gap
     bs = round(fs * 1.1)
-    if view.get("last_round") and view["phase"] == "playing":
-        badge = fonts.fit(t.gettext("LAST ROUND"), fs, avail / 2, "bold")
-        bw = fonts.measure(badge, fs, "bold") + fs
-        status = fonts.fit(status, bs, avail - (x - margin) - bw - gap, "bold")
-        tw = fonts.draw_text(d, (x, mid), status, bs, INK, style="bold", anchor="lm")
+    last_round = bool(view.get("last_round") and view["phase"] == "playing")
+    badge = fonts.fit(t.gettext("LAST ROUND"), fs, (mx - margin) / 2, "bold") if last_round else ""
+    bw = fonts.measure(badge, fs, "bold") + fs + gap if badge else 0
+    # the market's label where the status leaves room for it; else the status takes its room,
+    # squeezed if need be (condensed, down to the recap's size)
+    market_label = fonts.fit(t.gettext("Market"), ss, mx / 2)
+    label_w = fonts.measure(market_label, ss, "regular") + gap
+    room = mx - gap - x - bw
+    if fonts.measure(status, bs, "bold") > room - label_w:
+        market_label, label_w = "", 0.0
+    if market_label:
+        fonts.draw_text(d, (mx - gap, y + card_h / 2), market_label, ss, MUTED, anchor="rm")
+    status, size, style = fonts.squeeze(status, bs, room - label_w, "bold", min_size=ss)
+    tw = fonts.draw_text(d, (x, mid), status, size, INK, style=style, anchor="lm")
+    if badge:
         bx = x + tw + gap
-        d.rounded_rectangle((bx, mid - fs * 0.8, bx + bw, mid + fs * 0.8), radius=fs // 3, fill=ALERT)
+        d.rounded_rectangle((bx, mid - fs * 0.8, bx + bw - gap, mid + fs * 0.8), radius=fs // 3, fill=ALERT)
         fonts.draw_text(d, (bx + fs / 2, mid), badge, fs, (255, 255, 255), style="bold", anchor="lm")
-    else:
-        fonts.draw_text(
-            d, (x, mid), fonts.fit(status, bs, avail - (x - margin), "bold"), bs, INK, style="bold", anchor="lm"
-        )
     # the recap: one line per turn since the viewer last looked, and a tunnel being paid for
     y = y2 + round(ss * 0.35)
     lh = round(ss * 1.55)
     ssw = round(ss * 1.2)
-    for seat, words in text.lines:
+    x = margin
+    for seat, who, words in text.recap_rows(t, players, W):
         ly = y + lh / 2
-        x = margin
-        if seat is not None and seat < len(players):
-            swatch(d, (x, ly - ssw / 2, x + ssw, ly + ssw / 2), players[seat].color, seat, ss)
-            x += ssw + gap
-            who = fonts.fit(player_name(t, players, seat), ss, W * 0.3, "bold")
-        else:
-            who = t.gettext("Table")
-        x += fonts.draw_text(d, (x, ly), t.gettext("{player}:", player=who), ss, INK, style="bold", anchor="lm") + gap
+        if who:  # a turn's first row: the player's swatch and name, its words after them
+            x = margin
+            if seat is not None and seat < len(players):
+                swatch(d, (x, ly - ssw / 2, x + ssw, ly + ssw / 2), players[seat].color, seat, ss)
+                x += ssw + gap
+            x += fonts.draw_text(d, (x, ly), who, ss, INK, style="bold", anchor="lm") + gap
         fonts.draw_text(d, (x, ly), fonts.fit(words, ss, W - margin - x), ss, INK, anchor="lm")
         y += lh
     if text.tunnel:
@@ -775,7 +849,7 @@ def board_image(
         marks = ((), tuple("" for _ in marks[1]))
     static = static_map(map_data, geo, marks)
     text = PanelText(t, view, players, map_data, since, legend) if panel else None
-    ph = panel_height(geo.width, len(view["players"]), text.count(geo.width)) if panel else 0
+    ph = panel_height(geo.width, len(view["players"]), text.count(t, players, geo.width)) if panel else 0
     canvas = Image.new("RGB", (geo.width, geo.map_height + ph + extra_height), PANEL)
     canvas.paste(static, (0, 0))
     hl = list(glow)

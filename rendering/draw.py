@@ -127,17 +127,14 @@ def card(
     letter_size: int = 0,
     radius: int = 6,
 ) -> None:
-    """A train card: a rounded rectangle in the card color (locomotive: stripes of every color);
-    an empty market slot is a dashed outline. Color-blind mode passes the card's `letter` to write,
-    at least `letter_size` (the image's smallest text size)."""
+    """A standard train card: a rounded rectangle in the card color (locomotive: stripes of every
+    color); an empty market slot is a dashed outline. Color-blind mode passes the card's `letter`
+    to write, at least `letter_size` (the image's smallest text size). Cards of every kind,
+    Märklin's too: `rendering.cards.card`."""
     x0, y0, x1, y1 = box
     if name is None:
         draw.rounded_rectangle(box, radius=radius, outline=(170, 163, 150), width=2)
         return
-    if name in ("loco4", "passenger"):  # Märklin's two cards
-        from rendering import marklin
-
-        return marklin.card(draw, box, name, radius)
     if name == "loco":
         draw.rounded_rectangle(box, radius=radius, fill=(250, 250, 250), outline=INK, width=2)
         stripes = ["red", "orange", "yellow", "green", "blue", "pink"]

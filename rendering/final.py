@@ -9,7 +9,7 @@ from PIL import ImageDraw
 from engine.mapdata import MapData
 from i18n import N_, Translator
 from rendering import fonts
-from rendering.board import _players, board_image, small_size, swatch, text_size
+from rendering.board import _players, board_image, panel_size, recap_size, swatch
 from rendering.draw import encode, mark
 from rendering.style import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, PlayerStyle, RenderedImage, lighter
 from rendering.words import city_names, clauses, listing, player_name, seat_name, translator_or_english
@@ -105,7 +105,7 @@ def render_final(
     from rendering.geometry import geometry
 
     geo = geometry(map_data, width, city_names(t, map_data))
-    fs, ss = text_size(geo.width), small_size(geo.width)
+    fs, ss = panel_size(geo.width), recap_size(geo.width)
     row_h = round(fs * 1.8)
     notes = _notes(t, view, final, players)
     table_h = (
@@ -141,7 +141,7 @@ def render_final(
         title = t.gettext("Winner: {player}", player=champs[0])
     else:
         title = t.gettext("Shared victory: {players}", players=listing(t, champs))
-    fonts.draw_text(
+    title_w = fonts.draw_text(
         d,
         (margin, y + fs * 1.1),
         fonts.fit(title, round(fs * 1.1), W * 0.6, "bold"),
@@ -154,7 +154,8 @@ def render_final(
             t.gettext("{player} ({n})", player=player_name(t, players, s), n=final[s]["longest"]) for s in winners
         ]
         note = t.gettext("glow: longest path {players}", players=listing(t, lengths))
-        fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, ss, W * 0.38), ss, MUTED, anchor="rs")
+        room = W - 2 * margin - title_w - fs  # what the title leaves of the row
+        fonts.draw_text(d, (W - margin, y + fs * 1.1), fonts.fit(note, ss, room), ss, MUTED, anchor="rs")
     y += round(fs * 1.6)
     cols = _columns(map_data, view, final)
     r_mark = fs * 0.45

@@ -193,6 +193,18 @@ def fit(text: str, size: int, max_width: float, style: str = "regular", fallback
     return (text[:lo].rstrip() + "…") if lo else "…"
 
 
+def wrap(items: list[str], sep: str, size: int, width: float, lines: int, style: str = "regular") -> list[str]:
+    """Items joined by `sep` in at most `lines` lines of `width` (the last one cut with "…")."""
+    out = [""]
+    for item in items:
+        joined = f"{out[-1]}{sep}{item}" if out[-1] else item
+        if out[-1] and measure(joined, size, style) > width and len(out) < lines:
+            out.append(item)
+        else:
+            out[-1] = joined
+    return [fit(line, size, width, style) for line in out]
+
+
 def squeeze(
     text: str, size: int, max_width: float, style: str = "regular", min_size: int | None = None, fallback: str = "?"
 ) -> tuple[str, int, str]:

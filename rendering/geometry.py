@@ -21,6 +21,8 @@ from rendering import fonts
 LABEL_PX_AT_400 = 7.5
 HALO = 3  # label halo (stroke) width at 1280 px; scales with the image
 BORDER_SCALE = 2.0  # a border point's diamond (with the country's initial) against a city's radius
+#: How far the marks drawn on a city (ticket ring, station, its light) reach, against a city's radius.
+MARK_SCALE = 1.8
 #: The smallest text of any image, in pixels of the image shown 400 px wide (a phone's first view).
 MIN_TEXT_AT_400 = 7.05
 
@@ -104,6 +106,17 @@ class MapGeometry:
     kinds: tuple[str, ...] = ()
     #: The city names the labels show (one per city); None: as printed on the board.
     names: tuple[str, ...] | None = None
+    #: Map units to pixels: the board's width / height, the content box's corner (board units:
+    #: height 1) and pixels per board unit (`point`).
+    aspect: float = 1.0
+    origin: tuple[float, float] = (0.0, 0.0)
+    scale: float = 1.0
+
+    def point(self, nx: float, ny: float) -> tuple[float, float]:
+        """A position in the map file's units (x of the board's width, y of its height) in pixels."""
+        return self.pad + (nx * self.aspect - self.origin[0]) * self.scale, self.pad + (
+            ny - self.origin[1]
+        ) * self.scale
 
     def has_marker(self, i: int) -> bool:
         return not self.kinds or self.kinds[i] != "country"
@@ -112,6 +125,16 @@ class MapGeometry:
         x, y = self.cities[i]
         r = (self.border_r if self.kinds and self.kinds[i] == "border" else self.city_r) + grow
         return x - r, y - r, x + r, y + r
+
+    @property
+    def mark_r(self) -> float:
+        """How far a city's marks reach from its center: the ticket ring, a station's house, a lit
+        station's light (labels keep out of this circle, `place_labels`)."""
+        return self.city_r * MARK_SCALE
+
+    def mark_reach(self, i: int) -> float:
+        """The mark circle of city i (a border point's diamond may reach farther)."""
+        return max(self.mark_r, self.border_r) if self.kinds and self.kinds[i] == "border" else self.mark_r
 
     @property
     def border_letter(self) -> int:
@@ -309,6 +332,9 @@ def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None)
         labels=(),
         kinds=tuple(c.kind for c in m.cities),
         names=names,
+        aspect=m.aspect,
+        origin=(bx0, by0),
+        scale=scale,
     )
     labels = place_labels(m, geo, names or tuple(c.name for c in m.cities))
     return MapGeometry(**{**{f: getattr(geo, f) for f in geo.__dataclass_fields__}, "labels": labels})
@@ -368,7 +394,7 @@ def _candidates(geo: MapGeometry, city: int, name: str, size: int | None = None,
         block_w = max(widths)
         positions = (("E", 0.0), ("W", 0.3), ("N", 0.5), ("S", 0.5), ("NE", 0.7), ("SE", 0.7), ("NW", 0.9), ("SW", 0.9))
         for dist_i, extra in enumerate((0.0, 0.35 * geo.pitch, 0.8 * geo.pitch, 1.3 * geo.pitch)):
-            d = geo.city_r + halo + 2 + extra
+            d = geo.mark_r + halo + 2 + extra
             for pos, pref in ((("C", -1.0),) if centered and dist_i == 0 else ()) + positions:
                 dx = {
                     "C": 0,
@@ -513,7 +539,7 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
     n = len(m.cities)
     hidden = _space_hider(geo)
     drawn = [j for j in range(n) if geo.has_marker(j)]
-    markers = {j: geo.city_box(j, grow=2) for j in drawn}
+    marks = [(*geo.cities[j], geo.mark_reach(j) + 1) for j in drawn]  # the city's own too
     coins = [(x - r - 1, y - r - 1, x + r + 1, y + r + 1) for _, x, y, r, _ in toll_spots(m, geo)]
     W, H = geo.width, geo.map_height
     cands = []
@@ -526,7 +552,7 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
         for cost, lines, origins, box in _candidates(geo, i, names[i], size, centered=c.kind == "country"):
             if box[0] < 1 or box[1] < 1 or box[2] > W - 1 or box[3] > H - 1:
                 continue
-            if any(j != i and _overlap(box, markers[j]) for j in drawn) or any(_overlap(box, c) for c in coins):
+            if any(_circle_box_overlap(x, y, r, box) for x, y, r in marks) or any(_overlap(box, c) for c in coins):
                 continue
             total, level = hidden(box)
             options.append((cost + HIDDEN_SPACE_COST * total, lines, origins, box, level))
@@ -582,15 +608,16 @@ def place_labels(m: MapData, geo: MapGeometry, names: tuple[str, ...]) -> tuple[
 
 
 def label_conflicts(geo: MapGeometry) -> list[tuple[str, int, int]]:
-    """Pairs that break the label rule: ("label", i, j) or ("marker", label city, marker city)."""
+    """Pairs that break the label rule: ("label", i, j), or ("marker", label city, city) where a
+    label reaches into a city's mark circle (its marker, ticket ring, station: its own city's too)."""
     out = []
     labels = geo.labels
     for a in range(len(labels)):
         for b in range(a + 1, len(labels)):
             if _overlap(labels[a].box, labels[b].box):
                 out.append(("label", labels[a].city, labels[b].city))
-        for j in range(len(geo.cities)):
-            if j != labels[a].city and geo.has_marker(j) and _overlap(labels[a].box, geo.city_box(j)):
+        for j, (x, y) in enumerate(geo.cities):
+            if geo.has_marker(j) and _circle_box_overlap(x, y, geo.mark_reach(j), labels[a].box):
                 out.append(("marker", labels[a].city, j))
     return out
 
@@ -642,24 +669,25 @@ def _circle_box_overlap(x: float, y: float, r: float, box) -> bool:
     return (nx - x) ** 2 + (ny - y) ** 2 < r * r
 
 
-def _car_cover(geo: MapGeometry, r: float):
-    """covered(track, x, y): how many points along other tracks' cars a disc of radius r at
-    (x, y) reaches (track -1: every track's)."""
+def _car_cover(geo: MapGeometry, r: float, middles: bool = False):
+    """covered(track, x, y, also): how many points along other tracks' cars (not `track`'s, nor
+    `also`'s) a disc of radius r at (x, y) reaches (track -1: every track's); `middles`: only
+    the cars' middles (where a claim's color shows)."""
     reach = r + geo.car_width / 2
     grid: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # car samples by cell of `reach`
     for tg in geo.tracks:
         for c in tg.cars:
-            for px, py in c.samples():
+            for px, py in [(c.x, c.y)] if middles else c.samples():
                 grid.setdefault((int(px // reach), int(py // reach)), []).append((tg.index, px, py))
 
-    def covered(track: int, x: float, y: float) -> int:
+    def covered(track: int, x: float, y: float, also: int = -1) -> int:
         gx, gy = int(x // reach), int(y // reach)
         return sum(
             1
             for i in (-1, 0, 1)
             for j in (-1, 0, 1)
             for ti, px, py in grid.get((gx + i, gy + j), ())
-            if ti != track and (px - x) ** 2 + (py - y) ** 2 < reach * reach
+            if ti != track and ti != also and (px - x) ** 2 + (py - y) ** 2 < reach * reach
         )
 
     return covered
@@ -670,6 +698,7 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
     a label, a city marker, a toll coin, another badge or the image edge; covering as little of
     other tracks' cars as it can (one track's badge must not read as its neighbour's)."""
     covered = _car_cover(geo, r)
+    on_middle = _car_cover(geo, r, middles=True)
     boxes = [lab.box for lab in geo.labels]
     boxes += [geo.city_box(j, grow=1) for j in range(len(geo.cities)) if geo.has_marker(j)]
     boxes += [(x - rr, y - rr, x + rr, y + rr) for _, x, y, rr, _ in toll_spots(m, geo)]
@@ -687,6 +716,7 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
     for tg in geo.tracks:
         t = m.tracks[tg.index]
         mid = (len(tg.cars) - 1) / 2
+        twin = -1 if t.double is None else t.double
         spots = []  # (cars from the track's middle, x, y): on each car, a third of it to either side, and between cars
         for k, c in enumerate(tg.cars):
             if k < t.ferry < len(tg.cars):  # keep a ferry's locomotive discs seen
@@ -708,15 +738,23 @@ def place_badges(m: MapData, geo: MapGeometry, r: float) -> tuple[Badge, ...]:
                         _circle_box_overlap(x, y, rr, b) for b in near_boxes.get((int(x // cell), int(y // cell)), ())
                     ):
                         continue
+                    near = covered(tg.index, x, y)
+                    cover = covered(tg.index, x, y, twin) if twin >= 0 and near else near
+                    # the double's other track counts a fifth: touching it cannot be misread
                     cost = (
-                        BADGE_COVER_COST * covered(tg.index, x, y)
+                        BADGE_COVER_COST * (cover + 0.2 * (near - cover))
                         + BADGE_STEP_COST * abs(k - mid)
                         + BADGE_SHIFT_COST * abs(side)
                     )
-                    mine.append((rr < r, cost, x, y, rr))
+                    middle = cover and on_middle(tg.index, x, y, twin) > 0
+                    mine.append((middle, cover > 0, rr < r, cost, x, y, rr))
+        # a disc just round the letter before one over another route's car, and anything before
+        # one over another route's car's middle
         mine.sort()
-        options.append([o[1:] for o in mine])
-        full.append(sum(1 for o in mine if not o[0]))
+        options.append([o[3:] for o in mine])
+        full.append(
+            sum(1 for o in mine if not o[1]) or sum(1 for o in mine if not o[0]) or sum(1 for o in mine if not o[2])
+        )
     chosen: dict[int, tuple[float, float, float]] = {}  # track: (x, y, radius)
 
     def apart(a, b) -> bool:
@@ -775,7 +813,7 @@ def badges(m: MapData, geo: MapGeometry, letters: tuple[str, ...]) -> tuple[Badg
 
 
 #: A station's house against a city's radius (board.py draws it; its seat number sits beside it).
-STATION_SCALE = 2.6
+STATION_SCALE = 2.0  # its corners reach 1.77 radii: inside the mark circle (MARK_SCALE)
 #: The half-side of a station number's square against its place's radius.
 STATION_TAG = 0.8
 

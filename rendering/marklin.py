@@ -1,15 +1,16 @@
 """Märklin on the pictures (docs/rules.md §8): the "+4" locomotive and passenger cards, the
 merchandise stacks on the cities and the passengers waiting on them.
 
-Kept apart from board.py/draw.py, which call in at two points: `draw.card` for the two card
-kinds, `board.draw_state` for the stacks and passengers (only when the view has `merchandise`).
+Kept apart from board.py, which calls in at two points: `cards.card` for the two card kinds,
+`board.draw_state` for the stacks and passengers (only when the view has `merchandise`).
 
 - A stack is a disc in its dot's color (Berlin black, red, yellow, white) with the top token's
   value, over one rim per further token, so the value and the count both show; a used-up stack
   leaves an empty ring, so the city's color stays known.
 - A passenger is a small figure in its owner's color (a seat number on it in color-blind mode).
-- Both sit beside the city where they hide the fewest train spaces and no label or marker; the
-  spots depend only on the map, the width and the labels, so they are computed once (cached).
+- Both sit beside the city, clear of every train space, label, city mark circle (marker, ticket
+  ring) and each other where there is room (`_place`); the spots depend only on the map, the
+  width and the labels, so they are computed once (cached).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from PIL import Image, ImageDraw
 from rendering import fonts
 from rendering.draw import card as plain_card
 from rendering.draw import disc, paste_centered
-from rendering.geometry import MapGeometry, _overlap, hidden_share, min_text_px
+from rendering.geometry import MapGeometry, _circle_box_overlap, _overlap, hidden_share, min_text_px
 from rendering.style import INK, ROUTE_COLORS, darker, text_on
 
 CARDS = ("loco4", "passenger")
@@ -34,7 +35,7 @@ DOT_FILL = {
 }
 PASSENGER_CARD = (120, 84, 52)  # a suitcase brown, unlike every route color
 #: Directions tried around a city, nearest the label's usual side (right) first.
-_ANGLES = tuple(range(0, 360, 20))
+_ANGLES = tuple(range(0, 360, 15))
 
 
 def card(draw: ImageDraw.ImageDraw, box, name: str, radius: int) -> None:
@@ -97,7 +98,7 @@ def rim(geo: MapGeometry) -> float:
 
 def figure_r(geo: MapGeometry) -> float:
     """A waiting passenger's half height."""
-    return token_r(geo) * 1.3
+    return token_r(geo) * 1.1
 
 
 def stack_box(geo: MapGeometry, x: float, y: float) -> tuple[float, float, float, float]:
@@ -107,7 +108,7 @@ def stack_box(geo: MapGeometry, x: float, y: float) -> tuple[float, float, float
 
 
 #: Passengers of several seats on one city stand this far apart (in figure half heights).
-FIGURE_STEP = 1.1
+FIGURE_STEP = 0.8
 
 
 def figures_box(geo: MapGeometry, x: float, y: float, n: int = 2) -> tuple[float, float, float, float]:
@@ -132,55 +133,63 @@ def spots(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[fl
 
 
 def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[float, float], tuple[float, float]]]:
-    """A stack's spot and a passengers' spot beside each city, overlapping no label, marker,
-    image edge or other spot where it can, and covering as little of the train spaces as it can
-    (a space's middle hardly ever: that is where a claim's color shows), and nearer their own
-    city than any other."""
+    """A stack's spot and a passengers' spot beside each city: clear of every label, every city's
+    mark circle (marker, ticket ring), the image edge, the other spots and every train space, and
+    nearer their own city than any other; among those, the nearest. The spots with the fewest
+    clear places are placed first; where none is left (the passengers of three crowded hubs), the
+    place covering the least of those (a corner of a space, never its middle)."""
     r = token_r(geo)
     cars = [c for tg in geo.tracks for c in tg.cars]
-    taken = [lb.box for lb in geo.labels] + [
-        geo.city_box(j, grow=1) for j in range(len(geo.cities)) if geo.has_marker(j)
-    ]
-    out = {}
+    labels = [lb.box for lb in geo.labels]
+    marks = [(*geo.cities[j], geo.mark_reach(j)) for j in range(len(geo.cities)) if geo.has_marker(j)]
+    options = {}  # (city, shape): [(cost, x, y, box)], cheapest first
     for i in cities:
         x, y = geo.cities[i]
-        reach = geo.city_r + r * 6.5
-        near = [c for c in cars if abs(c.x - x) < reach + c.length and abs(c.y - y) < reach + c.length]
-        others = [
-            p for j, p in enumerate(geo.cities) if j != i and abs(p[0] - x) < 2 * reach and abs(p[1] - y) < 2 * reach
-        ]
-        around = (x - reach - r * 2, y - reach - r * 2, x + reach + r * 2, y + reach + r * 2)
-        picked = []
+        reach = geo.mark_r + r * 7  # the farthest place tried and its box
+        near_cars = [c for c in cars if abs(c.x - x) < reach + c.length and abs(c.y - y) < reach + c.length]
+        near_marks = [mk for mk in marks if abs(mk[0] - x) < 2 * reach and abs(mk[1] - y) < 2 * reach]
+        near_labels = [b for b in labels if _overlap(b, (x - 2 * reach, y - 2 * reach, x + 2 * reach, y + 2 * reach))]
         for shape in (stack_box, figures_box):
-            best, best_cost = None, None
-            close = [b for b in taken if _overlap(b, around)]
-            for n, dist in enumerate(
-                (geo.city_r + r * 1.15, geo.city_r + r * 1.7, geo.city_r + r * 2.4, geo.city_r + r * 3.2)
-            ):
+            mine = []
+            for n in range(10):
+                dist = geo.mark_r + r * (1.05 + 0.45 * n)
                 for k, angle in enumerate(_ANGLES):
                     px, py = x + dist * math.cos(math.radians(angle)), y + dist * math.sin(math.radians(angle))
                     box = shape(geo, px, py)
                     if box[0] < 1 or box[1] < 1 or box[2] > geo.width - 1 or box[3] > geo.map_height - 1:
                         continue
-                    cost = 40.0 * sum(_overlap(box, b) for b in close)
-                    for c in near:
-                        if abs(c.x - px) < 2 * r + c.length and abs(c.y - py) < 2 * r + c.length:
-                            share = hidden_share(c, box)
-                            cost += (
-                                12.0 * share
-                                + 8.0 * (share > 0.2)
-                                + 20.0 * (box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3])
-                            )
                     own = math.dist((px, py), (x, y))
-                    cost += 15.0 * any(math.dist((px, py), o) < own for o in others)  # read as another city's
-                    cost += 0.05 * k + 1.0 * n
-                    if best_cost is None or cost < best_cost:
-                        best, best_cost = (px, py), cost
-            best = best or (x, y)
-            picked.append(best)
-            taken.append(shape(geo, *best))
-        out[i] = (picked[0], picked[1])
-    return out
+                    if any(math.dist((px, py), mk[:2]) < own for mk in near_marks):
+                        continue  # it would read as another city's
+                    cost = 400.0 * sum(_overlap(box, b) for b in near_labels)
+                    cost += 400.0 * sum(_circle_box_overlap(mx, my, mr, box) for mx, my, mr in near_marks)
+                    if cost:  # never taken while a place clear of labels and marks is left
+                        mine.append((cost + 0.01 * k + 0.5 * n, px, py, box))
+                        continue
+                    cost += sum(
+                        20.0 + 12.0 * share + 20.0 * (box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3])
+                        for c in near_cars
+                        if abs(c.x - px) < c.length + 3 * r
+                        and abs(c.y - py) < c.length + 3 * r
+                        and (share := hidden_share(c, box)) > 0
+                    )
+                    mine.append((cost + 0.01 * k + 0.5 * n, px, py, box))
+            mine.sort()
+            options[(i, shape)] = mine or [(0.0, x, y, shape(geo, x, y))]
+    clear = {key: sum(1 for o in opts if o[0] < 10) for key, opts in options.items()}
+    taken: list[tuple[float, float, float, float]] = []
+    where: dict[tuple, tuple[float, float]] = {}
+    for key in sorted(options, key=lambda key: (clear[key], key[0])):
+        best, best_cost = options[key][0], math.inf
+        for o in options[key]:  # cheapest first: the first clear of the spots taken wins
+            if o[0] >= best_cost:
+                break
+            cost = o[0] + 400.0 * sum(_overlap(o[3], b) for b in taken)
+            if cost < best_cost:
+                best, best_cost = o, cost
+        where[key] = best[1:3]
+        taken.append(best[3])
+    return {i: (where[(i, stack_box)], where[(i, figures_box)]) for i in cities}
 
 
 def draw_board(canvas: Image.Image, m, geo: MapGeometry, view: dict, players: Sequence, colorblind: bool) -> None:

@@ -16,7 +16,8 @@ from engine.scoring import TicketResult, ticket_results
 from i18n import Translator
 from rendering import fonts
 from rendering.board import _players, board_image, small_size, swatch, text_size
-from rendering.draw import card, disc, encode, encode_small, mark, paste_centered
+from rendering.cards import card
+from rendering.draw import disc, encode, encode_small, mark, paste_centered
 from rendering.style import (
     GOOD,
     INK,
@@ -241,18 +242,6 @@ def thumbnail(
     return img, thumb_w / geo.width, geo
 
 
-def _wrap(items: list[str], sep: str, size: int, width: float, lines: int) -> list[str]:
-    """Items joined by `sep` in at most `lines` lines of `width` (the last one cut with "…")."""
-    out = [""]
-    for item in items:
-        joined = f"{out[-1]}{sep}{item}" if out[-1] else item
-        if out[-1] and fonts.measure(joined, size) > width and len(out) < lines:
-            out.append(item)
-        else:
-            out[-1] = joined
-    return [fonts.fit(line, size, width) for line in out]
-
-
 def render_ticket_offer(
     view: dict,
     map_data: MapData,
@@ -318,7 +307,7 @@ def render_ticket_offer(
         below: list[str] = []  # the second and third lines: what does not fit beside the number
         if ticket.get("destinations"):  # the destinations and their values go below
             name = f"{city(t, map_data, ticket['a'])} –"
-            below = _wrap(
+            below = fonts.wrap(
                 [f"{city(t, map_data, x['to'])} {x['points']}" for x in ticket["destinations"]], " / ", ss, line_w, 2
             )
         elif fonts.measure(name, fs, "bold") > name_w:  # a narrow cell: the second city below

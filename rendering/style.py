@@ -26,20 +26,20 @@ ROUTE_COLORS: dict[str, RGB] = {
     "loco": hex_rgb("#8C8C8C"),
 }
 
-#: Hues no route uses (violet, teal, brown, sky, lime), each at least 16 CIELAB ΔE from every
-#: route color also as seen with protanopia or deuteranopia (tests/rendering/test_colors.py); a
-#: claimed car also has a light stripe and a dark outline, so it never reads as an unclaimed route.
+#: Hues and lightnesses no route uses, chosen by search so that each is at least 20 CIEDE2000 from
+#: every route color and from every other seat's color (Nederland's neutral player included), and
+#: at least 12 with simulated protanopia, deuteranopia and tritanopia (tests/rendering/test_colors.py).
+#: Their names are the lobby's (bot.messenger.PLAYER_COLORS), in this order.
 DEFAULT_PLAYER_COLORS: tuple[RGB, ...] = (
-    hex_rgb("#5522AA"),  # violet
-    hex_rgb("#008877"),  # teal
-    hex_rgb("#553300"),  # brown
-    hex_rgb("#55CCFF"),  # sky
-    hex_rgb("#BBEE66"),  # lime
-    hex_rgb("#C2185B"),  # raspberry (6th seat, if a map ever allows it)
+    hex_rgb("#602078"),  # violet
+    hex_rgb("#086058"),  # teal (dark: never the green route)
+    hex_rgb("#682810"),  # brown (reddish: never the black route)
+    hex_rgb("#38E0F8"),  # sky (light: never the blue route)
+    hex_rgb("#B8F0A0"),  # lime (pale)
 )
 
-#: Nederland's neutral player (a 2-player option): slate, unlike any route or default player color.
-NEUTRAL_PLAYER = hex_rgb("#4F5D6B")
+#: Nederland's neutral player (a 2-player option): raspberry, unlike any route or seat color.
+NEUTRAL_PLAYER = hex_rgb("#B84080")
 
 BACKGROUND = hex_rgb("#EFE9DA")
 MAP_EDGE = hex_rgb("#D9CFB6")
@@ -49,7 +49,9 @@ PANEL = hex_rgb("#F8F5EC")
 PANEL_LINE = hex_rgb("#D6CCB4")
 CITY_FILL = hex_rgb("#FFFDF6")
 HALO = hex_rgb("#FFFDF6")
-HIGHLIGHT = hex_rgb("#FFB000")  # last action; routes claimable now (private board); longest path
+#: What changed, the routes you can claim or pay for (private board), the longest path: lavender, the
+#: one light color no route color comes near (the former gold read as yellow and orange track).
+HIGHLIGHT = hex_rgb("#A890F8")
 TICKET_CITY = hex_rgb("#E0007A")  # the viewer's ticket cities (private board)
 GOOD = hex_rgb("#2E8B3E")
 BAD = hex_rgb("#C62828")

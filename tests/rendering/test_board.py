@@ -13,7 +13,7 @@ from engine import Game
 from engine.mapdata import load_map
 from rendering import PlayerStyle, default_players, render_board, render_final
 from rendering.geometry import geometry
-from rendering.style import DEFAULT_PLAYER_COLORS, ROUTE_COLORS
+from rendering.style import ROUTE_COLORS
 from tests.rendering.conftest import MAPS, PLAYED_MAPS, decode
 
 #: Player colors no route and no default uses, so a pixel of that color can only be a claim.
@@ -166,12 +166,6 @@ def test_private_view_is_refused():
     game = played_game("usa", seats=2, seed=3, plies=10)
     with pytest.raises(ValueError):
         render_board(game.view(0), load_map("usa"))
-
-
-def test_default_palette_differs_from_route_colors():
-    for c in DEFAULT_PLAYER_COLORS[:5]:
-        for name, r in ROUTE_COLORS.items():
-            assert sum(abs(a - b) for a, b in zip(c, r)) > 90, (c, name)
 
 
 def test_fewer_players_than_styles_and_missing_styles(synthetic_views):

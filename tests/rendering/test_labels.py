@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from engine.mapdata import load_map
 from i18n import translator
-from rendering.geometry import _line_splits, geometry, label_conflicts
+from rendering.geometry import _circle_box_overlap, _line_splits, geometry, label_conflicts
 from rendering.words import city_names
 from tests.rendering.conftest import MAPS
 
@@ -183,7 +183,7 @@ def test_colorblind_station_numbers_touch_their_house_clear_of_everything(langua
     cars' raster."""
     from types import SimpleNamespace
 
-    from rendering.geometry import STATION_SCALE, STATION_TAG, _circle_box_overlap, badges, station_badges
+    from rendering.geometry import STATION_SCALE, STATION_TAG, badges, station_badges
     from rendering.words import route_letters
 
     m, geo = _labels_in("europe", language)
@@ -214,30 +214,38 @@ def test_colorblind_station_numbers_touch_their_house_clear_of_everything(langua
 
 @pytest.mark.parametrize("language", ["en", "ru", "zh"])
 def test_marklin_stacks_and_passengers_leave_spaces_labels_and_cities_visible(language):
-    """Every city's merchandise stack (with its rims) covers no train space's middle, no label,
-    no city marker and no other spot; its passengers' spot (placed for two seats) no label or
-    marker, and on at most 7 of the 35 cities, crowded hubs (measured: 6) a space's middle or a stack;
-    both stay in the image and nearer their own city than any other, in every language."""
+    """Every city's merchandise stack (with its rims) covers no part of any train space, no label,
+    no city's mark circle (marker, ticket ring) and no other spot; its passengers' spot (placed
+    for two seats) no label, mark circle or other spot, no space's middle, and touches a space on
+    at most 3 of the 35 cities, crowded hubs, by at most half of it (before: stacks and passengers
+    sat on the routes); both stay in the image and nearer their own city than any other, in every
+    language."""
     from rendering import marklin
+    from rendering.geometry import hidden_share
 
     m, geo = _labels_in("marklin", language)
     cities = tuple(c.index for c in m.cities if c.kind == "city")
     where = marklin.spots(geo, cities)
     assert sorted(where) == sorted(cities)
-    boxes, squeezed = [], []
+    cars = [c for tg in geo.tracks for c in tg.cars]
+    boxes, touching = [], []
     for i, (stack, people) in where.items():
         name = m.cities[i].id
         for p, box in ((stack, marklin.stack_box(geo, *stack)), (people, marklin.figures_box(geo, *people))):
             assert 0 <= box[0] and box[2] <= geo.width and 0 <= box[1] and box[3] <= geo.map_height, name
             assert not [lab.city for lab in geo.labels if _box_overlap(lab.box, box)], name
             assert not [
-                j for j in range(len(geo.cities)) if geo.has_marker(j) and _box_overlap(geo.city_box(j), box)
+                j
+                for j, (x, y) in enumerate(geo.cities)
+                if geo.has_marker(j) and _circle_box_overlap(x, y, geo.mark_reach(j), box)
             ], name
+            assert not [b for b in boxes if _box_overlap(b, box)], name
             own = math.dist(p, geo.cities[i])
             assert all(math.dist(p, q) >= own for j, q in enumerate(geo.cities) if j != i), name
-            on_car = [c for tg in geo.tracks for c in tg.cars if box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3]]
-            if on_car or [b for b in boxes if _box_overlap(b, box)]:
-                assert p == people, name
-                squeezed.append(name)
+            shares = [hidden_share(c, box) for c in cars]
+            assert not [c for c in cars if box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3]], name
+            if max(shares) > 0:
+                assert p == people and max(shares) <= 0.5, name
+                touching.append(name)
             boxes.append(box)
-    assert len(squeezed) <= 7, squeezed
+    assert len(touching) <= 3, touching

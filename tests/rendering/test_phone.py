@@ -111,3 +111,35 @@ def test_palette_board_matches_the_full_color_picture(synthetic_views, map_id):
 def _max_channel(img: Image.Image) -> Image.Image:
     r, g, b = img.split()
     return ImageChops.lighter(ImageChops.lighter(r, g), b)
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "zh"])
+@pytest.mark.parametrize("map_id", MAPS)
+def test_the_panel_reads_at_400_px_wide(monkeypatch, synthetic_views, map_id, language):
+    """The board's panel (status, recap, legend, score table) in pixels of the picture shown
+    400 px wide: every word at least 10 px, the names and numbers of the table 11 px, the seat
+    numbers on the small swatches 8 px (all were 7-7.6 px, too small to read there)."""
+    m = load_map(map_id)
+    view = synthetic_views[map_id]
+    t = translator(language, "translated")
+    geo_height = board_module.geometry(m, None, board_module.city_names(t, m)).map_height
+    drawn: list[tuple[str, int]] = []
+    real = fonts.draw_text
+
+    def spy(draw, xy, text, size, fill, **kw):
+        if draw.im.size[1] > geo_height and xy[1] > geo_height:  # drawn on the panel
+            drawn.append((text, size))
+        return real(draw, xy, text, size, fill, **kw)
+
+    monkeypatch.setattr(fonts, "draw_text", spy)
+    r = render_player_board(
+        with_seat(view, m, 0), m, claimable_tracks=[x.id for x in m.tracks[:5]], t=t
+    )  # the recap, the legend and the table
+    k = 400 / r.width
+    names = {p.name for p in default_players(len(view["players"]))} | {str(p["score"]) for p in view["players"]}
+    assert drawn and {text for text, _ in drawn} & names
+    for text, size in drawn:
+        least = 8 if text.isdigit() and len(text) == 1 else board_module.RECAP_PX_AT_400
+        assert size * k >= least - 0.05, (text, size * k)
+        if text in names:
+            assert size * k >= board_module.PANEL_PX_AT_400 - 0.05, (text, size * k)

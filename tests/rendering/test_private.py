@@ -89,7 +89,7 @@ def test_player_board_highlights_claimable_routes_and_ticket_cities(late_games):
     for t, ok in zip(view["you"]["tickets"], done):
         if not ok:
             x, y = geo.cities[m.city_by_id[t["a"]].index]
-            assert near(img, x + geo.city_r * 2.3 - 1.5, y, TICKET_CITY, 2), t
+            assert near(img, x + geo.mark_r - 1.5, y, TICKET_CITY, 2), t
     # the same board without the private layer is the public one
     assert render_board(game.view(None), m, default_players(5)).png != r.png
 
