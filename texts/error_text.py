@@ -13,6 +13,7 @@ from collections.abc import Callable
 from engine import Game
 from engine.errors import CardRef, CityRef, ListRef, MapRef, Phrase, Plural, RouteRef, SeatRef, TemplateError
 from i18n import Translator
+from texts.present import route_name
 
 #: The most characters of a player's own text a refusal quotes back.
 QUOTE = 80
@@ -53,7 +54,7 @@ def _word(t: Translator, value: object, game: Game | None, name: Callable[[int],
         return t.city(game.map.cities[value.index])
     if isinstance(value, RouteRef) and game is not None:
         track = game.map.tracks[value.track]
-        return t.route(game.map, track) if value.numbered else game.map.route_name(track, t.city)
+        return route_name(t, game.map, track) if value.numbered else game.map.route_name(track, t.city)
     if isinstance(value, (CityRef, RouteRef)):
         return str(value)
     if isinstance(value, str) and len(value) > QUOTE:

@@ -68,11 +68,37 @@ def card(t: Translator, index: int) -> str:
 
 
 def route_name(t: Translator, m: MapData, track: Track) -> str:
-    """'Dieppe – Paris' (with '#2' for the second track of a double route)."""
+    """'Dieppe – Paris'; a track of a double (or Märklin's triple) route is told apart in words
+    players use, never by a number: its color when no other track there has it ('Budapest – Wien
+    (red)'), else the first is the route and the next 'the other track' (or second, third)."""
     name = f"{t.city(m.cities[track.a])} – {t.city(m.cities[track.b])}"
-    if track.double is not None and track.id.endswith("/2"):
-        name += " #2"
-    return name
+    if track.double is None:
+        return name
+    alike = [s for s in _parallel(m, track) if s.color == track.color]
+    if len(alike) == 1:
+        return t.gettext("{route} ({color})", route=name, color=route_color(t, track))
+    return _nth_track(t, name, alike.index(track), len(alike))
+
+
+def _parallel(m: MapData, track: Track) -> list[Track]:
+    """The tracks of one route (a double's two, Märklin's three), in map order."""
+    found, current = [track], m.tracks[track.double] if track.double is not None else track
+    while current is not track:
+        found.append(current)
+        current = m.tracks[current.double] if current.double is not None else track
+    return sorted(found, key=lambda s: s.index)
+
+
+def _nth_track(t: Translator, name: str, position: int, count: int) -> str:
+    if position == 0:
+        return name
+    if count == 2:
+        return t.gettext("{route} (the other track)", route=name)
+    return (
+        t.gettext("{route} (second track)", route=name)
+        if position == 1
+        else t.gettext("{route} (third track)", route=name)
+    )
 
 
 def route_color(t: Translator, track: Track) -> str:
@@ -87,7 +113,11 @@ def route_choice_label(t: Translator, m: MapData, track: Track) -> str:
         extras.append(t.pgettext("route", "tunnel"))
     if track.ferry:
         extras.append(t.gettext("ferry {n}🌈", n=track.ferry))
-    return " · ".join([route_name(t, m, track), str(track.length), route_color(t, track), *extras])
+    # The color follows: it tells a double route's tracks apart when they differ.
+    plain = f"{t.city(m.cities[track.a])} – {t.city(m.cities[track.b])}"
+    colored = track.double is not None and [s.color for s in _parallel(m, track)].count(track.color) == 1
+    name = plain if track.double is None or colored else route_name(t, m, track)
+    return " · ".join([name, str(track.length), route_color(t, track), *extras])
 
 
 def colored_cards(t: Translator, color: int, n: int) -> str:
@@ -269,7 +299,7 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
             lines.append(
                 "💸 "
                 + t.gettext(
-                    "The bank pays **{name}** the toll of {route} ({n}).",
+                    "The bank pays **{name}** the toll of {route}: {n}.",
                     name=names(e.payee),
                     route=route_name(t, m, m.track_by_id[e.track]),
                     n=m.track_by_id[e.track].toll,

@@ -100,7 +100,7 @@ def test_a_toll_paid_with_a_loan_says_the_bank_paid_the_owner():
     game.hooks.money[1], game.hooks.bank = 2, game.hooks.bank + 28
     claim, loan, bank = claim_with_locos(game, 1, second)
     assert claim.endswith(" · +2 · toll 4") and "Loan (1 now)" in loan
-    assert bank == "💸 The bank pays **Anna** the toll of Breda – Rotterdam #2 (4)."
+    assert bank == f"💸 The bank pays **Anna** the toll of Breda – Rotterdam ({EN.card(second.color)}): 4."
 
 
 def test_a_route_choice_shows_its_payment_and_toll_and_warns_of_a_loan():
@@ -112,12 +112,13 @@ def test_a_route_choice_shows_its_payment_and_toll_and_warns_of_a_loan():
     first, _ = toll_pair(game, "Breda", "Rotterdam")
     claim = Claim(first.id, first.color if first.color is not None else card_index("red"), 1)
     payment = f"{first.length - 1} {EN.card(claim.color)} + 1 loco"
-    assert claim_choice_label(EN, game, claim) == f"Breda – Rotterdam · {payment} · toll 4"
+    route = f"Breda – Rotterdam ({EN.card(first.color)})"  # a double route's track: by its color, never a number
+    assert claim_choice_label(EN, game, claim) == f"{route} · {payment} · toll 4"
     game.hooks.money[0] = 3
-    assert claim_choice_label(EN, game, claim, seat=0) == f"Breda – Rotterdam · {payment} · toll 4: a Loan (you have 3)"
-    assert claim_choice_label(EN, game, claim, seat=1) == f"Breda – Rotterdam · {payment} · toll 4"
+    assert claim_choice_label(EN, game, claim, seat=0) == f"{route} · {payment} · toll 4: a Loan (you have 3)"
+    assert claim_choice_label(EN, game, claim, seat=1) == f"{route} · {payment} · toll 4"
     untolled = started("nederland", seats=2, variants={"tolls": False})
-    assert claim_choice_label(EN, untolled, claim, seat=0) == f"Breda – Rotterdam · {payment}"
+    assert claim_choice_label(EN, untolled, claim, seat=0) == f"{route} · {payment}"
     europe = started("europe", seats=2)
     tunnel = next(t for t in europe.map.tracks if t.tunnel and t.color is not None)
     label = claim_choice_label(EN, europe, Claim(tunnel.id, tunnel.color, 0))
@@ -136,3 +137,19 @@ def test_a_player_who_left_reads_what_leaving_meant_not_an_empty_hand():
     game.apply(None, Remove(2))
     assert private_summary(EN, game, 2).startswith("You were removed from this game.")
     assert private_summary(EN, game, 0).startswith("**Your hand:**")
+
+
+def test_a_double_routes_tracks_are_told_apart_in_words_never_by_number():
+    from engine import load_map
+    from texts.present import route_choice_label, route_name
+
+    for map_id in ("usa", "europe", "nederland", "switzerland", "nordic", "marklin"):
+        m = load_map(map_id)
+        for track in (t for t in m.tracks if t.double is not None):
+            parallel = [s for s in m.tracks if {s.a, s.b} == {track.a, track.b}]
+            name, label = route_name(EN, m, track), route_choice_label(EN, m, track)
+            assert "#" not in name and "/" not in name and "#" not in label, name
+            if [s.color for s in parallel].count(track.color) == 1:
+                color = "gray" if track.color is None else EN.card(track.color)
+                assert name.endswith(f"({color})")
+            assert len({route_name(EN, m, s) for s in parallel}) == len(parallel)  # each told apart
