@@ -1,7 +1,7 @@
 """The bot process: a small commands.Bot subclass that holds the core services and loads the
 controllers (bot/cogs/) by name in `setup_hook`, as RoboDanny's `initial_extensions` do.
 
-`setup_hook` opens storage (migrating and verifying stored games), sets the command translator,
+`setup_hook` opens storage (migrating, and checking its shards' stored games without replaying them), sets the command translator,
 loads every extension (a failure is logged, the others still load), starts their background work
 and syncs the commands when they changed (the process with shard 0 does, see
 `sync_commands_if_changed`).
@@ -122,7 +122,10 @@ class TTRBot(commands.AutoShardedBot):
         self._said_ready = False
 
     async def setup_hook(self) -> None:
-        report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
+        # This process's games are checked, not replayed: each replays when first needed.
+        report = await self.storage.start(
+            auto_migrate=self.settings.auto_migrate, shards=self.my_shards(), replay=False
+        )
         self.resumed_games = len(report.verified)
         if self.settings.health_port is not None:  # /healthz and /metrics
             self.health = HealthServer(self, host=self.settings.health_host, port=self.settings.health_port)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NoSuchGame, NotPlaying, StaleChoice, UserError
 from engine import Action, ActionError, Game, GameOptions, parse_action
 from engine.events import Event, GameOver, TurnStarted
-from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
+from storage import GameNotFoundError, ReplayMismatchError, StaleVersionError, Storage, StorageError
 from storage import announcements as outbox
 from storage import games as stored_games
 from storage.announcements import Announce
@@ -234,11 +234,18 @@ class GameService:
         return stamp is not None and stamp == (table.version, table.record.updated_at)
 
     async def _load(self, game_id: int) -> Table:
+        """The stored game, replayed. Start-up replays none (storage/recovery.py): a game that
+        does not replay is found here, the first time it is needed, and made read-only."""
         try:
             async with self.storage.sessions() as session:
                 loaded = await stored_games.load_game(session=session, game_id=game_id)
         except GameNotFoundError:
             raise NoSuchGame() from None
+        except ReplayMismatchError as exc:
+            log.error("stored game kept read-only: %s", exc.reason, extra={"game_id": game_id})
+            async with self.storage.sessions() as session:
+                await stored_games.mark_read_only(session=session, game_id=game_id, reason=exc.reason)
+            raise GameReadOnly() from None
         return Table(record=loaded.record, seats=loaded.seats, game=loaded.game)
 
     def _keep(self, table: Table) -> Table:
