@@ -30,7 +30,7 @@ from bot import components
 from bot.command_translator import slash
 from bot.components import MESSAGE_CONTENT, fit
 from bot.inbox import interaction_webhook, unanswered_webhook
-from bot.messenger import TableMessenger, files_allowed
+from bot.messenger import Panel, TableMessenger, files_allowed
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
 from i18n import Translator
@@ -180,20 +180,16 @@ class Announcer:
         table = outcome.table
         # As the move was acknowledged (bot/moves.py): the game has moved since, the answer has not.
         answer = outcome.cause.answer
-        panel = (
-            interaction
-            if answer == "panel"
-            else self.messenger.panel_of(table, interaction.user.id)
-            if answer == "followup"
-            else None
-        )
+        panel = Panel(interaction) if answer == "panel" else outcome.cause.panel if answer == "followup" else None
 
         async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
             sent = await interaction.followup.send(
-                content, ephemeral=True, view=view or discord.utils.MISSING, **kwargs
+                content, ephemeral=True, view=view or discord.utils.MISSING, wait=True, **kwargs
             )
             if outcome.phase_before == "playing":  # a starting ticket choice's answer is no turn's panel
-                self.messenger.remember_panel(table, interaction)
+                # A "thinking…" is answered in its original response; a deferred update in a new message.
+                update = interaction.response.type == discord.InteractionResponseType.deferred_message_update
+                self.messenger.remember_panel(table, Panel(interaction, sent.id if update else None))
             return sent
 
         if panel is None:
@@ -202,7 +198,7 @@ class Announcer:
         async def edit(content: str, view: discord.ui.View | None = None, **_: object) -> object:
             """The player's panel updated in place; a panel that is gone gets a new one."""
             try:
-                edited = await panel.edit_original_response(content=content, view=view, attachments=[])
+                edited = await panel.edit(content=content, view=view, attachments=[])
             except discord.HTTPException:  # gone, or its token expired: a new panel
                 return await send(content, view=view)
             self.messenger.remember_panel(table, panel)
@@ -303,7 +299,7 @@ class Announcer:
         )
         reply = await self._stored_reply(row, table, stored.seat)
         try:
-            await self._announce(outcome, row, reply)
+            await self._announce(outcome, row, reply, stored=True)
         except Exception as exc:
             log.warning(
                 "a stored announcement could not be posted",
@@ -353,7 +349,10 @@ class Announcer:
 
     # ------------------------------------------------------------------ announcing
 
-    async def _announce(self, outcome: Outcome, row: Announcement | None, reply: Reply | None) -> None:
+    async def _announce(
+        self, outcome: Outcome, row: Announcement | None, reply: Reply | None, *, stored: bool = False
+    ) -> None:
+        """`stored`: rebuilt from the log after a restart (it may have been posted before the crash)."""
         if outcome.cause.kind == CauseKind.START:
             await self.messenger.game_started(outcome.table, row=row)
             return
@@ -374,6 +373,22 @@ class Announcer:
             )
         account.notes.extend(describe(t, game, outcome.events, names))
         account.draws.extend(drawn(outcome.events))
+        # The tap's own answers post and edit the table where they can (Discord's global rate
+        # limit counts none of them). A "thinking…" is ended by its first follow-up, privately:
+        # the actor's answer goes first then, and the table follows as a public follow-up.
+        through = interaction if reply is not None else None
+        if (
+            through is not None
+            and outcome.turn_ended
+            and cause.answer == "thinking"
+            and not _is_ai(table, game.current)  # (an AI's turn comes first: its table is posted then)
+            and m.can_post_through(table, through)
+        ):
+            await self._private_next_step(reply, table, outcome)  # type: ignore[arg-type]
+            reply = None
+            answered = True
+        else:
+            answered = False
         if outcome.turn_ended:
             acting = seat if seat is not None else game.current
             if outcome.phase_before == "choosing":  # the first turn: only say who ran out of time
@@ -390,16 +405,23 @@ class Announcer:
                     table,
                     "\n".join(line for line in [*account.carried, summary] if line),
                     interaction=interaction,
+                    through=through,
                     row=row,
+                    again=stored,
                 )
         elif outcome.cause.kind != CauseKind.START and game.phase == "playing":
-            await m.refresh_table(table)  # mid-turn: the live table's buttons follow (the second card)
+            # mid-turn: the live table's buttons follow (the second card)
+            await m.refresh_table(table, through=through)
         if any(isinstance(e, SeatLeft) for e in outcome.events) and not outcome.turn_ended:  # left out of turn
             channel = await m.channel(table)
             if channel is not None:
                 await channel.send("\n".join(account.notes[-1:]), nonce=outbox.nonce(row) if row else None)
                 account.notes = account.notes[:-1]
-        if game.phase == "playing" and game.stage in game.hooks.stages and (game.current != seat or reply is None):
+        if (
+            game.phase == "playing"
+            and game.stage in game.hooks.stages
+            and (game.current != seat or (reply is None and not answered))
+        ):
             mine = await m.seat_t(table, game.current)
             await m.dm(
                 table,

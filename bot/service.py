@@ -99,8 +99,10 @@ class Cause:
     #: START: the turn timer chosen for the game (bot/timers.py `configure`).
     clock: dict = field(default_factory=dict)
     #: How the asker is answered (storage.announcements.ANSWERS): ending its "thinking…", by
-    #: editing the panel it tapped, or in a new private message.
+    #: editing the panel it tapped, or in a follow-up: editing `panel`, else a new private message.
     answer: str = "thinking"
+    #: The player's panel to update ("followup": a `bot.messenger.Panel`; None: a new one).
+    panel: Any = None
 
     def announce(self) -> Announce:
         """What the change owes its channel, stored with it (the outbox): the cause, and the
