@@ -25,7 +25,6 @@ from storage.errors import ReplayMismatchError
 from storage.games import compatibility_problem, load_game, mark_read_only
 from storage.models import ACTIVE, GameRecord, on_shard
 
-
 #: What `compatibility_problem` reads of a game (no state, no log).
 _COMPATIBILITY = (
     GameRecord.id,
@@ -87,7 +86,9 @@ async def recover(
         assert record.id is not None
         game_id, guild_id, channel_id = record.id, record.guild_id, record.channel_id
         if record.read_only_reason is not None:
-            report.problems.append(RecoveryProblem(game_id, guild_id, channel_id, record.read_only_reason, earlier=True))
+            report.problems.append(
+                RecoveryProblem(game_id, guild_id, channel_id, record.read_only_reason, earlier=True)
+            )
             continue
         reason = compatibility_problem(record)
         if reason is None and replay:
