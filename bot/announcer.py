@@ -409,8 +409,9 @@ class Announcer:
                     row=row,
                     again=stored,
                 )
-        elif outcome.cause.kind != CauseKind.START and game.phase == "playing":
-            # mid-turn: the live table's buttons follow (the second card)
+        elif outcome.cause.kind != CauseKind.START and game.phase == "playing" and not _is_ai(table, game.current):
+            # mid-turn: the live table's buttons follow (the second card); an AI's are nobody's to
+            # tap (a tap is refused with whose turn it is), and its next table comes in a moment
             await m.refresh_table(table, through=through)
         if any(isinstance(e, SeatLeft) for e in outcome.events) and not outcome.turn_ended:  # left out of turn
             channel = await m.channel(table)
