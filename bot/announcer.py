@@ -84,7 +84,8 @@ class Announcer:
         self.lease = lease  # OUTBOX_LEASE: how long a claim holds
         self.claimer = f"{socket.gethostname()}:{os.getpid()}"
         self._accounts: dict[int, TurnAccount] = {}
-        self._posting: dict[int, asyncio.Lock] = {}  # game -> held while its outcomes are announced
+        #: game -> held while its outcomes are announced, and how many outcomes hold or wait for it
+        self._posting: dict[int, tuple[asyncio.Lock, int]] = {}
         self._announced: OrderedDict[int, int] = OrderedDict()  # game -> the last version this process marked
         self._unmarked: list[tuple[int, str | None]] = []  # (row id, error): posted, the mark not written yet
         self._marker: asyncio.Task | None = None  # writes them MARK_DELAY after the first
@@ -124,14 +125,22 @@ class Announcer:
         game_id = outcome.table.id
         if outcome.cause.kind == CauseKind.START:  # a new game (SQLite may give a deleted game's id again)
             self._announced.pop(game_id, None)
-        lock = self._posting.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            # Overtaken (a listener before this one took longer for it than for the next one): the
-            # later outcome posted this row already, rebuilt from the log; nothing left to claim.
-            if outcome.version > self._announced.get(game_id, -1):
-                await self._claim_and_announce(outcome, game_id)
-        if not lock.locked() and self._posting.get(game_id) is lock:
-            del self._posting[game_id]
+        # The lock goes when no outcome holds or waits for it (one released is not "locked" until
+        # its next waiter runs: a new lock then would let two outcomes of the game be announced at once).
+        lock, users = self._posting.get(game_id) or (asyncio.Lock(), 0)
+        self._posting[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                # Overtaken (a listener before this one took longer for it than for the next one): the
+                # later outcome posted this row already, rebuilt from the log; nothing left to claim.
+                if outcome.version > self._announced.get(game_id, -1):
+                    await self._claim_and_announce(outcome, game_id)
+        finally:
+            lock, users = self._posting[game_id]
+            if users > 1:
+                self._posting[game_id] = (lock, users - 1)
+            else:
+                del self._posting[game_id]
 
     async def _claim_and_announce(self, outcome: Outcome, game_id: int) -> None:
         own = outcome.announcement
@@ -390,6 +399,10 @@ class Announcer:
         else:
             answered = False
         if outcome.turn_ended:
+            # The rows posted so far are marked before their table loses its controls: a table
+            # posted as a follow-up has no nonce, and a row rebuilt after a crash finds its table
+            # by the controls that name its turn (bot/messenger.py `post_turn`).
+            await self.flush_marks()
             acting = seat if seat is not None else game.current
             if outcome.phase_before == "choosing":  # the first turn: only say who ran out of time
                 summary = "\n".join(note for note in account.notes if note.startswith("⏰"))
