@@ -559,15 +559,14 @@ class TableMessenger:
                 await self._edit_table(LiveTable(old), None)
 
     def tapped_table(self, table: Table, interaction: Interaction | None) -> discord.Message | None:
-        """The game's table message `interaction` was a tap on, if it was (a public message with
-        the game's controls)."""
+        """The game's table message `interaction` was a tap on, if it was: a public message in the
+        game's channel with the table's controls (its My hand; not a DM, a lobby, the results)."""
         if interaction is None or interaction.type != discord.InteractionType.component:
             return None
         message = interaction.message
-        if message is None or message.flags.ephemeral:
+        if message is None or message.flags.ephemeral or interaction.channel_id != table.record.channel_id:
             return None
-        prefix = f"ttr:{table.id}:"
-        return message if any(c.startswith(prefix) for c in _custom_ids(message)) else None
+        return message if f"ttr:{table.id}:hand" in _custom_ids(message) else None
 
     async def _live_tables(self, table: Table, newest: discord.Message | None) -> list[discord.Message]:
         """The bot's recent messages in the game's channel, other than `newest`, that still carry
@@ -616,6 +615,9 @@ class TableMessenger:
         update), the follow-up that posted it while that interaction's token lives; else the
         bot's edit in the channel."""
         message = live.message
+        # A webhook's edit says whom the message may mention (discord.py sends the bot's default,
+        # nobody, otherwise): the same as when it was posted. An edit notifies nobody either way.
+        same = pings(*message.raw_mentions)
         try:
             if (
                 tap is not None
@@ -623,9 +625,9 @@ class TableMessenger:
                 and tap.message.id == message.id
                 and tap.response.type == discord.InteractionResponseType.deferred_message_update
             ):
-                await tap.edit_original_response(view=view)
+                await tap.edit_original_response(view=view, allowed_mentions=same)
             elif live.editable_by_webhook():
-                await live.posted_by.followup.edit_message(message.id, view=view)  # type: ignore[union-attr]
+                await live.posted_by.followup.edit_message(message.id, view=view, allowed_mentions=same)  # type: ignore[union-attr]
             else:
                 await message.channel.get_partial_message(message.id).edit(view=view)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
