@@ -612,8 +612,8 @@ class TableMessenger:
     async def _edit_table(live: LiveTable, view: discord.ui.View | None, tap: Interaction | None = None) -> None:
         """A table message's controls changed, by the first way of these that Discord's global
         rate limit does not count: the tap's own answer when the tap was on it (its deferred
-        update), the follow-up that posted it while that interaction's token lives; else the
-        bot's edit in the channel."""
+        update), the follow-up that posted it while that interaction's token lives; else (or if
+        that fails) the bot's edit in the channel."""
         message = live.message
         # A webhook's edit says whom the message may mention (discord.py sends the bot's default,
         # nobody, otherwise): the same as when it was posted. An edit notifies nobody either way.
@@ -626,10 +626,14 @@ class TableMessenger:
                 and tap.response.type == discord.InteractionResponseType.deferred_message_update
             ):
                 await tap.edit_original_response(view=view, allowed_mentions=same)
-            elif live.editable_by_webhook():
-                await live.posted_by.followup.edit_message(message.id, view=view, allowed_mentions=same)  # type: ignore[union-attr]
-            else:
-                await message.channel.get_partial_message(message.id).edit(view=view)  # type: ignore[union-attr]
+                return
+            if live.posted_by is not None and live.editable_by_webhook():
+                await live.posted_by.followup.edit_message(message.id, view=view, allowed_mentions=same)
+                return
+        except discord.HTTPException as exc:
+            log.info("table message not edited through its interaction", extra={"error": str(exc)})
+        try:
+            await message.channel.get_partial_message(message.id).edit(view=view)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             # Gone, or an old message's edit cap (30046): its buttons still refuse with the reason.
             log.info("table message not edited", extra={"message_id": message.id, "error": str(exc)})
