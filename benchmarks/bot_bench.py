@@ -7,6 +7,8 @@ on SQLite, one on PostgreSQL and two shard processes on PostgreSQL (issue 23).
     python benchmarks/bot_bench.py --setups sqlite --profile /tmp/bot.prof   # cProfile of the bot's loop
     python benchmarks/bot_bench.py --memory 2000                    # resident size with 2,000 cached games
     python benchmarks/bot_bench.py --setups pg1,pg2 --cpu-quota 0.5  # each bot limited to half a core
+    python benchmarks/bot_bench.py --startup 10000                  # start-up time and peak memory with 10,000 games
+    python benchmarks/bot_bench.py --setups sqlite --counts [--ai]  # requests per turn (--ai: one person against an AI)
 
 The bot is the real `python -m bot` in child processes (tests/bot/bot_process.py), logging in to the
 fake Discord served here; two shard processes are shards 0 and 1 of 2, with the games split over
@@ -217,10 +219,11 @@ class Step:
 class BenchTable:
     """One channel's game, played by its two users through the fake."""
 
-    def __init__(self, fake, storage, channel, users, seed: int) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, fake, storage, channel, users, seed: int, ai: bool = False) -> None:  # type: ignore[no-untyped-def]
         from tests.bot.remote import RemoteTable
 
         self.fake, self.channel, self.users = fake, channel, users
+        self.ai = ai  # the second seat is an AI's (--ai): the host plays alone against it
         self.remote = RemoteTable(fake, storage, channel, users, seed=seed, timeout=TIMEOUT)
         self.storage = storage
         self.busy = False
@@ -246,11 +249,16 @@ class BenchTable:
 
         remote, (host, guest) = self.remote, self.users
         remote.game_id, self.known = None, None
-        for user, command, options in (
-            (host, "ttr-host new", {"map": "usa", "players": 2}),
-            (guest, "ttr join", {}),
-            (host, "ttr-host start", {}),
-        ):
+        commands = (
+            [(host, "ttr-host new", {"map": "usa", "players": 2}), (host, "ttr-host start", {"ai_players": 1})]
+            if self.ai
+            else [
+                (host, "ttr-host new", {"map": "usa", "players": 2}),
+                (guest, "ttr join", {}),
+                (host, "ttr-host start", {}),
+            ]
+        )
+        for user, command, options in commands:
             for attempt in range(3):
                 try:
                     await remote._command(user, command, **options)
@@ -264,7 +272,11 @@ class BenchTable:
         """Both players keep their starting tickets; then wait for the first turn's table message
         (the first tap looks for its Deck button there: measured before it is posted, the tap was
         never sent and its turn message counted lost)."""
-        while (loaded := await self.game()).game.phase == "choosing":
+        while (loaded := await self.game()).game.phase == "choosing" or (
+            self.ai
+            and not loaded.game.is_over()
+            and not any(seat.seat == loaded.game.current and seat.user_id for seat in loaded.seats)
+        ):
             await self.step(None)
         # Both seats choose at once: a choice answered late (a busy set-up) can be stored after the
         # other one, so the copy kept here may hold them in another order than the stored game (the
@@ -286,7 +298,11 @@ class BenchTable:
         game = loaded.game
         if game.is_over():
             return False
-        seat = self.remote.rng.choice(game.to_move())
+        people = [seat for seat in game.to_move() if any(s.seat == seat and s.user_id for s in loaded.seats)]
+        if not people:  # an AI's turn (--ai): the table waits for it
+            await asyncio.sleep(0.2)
+            return True
+        seat = self.remote.rng.choice(people)
         user = next(u for u in self.users if u.id == next(s.user_id for s in loaded.seats if s.seat == seat))
         action = self.remote.choose(game, seat)
         gid, turn = loaded.record.id, game.turn_token(seat)
@@ -449,6 +465,7 @@ async def ramp(
     profile: str | None,
     counts: bool = False,
     cpu_cores: float | None = None,
+    ai: bool = False,
 ) -> list[Step]:
     from storage import Storage
     from tests.bot.bot_process import BotProcess
@@ -485,6 +502,8 @@ async def ramp(
                 settings.update(SHARD_COUNT=str(processes), SHARD_IDS=f"[{shard}]", AUTO_MIGRATE="false")
             if counts:
                 settings["COUNTS_FILE"] = str(cwd / "counts.json")
+            if ai:
+                settings["AI_DELAY"] = "0"
             if profile:
                 settings["PROFILE_FILE"] = f"{profile}.{name}.{shard}" if processes > 1 or name != "sqlite" else profile
             bots.append(BotProcess(fake, cwd, command=(str(Path(__file__).resolve()), "--child"), **settings))
@@ -492,7 +511,7 @@ async def ramp(
             for bot in bots:
                 await bot.start()
             quota.enter_context(cpu_quota(cpu_cores, [bot.proc.pid for bot in bots]))
-            tables = [BenchTable(fake, storage, ch, users, seed=i) for i, (ch, users) in enumerate(tables_at)]
+            tables = [BenchTable(fake, storage, ch, users, seed=i, ai=ai) for i, (ch, users) in enumerate(tables_at)]
             gate = asyncio.Semaphore(2)
 
             async def set_up(table: BenchTable) -> None:
@@ -530,7 +549,7 @@ async def ramp(
         samples = [s for bot in bots for s in json.loads(Path(bot.settings["LAG_FILE"]).read_text())]
         if counts:
             print_counts(
-                name, [json.loads(Path(bot.settings["COUNTS_FILE"]).read_text()) for bot in bots], steps + settling
+                name, [json.loads(Path(bot.settings["COUNTS_FILE"]).read_text()) for bot in bots], steps + settling, ai
             )
     for step in steps:
         lags = sorted(lag for when, lag in samples if step.start + SETTLE <= when < step.end)
@@ -619,11 +638,28 @@ def line(step: Step) -> str:
     )
 
 
-def print_counts(name: str, per_bot: list[dict], steps: list[Step]) -> None:
-    """The work per turn message over the whole ramp (--counts), the most frequent kinds first."""
+#: Routes Discord's global rate limit does not count: the interaction endpoints (the callback, the
+#: original response and follow-ups through the interaction's webhook).
+EXEMPT = ("/interactions/", "/webhooks/")
+
+
+def print_counts(name: str, per_bot: list[dict], steps: list[Step], ai: bool = False) -> None:
+    """The work per turn message over the whole ramp (--counts), the most frequent kinds first, and
+    the REST requests Discord's global rate limit counts (with --ai a turn message tells a
+    person's turn and the AI's after it: the person's costs none, answered through their taps)."""
     turns = max(1, sum(len(s.latencies) for s in steps))
     actions = sum(s.actions for s in steps)
     print(f"[{name}] per turn message ({turns} turn messages, {actions / turns:.2f} actions each):")
+    rest: dict[str, int] = {}
+    for counts in per_bot:
+        for key, n in counts["rest"].items():
+            rest[key] = rest.get(key, 0) + n
+    limited = sum(n for key, n in rest.items() if not key.split(" ", 1)[1].startswith(EXEMPT))
+    print(
+        f"  REST requests the global rate limit counts: {limited / turns:.2f} per "
+        + ("AI turn (and the person's before it)" if ai else "human turn")
+        + f", of {sum(rest.values()) / turns:.2f}"
+    )
     for kind in ("sql", "rest", "gateway", "images"):
         total: dict[str, int] = {}
         for counts in per_bot:
@@ -693,6 +729,112 @@ def memory(games: int) -> None:
     )
 
 
+# --- start-up -------------------------------------------------------------------------------------
+
+STARTUP_PLIES = 100  # each stored game's actions
+STARTUP_SHARDS = 100  # the games' guilds spread over this many shards
+
+
+async def fill(url: str, games: int) -> None:
+    """`games` active 2-player USA games of STARTUP_PLIES actions each, their guilds spread over
+    STARTUP_SHARDS shards: one game played and stored, then copied by PostgreSQL itself."""
+    from sqlalchemy import text
+
+    from storage import Storage
+    from storage.games import create_game, save_action
+    from tests.storage.conftest import wipe_postgres
+    from tests.storage.helpers import advance, new_game
+
+    await wipe_postgres(url)
+    storage = Storage(url)
+    try:
+        await storage.start()
+        game = new_game(map_id="usa", seats=2, seed=33)
+        async with storage.sessions() as session:
+            record = await create_game(session=session, guild_id=0, channel_id=1, game=game, players=[1, 2])
+            for version in range(STARTUP_PLIES):
+                advance(game, 1)
+                await save_action(session=session, game_id=record.id, expected_version=version, game=game)
+        assert not game.is_over()
+        async with storage.engine.begin() as conn:
+            columns = [
+                name
+                for (name,) in await conn.execute(
+                    text("SELECT column_name FROM information_schema.columns WHERE table_name = 'games'")
+                )
+                if name not in ("id", "guild_id", "channel_id")
+            ]
+            listed = ", ".join(f'"{name}"' for name in columns)
+            # guild n % SHARDS << 22 is on shard n % SHARDS; every game its own channel
+            await conn.execute(
+                text(
+                    f"INSERT INTO games (guild_id, channel_id, {listed}) "
+                    f"SELECT ((n % {STARTUP_SHARDS}) << 22) + n, 1 + n, {listed} "
+                    "FROM games, generate_series(1, :more) AS n WHERE id = :template"
+                ),
+                {"more": games - 1, "template": record.id},
+            )
+            for table in ("seats", "actions"):
+                names = [
+                    f'"{name}"'
+                    for (name,) in await conn.execute(
+                        text("SELECT column_name FROM information_schema.columns WHERE table_name = :t"), {"t": table}
+                    )
+                    if name != "game_id"
+                ]
+                await conn.execute(
+                    text(
+                        f"INSERT INTO {table} (game_id, {', '.join(names)}) "
+                        f"SELECT g.id, {', '.join('r.' + n for n in names)} FROM games g JOIN {table} r "
+                        "ON r.game_id = :template WHERE g.id <> :template"
+                    ),
+                    {"template": record.id},
+                )
+            await conn.execute(text("ANALYZE"))
+    finally:
+        await storage.close()
+
+
+def peak_mib(pid: int) -> float:
+    """A process's peak resident size (VmHWM), from /proc."""
+    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
+
+
+async def startup(url: str, games: int) -> None:
+    """Seconds from `python -m bot` to its ready line, and its peak resident size, with `games`
+    active games of STARTUP_PLIES actions stored: as one shard's process of STARTUP_SHARDS, and as
+    the one process of an unsharded bot."""
+    from tests.bot.bot_process import BotProcess
+    from tests.fakediscord.api import FakeDiscord
+
+    started = time.perf_counter()
+    await fill(url, games)
+    print(f"{games} games of {STARTUP_PLIES} actions stored in {time.perf_counter() - started:.0f} s", flush=True)
+    fake = FakeDiscord()
+    guild_on_shard(fake, 0, STARTUP_SHARDS)
+    await fake.start()
+    try:
+        for label, shards in (
+            (f"shard 0 of {STARTUP_SHARDS}", {"SHARD_COUNT": str(STARTUP_SHARDS), "SHARD_IDS": "[0]"}),
+            ("unsharded", {}),
+        ):
+            with tempfile.TemporaryDirectory() as folder:
+                # No command sync (a start after a release that changed them syncs once, whatever the games).
+                settings = {"DATABASE_URL": url, "AUTO_MIGRATE": "false", "SYNC_COMMANDS": "false", **shards}
+                bot = BotProcess(fake, Path(folder), **settings)
+                began = time.perf_counter()
+                await bot.start(timeout=600)
+                took = time.perf_counter() - began
+                assert bot.proc is not None
+                peak = peak_mib(bot.proc.pid)
+                ready = next(e["message"] for e in bot.log if e["message"].startswith("ready as"))
+                await bot.stop()
+            print(f"{label}: ready in {took:.1f} s, peak resident {peak:.0f} MiB ({ready})", flush=True)
+    finally:
+        await fake.close()
+
+
 # --- running and reporting ----------------------------------------------------------------------
 
 SETUPS = {
@@ -710,7 +852,7 @@ async def main(args: argparse.Namespace) -> None:
         url = "sqlite" if key == "sqlite" else args.postgres
         cpu = time.process_time()
         results[key] = await ramp(
-            key, url, processes, rates, args.step, args.games, args.profile, args.counts, args.cpu_quota
+            key, url, processes, rates, args.step, args.games, args.profile, args.counts, args.cpu_quota, args.ai
         )
         print(f"[{key}] players' and fake's CPU: {time.process_time() - cpu:.0f} s", flush=True)
     print(
@@ -736,13 +878,19 @@ if __name__ == "__main__":
     parser.add_argument("--postgres", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     parser.add_argument("--profile", help="write the bot's cProfile here (suffixed by set-up and shard)")
     parser.add_argument("--counts", action="store_true", help="count the bots' SQL, REST and gateway work per turn")
+    parser.add_argument("--ai", action="store_true", help="each game one person against an AI seat (with --counts)")
     parser.add_argument("--memory", type=int, metavar="GAMES", help="only measure the memory of this many games")
+    parser.add_argument(
+        "--startup", type=int, metavar="GAMES", help="only measure start-up with this many stored games (PostgreSQL)"
+    )
     parser.add_argument(
         "--cpu-quota", type=float, metavar="CORES", help="each bot process (image workers included) gets this much CPU"
     )
     args = parser.parse_args()
     if args.memory:
         memory(args.memory)
+    elif args.startup:
+        asyncio.run(startup(args.postgres, args.startup))
     else:
         from bot.__main__ import loop_factory
 

@@ -30,7 +30,7 @@ from bot import components
 from bot.command_translator import slash
 from bot.components import MESSAGE_CONTENT, fit
 from bot.inbox import interaction_webhook, unanswered_webhook
-from bot.messenger import TableMessenger, files_allowed
+from bot.messenger import Panel, TableMessenger, files_allowed
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
 from i18n import Translator
@@ -84,7 +84,8 @@ class Announcer:
         self.lease = lease  # OUTBOX_LEASE: how long a claim holds
         self.claimer = f"{socket.gethostname()}:{os.getpid()}"
         self._accounts: dict[int, TurnAccount] = {}
-        self._posting: dict[int, asyncio.Lock] = {}  # game -> held while its outcomes are announced
+        #: game -> held while its outcomes are announced, and how many outcomes hold or wait for it
+        self._posting: dict[int, tuple[asyncio.Lock, int]] = {}
         self._announced: OrderedDict[int, int] = OrderedDict()  # game -> the last version this process marked
         self._unmarked: list[tuple[int, str | None]] = []  # (row id, error): posted, the mark not written yet
         self._marker: asyncio.Task | None = None  # writes them MARK_DELAY after the first
@@ -124,14 +125,22 @@ class Announcer:
         game_id = outcome.table.id
         if outcome.cause.kind == CauseKind.START:  # a new game (SQLite may give a deleted game's id again)
             self._announced.pop(game_id, None)
-        lock = self._posting.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            # Overtaken (a listener before this one took longer for it than for the next one): the
-            # later outcome posted this row already, rebuilt from the log; nothing left to claim.
-            if outcome.version > self._announced.get(game_id, -1):
-                await self._claim_and_announce(outcome, game_id)
-        if not lock.locked() and self._posting.get(game_id) is lock:
-            del self._posting[game_id]
+        # The lock goes when no outcome holds or waits for it (one released is not "locked" until
+        # its next waiter runs: a new lock then would let two outcomes of the game be announced at once).
+        lock, users = self._posting.get(game_id) or (asyncio.Lock(), 0)
+        self._posting[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                # Overtaken (a listener before this one took longer for it than for the next one): the
+                # later outcome posted this row already, rebuilt from the log; nothing left to claim.
+                if outcome.version > self._announced.get(game_id, -1):
+                    await self._claim_and_announce(outcome, game_id)
+        finally:
+            lock, users = self._posting[game_id]
+            if users > 1:
+                self._posting[game_id] = (lock, users - 1)
+            else:
+                del self._posting[game_id]
 
     async def _claim_and_announce(self, outcome: Outcome, game_id: int) -> None:
         own = outcome.announcement
@@ -180,20 +189,16 @@ class Announcer:
         table = outcome.table
         # As the move was acknowledged (bot/moves.py): the game has moved since, the answer has not.
         answer = outcome.cause.answer
-        panel = (
-            interaction
-            if answer == "panel"
-            else self.messenger.panel_of(table, interaction.user.id)
-            if answer == "followup"
-            else None
-        )
+        panel = Panel(interaction) if answer == "panel" else outcome.cause.panel if answer == "followup" else None
 
         async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
             sent = await interaction.followup.send(
-                content, ephemeral=True, view=view or discord.utils.MISSING, **kwargs
+                content, ephemeral=True, view=view or discord.utils.MISSING, wait=True, **kwargs
             )
             if outcome.phase_before == "playing":  # a starting ticket choice's answer is no turn's panel
-                self.messenger.remember_panel(table, interaction)
+                # A "thinking…" is answered in its original response; a deferred update in a new message.
+                update = interaction.response.type == discord.InteractionResponseType.deferred_message_update
+                self.messenger.remember_panel(table, Panel(interaction, sent.id if update else None))
             return sent
 
         if panel is None:
@@ -202,7 +207,7 @@ class Announcer:
         async def edit(content: str, view: discord.ui.View | None = None, **_: object) -> object:
             """The player's panel updated in place; a panel that is gone gets a new one."""
             try:
-                edited = await panel.edit_original_response(content=content, view=view, attachments=[])
+                edited = await panel.edit(content=content, view=view, attachments=[])
             except discord.HTTPException:  # gone, or its token expired: a new panel
                 return await send(content, view=view)
             self.messenger.remember_panel(table, panel)
@@ -303,7 +308,7 @@ class Announcer:
         )
         reply = await self._stored_reply(row, table, stored.seat)
         try:
-            await self._announce(outcome, row, reply)
+            await self._announce(outcome, row, reply, stored=True)
         except Exception as exc:
             log.warning(
                 "a stored announcement could not be posted",
@@ -353,7 +358,10 @@ class Announcer:
 
     # ------------------------------------------------------------------ announcing
 
-    async def _announce(self, outcome: Outcome, row: Announcement | None, reply: Reply | None) -> None:
+    async def _announce(
+        self, outcome: Outcome, row: Announcement | None, reply: Reply | None, *, stored: bool = False
+    ) -> None:
+        """`stored`: rebuilt from the log after a restart (it may have been posted before the crash)."""
         if outcome.cause.kind == CauseKind.START:
             await self.messenger.game_started(outcome.table, row=row)
             return
@@ -374,7 +382,27 @@ class Announcer:
             )
         account.notes.extend(describe(t, game, outcome.events, names))
         account.draws.extend(drawn(outcome.events))
+        # The tap's own answers post and edit the table where they can (Discord's global rate
+        # limit counts none of them). A "thinking…" is ended by its first follow-up, privately:
+        # the actor's answer goes first then, and the table follows as a public follow-up.
+        through = interaction if reply is not None else None
+        if (
+            through is not None
+            and outcome.turn_ended
+            and cause.answer == "thinking"
+            and not _is_ai(table, game.current)  # (an AI's turn comes first: its table is posted then)
+            and m.can_post_through(table, through)
+        ):
+            await self._private_next_step(reply, table, outcome)  # type: ignore[arg-type]
+            reply = None
+            answered = True
+        else:
+            answered = False
         if outcome.turn_ended:
+            # The rows posted so far are marked before their table loses its controls: a table
+            # posted as a follow-up has no nonce, and a row rebuilt after a crash finds its table
+            # by the controls that name its turn (bot/messenger.py `post_turn`).
+            await self.flush_marks()
             acting = seat if seat is not None else game.current
             if outcome.phase_before == "choosing":  # the first turn: only say who ran out of time
                 summary = "\n".join(note for note in account.notes if note.startswith("⏰"))
@@ -390,16 +418,24 @@ class Announcer:
                     table,
                     "\n".join(line for line in [*account.carried, summary] if line),
                     interaction=interaction,
+                    through=through,
                     row=row,
+                    again=stored,
                 )
-        elif outcome.cause.kind != CauseKind.START and game.phase == "playing":
-            await m.refresh_table(table)  # mid-turn: the live table's buttons follow (the second card)
+        elif outcome.cause.kind != CauseKind.START and game.phase == "playing" and not _is_ai(table, game.current):
+            # mid-turn: the live table's buttons follow (the second card); an AI's are nobody's to
+            # tap (a tap is refused with whose turn it is), and its next table comes in a moment
+            await m.refresh_table(table, through=through)
         if any(isinstance(e, SeatLeft) for e in outcome.events) and not outcome.turn_ended:  # left out of turn
             channel = await m.channel(table)
             if channel is not None:
                 await channel.send("\n".join(account.notes[-1:]), nonce=outbox.nonce(row) if row else None)
                 account.notes = account.notes[:-1]
-        if game.phase == "playing" and game.stage in game.hooks.stages and (game.current != seat or reply is None):
+        if (
+            game.phase == "playing"
+            and game.stage in game.hooks.stages
+            and (game.current != seat or (reply is None and not answered))
+        ):
             mine = await m.seat_t(table, game.current)
             await m.dm(
                 table,

@@ -1,7 +1,7 @@
 """The bot process: a small commands.Bot subclass that holds the core services and loads the
 controllers (bot/cogs/) by name in `setup_hook`, as RoboDanny's `initial_extensions` do.
 
-`setup_hook` opens storage (migrating and verifying stored games), sets the command translator,
+`setup_hook` opens storage (migrating, and checking its shards' stored games without replaying them), sets the command translator,
 loads every extension (a failure is logged, the others still load), starts their background work
 and syncs the commands when they changed (the process with shard 0 does, see
 `sync_commands_if_changed`).
@@ -17,6 +17,7 @@ import tomllib
 from datetime import timedelta
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord import Interaction, app_commands
@@ -29,6 +30,7 @@ from bot.cog import TTRCog, root_groups
 from bot.command_translator import CommandTranslator
 from bot.components import MESSAGE_CONTENT, UnknownComponent, fit
 from bot.errors import reason
+from bot.global_limit import Pacer, share
 from bot.health import HealthServer
 from bot.inbox import Inbox
 from bot.language import Languages
@@ -104,6 +106,8 @@ class TTRBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
+        self.pacer = Pacer(share(settings.discord_global_limit, settings.shard_count, settings.shard_ids))
+        self._pace_requests()
         self.storage = storage or Storage(settings.database_url)
         self.service = GameService(self.storage)
         self.languages = Languages(self.storage, forced=settings.force_language)
@@ -126,8 +130,22 @@ class TTRBot(commands.AutoShardedBot):
         self.commands_synced = "not synced (SYNC_COMMANDS=false)"  # for the ready line
         self._said_ready = False
 
+    def _pace_requests(self) -> None:
+        """Every REST request of discord.py waits for this process's share of Discord's global
+        rate limit (interaction answers do not go through here, and Discord does not count them)."""
+        request = self.http.request
+
+        async def paced(route: discord.http.Route, **kwargs: Any) -> Any:
+            await self.pacer.take()
+            return await request(route, **kwargs)
+
+        self.http.request = paced  # type: ignore[method-assign]
+
     async def setup_hook(self) -> None:
-        report = await self.storage.start(auto_migrate=self.settings.auto_migrate)
+        # This process's games are checked, not replayed: each replays when first needed.
+        report = await self.storage.start(
+            auto_migrate=self.settings.auto_migrate, shards=self.my_shards(), replay=False
+        )
         self.resumed_games = len(report.verified)
         if self.settings.health_port is not None:  # /healthz and /metrics
             self.health = HealthServer(self, host=self.settings.health_host, port=self.settings.health_port)

@@ -12,6 +12,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 import discord
@@ -68,6 +69,40 @@ PING_CHOICE_SECONDS = 60.0
 PANEL_LIFETIME = timedelta(minutes=14)
 
 
+@dataclass(frozen=True)
+class Panel:
+    """A player's private panel: `interaction`'s original response, or its follow-up
+    `message_id` (a tap on the table is answered so: its original response is the table)."""
+
+    interaction: Interaction
+    message_id: int | None = None
+
+    async def edit(self, **fields: object) -> object:
+        if self.message_id is None:
+            return await self.interaction.edit_original_response(**fields)  # type: ignore[arg-type]
+        return await self.interaction.followup.edit_message(self.message_id, **fields)  # type: ignore[arg-type]
+
+
+@dataclass
+class LiveTable:
+    """A game's table message with the live controls, and the interaction whose public follow-up
+    it is (None: the bot posted it): edited through that interaction while its token lives
+    (PANEL_LIFETIME from `since`, this process's monotonic clock when it was posted)."""
+
+    message: discord.Message
+    posted_by: Interaction | None = None
+    since: float = field(default_factory=time.monotonic)
+
+    def editable_by_webhook(self) -> bool:
+        return self.posted_by is not None and time.monotonic() - self.since < PANEL_LIFETIME.total_seconds()
+
+
+def _custom_ids(message: discord.Message) -> list[str]:
+    return [
+        getattr(child, "custom_id", None) or "" for row in message.components for child in getattr(row, "children", ())
+    ]
+
+
 def in_place(interaction: Interaction) -> bool:
     """Whether the answer to `interaction` replaces the private message it was tapped on (a
     player's panel or menu) rather than arriving as a new one: one panel, updated as they play."""
@@ -107,10 +142,10 @@ class TableMessenger:
         self._users: OrderedDict[int, discord.abc.User] = OrderedDict()
         self._posted_plies: dict[int, int] = {}  # game -> the ply of the board last posted in its channel
         self._posted_boards: dict[int, tuple[int, ...]] = {}  # game -> (claims, stations, …) on that board
-        self._tables: dict[int, discord.Message] = {}  # game -> its table message with the live controls
-        #: (game, user) -> the interaction whose response is that player's panel, the turn it
-        #: served, and when it came (this process's monotonic clock)
-        self._panels: dict[tuple[int, int], tuple[Interaction, int, float]] = {}
+        self._tables: dict[int, LiveTable] = {}  # game -> its table message with the live controls
+        #: (game, user) -> that player's panel, the turn it served, and when its interaction came
+        #: (this process's monotonic clock)
+        self._panels: dict[tuple[int, int], tuple[Panel, int, float]] = {}
 
     # ------------------------------------------------------------------ languages
 
@@ -317,13 +352,12 @@ class TableMessenger:
 
     # ------------------------------------------------------------------ the panel
 
-    def panel_target(self, table: Table, interaction: Interaction) -> Interaction | None:
-        """Whose response is the panel this tap's answer goes to: the tap itself when it was on
-        the panel; the tap that made the player's panel when it served this same turn and its
-        token still lives (the second card from the table updates the panel the first made);
-        None for a new panel."""
+    def panel_target(self, table: Table, interaction: Interaction) -> Panel | None:
+        """The panel this tap's answer goes to: the tap's own message when it was on the panel;
+        the player's panel when it served this same turn and its token still lives (the second
+        card from the table updates the panel the first made); None for a new panel."""
         if in_place(interaction):
-            return interaction
+            return Panel(interaction)
         if interaction.type != discord.InteractionType.component:
             return None
         seat = table.seat_of(interaction.user.id)
@@ -335,21 +369,16 @@ class TableMessenger:
         fresh = time.monotonic() - since < PANEL_LIFETIME.total_seconds()
         return panel if fresh and game.current == seat and game.turn_token(seat) == turn else None
 
-    def panel_of(self, table: Table, user_id: int) -> Interaction | None:
-        """The interaction whose response is the player's panel, if one is known."""
-        known = self._panels.get((table.id, user_id))
-        return known[0] if known is not None else None
-
-    def remember_panel(self, table: Table, interaction: Interaction) -> None:
-        """`interaction`'s response is now the player's panel, for the turn in progress."""
-        seat = table.seat_of(interaction.user.id)
+    def remember_panel(self, table: Table, panel: Panel) -> None:
+        """`panel` is now the player's panel, for the turn in progress."""
+        seat = table.seat_of(panel.interaction.user.id)
         if seat is None:
             return
-        key = (table.id, interaction.user.id)
+        key = (table.id, panel.interaction.user.id)
         known = self._panels.get(key)
         # The token's life runs from its interaction: an edit through it does not renew it.
-        since = known[2] if known is not None and known[0] is interaction else time.monotonic()
-        self._panels[key] = (interaction, table.game.turn_token(seat), since)
+        since = known[2] if known is not None and known[0].interaction is panel.interaction else time.monotonic()
+        self._panels[key] = (panel, table.game.turn_token(seat), since)
 
     # ------------------------------------------------------------------ the channel
 
@@ -396,10 +425,21 @@ class TableMessenger:
         return channel  # type: ignore[return-value]
 
     async def post_turn(
-        self, table: Table, summary: str, *, interaction: Interaction | None = None, row: Announcement | None = None
+        self,
+        table: Table,
+        summary: str,
+        *,
+        interaction: Interaction | None = None,
+        through: Interaction | None = None,
+        row: Announcement | None = None,
+        again: bool = False,
     ) -> None:
-        """The channel message after a turn: what happened, the board, whose turn it is (sent with
-        the outbox row's nonce, so a retry after a crash does not post it twice)."""
+        """The channel message after a turn: what happened, the board, whose turn it is. Posted as
+        a public follow-up of `through` (the tap that ended the turn, its own answer already
+        given), which Discord's global rate limit does not count, where that can be; else by the
+        bot, with the outbox row's nonce (a retry after a crash does not post it twice). `again`:
+        a stored row announced after a restart, which may have gone out as a follow-up already
+        (a follow-up has no nonce): then the channel's recent history says so."""
         game = table.game
         channel = await self.channel(table)
         if channel is None:
@@ -419,21 +459,38 @@ class TableMessenger:
         )
         lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
         content = "\n".join(line for line in lines if line)[:2000]
+        view = components.table_view(table.id, game, t=t)
+        posted = await self._posted_before(table, channel, view) if again else None
+        if posted is not None:
+            await self.new_table(table, posted)
+            return
+        through = through if through is not None and self.can_post_through(table, through) else None
         files = [await self.board_file(table, t, posted=True)] if self.board_changed(table) else []
+        message: discord.Message | None = None
         try:
             with metrics.turn_message():
-                message = await channel.send(
-                    content,
-                    files=files,
-                    view=components.table_view(table.id, game, t=t),
-                    allowed_mentions=pings(table.user_of(nxt)),
-                    nonce=_nonce(row, 0),
-                )
+                if through is not None:
+                    kept = [(f.fp.getvalue(), f.filename, f.description) for f in files]  # type: ignore[attr-defined]
+                    try:
+                        message = await through.followup.send(
+                            content, files=files, view=view, allowed_mentions=pings(table.user_of(nxt)), wait=True
+                        )
+                    except discord.HTTPException as exc:  # the token ran out meanwhile: the bot posts it
+                        log.info("a turn could not go out as a follow-up", extra={"error": str(exc)})
+                        files = [discord.File(io.BytesIO(png), name, description=alt) for png, name, alt in kept]
+                if message is None:
+                    message = await channel.send(
+                        content,
+                        files=files,
+                        view=view,
+                        allowed_mentions=pings(table.user_of(nxt)),
+                        nonce=_nonce(row, 0),
+                    )
         except discord.Forbidden as exc:
             metrics.error("Forbidden")
             await self.permission_problem(interaction, channel, exc)
         else:
-            await self.new_table(table, message)
+            await self.new_table(table, message, through=through)
         where = channel_mention(table)
         await self.ping(
             table,
@@ -455,53 +512,131 @@ class TableMessenger:
             ),
         )
 
-    async def new_table(self, table: Table, message: discord.Message) -> None:
+    def can_post_through(self, table: Table, interaction: Interaction) -> bool:
+        """Whether the turn's table message can be a public follow-up of `interaction` (a live one,
+        answered: its token has most of its 15 minutes): not the final results, an interaction from
+        the game's channel (a DM's follow-ups go to the DM), whose follow-ups may carry the board."""
+        return (
+            not table.game.is_over()
+            and interaction.channel_id == table.record.channel_id
+            and interaction.response.is_done()
+            and (files_allowed(interaction) or not self.board_changed(table))
+        )
+
+    async def _posted_before(
+        self, table: Table, channel: discord.abc.Messageable, view: discord.ui.View
+    ) -> discord.Message | None:
+        """The turn's table message if it is in the channel already (its deck button names the
+        turn), from the recent history; None without Read Message History."""
+        deck = next(
+            (
+                getattr(item, "custom_id", "")
+                for item in view.children
+                if getattr(item, "custom_id", "").endswith(":deck")
+            ),
+            None,
+        )
+        if deck is None:
+            return None
+        try:
+            async for old in channel.history(limit=25):
+                if old.author.id == self.client.user.id and deck in _custom_ids(old):
+                    return old
+        except discord.HTTPException:
+            return None
+        return None
+
+    async def new_table(self, table: Table, message: discord.Message, *, through: Interaction | None = None) -> None:
         """`message` is the game's table now: the one before loses its controls (at most one
         message of a game carries live ones)."""
         before = self._tables.get(table.id)
-        self._tables[table.id] = message
-        if before is not None and before.id != message.id:
-            await self._edit_view(before, None)
-        elif before is None:  # a restart forgot it: the channel's recent history still has it
+        self._tables[table.id] = LiveTable(message, through)
+        if before is not None and before.message.id != message.id:
+            await self._edit_table(before, None, through)
+        elif before is None:  # a restart forgot it: the tap's own message, else the channel's recent history
+            tapped = self.tapped_table(table, through)
+            if tapped is not None and tapped.id != message.id:
+                await self._edit_table(LiveTable(tapped), None, through)
+                return
             for old in await self._live_tables(table, message):
-                await self._edit_view(old, None)
+                await self._edit_table(LiveTable(old), None)
 
-    async def _live_tables(self, table: Table, newest: discord.Message) -> list[discord.Message]:
+    def tapped_table(self, table: Table, interaction: Interaction | None) -> discord.Message | None:
+        """The game's table message `interaction` was a tap on, if it was: a public message in the
+        game's channel with the table's controls (its My hand; not a DM, a lobby, the results)."""
+        if interaction is None or interaction.type != discord.InteractionType.component:
+            return None
+        message = interaction.message
+        if message is None or message.flags.ephemeral or interaction.channel_id != table.record.channel_id:
+            return None
+        return message if f"ttr:{table.id}:hand" in _custom_ids(message) else None
+
+    async def _live_tables(self, table: Table, newest: discord.Message | None) -> list[discord.Message]:
         """The bot's recent messages in the game's channel, other than `newest`, that still carry
-        the game's controls (one GET; nothing without Read Message History)."""
+        the game's controls, newest first (one GET; nothing without Read Message History)."""
         prefix = f"ttr:{table.id}:"
         found = []
+        channel = newest.channel if newest is not None else await self.channel(table)
+        if channel is None:
+            return []
         try:
-            async for old in newest.channel.history(limit=25, before=newest):
-                if old.author.id == self.client.user.id and any(
-                    getattr(child, "custom_id", "").startswith(prefix)
-                    for row in old.components
-                    for child in getattr(row, "children", ())
-                ):
+            async for old in channel.history(limit=25, before=newest):
+                if old.author.id == self.client.user.id and any(c.startswith(prefix) for c in _custom_ids(old)):
                     found.append(old)
         except discord.HTTPException:
             return []
         return found
 
-    async def refresh_table(self, table: Table) -> None:
+    async def refresh_table(self, table: Table, *, through: Interaction | None = None) -> None:
         """The live table's controls after a step inside a turn (the market after the first card,
-        nothing to tap during a ticket choice): an edit, which notifies nobody."""
-        message = self._tables.get(table.id)
-        if message is not None:
-            await self._edit_view(message, components.table_view(table.id, table.game, t=await self.channel_t(table)))
+        nothing to tap during a ticket choice): an edit, which notifies nobody. A table this
+        process does not know (it restarted inside the turn) is the one tapped, else the newest
+        in the channel's history."""
+        live = self._tables.get(table.id)
+        if live is None:
+            tapped = self.tapped_table(table, through)
+            found = [tapped] if tapped is not None else await self._live_tables(table, None)
+            if not found:
+                return
+            live = self._tables[table.id] = LiveTable(found[0])
+        await self._edit_table(
+            live, components.table_view(table.id, table.game, t=await self.channel_t(table)), through
+        )
 
     async def retire_table(self, table: Table) -> None:
         """The game ended: its last table message loses its controls."""
-        message = self._tables.pop(table.id, None)
-        if message is not None:
-            await self._edit_view(message, None)
+        live = self._tables.pop(table.id, None)
+        if live is not None:
+            await self._edit_table(live, None)
         self._posted_plies.pop(table.id, None)
         self._posted_boards.pop(table.id, None)
 
     @staticmethod
-    async def _edit_view(message: discord.Message, view: discord.ui.View | None) -> None:
+    async def _edit_table(live: LiveTable, view: discord.ui.View | None, tap: Interaction | None = None) -> None:
+        """A table message's controls changed, by the first way of these that Discord's global
+        rate limit does not count: the tap's own answer when the tap was on it (its deferred
+        update), the follow-up that posted it while that interaction's token lives; else (or if
+        that fails) the bot's edit in the channel."""
+        message = live.message
+        # A webhook's edit says whom the message may mention (discord.py sends the bot's default,
+        # nobody, otherwise): the same as when it was posted. An edit notifies nobody either way.
+        same = pings(*message.raw_mentions)
         try:
-            await message.edit(view=view)
+            if (
+                tap is not None
+                and tap.message is not None
+                and tap.message.id == message.id
+                and tap.response.type == discord.InteractionResponseType.deferred_message_update
+            ):
+                await tap.edit_original_response(view=view, allowed_mentions=same)
+                return
+            if live.posted_by is not None and live.editable_by_webhook():
+                await live.posted_by.followup.edit_message(message.id, view=view, allowed_mentions=same)
+                return
+        except discord.HTTPException as exc:
+            log.info("table message not edited through its interaction", extra={"error": str(exc)})
+        try:
+            await message.channel.get_partial_message(message.id).edit(view=view)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             # Gone, or an old message's edit cap (30046): its buttons still refuse with the reason.
             log.info("table message not edited", extra={"message_id": message.id, "error": str(exc)})

@@ -42,22 +42,28 @@ class Moves:
     ) -> Outcome | None:
         """Apply an action for the interacting user (or, `as_table`, for the table they run). A tap
         on the player's panel updates that panel; any other answer is one new private message."""
-        answer = "thinking"
+        answer, panel = "thinking", None
         if not interaction.response.is_done():
             try:
-                target = self.messenger.panel_target(await self.service.peek(game_id), interaction)
+                peeked = await self.service.peek(game_id)
+                target = self.messenger.panel_target(peeked, interaction)
+                on_table = self.messenger.tapped_table(peeked, interaction) is not None
             except Exception:
-                target = None  # no such game: the service says so below
+                target, on_table = None, False  # no such game: the service says so below
             # Noted before the defer, so no kill between the two leaves a "thinking…" nobody knows of.
-            await self.inbox.acknowledged(interaction, in_place=target is not None)
-            if target is not None:  # the answer updates a panel: nothing new to show here
-                answer = "panel" if target is interaction else "followup"
+            await self.inbox.acknowledged(interaction, in_place=target is not None or on_table)
+            if target is not None or on_table:
+                # Nothing new to show here: the answer updates a panel, or comes as a new one; a
+                # deferred update lets the tap's own answer edit the table it was on (which
+                # Discord's global rate limit does not count, where the bot's edit would).
+                answer = "panel" if target is not None and target.interaction is interaction else "followup"
+                panel = target if answer == "followup" else None
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
         await self.messenger.remember_name(interaction.user)
         t = await self.messenger.languages.for_interaction(interaction)
-        cause = Cause(kind, user_id=interaction.user.id, interaction=interaction, answer=answer)
+        cause = Cause(kind, user_id=interaction.user.id, interaction=interaction, answer=answer, panel=panel)
         try:
             return await self.service.act(game_id, action, cause=cause, token=token, turn=turn, as_table=as_table)
         except AmbiguousActionError as exc:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from bot.errors import GameEnded, GameIsOver, GameReadOnly, LostRace, NoSuchGame, NotPlaying, StaleChoice, UserError
 from engine import Action, ActionError, Game, GameOptions, parse_action
 from engine.events import Event, GameOver, TurnStarted
-from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
+from storage import GameNotFoundError, ReplayMismatchError, StaleVersionError, Storage, StorageError
 from storage import announcements as outbox
 from storage import games as stored_games
 from storage.announcements import Announce
@@ -99,8 +99,10 @@ class Cause:
     #: START: the turn timer chosen for the game (bot/timers.py `configure`).
     clock: dict = field(default_factory=dict)
     #: How the asker is answered (storage.announcements.ANSWERS): ending its "thinking…", by
-    #: editing the panel it tapped, or in a new private message.
+    #: editing the panel it tapped, or in a follow-up: editing `panel`, else a new private message.
     answer: str = "thinking"
+    #: The player's panel to update ("followup": a `bot.messenger.Panel`; None: a new one).
+    panel: Any = None
 
     def announce(self) -> Announce:
         """What the change owes its channel, stored with it (the outbox): the cause, and the
@@ -234,11 +236,18 @@ class GameService:
         return stamp is not None and stamp == (table.version, table.record.updated_at)
 
     async def _load(self, game_id: int) -> Table:
+        """The stored game, replayed. Start-up replays none (storage/recovery.py): a game that
+        does not replay is found here, the first time it is needed, and made read-only."""
         try:
             async with self.storage.sessions() as session:
                 loaded = await stored_games.load_game(session=session, game_id=game_id)
         except GameNotFoundError:
             raise NoSuchGame() from None
+        except ReplayMismatchError as exc:
+            log.error("stored game kept read-only: %s", exc.reason, extra={"game_id": game_id})
+            async with self.storage.sessions() as session:
+                await stored_games.mark_read_only(session=session, game_id=game_id, reason=exc.reason)
+            raise GameReadOnly() from None
         return Table(record=loaded.record, seats=loaded.seats, game=loaded.game)
 
     def _keep(self, table: Table) -> Table:

@@ -38,6 +38,9 @@ class Settings(StorageSettings):
     health_host: str = "127.0.0.1"
     shard_count: int | None = None  # several processes: each runs some shards of this many
     shard_ids: list[int] | None = None  # e.g. SHARD_IDS=[0,1]
+    #: Discord's global rate limit for this bot, all processes together (bot/global_limit.py): 50
+    #: requests a second unless Discord raised it. Each process keeps to its shards' share.
+    discord_global_limit: int = Field(default=50, ge=1)
     lobby_idle_minutes: int = 60  # an open lobby nobody touched for this long is closed
     force_language: Literal["en", "ru", "zh", "qps"] | None = None  # every text in this language (qps: pseudo-locale)
     #: Seconds an outbox claim (and a due timer's claim) holds (docs/storage.md): a process that

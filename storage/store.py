@@ -8,6 +8,7 @@ await store.close()
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from storage.database import check_database, make_engine, session_factory
@@ -27,9 +28,17 @@ class Storage:
     def backend(self) -> str:
         return self.engine.dialect.name
 
-    async def start(self, *, auto_migrate: bool = True, verify: bool = True) -> RecoveryReport:
+    async def start(
+        self,
+        *,
+        auto_migrate: bool = True,
+        verify: bool = True,
+        shards: Sequence[tuple[int, int] | None] = (None,),
+        replay: bool = True,
+    ) -> RecoveryReport:
         """Apply pending migrations (several processes may do this at once: a database lock
-        serialises them), then load and verify every active game (see `storage.recovery`).
+        serialises them), then verify the active games of `shards`' guilds, by replaying them
+        unless `replay` is False (see `storage.recovery`).
 
         With `auto_migrate=False` (several processes, migrations run once by `python -m storage
         migrate`), a database behind the code raises `SchemaOutdatedError`. A database that cannot
@@ -39,7 +48,7 @@ class Storage:
             await migrate(engine=self.engine)
         elif set(await current_revision(engine=self.engine)) != set(head_revisions()):
             raise SchemaOutdatedError("the database needs migrating: run `python -m storage migrate`")
-        return await recover(self.sessions) if verify else RecoveryReport()
+        return await recover(self.sessions, shards=shards, replay=replay) if verify else RecoveryReport()
 
     async def close(self) -> None:
         await self.engine.dispose()

@@ -13,7 +13,7 @@ from bot import components
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr
 from bot.errors import ButtonNotValid, MarketChanged, NotPlaying
-from bot.messenger import show_private
+from bot.messenger import Panel, show_private
 from bot.planning import ticket_cities, ticket_tracks
 from bot.transformers import City, Route, my_seat, table_here
 from engine import BuildStation, Claim, DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, Game, KeepTickets, PayTunnel
@@ -366,7 +366,7 @@ class Play(TTRCog):
             view=view or discord.utils.MISSING,
             files=files,
         )
-        m.remember_panel(table, interaction)
+        m.remember_panel(table, Panel(interaction))
 
     async def _player(self, interaction: Interaction, game_id: int):
         table = await self.bot.service.table(game_id)

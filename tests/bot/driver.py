@@ -109,8 +109,10 @@ class Driver:
         self.taps += 1
         if reply.kind == "deferred":
             await reply.wait_resolved()
-        elif reply.kind == "deferred_update":  # the answer edits a panel (this one, or the turn's)
-            await self.fake.wait_until(lambda: panels() > edits or reply.followups, what=f"the answer to {custom_id}")
+        elif reply.kind == "deferred_update":  # the answer edits a panel (this one, or the turn's), or is a new one
+            await self.fake.wait_until(
+                lambda: panels() > edits or any(m.ephemeral for m in reply.followups), what=f"the answer to {custom_id}"
+            )
         return reply
 
     async def _tap_move(self, user, what: str):
@@ -127,10 +129,8 @@ class Driver:
     @staticmethod
     def _answer(reply):
         """The private message an interaction answered with: the message it edited in place, or
-        its newest follow-up."""
-        if reply.followups:
-            return reply.followups[-1]
-        return reply.message
+        its newest private follow-up (a tap's public follow-up is the turn's table)."""
+        return next((m for m in reversed(reply.followups) if m.ephemeral), reply.message)
 
     async def _pick(self, user, reply, what: str, value: str):
         """Pick `value` in a menu (routes or cities), paging with More until it is shown."""

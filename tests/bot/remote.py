@@ -46,8 +46,9 @@ class Move:
         interaction = self.interaction
         message = interaction.message  # type: ignore[attr-defined]
         if self.in_place:
-            if interaction.followups:  # type: ignore[attr-defined]
-                return interaction.followups[-1].content  # type: ignore[attr-defined]
+            private = self.private_followups
+            if private:
+                return private[-1].content
             return message.content if len(message.history) > self.edits else None
         return None if message is None or message.loading else message.content
 
@@ -58,11 +59,16 @@ class Move:
         return answer is not None and not any(sign in answer for sign in NOT_MADE)
 
     @property
+    def private_followups(self) -> list:  # type: ignore[type-arg]
+        """The interaction's private follow-ups (a public one is the turn's table message)."""
+        return [m for m in self.interaction.followups if m.ephemeral]  # type: ignore[attr-defined]
+
+    @property
     def answers(self) -> int:
         """How many answers the player got (a deferred interaction's first follow-up is its original;
         a panel's, its edit)."""
         edited = self.in_place and len(self.interaction.message.history) > self.edits  # type: ignore[attr-defined]
-        return len(self.interaction.followups) + edited  # type: ignore[attr-defined]
+        return len(self.private_followups) + edited
 
 
 class RemoteTable:

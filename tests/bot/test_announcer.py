@@ -102,3 +102,37 @@ async def test_the_rows_posted_together_are_marked_in_one_write(fake_discord, ma
         }
     assert [marked[row.id] for row in rows[:3]] == [(True, None), (True, "Forbidden"), (True, None)]
     assert await outbox.mark_all_announced(session=session, marks=[(rows[0].id, None)]) == 0  # marked already
+
+
+async def test_one_game_is_announced_one_outcome_at_a_time() -> None:
+    """A third outcome that comes as the first releases the game to the second (which has not run
+    yet) waits for the second: it does not find the game free and post beside it (a table posted
+    as a follow-up has no nonce to stop a second copy)."""
+    from types import SimpleNamespace
+
+    from bot.announcer import Announcer
+    from bot.service import Cause, CauseKind, Outcome
+
+    announcer = Announcer(None, None)  # type: ignore[arg-type]  (only the ordering is exercised)
+    outcomes = [
+        Outcome(table=SimpleNamespace(id=1), cause=Cause(CauseKind.PLAYER), version=v)  # type: ignore[arg-type]
+        for v in (1, 2, 3)
+    ]
+    running, most, later = 0, 0, []
+
+    async def announce(outcome: Outcome, game_id: int) -> None:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0.01)
+        if outcome.version == 1:  # the third comes just as the first lets go
+            later.append(asyncio.create_task(announcer._in_order(outcomes[2])))
+        running -= 1
+        announcer._announced[game_id] = outcome.version
+
+    announcer._claim_and_announce = announce  # type: ignore[method-assign]
+    first = asyncio.create_task(announcer._in_order(outcomes[0]))
+    await asyncio.sleep(0)
+    await asyncio.gather(first, announcer._in_order(outcomes[1]))
+    await asyncio.gather(*later)
+    assert most == 1 and announcer._announced[1] == 3 and not announcer._posting

@@ -9,11 +9,12 @@ from tests.bot.test_play import deck_of, private_reply, state_of, two_player_gam
 async def test_rate_limited_posts_and_answers_are_retried_not_repeated(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
-    panel = (await driver.act(0, DrawDeck())).message
+    panel = driver._answer(await driver.act(0, DrawDeck()))
     tables = len(fake.channel_messages(fake.general))
     private = len(fake.ephemeral(fake.alice))
-    fake.rate_limit("POST /channels/{channel_id}/messages", retry_after=0.2, times=2)  # the next table
-    fake.rate_limit("PATCH /webhooks/{application_id}/{token}/messages/{message_id}", retry_after=0.2)  # the panel
+    fake.rate_limit("POST /webhooks/{application_id}/{token}", retry_after=0.2, times=2)  # the next table (follow-up)
+    # the old table's edit through the tap (or else the panel's)
+    fake.rate_limit("PATCH /webhooks/{application_id}/{token}/messages/{message_id}", retry_after=0.2)
     table = fake.channel_messages(fake.general)[-1]
     reply = await driver.tap(fake.alice, table, deck_of(table))  # alice's second card ends her turn
     await fake.wait_until(lambda: len(fake.channel_messages(fake.general)) > tables, what="the next table")
@@ -22,9 +23,9 @@ async def test_rate_limited_posts_and_answers_are_retried_not_repeated(fake_disc
     newest = fake.channel_messages(fake.general)[-1]
     assert f"<@{fake.bob.id}>, your turn" in newest.content and deck_of(newest)
     assert len(driver.game.log) == 4 and driver.game.current == 1
-    assert "It's bob's turn." in panel.content and not reply.followups  # the panel, edited once the 429 passed
+    assert "It's bob's turn." in panel.content and reply.followups == [newest]  # the panel edited, not sent again
     assert len(fake.ephemeral(fake.alice)) == private
-    assert fake.rate_limited == ["POST /channels/{channel_id}/messages"] * 2 + [  # every scripted 429 was met
+    assert fake.rate_limited == ["POST /webhooks/{application_id}/{token}"] * 2 + [  # every scripted 429 was met
         "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
     ]
 

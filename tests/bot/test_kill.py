@@ -166,6 +166,8 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
     ]
     if unposted or unmarked:
         print("turns with no table:", unposted, "rows not announced (version, error):", unmarked)
+    if any(count > 1 for count in posts.values()):
+        print("turns with two tables:", [turn for turn, count in posts.items() if count > 1])
     unannounced = len(unposted) + len(unmarked)
     return Figures(
         kills=bot.kills,

@@ -29,7 +29,12 @@ def state_of(driver) -> str:
 
 
 async def private_reply(fake, reply):
-    if reply.kind in ("deferred", "deferred_update"):
+    """The private answer: the deferred one resolved, or a tap's private follow-up (a tap on the
+    table is a deferred update: its answer may edit the table, and the private one follows)."""
+    if reply.kind == "deferred_update":
+        await fake.wait_until(lambda: any(m.ephemeral for m in reply.followups), what="the private answer")
+        return next(m for m in reversed(reply.followups) if m.ephemeral).content
+    if reply.kind == "deferred":
         await reply.wait_resolved()
     return reply.message.content if reply.message else reply.content
 
@@ -71,16 +76,20 @@ async def test_mis_taps_get_the_real_reason_and_the_table_serves_the_second_card
     assert state_of(driver) == before
     old_panel = (await driver.run(fake.alice, "ttr draw")).message  # a panel alice will leave behind
     first = await driver.tap(fake.alice, table, deck_of(table))
-    panel = first.message
+    assert first.kind == "deferred_update" and first.message is table  # its answer may edit the table
+    panel = driver._answer(first)  # the private answer: a new panel
     assert panel.ephemeral and "You drew a" in panel.content and "from the deck" in panel.content
     assert driver.game.stage == "second_card"
-    table = fake.channel_messages(fake.general)[-1]  # the same message, its buttons refreshed
+    assert fake.channel_messages(fake.general)[-1] is table  # the same message, its buttons refreshed
+    assert len(table.history) == 1  # edited once, through the tap
     private = len(fake.ephemeral(fake.alice))
     second = await driver.tap(fake.alice, table, deck_of(table))  # the second card, from the table again
     assert second.kind == "deferred_update" and len(fake.ephemeral(fake.alice)) == private  # no new message:
     assert "It's bob's turn." in panel.content  # the panel was updated
     assert driver.game.current == 1 and len(driver.game.log) == 4
     assert not table.custom_ids  # bob's turn has its own table message now: the old one has no controls
+    newest = fake.channel_messages(fake.general)[-1]
+    assert newest in second.followups and not newest.ephemeral  # posted as the tap's public follow-up
     before = state_of(driver)  # the panel left behind still shows draw buttons... which now say why not
     reply = await fake.click(fake.alice, old_panel, deck_of(old_panel))
     await fake.wait_until(lambda: reply.followups, what="the refusal")
@@ -363,3 +372,43 @@ async def test_the_bot_keeps_no_view_for_the_messages_it_sent(fake_discord, make
     store = bot._connection._view_store
     assert not store._synced_message_views and not any(store._views.values())
     assert store._dynamic_items  # what the clicks reach
+
+
+def table_ids(table_message) -> list[str]:
+    return [c for c in table_message.custom_ids if c.split(":")[3:4] == ["draw"]]
+
+
+async def test_after_a_restart_inside_a_turn_the_table_follows_the_market(fake_discord, make_bot):
+    """Issue 38: the restarted process does not hold the table message. A face-up card taken from
+    the table updates that table through the tap; one taken from a panel finds the table in the
+    channel; either way the second card is taken from the table's new buttons."""
+    from bot import components
+    from engine.cards import LOCO
+    from i18n import translator
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    for path in ("table", "panel"):
+        bot = driver.bot = await make_bot()  # a restart: nothing of the table in memory
+        table = fake.channel_messages(fake.general)[-1]
+        game = (await bot.service.table(driver.game_id)).game  # (for the test's eyes)
+        seat = game.current
+        user = driver.user_of(seat)
+        slot = next(i for i, card in enumerate(game.market) if card != LOCO)
+        if path == "table":
+            source = table
+        else:  # the panel /ttr draw shows, which has the same draws
+            source = (await driver.run(user, "ttr draw")).message
+        tapped = next(c for c in source.custom_ids if c.startswith(f"ttr:{driver.game_id}:") and f":draw:{slot}:" in c)
+        answer = driver._answer(await driver.tap(user, source, tapped))
+        assert "You took" in answer.content
+        game = driver.game
+        assert game.stage == "second_card"
+        expected = components.table_view(driver.game_id, game, t=translator())
+        assert fake.channel_messages(fake.general)[-1] is table  # no new table mid-turn
+        assert table_ids(table) == [
+            item.custom_id for item in expected.children if ":draw:" in getattr(item, "custom_id", "")
+        ]
+        second = next(c for c in table.custom_ids if c.endswith(":draw:deck"))
+        answer = driver._answer(await driver.tap(user, table, second))  # the second card, from the new buttons
+        assert "market changed" not in answer.content and driver.game.current != seat

@@ -1,5 +1,5 @@
-"""A move acknowledged ("thinking…") whose process died before saving it is answered after the
-restart, once; a move that was saved or answered leaves nothing to answer (bot/inbox.py).
+"""A move acknowledged (a "thinking…", or a tap's deferred update) whose process died before
+saving it is answered after the restart, once; a move that was saved or answered leaves nothing to answer (bot/inbox.py).
 
 The "process" that dies is a bot whose service never finishes saving; the next bot on the same
 database is the restart (another process id: `bot.inbox.PROCESS`)."""
@@ -46,18 +46,18 @@ async def test_a_move_acknowledged_and_never_saved_is_answered_after_the_restart
 
     monkeypatch.setattr(bot.service, "act", never_saves)
     turn, deck = deck_button(fake, driver)
-    click = await fake.click(fake.alice, turn, deck)
+    click = await fake.click(fake.alice, turn, deck)  # a tap on the table: a deferred update, nothing shown
     await asyncio.wait_for(dying.wait(), 5)
-    assert click.kind == "deferred" and click.message.loading and await acknowledgements(bot) == 1
+    assert click.kind == "deferred_update" and not click.followups and await acknowledgements(bot) == 1
 
     bot = await restart(make_bot, monkeypatch)
-    answer = await click.wait_resolved()
+    answer = await click.wait_followup()
     assert "I restarted before your move was saved; please try again." in answer.content and answer.ephemeral
     assert len(click.followups) == 1
     assert (await bot.service.table(driver.game_id)).game.version == version  # nothing was saved
     assert await acknowledgements(bot) == 0
     again = await fake.click(fake.alice, turn, deck)  # and trying again works
-    assert "Draw your second card" in (await again.wait_resolved()).content
+    assert "Draw your second card" in (await again.wait_followup()).content
 
 
 async def test_a_saved_move_leaves_nothing_to_answer(fake_discord, make_bot, monkeypatch) -> None:
@@ -65,11 +65,11 @@ async def test_a_saved_move_leaves_nothing_to_answer(fake_discord, make_bot, mon
     bot, driver = await two_player_game(fake, make_bot)
     turn, deck = deck_button(fake, driver)
     click = await fake.click(fake.alice, turn, deck)
-    await click.wait_resolved()
+    await click.wait_followup()
     assert await acknowledgements(bot) == 0  # deleted by the move's own transaction
     await restart(make_bot, monkeypatch)
     await asyncio.sleep(0.2)
-    assert len(click.followups) == 1 and "Draw your second card" in click.message.content
+    assert len(click.followups) == 1 and "Draw your second card" in click.followups[0].content
 
 
 async def test_a_refused_move_is_not_answered_again_after_a_restart(fake_discord, make_bot, monkeypatch) -> None:
@@ -94,7 +94,7 @@ async def test_a_tap_on_the_panel_that_died_unsaved_gets_a_new_private_answer(
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
     turn, deck = deck_button(fake, driver)
-    panel = (await driver.tap(fake.alice, turn, deck)).message  # the first card: a new panel
+    panel = driver._answer(await driver.tap(fake.alice, turn, deck))  # the first card: a new panel
     dying = asyncio.Event()
 
     async def never_saves(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -120,7 +120,7 @@ async def test_a_saved_panel_tap_whose_answer_died_is_answered_in_the_panel_afte
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
     turn, deck = deck_button(fake, driver)
-    panel = (await driver.tap(fake.alice, turn, deck)).message  # the first card: a new panel
+    panel = driver._answer(await driver.tap(fake.alice, turn, deck))  # the first card: a new panel
     edits = len(panel.history)
 
     async def dies(outcome):  # type: ignore[no-untyped-def]

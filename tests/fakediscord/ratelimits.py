@@ -6,8 +6,10 @@ window of ``per`` seconds, the window starting at the first request. Every answe
 carries ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset`` (epoch seconds), ``-Reset-After`` and
 ``-Bucket``; a request over the limit is answered 429 with ``Retry-After``, ``X-RateLimit-Scope``
 ("user", or "global" with ``X-RateLimit-Global``) and ``{"message", "retry_after", "global"}``. The
-optional global limit counts every request except interaction callbacks ("Interaction endpoints
-are not bound to the bot's Global Rate Limit").
+optional global limit counts every request of the bot, all its processes together, except the
+interaction endpoints of "Receiving and Responding": the callback, and the original response and
+follow-ups through the interaction's webhook ("not bound to the application's Global Rate
+Limit"; the fake has no other webhooks). `global_refused` lists the routes it refused.
 
 Off unless configured: ``FakeDiscord(rate_limits={"POST /channels/{channel_id}/messages": (5, 5.0)})``,
 ``rate_limits=DISCORD_LIKE`` for a Discord-like table, or the ``fake_discord_options`` fixture.
@@ -36,7 +38,7 @@ DISCORD_LIKE: dict[str, tuple[int, float]] = {
 GLOBAL_LIKE = (50, 1.0)
 
 MAJOR_PARAMETERS = ("channel_id", "guild_id", "interaction_id", "token")
-UNBOUND_BY_GLOBAL = ("/interactions/",)
+UNBOUND_BY_GLOBAL = ("/interactions/", "/webhooks/{application_id}/{token}")
 
 
 @dataclass
@@ -82,6 +84,7 @@ class RateLimits:
         self.clock = clock
         self.windows: dict[tuple[str, str], Window] = {}
         self.global_window = Window(*global_limit) if global_limit else None
+        self.global_refused: list[str] = []  # routes answered 429 with "global": true
 
     @property
     def enabled(self) -> bool:
@@ -95,6 +98,21 @@ class RateLimits:
     def _major(match_info: dict[str, str]) -> str:
         return "/".join(str(match_info.get(key, "")) for key in MAJOR_PARAMETERS)
 
+    def set_global(self, limit: int, per: float) -> None:
+        """Limit all the bot's requests (but the interaction endpoints) to ``limit`` per ``per`` seconds."""
+        self.global_limit = (limit, per)
+        self.global_window = Window(limit, per)
+
+    def busiest_second(self) -> int:
+        """The most requests the global limit let through in any one second (0 without it)."""
+        times = self.global_window.accepted if self.global_window is not None else []
+        start, most = 0, 0
+        for end, when in enumerate(times):
+            while when - times[start] >= 1.0:
+                start += 1
+            most = max(most, end - start + 1)
+        return most
+
     def window(self, route: str, **resource: object) -> Window | None:
         """The window of ``route`` for one top-level resource, e.g. ``window(route, channel_id=123)``."""
         return self.windows.get((route, self._major({k: str(v) for k, v in resource.items()})))
@@ -104,6 +122,7 @@ class RateLimits:
         template = route.partition(" ")[2]
         bound_by_global = self.global_window is not None and not template.startswith(UNBOUND_BY_GLOBAL)
         if bound_by_global and not self.global_window.take(now):
+            self.global_refused.append(route)
             retry = self.global_window.reset_at - now
             return Verdict(
                 headers={

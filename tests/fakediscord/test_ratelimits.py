@@ -105,6 +105,31 @@ class TestDiscordPyWaits:
         assert not any(r.startswith("POST /interactions/") for r in fake.rate_limited)
 
 
+class TestGlobalLimit:
+    async def test_a_global_429_names_itself_and_interaction_endpoints_are_not_bound(
+        self, fake_discord: FakeDiscord, run_bot
+    ) -> None:
+        """Discord's "Rate Limits" topic: over the global limit a request gets 429 with
+        ``X-RateLimit-Global`` and ``"global": true``; "Receiving and Responding": the callback, the
+        original response and the follow-ups are not bound to it."""
+        fake = fake_discord
+        bot = await run_bot(TinyBot())
+        fake.rate_limits.set_global(3, 30.0)  # after the start-up's requests; no new window in this test
+        for n in range(3):
+            assert (await post(fake, fake.general.id, str(n)))[0] == 200
+        status, headers, body = await post(fake, fake.general.id, "one too many")
+        assert status == 429 and body["global"] is True and body["message"] == "You are being rate limited."
+        assert headers["X-RateLimit-Global"] == "true" and headers["X-RateLimit-Scope"] == "global"
+        assert 29 < body["retry_after"] <= 30 and headers["Retry-After"] == "30"
+        assert fake.rate_limits.global_refused == [MESSAGES] and fake.rate_limits.busiest_second() == 3
+        # Deferred, the original response edited, a follow-up sent and edited: none of them waits.
+        bot.gate.set()
+        reply = await fake.slash(fake.alice, fake.general, "ttr think")
+        await fake.wait_until(lambda: reply.followups and reply.followups[-1].content == "And one more thing!")
+        assert reply.content == "Thought about it"
+        assert fake.rate_limits.global_refused == [MESSAGES]
+
+
 async def test_no_rate_limits_by_default(fake_discord: FakeDiscord) -> None:
     for n in range(20):
         status, headers, _ = await post(fake_discord, fake_discord.general.id, str(n))

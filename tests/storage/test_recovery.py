@@ -12,10 +12,10 @@ from storage.models import GameRecord
 from tests.storage.helpers import advance, finished_game, new_game
 
 
-async def store_played(db, channel: int, plies: int, seed: int = 31) -> tuple[int, object]:  # type: ignore[no-untyped-def]
+async def store_played(db, channel: int, plies: int, seed: int = 31, guild: int = 1) -> tuple[int, object]:  # type: ignore[no-untyped-def]
     game = new_game(seed=seed)
     async with db.sessions() as s:
-        record = await create_game(session=s, guild_id=1, channel_id=channel, game=game, players=[1, 2, 3])
+        record = await create_game(session=s, guild_id=guild, channel_id=channel, game=game, players=[1, 2, 3])
         for v in range(plies):
             advance(game, 1)
             await save_action(session=s, game_id=record.id, expected_version=v, game=game)
@@ -29,7 +29,7 @@ async def tamper(db, game_id: int, **values) -> None:  # type: ignore[no-untyped
 
 
 async def test_recovery_replays_good_games_and_freezes_bad_ones(db) -> None:
-    good, good_game = await store_played(db, channel=1, plies=12)
+    good, _ = await store_played(db, channel=1, plies=12)
     bad_state, game = await store_played(db, channel=2, plies=6)
     state = game.to_json()
     state["score"] = [s + 100 for s in state["score"]]
@@ -45,7 +45,6 @@ async def test_recovery_replays_good_games_and_freezes_bad_ones(db) -> None:
     try:
         report = await store.start()
         assert report.verified == [good]
-        assert report.games[good].game.to_json() == good_game.to_json()
         reasons = {p.game_id: p.reason for p in report.problems}
         assert set(reasons) == {bad_state, other_rules, other_map, short_log}
         assert "stored state" in reasons[bad_state]
@@ -63,6 +62,30 @@ async def test_recovery_replays_good_games_and_freezes_bad_ones(db) -> None:
         # Reported again on the next start, as read-only since earlier.
         again = await store.start()
         assert all(p.earlier for p in again.problems) and len(again.problems) == 4
+    finally:
+        await store.close()
+
+
+async def test_a_shard_checks_only_its_own_guilds_games_and_without_replay_only_what_they_need(db) -> None:
+    """The bot's start (storage/recovery.py): its shards' games, their rules and map checked
+    without a replay; a game whose log does not replay is found when it is loaded."""
+    on_0, on_1 = 0 << 22, 1 << 22  # Discord's shard of a guild: (id >> 22) % count
+    mine, _ = await store_played(db, channel=1, plies=4, guild=on_0)
+    theirs, _ = await store_played(db, channel=2, plies=4, guild=on_1)
+    bad_state, game = await store_played(db, channel=3, plies=4, guild=on_0)
+    await tamper(db, bad_state, state={**game.to_json(), "score": [100, 100, 100]})
+    other_map, _ = await store_played(db, channel=4, plies=2, guild=on_0)
+    await tamper(db, other_map, map_sha256="0" * 64)
+    elsewhere, _ = await store_played(db, channel=5, plies=2, guild=on_1)
+    await tamper(db, elsewhere, rules_version=0)
+
+    store = Storage(db.url)
+    try:
+        report = await store.start(shards=[(0, 2)], replay=False)
+        assert report.verified == [mine, bad_state]  # not replayed: its state is not compared yet
+        assert [(p.game_id, "other data for map" in p.reason) for p in report.problems] == [(other_map, True)]
+        assert (await store.start(shards=[(1, 2)], replay=False)).verified == [theirs]
+        assert sorted((await store.start(shards=[(0, 2), (1, 2)])).verified) == [mine, theirs]
     finally:
         await store.close()
 
