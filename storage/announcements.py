@@ -14,13 +14,15 @@ again only when the lease ran out (the process died or hung while posting). Clai
 not claimed or lease over", so of several processes sharing one PostgreSQL (or SQLite's one
 writer) exactly one gets a row at a time. A re-post after a lost lease repeats the same Discord
 nonces, and Discord returns the first message instead of sending a second (it checks nonces for a
-few minutes, longer than the lease), so the channel sees each turn once; editing the original
+few minutes, longer than the lease), so the channel sees each turn once (a nonce carries the row's
+random `nonce_key` besides its id: after a restore, a new row with an old id is a new message); editing the original
 interaction response is idempotent by nature. Within a game the rows go out in order: a row is
 claimable only when every older row of its game is announced.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -90,6 +92,7 @@ def announcement_steps(*, game_id: int, version: int, announce: Announce, now: d
         "answer": announce.answer,
         "created_at": now,
         "attempts": 0,
+        "nonce_key": secrets.token_hex(4),
     }
     if announce.claimer is not None:
         values.update(claimed_at=now, claimed_by=announce.claimer[:64], attempts=1)
@@ -282,8 +285,9 @@ def can_answer(announcement: Announcement, now: datetime | None = None) -> bool:
 
 def nonce(announcement: Announcement, part: int = 0) -> str:
     """The Discord nonce of the `part`-th message posted for this row: the same on every retry,
-    so Discord sends it once (at most 25 characters)."""
-    return f"ttr{announcement.id}.{part}"
+    so Discord sends it once (at most 25 characters). The row's random key keeps it new when a
+    restored backup numbers its next rows as rows that were posted after the backup."""
+    return f"ttr{announcement.nonce_key or ''}{announcement.id}.{part}"
 
 
 # ---------------------------------------------------------------------------- unsaved moves

@@ -510,6 +510,10 @@ class Announcement(SQLModel, table=True):
     claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     claimed_by: str | None = Field(default=None, max_length=64)
     attempts: int = 0  # claims so far (more than one: a process died or was slow while posting)
+    #: Random, part of the row's Discord nonces (storage/announcements.py `nonce`): a restored backup
+    #: numbers its next rows as rows already posted, and Discord would return those old messages.
+    #: None on rows written before it existed (their nonces stay what they were).
+    nonce_key: str | None = Field(default=None, max_length=8)
     announced_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     error: str | None = Field(default=None, sa_type=sa.Text)  # given up: why (the channel is gone, ...)
 

@@ -83,6 +83,15 @@ async def test_an_action_is_stored_with_its_announcement(db) -> None:
     assert nonce(row, 0) != nonce(row, 1) and len(nonce(row, 99)) <= 25
 
 
+def test_a_nonce_is_new_for_a_new_row_with_an_old_id() -> None:
+    """A restored backup gives ids again: the row's random key makes its nonces new; a row written
+    before the key existed keeps the nonces it may have been posted with."""
+    posted = Announcement(id=10**11, game_id=1, version=7, cause="player", nonce_key="0f3a9b2c")
+    again = Announcement(id=10**11, game_id=1, version=7, cause="player", nonce_key="c2b9a3f0")
+    assert nonce(posted, 9) != nonce(again, 9) and len(nonce(posted, 9)) <= 25
+    assert nonce(Announcement(id=12, game_id=1, version=7, cause="player"), 1) == "ttr12.1"
+
+
 async def test_a_new_game_can_be_announced_with_its_creation(db) -> None:
     async with db.sessions() as s:
         record = await create_game(
