@@ -38,9 +38,7 @@ def restore(url: str, file: Path) -> None:
     if url.startswith("sqlite"):
         restore_sqlite(url, file)  # `python -m storage restore FILE`
     else:
-        subprocess.run(
-            ["pg_restore", "--clean", "--if-exists", "-d", _libpq(url), str(file)], check=True, timeout=60
-        )
+        subprocess.run(["pg_restore", "--clean", "--if-exists", "-d", _libpq(url), str(file)], check=True, timeout=60)
 
 
 @pytest.fixture(params=BACKENDS)
