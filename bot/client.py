@@ -36,7 +36,7 @@ from bot.messenger import TableMessenger
 from bot.moves import Moves
 from bot.render_pool import POOL
 from bot.service import ANNOUNCER, TIMERS, GameService, new_error_id
-from bot.settings import Settings
+from bot.settings import Settings, dev_guild_refused
 from bot.timers import Timers
 from engine.errors import TemplateError
 from i18n import Translator, translator
@@ -251,7 +251,12 @@ class TTRBot(commands.AutoShardedBot):
             log.warning("commands left as a newer release synced them", extra={"release": RELEASE})
             self.commands_synced = f"left as a newer release synced them {where}"
             return
-        synced = await self.tree.sync(guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.Forbidden as exc:  # 50001 Missing Access: the bot is not in DEV_GUILD_ID's server
+            if guild is None:
+                raise
+            raise dev_guild_refused(guild.id) from exc
         async with self.storage.sessions() as session:
             await command_syncs.confirm_sync(session=session, digest=digest, **key)
         log.info("synced %d commands %s", len(synced), where)
