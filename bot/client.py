@@ -105,7 +105,7 @@ class TTRBot(commands.AutoShardedBot):
         self.timers = Timers(self.storage)
         self.messenger = TableMessenger(self, self.storage, self.languages, self.timers)
         lease = timedelta(seconds=settings.outbox_lease)
-        self.announcer = Announcer(self.messenger, self.service, lease=lease)
+        self.announcer = Announcer(self.messenger, self.service, lease=lease, identity=self.identity())
         self.service.claimer = self.announcer.claimer  # its rows are written claimed by the announcer
         self.inbox = Inbox(self, self.storage, self.languages, lease=lease)
         self.moves = Moves(self.service, self.messenger, self.inbox)
@@ -134,6 +134,7 @@ class TTRBot(commands.AutoShardedBot):
         self.add_dynamic_items(UnknownComponent)  # refuses what no controller's templates know
         for cog in self.controllers():
             await cog.start_work()
+        await self.announcer.take_over()  # what this process's predecessor held when it died
         await self.drain_outbox()  # turns stored before a crash, announced now
         # A dead claimer's rows are taken over once its lease ran out: look at least that often.
         self.outbox_loop.change_interval(seconds=min(OUTBOX_EVERY, self.settings.outbox_lease))
@@ -188,6 +189,12 @@ class TTRBot(commands.AutoShardedBot):
             return [None]
         ids = self.settings.shard_ids if self.settings.shard_ids is not None else range(self.settings.shard_count)
         return [(shard_id, self.settings.shard_count) for shard_id in ids]
+
+    def identity(self) -> str:
+        """This process among the bot's processes, the same after a restart: its first shard (no two
+        processes run the same shard), "all" when it runs every shard."""
+        shards = [shard for shard in self.my_shards() if shard is not None]
+        return f"shard {min(shards)[0]}/{shards[0][1]}" if shards else "all"
 
     def serves_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of `guild_id` (Discord's rule: (id >> 22) % count)."""

@@ -190,7 +190,13 @@ async def _claim(
         result = await session.execute(
             update(Announcement)
             .where(Announcement.id == chosen, guard)
-            .values(claimed_at=now, claimed_by=claimer[:64], attempts=Announcement.attempts + 1)
+            # A row this claimer holds already (written claimed by it) is not claimed again:
+            # `attempts` above 1 means another claimer took it over (its claimer died or hung).
+            .values(
+                claimed_at=now,
+                claimed_by=claimer[:64],
+                attempts=Announcement.attempts + sa.case((Announcement.claimed_by == claimer[:64], 0), else_=1),
+            )
             .returning(Announcement)
             .execution_options(synchronize_session=False)
         )
@@ -228,6 +234,27 @@ async def claim_next(
     guard = _claimable(now, lease, claimer if mine else None)
     candidates = _scoped(select(Announcement.id).where(guard), guild_ids, shard, game_id)
     return await _claim(session, candidates, guard, claimer, now)
+
+
+async def release_claims(*, session: AsyncSession, prefix: str, keep: str) -> list[int]:
+    """End the claims of unposted rows whose claimer's name starts with `prefix`, but `keep`'s: a
+    restarted process frees what its dead predecessor (the same prefix) held, without waiting for
+    the lease. Returns the freed rows' ids (their `attempts` stay: the next claim counts as a retry)."""
+    async with writing(session):
+        result = await session.execute(
+            update(Announcement)
+            .where(
+                Announcement.announced_at.is_(None),
+                Announcement.claimed_at.is_not(None),
+                Announcement.claimed_by.startswith(prefix[:64], autoescape=True),
+                Announcement.claimed_by != keep[:64],
+            )
+            .values(claimed_at=None)
+            .returning(Announcement.id)
+            .execution_options(synchronize_session=False)
+        )
+        ids = list(result.scalars())
+    return ids
 
 
 async def mark_announced(

@@ -11,11 +11,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from engine import Game, GameOptions, parse_action
 from storage import Storage
 from storage.backup import backup_sqlite, restore_sqlite
 from storage.games import action_log, get_game
+from storage.models import Announcement
 from storage.settings import database_url
 from tests.bot.bot_process import BotProcess
 from tests.bot.remote import RemoteTable
@@ -56,12 +58,7 @@ async def play(table: RemoteTable, moves: int) -> None:
     for _ in range(moves):
         move = await table.move()
         await table.settle(move)
-        for _ in range(200):
-            if (await table.load()).game.version > move.version:
-                break
-            await asyncio.sleep(0.05)
-        else:
-            raise AssertionError(f"{move.text} was not stored")
+        await table.stored(move)
 
 
 async def turn_tokens(storage: Storage, game_id: int, after: int) -> list[int]:
@@ -127,6 +124,11 @@ async def test_every_turn_after_a_restore_gets_its_table_message(fake_discord, t
         assert len(turns) >= 5
         assert lost == []
         assert not bot.errors()
+        async with storage.sessions() as session:  # no process died since: every new row was claimed once
+            query = select(Announcement.attempts).where(Announcement.version > restored_version)
+            attempts = (await session.execute(query)).scalars().all()
+        print(f"outbox rows claimed more than once: {sum(a > 1 for a in attempts)} of {len(attempts)}")
+        assert set(attempts) == {1}
     finally:
         await bot.stop()
         await storage.close()

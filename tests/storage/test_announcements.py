@@ -24,6 +24,7 @@ from storage.announcements import (
     nonce,
     pending_announcements,
     prune_announcements,
+    release_claims,
 )
 from storage.errors import StaleVersionError
 from storage.games import (
@@ -185,6 +186,38 @@ async def test_a_lease_that_runs_out_lets_another_claimer_take_the_row(db) -> No
         assert await mark_announced(session=s, announcement_id=again.id)
         assert not await mark_announced(session=s, announcement_id=again.id)  # once
         assert await claim_next(session=s, claimer="late", now=now + 10 * LEASE) is None
+
+
+async def test_a_row_its_claimer_holds_is_taken_again_without_a_new_attempt(db) -> None:
+    """The announcer takes the rows its process wrote claimed through `claim_next(mine=True)`:
+    that is no second attempt; a claimer that takes over a dead one's row is."""
+    game_id, game = await stored(db)
+    now = utcnow()
+    async with db.sessions() as s:
+        advance(game, 1)
+        await save_action(
+            session=s, game_id=game_id, expected_version=0, game=game, announce=Announce("player", claimer="me")
+        )
+        mine = await claim_next(session=s, claimer="me", game_id=game_id, mine=True, now=now)
+        assert mine is not None and mine.attempts == 1
+        taken = await claim_next(session=s, claimer="other", now=now + LEASE + timedelta(seconds=1))
+        assert taken is not None and taken.id == mine.id and taken.attempts == 2
+
+
+async def test_a_restarted_process_frees_its_predecessors_rows_at_once(db) -> None:
+    """`release_claims`: the rows held by names with the process's prefix (an earlier run of the
+    same shards), not its own, not another identity's (a prefix is a whole word)."""
+    ids = []
+    for name in ("shard 0/2 dead:1:aa", "shard 0/2 me:2:bb", "shard 0/20 other:3:cc", "shard 1/2 other:4:dd"):
+        game_id, _ = await stored(db, plies=1)
+        async with db.sessions() as s:
+            row = await claim_next(session=s, claimer=name, game_id=game_id)
+            ids.append(row.id)
+    async with db.sessions() as s:
+        assert await release_claims(session=s, prefix="shard 0/2 ", keep="shard 0/2 me:2:bb") == [ids[0]]
+        assert [r.id for r in await pending_announcements(session=s)] == [ids[0]]
+        again = await claim_announcement(session=s, announcement_id=ids[0], claimer="shard 0/2 me:2:bb")
+        assert again is not None and again.attempts == 2  # its claimer died
 
 
 async def test_oldest_first_and_in_order_within_a_game(db) -> None:
