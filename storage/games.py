@@ -414,9 +414,13 @@ async def game_stamp(*, session: AsyncSession, game_id: int) -> tuple[int, datet
     return None if row is None else (row[0], row[1])
 
 
-async def ai_games(*, session: AsyncSession, shard: tuple[int, int] | None = None) -> dict[int, int]:
-    """The active games that have an AI seat (of `shard`'s guilds when given): game id -> stored
-    version, so a process can tell which of them moved since it last looked."""
+async def ai_games(
+    *, session: AsyncSession, shard: tuple[int, int] | None = None, changed_since: datetime | None = None
+) -> dict[int, int]:
+    """The active games that have an AI seat (of `shard`'s guilds when given; written at or after
+    `changed_since` when given): game id -> stored version, so a process can tell which of them
+    moved since it last looked. With `changed_since` the read is a range of the index
+    `ix_games_status_updated`: its cost follows the games written lately, not the games there are."""
     query = (
         select(GameRecord.id, GameRecord.version)
         .join(SeatRecord, SeatRecord.game_id == GameRecord.id)
@@ -425,6 +429,8 @@ async def ai_games(*, session: AsyncSession, shard: tuple[int, int] | None = Non
     )
     if shard is not None:
         query = query.where(on_shard(GameRecord.guild_id, shard))
+    if changed_since is not None:
+        query = query.where(GameRecord.updated_at >= changed_since)
     return {game_id: version for game_id, version in await session.execute(query)}
 
 

@@ -130,10 +130,13 @@ class GameRecord(GameBase, table=True):
             postgresql_where=sa.text("status = 'active'"),
         ),
         sa.CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
+        # Games by status, and the AI seats' sweep: the active games written since its last look
+        # (games.ai_games), a range of this index.
+        sa.Index("ix_games_status_updated", "status", "updated_at"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    status: str = Field(default=ACTIVE, max_length=16, index=True)
+    status: str = Field(default=ACTIVE, max_length=16)
     version: int = 0
     state: dict = Field(sa_type=sa.JSON, nullable=False)
     read_only_reason: str | None = Field(default=None, sa_type=sa.Text)  # set by recovery
