@@ -416,9 +416,10 @@ class TableMessenger:
         )
         lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
         content = "\n".join(line for line in lines if line)[:2000]
+        started = metrics.now()
         files = [await self.board_file(table, t, posted=True)] if self.board_changed(table) else []
         try:
-            with metrics.turn_message():
+            with metrics.turn_message(started):
                 message = await channel.send(
                     content,
                     files=files,

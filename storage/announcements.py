@@ -257,6 +257,17 @@ async def release_claims(*, session: AsyncSession, prefix: str, keep: str) -> li
     return ids
 
 
+async def backlog(*, session: AsyncSession) -> tuple[int, datetime | None]:
+    """How many rows wait to be posted (in the whole database) and when the oldest was written
+    (None: none waits): one read of the partial index of the rows not announced."""
+    count, oldest = (
+        await session.execute(
+            select(sa.func.count(), sa.func.min(Announcement.created_at)).where(Announcement.announced_at.is_(None))
+        )
+    ).one()
+    return count, oldest
+
+
 async def mark_announced(
     *, session: AsyncSession, announcement_id: int, error: str | None = None, now: datetime | None = None
 ) -> bool:

@@ -183,10 +183,19 @@ async def test_first_run_from_env_example_reports_ready_health_and_metrics(fake_
             "ttr_interaction_seconds",
             "ttr_turn_messages",
             "ttr_errors",
+            "ttr_moves",
+            "ttr_timers_fired",
+            "ttr_outbox_backlog",
+            "ttr_outbox_oldest_seconds",
             "ttr_event_loop_lag_seconds",
             "ttr_gateway_latency_seconds",
         ):
             assert name in families, sorted(families)
+        # An alert on errors has its series from the start, at 0.
+        assert [(s.name, s.value) for s in families["ttr_errors"].samples if s.name == "ttr_errors_total"] == [
+            ("ttr_errors_total", 0)
+        ]
+        assert families["ttr_outbox_backlog"].samples[0].value == 0
         proc.terminate()  # SIGTERM, as Docker and systemd stop it: a clean exit
         code, _ = await finish(proc)
         assert code == 0
