@@ -203,7 +203,9 @@ def main() -> int:
     if not settings.health_port:
         print("HEALTH_PORT is not set: the bot serves no health endpoint", file=sys.stderr)
         return 2
-    healthy, said = probe(settings.health_host, settings.health_port)
+    # Listening on every interface (the image: HEALTH_HOST=0.0.0.0): ask this machine's.
+    host = "127.0.0.1" if settings.health_host in ("0.0.0.0", "::") else settings.health_host
+    healthy, said = probe(host, settings.health_port)
     print(said.strip())
     return 0 if healthy else 1
 
