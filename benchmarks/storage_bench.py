@@ -21,8 +21,8 @@ aiosqlite's thread; PostgreSQL: asyncpg round trips).
     python benchmarks/storage_bench.py --sweep [--active 10000] [--postgres URL]
 
 The AI seats' sweep (issue 33), which every bot process runs every 3 s (bot/cogs/ai_seats.py):
-`--active` active games (half with an AI seat, over guilds of two shards, 1% written in the last
-minute), and one look of shard 0 of 2 timed both ways, reading every AI game of the shard (every
+`--active` active games (half with an AI seat, over guilds of two shards, 1% written 20 s
+before), and one look of shard 0 of 2 timed both ways, reading every AI game of the shard (every
 look before issue 33; now only the first one at start) and reading those written since the look
 before less the 30 s overlap (through `ix_games_status_updated`): wall and process CPU time per
 look, the median of `--rounds` × `--count` looks, and the cost per process per second.
@@ -295,7 +295,7 @@ async def sweep_bench(name: str, engine, active: int, rounds: int, count: int) -
     """Time the AI sweep's look at `active` active games, all of them and the ones written lately."""
     from datetime import timedelta
 
-    from storage.games import ai_games
+    from storage.games import ai_games, ai_games_query
     from storage.models import GameRecord, SeatRecord, utcnow
 
     await migrate(engine=engine)
@@ -320,9 +320,7 @@ async def sweep_bench(name: str, engine, active: int, rounds: int, count: int) -
                     "version": 40,
                     "state": state,
                     "created_at": now - timedelta(days=1),
-                    # 1% written in the last minute, the rest over the last day.
-                    "updated_at": now
-                    - timedelta(seconds=rng.uniform(0, 60) if i % 100 < 2 else rng.uniform(60, 86400)),
+                    "updated_at": now - timedelta(seconds=rng.uniform(60, 86400)),  # over the last day
                 }
                 for i in ids
             ]
@@ -338,13 +336,16 @@ async def sweep_bench(name: str, engine, active: int, rounds: int, count: int) -
             ]
             await conn.execute(GameRecord.__table__.insert(), games)
             await conn.execute(SeatRecord.__table__.insert(), seats)
+        # 1% written in the last 20 s (of the time the looks begin, not the filling's).
+        recent = GameRecord.__table__.update().where(GameRecord.id % 100 < 2)
+        await conn.execute(recent.values(updated_at=utcnow() - timedelta(seconds=20)))
         if engine.dialect.name == "postgresql":  # (autovacuum would, a minute later; SQLite's bot never does)
             await conn.execute(text("ANALYZE games"))
             await conn.execute(text("ANALYZE seats"))
     shard = (0, 2)
-    looks = {
-        "every AI game of the shard (before)": None,
+    looks = {  # (the recent look first: the games written 20 s ago are still within its 33 s)
         "written since the last look - 30 s (after)": timedelta(seconds=33),
+        "every AI game of the shard (before)": None,
     }
     for what, window in looks.items():
         walls, cpus, found = [], [], 0
@@ -363,14 +364,7 @@ async def sweep_bench(name: str, engine, active: int, rounds: int, count: int) -
             f"{wall / 3:.2f} ms wall per second per process"
         )
     async with sessions() as s:  # the recent look's plan
-        from sqlalchemy import select
-
-        query = select(GameRecord.id, GameRecord.version).join(SeatRecord, SeatRecord.game_id == GameRecord.id)
-        query = query.where(
-            GameRecord.status == "active",
-            SeatRecord.ai.is_not(None),
-            GameRecord.updated_at >= utcnow() - timedelta(seconds=33),
-        )
+        query = ai_games_query(shard=shard, changed_since=utcnow() - timedelta(seconds=33))
         sql = str(query.compile(s.bind, compile_kwargs={"literal_binds": True}))
         sqlite = engine.dialect.name == "sqlite"
         plan = await s.execute(text(("EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN ") + sql))
