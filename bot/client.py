@@ -132,9 +132,11 @@ class TTRBot(commands.AutoShardedBot):
         await self.tree.set_translator(CommandTranslator())  # before any sync: names in every language
         await self.load_controllers()
         self.add_dynamic_items(UnknownComponent)  # refuses what no controller's templates know
+        # What this process's predecessor held when it died is free before anything moves a game
+        # (an AI resumed below posts its game's older rows first).
+        await self.announcer.take_over()
         for cog in self.controllers():
             await cog.start_work()
-        await self.announcer.take_over()  # what this process's predecessor held when it died
         await self.drain_outbox()  # turns stored before a crash, announced now
         # A dead claimer's rows are taken over once its lease ran out: look at least that often.
         self.outbox_loop.change_interval(seconds=min(OUTBOX_EVERY, self.settings.outbox_lease))
