@@ -107,7 +107,7 @@ class TTRBot(commands.AutoShardedBot):
         lease = timedelta(seconds=settings.outbox_lease)
         self.announcer = Announcer(self.messenger, self.service, lease=lease, identity=self.identity())
         self.service.claimer = self.announcer.claimer  # its rows are written claimed by the announcer
-        self.inbox = Inbox(self, self.storage, self.languages, lease=lease)
+        self.inbox = Inbox(self, self.storage, self.languages, lease=lease, identity=self.identity())
         self.moves = Moves(self.service, self.messenger, self.inbox)
         self.service.subscribe(TIMERS, self.timers.on_outcome)
         self.service.subscribe(ANNOUNCER, self.announcer.on_outcome)

@@ -377,14 +377,19 @@ async def unsaved_moves(
     shard: tuple[int, int] | None = None,
     now: datetime | None = None,
     limit: int = 100,
+    dead: str | None = None,
 ) -> list[AcknowledgedMove]:
     """Acknowledged moves that no other process than `not_by` saved or forgot, older than
-    `older_than` (a live process saves or refuses a move well within it) and younger than their
+    `older_than` (a live process saves or refuses a move well within it; a process whose name
+    starts with `dead` is known to be gone, so its moves count at once) and younger than their
     token, of `shard` (a DM's belongs to shard 0, as on Discord), oldest first."""
     now = now or utcnow()
+    settled = AcknowledgedMove.created_at < now - older_than
+    if dead is not None:
+        settled = sa.or_(settled, AcknowledgedMove.received_by.startswith(dead[:64], autoescape=True))
     query = select(AcknowledgedMove).where(
         AcknowledgedMove.received_by != not_by[:64],
-        AcknowledgedMove.created_at < now - older_than,
+        settled,
         AcknowledgedMove.created_at >= now - TOKEN_LIFETIME,
     )
     if shard is not None:
