@@ -295,8 +295,16 @@ async def sweep_bench(name: str, engine, active: int, rounds: int, count: int) -
     """Time the AI sweep's look at `active` active games, all of them and the ones written lately."""
     from datetime import timedelta
 
+    from sqlalchemy import func, select
+
+    from storage.announcements import backlog, pending_announcements
+    from storage.clocks import GameClock, Timer, claim_due
     from storage.games import ai_games, ai_games_query
-    from storage.models import GameRecord, SeatRecord, utcnow
+    from storage.models import Announcement, GameRecord, SeatRecord, utcnow
+
+    async def health_count(s):  # type: ignore[no-untyped-def]  # as bot/health.py counts
+        await s.execute(select(func.count()).select_from(GameRecord).where(GameRecord.status == "active"))
+        await backlog(session=s)
 
     await migrate(engine=engine)
     sessions = session_factory(engine)
@@ -334,14 +342,36 @@ async def sweep_bench(name: str, engine, active: int, rounds: int, count: int) -
                 for i in ids
                 for seat in range(4)
             ]
+            clocks = [{"game_id": i, "turn_seconds": 86400} for i in ids]
+            # Each game's pending deadline (tomorrow) and four that fired (timers are kept).
+            timers = [
+                {
+                    "game_id": i,
+                    "seat": n % 4,
+                    "decision": n,
+                    "kind": "deadline",
+                    "due_at": now + timedelta(days=1) if n == 4 else now - timedelta(days=1, hours=n),
+                    "fired_at": None if n == 4 else now - timedelta(days=1, hours=n),
+                }
+                for i in ids
+                for n in range(5)
+            ]
             await conn.execute(GameRecord.__table__.insert(), games)
             await conn.execute(SeatRecord.__table__.insert(), seats)
+            await conn.execute(GameClock.__table__.insert(), clocks)
+            await conn.execute(Timer.__table__.insert(), timers)
+        # A few turns waiting to be posted.
+        waiting = [
+            {"game_id": i, "version": 40, "cause": "player", "created_at": now, "attempts": 0, "answer": "thinking"}
+            for i in range(1, active + 1, max(1, active // 20))
+        ]
+        await conn.execute(Announcement.__table__.insert(), waiting)
         # 1% written in the last 20 s (of the time the looks begin, not the filling's).
         recent = GameRecord.__table__.update().where(GameRecord.id % 100 < 2)
         await conn.execute(recent.values(updated_at=utcnow() - timedelta(seconds=20)))
         if engine.dialect.name == "postgresql":  # (autovacuum would, a minute later; SQLite's bot never does)
-            await conn.execute(text("ANALYZE games"))
-            await conn.execute(text("ANALYZE seats"))
+            for table in ("games", "seats", "timers", "game_clocks", "announcements"):
+                await conn.execute(text(f"ANALYZE {table}"))
     shard = (0, 2)
     looks = {  # (the recent look first: the games written 20 s ago are still within its 33 s)
         "written since the last look - 30 s (after)": timedelta(seconds=33),
@@ -363,6 +393,24 @@ async def sweep_bench(name: str, engine, active: int, rounds: int, count: int) -
             f"{wall:.2f} ms wall ({cpu:.2f} ms CPU of the bot process) per look; every 3 s: "
             f"{wall / 3:.2f} ms wall per second per process"
         )
+    # The process's other polls, for the whole picture: the outbox drain's look (every 15 s,
+    # OUTBOX_EVERY), the due timers' claim (every 5 s: a write transaction), the health count
+    # (every 15 s, with HEALTH_PORT).
+    polls = {
+        "outbox drain look (every 15 s)": (15, lambda s: pending_announcements(session=s, shard=shard)),
+        "due timers claim (every 5 s)": (5, lambda s: claim_due(session=s, shard=shard)),
+        "health count of active games and outbox (every 15 s)": (15, lambda s: health_count(s)),
+    }
+    for what, (every, look) in polls.items():
+        walls = []
+        for _ in range(rounds):
+            w0 = time.perf_counter()
+            for _ in range(count):
+                async with sessions() as s:
+                    await look(s)
+            walls.append((time.perf_counter() - w0) / count * 1000)
+        wall = statistics.median(walls)
+        print(f"{name}, {active} active games, {what}: {wall:.2f} ms wall per look, {wall / every:.2f} ms per second")
     async with sessions() as s:  # the recent look's plan
         query = ai_games_query(shard=shard, changed_since=utcnow() - timedelta(seconds=33))
         sql = str(query.compile(s.bind, compile_kwargs={"literal_binds": True}))

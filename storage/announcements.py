@@ -150,12 +150,14 @@ def _scoped(
         query = query.where(Announcement.game_id == game_id)
     if guild_ids is None and shard is None:
         return query
-    games = select(GameRecord.id)
+    # EXISTS: each waiting row's game is probed by its key (a few rows), not every game of the
+    # shard listed (their number).
+    game = sa.exists().where(GameRecord.id == Announcement.game_id)
     if guild_ids is not None:
-        games = games.where(GameRecord.guild_id.in_(sorted(set(guild_ids))))
+        game = game.where(GameRecord.guild_id.in_(sorted(set(guild_ids))))
     if shard is not None:
-        games = games.where(on_shard(GameRecord.guild_id, shard))
-    return query.where(Announcement.game_id.in_(games))
+        game = game.where(on_shard(GameRecord.guild_id, shard))
+    return query.where(game)
 
 
 async def pending_announcements(

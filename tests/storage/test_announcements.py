@@ -37,7 +37,7 @@ from storage.games import (
 )
 from storage.migrate import current_revision, downgrade, head_revisions, migrate
 from storage.models import Announcement, utcnow
-from tests.storage.helpers import advance, new_game
+from tests.storage.helpers import advance, new_game, sqlite_plans
 from tests.storage.test_concurrency import readline, spawn
 
 channels = iter(range(30_000, 40_000))
@@ -369,3 +369,19 @@ def advance_one(game):  # type: ignore[no-untyped-def]
     probe = Game.from_json(game.to_json())
     advance(probe, 1, random.Random(len(game.log)))
     return probe.log[-1][1]
+
+
+async def test_the_drain_look_probes_the_games_of_the_waiting_rows(db) -> None:
+    """The drain's look of one shard reads the rows waiting (a partial index) and their games by
+    key, not every game of the shard."""
+    if db.backend != "sqlite":
+        pytest.skip("SQLite's plan (benchmarks/storage_bench.py --sweep times both)")
+    await stored(db, plies=1)
+
+    async def look() -> None:
+        async with db.sessions() as s:
+            await pending_announcements(session=s, shard=(0, 2))
+
+    [plan] = await sqlite_plans(db.engine, look)
+    assert "USING INDEX ix_announcements_pending" in plan and "SCAN games" not in plan, plan
+    assert "SEARCH games USING INTEGER PRIMARY KEY" in plan, plan
