@@ -7,6 +7,7 @@ the nonces were the row ids alone.)"""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -47,6 +48,8 @@ def restore(url: str, file: Path) -> None:
 async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}"
+    if not (shutil.which("pg_dump") and shutil.which("pg_restore")):
+        pytest.skip("PostgreSQL's client tools (pg_dump, pg_restore) are not installed")
     url = database_url(PG_URL)
     await wipe_postgres(url)
     return url
