@@ -34,7 +34,7 @@ def samples(body: str) -> dict[tuple[str, tuple], float]:
     }
 
 
-async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot) -> None:
+async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot, monkeypatch) -> None:
     fake = fake_discord
     bot = await make_bot(health_port=0)
     base = f"http://127.0.0.1:{bot.health.port}"
@@ -64,15 +64,28 @@ async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot) ->
     # The game starts (no move), then a player's move and an AI's: counted by cause.
     moves = {cause: ("ttr_moves_total", (("cause", cause),)) for cause in ("player", "ai")}
     bot.get_cog("AISeats").delay = 0
+    board_file = bot.messenger.board_file
+
+    async def slow_board(*args, **kwargs):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(0.25)  # a board that takes a quarter of a second to draw
+        return await board_file(*args, **kwargs)
+
+    monkeypatch.setattr(bot.messenger, "board_file", slow_board)
+    monkeypatch.setattr(bot.messenger, "board_changed", lambda table: True)  # every turn message has its board
+    turn_seconds = ("ttr_turn_message_seconds_sum", ())
     await (await fake.slash(fake.alice, fake.general, "ttr-host start", ai_players=1)).wait_resolved()
     table = await bot.service.table_in_channel(fake.general.id)
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
     driver.game_id = table.id
     await fake.wait_until(lambda: samples(_exposition()).get(moves["ai"], 0) > before.get(moves["ai"], 0))
     await driver.act(0, driver.game.default_action(0))
+    await driver.act(1, driver.game.default_action(1))  # the last ticket choice: the first turn's message
     after = samples(_exposition())
-    assert after[moves["player"]] - before.get(moves["player"], 0) == 1
+    assert after[moves["player"]] - before.get(moves["player"], 0) == 2
     assert after[moves["ai"]] - before.get(moves["ai"], 0) >= 1  # its starting tickets
+    # The first turn's message came with its board: its time counts the drawing.
+    await fake.wait_until(lambda: samples(_exposition()).get(turn_seconds, 0) > before.get(turn_seconds, 0))
+    assert samples(_exposition())[turn_seconds] - before.get(turn_seconds, 0) >= 0.25
     async with bot.storage.sessions() as session:  # a row left unposted, written a minute ago
         await session.execute(
             sa.insert(Announcement).values(
