@@ -8,7 +8,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     HEALTH_PORT=8080 \
-    HEALTH_HOST=127.0.0.1
+    HEALTH_HOST=0.0.0.0
 
 RUN groupadd --gid 10001 ttr && useradd --create-home --uid 10001 --gid ttr --shell /usr/sbin/nologin ttr
 
@@ -23,6 +23,10 @@ COPY ai ./ai
 COPY cli ./cli
 COPY i18n ./i18n
 RUN pip install --no-cache-dir .
+
+# /healthz and /metrics on every interface of the container, so a published port reaches them
+# (compose.yaml publishes it on the host's 127.0.0.1; `docker run` publishes nothing without -p).
+EXPOSE 8080
 
 # Games (SQLite by default) and the command-sync markers live here: keep it on a volume.
 RUN mkdir -p /app/data && chown 10001:10001 /app/data

@@ -17,6 +17,15 @@ The cost of one transaction instead (issue 23): process CPU time (all threads) p
 `append_action` (version-checked UPDATE + INSERT) — on SQLite and, when given, PostgreSQL; the
 median of several rounds, with the driver calls per transaction (SQLite: thread hops into
 aiosqlite's thread; PostgreSQL: asyncpg round trips).
+
+    python benchmarks/storage_bench.py --sweep [--active 10000] [--postgres URL]
+
+The AI seats' sweep (issue 33), which every bot process runs every 3 s (bot/cogs/ai_seats.py):
+`--active` active games (half with an AI seat, over guilds of two shards, 1% written 20 s
+before), and one look of shard 0 of 2 timed both ways, reading every AI game of the shard (every
+look before issue 33; now only the first one at start) and reading those written since the look
+before less the 30 s overlap (through `ix_games_status_updated`): wall and process CPU time per
+look, the median of `--rounds` × `--count` looks, and the cost per process per second.
 """
 
 from __future__ import annotations
@@ -282,6 +291,134 @@ async def transactions_bench(name: str, engine, state: dict, rounds: int, count:
         )
 
 
+async def sweep_bench(name: str, engine, active: int, rounds: int, count: int) -> None:  # type: ignore[no-untyped-def]
+    """Time the AI sweep's look at `active` active games, all of them and the ones written lately."""
+    from datetime import timedelta
+
+    from sqlalchemy import func, select
+
+    from storage.announcements import backlog, pending_announcements
+    from storage.clocks import GameClock, Timer, claim_due
+    from storage.games import ai_games, ai_games_query
+    from storage.models import Announcement, GameRecord, SeatRecord, utcnow
+
+    async def health_count(s):  # type: ignore[no-untyped-def]  # as bot/health.py counts
+        await s.execute(select(func.count()).select_from(GameRecord).where(GameRecord.status == "active"))
+        await backlog(session=s)
+
+    await migrate(engine=engine)
+    sessions = session_factory(engine)
+    start = Game.new("europe", 4, 1, GameOptions())
+    state, now, rng = json.loads(dumps(start.to_json())), utcnow(), random.Random(33)
+    async with engine.begin() as conn:
+        for first in range(0, active, 1000):
+            ids = range(first + 1, min(first + 1000, active) + 1)
+            games = [
+                {
+                    "id": i,
+                    "guild_id": (rng.randrange(1000) << 22) + 5,
+                    "channel_id": i,
+                    "map_id": "europe",
+                    "options": start.options.to_json(),
+                    "seats": 4,
+                    "seed": i,
+                    "rules_version": 1,
+                    "map_sha256": start.map.sha256,
+                    "status": "active",
+                    "version": 40,
+                    "state": state,
+                    "created_at": now - timedelta(days=1),
+                    "updated_at": now - timedelta(seconds=rng.uniform(60, 86400)),  # over the last day
+                }
+                for i in ids
+            ]
+            seats = [
+                {
+                    "game_id": i,
+                    "seat": seat,
+                    "user_id": None if i % 2 and seat == 3 else 10**17 + seat,
+                    "ai": "baseline" if i % 2 and seat == 3 else None,
+                }
+                for i in ids
+                for seat in range(4)
+            ]
+            clocks = [{"game_id": i, "turn_seconds": 86400} for i in ids]
+            # Each game's pending deadline (tomorrow) and four that fired (timers are kept).
+            timers = [
+                {
+                    "game_id": i,
+                    "seat": n % 4,
+                    "decision": n,
+                    "kind": "deadline",
+                    "due_at": now + timedelta(days=1) if n == 4 else now - timedelta(days=1, hours=n),
+                    "fired_at": None if n == 4 else now - timedelta(days=1, hours=n),
+                }
+                for i in ids
+                for n in range(5)
+            ]
+            await conn.execute(GameRecord.__table__.insert(), games)
+            await conn.execute(SeatRecord.__table__.insert(), seats)
+            await conn.execute(GameClock.__table__.insert(), clocks)
+            await conn.execute(Timer.__table__.insert(), timers)
+        # A few turns waiting to be posted.
+        waiting = [
+            {"game_id": i, "version": 40, "cause": "player", "created_at": now, "attempts": 0, "answer": "thinking"}
+            for i in range(1, active + 1, max(1, active // 20))
+        ]
+        await conn.execute(Announcement.__table__.insert(), waiting)
+        # 1% written in the last 20 s (of the time the looks begin, not the filling's).
+        recent = GameRecord.__table__.update().where(GameRecord.id % 100 < 2)
+        await conn.execute(recent.values(updated_at=utcnow() - timedelta(seconds=20)))
+        if engine.dialect.name == "postgresql":  # (autovacuum would, a minute later; SQLite's bot never does)
+            for table in ("games", "seats", "timers", "game_clocks", "announcements"):
+                await conn.execute(text(f"ANALYZE {table}"))
+    shard = (0, 2)
+    looks = {  # (the recent look first: the games written 20 s ago are still within its 33 s)
+        "written since the last look - 30 s (after)": timedelta(seconds=33),
+        "every AI game of the shard (before)": None,
+    }
+    for what, window in looks.items():
+        walls, cpus, found = [], [], 0
+        for _ in range(rounds):
+            w0, c0 = time.perf_counter(), time.process_time()
+            for _ in range(count):
+                async with sessions() as s:
+                    since = None if window is None else utcnow() - window
+                    found = len(await ai_games(session=s, shard=shard, changed_since=since))
+            walls.append((time.perf_counter() - w0) / count * 1000)
+            cpus.append((time.process_time() - c0) / count * 1000)
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        print(
+            f"{name}, {active} active games, AI sweep reading {what}: {found} games per look, "
+            f"{wall:.2f} ms wall ({cpu:.2f} ms CPU of the bot process) per look; every 3 s: "
+            f"{wall / 3:.2f} ms wall per second per process"
+        )
+    # The process's other polls, for the whole picture: the outbox drain's look (every 15 s,
+    # OUTBOX_EVERY), the due timers' claim (every 5 s: a write transaction), the health count
+    # (every 15 s, with HEALTH_PORT).
+    polls = {
+        "outbox drain look (every 15 s)": (15, lambda s: pending_announcements(session=s, shard=shard)),
+        "due timers claim (every 5 s)": (5, lambda s: claim_due(session=s, shard=shard)),
+        "health count of active games and outbox (every 15 s)": (15, lambda s: health_count(s)),
+    }
+    for what, (every, look) in polls.items():
+        walls = []
+        for _ in range(rounds):
+            w0 = time.perf_counter()
+            for _ in range(count):
+                async with sessions() as s:
+                    await look(s)
+            walls.append((time.perf_counter() - w0) / count * 1000)
+        wall = statistics.median(walls)
+        print(f"{name}, {active} active games, {what}: {wall:.2f} ms wall per look, {wall / every:.2f} ms per second")
+    async with sessions() as s:  # the recent look's plan
+        query = ai_games_query(shard=shard, changed_since=utcnow() - timedelta(seconds=33))
+        sql = str(query.compile(s.bind, compile_kwargs={"literal_binds": True}))
+        sqlite = engine.dialect.name == "sqlite"
+        plan = await s.execute(text(("EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN ") + sql))
+        print(f"{name} plan of the recent look:", " / ".join(str(r[-1] if sqlite else r[0]).strip() for r in plan))
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -294,7 +431,22 @@ async def main() -> None:
     parser.add_argument("--transactions", action="store_true", help="time one transaction of each kind instead")
     parser.add_argument("--rounds", type=int, default=5, help="--transactions: rounds (the median is printed)")
     parser.add_argument("--count", type=int, default=200, help="--transactions: transactions per round")
+    parser.add_argument("--sweep", action="store_true", help="time the AI seats' sweep instead")
+    parser.add_argument("--active", type=int, default=10_000, help="--sweep: active games in the database")
     args = parser.parse_args()
+    if args.sweep:
+        with tempfile.TemporaryDirectory() as folder:
+            engine = make_engine(f"sqlite+aiosqlite:///{folder}/bench.sqlite3")
+            try:
+                await sweep_bench("SQLite", engine, args.active, args.rounds, args.count // 10)
+            finally:
+                await engine.dispose()
+        if args.postgres:
+            async with postgres_schema(database_url(args.postgres)) as engine:
+                await sweep_bench("PostgreSQL", engine, args.active, args.rounds, args.count // 10)
+        else:
+            print("PostgreSQL: skipped (pass --postgres URL or set TEST_DATABASE_URL)")
+        return
     if args.transactions:
         state = play(args.seed)[1][40][2]
         with tempfile.TemporaryDirectory() as folder:

@@ -15,7 +15,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.settings import Settings, how_to_get_a_token
+from bot.settings import SettingRefused, Settings, how_to_get_a_token
 
 
 def _settings_problem(exc: ValidationError) -> str:
@@ -73,6 +73,9 @@ def main() -> int:
             runner.run(_run(settings))
     except (KeyboardInterrupt, asyncio.CancelledError):
         return 0
+    except SettingRefused as exc:
+        print(exc, file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(
             "Discord refused DISCORD_TOKEN: copy a fresh token from https://discord.com/developers/applications "

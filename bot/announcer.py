@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import socket
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -78,11 +79,17 @@ class Reply:
 
 
 class Announcer:
-    def __init__(self, messenger: TableMessenger, service: GameService, *, lease: timedelta = outbox.LEASE) -> None:
+    def __init__(
+        self, messenger: TableMessenger, service: GameService, *, lease: timedelta = outbox.LEASE, identity: str = "all"
+    ) -> None:
         self.messenger = messenger
         self.service = service
         self.lease = lease  # OUTBOX_LEASE: how long a claim holds
-        self.claimer = f"{socket.gethostname()}:{os.getpid()}"
+        #: The process's place among the bot's processes (its shards), the same after a restart,
+        #: then this run: a restarted process knows its dead predecessor's claims (`take_over`).
+        self.identity = identity
+        self.claimer = f"{identity} {socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._taken: set[int] = set()  # rows `take_over` freed: posted by the next drain, however young
         self._accounts: dict[int, TurnAccount] = {}
         #: game -> held while its outcomes are announced, and how many outcomes hold or wait for it
         self._posting: dict[int, tuple[asyncio.Lock, int]] = {}
@@ -255,6 +262,15 @@ class Announcer:
 
     # ------------------------------------------------------------------ after a restart
 
+    async def take_over(self) -> int:
+        """At start: the rows an earlier run of this identity (the process before a crash or a
+        restart: one process per identity) held unposted are this process's at once, not when
+        their lease runs out (the next `drain` posts them); returns how many."""
+        async with self.service.storage.sessions() as session:
+            taken = await outbox.release_claims(session=session, prefix=f"{self.identity} ", keep=self.claimer)
+        self._taken.update(taken)
+        return len(taken)
+
     async def drain(self, *, shard: tuple[int, int] | None = None) -> int:
         """Announce every row nobody is posting (left by a process that died, or whose lease ran
         out); returns how many. Rows younger than `SETTLE` (or the lease, if shorter) are left to
@@ -268,7 +284,7 @@ class Announcer:
                 waiting = [
                     row
                     for row in await outbox.pending_announcements(session=session, shard=shard, lease=self.lease)
-                    if _aware(row.created_at) <= settled
+                    if _aware(row.created_at) <= settled or row.id in self._taken
                 ]
             taken = 0
             for candidate in waiting:
@@ -276,6 +292,7 @@ class Announcer:
                     row = await outbox.claim_announcement(
                         session=session, announcement_id=candidate.id, claimer=self.claimer, lease=self.lease
                     )
+                self._taken.discard(candidate.id)
                 if row is not None:
                     await self._announce_stored(row)
                     taken += 1

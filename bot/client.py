@@ -39,7 +39,7 @@ from bot.moves import Moves
 from bot.permissions import check_component
 from bot.render_pool import POOL
 from bot.service import ANNOUNCER, TIMERS, GameService, new_error_id
-from bot.settings import Settings
+from bot.settings import Settings, dev_guild_refused
 from bot.timers import Timers
 from engine.errors import TemplateError
 from i18n import Translator, translator
@@ -114,9 +114,9 @@ class TTRBot(commands.AutoShardedBot):
         self.timers = Timers(self.storage)
         self.messenger = TableMessenger(self, self.storage, self.languages, self.timers)
         lease = timedelta(seconds=settings.outbox_lease)
-        self.announcer = Announcer(self.messenger, self.service, lease=lease)
+        self.announcer = Announcer(self.messenger, self.service, lease=lease, identity=self.identity())
         self.service.claimer = self.announcer.claimer  # its rows are written claimed by the announcer
-        self.inbox = Inbox(self, self.storage, self.languages, lease=lease)
+        self.inbox = Inbox(self, self.storage, self.languages, lease=lease, identity=self.identity())
         self.moves = Moves(self.service, self.messenger, self.inbox)
         self.service.subscribe(TIMERS, self.timers.on_outcome)
         self.service.subscribe(ANNOUNCER, self.announcer.on_outcome)
@@ -155,6 +155,9 @@ class TTRBot(commands.AutoShardedBot):
         await self.tree.set_translator(CommandTranslator())  # before any sync: names in every language
         await self.load_controllers()
         self.add_dynamic_items(UnknownComponent)  # refuses what no controller's templates know
+        # What this process's predecessor held when it died is free before anything moves a game
+        # (an AI resumed below posts its game's older rows first).
+        await self.announcer.take_over()
         for cog in self.controllers():
             await cog.start_work()
         await self.drain_outbox()  # turns stored before a crash, announced now
@@ -211,6 +214,12 @@ class TTRBot(commands.AutoShardedBot):
             return [None]
         ids = self.settings.shard_ids if self.settings.shard_ids is not None else range(self.settings.shard_count)
         return [(shard_id, self.settings.shard_count) for shard_id in ids]
+
+    def identity(self) -> str:
+        """This process among the bot's processes, the same after a restart: its first shard (no two
+        processes run the same shard), "all" when it runs every shard."""
+        shards = [shard for shard in self.my_shards() if shard is not None]
+        return f"shard {min(shards)[0]}/{shards[0][1]}" if shards else "all"
 
     def serves_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of `guild_id` (Discord's rule: (id >> 22) % count)."""
@@ -274,7 +283,12 @@ class TTRBot(commands.AutoShardedBot):
             log.warning("commands left as a newer release synced them", extra={"release": RELEASE})
             self.commands_synced = f"left as a newer release synced them {where}"
             return
-        synced = await self.tree.sync(guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.Forbidden as exc:  # 50001 Missing Access: the bot is not in DEV_GUILD_ID's server
+            if guild is None:
+                raise
+            raise dev_guild_refused(guild.id) from exc
         async with self.storage.sessions() as session:
             await command_syncs.confirm_sync(session=session, digest=digest, **key)
         log.info("synced %d commands %s", len(synced), where)

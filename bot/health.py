@@ -3,7 +3,8 @@
     GET /healthz   200 when the gateway is connected and the database answers, else 503; JSON
                    with both, the gateway latency and the seconds since the last successful write
     GET /metrics   Prometheus' text format: bot.metrics plus gauges read at scrape time (active
-                   games, gateway latency, event-loop lag, seconds since the last write)
+                   games and the outbox's backlog, counted every 15 s; gateway latency, event-loop
+                   lag, seconds since the last write)
 
 It listens on HEALTH_HOST (127.0.0.1 by default: only the machine, or the container, can ask).
 `python -m bot.health` asks /healthz and exits 0 when healthy: the Docker HEALTHCHECK."""
@@ -25,8 +26,9 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from sqlalchemy import func, select, text
 
 from bot import metrics
+from storage import announcements as outbox
 from storage.database import seconds_since_last_write
-from storage.models import ACTIVE, GameRecord
+from storage.models import ACTIVE, GameRecord, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,7 @@ class HealthServer:
         self.port = port  # the bound port once started (0: any free one)
         self.loop_lag = 0.0
         self.active_games: int | None = None
+        self.outbox: tuple[int, float] | None = None  # rows waiting to be posted, the oldest's age (s)
         self.registry = CollectorRegistry()
         for collector in metrics.COLLECTORS:
             self.registry.register(collector)
@@ -138,6 +141,7 @@ class HealthServer:
             self.loop_lag = max(0.0, loop.time() - before - SAMPLE_EVERY)
 
     async def _count_games(self) -> None:
+        """The active games and the outbox's backlog (whole database)."""
         try:
             async with self.bot.storage.sessions() as session:
                 self.active_games = (
@@ -145,7 +149,9 @@ class HealthServer:
                         select(func.count()).select_from(GameRecord).where(GameRecord.status == ACTIVE)
                     )
                 ).scalar_one()
-        except Exception:  # the database is down: /healthz says so; the gauge keeps its last value
+                waiting, oldest = await outbox.backlog(session=session)
+            self.outbox = (waiting, 0.0 if oldest is None else max(0.0, (utcnow() - oldest).total_seconds()))
+        except Exception:  # the database is down: /healthz says so; the gauges keep their last values
             log.debug("active games not counted", exc_info=True)
 
 
@@ -165,6 +171,10 @@ class _BotGauges:
         )
         if self.server.active_games is not None:
             yield _gauge("ttr_active_games", "Games being played (whole database)", self.server.active_games)
+        if self.server.outbox is not None:
+            waiting, age = self.server.outbox
+            yield _gauge("ttr_outbox_backlog", "Stored turns not posted yet (whole database)", waiting)
+            yield _gauge("ttr_outbox_oldest_seconds", "Age of the oldest stored turn not posted yet (0: none)", age)
         yield _gauge("ttr_servers", "Servers (guilds) the bot is in", len(bot.guilds))
         since = seconds_since_last_write(bot.storage.engine)
         if since is not None:
@@ -193,7 +203,9 @@ def main() -> int:
     if not settings.health_port:
         print("HEALTH_PORT is not set: the bot serves no health endpoint", file=sys.stderr)
         return 2
-    healthy, said = probe(settings.health_host, settings.health_port)
+    # Listening on every interface (the image: HEALTH_HOST=0.0.0.0): ask this machine's.
+    host = "127.0.0.1" if settings.health_host in ("0.0.0.0", "::") else settings.health_host
+    healthy, said = probe(host, settings.health_port)
     print(said.strip())
     return 0 if healthy else 1
 

@@ -72,9 +72,17 @@ async def unanswered_webhook(
 
 
 class Inbox:
-    def __init__(self, client: discord.Client, storage: Storage, languages: Languages, *, lease: timedelta) -> None:
+    def __init__(
+        self, client: discord.Client, storage: Storage, languages: Languages, *, lease: timedelta, identity: str = "all"
+    ) -> None:
         self.client, self.storage, self.languages = client, storage, languages
         self.lease = lease  # OUTBOX_LEASE: a live process saves or refuses a move well within it
+        #: The process's shards (bot/announcer.py): another run of the same identity is a dead one,
+        #: whose unsaved moves are answered at once, not after the lease.
+        self.identity = identity
+
+    def _process(self) -> str:
+        return f"{self.identity} {PROCESS}"
 
     async def acknowledged(self, interaction: Interaction, *, in_place: bool = False) -> None:
         """Called just before a move's defer: the move is being made here (`in_place`: its answer
@@ -86,7 +94,7 @@ class Inbox:
                 application_id=interaction.application_id,
                 guild_id=interaction.guild_id,
                 user_id=interaction.user.id,
-                received_by=PROCESS,
+                received_by=self._process(),
                 in_place=in_place,
             )
 
@@ -102,7 +110,13 @@ class Inbox:
         told = 0
         while True:
             async with self.storage.sessions() as session:
-                rows = await outbox.unsaved_moves(session=session, not_by=PROCESS, older_than=self.lease, shard=shard)
+                rows = await outbox.unsaved_moves(
+                    session=session,
+                    not_by=self._process(),
+                    older_than=self.lease,
+                    shard=shard,
+                    dead=f"{self.identity} ",
+                )
             if not rows:
                 return told
             for row in rows:

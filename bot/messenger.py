@@ -465,10 +465,11 @@ class TableMessenger:
             await self.new_table(table, posted)
             return
         through = through if through is not None and self.can_post_through(table, through) else None
+        started = metrics.now()
         files = [await self.board_file(table, t, posted=True)] if self.board_changed(table) else []
         message: discord.Message | None = None
         try:
-            with metrics.turn_message():
+            with metrics.turn_message(started):
                 if through is not None:
                     kept = [(f.fp.getvalue(), f.filename, f.description) for f in files]  # type: ignore[attr-defined]
                     try:

@@ -1,8 +1,10 @@
 """The bot's Prometheus metrics, defined once; the rest of the bot reports through the small
 functions and context managers here, and `bot.health` serves them on /metrics.
 
-    with metrics.turn_message():        # around posting a turn's board message
+    started = metrics.now()             # before drawing a turn's board
+    with metrics.turn_message(started): # around posting its message
         await channel.send(...)
+    metrics.timer_fired("deadline")     # a due timer was handled (moves are counted by `install`)
     with metrics.interaction(interaction):   # around a component's handler (commands are counted
         ...                                  # by the listeners `install` adds)
     metrics.error("Forbidden")          # an error that is not logged at ERROR (those count by themselves)
@@ -32,15 +34,39 @@ INTERACTION_SECONDS = Histogram(
 TURN_MESSAGES = Counter("ttr_turn_messages", "Turn messages (board image and buttons) posted", registry=None)
 TURN_MESSAGE_SECONDS = Histogram(
     "ttr_turn_message_seconds",
-    "Time to render and post one turn message",
+    "Time to render and post one turn message (from before its board is drawn until it is posted)",
     buckets=(0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30),
     registry=None,
 )
-ERRORS = Counter(
-    "ttr_errors", "Errors, by kind (the exception's class, or the logger of an error line)", ["kind"], registry=None
+# Both exported from the start: the total at 0 (a rate or an alert needs the series before the
+# first error), each kind once it happened.
+ERRORS = Counter("ttr_errors", "Errors (every kind)", registry=None)
+ERRORS_BY_KIND = Counter(
+    "ttr_errors_by_kind",
+    "Errors, by kind (the exception's class, or the logger of an error line)",
+    ["kind"],
+    registry=None,
+)
+MOVES = Counter(
+    "ttr_moves", "Moves applied to games, by cause (player, ai, timeout, undo, kick)", ["cause"], registry=None
+)
+TIMERS_FIRED = Counter(
+    "ttr_timers_fired", "Due turn timers handled, by kind (reminder, deadline)", ["kind"], registry=None
 )
 
-COLLECTORS = (INTERACTIONS, INTERACTION_SECONDS, TURN_MESSAGES, TURN_MESSAGE_SECONDS, ERRORS)
+COLLECTORS = (
+    INTERACTIONS,
+    INTERACTION_SECONDS,
+    TURN_MESSAGES,
+    TURN_MESSAGE_SECONDS,
+    ERRORS,
+    ERRORS_BY_KIND,
+    MOVES,
+    TIMERS_FIRED,
+)
+#: Where the move counter listens among the game service's listeners: before the others (whatever
+#: they do, the move is applied and stored).
+MOVES_ORDER = 0
 
 _TYPES = {
     discord.InteractionType.application_command: "command",
@@ -80,17 +106,34 @@ def interaction(interaction: discord.Interaction) -> Iterator[None]:
     interaction_finished(interaction, "ok")
 
 
+def now() -> float:
+    """A start for `turn_message`, taken before the board is drawn."""
+    return time.perf_counter()
+
+
 @contextmanager
-def turn_message() -> Iterator[None]:
-    """Around rendering and posting a turn message: counted and timed when it was posted."""
-    started = time.perf_counter()
+def turn_message(started: float | None = None) -> Iterator[None]:
+    """Around posting a turn message: counted and timed (from `started`, taken before its board
+    was rendered; else from here) when it was posted."""
+    started = time.perf_counter() if started is None else started
     yield
     TURN_MESSAGES.inc()
     TURN_MESSAGE_SECONDS.observe(time.perf_counter() - started)
 
 
 def error(kind: str) -> None:
-    ERRORS.labels(kind).inc()
+    ERRORS.inc()
+    ERRORS_BY_KIND.labels(kind).inc()
+
+
+def timer_fired(kind: str) -> None:
+    TIMERS_FIRED.labels(kind).inc()
+
+
+async def _on_outcome(outcome: Any) -> None:
+    """A game service listener: each applied move (not a game's start or end) by its cause."""
+    if outcome.action is not None:
+        MOVES.labels(str(outcome.cause.kind)).inc()
 
 
 class ErrorCounter(logging.Handler):
@@ -110,6 +153,7 @@ def install(bot: Any) -> ErrorCounter:
     to remove again (`uninstall`)."""
     bot.add_listener(_on_interaction, "on_interaction")
     bot.add_listener(_on_app_command_completion, "on_app_command_completion")
+    bot.service.subscribe(MOVES_ORDER, _on_outcome)
     handler = ErrorCounter()
     logging.getLogger().addHandler(handler)
     return handler
@@ -118,6 +162,7 @@ def install(bot: Any) -> ErrorCounter:
 def uninstall(bot: Any, handler: ErrorCounter) -> None:
     bot.remove_listener(_on_interaction, "on_interaction")
     bot.remove_listener(_on_app_command_completion, "on_app_command_completion")
+    bot.service.unsubscribe(_on_outcome)
     logging.getLogger().removeHandler(handler)
 
 

@@ -28,6 +28,18 @@ DISCORD_TOKEN is not set, so the bot cannot log in.
      the same command again."""
 
 
+class SettingRefused(Exception):
+    """A setting of the right form that Discord refuses once the bot is logged in (exit status 2,
+    like every other setting that stops the start)."""
+
+
+def dev_guild_refused(guild_id: int) -> SettingRefused:
+    return SettingRefused(
+        f"DEV_GUILD_ID={guild_id} is a server this bot is not in (Discord refused its commands: 403 Missing Access). "
+        f"Invite the bot to that server ({INVITE_DOCS}) or remove DEV_GUILD_ID from .env, then start again."
+    )
+
+
 class Settings(StorageSettings):
     discord_token: SecretStr | None = None
     dev_guild_id: int | None = None  # sync commands to this guild only (instant, for development)

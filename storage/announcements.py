@@ -14,13 +14,15 @@ again only when the lease ran out (the process died or hung while posting). Clai
 not claimed or lease over", so of several processes sharing one PostgreSQL (or SQLite's one
 writer) exactly one gets a row at a time. A re-post after a lost lease repeats the same Discord
 nonces, and Discord returns the first message instead of sending a second (it checks nonces for a
-few minutes, longer than the lease), so the channel sees each turn once; editing the original
+few minutes, longer than the lease), so the channel sees each turn once (a nonce carries the row's
+random `nonce_key` besides its id: after a restore, a new row with an old id is a new message); editing the original
 interaction response is idempotent by nature. Within a game the rows go out in order: a row is
 claimable only when every older row of its game is announced.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -90,6 +92,7 @@ def announcement_steps(*, game_id: int, version: int, announce: Announce, now: d
         "answer": announce.answer,
         "created_at": now,
         "attempts": 0,
+        "nonce_key": secrets.token_hex(4),
     }
     if announce.claimer is not None:
         values.update(claimed_at=now, claimed_by=announce.claimer[:64], attempts=1)
@@ -147,12 +150,14 @@ def _scoped(
         query = query.where(Announcement.game_id == game_id)
     if guild_ids is None and shard is None:
         return query
-    games = select(GameRecord.id)
+    # EXISTS: each waiting row's game is probed by its key (a few rows), not every game of the
+    # shard listed (their number).
+    game = sa.exists().where(GameRecord.id == Announcement.game_id)
     if guild_ids is not None:
-        games = games.where(GameRecord.guild_id.in_(sorted(set(guild_ids))))
+        game = game.where(GameRecord.guild_id.in_(sorted(set(guild_ids))))
     if shard is not None:
-        games = games.where(on_shard(GameRecord.guild_id, shard))
-    return query.where(Announcement.game_id.in_(games))
+        game = game.where(on_shard(GameRecord.guild_id, shard))
+    return query.where(game)
 
 
 async def pending_announcements(
@@ -187,7 +192,13 @@ async def _claim(
         result = await session.execute(
             update(Announcement)
             .where(Announcement.id == chosen, guard)
-            .values(claimed_at=now, claimed_by=claimer[:64], attempts=Announcement.attempts + 1)
+            # A row this claimer holds already (written claimed by it) is not claimed again:
+            # `attempts` above 1 means another claimer took it over (its claimer died or hung).
+            .values(
+                claimed_at=now,
+                claimed_by=claimer[:64],
+                attempts=Announcement.attempts + sa.case((Announcement.claimed_by == claimer[:64], 0), else_=1),
+            )
             .returning(Announcement)
             .execution_options(synchronize_session=False)
         )
@@ -225,6 +236,38 @@ async def claim_next(
     guard = _claimable(now, lease, claimer if mine else None)
     candidates = _scoped(select(Announcement.id).where(guard), guild_ids, shard, game_id)
     return await _claim(session, candidates, guard, claimer, now)
+
+
+async def release_claims(*, session: AsyncSession, prefix: str, keep: str) -> list[int]:
+    """End the claims of unposted rows whose claimer's name starts with `prefix`, but `keep`'s: a
+    restarted process frees what its dead predecessor (the same prefix) held, without waiting for
+    the lease. Returns the freed rows' ids (their `attempts` stay: the next claim counts as a retry)."""
+    async with writing(session):
+        result = await session.execute(
+            update(Announcement)
+            .where(
+                Announcement.announced_at.is_(None),
+                Announcement.claimed_at.is_not(None),
+                Announcement.claimed_by.startswith(prefix[:64], autoescape=True),
+                Announcement.claimed_by != keep[:64],
+            )
+            .values(claimed_at=None)
+            .returning(Announcement.id)
+            .execution_options(synchronize_session=False)
+        )
+        ids = list(result.scalars())
+    return ids
+
+
+async def backlog(*, session: AsyncSession) -> tuple[int, datetime | None]:
+    """How many rows wait to be posted (in the whole database) and when the oldest was written
+    (None: none waits): one read of the partial index of the rows not announced."""
+    count, oldest = (
+        await session.execute(
+            select(sa.func.count(), sa.func.min(Announcement.created_at)).where(Announcement.announced_at.is_(None))
+        )
+    ).one()
+    return count, oldest
 
 
 async def mark_announced(
@@ -282,8 +325,9 @@ def can_answer(announcement: Announcement, now: datetime | None = None) -> bool:
 
 def nonce(announcement: Announcement, part: int = 0) -> str:
     """The Discord nonce of the `part`-th message posted for this row: the same on every retry,
-    so Discord sends it once (at most 25 characters)."""
-    return f"ttr{announcement.id}.{part}"
+    so Discord sends it once (at most 25 characters). The row's random key keeps it new when a
+    restored backup numbers its next rows as rows that were posted after the backup."""
+    return f"ttr{announcement.nonce_key or ''}{announcement.id}.{part}"
 
 
 # ---------------------------------------------------------------------------- unsaved moves
@@ -335,14 +379,19 @@ async def unsaved_moves(
     shard: tuple[int, int] | None = None,
     now: datetime | None = None,
     limit: int = 100,
+    dead: str | None = None,
 ) -> list[AcknowledgedMove]:
     """Acknowledged moves that no other process than `not_by` saved or forgot, older than
-    `older_than` (a live process saves or refuses a move well within it) and younger than their
+    `older_than` (a live process saves or refuses a move well within it; a process whose name
+    starts with `dead` is known to be gone, so its moves count at once) and younger than their
     token, of `shard` (a DM's belongs to shard 0, as on Discord), oldest first."""
     now = now or utcnow()
+    settled = AcknowledgedMove.created_at < now - older_than
+    if dead is not None:
+        settled = sa.or_(settled, AcknowledgedMove.received_by.startswith(dead[:64], autoescape=True))
     query = select(AcknowledgedMove).where(
         AcknowledgedMove.received_by != not_by[:64],
-        AcknowledgedMove.created_at < now - older_than,
+        settled,
         AcknowledgedMove.created_at >= now - TOKEN_LIFETIME,
     )
     if shard is not None:

@@ -53,7 +53,16 @@ class SeatClock(SQLModel, table=True):
 
 class Timer(SQLModel, table=True):
     __tablename__ = "timers"
-    __table_args__ = (sa.UniqueConstraint("game_id", "seat", "decision", "kind"),)
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "seat", "decision", "kind"),
+        # The scheduler's look for due timers reads only those not fired: fired ones are kept.
+        sa.Index(
+            "ix_timers_pending_due",
+            "due_at",
+            sqlite_where=sa.text("fired_at IS NULL"),
+            postgresql_where=sa.text("fired_at IS NULL"),
+        ),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="games.id", ondelete="CASCADE", index=True)

@@ -20,6 +20,7 @@ import select
 import sqlite3
 import tempfile
 import time
+import uuid
 import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -36,7 +37,7 @@ from sqlalchemy.sql import Executable
 
 from storage import sqlite_driver
 from storage.errors import StorageError
-from storage.settings import database_url
+from storage.settings import StorageSettings, database_url
 
 #: How long an SQLite writer waits for another one before giving up (seconds).
 SQLITE_BUSY_TIMEOUT = 30.0
@@ -261,10 +262,27 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _sqlite_connect)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
     else:
+        url, kwargs = _postgres_pool(url, kwargs)
         engine = create_async_engine(url, **kwargs)
         event.listen(engine.sync_engine, "checkout", _postgres_checkout)
     _track_writes(engine)
     return engine
+
+
+def _postgres_pool(url: str, kwargs: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The URL and engine arguments for PostgreSQL with the pool settings (`DB_POOL_SIZE`,
+    `DB_MAX_OVERFLOW`) and, with `DB_PGBOUNCER`, no prepared statement kept past its transaction:
+    PgBouncer's transaction pooling gives the next transaction another server connection, where
+    a statement prepared on the first does not exist (SQLAlchemy's asyncpg dialect documents it)."""
+    settings = StorageSettings()
+    kwargs.setdefault("pool_size", settings.db_pool_size)
+    kwargs.setdefault("max_overflow", settings.db_max_overflow)
+    if settings.db_pgbouncer:
+        url = make_url(url).update_query_dict({"prepared_statement_cache_size": "0"}).render_as_string(False)
+        connect_args = kwargs.setdefault("connect_args", {})
+        connect_args.setdefault("statement_cache_size", 0)
+        connect_args.setdefault("prepared_statement_name_func", lambda: f"__asyncpg_{uuid.uuid4()}__")
+    return url, kwargs
 
 
 def _postgres_checkout(dbapi_connection: Any, connection_record: Any, connection_proxy: Any) -> None:

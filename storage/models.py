@@ -130,10 +130,13 @@ class GameRecord(GameBase, table=True):
             postgresql_where=sa.text("status = 'active'"),
         ),
         sa.CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
+        # Games by status, and the AI seats' sweep: the active games written since its last look
+        # (games.ai_games), a range of this index.
+        sa.Index("ix_games_status_updated", "status", "updated_at"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    status: str = Field(default=ACTIVE, max_length=16, index=True)
+    status: str = Field(default=ACTIVE, max_length=16)
     version: int = 0
     state: dict = Field(sa_type=sa.JSON, nullable=False)
     read_only_reason: str | None = Field(default=None, sa_type=sa.Text)  # set by recovery
@@ -510,6 +513,10 @@ class Announcement(SQLModel, table=True):
     claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     claimed_by: str | None = Field(default=None, max_length=64)
     attempts: int = 0  # claims so far (more than one: a process died or was slow while posting)
+    #: Random, part of the row's Discord nonces (storage/announcements.py `nonce`): a restored backup
+    #: numbers its next rows as rows already posted, and Discord would return those old messages.
+    #: None on rows written before it existed (their nonces stay what they were).
+    nonce_key: str | None = Field(default=None, max_length=8)
     announced_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     error: str | None = Field(default=None, sa_type=sa.Text)  # given up: why (the channel is gone, ...)
 

@@ -6,6 +6,7 @@ line such as `DATABASE_URL=` (as in `.env.example`) counts as unset."""
 
 from __future__ import annotations
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/ttr.sqlite3"
@@ -16,6 +17,13 @@ class StorageSettings(BaseSettings):
 
     database_url: str | None = None  # default: DEFAULT_DATABASE_URL
     auto_migrate: bool = True  # single process: apply pending migrations on start
+    #: PostgreSQL connections of one process (docs/deployment.md, "Connections"): kept open, and
+    #: opened beyond them at a peak (closed after it). SQLite: unused.
+    db_pool_size: int = Field(default=5, ge=1)
+    db_max_overflow: int = Field(default=10, ge=0)
+    #: DATABASE_URL is a PgBouncer in transaction pooling: no prepared statement outlives its
+    #: transaction (asyncpg's and SQLAlchemy's statement caches off, each statement named anew).
+    db_pgbouncer: bool = False
 
 
 def database_url(url: str | None = None) -> str:

@@ -41,13 +41,58 @@ def test_compose_runs_the_bot_after_a_healthy_database_and_the_migrations() -> N
 
 
 def test_the_shards_profile_runs_each_shard_once() -> None:
-    """`--profile shards`: one process per shard id of the same SHARD_COUNT, none in the default set."""
+    """`shards`: one process per shard id of the same SHARD_COUNT, none in the default set."""
     services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
     shards = {name: s for name, s in services.items() if "shards" in s.get("profiles", [])}
     assert "bot" not in shards and len(shards) >= 2
     counts = {int(s["environment"]["SHARD_COUNT"]) for s in shards.values()}
     ids = sorted(i for s in shards.values() for i in json.loads(s["environment"]["SHARD_IDS"]))
     assert counts == {len(shards)} and ids == list(range(len(shards)))
+
+
+def test_one_profile_runs_the_bot_and_never_beside_the_shards() -> None:
+    """Every bot service is in a profile, `single` or `shards`, never both, and `.env.example`
+    chooses `single`: a plain `docker compose up -d` starts one of them, not the two (the bot
+    unsharded beside the shards would answer every server twice)."""
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    bots = {name: s for name, s in services.items() if name not in ("db", "migrate")}
+    assert {name: s.get("profiles") for name, s in bots.items()} == {
+        "bot": ["single"],
+        **{name: ["shards"] for name in bots if name.startswith("shard-")},
+    }
+    assert not services["db"].get("profiles") and not services["migrate"].get("profiles")
+    assert re.search(r"^COMPOSE_PROFILES=single$", (ROOT / ".env.example").read_text(), re.M)
+
+
+def test_the_documented_scrape_targets_reach_the_health_port() -> None:
+    """The image listens on every interface of the container, and compose publishes each bot's
+    HEALTH_PORT on the host's 127.0.0.1, at the ports docs/deployment.md names."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    port = re.search(r"HEALTH_PORT=(\d+)", dockerfile).group(1)  # type: ignore[union-attr]
+    assert re.search(r"HEALTH_HOST=0\.0\.0\.0\b", dockerfile)
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    published = {}
+    for name, service in services.items():
+        if name in ("db", "migrate"):
+            continue
+        [mapping] = service["ports"]
+        host, host_port, container_port = mapping.split(":")
+        assert (host, container_port) == ("127.0.0.1", port), name
+        published[name] = host_port
+    for profile in ("single", "shards"):
+        ports = [p for name, p in published.items() if profile in services[name]["profiles"]]
+        assert len(ports) == len(set(ports)), profile
+    docs = (ROOT / "docs" / "deployment.md").read_text()
+    assert f'targets: ["127.0.0.1:{published["bot"]}"]' in docs
+    assert f"127.0.0.1:{published['shard-0']}` (shard 0) and `:{published['shard-1']}` (shard 1)" in docs
+
+
+def test_the_documented_backups_create_their_folder() -> None:
+    """A shell redirection into backups/ fails when the folder does not exist (the storage CLI
+    creates it itself)."""
+    docs = (ROOT / "docs" / "deployment.md").read_text()
+    redirected = [line for line in docs.splitlines() if "> backups/" in line]
+    assert redirected and all("mkdir -p backups &&" in line for line in redirected)
 
 
 def _verify_units(tmp_path: Path, *names: str, instances: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:

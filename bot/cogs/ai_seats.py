@@ -7,13 +7,16 @@ every game whose next decision belongs to an AI gets a task that plays it throug
 With several shard processes, a game's AI seats are played by the process serving its guild, and
 only there: an outcome in another process (a DM's interaction reaches shard 0, whatever the
 game's shard) starts nothing; the serving process finds the game waiting on its AI at its next
-look (`sweep`, every few seconds: one query for the versions of its shards' AI games).
+look (`sweep`, every few seconds: one query for the versions of its shards' AI games written
+since the look before, an index range whose cost follows the moves made, not the games there are;
+the first look at start reads them all).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime, timedelta
 
 from discord.ext import tasks
 
@@ -23,6 +26,7 @@ from bot.cog import TTRCog
 from bot.service import AI_SEATS, Cause, CauseKind, Outcome, Table, new_error_id
 from engine.errors import TemplateError
 from storage import games as stored_games
+from storage.models import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +44,16 @@ class AISeats(TTRCog):
 
     #: Seconds between looks for games of this process waiting on an AI that no task plays.
     SWEEP = 3.0
+    #: A look reads the games written since the look before less this much: a write that took long
+    #: to commit, or another machine's clock a little behind, is still seen.
+    OVERLAP = timedelta(seconds=30)
 
     def __init__(self, bot) -> None:
         super().__init__(bot)
         self.delay = bot.settings.ai_delay  # seconds before an AI moves, so people can follow (tests use 0)
         self._tasks: dict[int, asyncio.Task] = {}
         self._seen: dict[int, int] = {}  # game -> the version `sweep` last looked at
+        self._looked: datetime | None = None  # when the last sweep began (None: none yet, read every game)
         self._sweeps = Backoff("AI seats", base=5, most=300)
 
     async def cog_load(self) -> None:
@@ -112,9 +120,13 @@ class AISeats(TTRCog):
         (after a restart, or after another process moved the game); returns how many started. A
         game is looked at again only once its stored version changed."""
         versions: dict[int, int] = {}
+        began = utcnow()
+        since = None if self._looked is None else self._looked - self.OVERLAP
         async with self.bot.storage.sessions() as session:
             for shard in self.bot.my_shards():
-                versions.update(await stored_games.ai_games(session=session, shard=shard))
+                versions.update(await stored_games.ai_games(session=session, shard=shard, changed_since=since))
+        self._looked = began
+        # A game seen at its version stays seen while the look reads it again (the overlap).
         self._seen = {game_id: v for game_id, v in self._seen.items() if versions.get(game_id) == v}
         started = 0
         for game_id, version in versions.items():

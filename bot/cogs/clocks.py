@@ -18,6 +18,7 @@ from discord.app_commands import locale_str
 from discord.ext import tasks
 
 from ai import ask, make_ai
+from bot import metrics
 from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.errors import NotPlaying
@@ -71,6 +72,7 @@ class Clocks(TTRCog):
                     continue  # its lease runs out and it is tried again
                 async with self.bot.storage.sessions() as session:
                     await stored_clocks.mark_fired(session=session, timer_id=timer.id, now=timers.now())
+                metrics.timer_fired(timer.kind)
                 handled += 1
 
     async def _fire(self, timer: stored_clocks.Timer) -> None:

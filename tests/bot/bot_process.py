@@ -31,6 +31,9 @@ SETTINGS = (
     "OUTBOX_LEASE",
     "AI_DELAY",
     "RENDER_WORKERS",
+    "DB_POOL_SIZE",
+    "DB_MAX_OVERFLOW",
+    "DB_PGBOUNCER",
 )
 
 

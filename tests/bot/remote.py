@@ -6,6 +6,7 @@ benchmark; `tests/bot/driver.py` is the in-process counterpart."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from dataclasses import dataclass
@@ -183,3 +184,13 @@ class RemoteTable:
         """Wait for the move's answer (raises a timeout if none comes)."""
         if move.deferred:
             await move.interaction.wait_resolved(self.timeout)  # type: ignore[attr-defined]
+
+    async def stored(self, move: Move, timeout: float | None = None) -> None:
+        """Wait until the game is past the move's version (a panel's answer may come before the
+        move is saved; a move refused leaves it where it was: TimeoutError)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (self.timeout if timeout is None else timeout)
+        while (await self.load()).game.version <= move.version:
+            if loop.time() > deadline:
+                raise TimeoutError(f"{move.text} was not stored")
+            await asyncio.sleep(0.05)

@@ -97,3 +97,40 @@ async def test_ai_seats_are_named_in_the_servers_language(fake_discord, make_bot
     await reply.wait_resolved()
     started = fake.channel_messages(fake.general)[-1]
     assert "座位：alice、🤖 强力 AI 2和🤖 强力 AI 3。" in started.content
+
+
+async def test_the_sweep_reads_the_games_written_since_its_last_look(fake_discord, make_bot):
+    """A game another process moved (this process heard no outcome) is found by the next look; a
+    look reads only the games written lately (plus an overlap), the first one at start all of them."""
+    from datetime import timedelta
+
+    import sqlalchemy as sa
+
+    from storage.models import GameRecord, utcnow
+
+    fake = fake_discord
+    bot, driver = await solo_game(fake, make_bot, ai_players=1)
+    cog = bot.get_cog("AISeats")
+    cog.sweeper.cancel()
+    await wait_for_people(fake, driver)
+    bot.service.unsubscribe(cog.on_outcome)  # what follows is as if another process did it
+
+    async def to_the_ai() -> None:
+        while 0 in driver.game.to_move() and not driver.game.is_over():
+            await driver.act(0, driver.choose(0))
+
+    await to_the_ai()
+    assert await cog.sweep() == 1  # written since the last look
+    await wait_for_people(fake, driver)
+    await to_the_ai()
+    async with bot.storage.sessions() as session:  # written long before the last look
+        await session.execute(
+            sa.update(GameRecord)
+            .where(GameRecord.id == driver.game_id)
+            .values(updated_at=utcnow() - timedelta(hours=1))
+        )
+        await session.commit()
+    assert await cog.sweep() == 0
+    cog._looked = None  # a restart: the first look reads every AI game
+    assert await cog.sweep() == 1
+    await wait_for_people(fake, driver)

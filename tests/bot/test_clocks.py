@@ -3,6 +3,7 @@ clock the test moves, through the fake Discord server, across a restart."""
 
 from datetime import UTC, datetime, timedelta
 
+from bot import metrics
 from engine import DrawDeck
 from tests.bot.driver import Driver
 
@@ -34,6 +35,16 @@ async def timed_game(fake, make_bot, clock, **options):
     return bot, driver
 
 
+def fired(kind: str) -> float:
+    """The timers of `kind` the metrics counted as fired so far."""
+    return sum(
+        sample.value
+        for family in metrics.TIMERS_FIRED.collect()
+        for sample in family.samples
+        if sample.name == "ttr_timers_fired_total" and sample.labels == {"kind": kind}
+    )
+
+
 def texts(fake, channel):
     return [m.content for m in fake.channel_messages(channel)]
 
@@ -42,7 +53,9 @@ async def test_reminder_deadline_skip_and_each_timer_fires_once_across_a_restart
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock, absence="skip", reminder_minutes=15)
     clock.advance(minutes=46)
+    reminded = fired("reminder")
     assert await bot.get_cog("Clocks").tick() == 2  # both players' reminders for their starting tickets
+    assert fired("reminder") - reminded == 2
     reminders = [t for t in texts(fake, fake.general) if t.startswith("⏳")]
     assert len(reminders) == 2 and f"<@{fake.bob.id}>" in reminders[1]
     assert await bot.get_cog("Clocks").tick() == 0

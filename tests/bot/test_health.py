@@ -7,11 +7,15 @@ import json
 import logging
 import urllib.error
 import urllib.request
+from datetime import timedelta
 
+import sqlalchemy as sa
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
 from bot.logs import JsonFormatter, TextFormatter
+from storage.models import Announcement, utcnow
+from tests.bot.driver import Driver
 
 
 def get(url: str) -> tuple[int, str]:
@@ -30,7 +34,7 @@ def samples(body: str) -> dict[tuple[str, tuple], float]:
     }
 
 
-async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot) -> None:
+async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot, monkeypatch) -> None:
     fake = fake_discord
     bot = await make_bot(health_port=0)
     base = f"http://127.0.0.1:{bot.health.port}"
@@ -57,6 +61,47 @@ async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot) ->
     health = json.loads((await asyncio.to_thread(get, base + "/healthz"))[1])
     assert health["database"]["seconds_since_last_write"] is not None  # the lobby was written
 
+    # The game starts (no move), then a player's move and an AI's: counted by cause.
+    moves = {cause: ("ttr_moves_total", (("cause", cause),)) for cause in ("player", "ai")}
+    bot.get_cog("AISeats").delay = 0
+    board_file = bot.messenger.board_file
+
+    async def slow_board(*args, **kwargs):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(0.25)  # a board that takes a quarter of a second to draw
+        return await board_file(*args, **kwargs)
+
+    monkeypatch.setattr(bot.messenger, "board_file", slow_board)
+    monkeypatch.setattr(bot.messenger, "board_changed", lambda table: True)  # every turn message has its board
+    turn_seconds = ("ttr_turn_message_seconds_sum", ())
+    await (await fake.slash(fake.alice, fake.general, "ttr-host start", ai_players=1)).wait_resolved()
+    table = await bot.service.table_in_channel(fake.general.id)
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    driver.game_id = table.id
+    await fake.wait_until(lambda: samples(_exposition()).get(moves["ai"], 0) > before.get(moves["ai"], 0))
+    await driver.act(0, driver.game.default_action(0))
+    await driver.act(1, driver.game.default_action(1))  # the last ticket choice: the first turn's message
+    after = samples(_exposition())
+    assert after[moves["player"]] - before.get(moves["player"], 0) == 2
+    assert after[moves["ai"]] - before.get(moves["ai"], 0) >= 1  # its starting tickets
+    # The first turn's message came with its board: its time counts the drawing.
+    await fake.wait_until(lambda: samples(_exposition()).get(turn_seconds, 0) > before.get(turn_seconds, 0))
+    assert samples(_exposition())[turn_seconds] - before.get(turn_seconds, 0) >= 0.25
+    async with bot.storage.sessions() as session:  # a row left unposted, written a minute ago
+        await session.execute(
+            sa.insert(Announcement).values(
+                game_id=table.id, version=10**6, cause="admin", created_at=utcnow() - timedelta(minutes=1)
+            )
+        )
+        await session.commit()
+    await bot.health._count_games()
+    gauges = samples((await asyncio.to_thread(get, base + "/metrics"))[1])
+    async with bot.storage.sessions() as session:
+        waiting = (
+            await session.execute(sa.select(sa.func.count()).where(Announcement.announced_at.is_(None)))
+        ).scalar_one()
+    assert gauges[("ttr_active_games", ())] == 1 and gauges[("ttr_outbox_backlog", ())] == waiting >= 1
+    assert 60 <= gauges[("ttr_outbox_oldest_seconds", ())] < 90
+
     await bot.storage.engine.dispose()
     bot.storage.engine.sync_engine.pool._creator = _refuse  # the database goes away
     status, body = await asyncio.to_thread(get, base + "/healthz")
@@ -71,8 +116,10 @@ def test_errors_are_counted_by_kind_from_the_log() -> None:
     counter = metrics.ErrorCounter()
     logger = logging.getLogger("tests.health")
     logger.addHandler(counter)
-    key = ("ttr_errors_total", (("kind", "ZeroDivisionError"),))
-    before = samples(_exposition()).get(key, 0)
+    key = ("ttr_errors_by_kind_total", (("kind", "ZeroDivisionError"),))
+    total = ("ttr_errors_total", ())
+    before = samples(_exposition())
+    before, before_total = before.get(key, 0), before[total]
     try:
         try:
             raise ZeroDivisionError("a failing handler")
@@ -81,7 +128,8 @@ def test_errors_are_counted_by_kind_from_the_log() -> None:
         logger.warning("not an error")
     finally:
         logger.removeHandler(counter)
-    assert samples(_exposition())[key] - before == 1
+    after = samples(_exposition())
+    assert (after[key] - before, after[total] - before_total) == (1, 1)
 
 
 def _exposition() -> str:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -212,3 +213,63 @@ async def test_kill_9_at_random_moments_loses_and_repeats_nothing(fake_discord, 
         0,
         0,
     ), result
+
+
+def tables_posted(fake, table: RemoteTable) -> set[int]:  # type: ignore[no-untyped-def]
+    """The turn tokens of the game's table messages in the channel (as posted)."""
+    tokens = set()
+    for message in fake.channel_messages(fake.general):
+        first = message.history[0] if message.history else message.payload()
+        for row in first.get("components") or []:
+            for component in row.get("components", []):
+                parts = component.get("custom_id", "").split(":")
+                if parts[:2] == ["ttr", str(table.game_id)] and parts[3:] == ["draw", "deck"]:
+                    tokens.add(int(parts[2]))
+    return tokens
+
+
+@pytest.mark.slow
+async def test_a_turn_saved_before_a_kill_is_posted_at_once_after_the_restart(fake_discord, tmp_path: Path) -> None:
+    """At the default OUTBOX_LEASE (60 s): the restarted process (the same shards) takes the rows
+    its dead predecessor held at once instead of waiting out their lease."""
+    fake = fake_discord
+    url = f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}"
+    bot = BotProcess(fake, tmp_path, DATABASE_URL=url)
+    storage = Storage(url)
+    await bot.start()
+    try:
+        table = RemoteTable(fake, storage, fake.general, [fake.alice, fake.bob, fake.dirk], seed=5)
+        await table.start_game("usa")
+        for _ in range(6):  # the starting tickets, then into the turns
+            move = await table.move()
+            await table.settle(move)
+            await table.stored(move)
+        # The next turn's table message hangs (Discord asks to retry in 30 s): the turn is saved,
+        # claimed by this process, not posted when it is killed.
+        fake.rate_limit("POST /channels/{channel_id}/messages", retry_after=30, times=100)
+        while not fake.rate_limited:
+            move = await table.move()
+            await fake.wait_until(lambda move=move: fake.rate_limited or move.answer is not None, 10, "an answer")
+            await table.stored(move)
+        await bot.kill()
+        async with storage.sessions() as session:
+            [pending] = (
+                await session.execute(select(Announcement).where(Announcement.announced_at.is_(None)))
+            ).scalars()
+            assert pending.claimed_at is not None and pending.attempts == 1  # the dead process's claim
+        fake._rate_limits.clear()
+        posted = tables_posted(fake, table)
+        restarted = time.monotonic()
+        await bot.start()
+        ready = time.monotonic()
+        await fake.wait_until(lambda: tables_posted(fake, table) - posted, 65, "the turn's table message")
+        after = time.monotonic()
+        print(f"\nrestart to ready {ready - restarted:.1f} s, ready to posted {after - ready:.1f} s")
+        assert after - ready <= 5
+        async with storage.sessions() as session:
+            row = await session.get(Announcement, pending.id)
+            assert row is not None and row.announced_at is not None and row.attempts == 2  # a process died
+        assert not bot.errors()
+    finally:
+        await bot.stop()
+        await storage.close()

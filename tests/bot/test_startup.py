@@ -183,10 +183,19 @@ async def test_first_run_from_env_example_reports_ready_health_and_metrics(fake_
             "ttr_interaction_seconds",
             "ttr_turn_messages",
             "ttr_errors",
+            "ttr_moves",
+            "ttr_timers_fired",
+            "ttr_outbox_backlog",
+            "ttr_outbox_oldest_seconds",
             "ttr_event_loop_lag_seconds",
             "ttr_gateway_latency_seconds",
         ):
             assert name in families, sorted(families)
+        # An alert on errors has its series from the start, at 0.
+        assert [(s.name, s.value) for s in families["ttr_errors"].samples if s.name == "ttr_errors_total"] == [
+            ("ttr_errors_total", 0)
+        ]
+        assert families["ttr_outbox_backlog"].samples[0].value == 0
         proc.terminate()  # SIGTERM, as Docker and systemd stop it: a clean exit
         code, _ = await finish(proc)
         assert code == 0
@@ -380,3 +389,24 @@ async def test_a_health_port_in_use_is_one_line(fake_discord, tmp_path: Path) ->
         code, stderr = await finish(proc)
     assert code == 3
     assert "choose another HEALTH_PORT" in one_line_without_traceback(stderr)
+
+
+async def test_a_dev_guild_the_bot_is_not_in_is_one_line(fake_discord, tmp_path: Path) -> None:
+    """Discord answers a guild's command sync with 403 Missing Access when the bot is not in it."""
+    elsewhere = 4_000_000_000_000_000_042
+    assert elsewhere not in fake_discord.guilds
+    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token, DEV_GUILD_ID=str(elsewhere))
+    code, stderr = await finish(proc)
+    assert code == 2
+    line = one_line_without_traceback(stderr)
+    assert f"DEV_GUILD_ID={elsewhere}" in line and "Invite the bot" in line
+    assert not [json.loads(e) for e in stderr.splitlines() if e.startswith("{") and '"ERROR"' in e]
+    # The bot's own server: the commands go there.
+    guild = fake_discord.general.guild.id
+    proc = await start_against(fake_discord, tmp_path, DISCORD_TOKEN=fake_discord.token, DEV_GUILD_ID=str(guild))
+    try:
+        ready, _ = await wait_for_log(proc, "ready as")
+        assert f"commands synced to guild {guild}" in ready["message"]
+    finally:
+        proc.terminate()
+        await finish(proc)

@@ -138,3 +138,28 @@ async def test_a_saved_panel_tap_whose_answer_died_is_answered_in_the_panel_afte
     await fake.wait_until(lambda: len(panel.history) > edits, timeout=30, what="the panel's answer")
     assert "You drew a" in panel.content and "It's bob's turn." in panel.content and not click.followups
     assert f"<@{fake.bob.id}>, your turn" in fake.channel_messages(fake.general)[-1].content
+
+
+async def test_a_restarted_process_answers_its_predecessors_unsaved_move_at_once(
+    fake_discord, make_bot, monkeypatch
+) -> None:
+    """At the default OUTBOX_LEASE (60 s): the same shards restarted know the process before them
+    is dead, so the player is told at the start, not a lease later."""
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    dying = asyncio.Event()
+
+    async def never_saves(*args, **kwargs):  # type: ignore[no-untyped-def]
+        dying.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(bot.service, "act", never_saves)
+    turn, deck = deck_button(fake, driver)
+    click = await fake.click(fake.alice, turn, deck)
+    await asyncio.wait_for(dying.wait(), 5)
+    monkeypatch.setattr("bot.inbox.PROCESS", "the-restarted-process")
+    bot = await make_bot()  # at once, default lease
+    assert bot.settings.outbox_lease == 60
+    answer = await click.wait_resolved(timeout=5)
+    assert "I restarted before your move was saved; please try again." in answer.content
+    assert await acknowledgements(bot) == 0

@@ -33,3 +33,27 @@ def _finished(map_id: str, seats: int, seed: int) -> Game:
 def finished_game(map_id: str = "europe", seats: int = 3, seed: int = 11) -> Game:
     """A game played to its end (cached: callers must not change it)."""
     return _finished(map_id, seats, seed)
+
+
+async def sqlite_plans(engine, call) -> list[str]:  # type: ignore[no-untyped-def]
+    """SQLite's query plan of every SELECT `await call()` runs on `engine` (the details, one string
+    per statement): what a poll reads, without copying its statement."""
+    from sqlalchemy import event
+
+    statements: list[tuple[str, object]] = []
+
+    def seen(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if statement.lstrip().upper().startswith("SELECT"):
+            statements.append((statement, parameters))
+
+    event.listen(engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        await call()
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", seen)
+    plans = []
+    async with engine.connect() as conn:
+        for statement, parameters in statements:
+            rows = await conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters)  # type: ignore[arg-type]
+            plans.append(" / ".join(str(row[-1]) for row in rows))
+    return plans

@@ -91,6 +91,16 @@ async def test_the_sweep_sees_other_processes_old_live_rows_of_its_shard(db) -> 
     assert await count(db) == 4  # mine, young, shard 1, shard 0
 
 
+async def test_a_dead_processs_young_rows_are_seen_at_once(db) -> None:
+    """A restarted process knows its predecessor (the same shards: the same name prefix) is dead:
+    its moves are answered without waiting for them to grow older than the lease."""
+    await note(db, "predecessor's", by="shard 0/2 host:1:aa", age=LEASE / 10)
+    await note(db, "another process's", by="shard 1/2 host:2:bb", age=LEASE / 10)
+    await note(db, "mine", by="shard 0/2 host:3:cc", age=LEASE / 10)
+    assert await tokens(db, not_by="shard 0/2 host:3:cc") == []
+    assert await tokens(db, not_by="shard 0/2 host:3:cc", dead="shard 0/2 ") == ["predecessor's"]
+
+
 async def test_0009_is_idempotent(db) -> None:
     async with db.engine.begin() as conn:
         await conn.execute(text("UPDATE alembic_version SET version_num = '0008'"))

@@ -24,6 +24,7 @@ from storage.announcements import (
     nonce,
     pending_announcements,
     prune_announcements,
+    release_claims,
 )
 from storage.errors import StaleVersionError
 from storage.games import (
@@ -36,7 +37,7 @@ from storage.games import (
 )
 from storage.migrate import current_revision, downgrade, head_revisions, migrate
 from storage.models import Announcement, utcnow
-from tests.storage.helpers import advance, new_game
+from tests.storage.helpers import advance, new_game, sqlite_plans
 from tests.storage.test_concurrency import readline, spawn
 
 channels = iter(range(30_000, 40_000))
@@ -81,6 +82,15 @@ async def test_an_action_is_stored_with_its_announcement(db) -> None:
     assert row.claimed_at is None and row.announced_at is None and row.attempts == 0
     assert can_answer(row) and not can_answer(row, row.created_at + timedelta(minutes=15))
     assert nonce(row, 0) != nonce(row, 1) and len(nonce(row, 99)) <= 25
+
+
+def test_a_nonce_is_new_for_a_new_row_with_an_old_id() -> None:
+    """A restored backup gives ids again: the row's random key makes its nonces new; a row written
+    before the key existed keeps the nonces it may have been posted with."""
+    posted = Announcement(id=10**11, game_id=1, version=7, cause="player", nonce_key="0f3a9b2c")
+    again = Announcement(id=10**11, game_id=1, version=7, cause="player", nonce_key="c2b9a3f0")
+    assert nonce(posted, 9) != nonce(again, 9) and len(nonce(posted, 9)) <= 25
+    assert nonce(Announcement(id=12, game_id=1, version=7, cause="player"), 1) == "ttr12.1"
 
 
 async def test_a_new_game_can_be_announced_with_its_creation(db) -> None:
@@ -176,6 +186,38 @@ async def test_a_lease_that_runs_out_lets_another_claimer_take_the_row(db) -> No
         assert await mark_announced(session=s, announcement_id=again.id)
         assert not await mark_announced(session=s, announcement_id=again.id)  # once
         assert await claim_next(session=s, claimer="late", now=now + 10 * LEASE) is None
+
+
+async def test_a_row_its_claimer_holds_is_taken_again_without_a_new_attempt(db) -> None:
+    """The announcer takes the rows its process wrote claimed through `claim_next(mine=True)`:
+    that is no second attempt; a claimer that takes over a dead one's row is."""
+    game_id, game = await stored(db)
+    now = utcnow()
+    async with db.sessions() as s:
+        advance(game, 1)
+        await save_action(
+            session=s, game_id=game_id, expected_version=0, game=game, announce=Announce("player", claimer="me")
+        )
+        mine = await claim_next(session=s, claimer="me", game_id=game_id, mine=True, now=now)
+        assert mine is not None and mine.attempts == 1
+        taken = await claim_next(session=s, claimer="other", now=now + LEASE + timedelta(seconds=1))
+        assert taken is not None and taken.id == mine.id and taken.attempts == 2
+
+
+async def test_a_restarted_process_frees_its_predecessors_rows_at_once(db) -> None:
+    """`release_claims`: the rows held by names with the process's prefix (an earlier run of the
+    same shards), not its own, not another identity's (a prefix is a whole word)."""
+    ids = []
+    for name in ("shard 0/2 dead:1:aa", "shard 0/2 me:2:bb", "shard 0/20 other:3:cc", "shard 1/2 other:4:dd"):
+        game_id, _ = await stored(db, plies=1)
+        async with db.sessions() as s:
+            row = await claim_next(session=s, claimer=name, game_id=game_id)
+            ids.append(row.id)
+    async with db.sessions() as s:
+        assert await release_claims(session=s, prefix="shard 0/2 ", keep="shard 0/2 me:2:bb") == [ids[0]]
+        assert [r.id for r in await pending_announcements(session=s)] == [ids[0]]
+        again = await claim_announcement(session=s, announcement_id=ids[0], claimer="shard 0/2 me:2:bb")
+        assert again is not None and again.attempts == 2  # its claimer died
 
 
 async def test_oldest_first_and_in_order_within_a_game(db) -> None:
@@ -327,3 +369,19 @@ def advance_one(game):  # type: ignore[no-untyped-def]
     probe = Game.from_json(game.to_json())
     advance(probe, 1, random.Random(len(game.log)))
     return probe.log[-1][1]
+
+
+async def test_the_drain_look_probes_the_games_of_the_waiting_rows(db) -> None:
+    """The drain's look of one shard reads the rows waiting (a partial index) and their games by
+    key, not every game of the shard."""
+    if db.backend != "sqlite":
+        pytest.skip("SQLite's plan (benchmarks/storage_bench.py --sweep times both)")
+    await stored(db, plies=1)
+
+    async def look() -> None:
+        async with db.sessions() as s:
+            await pending_announcements(session=s, shard=(0, 2))
+
+    [plan] = await sqlite_plans(db.engine, look)
+    assert "USING INDEX ix_announcements_pending" in plan and "SCAN games" not in plan, plan
+    assert "SEARCH games USING INTEGER PRIMARY KEY" in plan, plan

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+import pytest
+
 from storage import clocks
 from storage.database import make_engine, session_factory
 from storage.games import create_game
 from storage.models import utcnow
-from tests.storage.helpers import new_game
+from tests.storage.helpers import new_game, sqlite_plans
 
 
 async def _game_with_clock(db, channel_id: int = 2) -> int:
@@ -79,3 +81,17 @@ async def test_a_lease_that_runs_out_is_claimed_again_and_fired_timers_never(db)
         assert await clocks.claim_due(session=s, now=now + timedelta(hours=1)) == []
         await clocks.schedule_all(session=s, game_id=game_id, plans={0: (1, [(clocks.DEADLINE, now)])})
         assert await clocks.pending_timers(session=s, game_id=game_id) == []  # fired once, never set again
+
+
+async def test_the_look_for_due_timers_reads_only_timers_not_fired(db) -> None:
+    """Fired timers are kept; the scheduler's look (every few seconds) goes through the partial
+    index of the others, so its cost does not grow with every game's history."""
+    if db.backend != "sqlite":
+        pytest.skip("SQLite's plan (benchmarks/storage_bench.py --sweep times both)")
+
+    async def look() -> None:
+        async with db.sessions() as s:
+            await clocks.claim_due(session=s, shard=(0, 2))
+
+    [plan] = await sqlite_plans(db.engine, look)
+    assert "ix_timers_pending_due" in plan and "SCAN timers" not in plan, plan

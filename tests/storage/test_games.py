@@ -182,3 +182,41 @@ async def test_the_log_is_append_only(db) -> None:
     async with db.sessions() as s:
         rows = (await s.execute(select(ActionRecord).where(ActionRecord.game_id == record.id))).scalars().all()
         assert [r.action for r in rows] == [format_action(game, game.log[0][1])]
+
+
+async def test_ai_games_written_since_a_time_are_read_from_an_index(db) -> None:
+    """The AI seats' sweep: the active games with an AI seat, all of them or those written since a
+    time; the latter is a range of `ix_games_status_updated` (its cost follows the recent writes)."""
+    from datetime import timedelta
+
+    from storage.games import ai_games
+    from storage.models import utcnow
+
+    async with db.sessions() as s:
+        people = await create_game(session=s, guild_id=GUILD, channel_id=1, game=new_game(), players=USERS)
+        quiet = await create_game(
+            session=s, guild_id=GUILD, channel_id=2, game=new_game(), players=USERS[:2] + [None], ai=[None, None, "x"]
+        )
+        await s.execute(
+            GameRecord.__table__.update()
+            .where(GameRecord.id == quiet.id)
+            .values(updated_at=utcnow() - timedelta(hours=1))
+        )
+        await s.commit()
+        moved_game = new_game()
+        moved = await create_game(
+            session=s, guild_id=GUILD, channel_id=3, game=moved_game, players=[None] + USERS[:2], ai=["x", None, None]
+        )
+        since = utcnow()
+        advance(moved_game, 1)
+        await save_action(session=s, game_id=moved.id, expected_version=0, game=moved_game)
+        assert await ai_games(session=s) == {quiet.id: 0, moved.id: 1}
+        assert await ai_games(session=s, changed_since=since) == {moved.id: 1}
+        assert people.id not in await ai_games(session=s, changed_since=since - timedelta(days=1))
+        if (
+            db.backend == "sqlite"
+        ):  # (PostgreSQL's planner scans a table this small: benchmarks/storage_bench.py --sweep)
+            query = select(GameRecord.id).where(GameRecord.status == "active", GameRecord.updated_at >= since)
+            sql = str(query.compile(s.bind, compile_kwargs={"literal_binds": True}))
+            plan = " ".join(str(r[-1]) for r in await s.execute(text(f"EXPLAIN QUERY PLAN {sql}")))
+            assert "ix_games_status_updated" in plan, plan
