@@ -1,7 +1,9 @@
-"""What a command's options name, turned into the game's objects in one place: the channel's
-table, the caller's seat, a route, a city, a league, a season (discord.py `Transformer`s, as
-RoboDanny uses them). Each raises a specific UserError that `tree.on_error` words for the caller,
-and gives the autocomplete for its option.
+"""What a command's options name, turned into the game's objects in one place: every value
+checked against what its command declares (`check_options`), then the channel's table, the
+caller's seat, a route, a city, a season's dates, maps and player counts, a league, a season, a
+tournament, an abandoned tournament game (discord.py `Transformer`s, as RoboDanny uses them).
+Each raises a specific UserError that `tree.on_error` words for the caller, and gives the
+autocomplete for its option.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from engine.mapdata import MapData, fold_name
 from engine.notation import route_label
 from i18n import N_, Translator
 from storage import leagues as stored
+from storage import tournaments as stored_tournaments
 from storage.clocks import GameClock
+from storage.models import TOURNAMENT_FINISHED
 from texts.present import route_choice_label
 
 
@@ -383,3 +387,69 @@ Route = app_commands.Transform[RouteQuery, RouteTransformer]
 City = app_commands.Transform[str, CityTransformer]
 League = app_commands.Transform[stored.League, LeagueTransformer]
 Season = app_commands.Transform[str, SeasonName]
+
+
+# ---------------------------------------------------------------------------- tournaments
+
+
+class TournamentName(app_commands.Transformer):
+    """A tournament's name as typed (resolved by the tournaments controller); autocomplete lists this
+    server's tournaments, unfinished ones first, newest first."""
+
+    async def transform(self, interaction: Interaction, value: str) -> str:
+        return value
+
+    async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
+        async with interaction.client.storage.sessions() as session:  # type: ignore[attr-defined]
+            found = await stored_tournaments.guild_tournaments(session=session, guild_id=interaction.guild_id or 0)
+        wanted = fold_name(value)
+        ordered = sorted(found, key=lambda x: x.status == TOURNAMENT_FINISHED)  # stable: newest first stays
+        return [app_commands.Choice(name=x.name, value=x.name) for x in ordered if wanted in fold_name(x.name)][:25]
+
+
+class AbandonedGame(app_commands.Transformer):
+    """A game number for `adjudicate`; autocomplete lists the tables of this server's running
+    tournaments whose game was ended without a result."""
+
+    @property
+    def type(self) -> AppCommandOptionType:
+        return AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    async def transform(self, interaction: Interaction, value: int) -> int:
+        return value
+
+    async def autocomplete(self, interaction: Interaction, value: int | float | str) -> list[app_commands.Choice[int]]:
+        async with interaction.client.storage.sessions() as session:  # type: ignore[attr-defined]
+            running = [
+                x
+                for x in await stored_tournaments.guild_tournaments(session=session, guild_id=interaction.guild_id or 0)
+                if x.status != TOURNAMENT_FINISHED
+            ]
+            waiting = [
+                (x, row)
+                for x in running
+                for row in await stored_tournaments.abandoned_tables(session=session, tournament_id=x.id)
+            ]
+        t = await interaction.client.languages.for_interaction(interaction)  # type: ignore[attr-defined]
+        return [
+            app_commands.Choice(
+                name=t.gettext(
+                    "#{game} · {tournament} · round {round} · table {table}",
+                    game=row.game_id,
+                    tournament=x.name,
+                    round=row.round,
+                    table=row.number,
+                )[:100],
+                value=row.game_id,
+            )
+            for x, row in waiting
+            if str(value) in str(row.game_id)
+        ][:25]
+
+
+TournamentOption = app_commands.Transform[str, TournamentName]
+GameOption = app_commands.Transform[int, AbandonedGame]

@@ -35,8 +35,8 @@ from bot.permissions import Place, check_place, is_manager
 from bot.service import LEAGUES, Cause, CauseKind, Outcome
 from bot.tables import TableSpec, open_table
 from bot.timers import TIMERS
+from bot.transformers import GameOption, TournamentOption
 from engine import Game, GameOptions, GameOptionsError, Remove, load_map
-from engine.mapdata import fold_name
 from i18n import N_, NC_, Translator
 from rendering.tournament import BracketTable, TournamentRow, render_bracket, render_tournament_standings
 from storage import leagues as stored_leagues
@@ -78,67 +78,6 @@ MENTION = re.compile(r"<@!?([0-9]+)>")
 
 def _cog(interaction: Interaction) -> Tournaments:
     return interaction.client.get_cog("Tournaments")  # type: ignore[attr-defined,return-value]
-
-
-class TournamentName(app_commands.Transformer):
-    """A tournament's name as typed (resolved by `Tournaments._find`); autocomplete lists this
-    server's tournaments, unfinished ones first, newest first."""
-
-    async def transform(self, interaction: Interaction, value: str) -> str:
-        return value
-
-    async def autocomplete(self, interaction: Interaction, value: str) -> list[app_commands.Choice[str]]:
-        async with interaction.client.storage.sessions() as session:  # type: ignore[attr-defined]
-            found = await stored.guild_tournaments(session=session, guild_id=interaction.guild_id or 0)
-        wanted = fold_name(value)
-        ordered = sorted(found, key=lambda x: x.status == TOURNAMENT_FINISHED)  # stable: newest first stays
-        return [app_commands.Choice(name=x.name, value=x.name) for x in ordered if wanted in fold_name(x.name)][:25]
-
-
-class AbandonedGame(app_commands.Transformer):
-    """A game number for `adjudicate`; autocomplete lists the tables of this server's running
-    tournaments whose game was ended without a result."""
-
-    @property
-    def type(self) -> discord.AppCommandOptionType:
-        return discord.AppCommandOptionType.integer
-
-    @property
-    def min_value(self) -> int:
-        return 1
-
-    async def transform(self, interaction: Interaction, value: int) -> int:
-        return value
-
-    async def autocomplete(self, interaction: Interaction, value: int | float | str) -> list[app_commands.Choice[int]]:
-        async with interaction.client.storage.sessions() as session:  # type: ignore[attr-defined]
-            running = [
-                x
-                for x in await stored.guild_tournaments(session=session, guild_id=interaction.guild_id or 0)
-                if x.status != TOURNAMENT_FINISHED
-            ]
-            waiting = [
-                (x, row) for x in running for row in await stored.abandoned_tables(session=session, tournament_id=x.id)
-            ]
-        t = await interaction.client.languages.for_interaction(interaction)  # type: ignore[attr-defined]
-        return [
-            app_commands.Choice(
-                name=t.gettext(
-                    "#{game} · {tournament} · round {round} · table {table}",
-                    game=row.game_id,
-                    tournament=x.name,
-                    round=row.round,
-                    table=row.number,
-                )[:100],
-                value=row.game_id,
-            )
-            for x, row in waiting
-            if str(value) in str(row.game_id)
-        ][:25]
-
-
-TournamentOption = app_commands.Transform[str, TournamentName]
-GameOption = app_commands.Transform[int, AbandonedGame]
 
 
 class SignupButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.TOURNAMENT):
