@@ -59,6 +59,7 @@ def late_view(map_id: str) -> tuple[dict, str]:
 
 
 def clear_caches() -> None:
+    import rendering.badges as badges
     import rendering.board as board
     import rendering.draw as draw
     import rendering.fonts as fonts
@@ -79,8 +80,8 @@ def clear_caches() -> None:
         board._badge_sprite,
         board._station_tag,
         terrain.geography,
-        geometry._badges,
-        geometry._station_badges,
+        badges._badges,
+        badges._station_badges,
         draw.disc,
         fonts._font,
         fonts.coverage,

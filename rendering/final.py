@@ -9,8 +9,9 @@ from PIL import ImageDraw
 from engine.mapdata import MapData
 from i18n import N_, Translator
 from rendering import fonts
-from rendering.board import _players, board_image, panel_size, recap_size, swatch
+from rendering.board import board_image, seat_styles
 from rendering.draw import encode, mark
+from rendering.panel import panel_size, recap_size, swatch
 from rendering.style import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PANEL_LINE, PlayerStyle, RenderedImage, lighter
 from rendering.words import city_names, clauses, listing, player_name, seat_name, translator_or_english
 
@@ -99,7 +100,7 @@ def render_final(
     if not final:
         raise ValueError("the game is not over: the view has no final scores")
     t = translator_or_english(t)
-    players = _players(view, players, t)
+    players = seat_styles(view, players, t)
     winners = longest_winners(final) if has_longest_bonus(map_data, view) else []
     glow = [track for s in winners for track in final[s]["longest_tracks"]]
     from rendering.geometry import geometry

@@ -23,7 +23,8 @@ from PIL import Image, ImageDraw
 from rendering import fonts
 from rendering.draw import card as plain_card
 from rendering.draw import disc, paste_centered
-from rendering.geometry import MapGeometry, _circle_box_overlap, _overlap, hidden_share, min_text_px
+from rendering.geometry import MapGeometry, hidden_share, min_text_px
+from rendering.shapes import circle_box_overlap, overlap
 from rendering.style import INK, ROUTE_COLORS, darker, text_on
 
 CARDS = ("loco4", "passenger")
@@ -148,7 +149,7 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
         reach = geo.mark_r + r * 7  # the farthest place tried and its box
         near_cars = [c for c in cars if abs(c.x - x) < reach + c.length and abs(c.y - y) < reach + c.length]
         near_marks = [mk for mk in marks if abs(mk[0] - x) < 2 * reach and abs(mk[1] - y) < 2 * reach]
-        near_labels = [b for b in labels if _overlap(b, (x - 2 * reach, y - 2 * reach, x + 2 * reach, y + 2 * reach))]
+        near_labels = [b for b in labels if overlap(b, (x - 2 * reach, y - 2 * reach, x + 2 * reach, y + 2 * reach))]
         for shape in (stack_box, figures_box):
             mine = []
             for n in range(10):
@@ -161,8 +162,8 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
                     own = math.dist((px, py), (x, y))
                     if any(math.dist((px, py), mk[:2]) < own for mk in near_marks):
                         continue  # it would read as another city's
-                    cost = 400.0 * sum(_overlap(box, b) for b in near_labels)
-                    cost += 400.0 * sum(_circle_box_overlap(mx, my, mr, box) for mx, my, mr in near_marks)
+                    cost = 400.0 * sum(overlap(box, b) for b in near_labels)
+                    cost += 400.0 * sum(circle_box_overlap(mx, my, mr, box) for mx, my, mr in near_marks)
                     if cost:  # never taken while a place clear of labels and marks is left
                         mine.append((cost + 0.01 * k + 0.5 * n, px, py, box))
                         continue
@@ -184,7 +185,7 @@ def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[f
         for o in options[key]:  # cheapest first: the first clear of the spots taken wins
             if o[0] >= best_cost:
                 break
-            cost = o[0] + 400.0 * sum(_overlap(o[3], b) for b in taken)
+            cost = o[0] + 400.0 * sum(overlap(o[3], b) for b in taken)
             if cost < best_cost:
                 best, best_cost = o, cost
         where[key] = best[1:3]

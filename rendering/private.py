@@ -15,9 +15,10 @@ from engine.mapdata import MapData
 from engine.scoring import TicketResult, ticket_results
 from i18n import Translator
 from rendering import fonts
-from rendering.board import _players, board_image, small_size, swatch, text_size
+from rendering.board import board_image, seat_styles
 from rendering.cards import card
 from rendering.draw import disc, encode, encode_small, mark, paste_centered
+from rendering.panel import small_size, swatch, text_size
 from rendering.style import (
     GOOD,
     INK,
@@ -105,7 +106,7 @@ def render_hand(
     you = _you(view)
     seat = you["seat"]
     t = translator_or_english(t)
-    players = _players(view, players, t)
+    players = seat_styles(view, players, t)
     fs, ss = text_size(width), small_size(width)
     margin = round(fs * 1.0)
     hand = you["hand"]
@@ -255,7 +256,7 @@ def render_ticket_offer(
     you = _you(view)
     t = translator_or_english(t)
     offer = you["offer"]
-    players = _players(view, players, t)
+    players = seat_styles(view, players, t)
     fs, ss = text_size(width), small_size(width)
     margin = round(fs * 0.9)
     cols = 1 if len(offer) <= 1 else 2 if len(offer) <= 4 else 3  # 5 tickets: two rows, shorter than a phone screen
@@ -361,7 +362,7 @@ def render_player_board(
     the view) those of `game.payable_claims(seat)`, what the hand could pay for."""
     you = _you(view)
     t = translator_or_english(t)
-    players = _players(view, players, t)
+    players = seat_styles(view, players, t)
     if my_turn is None:
         my_turn = view["phase"] == "playing" and view.get("current") == you["seat"]
     claimable = sorted(set(claimable_tracks))

@@ -273,8 +273,8 @@ def test_colorblind_letter_stays_whole_when_the_other_track_of_its_double_is_cla
     over the static layer, so the unclaimed track's letter is drawn again on top (before: half
     of 蓝 under the other track's claim on Kansas City - Saint Louis in Chinese)."""
     from i18n import translator
+    from rendering.badges import badge_conflicts, badges
     from rendering.board import board_image, map_marks, static_map
-    from rendering.geometry import badge_conflicts, badges
     from rendering.sample import synthetic_view
     from rendering.words import city_names
 

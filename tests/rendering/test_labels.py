@@ -10,7 +10,8 @@ from PIL import Image, ImageDraw
 
 from engine.mapdata import load_map
 from i18n import translator
-from rendering.geometry import _circle_box_overlap, _line_splits, geometry, label_conflicts
+from rendering.geometry import _line_splits, geometry, label_conflicts
+from rendering.shapes import circle_box_overlap
 from rendering.words import city_names
 from tests.rendering.conftest import MAPS
 
@@ -155,7 +156,7 @@ def test_colorblind_badges_sit_on_their_tracks_clear_of_everything(map_id, langu
     the image edge, in every language (before: Kansas City - Omaha in Russian and Chinese, its two
     one-space tracks squeezed between two labels); it may touch only its double's other track (at
     most 4 a map, where the cities are close), never another route."""
-    from rendering.geometry import badge_conflicts, badges
+    from rendering.badges import badge_conflicts, badges
     from rendering.words import route_letters
 
     m, geo = _labels_in(map_id, language)
@@ -183,7 +184,7 @@ def test_colorblind_station_numbers_touch_their_house_clear_of_everything(langua
     cars' raster."""
     from types import SimpleNamespace
 
-    from rendering.geometry import STATION_SCALE, STATION_TAG, badges, station_badges
+    from rendering.badges import STATION_SCALE, STATION_TAG, badges, station_badges
     from rendering.words import route_letters
 
     m, geo = _labels_in("europe", language)
@@ -196,7 +197,7 @@ def test_colorblind_station_numbers_touch_their_house_clear_of_everything(langua
         name = m.cities[i].id
         assert house < math.dist(geo.cities[i], (b.x, b.y)) <= house + 1.4 * b.r + 0.01, name
         assert b.x - b.r >= 0 and b.y - b.r >= 0 and b.x + b.r <= geo.width and b.y + b.r <= geo.map_height, name
-        assert not [lab.city for lab in geo.labels if _circle_box_overlap(b.x, b.y, b.r, lab.box)], name
+        assert not [lab.city for lab in geo.labels if circle_box_overlap(b.x, b.y, b.r, lab.box)], name
         assert all(math.dist(p, (b.x, b.y)) >= house + b.r for j, p in enumerate(geo.cities) if j != i), name
         assert all(math.dist((o.x, o.y), (b.x, b.y)) >= o.r + b.r for o in others), name
         others.append(b)
@@ -237,7 +238,7 @@ def test_marklin_stacks_and_passengers_leave_spaces_labels_and_cities_visible(la
             assert not [
                 j
                 for j, (x, y) in enumerate(geo.cities)
-                if geo.has_marker(j) and _circle_box_overlap(x, y, geo.mark_reach(j), box)
+                if geo.has_marker(j) and circle_box_overlap(x, y, geo.mark_reach(j), box)
             ], name
             assert not [b for b in boxes if _box_overlap(b, box)], name
             own = math.dist(p, geo.cities[i])

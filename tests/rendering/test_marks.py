@@ -11,8 +11,9 @@ from PIL import Image, ImageDraw
 from engine.mapdata import load_map
 from rendering import fonts
 from rendering.board import board_image
-from rendering.geometry import _circle_box_overlap, _overlap, geometry
+from rendering.geometry import geometry
 from rendering.sample import synthetic_view, with_seat
+from rendering.shapes import circle_box_overlap, overlap
 from rendering.style import INK, default_players
 from rendering.words import translator_or_english
 from tests.rendering.conftest import MAPS
@@ -86,7 +87,7 @@ def test_no_mark_box_overlaps_a_label(map_id):
         (m.cities[lab.city].id, what)
         for lab in geo.labels
         for kind, what, shape in marks
-        if (_circle_box_overlap(*shape, lab.box) if kind == "circle" else _overlap(shape, lab.box))
+        if (circle_box_overlap(*shape, lab.box) if kind == "circle" else overlap(shape, lab.box))
     ]
     assert covering == []
 

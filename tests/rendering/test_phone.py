@@ -18,6 +18,7 @@ from rendering import (
     render_player_board,
     render_ticket_offer,
 )
+from rendering import panel as panel_module
 from rendering.draw import encode
 from rendering.geometry import MIN_TEXT_AT_400
 from rendering.sample import synthetic_final, with_seat
@@ -89,7 +90,7 @@ def test_palette_board_matches_the_full_color_picture(synthetic_views, map_id):
     m = load_map(map_id)
     view = synthetic_views[map_id]
     t = translator_or_english(None)
-    players = board_module._players(view, default_players(len(view["players"])), t)
+    players = board_module.seat_styles(view, default_players(len(view["players"])), t)
     full, _, palette = board_module.board_image(view, m, players, t=t)
     png = encode(full, palette)
     shown = decode(png)
@@ -139,7 +140,7 @@ def test_the_panel_reads_at_400_px_wide(monkeypatch, synthetic_views, map_id, la
     names = {p.name for p in default_players(len(view["players"]))} | {str(p["score"]) for p in view["players"]}
     assert drawn and {text for text, _ in drawn} & names
     for text, size in drawn:
-        least = 8 if text.isdigit() and len(text) == 1 else board_module.RECAP_PX_AT_400
+        least = 8 if text.isdigit() and len(text) == 1 else panel_module.RECAP_PX_AT_400
         assert size * k >= least - 0.05, (text, size * k)
         if text in names:
-            assert size * k >= board_module.PANEL_PX_AT_400 - 0.05, (text, size * k)
+            assert size * k >= panel_module.PANEL_PX_AT_400 - 0.05, (text, size * k)
