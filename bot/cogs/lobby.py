@@ -45,7 +45,12 @@ TIMER_WORDS = (
     NC_("timer", "24 hours"),
     NC_("timer", "48 hours"),
 )  # bot.timers.TIMERS
-AI_LEVEL_WORDS = (NC_("AI level", "random"), NC_("AI level", "baseline"), NC_("AI level", "strong"))  # AI_LEVELS
+AI_LEVEL_WORDS = (  # AI_LEVELS
+    NC_("AI level", "random"),
+    NC_("AI level", "gentle"),
+    NC_("AI level", "baseline"),
+    NC_("AI level", "strong"),
+)
 PLAYER_COLOR_WORDS = (
     NC_("player color", "violet"),
     NC_("player color", "teal"),

@@ -143,3 +143,23 @@ def test_baseline_beats_random_in_a_handful_of_games():
         me = result.names.index("baseline")
         wins += result.ranks[me] == 1 and result.totals[me] > result.totals[1 - me]
     assert wins == 6
+
+
+def test_gentle_builds_toward_its_tickets_yet_loses_to_the_baseline():
+    """The gentle AI is purposeful (it completes its tickets and beats random) but weaker than the
+    baseline: over a handful of seeded games the baseline outscores it in most."""
+    baseline_wins = random_wins = 0
+    for seed in range(6):
+        first = seed % 2
+        for rival in ("baseline", "random"):
+            lineup = [make_ai("gentle", seed), make_ai(rival, seed)]
+            if first:
+                lineup.reverse()
+            game, result = play_game("usa", lineup, seed=seed)
+            me = result.names.index("gentle")
+            if rival == "baseline":
+                baseline_wins += result.totals[1 - me] > result.totals[me]
+            else:
+                random_wins += result.totals[1 - me] > result.totals[me]
+                assert result.completed[me] >= 2  # it kept and built its tickets
+    assert baseline_wins >= 5 and random_wins == 0
