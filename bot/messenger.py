@@ -170,10 +170,11 @@ class TableMessenger:
         """A seat's player as drawn in images: the display name as it is, or the AI's."""
         t = t or translator()
         level = next((s.ai for s in table.seats if s.seat == seat and s.ai), None)
-        if level in AI_NAMES:
-            return "🤖 " + t.gettext(AI_NAMES[level], n=seat + 1)
         user_id = table.user_of(seat)
-        return (self._names.get(user_id) if user_id is not None else None) or t.gettext("Seat {n}", n=seat + 1)
+        if level in AI_NAMES and user_id is None:
+            return "🤖 " + t.gettext(AI_NAMES[level], n=seat + 1)
+        name = (self._names.get(user_id) if user_id is not None else None) or t.gettext("Seat {n}", n=seat + 1)
+        return f"{name} (🤖)" if level else name  # an AI keeps the person's seat warm
 
     def styles(self, table: Table, t: Translator | None = None) -> list[PlayerStyle]:
         styles = []
@@ -556,6 +557,24 @@ class TableMessenger:
                     when=timestamp(due),
                 )
             ),
+        )
+
+    async def announce_stand_in(self, table: Table, seat: int, level: str) -> None:
+        """Tell the table an AI plays `seat` for its player now, with the button that gives it back."""
+        channel = await self.channel(table)
+        if channel is None:
+            return
+        t = await self.channel_t(table)
+        text = t.gettext(
+            "🤖 The {level} AI plays {player}'s seat until they are back. {player}: tap **{button}** when you are.",
+            level=t.pgettext("AI level", level),
+            player=self.mention(table, seat, t),
+            button=t.pgettext("button", "Take my seat back"),
+        )
+        await channel.send(
+            text,
+            view=components.seat_back_view(table.id, seat, t=t),
+            allowed_mentions=pings(table.user_of(seat)),
         )
 
     async def post_final(self, table: Table, summary: str, channel, *, row: Announcement | None = None) -> None:

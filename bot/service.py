@@ -30,6 +30,7 @@ from engine.events import Event, GameOver, TurnStarted
 from storage import GameNotFoundError, StaleVersionError, Storage, StorageError
 from storage import announcements as outbox
 from storage import games as stored_games
+from storage import stand_ins as stored_stand_ins
 from storage.announcements import Announce
 from storage.models import Announcement, GameRecord, SeatRecord, utcnow
 
@@ -67,8 +68,12 @@ class Table:
         return next((s.color for s in self.seats if s.seat == seat), None)
 
     def ai_seats(self) -> dict[int, str]:
-        """Seat → AI level, for the seats an AI plays."""
+        """Seat → AI level, for the seats an AI plays (its own, or a person's it keeps warm)."""
         return {s.seat: s.ai for s in self.seats if s.ai}
+
+    def stand_ins(self) -> dict[int, str]:
+        """Seat → AI level, for the people's seats an AI keeps warm while they are away."""
+        return {s.seat: s.ai for s in self.seats if s.ai and s.user_id is not None}
 
 
 class CauseKind(StrEnum):
@@ -488,6 +493,32 @@ class GameService:
                     session=session, game_id=table.id, seat=seat, user_id=user_id
                 )
             next(s for s in table.seats if s.seat == seat).user_id = user_id
+
+    async def stand_in(self, table: Table, seat: int, level: str, reason: str) -> bool:
+        """An AI of `level` plays `seat` for its player from now on (storage/stand_ins.py); whether
+        it took the seat (False: an AI holds it already, or it is an AI's own). The AI seats
+        controller plays it after the next outcome or at its next look."""
+        async with self.lock(table.id):
+            async with self.storage.sessions() as session:
+                when = await stored_stand_ins.begin(
+                    session=session, game_id=table.id, seat=seat, level=level, reason=reason, version=table.version
+                )
+            if when is None:
+                return False
+            table.record.updated_at = when
+            next(s for s in table.seats if s.seat == seat).ai = level
+            return True
+
+    async def take_back(self, table: Table, seat: int) -> bool:
+        """The seat's player plays it again; whether an AI was keeping it."""
+        async with self.lock(table.id):
+            async with self.storage.sessions() as session:
+                when = await stored_stand_ins.end(session=session, game_id=table.id, seat=seat, version=table.version)
+            if when is None:
+                return False
+            table.record.updated_at = when
+            next(s for s in table.seats if s.seat == seat).ai = None
+            return True
 
     async def set_host(self, table: Table, user_id: int) -> None:
         async with self.lock(table.id):

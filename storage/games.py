@@ -414,18 +414,19 @@ async def game_stamp(*, session: AsyncSession, game_id: int) -> tuple[int, datet
     return None if row is None else (row[0], row[1])
 
 
-async def ai_games(*, session: AsyncSession, shard: tuple[int, int] | None = None) -> dict[int, int]:
-    """The active games that have an AI seat (of `shard`'s guilds when given): game id -> stored
-    version, so a process can tell which of them moved since it last looked."""
+async def ai_games(*, session: AsyncSession, shard: tuple[int, int] | None = None) -> dict[int, tuple[int, datetime]]:
+    """The active games that have an AI seat (of `shard`'s guilds when given): game id -> (stored
+    version, last write), so a process can tell which of them moved, or had a seat handed to an
+    AI, since it last looked."""
     query = (
-        select(GameRecord.id, GameRecord.version)
+        select(GameRecord.id, GameRecord.version, GameRecord.updated_at)
         .join(SeatRecord, SeatRecord.game_id == GameRecord.id)
         .where(GameRecord.status == ACTIVE, SeatRecord.ai.is_not(None))
         .distinct()
     )
     if shard is not None:
         query = query.where(on_shard(GameRecord.guild_id, shard))
-    return {game_id: version for game_id, version in await session.execute(query)}
+    return {game_id: (version, updated) for game_id, version, updated in await session.execute(query)}
 
 
 async def game_seats(*, session: AsyncSession, game_id: int) -> list[SeatRecord]:

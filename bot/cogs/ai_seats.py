@@ -1,6 +1,10 @@
 """AI seats in Discord games: added by the host at `/ttr-host start`, they move a moment after their
 turn starts (and choose their starting tickets at once). The AI sees only its own view.
 
+An AI also keeps a person's seat warm (a missed deadline with the "ai" absence policy, or the host
+handing the seat over): it plays that seat like its own until the player taps **Take my seat back**
+(`components.SEAT_BACK`), which only they may do.
+
 Nothing is kept in memory that a restart would lose: after any outcome, and when the bot starts,
 every game whose next decision belongs to an AI gets a task that plays it through the one path.
 
@@ -15,13 +19,18 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import discord
+from discord import Interaction
 from discord.ext import tasks
 
 from ai import ask, make_ai
+from bot import components
 from bot.background import Backoff
 from bot.cog import TTRCog
+from bot.errors import UserError
 from bot.service import AI_SEATS, Cause, CauseKind, Outcome, Table, new_error_id
 from engine.errors import TemplateError
+from i18n import N_
 from storage import games as stored_games
 
 log = logging.getLogger(__name__)
@@ -34,7 +43,23 @@ def waiting_on_ai(table: Table) -> list[int]:
     return [seat for seat in game.to_move() if seat in ai and game.left[seat] is None] if ai else []
 
 
+class NotYourSeat(UserError):
+    message = N_("Only {player} can take that seat back.")
+
+
+class SeatNotHeld(UserError):
+    message = N_("That seat is yours already: no AI is playing it.")
+
+
+class SeatBackButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.SEAT_BACK):
+    async def run(self, interaction: Interaction) -> None:
+        cog: AISeats = interaction.client.get_cog("AISeats")  # type: ignore[attr-defined,assignment]
+        await cog.take_back(interaction, self.number("game"), self.number("seat"))
+
+
 class AISeats(TTRCog):
+    items = (SeatBackButton,)
+
     #: Tries of a failing AI move (waiting 2, 4, 8 … seconds between) before it waits for the next outcome.
     RETRIES = 4
 
@@ -45,7 +70,7 @@ class AISeats(TTRCog):
         super().__init__(bot)
         self.delay = bot.settings.ai_delay  # seconds before an AI moves, so people can follow (tests use 0)
         self._tasks: dict[int, asyncio.Task] = {}
-        self._seen: dict[int, int] = {}  # game -> the version `sweep` last looked at
+        self._seen: dict[int, tuple] = {}  # game -> the (version, last write) `sweep` last looked at
         self._sweeps = Backoff("AI seats", base=5, most=300)
 
     async def cog_load(self) -> None:
@@ -98,6 +123,23 @@ class AISeats(TTRCog):
                     return  # the next outcome of the game, or a restart, starts it again
                 await asyncio.sleep(self.delay + 2**failures)
 
+    async def take_back(self, interaction: Interaction, game_id: int, seat: int) -> None:
+        """The seat's player takes it back from the AI that kept it warm: said on the table, and the
+        message with the button loses it. Anyone else is refused, and so is a seat no AI holds."""
+        table = await self.bot.service.table(game_id)
+        user_id = table.user_of(seat)
+        if user_id != interaction.user.id:
+            raise NotYourSeat(player=f"<@{user_id}>" if user_id else "—")
+        if not await self.bot.service.take_back(table, seat):
+            raise SeatNotHeld()
+        ct = await self.bot.messenger.channel_t(table)
+        player = f"<@{user_id}>"
+        await interaction.response.edit_message(view=None)
+        await interaction.followup.send(
+            "🪑 " + ct.gettext("{player} is back in their seat: the AI stops playing for them.", player=player),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
     async def start_work(self) -> None:
         """At start-up: AIs whose turn it was when the bot stopped play on; then a look every `SWEEP`."""
         await self._sweeps.run(self.sweep)
@@ -109,9 +151,10 @@ class AISeats(TTRCog):
 
     async def sweep(self) -> int:
         """Start a task for each game of this process's shards that waits on an AI and has none
-        (after a restart, or after another process moved the game); returns how many started. A
-        game is looked at again only once its stored version changed."""
-        versions: dict[int, int] = {}
+        (after a restart, after another process moved the game, or once a person's seat went to an
+        AI); returns how many started. A game is looked at again only once its stored version or
+        its last write changed."""
+        versions: dict[int, tuple] = {}
         async with self.bot.storage.sessions() as session:
             for shard in self.bot.my_shards():
                 versions.update(await stored_games.ai_games(session=session, shard=shard))
