@@ -373,6 +373,8 @@ class GameService:
             seat = table.seat_of(cause.user_id or 0)
             if seat is None:
                 raise NotPlaying()
+            if seat in table.stand_ins():  # a move of their own takes the seat back from the AI
+                await self._end_stand_in(table, seat)
         game = table.game
         stale = seat is not None and (
             (token is not None and game.decision_token(seat) != token)
@@ -510,15 +512,19 @@ class GameService:
             return True
 
     async def take_back(self, table: Table, seat: int) -> bool:
-        """The seat's player plays it again; whether an AI was keeping it."""
+        """The seat's player plays it again (also when they make a move of their own: `act`);
+        whether an AI was keeping it."""
         async with self.lock(table.id):
-            async with self.storage.sessions() as session:
-                when = await stored_stand_ins.end(session=session, game_id=table.id, seat=seat, version=table.version)
-            if when is None:
-                return False
-            table.record.updated_at = when
-            next(s for s in table.seats if s.seat == seat).ai = None
-            return True
+            return await self._end_stand_in(table, seat)
+
+    async def _end_stand_in(self, table: Table, seat: int) -> bool:
+        async with self.storage.sessions() as session:
+            when = await stored_stand_ins.end(session=session, game_id=table.id, seat=seat, version=table.version)
+        if when is None:
+            return False
+        table.record.updated_at = when
+        next(s for s in table.seats if s.seat == seat).ai = None
+        return True
 
     async def set_host(self, table: Table, user_id: int) -> None:
         async with self.lock(table.id):

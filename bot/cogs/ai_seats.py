@@ -133,12 +133,14 @@ class AISeats(TTRCog):
         if not await self.bot.service.take_back(table, seat):
             raise SeatNotHeld()
         ct = await self.bot.messenger.channel_t(table)
-        player = f"<@{user_id}>"
-        await interaction.response.edit_message(view=None)
-        await interaction.followup.send(
-            "🪑 " + ct.gettext("{player} is back in their seat: the AI stops playing for them.", player=player),
-            allowed_mentions=discord.AllowedMentions.none(),
+        back = "🪑 " + ct.gettext(
+            "{player} is back in their seat: the AI stops playing for them.", player=f"<@{user_id}>"
         )
+        await interaction.response.edit_message(view=None)
+        if table.game.phase == "playing" and table.game.current == seat:  # their turn, which no message offered
+            await self.bot.messenger.post_turn(table, back)
+        else:
+            await interaction.followup.send(back, allowed_mentions=discord.AllowedMentions.none())
 
     async def start_work(self) -> None:
         """At start-up: AIs whose turn it was when the bot stopped play on; then a look every `SWEEP`."""

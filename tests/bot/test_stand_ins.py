@@ -96,3 +96,18 @@ async def test_the_host_can_hand_a_seat_to_the_ai_instead_of_removing_its_player
     await wait_for_turn_message(fake, driver, (seat + 1) % 3)
     [span] = await spans(bot, driver.game_id)
     assert (span.user_id, span.reason, span.ended) == (fake.dirk.id, "kick", None)
+    # dirk comes back and plays on his turn without the button: his own move takes the seat back.
+    bot.get_cog("AISeats").delay = 3600
+    while driver.game.current != seat:
+        await driver.act(driver.game.current, DrawDeck())
+        await driver.act(driver.game.current, DrawDeck())
+    plies = len(driver.game.log)
+    menu = await fake.slash(fake.dirk, fake.general, "ttr draw")  # no turn message offered his turn
+    await menu.wait_resolved()
+    deck = next(c for c in menu.message.custom_ids if ":draw:deck" in c)
+    await fake.click(fake.dirk, menu.message, deck)
+    await fake.wait_until(lambda: len(driver.game.log) > plies, what="dirk's card")
+    table = await bot.service.table(driver.game_id)
+    assert not table.stand_ins() and driver.game.current == seat  # his second card is his to draw
+    [span] = await spans(bot, driver.game_id)
+    assert span.ended is not None
