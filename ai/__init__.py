@@ -1,7 +1,7 @@
 """AI players (pure Python on top of `engine`; no Discord, SQL or Pillow). See docs/ai.md.
 
 from ai import make_ai, ask
-bot = make_ai("baseline", seed=1)     # "random", "gentle", "baseline" or "strong"
+bot = make_ai("baseline", seed=1)     # "random", "gentle", "baseline", "strong" or "expert"
 game.apply(seat, ask(bot, game, seat))
 """
 
@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from ai.base import GameInfo, Player, ask, legal_for
 from ai.baseline import BaselinePlayer
+from ai.expert import ExpertPlayer
 from ai.gentle import GentlePlayer
 from ai.random_player import RandomPlayer
 from ai.strong import StrongPlayer
@@ -21,6 +22,7 @@ players: dict[str, Callable[..., Player]] = {
     "gentle": GentlePlayer,
     "baseline": BaselinePlayer,
     "strong": StrongPlayer,
+    "expert": ExpertPlayer,
 }
 
 
@@ -35,6 +37,7 @@ def make_ai(name: str, seed: int | str | None = 0) -> Player:
 
 __all__ = [
     "BaselinePlayer",
+    "ExpertPlayer",
     "GameInfo",
     "GentlePlayer",
     "Player",
