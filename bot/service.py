@@ -14,6 +14,7 @@ concurrency) arbitrates between processes (shards) sharing one database.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import secrets
 import uuid
@@ -319,8 +320,9 @@ class GameService:
 
         The action is the player `cause.user_id`'s (their seat), or the table's (`as_table`: a
         kick), or `seat`'s own (a deadline, an AI, an undo). It may be a function of the game that
-        decides it (an AI): that runs in a worker thread while this game's lock is held, so nobody
-        moves between the choice and the move.
+        decides it (an AI): that runs in a worker thread (a coroutine function: awaited, as the AI
+        seats await the worker pool) while this game's lock is held, so nobody moves between the
+        choice and the move.
 
         A button carries either the `token` of the decision it answers (a ticket choice, a tunnel,
         a payment: stale once that decision is resolved) or the `turn` it was offered in (the
@@ -382,6 +384,8 @@ class GameService:
         )
         if isinstance(action, str):
             action = parse_action(game, seat, action)
+        elif inspect.iscoroutinefunction(action):  # thought elsewhere (an AI in the worker pool)
+            action = await action(game)
         elif callable(action):
             action = await asyncio.to_thread(action, game)
         if stale:

@@ -23,11 +23,11 @@ import discord
 from discord import Interaction
 from discord.ext import tasks
 
-from ai import ask, make_ai
 from bot import components
 from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.errors import UserError
+from bot.render_pool import POOL
 from bot.service import AI_SEATS, Cause, CauseKind, Outcome, Table, new_error_id
 from engine.errors import TemplateError
 from i18n import N_
@@ -106,11 +106,13 @@ class AISeats(TTRCog):
             if not waiting or table.record.status != "active":
                 return
             seat = waiting[0]
-            player = make_ai(table.ai_seats()[seat], seed=f"{table.record.seed}:{seat}:{table.game.version}")
+            level, seed = table.ai_seats()[seat], f"{table.record.seed}:{seat}:{table.game.version}"
+
+            async def decide(game, level=level, seed=seed, seat=seat):  # thought in the worker pool
+                return await POOL.think(level, seed, game, seat)
+
             try:  # decided under the game's lock: a person's move cannot slip in between
-                await self.bot.service.act(
-                    game_id, lambda game: ask(player, game, seat), seat=seat, cause=Cause(CauseKind.AI)
-                )
+                await self.bot.service.act(game_id, decide, seat=seat, cause=Cause(CauseKind.AI))
             except (TemplateError, ValueError):
                 continue  # the decision went away meanwhile (someone resigned, a deadline): look again
             except Exception:

@@ -19,10 +19,10 @@ from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 from discord.ext import tasks
 
-from ai import ask, make_ai
 from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.errors import NotPlaying
+from bot.render_pool import POOL
 from bot.service import new_error_id
 from bot.timers import timestamp
 from bot.transformers import clocked_table
@@ -31,6 +31,13 @@ from engine.errors import TemplateError
 from storage import clocks as stored_clocks
 
 log = logging.getLogger(__name__)
+
+
+async def _ai_action(game: Game, *, seat: int, level: str):
+    """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy; the AI keeps
+    the seat warm from then on: the AI seats controller plays its later turns), thought in the
+    worker pool."""
+    return await POOL.think(level, f"{game.seed}:{seat}:{game.version}", game, seat)
 
 
 class Clocks(TTRCog):
@@ -114,18 +121,12 @@ class Clocks(TTRCog):
             else:
                 try:  # decided under the game's lock, like the AI seats' moves
                     outcome = await service.act(
-                        table.id, partial(self._ai_action, seat=timer.seat, level=level), cause=cause, seat=timer.seat
+                        table.id, partial(_ai_action, seat=timer.seat, level=level), cause=cause, seat=timer.seat
                     )
                 except (TemplateError, ValueError):
                     break  # the AI seats controller played the rest of the turn first
             cause = timers.timeout_cause(clock, timer.seat, missed, first=False)
             table = outcome.table
-
-    @staticmethod
-    def _ai_action(game: Game, *, seat: int, level: str):
-        """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy; the AI
-        keeps the seat warm from then on: the AI seats controller plays its later turns)."""
-        return ask(make_ai(level, seed=f"{game.seed}:{seat}:{game.version}"), game, seat)
 
     @app_commands.command(
         name="vacation", description=locale_str("Pause your own deadlines in this game for some days")
