@@ -135,9 +135,8 @@ class AISeats(TTRCog):
         if not await self.bot.service.take_back(table, seat):
             raise SeatNotHeld()
         ct = await self.bot.messenger.channel_t(table)
-        back = "🪑 " + ct.gettext(
-            "{player} is back in their seat: the AI stops playing for them.", player=f"<@{user_id}>"
-        )
+        mention = f"<@{user_id}>"
+        back = "🪑 " + ct.gettext("{player} is back in their seat: the AI stops playing for them.", player=mention)
         await interaction.response.edit_message(view=None)
         if table.game.phase == "playing" and table.game.current == seat:  # their turn, which no message offered
             await self.bot.messenger.post_turn(table, back)
