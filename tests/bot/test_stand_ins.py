@@ -111,3 +111,33 @@ async def test_the_host_can_hand_a_seat_to_the_ai_instead_of_removing_its_player
     assert not table.stand_ins() and driver.game.current == seat  # his second card is his to draw
     [span] = await spans(bot, driver.game_id)
     assert span.ended is not None
+
+
+async def test_taking_the_seat_back_on_ones_own_turn_posts_that_turn(fake_discord, make_bot):
+    """The AI's turn was told with no controls (an AI moves by itself): a player who takes the seat
+    back while the game waits on it gets the turn message with the table's buttons."""
+    fake = fake_discord
+    bot, driver = await three_player_game(fake, make_bot)
+    bot.get_cog("AISeats").delay = 3600  # the AI would wait an hour: dirk is back before it moves
+    seat = (await bot.service.table(driver.game_id)).seat_of(fake.dirk.id)
+    while driver.game.current != seat:
+        await driver.act(driver.game.current, DrawDeck())
+        await driver.act(driver.game.current, DrawDeck())
+    question = await ask_to_kick(fake, fake.alice, fake.dirk)
+    await fake.click(fake.alice, question, label="An AI plays the seat")
+    said = await fake.wait_until(
+        lambda: next(
+            (m for m in fake.channel_messages(fake.general) if f"ttr:{driver.game_id}:back:{seat}" in m.custom_ids),
+            None,
+        ),
+        what="the table told",
+    )
+    await fake.click(fake.dirk, said, f"ttr:{driver.game_id}:back:{seat}")
+    turn = await fake.wait_until(
+        lambda: next((m for m in fake.channel_messages(fake.general) if "is back in their seat" in m.content), None),
+        what="the turn posted",
+    )
+    assert f"<@{fake.dirk.id}>, your turn" in turn.content and f"ttr:{driver.game_id}:hand" in turn.custom_ids
+    await driver.act(seat, DrawDeck())  # from that message's buttons
+    await driver.act(seat, DrawDeck())
+    assert driver.game.current != seat and not (await bot.service.table(driver.game_id)).stand_ins()
