@@ -48,9 +48,9 @@ class ExpertPlayer(StrongPlayer):
     def search(self, board: Board, candidates: Sequence[Action]) -> Action:
         """The candidate whose playouts beat the first's (the strong AI's choice) by the widest
         sure margin, on the same determinized samples; the first when none does."""
-        start = time.perf_counter()
+        deadline = None if self.THINK is None else time.perf_counter() + self.THINK
         gains: list[list[float]] = [[] for _ in candidates]
-        while len(gains[0]) < self.SAMPLES and (self.THINK is None or time.perf_counter() - start < self.THINK):
+        while len(gains[0]) < self.SAMPLES and (deadline is None or time.perf_counter() < deadline):
             seed = self.rng.randrange(1 << 30)
             try:
                 base = determinize(board.view, board.info, random.Random(seed))
@@ -59,12 +59,16 @@ class ExpertPlayer(StrongPlayer):
             state = base.to_json()
             margins = []
             for i, action in enumerate(candidates):
+                if deadline is not None and time.perf_counter() > deadline:
+                    break  # out of time: this sample is left unfinished, and out
                 game = base if i == 0 else Game.from_json(state)
                 game.apply(board.me, action)
                 playout(game, [BaselinePlayer(f"{seed}:{s}") for s in range(board.seats)])
                 if not game.is_over():
                     return candidates[0]
                 margins.append(margin(game, board.me))
+            if len(margins) < len(candidates):
+                break
             for i, m in enumerate(margins):
                 gains[i].append(m - margins[0])
         if len(gains[0]) < 2:
