@@ -3,6 +3,7 @@
     python benchmarks/ai_bench.py                 # gentle and strong against the baseline, 200 games each
     python benchmarks/ai_bench.py --levels gentle,strong --versus baseline --maps usa,marklin --seats 2,3 --games 50
     python benchmarks/ai_bench.py --against 9a7a01b --games 100 --maps usa,europe --jobs 2
+    python benchmarks/ai_bench.py --pairs strong:baseline --games 50   # python -m ai.tournament's table
 
 The win-rate table: each level in `--levels` takes one seat against `--versus` in the others (its
 seat rotating, game i with seed `--seed` + i, as `python -m ai.tournament` plays a pairing), on
@@ -39,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from ai import legal_for, make_ai  # noqa: E402
 from ai.base import GameInfo  # noqa: E402
 from ai.tournament import Pairing, run, wilson  # noqa: E402
+from ai.tournament import main as tournament  # noqa: E402
 from engine import Game, GameOptions, available_maps  # noqa: E402
 from engine import actions as new_actions  # noqa: E402
 
@@ -199,4 +201,7 @@ def levels(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
-    sys.exit(against(argv) if any(a.startswith("--against") for a in argv) else levels(argv))
+    if any(a.startswith("--against") for a in argv):
+        sys.exit(against(argv))
+    # --pairs: the tournament's own table of pairings (`python -m ai.tournament`, as the older figures were run)
+    sys.exit(tournament(argv) if any(a.startswith("--pairs") for a in argv) else levels(argv))
