@@ -1,7 +1,7 @@
 """AI players (pure Python on top of `engine`; no Discord, SQL or Pillow). See docs/ai.md.
 
 from ai import make_ai, ask
-bot = make_ai("baseline", seed=1)     # "random", "baseline" or "strong"
+bot = make_ai("baseline", seed=1)     # "random", "gentle", "baseline", "strong" or "expert"
 game.apply(seat, ask(bot, game, seat))
 """
 
@@ -11,14 +11,18 @@ from collections.abc import Callable
 
 from ai.base import GameInfo, Player, ask, legal_for
 from ai.baseline import BaselinePlayer
+from ai.expert import ExpertPlayer
+from ai.gentle import GentlePlayer
 from ai.random_player import RandomPlayer
 from ai.strong import StrongPlayer
 
 #: AI players by name; each factory takes a seed.
 players: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer,
+    "gentle": GentlePlayer,
     "baseline": BaselinePlayer,
     "strong": StrongPlayer,
+    "expert": ExpertPlayer,
 }
 
 
@@ -33,7 +37,9 @@ def make_ai(name: str, seed: int | str | None = 0) -> Player:
 
 __all__ = [
     "BaselinePlayer",
+    "ExpertPlayer",
     "GameInfo",
+    "GentlePlayer",
     "Player",
     "RandomPlayer",
     "StrongPlayer",

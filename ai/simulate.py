@@ -31,6 +31,8 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
     me = info.seat
     if view["tunnel"] is not None or view["stage"] not in (None, "second_card", "tickets"):
         raise CannotSample("pending decision")
+    if "marklin" in m.rules.hooks:
+        raise CannotSample("Märklin's two ticket decks, passengers and merchandise are not sampled")
     template = Game.new(m, seats, rng.randrange(1 << 30), info.options).to_json()
     state = dict(template)
     players = view["players"]

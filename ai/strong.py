@@ -25,8 +25,8 @@ import time
 from collections.abc import Sequence
 from functools import cache
 
+from ai import marklin
 from ai.base import GameInfo
-from ai.baseline import BaselinePlayer
 from ai.board import INF, Board, Plan, color_needs, make_plan, shortest_path
 from ai.common import best_payment, draw_card, tunnel_answer
 from engine import (
@@ -34,13 +34,16 @@ from engine import (
     BuildStation,
     Claim,
     DeclineTunnel,
+    DrawDeck,
+    DrawMarket,
     DrawTickets,
     Game,
     KeepTickets,
     NeutralClaim,
     PayTunnel,
 )
-from engine.cards import LOCO
+from engine.actions import Move
+from engine.cards import LOCO, PASSENGER
 from engine.mapdata import Ticket, Track
 
 TRAINS_PER_OPP_TURN = 1.15  # trains an opponent places per turn, on average (45 trains in ~40 turns)
@@ -69,10 +72,12 @@ class StrongPlayer:
     OPP_RATE = TRAINS_PER_OPP_TURN
     LONG_BONUS = 0.3  # path cost saved per route point above one per train (favors long routes)
     HOARD = 14  # with this many cards in hand, spend surplus on long routes for points
+    MOVE_WORTH = 18  # Märklin: token points a passenger move collects before it is worth a turn ...
+    MOVE_RUSH = 2.0  # ... fewer as the turns left per placed passenger fall toward this, then any
+    PASSENGER_CARDS = 1  # ... and face-up passenger cards taken instead of another card while it holds fewer
 
     def __init__(self, seed: int | str | None = 0, **params: float) -> None:
         self.rng = random.Random(seed)
-        self._baseline = BaselinePlayer(seed)
         for key, value in params.items():  # tuning experiments: StrongPlayer(seed, SPARE=8)
             if not key.isupper() or not hasattr(type(self), key):
                 raise TypeError(f"unknown parameter {key}")
@@ -83,10 +88,13 @@ class StrongPlayer:
     def choose(self, view: dict, legal: Sequence[Action], info: GameInfo) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if "marklin" in info.map.rules.hooks:  # no Märklin play of its own yet: the baseline's, so a table may seat it
-            return self._baseline.choose(view, legal, info)
         first = legal[0]
+        marklin_map = "marklin" in info.map.rules.hooks
+        if marklin_map and isinstance(first, DrawTickets):  # the starting ticket mix
+            return marklin.ticket_mix(legal)
         board = Board(view, info)
+        if marklin_map and not isinstance(first, KeepTickets):
+            return self.marklin_turn(board, legal)
         if isinstance(first, KeepTickets):
             return self.keep(board, legal)
         if isinstance(first, (PayTunnel, DeclineTunnel)):
@@ -287,6 +295,28 @@ class StrongPlayer:
 
         # Give away the track we would least like to keep.
         return min(legal, key=keep_for_me)
+
+    # ------------------------------------------------------------------ Märklin
+
+    def marklin_turn(self, board: Board, legal: Sequence[Action]) -> Action:
+        """Passengers (docs/rules.md §8.5): a move when it collects enough for the turns left, else
+        the usual turn, its claim carrying a passenger to the end whose stack is worth most, its
+        ticket draw naming the mix (one long ticket while the game is young, else none)."""
+        move = marklin.passenger_move(board, legal, self.turns_left(board), self.MOVE_WORTH, self.MOVE_RUSH)
+        if move is not None:
+            return move
+        action = self.turn(board, [a for a in legal if not isinstance(a, Move)])
+        if isinstance(action, Claim):
+            return marklin.with_passenger(board, action, legal)
+        if isinstance(action, (DrawDeck, DrawMarket)) and board.hand[PASSENGER] < self.PASSENGER_CARDS:
+            ride = next((a for a in legal if isinstance(a, DrawMarket) and board.market[a.slot] == PASSENGER), None)
+            if ride is not None:
+                return ride
+        if isinstance(action, DrawTickets):
+            long = 1 if board.trains >= 30 else 0
+            mixes = [a for a in legal if isinstance(a, DrawTickets)]
+            return next((a for a in mixes if a.long == long), mixes[0])
+        return action
 
     # ------------------------------------------------------------------ a turn
 

@@ -58,6 +58,7 @@ class Side:
     decisions: int = 0
     seconds: float = 0.0
     max_seconds: float = 0.0
+    times: list = field(default_factory=list, repr=False)  # every decision's seconds (percentiles)
 
     def add(self, total: int, completed: int, held: int, times: Sequence[float]) -> None:
         self.games += 1
@@ -67,6 +68,7 @@ class Side:
         self.decisions += len(times)
         self.seconds += sum(times)
         self.max_seconds = max(self.max_seconds, max(times, default=0.0))
+        self.times.extend(times)
 
     @property
     def mean_ms(self) -> float:

@@ -1,10 +1,15 @@
-"""AI tournament benchmark: the figures in docs/ai.md and docs/performance.md.
+"""AI benchmark: the figures in docs/ai.md and docs/performance.md.
 
-    python benchmarks/ai_bench.py                 # 200 two-player games per map and pairing
-    python benchmarks/ai_bench.py --games 50 --jobs 2 --maps usa,europe
+    python benchmarks/ai_bench.py                 # gentle and strong against the baseline, 200 games each
+    python benchmarks/ai_bench.py --levels gentle,strong --versus baseline --maps usa,marklin --seats 2,3 --games 50
     python benchmarks/ai_bench.py --against 9a7a01b --games 100 --maps usa,europe --jobs 2
+    python benchmarks/ai_bench.py --pairs strong:baseline --games 50   # python -m ai.tournament's table
 
-Any option of `python -m ai.tournament` may be given; this script only sets the defaults.
+The win-rate table: each level in `--levels` takes one seat against `--versus` in the others (its
+seat rotating, game i with seed `--seed` + i, as `python -m ai.tournament` plays a pairing), on
+every map and seat count; a win is first place alone, with its 95% Wilson interval and the fair
+share (1 / seats). Then each AI's thinking time per decision (median, p95, max, wall-clock inside
+the worker, so contention on the machine shows), over every game it played.
 
 `--against COMMIT` plays today's strong AI on today's engine against the strong AI and engine
 of an earlier commit (extracted by `git archive` into a temporary directory and imported as
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import math
 import re
 import statistics
 import subprocess
@@ -33,8 +39,9 @@ sys.path.insert(0, str(ROOT))
 
 from ai import legal_for, make_ai  # noqa: E402
 from ai.base import GameInfo  # noqa: E402
-from ai.tournament import main, wilson  # noqa: E402
-from engine import Game, GameOptions  # noqa: E402
+from ai.tournament import Pairing, run, wilson  # noqa: E402
+from ai.tournament import main as tournament  # noqa: E402
+from engine import Game, GameOptions, available_maps  # noqa: E402
 from engine import actions as new_actions  # noqa: E402
 
 _IMPORT = re.compile(r"\b(from|import) (engine|ai)\b|([\"'])(engine|ai)\.")
@@ -129,6 +136,72 @@ def against(argv: list[str]) -> int:
     return 0
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile of `values` (sorted here)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+def win_table(results: list[Pairing]) -> str:
+    lines = [
+        "| level | versus | map | seats | games | wins (95% CI) | fair share | avg score level / versus |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for p in results:
+        low, high = wilson(p.wins, p.games)
+        a, b = p.sides[p.a], p.sides[p.b]
+        lines.append(
+            f"| {p.a} | {p.b} | {p.map} | {p.seats} | {p.games} | {p.rate:.1%} ({low:.1%}–{high:.1%}) "
+            f"| {1 / p.seats:.0%} | {a.score / max(1, a.games):.1f} / {b.score / max(1, b.games):.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def time_table(results: list[Pairing]) -> str:
+    times: dict[str, list[float]] = {}
+    for p in results:
+        for side in p.sides.values():
+            times.setdefault(side.name, []).extend(side.times)
+    lines = ["| AI | decisions | median ms | p95 ms | max ms |", "|---|---|---|---|---|"]
+    for name, values in times.items():
+        if values:
+            ms = [1000 * v for v in values]
+            lines.append(
+                f"| {name} | {len(ms)} | {statistics.median(ms):.2f} | {percentile(ms, 0.95):.2f} | {max(ms):.0f} |"
+            )
+    return "\n".join(lines)
+
+
+def levels(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description="win rates of AI levels, and their thinking time per decision")
+    parser.add_argument("--levels", default="gentle,strong", help="the AIs measured (default gentle,strong)")
+    parser.add_argument("--versus", default="baseline", help="the AI in the other seats (default baseline)")
+    parser.add_argument("--maps", default=",".join(available_maps()), help="comma-separated map ids (default: all)")
+    parser.add_argument("--seats", default="2", help="comma-separated player counts (default 2)")
+    parser.add_argument("--games", type=int, default=200, help="games per level, map and seat count (default 200)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed (game i uses seed + i)")
+    args = parser.parse_args(argv)
+    maps = [m for m in args.maps.split(",") if m]
+    seats = [int(s) for s in args.seats.split(",") if s]
+    pairs = [f"{level}:{args.versus}" for level in args.levels.split(",") if level]
+    start = time.perf_counter()
+    print(
+        f"{args.games} games per level, map and seat count; levels {args.levels} against {args.versus}; "
+        f"maps {', '.join(maps)}; seats {args.seats}; jobs {args.jobs}; seeds from {args.seed}",
+        flush=True,
+    )
+    results = run(maps, seats, pairs, args.games, args.jobs, args.seed)
+    print(win_table(results))
+    print()
+    print(time_table(results))
+    print(f"\n{time.perf_counter() - start:.0f} s in all")
+    return 0
+
+
 if __name__ == "__main__":
     argv = sys.argv[1:]
-    sys.exit(against(argv) if any(a.startswith("--against") for a in argv) else main(argv))
+    if any(a.startswith("--against") for a in argv):
+        sys.exit(against(argv))
+    # --pairs: the tournament's own table of pairings (`python -m ai.tournament`, as the older figures were run)
+    sys.exit(tournament(argv) if any(a.startswith("--pairs") for a in argv) else levels(argv))

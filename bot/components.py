@@ -69,7 +69,10 @@ HAND = GAME + r":hand"
 REMATCH = GAME + r":rematch"
 LOBBY = r"ttr:lobby:(?P<lobby>[0-9]+):(?P<what>join|leave|start)"
 #: A host's confirmation of a kick: the seat and the user it held when asked.
-KICK = GAME + r":kick:(?P<seat>[0-9]+):(?P<user>[0-9]+):(?P<answer>yes|no)"
+#: "ai": an AI keeps the seat warm instead (storage/stand_ins.py).
+KICK = GAME + r":kick:(?P<seat>[0-9]+):(?P<user>[0-9]+):(?P<answer>yes|no|ai)"
+#: A seat's player taking it back from the AI that kept it warm.
+SEAT_BACK = GAME + r":back:(?P<seat>[0-9]+)"
 #: A tournament's sign-up post (bot/cogs/tournaments.py).
 TOURNAMENT = r"ttr:tournament:(?P<tournament>[0-9]+):(?P<what>join|leave)"
 #: A server manager's confirmation of a league's deletion.
@@ -90,6 +93,7 @@ KNOWN = (
     REMATCH,
     LOBBY,
     KICK,
+    SEAT_BACK,
     TOURNAMENT,
     LEAGUE_DELETE,
     MIX,
@@ -228,6 +232,11 @@ def choice_button(game_id: int, token: int, choice: Action | str, *, label: str 
 
 
 # ---------------------------------------------------------------------------- views
+
+
+def seat_back_view(game_id: int, seat: int, *, t: Translator) -> discord.ui.View:
+    """The button that gives a seat back to its player (only they may use it)."""
+    return layout([button(f"ttr:{game_id}:back:{seat}", t.pgettext("button", "Take my seat back"), emoji="🪑")])
 
 
 def layout(items: Iterable[discord.ui.Item]) -> discord.ui.View:

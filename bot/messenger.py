@@ -41,9 +41,14 @@ log = logging.getLogger(__name__)
 PLAYER_COLORS: dict[str, tuple[int, int, int]] = dict(
     zip(("violet", "teal", "brown", "sky", "lime"), DEFAULT_PLAYER_COLORS)
 )
-AI_LEVELS = ("random", "baseline", "strong")
+AI_LEVELS = ("random", "gentle", "baseline", "strong")
 #: An AI seat's name by level ({n}: the seat's number), translated where it is shown.
-AI_NAMES = {"random": N_("random AI {n}"), "baseline": N_("baseline AI {n}"), "strong": N_("strong AI {n}")}
+AI_NAMES = {
+    "random": N_("random AI {n}"),
+    "gentle": N_("gentle AI {n}"),
+    "baseline": N_("baseline AI {n}"),
+    "strong": N_("strong AI {n}"),
+}
 
 
 def pings(*user_ids: int | None) -> discord.AllowedMentions:
@@ -203,10 +208,11 @@ class TableMessenger:
         """A seat's player as drawn in images: the display name as it is, or the AI's."""
         t = t or translator()
         level = next((s.ai for s in table.seats if s.seat == seat and s.ai), None)
-        if level in AI_NAMES:
-            return "🤖 " + t.gettext(AI_NAMES[level], n=seat + 1)
         user_id = table.user_of(seat)
-        return (self._names.get(user_id) if user_id is not None else None) or t.gettext("Seat {n}", n=seat + 1)
+        if level in AI_NAMES and user_id is None:
+            return "🤖 " + t.gettext(AI_NAMES[level], n=seat + 1)
+        name = (self._names.get(user_id) if user_id is not None else None) or t.gettext("Seat {n}", n=seat + 1)
+        return f"{name} (🤖)" if level else name  # an AI keeps the person's seat warm
 
     def styles(self, table: Table, t: Translator | None = None) -> list[PlayerStyle]:
         styles = []
@@ -690,6 +696,24 @@ class TableMessenger:
                     when=timestamp(due),
                 )
             ),
+        )
+
+    async def announce_stand_in(self, table: Table, seat: int, level: str) -> None:
+        """Tell the table an AI plays `seat` for its player now, with the button that gives it back."""
+        channel = await self.channel(table)
+        if channel is None:
+            return
+        t = await self.channel_t(table)
+        text = t.gettext(
+            "🤖 The {level} AI plays {player}'s seat until they are back. {player}: tap **{button}** when you are.",
+            level=t.pgettext("AI level", level),
+            player=self.mention(table, seat, t),
+            button=t.pgettext("button", "Take my seat back"),
+        )
+        await channel.send(
+            text,
+            view=components.seat_back_view(table.id, seat, t=t),
+            allowed_mentions=pings(table.user_of(seat)),
         )
 
     async def post_final(self, table: Table, summary: str, channel, *, row: Announcement | None = None) -> None:

@@ -1,4 +1,4 @@
-"""Images drawn in worker processes, not on the event loop's threads.
+"""Images drawn, and AI moves thought, in worker processes, not on the event loop's threads.
 
 A board takes 30–300 ms of CPU in Pillow and Python; in a worker thread it holds the GIL the event
 loop needs, so every interaction waits behind it and one process uses one core. Here each image is
@@ -8,6 +8,10 @@ map's id, the styles, the language) and loads the map and catalogs itself, once.
 kept: `render` answers a call it has answered before (same renderer, same arguments) from a small
 cache, so a public image is drawn once however many read it, and a private one again only when
 something it shows changed.
+
+An AI seat's move is thought there too (`think`): the strong AI's playouts take up to half a
+second of CPU (the expert's a second), which in a thread would hold the loop's GIL as a drawing
+does. The worker rebuilds the game from its JSON and asks the AI, which sees only its seat's view.
 
 The workers come from a `forkserver`: a fresh interpreter started before anything else, with the
 rendering modules imported once (`set_forkserver_preload`), that forks each worker from itself.
@@ -35,7 +39,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
+from engine import Action, Game
 from i18n import Translator
 from rendering import PlayerStyle, RenderedImage
 
@@ -48,7 +54,7 @@ KEEP = 64
 #: Pools that may break (a worker killed, out of memory) before images stay in threads for good.
 BREAKS = 3
 #: What the forkserver imports once, so that a worker starts with it loaded.
-PRELOAD = ["bot.render_pool", "engine", "rendering"]
+PRELOAD = ["bot.render_pool", "engine", "rendering", "ai"]
 #: A worker's lower CPU priority: on a busy machine the bot's loop (every interaction's first
 #: answer, due in 3 s) runs before a drawing, which only one message waits for.
 NICE = 5
@@ -61,6 +67,14 @@ def _draw(
 ) -> RenderedImage:
     """In a worker (or a thread): one image."""
     return _renderer(name)(view, _map(map_id), styles, t=_translator(language, city_names), **kwargs)
+
+
+def _think(level: str, seed: str, state: dict, seat: int) -> Action:
+    """In a worker (or a thread): the move the AI `level` makes for `seat` in the game `state`."""
+    from ai import ask, make_ai
+    from engine import Game
+
+    return ask(make_ai(level, seed=seed), Game.from_json(state), seat)
 
 
 def _worker_start(bot_pid: int) -> None:
@@ -219,7 +233,12 @@ class RenderPool:
             self._images.popitem(last=False)
         return image
 
-    async def _run(self, call: functools.partial[RenderedImage]) -> RenderedImage:
+    async def think(self, level: str, seed: str, game: Game, seat: int) -> Action:
+        """`ai.ask(make_ai(level, seed), game, seat)`, thought in a worker process (never kept:
+        a seeded AI gives the same move for the same game anyway)."""
+        return await self._run(functools.partial(_think, level, seed, game.to_json(), seat))
+
+    async def _run(self, call: functools.partial) -> Any:
         executor = self._executor
         if executor is not None and self.ready:
             try:

@@ -14,6 +14,7 @@ concurrency) arbitrates between processes (shards) sharing one database.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import secrets
 import uuid
@@ -30,6 +31,7 @@ from engine.events import Event, GameOver, TurnStarted
 from storage import GameNotFoundError, ReplayMismatchError, StaleVersionError, Storage, StorageError
 from storage import announcements as outbox
 from storage import games as stored_games
+from storage import stand_ins as stored_stand_ins
 from storage.announcements import Announce
 from storage.models import Announcement, GameRecord, SeatRecord, utcnow
 
@@ -67,8 +69,12 @@ class Table:
         return next((s.color for s in self.seats if s.seat == seat), None)
 
     def ai_seats(self) -> dict[int, str]:
-        """Seat → AI level, for the seats an AI plays."""
+        """Seat → AI level, for the seats an AI plays (its own, or a person's it keeps warm)."""
         return {s.seat: s.ai for s in self.seats if s.ai}
+
+    def stand_ins(self) -> dict[int, str]:
+        """Seat → AI level, for the people's seats an AI keeps warm while they are away."""
+        return {s.seat: s.ai for s in self.seats if s.ai and s.user_id is not None}
 
 
 class CauseKind(StrEnum):
@@ -323,8 +329,9 @@ class GameService:
 
         The action is the player `cause.user_id`'s (their seat), or the table's (`as_table`: a
         kick), or `seat`'s own (a deadline, an AI, an undo). It may be a function of the game that
-        decides it (an AI): that runs in a worker thread while this game's lock is held, so nobody
-        moves between the choice and the move.
+        decides it (an AI): that runs in a worker thread (a coroutine function: awaited, as the AI
+        seats await the worker pool) while this game's lock is held, so nobody moves between the
+        choice and the move.
 
         A button carries either the `token` of the decision it answers (a ticket choice, a tunnel,
         a payment: stale once that decision is resolved) or the `turn` it was offered in (the
@@ -377,6 +384,8 @@ class GameService:
             seat = table.seat_of(cause.user_id or 0)
             if seat is None:
                 raise NotPlaying()
+            if seat in table.stand_ins():  # a move of their own takes the seat back from the AI
+                await self._end_stand_in(table, seat)
         game = table.game
         stale = seat is not None and (
             (token is not None and game.decision_token(seat) != token)
@@ -384,6 +393,8 @@ class GameService:
         )
         if isinstance(action, str):
             action = parse_action(game, seat, action)
+        elif inspect.iscoroutinefunction(action):  # thought elsewhere (an AI in the worker pool)
+            action = await action(game)
         elif callable(action):
             action = await asyncio.to_thread(action, game)
         if stale:
@@ -497,6 +508,36 @@ class GameService:
                     session=session, game_id=table.id, seat=seat, user_id=user_id
                 )
             next(s for s in table.seats if s.seat == seat).user_id = user_id
+
+    async def stand_in(self, table: Table, seat: int, level: str, reason: str) -> bool:
+        """An AI of `level` plays `seat` for its player from now on (storage/stand_ins.py); whether
+        it took the seat (False: an AI holds it already, or it is an AI's own). The AI seats
+        controller plays it after the next outcome or at its next look."""
+        async with self.lock(table.id):
+            async with self.storage.sessions() as session:
+                when = await stored_stand_ins.begin(
+                    session=session, game_id=table.id, seat=seat, level=level, reason=reason, version=table.version
+                )
+            if when is None:
+                return False
+            table.record.updated_at = when
+            next(s for s in table.seats if s.seat == seat).ai = level
+            return True
+
+    async def take_back(self, table: Table, seat: int) -> bool:
+        """The seat's player plays it again (also when they make a move of their own: `act`);
+        whether an AI was keeping it."""
+        async with self.lock(table.id):
+            return await self._end_stand_in(table, seat)
+
+    async def _end_stand_in(self, table: Table, seat: int) -> bool:
+        async with self.storage.sessions() as session:
+            when = await stored_stand_ins.end(session=session, game_id=table.id, seat=seat, version=table.version)
+        if when is None:
+            return False
+        table.record.updated_at = when
+        next(s for s in table.seats if s.seat == seat).ai = None
+        return True
 
     async def set_host(self, table: Table, user_id: int) -> None:
         async with self.lock(table.id):

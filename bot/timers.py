@@ -73,6 +73,7 @@ class Timers:
             turn_seconds=seconds,
             reminder_seconds=int(settings.get("reminder_seconds", seconds // 4)),
             absence=settings.get("absence", "skip"),
+            ai_level=settings.get("ai_level") or "baseline",
             remove_after=int(settings.get("remove_after", 3)),
             vacation_days=int(settings.get("vacation_days", 7)),
         )
@@ -90,6 +91,7 @@ class Timers:
             "turn_seconds": clock.turn_seconds,
             "reminder_seconds": clock.reminder_seconds,
             "absence": clock.absence,
+            "ai_level": clock.ai_level,
             "remove_after": clock.remove_after,
             "vacation_days": clock.vacation_days,
         }

@@ -35,7 +35,6 @@ from pathlib import Path
 
 from ai import GameInfo, Player, ask, make_ai
 from ai import players as ai_players
-from ai.strong import StrongPlayer
 from engine import (
     Action,
     ActionError,
@@ -902,8 +901,11 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
 
 
 def ai_player(name: str, seed: str, replayable: bool) -> Player:
-    """An AI seat. With `--seed` the game must replay exactly, so the strong AI's thinking is bounded
-    by its number of playouts rather than by a clock (which depends on the machine's speed)."""
-    if replayable and name == StrongPlayer.name:
-        return StrongPlayer(seed, BUDGET=None)
-    return make_ai(name, seed)
+    """An AI seat. With `--seed` the game must replay exactly, so the strong and expert AIs' thinking
+    is bounded by their number of playouts rather than by a clock (which depends on the machine's speed)."""
+    player = make_ai(name, seed)
+    if replayable:
+        for clock in ("BUDGET", "THINK"):  # StrongPlayer.BUDGET, ExpertPlayer.THINK
+            if hasattr(player, clock):
+                setattr(player, clock, None)
+    return player

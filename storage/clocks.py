@@ -36,6 +36,7 @@ class GameClock(SQLModel, table=True):
     turn_seconds: int  # time for each decision
     reminder_seconds: int = 0  # remind this long before the deadline (0: no reminder)
     absence: str = Field(default="skip", max_length=16)  # what a missed deadline does
+    ai_level: str = Field(default="baseline", max_length=16)  # the AI that keeps a seat warm ("ai")
     remove_after: int = 3  # missed deadlines in a row before removal ("remove")
     vacation_days: int = 7  # each player's vacation allowance in this game
     paused_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # host pause

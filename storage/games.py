@@ -420,7 +420,7 @@ def ai_games_query(*, shard: tuple[int, int] | None = None, changed_since: datet
     # EXISTS, not a join: each game found is probed in its seats' primary key (stopping at its
     # first AI), instead of reading every AI seat to join them.
     has_ai = sa.exists().where(SeatRecord.game_id == GameRecord.id, SeatRecord.ai.is_not(None))
-    query = select(GameRecord.id, GameRecord.version).where(GameRecord.status == ACTIVE, has_ai)
+    query = select(GameRecord.id, GameRecord.version, GameRecord.updated_at).where(GameRecord.status == ACTIVE, has_ai)
     if shard is not None:
         query = query.where(on_shard(GameRecord.guild_id, shard))
     if changed_since is not None:
@@ -430,13 +430,13 @@ def ai_games_query(*, shard: tuple[int, int] | None = None, changed_since: datet
 
 async def ai_games(
     *, session: AsyncSession, shard: tuple[int, int] | None = None, changed_since: datetime | None = None
-) -> dict[int, int]:
+) -> dict[int, tuple[int, datetime]]:
     """The active games that have an AI seat (of `shard`'s guilds when given; written at or after
-    `changed_since` when given): game id -> stored version, so a process can tell which of them
-    moved since it last looked. With `changed_since` the read is a range of the index
+    `changed_since` when given): game id -> (stored version, last write), so a process can tell
+    which of them moved, or had a seat handed to an AI, since it last looked. With `changed_since` the read is a range of the index
     `ix_games_status_updated`: its cost follows the games written lately, not the games there are."""
     query = ai_games_query(shard=shard, changed_since=changed_since)
-    return {game_id: version for game_id, version in await session.execute(query)}
+    return {game_id: (version, updated) for game_id, version, updated in await session.execute(query)}
 
 
 async def game_seats(*, session: AsyncSession, game_id: int) -> list[SeatRecord]:

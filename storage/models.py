@@ -165,7 +165,9 @@ class ActionRecord(SQLModel, table=True):
 class SeatBase(SQLModel):
     user_id: int | None = _discord_id(default=None, nullable=True, index=True)  # None: an AI seat
     color: str | None = Field(default=None, max_length=16)
-    ai: str | None = Field(default=None, max_length=16)  # an AI seat's strength ("baseline", ...)
+    #: An AI seat's strength ("baseline", ...); with a user: the AI keeps that person's seat warm
+    #: (storage/stand_ins.py) until they take it back.
+    ai: str | None = Field(default=None, max_length=16)
 
 
 class SeatRecord(SeatBase, table=True):
@@ -554,6 +556,26 @@ class UndoVote(SQLModel, table=True):
     user_id: int = Field(sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
     approve: bool
     voted_at: datetime = _created()
+
+
+# ---------------------------------------------------------------------------- stand-ins
+
+
+class StandIn(SQLModel, table=True):
+    """A span of a game during which an AI played a person's seat (a missed deadline, or the host
+    handing the seat over): the moves of `seat` from version `began` up to `ended` (None: still
+    playing) were the AI's. Who played which moves, for leagues and the game's record."""
+
+    __tablename__ = "stand_ins"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, ondelete="CASCADE")
+    seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    began: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})  # the game's version then
+    ended: int | None = None
+    user_id: int = Field(sa_type=sa.BigInteger)  # whose seat it kept
+    level: str = Field(max_length=16)
+    reason: str = Field(max_length=16)  # "timeout" | "kick"
+    created_at: datetime = _created()
 
 
 # ---------------------------------------------------------------------------- tournaments

@@ -113,6 +113,13 @@ class SeatResult(Protocol):
     user_id: int | None
     rank: int | None
     left: str | None
+    ai: str | None  # with a user: an AI still kept the seat warm when the game ended
+
+
+def gone(seat: SeatResult) -> bool:
+    """Whether a seat's player had left at the end: removed, resigned, or away with an AI still
+    playing for them (storage/stand_ins.py; taking the seat back before the end keeps the result)."""
+    return seat.left is not None or (seat.ai is not None and seat.user_id is not None)
 
 
 class GameFacts(Protocol):
@@ -131,12 +138,13 @@ class SeasonRules(Protocol):
 
 def rating_places(seats: Sequence[SeatResult]) -> tuple[tuple[int, int], ...]:
     """(user, rank for rating) of a finished game's seats: those who stayed in the order of the
-    game's ranks (ties kept); everyone who left (removed or resigned) shares the last rank."""
-    stayed = [s.rank or len(seats) for s in seats if s.left is None]
+    game's ranks (ties kept); everyone who left (removed, resigned, or away with an AI in their
+    seat at the end: `gone`) shares the last rank."""
+    stayed = [s.rank or len(seats) for s in seats if not gone(s)]
     last = len(stayed) + 1
 
     def place(seat: SeatResult) -> int:  # competition rank among those who stayed (1, 1, 3)
-        return last if seat.left is not None else 1 + sum(r < (seat.rank or len(seats)) for r in stayed)
+        return last if gone(seat) else 1 + sum(r < (seat.rank or len(seats)) for r in stayed)
 
     return tuple((s.user_id, place(s)) for s in seats)  # type: ignore[misc]
 
@@ -170,8 +178,8 @@ def unrated_reason(record: GameFacts, seats: Sequence[SeatResult], season: Seaso
 
 
 def early_leavers(seats: Sequence[SeatResult], turns: Sequence[int], min_turns: int) -> list[int]:
-    """Seat numbers that left (resigned or removed) after fewer than `min_turns` turns."""
-    return [i for i, s in enumerate(seats) if s.left is not None and turns[i] < min_turns]
+    """Seat numbers that left (resigned, removed, away: `gone`) after fewer than `min_turns` turns."""
+    return [i for i, s in enumerate(seats) if gone(s) and turns[i] < min_turns]
 
 
 def game_results(

@@ -53,6 +53,9 @@ def kick_view(game_id: int, seat: int, user_id: int, *, t: Translator) -> discor
                 t.pgettext("button", "Remove"),
                 style=discord.ButtonStyle.danger,
             ),
+            components.button(
+                f"ttr:{game_id}:kick:{seat}:{user_id}:ai", t.pgettext("button", "An AI plays the seat"), emoji="🤖"
+            ),
             components.button(f"ttr:{game_id}:kick:{seat}:{user_id}:no", t.pgettext("button", "Cancel")),
         ]
     )
@@ -61,6 +64,9 @@ def kick_view(game_id: int, seat: int, user_id: int, *, t: Translator) -> discor
 class KickButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.KICK):
     async def run(self, interaction: Interaction) -> None:
         admin: Admin = interaction.client.get_cog("Admin")  # type: ignore[attr-defined,assignment]
+        if self.fields["answer"] == "ai":
+            await admin.hand_to_ai(interaction, self.number("game"), self.number("seat"), self.number("user"))
+            return
         await admin.confirm_kick(
             interaction, self.number("game"), self.number("seat"), self.number("user"), self.fields["answer"] == "yes"
         )
@@ -141,6 +147,29 @@ class Admin(TTRCog):
                 "That ended it: the final results are in {channel}.", channel=channel_mention(outcome.table)
             )
         await interaction.edit_original_response(content="✅ " + text)
+
+    async def hand_to_ai(self, interaction: Interaction, game_id: int, seat: int, user_id: int) -> None:
+        """The kick's third answer: instead of removing the player, an AI of the game's level (its
+        turn timer's, else baseline) plays their seat until they take it back (said on the table)."""
+        t = await self.bot.languages.for_interaction(interaction)
+        table = await self.bot.service.table(game_id)
+        check_host(table, interaction)
+        if table.user_of(seat) != user_id:
+            raise SeatChanged()
+        clock = await self.bot.timers.clock(game_id)
+        level = clock.ai_level if clock is not None else "baseline"
+        await self.bot.messenger.load_names(table)
+        name = self.bot.messenger.name(table, seat, t)
+        if not await self.bot.service.stand_in(table, seat, level, "kick"):
+            await interaction.response.edit_message(
+                content=t.gettext("An AI already plays **{name}**'s seat.", name=name), view=None
+            )
+            return
+        await interaction.response.edit_message(
+            content="✅ " + t.gettext("An AI plays **{name}**'s seat now, until they take it back.", name=name),
+            view=None,
+        )
+        await self.bot.messenger.announce_stand_in(table, seat, level)  # the AI seats' sweep starts it
 
     @app_commands.command(name="replace", description=locale_str("Give a player's seat to someone else"))
     @app_commands.describe(player=locale_str("Who leaves"), new_player=locale_str("Who takes the seat over"))

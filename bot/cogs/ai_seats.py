@@ -1,6 +1,10 @@
 """AI seats in Discord games: added by the host at `/ttr-host start`, they move a moment after their
 turn starts (and choose their starting tickets at once). The AI sees only its own view.
 
+An AI also keeps a person's seat warm (a missed deadline with the "ai" absence policy, or the host
+handing the seat over): it plays that seat like its own until the player taps **Take my seat back**
+(`components.SEAT_BACK`), which only they may do.
+
 Nothing is kept in memory that a restart would lose: after any outcome, and when the bot starts,
 every game whose next decision belongs to an AI gets a task that plays it through the one path.
 
@@ -18,13 +22,18 @@ import asyncio
 import logging
 from datetime import datetime, timedelta
 
+import discord
+from discord import Interaction
 from discord.ext import tasks
 
-from ai import ask, make_ai
+from bot import components
 from bot.background import Backoff
 from bot.cog import TTRCog
+from bot.errors import UserError
+from bot.render_pool import POOL
 from bot.service import AI_SEATS, Cause, CauseKind, Outcome, Table, new_error_id
 from engine.errors import TemplateError
+from i18n import N_
 from storage import games as stored_games
 from storage.models import utcnow
 
@@ -38,7 +47,23 @@ def waiting_on_ai(table: Table) -> list[int]:
     return [seat for seat in game.to_move() if seat in ai and game.left[seat] is None] if ai else []
 
 
+class NotYourSeat(UserError):
+    message = N_("Only {player} can take that seat back.")
+
+
+class SeatNotHeld(UserError):
+    message = N_("That seat is yours already: no AI is playing it.")
+
+
+class SeatBackButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.SEAT_BACK):
+    async def run(self, interaction: Interaction) -> None:
+        cog: AISeats = interaction.client.get_cog("AISeats")  # type: ignore[attr-defined,assignment]
+        await cog.take_back(interaction, self.number("game"), self.number("seat"))
+
+
 class AISeats(TTRCog):
+    items = (SeatBackButton,)
+
     #: Tries of a failing AI move (waiting 2, 4, 8 … seconds between) before it waits for the next outcome.
     RETRIES = 4
 
@@ -52,7 +77,7 @@ class AISeats(TTRCog):
         super().__init__(bot)
         self.delay = bot.settings.ai_delay  # seconds before an AI moves, so people can follow (tests use 0)
         self._tasks: dict[int, asyncio.Task] = {}
-        self._seen: dict[int, int] = {}  # game -> the version `sweep` last looked at
+        self._seen: dict[int, tuple] = {}  # game -> the (version, last write) `sweep` last looked at
         self._looked: datetime | None = None  # when the last sweep began (None: none yet, read every game)
         self._sweeps = Backoff("AI seats", base=5, most=300)
 
@@ -89,11 +114,13 @@ class AISeats(TTRCog):
             if not waiting or table.record.status != "active":
                 return
             seat = waiting[0]
-            player = make_ai(table.ai_seats()[seat], seed=f"{table.record.seed}:{seat}:{table.game.version}")
+            level, seed = table.ai_seats()[seat], f"{table.record.seed}:{seat}:{table.game.version}"
+
+            async def decide(game, level=level, seed=seed, seat=seat):  # thought in the worker pool
+                return await POOL.think(level, seed, game, seat)
+
             try:  # decided under the game's lock: a person's move cannot slip in between
-                await self.bot.service.act(
-                    game_id, lambda game: ask(player, game, seat), seat=seat, cause=Cause(CauseKind.AI)
-                )
+                await self.bot.service.act(game_id, decide, seat=seat, cause=Cause(CauseKind.AI))
             except (TemplateError, ValueError):
                 continue  # the decision went away meanwhile (someone resigned, a deadline): look again
             except Exception:
@@ -106,6 +133,24 @@ class AISeats(TTRCog):
                     return  # the next outcome of the game, or a restart, starts it again
                 await asyncio.sleep(self.delay + 2**failures)
 
+    async def take_back(self, interaction: Interaction, game_id: int, seat: int) -> None:
+        """The seat's player takes it back from the AI that kept it warm: said on the table, and the
+        message with the button loses it. Anyone else is refused, and so is a seat no AI holds."""
+        table = await self.bot.service.table(game_id)
+        user_id = table.user_of(seat)
+        if user_id != interaction.user.id:
+            raise NotYourSeat(player=f"<@{user_id}>" if user_id else "—")
+        if not await self.bot.service.take_back(table, seat):
+            raise SeatNotHeld()
+        ct = await self.bot.messenger.channel_t(table)
+        mention = f"<@{user_id}>"
+        back = "🪑 " + ct.gettext("{player} is back in their seat: the AI stops playing for them.", player=mention)
+        await interaction.response.edit_message(view=None)
+        if table.game.phase == "playing" and table.game.current == seat:  # their turn, which no message offered
+            await self.bot.messenger.post_turn(table, back)
+        else:
+            await interaction.followup.send(back, allowed_mentions=discord.AllowedMentions.none())
+
     async def start_work(self) -> None:
         """At start-up: AIs whose turn it was when the bot stopped play on; then a look every `SWEEP`."""
         await self._sweeps.run(self.sweep)
@@ -117,9 +162,10 @@ class AISeats(TTRCog):
 
     async def sweep(self) -> int:
         """Start a task for each game of this process's shards that waits on an AI and has none
-        (after a restart, or after another process moved the game); returns how many started. A
-        game is looked at again only once its stored version changed."""
-        versions: dict[int, int] = {}
+        (after a restart, after another process moved the game, or once a person's seat went to an
+        AI); returns how many started. A game is looked at again only once its stored version or
+        its last write changed."""
+        versions: dict[int, tuple] = {}
         began = utcnow()
         since = None if self._looked is None else self._looked - self.OVERLAP
         async with self.bot.storage.sessions() as session:

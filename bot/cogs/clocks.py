@@ -1,6 +1,7 @@
 """Turn timers firing: every few seconds, each timer that fell due (missed ones too, after a
 restart) reminds the player or applies the game's absence policy through the one path, with a
-deadline as its cause; `/ttr-settings vacation` pushes a player's own deadlines back.
+deadline as its cause ("ai": the host's AI level takes the seat, said on the table, and keeps it
+warm until its player takes it back); `/ttr-settings vacation` pushes a player's own deadlines back.
 
 Each process fires only the timers of its own shards' guilds (where the game's channel and AI
 seats are, docs/bot.md "Several processes"); claiming one takes a lease in storage (OUTBOX_LEASE),
@@ -12,23 +13,32 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from functools import partial
 
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 from discord.ext import tasks
 
-from ai import ask, make_ai
 from bot import metrics
 from bot.background import Backoff
 from bot.cog import TTRCog
 from bot.errors import NotPlaying
+from bot.render_pool import POOL
 from bot.service import new_error_id
 from bot.timers import timestamp
 from bot.transformers import clocked_table
 from engine import Game, Remove
+from engine.errors import TemplateError
 from storage import clocks as stored_clocks
 
 log = logging.getLogger(__name__)
+
+
+async def _ai_action(game: Game, *, seat: int, level: str):
+    """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy; the AI keeps
+    the seat warm from then on: the AI seats controller plays its later turns), thought in the
+    worker pool."""
+    return await POOL.think(level, f"{game.seed}:{seat}:{game.version}", game, seat)
 
 
 class Clocks(TTRCog):
@@ -100,20 +110,25 @@ class Clocks(TTRCog):
         if cause.policy == "remove":
             await service.act(table.id, Remove(timer.seat), cause=cause, as_table=True)
             return
+        level = clock.ai_level if clock is not None else "baseline"
+        if cause.policy == "ai" and await service.stand_in(table, timer.seat, level, "timeout"):
+            await self.bot.messenger.announce_stand_in(table, timer.seat, level)
         key = timer.decision
         for _ in range(10):  # a turn has at most a few steps
             game = table.game
             if game.is_over() or timer.seat not in game.to_move() or game.turn_token(timer.seat) != key:
                 break
-            action = self._ai_action(game, timer.seat) if cause.policy == "ai" else game.default_action(timer.seat)
-            outcome = await service.act(table.id, action, cause=cause, seat=timer.seat)
+            if cause.policy != "ai":
+                outcome = await service.act(table.id, game.default_action(timer.seat), cause=cause, seat=timer.seat)
+            else:
+                try:  # decided under the game's lock, like the AI seats' moves
+                    outcome = await service.act(
+                        table.id, partial(_ai_action, seat=timer.seat, level=level), cause=cause, seat=timer.seat
+                    )
+                except (TemplateError, ValueError):
+                    break  # the AI seats controller played the rest of the turn first
             cause = timers.timeout_cause(clock, timer.seat, missed, first=False)
             table = outcome.table
-
-    @staticmethod
-    def _ai_action(game: Game, seat: int):
-        """The move an AI makes for `seat` (a timed-out turn with the 'ai' absence policy)."""
-        return ask(make_ai("baseline", seed=f"{game.seed}:{seat}:{game.version}"), game, seat)
 
     @app_commands.command(
         name="vacation", description=locale_str("Pause your own deadlines in this game for some days")

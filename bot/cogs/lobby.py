@@ -45,7 +45,12 @@ TIMER_WORDS = (
     NC_("timer", "24 hours"),
     NC_("timer", "48 hours"),
 )  # bot.timers.TIMERS
-AI_LEVEL_WORDS = (NC_("AI level", "random"), NC_("AI level", "baseline"), NC_("AI level", "strong"))  # AI_LEVELS
+AI_LEVEL_WORDS = (  # AI_LEVELS
+    NC_("AI level", "random"),
+    NC_("AI level", "gentle"),
+    NC_("AI level", "baseline"),
+    NC_("AI level", "strong"),
+)
 PLAYER_COLOR_WORDS = (
     NC_("player color", "violet"),
     NC_("player color", "teal"),
@@ -60,7 +65,7 @@ TIMER_CHOICES = [
 ]
 ABSENCE_CHOICES = [
     app_commands.Choice(name=locale_str("skip the turn"), value="skip"),
-    app_commands.Choice(name=locale_str("an AI plays the turn"), value="ai"),
+    app_commands.Choice(name=locale_str("an AI plays the seat until they are back"), value="ai"),
     app_commands.Choice(name=locale_str("skip, remove after several misses"), value="remove"),
 ]
 AI_LEVEL_CHOICES = [app_commands.Choice(name=locale_pstr("AI level", level), value=level) for level in AI_LEVELS]
@@ -287,7 +292,10 @@ class Lobbies(TTRCog):
         """What a missed deadline does, said before anyone joins (bot/timers.py counts the misses)."""
         absence = clock.get("absence", "skip")
         if absence == "ai":
-            return t.gettext("When a turn's time runs out, an AI plays it.")
+            return t.gettext(
+                "When a turn's time runs out, an AI plays that seat until its player takes it back "
+                "(the AI chosen at start)."
+            )
         if absence == "remove":
             return t.ngettext(
                 "When a turn's time runs out, it is skipped; a player who misses {n} turn in a row "
@@ -683,13 +691,20 @@ class Lobbies(TTRCog):
                 host_id=lobby.host_id,
                 lobby_id=lobby.id,
                 ai=ai,
-                cause=Cause(CauseKind.START, user_id=interaction.user.id, clock=lobby.options.get("clock") or {}),
+                cause=Cause(CauseKind.START, user_id=interaction.user.id, clock=self._clock(lobby, ai_level)),
             )
         except (LobbyError, ChannelBusyError):
             await self._tell(interaction, N_("This lobby has already started (or a game is running here)."))
             return
         await self._retire(lobby.id)
         await self._tell(interaction, N_("Game started!"))
+
+    @staticmethod
+    def _clock(lobby, ai_level: str) -> dict:
+        """The lobby's turn timer, with the AI level the host chose at start: the AI that keeps a
+        timed-out player's seat warm (absence "ai") or takes a seat the host hands over."""
+        clock = lobby.options.get("clock") or {}
+        return {**clock, "ai_level": ai_level} if clock else {}
 
     async def _retire(self, lobby_id: int) -> None:
         """A started lobby's message loses Join/Leave/Start: the game's table has the controls now."""
@@ -718,7 +733,7 @@ class Lobbies(TTRCog):
                 user_ids=[s.user_id for s in old.seats],
                 colors=[s.color for s in old.seats],
                 host_id=interaction.user.id,
-                ai=[s.ai for s in old.seats],
+                ai=[s.ai if s.user_id is None else None for s in old.seats],  # not the AIs keeping seats warm
                 cause=Cause(
                     CauseKind.START, user_id=interaction.user.id, clock=await self.bot.timers.settings_of(game_id)
                 ),

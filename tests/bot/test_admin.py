@@ -31,6 +31,7 @@ async def test_only_host_or_manager_may_kick_and_kick_removes_the_seat_once_conf
     question = await ask_to_kick(fake, fake.alice, fake.dirk)
     assert question.custom_ids == [
         f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:yes",
+        f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:ai",
         f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:no",
     ]
     cancel = await fake.click(fake.alice, question, label="Cancel")

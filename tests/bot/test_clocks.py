@@ -210,7 +210,7 @@ async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
     assert not [m for m in fake.dms(fake.bob)[before:] if "It's your turn" in m.content]
 
 
-async def test_absence_policy_ai_plays_the_missed_turn(fake_discord, make_bot):
+async def test_absence_policy_ai_plays_the_missed_turn_and_keeps_the_seat(fake_discord, make_bot):
     fake, clock = fake_discord, Clock()
     bot, driver = await timed_game(fake, make_bot, clock, absence="ai")
     for seat in (0, 1):
@@ -220,7 +220,7 @@ async def test_absence_policy_ai_plays_the_missed_turn(fake_discord, make_bot):
     await bot.get_cog("Clocks").tick()
     game = driver.game
     assert game.current == 1 and len(game.log) > plies and all(seat == 0 for seat, _ in game.log[plies:])
-    assert "**alice** ran out of time: an AI plays this turn." in fake.channel_messages(fake.general)[-1].content
+    assert "**alice (🤖)** ran out of time: an AI plays this turn." in fake.channel_messages(fake.general)[-1].content
 
 
 async def test_a_whole_play_by_post_game_every_timer_fires_once(fake_discord, make_bot):

@@ -105,6 +105,7 @@ async def _ids(bot, driver, fake) -> dict[str, str]:
         components.REMATCH: f"ttr:{g}:rematch",
         components.LOBBY: f"ttr:lobby:{lobby.id}:join",
         components.KICK: f"ttr:{g}:kick:1:{fake.bob.id}:yes",
+        components.SEAT_BACK: f"ttr:{g}:back:1",
         components.TOURNAMENT: f"ttr:tournament:{tournament.id}:join",
         components.LEAGUE_DELETE: f"ttr:league:{league.id}:delete:yes",
         components.MIX: f"ttr:{g}:{token}:mix:1",

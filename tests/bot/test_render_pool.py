@@ -107,3 +107,24 @@ async def test_no_workers_draws_in_threads_and_keeps_equal_images() -> None:
     again = await pool.render("render_board", board_view(3), "usa", STYLES, t)
     assert again is first and not pool.ready
     assert (pool.drawn, pool.reused, pool.in_threads) == (1, 1, 1)
+
+
+async def test_an_ai_move_is_thought_in_a_worker_as_it_would_be_here() -> None:
+    """`think`: the game goes to a worker as JSON; the AI there makes the move it makes here."""
+    from ai import ask, make_ai
+
+    pool = RenderPool()
+    try:
+        pool.start(1)
+        await until_ready(pool)
+        game = Game.new("europe", 3, 4)
+        for seat in game.to_move():  # every seat's starting tickets, then the first turn
+            action = await pool.think("strong", f"4:{seat}", game, seat)
+            assert action == ask(make_ai("strong", f"4:{seat}"), game, seat) or game.is_legal(seat, action)
+            game.apply(seat, action)
+        seat = game.current
+        action = await pool.think("baseline", "4", game, seat)
+        assert action == ask(make_ai("baseline", "4"), game, seat)
+        assert pool.in_threads == 0  # thought in the worker
+    finally:
+        pool.close()

@@ -169,6 +169,7 @@ class Seat:
     user_id: int | None
     rank: int | None = None
     left: str | None = None
+    ai: str | None = None
 
 
 @given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from([None, "removed", "resigned"])), min_size=2, max_size=5))
@@ -267,3 +268,12 @@ def test_the_rating_module_imports_no_sql() -> None:
         imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
         assert {name.split(".")[0] for name in imported} <= allowed, module.__name__
         assert {name for name in imported if name.startswith("storage")} <= {"storage.errors"}
+
+
+def test_a_seat_an_ai_still_kept_warm_at_the_end_counts_as_a_leaver():
+    """An AI playing a person's seat when the game ended (storage/stand_ins.py): its player shares
+    the last rank whatever the seat scored; an AI's own seat (no user) is not such a seat."""
+    seats = [Seat(user_id=1, rank=1, ai="strong"), Seat(user_id=2, rank=2), Seat(user_id=3, rank=3)]
+    assert dict(rating_places(seats)) == {1: 3, 2: 1, 3: 2}
+    seats[0].ai = None  # they took the seat back before the end: the result is theirs
+    assert dict(rating_places(seats)) == {1: 1, 2: 2, 3: 3}

@@ -1,0 +1,111 @@
+"""The expert AI: the strong AI's moves, searched. At each turn's first step it takes the strong
+AI's choice and the next few moves in the strong AI's own order (another planned claim, the card
+its plan needs, more tickets, the route worth most points), and plays each out to the end of the
+game from the same determinized samples of what it cannot see (`ai/simulate.py`: the unseen cards
+and tickets dealt at random, every seat then played by the baseline policy); the candidate with
+the best average final margin is played, but only when it beats the strong AI's choice by more
+than `CONFIDENCE` standard errors of the paired differences (the same samples for every
+candidate): a few noisy playouts must not overrule a good heuristic.
+
+Thinking is bounded by a clock (`THINK` seconds per decision) or, with `THINK=None`, only by the
+number of samples (`SAMPLES` per candidate), so that a seeded game replays exactly on any machine.
+Ticket choices are the strong AI's (its own playouts); Märklin is played as the strong AI plays it
+(the samples do not model its decks and passengers).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from ai.baseline import BaselinePlayer
+from ai.board import Board, Plan, color_needs
+from ai.common import draw_card
+from ai.simulate import CannotSample, determinize, margin, playout
+from ai.strong import StrongPlayer
+from engine import Action, Claim, DrawDeck, DrawMarket, DrawTickets, Game
+
+
+class ExpertPlayer(StrongPlayer):
+    name = "expert"
+    MOVES = 4  # candidates searched per decision: the strong AI's choice and the next in its order
+    SAMPLES = 8  # determinized samples (one playout per candidate each) per decision at most
+    THINK: float | None = 1.0  # seconds per turn decision at most; None: SAMPLES alone bound the work
+    CONFIDENCE = 1.0  # standard errors by which a candidate must beat the strong AI's choice
+
+    def turn(self, board: Board, legal: Sequence[Action]) -> Action:
+        action, plan = self.heuristic_turn(board, legal)
+        if board.view["stage"] is not None or board.last_round:
+            return action  # a second card, or the last turn: the strong AI's choice
+        candidates = self.candidates(board, legal, action, plan)
+        if len(candidates) < 2:
+            return action
+        return self.search(board, candidates)
+
+    def search(self, board: Board, candidates: Sequence[Action]) -> Action:
+        """The candidate whose playouts beat the first's (the strong AI's choice) by the widest
+        sure margin, on the same determinized samples; the first when none does."""
+        deadline = None if self.THINK is None else time.perf_counter() + self.THINK
+        gains: list[list[float]] = [[] for _ in candidates]
+        while len(gains[0]) < self.SAMPLES and (deadline is None or time.perf_counter() < deadline):
+            seed = self.rng.randrange(1 << 30)
+            try:
+                base = determinize(board.view, board.info, random.Random(seed))
+            except CannotSample:
+                return candidates[0]
+            state = base.to_json()
+            margins = []
+            for i, action in enumerate(candidates):
+                if deadline is not None and time.perf_counter() > deadline:
+                    break  # out of time: this sample is left unfinished, and out
+                game = base if i == 0 else Game.from_json(state)
+                game.apply(board.me, action)
+                playout(game, [BaselinePlayer(f"{seed}:{s}") for s in range(board.seats)])
+                if not game.is_over():
+                    return candidates[0]
+                margins.append(margin(game, board.me))
+            if len(margins) < len(candidates):
+                break
+            for i, m in enumerate(margins):
+                gains[i].append(m - margins[0])
+        if len(gains[0]) < 2:
+            return candidates[0]
+        best, best_sure = 0, 0.0
+        for i in range(1, len(candidates)):
+            sure = statistics.fmean(gains[i]) - self.CONFIDENCE * statistics.stdev(gains[i]) / math.sqrt(len(gains[i]))
+            if sure > best_sure:
+                best, best_sure = i, sure
+        return candidates[best]
+
+    def candidates(self, board: Board, legal: Sequence[Action], chosen: Action, plan: Plan) -> list[Action]:
+        """The strong AI's choice first, then its next moves in the order it would weigh them: the
+        other planned claims (longest first), the card its plan needs, more tickets while the game
+        is young, and the route worth most points."""
+        tracks = board.m.tracks
+        wanted = [ti for ti in plan.tracks if board.owner[ti] < 0]
+        claims: dict[str, list[Claim]] = {}
+        for a in legal:
+            if isinstance(a, Claim):
+                claims.setdefault(a.track, []).append(a)
+        need = color_needs(board, wanted)
+        out: list[Action] = [chosen]
+
+        def add(action: Action | None) -> None:
+            if action is not None and action not in out and len(out) < self.MOVES:
+                out.append(action)
+
+        for ti in sorted(wanted, key=lambda ti: -tracks[ti].length):
+            options = claims.get(tracks[ti].id)
+            if options and not isinstance(chosen, Claim):
+                add(min(options, key=lambda a: a.locos))
+                break
+        if not isinstance(chosen, (DrawDeck, DrawMarket)):
+            add(draw_card(board, legal, need))
+        if board.min_opp_trains >= 15 and board.trains - plan.trains >= 8:
+            add(next((a for a in legal if isinstance(a, DrawTickets)), None))
+        if claims:
+            add(self.most_points(board, claims, need))
+        return out
