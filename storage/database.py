@@ -428,6 +428,7 @@ def _locked(path: Path) -> DatabaseUnusableError:
 
 
 def _damaged(path: Path, detail: str) -> DatabaseUnusableError:
+    detail = "; ".join(part.strip() for part in detail.splitlines() if part.strip())  # SQLite's may span lines
     return DatabaseUnusableError(
         f"the database file {path} is damaged ({detail}): restore it from a backup, see {RESTORE_DOCS}"
     )

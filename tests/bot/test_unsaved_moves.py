@@ -160,6 +160,6 @@ async def test_a_restarted_process_answers_its_predecessors_unsaved_move_at_once
     monkeypatch.setattr("bot.inbox.PROCESS", "the-restarted-process")
     bot = await make_bot()  # at once, default lease
     assert bot.settings.outbox_lease == 60
-    answer = await click.wait_resolved(timeout=5)
-    assert "I restarted before your move was saved; please try again." in answer.content
+    answer = await click.wait_followup(timeout=5)  # a tap on the table: its answer is a private follow-up
+    assert "I restarted before your move was saved; please try again." in answer.content and answer.ephemeral
     assert await acknowledgements(bot) == 0
