@@ -61,7 +61,7 @@ from engine import (
 from engine.actions import Move, NeutralClaim
 from engine.cards import ALL_CARD_NAMES
 from engine.errors import GameOptionsError
-from engine.events import GameOver, NeutralMarkerPassed, NeutralTicketRevealed
+from engine.events import GameOver, NeutralMarkerPassed, NeutralTicketRevealed, TicketsKept
 from engine.nederland import NEUTRAL_FROM_ROUND
 from engine.phases import SECOND_CARD, TUNNEL
 from i18n import (
@@ -147,6 +147,17 @@ def fold(text: str, width: int, indent: int = 2, sep: str = " ") -> list[str]:
             line = f"{line}{sep}{word}" if len(line) > start else line + word
     lines.append(line)
     return [line.replace("\0", " ") for line in lines]
+
+
+def folding(write: OutputFn) -> OutputFn:
+    """`write` with every line cut between words at the terminal's width (what a terminal would
+    cut mid-word)."""
+
+    def folded(text: str) -> None:
+        width = screen_width()
+        write("\n".join(part for line in text.split("\n") for part in fold(line, width)))
+
+    return folded
 
 
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
@@ -345,7 +356,8 @@ def numbered_moves(game: Game, seat: int, plan: Collection[str] = ()) -> dict[in
     """The moves a person picks from, by number. Draws keep the market's numbers (face-up card N
     is N, the deck the number after the market), so no number changes meaning between the first
     and the second card; the other moves follow with one payment per color: tickets and the
-    like, then claims (routes on the `plan` for the tickets first, longest first), stations last."""
+    like, then claims (routes on the `plan` for the tickets first, longest first; Märklin's claims
+    placing a passenger after all the others), stations last."""
     moves = game.legal_actions(seat, collapse_payments=True)
     slots = len(game.view(None)["market"])
     numbered: dict[int, Action] = {}
@@ -361,7 +373,7 @@ def numbered_moves(game: Game, seat: int, plan: Collection[str] = ()) -> dict[in
         if isinstance(action, Claim):
             track = game.map.track_by_id[action.track]
             route = game.map.route_name(track)
-            return (1, route not in starred, -track.length, route, action.locos)
+            return (1, action.passenger is not None, route not in starred, -track.length, route, action.locos)
         return (2 if isinstance(action, BuildStation) else 0,)
 
     rest = sorted((a for a in moves if not isinstance(a, (DrawMarket, DrawDeck))), key=order)
@@ -776,7 +788,11 @@ class Narrator:
             self.draws += draws  # told with the second card
             public = []
         else:
-            notes = present.describe(t, game, events, self.name)
+            notes = present.describe(t, game, events, self.name) + [
+                t.ngettext("**{name}** kept {n} ticket", "**{name}** kept {n} tickets", e.kept, name=self.name(e.seat))
+                for e in events
+                if isinstance(e, TicketsKept) and game.phase == "choosing"  # the table tells the start's once
+            ]
             public = present.merge_turn(t, notes, self.draws + draws, seat, self.name).splitlines()
             self.draws = []
         shown = yours.own_lines(t, game, events, seat, self.name) if self.controllers[seat].human else public
@@ -802,7 +818,8 @@ class Narrator:
 def _plain(line: str) -> str:
     """A Discord line for a terminal: no bold marks, a capital first letter ("you resigned")."""
     line = line.replace("**", "")
-    return line[:1].upper() + line[1:]
+    first = next((i for i, ch in enumerate(line) if ch.isalpha()), 0)  # after a leading emoji ("🧳 ")
+    return line[:first] + line[first : first + 1].upper() + line[first + 1 :]
 
 
 def play(
@@ -818,6 +835,7 @@ def play(
     """Run the game to its end (or until a person quits: that seat resigns and the AIs finish).
     Hot-seat: before each person's turn the screen is cleared (`clear`, when the output is a
     terminal) and the game waits for Enter, then shows what happened since."""
+    write = folding(write)
     infos = {s: GameInfo.from_game(game, s) for s, c in enumerate(controllers) if not c.human}
     humans = [s for s, c in enumerate(controllers) if c.human]
     hot_seat = len(humans) > 1
@@ -831,7 +849,7 @@ def play(
         nonlocal since
         shown, public = narrator.tell(game, seat, game.apply(seat, action))
         for line in shown:
-            write("\n".join(fold(line, screen_width())))
+            write(line)
         since += public
 
     def resign(seat: int) -> None:
@@ -857,7 +875,7 @@ def play(
                 if clear is not None:
                     clear()
                     for line in since[-12:]:
-                        write("\n".join(fold(line, screen_width())))
+                        write(line)
                 since = []
                 shown_to = seat
             if game.phase == "playing" and game.stage is None:
@@ -1024,6 +1042,8 @@ def write_log(game: Game, path: str | Path, header: dict) -> None:
 def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: OutputFn = print) -> int:
     args = parse_args(argv)
     t = args.t
+    terminal = write is print and sys.stdout.isatty()
+    write = folding(write)
     seats = args.seats
     humans = seats if args.hot_seat else args.humans
     if not 0 <= humans <= seats:
@@ -1071,7 +1091,7 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
         read = input
         if sys.stdin.isatty():
             completer = install_completer()
-    clear = (lambda: clear_screen(write)) if write is print and sys.stdout.isatty() else None
+    clear = (lambda: clear_screen(write)) if terminal else None
     code = 0
     try:
         play(game, controllers, read, write, image, completer, t, clear)
