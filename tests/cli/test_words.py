@@ -4,6 +4,7 @@ only what is possible, lines cut between words."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -142,3 +143,19 @@ def test_long_lines_are_cut_between_words_at_the_terminals_width():
 
 def test_the_board_images_go_to_a_folder_git_ignores():
     assert f"{IMAGES}/" in Path(ROOT, ".gitignore").read_text().splitlines()
+
+
+def test_hot_seat_shows_the_next_person_what_everyone_saw_never_the_cards_a_blind_draw_gave():
+    from cli.app import play
+
+    game = Game.new("usa", 2, 4, GameOptions(first_seat=0))
+    out: list[str] = []
+    cleared: list[int] = []
+    play(game, [Controller("Ann"), Controller("Bob")], scripted([]), out.append, clear=lambda: cleared.append(len(out)))
+    assert game.is_over()
+    shown = []  # what the screen shows after a person pressed Enter, before their own summary
+    for start in cleared[1::2]:
+        shown += itertools.takewhile(lambda line: not line.startswith("=="), out[start:])
+    assert any(re.match(r"(Ann|Bob) drew a card from the deck", line) for line in shown)
+    assert not any(line.startswith("You ") for line in shown)  # nobody's own words, no card a blind draw gave
+    assert any(line.startswith("You drew ") and line.endswith("from the deck.") for line in out)  # told to the drawer
