@@ -20,43 +20,15 @@ from engine.events import (
     TunnelRevealed,
 )
 from engine.marklin import PassengerMoved, PassengerPlaced
-from i18n import NC_, Translator
+from i18n import Translator
 from texts import present
-
-#: One card with its article, by engine card index ("an orange card"): English's a/an and the
-#: case other languages give the object of "drew" are the translator's, per card.
-ONE_CARD: tuple[str, ...] = (
-    NC_("one card", "a pink card"),
-    NC_("one card", "a white card"),
-    NC_("one card", "a blue card"),
-    NC_("one card", "a yellow card"),
-    NC_("one card", "an orange card"),
-    NC_("one card", "a black card"),
-    NC_("one card", "a red card"),
-    NC_("one card", "a green card"),
-    NC_("one card", "a locomotive"),
-    NC_("one card", "a +4 locomotive"),
-    NC_("one card", "a passenger card"),
-)
-
-
-def one_card(t: Translator, index: int) -> str:
-    """'an orange card', 'a locomotive' (the object of a sentence)."""
-    return t.pgettext("one card", ONE_CARD[index])
-
-
-def own_draw(t: Translator, event: CardDrawn) -> str:
-    """'You drew an orange card from the deck.' (the seat's own, unredacted event)."""
-    if event.slot is None:
-        return t.gettext("You drew {card} from the deck.", card=one_card(t, event.card))
-    return t.gettext("You took {card} from the face-up cards.", card=one_card(t, event.card))
 
 
 def _own(t: Translator, game: Game, events: list[Event], e: Event, names: present.Names) -> str | None:
     """The second-person line of one of the seat's own events; None for an event worded as the table words it."""
     m = game.map
     if isinstance(e, CardDrawn) and e.card is not None:
-        return own_draw(t, e)
+        return present.my_draws(t, [e], e.seat)
     if isinstance(e, RouteClaimed):
         track = m.track_by_id[e.track]
         line = t.gettext(
