@@ -1,11 +1,13 @@
 """Logs on stderr: one JSON object per line (LOG_FORMAT=json, for Docker, journald and log shippers),
 or one readable line per record (LOG_FORMAT=text, for a terminal); both carry the game, guild and
-user of every action."""
+user of every action. LOG_FORMAT=auto (the default) picks text when stderr is a terminal, JSON when not."""
 
 from __future__ import annotations
 
 import json
 import logging
+import sys
+from typing import TextIO
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
@@ -44,9 +46,17 @@ class TextFormatter(logging.Formatter):
 FORMATTERS = {"json": JsonFormatter, "text": TextFormatter}
 
 
-def setup_logging(level: str = "INFO", log_format: str = "json") -> None:
-    handler = logging.StreamHandler()
-    handler.setFormatter(FORMATTERS[log_format]())
+def chosen_format(log_format: str, stream: TextIO) -> str:
+    """ "auto": readable lines for a person at a terminal, JSON for whatever reads a pipe or a file."""
+    if log_format != "auto":
+        return log_format
+    return "text" if stream.isatty() else "json"
+
+
+def setup_logging(level: str = "INFO", log_format: str = "auto", stream: TextIO | None = None) -> None:
+    stream = stream or sys.stderr
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(FORMATTERS[chosen_format(log_format, stream)]())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

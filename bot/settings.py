@@ -45,7 +45,8 @@ class Settings(StorageSettings):
     dev_guild_id: int | None = None  # sync commands to this guild only (instant, for development)
     sync_commands: bool = True  # sync the command tree when it changed since the last sync
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
-    log_format: Literal["json", "text"] = "json"  # text: one readable line per record, for a terminal
+    #: text: one readable line per record, for a terminal; auto: text when stderr is a terminal, else json
+    log_format: Literal["auto", "json", "text"] = "auto"
     health_port: int | None = None  # serve /healthz and /metrics on this port (off when unset)
     health_host: str = "127.0.0.1"
     shard_count: int | None = None  # several processes: each runs some shards of this many

@@ -1,11 +1,15 @@
 """The terminal game: a person plays against AI seats (or several people share one terminal).
 
 Each turn it prints a text summary (market, scores, your hand and tickets) and your moves, grouped
-so they fit an 80×24 screen: one line per kind of move with its numbered moves, the routes you can
-pay for, and the number of cities free for a station (`moves all` numbers every move). Type a
-number or the engine's notation (`claim Paris-Dieppe pink`, `draw deck`, `tickets keep 12 31`; tab
-completion where readline exists). Every tunnel reveal (an AI's too) and Nederland's neutral phase
-are told as they happen. The public board is re-rendered to a PNG file after every turn, your own
+so they fit an 80×24 screen and wrapped to the terminal's width between words: one line per kind
+of move with its numbered moves, the routes you can pay for (⭐ on the shortest way to complete
+your tickets, first), and the number of cities free for a station (`moves all` numbers every
+move). A number keeps its meaning through a turn: face-up card N is N, the deck the next number.
+Type a number or the engine's notation (`claim Paris-Dieppe pink`, `draw deck`, `tickets keep 12
+31`; tab completion where readline exists; `help` shows examples on the map played). Moves are told
+in the Discord table's words: yours as "You drew an orange card from the deck", the others' as the
+table says them, with every tunnel reveal (an AI's too), Nederland's tolls and neutral phase. The
+public board is re-rendered to a PNG file in the `--images` folder after every turn, your own
 board (with the routes you may claim) on your turn, and the final board with the score table at
 the end; each file is named once. Commands: `help`, `moves`, `moves all`, `board`, `quit` (resign,
 after a question; Ctrl-C asks the same). The `--log` file is written however the game ends.
@@ -15,7 +19,7 @@ not against the clock).
 
 Everything it prints is in one language (`--language`, by default the environment's locale) through
 an i18n Translator, with the bot's wording where the bot already says the same thing
-(texts/present.py, texts/error_text.py). What players type stays the engine's notation and the
+(texts/present.py, texts/yours.py, texts/error_text.py). What players type stays the engine's notation and the
 commands above; the move list shows the notation so it can be typed back.
 
 The loop takes an input function and an output function, so tests drive whole games with scripts.
@@ -26,42 +30,39 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import sys
-import textwrap
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ai import GameInfo, Player, ask, make_ai
 from ai import players as ai_players
+from ai.ticket_plan import ticket_tracks
 from engine import (
     Action,
     ActionError,
     BuildStation,
     Claim,
+    DrawDeck,
+    DrawMarket,
     DrawTickets,
     Game,
     GameOptions,
-    KeepTickets,
+    PayTunnel,
     Resign,
     available_maps,
     format_action,
     load_map,
     parse_action,
 )
-from engine.actions import Move
+from engine.actions import Move, NeutralClaim
 from engine.cards import ALL_CARD_NAMES
 from engine.errors import GameOptionsError
-from engine.events import (
-    NeutralMarkerPassed,
-    NeutralRouteClaimed,
-    NeutralStopped,
-    NeutralTicketRevealed,
-    TunnelRevealed,
-)
-from engine.marklin import PassengerMoved
+from engine.events import GameOver, NeutralMarkerPassed, NeutralTicketRevealed, TicketsKept
 from engine.nederland import NEUTRAL_FROM_ROUND
+from engine.phases import SECOND_CARD, TUNNEL
 from i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -72,7 +73,7 @@ from i18n import (
     translator,
 )
 from i18n.translator import CITY_NAMES
-from texts import present
+from texts import present, yours
 from texts.error_text import describe_error
 
 InputFn = Callable[[str], str]
@@ -80,15 +81,11 @@ OutputFn = Callable[[str], None]
 
 ENGLISH = translator()
 COMMANDS = ("help", "moves", "board", "quit")
+#: The folder the board images go to unless `--images` names another (.gitignore covers it).
+IMAGES = "ttr-images"
 MOVES_ALL = "moves all"
-#: Columns the move list is wrapped to (an 80×24 terminal).
+#: Columns when the terminal's width is unknown (an 80×24 terminal).
 SCREEN_WIDTH = 80
-#: Moves in notation for the help text: typed input, so shown as it is in every language.
-NOTATION_EXAMPLES = """  draw deck | draw market 3 | claim Denver-Omaha pink | claim Dieppe-London/2 red loco=1
-  tickets draw | tickets keep 12 31 | station Paris red | tunnel pay | tunnel decline
-  neutral claim Amsterdam-Rotterdam/2 | pass
-  claim Berlin-Hamburg yellow passenger=Berlin | tickets draw long=2 | move Hamburg-Kiel cards=1"""
-
 #: Why the game ended (engine Game.end_reason), as the heading of the final scores.
 END_REASONS = {
     "last_round": N_("game over (the last round is played)"),
@@ -113,6 +110,11 @@ class Controller:
     def human(self) -> bool:
         return self.ai is None
 
+    @property
+    def you(self) -> bool:
+        """The one person at the terminal, spoken to as "you"."""
+        return self.third_person is not None
+
 
 # ---------------------------------------------------------------------- text
 
@@ -120,6 +122,41 @@ class Controller:
 def _width(text: str) -> int:
     """Columns a terminal gives the text (Chinese characters take two)."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def screen_width() -> int:
+    """The terminal's columns (COLUMNS, then the terminal itself; 80 when neither says)."""
+    return shutil.get_terminal_size((SCREEN_WIDTH, 24)).columns
+
+
+def fold(text: str, width: int, indent: int = 2, sep: str = " ") -> list[str]:
+    """A line cut into lines of at most `width` columns at its `sep`s, never inside a word (one
+    longer than a line stands alone, and `moves all` is one word); the lines after the first
+    indented by `indent`."""
+    glued = MOVES_ALL.replace(" ", "\0")  # a command is never cut
+    body = text.lstrip(" ").replace(MOVES_ALL, glued)
+    lines: list[str] = []
+    line = text[: len(text) - len(body)]
+    start = len(line)  # where the first line's words begin
+    for word in body.split(sep):
+        if len(line) > start and _width(line) + _width(sep) + _width(word) > width:
+            lines.append(line)
+            line, start = " " * indent + word, indent
+        else:
+            line = f"{line}{sep}{word}" if len(line) > start else line + word
+    lines.append(line)
+    return [line.replace("\0", " ") for line in lines]
+
+
+def folding(write: OutputFn) -> OutputFn:
+    """`write` with every line cut between words at the terminal's width (what a terminal would
+    cut mid-word)."""
+
+    def folded(text: str) -> None:
+        width = screen_width()
+        write("\n".join(part for line in text.split("\n") for part in fold(line, width)))
+
+    return folded
 
 
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
@@ -134,15 +171,20 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     ]
 
 
-def _seat(t: Translator, seat: int, controllers: Sequence[Controller]) -> str:
-    """'seat 2 (Ann)': how the terminal names a player."""
-    return t.gettext("seat {seat} ({name})", seat=seat + 1, name=controllers[seat].name)
+def _name(seat: int, controllers: Sequence[Controller]) -> str:
+    """How the terminal names a player: 'you', a person's name, 'strong AI 2'."""
+    return controllers[seat].name
 
 
 def _heading(t: Translator, game: Game, view: dict, controllers: Sequence[Controller]) -> str:
     if view["phase"] == "choosing":
         return t.gettext("{map}: choosing starting tickets", map=t.map_name(game.map))
-    params = {"map": t.map_name(game.map), "round": view["round"], "player": _seat(t, view["current"], controllers)}
+    current = controllers[view["current"]]
+    params = {"map": t.map_name(game.map), "round": view["round"], "player": current.name}
+    if current.you:
+        if view["last_round"]:
+            return t.gettext("{map}, round {round}: your move  LAST ROUND", **params)
+        return t.gettext("{map}, round {round}: your move", **params)
     if view["last_round"]:
         return t.gettext("{map}, round {round}: {player} to move  LAST ROUND", **params)
     return t.gettext("{map}, round {round}: {player} to move", **params)
@@ -163,8 +205,7 @@ def _seat_rows(t: Translator, game: Game, view: dict, controllers: Sequence[Cont
         mark = ">" if view["current"] == s else " "
         rows.append(
             [
-                f"{mark} " + t.gettext("seat {n}", n=s + 1),
-                controllers[s].name,
+                f"{mark} {controllers[s].name}",
                 t.ngettext("{n} point", "{n} points", p["score"]),
                 t.ngettext("{n} train", "{n} trains", p["trains"]),
                 t.ngettext("{n} card", "{n} cards", p["hand_size"]),
@@ -179,7 +220,7 @@ def _seat_rows(t: Translator, game: Game, view: dict, controllers: Sequence[Cont
     return lines
 
 
-def _merchandise(t: Translator, game: Game, view: dict) -> list[str]:
+def _merchandise(t: Translator, game: Game, view: dict, width: int) -> list[str]:
     """Märklin: the cities by the token on top of their stack ('7 Berlin · 4 Erfurt, Kassel · …'),
     the many 2s counted rather than named, so it takes a few lines."""
     by_top: dict[int, list[str]] = {}
@@ -195,7 +236,7 @@ def _merchandise(t: Translator, game: Game, view: dict) -> list[str]:
             else t.ngettext("{top}: {n} city", "{top}: {n} cities", len(names), top=top)
         )
     text = t.gettext("merchandise (top token):") + " " + " · ".join(items)
-    return textwrap.wrap(text, SCREEN_WIDTH, subsequent_indent="  ") if items else []
+    return fold(text, width) if items else []
 
 
 def move_points(view: dict, path: Sequence[str]) -> int:
@@ -204,33 +245,38 @@ def move_points(view: dict, path: Sequence[str]) -> int:
     return sum((stacks.get(c, {}).get("stack") or [0])[0] for c in dict.fromkeys(path))
 
 
-def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: Translator = ENGLISH) -> str:
-    """Market, scores and (for a seat) hand, tickets and offer, as plain text."""
+def summary(
+    game: Game,
+    seat: int | None,
+    controllers: Sequence[Controller],
+    t: Translator = ENGLISH,
+    width: int | None = None,
+) -> str:
+    """Market, scores and (for a seat) hand, tickets and offer, as plain text `width` columns wide
+    (the terminal's by default)."""
+    width = width or screen_width()
     view = game.view(seat)
     m = game.map
     lines = [f"== {_heading(t, game, view, controllers)} =="]
     market = " ".join(f"{i + 1}:{t.card(ALL_CARD_NAMES.index(c)) if c else '-'}" for i, c in enumerate(view["market"]))
     if "ticket_decks" in view:  # Märklin's short and long decks
-        lines.append(
-            t.gettext(
-                "market  {cards}   deck {deck}  tickets left {short} short, {long} long",
-                cards=market,
-                deck=view["deck_size"],
-                **view["ticket_decks"],
-            )
+        market_line = t.gettext(
+            "market  {cards}   deck {deck}  tickets left {short} short, {long} long",
+            cards=market,
+            deck=view["deck_size"],
+            **view["ticket_decks"],
         )
     else:
-        lines.append(
-            t.gettext(
-                "market  {cards}   deck {deck}  tickets left {tickets}",
-                cards=market,
-                deck=view["deck_size"],
-                tickets=view["ticket_deck_size"],
-            )
+        market_line = t.gettext(
+            "market  {cards}   deck {deck}  tickets left {tickets}",
+            cards=market,
+            deck=view["deck_size"],
+            tickets=view["ticket_deck_size"],
         )
+    lines += fold(market_line, width, sep="  ")  # between the cards, the deck and the tickets
     lines += _seat_rows(t, game, view, controllers)
     if "merchandise" in view:
-        lines += _merchandise(t, game, view)
+        lines += _merchandise(t, game, view, width)
     if view.get("neutral"):
         n = view["neutral"]
         if n["marker"] is None:
@@ -242,7 +288,7 @@ def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: 
                     "neutral player: {n} train, marker with {player}",
                     "neutral player: {n} trains, marker with {player}",
                     n["trains"],
-                    player=_seat(t, n["marker"], controllers),
+                    player=_name(n["marker"], controllers),
                 )
             )
     if view["tunnel"]:
@@ -263,9 +309,10 @@ def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: 
     if you is not None:
         hand = present.hand_text(t, view)
         if "money" in you:
-            lines.append(t.gettext("your hand: {cards}   money {money}", cards=hand, money=you["money"]))
+            hand_line = t.gettext("your hand: {cards}   money {money}", cards=hand, money=you["money"])
         else:
-            lines.append(t.gettext("your hand: {cards}", cards=hand))
+            hand_line = t.gettext("your hand: {cards}", cards=hand)
+        lines += fold(hand_line, width, indent=2, sep="  ")  # a card is "🟥 red ×3": cut between cards
         if you["tickets"]:
             done = present.tickets_done(game, seat)
             lines.append(t.gettext("your tickets:"))
@@ -276,38 +323,75 @@ def summary(game: Game, seat: int | None, controllers: Sequence[Controller], t: 
     return "\n".join(lines)
 
 
-def final_text(game: Game, controllers: Sequence[Controller], t: Translator = ENGLISH) -> str:
+def final_text(game: Game, controllers: Sequence[Controller], t: Translator = ENGLISH, width: int | None = None) -> str:
     """The final scores, best first, each with the bot's breakdown (points by kind, every ticket)."""
+    width = width or screen_width()
     lines = [f"== {t.gettext(END_REASONS[game.end_reason])} =="]
     ranked = sorted(game.final, key=lambda s: (s.rank, s.seat))  # the order of present.final_fields
     for score, (_title, body) in zip(ranked, present.final_fields(t, game, lambda s: controllers[s].name)):
         lines.append(
             t.ngettext(
-                "{rank}. seat {seat} {name}: {total} point",
-                "{rank}. seat {seat} {name}: {total} points",
+                "{rank}. {name}: {total} point",
+                "{rank}. {name}: {total} points",
                 abs(score.total),
                 rank=score.rank,
-                seat=score.seat + 1,
                 name=controllers[score.seat].name,
                 total=score.total,
             )
         )
-        lines += ["   " + line for line in body.splitlines()]
+        for line in body.splitlines():
+            lines += fold("   " + line, width, indent=5)
+    if not longest_bonus(game):
+        lines.append(t.gettext("No longest-route bonus on this map."))
     return "\n".join(lines)
 
 
-def ordered_moves(game: Game, seat: int) -> list[Action]:
-    """The moves a person picks from by number: one payment per color; claims, then stations, last,
-    so the numbers of the other moves stay small and the same in the short list and `moves all`."""
+def longest_bonus(game: Game) -> int:
+    """The points of the longest-route bonus in this game (0: the map or its variant has none)."""
+    return game.hooks.end_bonuses(game, game.deck_rules)[0]
+
+
+def numbered_moves(game: Game, seat: int, plan: Collection[str] = ()) -> dict[int, Action]:
+    """The moves a person picks from, by number. Draws keep the market's numbers (face-up card N
+    is N, the deck the number after the market), so no number changes meaning between the first
+    and the second card; the other moves follow with one payment per color: tickets and the
+    like, then claims (routes on the `plan` for the tickets first, longest first; Märklin's claims
+    placing a passenger after all the others), stations last."""
     moves = game.legal_actions(seat, collapse_payments=True)
-    return sorted(moves, key=lambda a: 2 if isinstance(a, BuildStation) else 1 if isinstance(a, Claim) else 0)
+    slots = len(game.view(None)["market"])
+    numbered: dict[int, Action] = {}
+    for action in moves:
+        if isinstance(action, DrawMarket):
+            numbered[action.slot + 1] = action
+        elif isinstance(action, DrawDeck):
+            numbered[slots + 1] = action
+
+    starred = planned_routes(game, plan)
+
+    def order(action: Action) -> tuple:
+        if isinstance(action, Claim):
+            track = game.map.track_by_id[action.track]
+            route = game.map.route_name(track)
+            return (1, action.passenger is not None, route not in starred, -track.length, route, action.locos)
+        return (2 if isinstance(action, BuildStation) else 0,)
+
+    rest = sorted((a for a in moves if not isinstance(a, (DrawMarket, DrawDeck))), key=order)
+    first = slots + 2 if numbered else 1
+    numbered.update(enumerate(rest, start=first))
+    return numbered
+
+
+def planned_routes(game: Game, plan: Collection[str]) -> set[str]:
+    """The routes (either track of a double one) with a track on the ticket plan: any of their
+    tracks serves the tickets."""
+    return {game.map.route_name(game.map.track_by_id[track]) for track in plan}
 
 
 def _wrapped(head: str, items: Sequence[str], indent: int, width: int, most: int | None = None) -> list[str]:
     """`head` then the items, two spaces apart, wrapped at `width`; with `most`, at most that many lines."""
     lines, line = [], head
     for item in items:
-        if len(line) + len(item) > width and line.strip():
+        if _width(line) + _width(item) > width and line.strip():
             lines.append(line.rstrip())
             line = " " * indent
         line += item + "  "
@@ -316,47 +400,64 @@ def _wrapped(head: str, items: Sequence[str], indent: int, width: int, most: int
 
 
 def moves_text(
-    game: Game, moves: Sequence[Action], t: Translator = ENGLISH, everything: bool = False, width: int = SCREEN_WIDTH
+    game: Game,
+    moves: Mapping[int, Action],
+    t: Translator = ENGLISH,
+    everything: bool = False,
+    width: int | None = None,
+    plan: Collection[str] = (),
+    seat: int | None = None,
 ) -> str:
     """The moves, one line per notation verb ('draw  1 market 1  2 market 2 …  6 deck'), each item
     its number and the rest of its notation, so the verb and the item typed together are the move.
-    Unless `everything`, claims are the routes that can be paid (longest first, a few lines at most)
-    and stations one line; `moves all` numbers every move."""
+    Unless `everything`, claims are the routes that can be paid (one number each: its first
+    payment; ⭐ on the ticket `plan` first, then longest, a few lines at most) and stations one line;
+    `moves all` numbers every move. A route's toll (Nederland) is told beside it."""
+    width = width or screen_width()
     groups: dict[str, list[str]] = {}
-    routes: dict[str, int] = {}  # route name -> length, for the short list
+    routes: dict[str, str] = {}  # route name -> its numbered item, for the short list
     claims = stations = 0
     station_example = None
     passengers = False
     public = game.view(None)
-    for n, action in enumerate(moves, start=1):
+    starred = planned_routes(game, plan)
+    for n, action in moves.items():
         verb, _, rest = format_action(game, action).partition(" ")
         if isinstance(action, Move):
             rest += f" (+{move_points(public, action.path)})"
         passengers = passengers or bool(getattr(action, "passenger", None))
-        if not everything and isinstance(action, Claim):
-            claims += 1
+        if isinstance(action, Claim):
             track = game.map.track_by_id[action.track]
-            routes.setdefault(game.map.route_name(track), track.length)
-            continue
+            name = game.map.route_name(track)
+            star = "⭐ " if name in starred else ""
+            toll = present.toll_note(t, game, track, seat)
+            if not everything:
+                claims += 1
+                details = ", ".join(filter(None, [str(track.length), toll]))
+                routes.setdefault(name, f"{n} {star}{name} ({details})")
+                continue
+            rest = f"{star}{rest}" + (f" ({toll})" if toll else "")
         if not everything and isinstance(action, BuildStation):
             stations += 1
-            station_example = station_example or f"{verb} {rest}"
+            station_example = station_example or f"{n} {verb} {rest}"
             continue
         groups.setdefault(verb, []).append(f"{n} {rest}".rstrip())
     label = max([len(v) for v in groups] + [len("station")]) + 2
     lines = []
     for verb, items in groups.items():
         lines += _wrapped(f"  {verb:<{label}}", items, label + 2, width)
+    if any(isinstance(a, (DrawMarket, DrawDeck)) for a in moves.values()):
+        lines += _unavailable_slots(game, moves, t)
     if routes:
-        names = [f"{name} ({length})" for name, length in sorted(routes.items(), key=lambda r: (-r[1], r[0]))]
         head = "  " + t.ngettext("claim: {n} route can be paid", "claim: {n} routes can be paid", len(routes))
+        names = list(routes.values())
         shown = _wrapped(" " * (label + 2), names, label + 2, width - 12, most=3)  # room for "+N more"
         listed = sum(line.count("(") for line in shown)
         if listed < len(names):
             shown[-1] += "  " + t.gettext("+{n} more", n=len(names) - listed)
         lines += [head, *shown]
     if stations:
-        cities = len({a.city for a in moves if isinstance(a, BuildStation)})
+        cities = len({a.city for a in moves.values() if isinstance(a, BuildStation)})
         lines.append(
             "  "
             + t.ngettext(
@@ -371,31 +472,87 @@ def moves_text(
             "  "
             + t.gettext("(add {passenger} to a claim to put a passenger on that end city)", passenger="passenger=City")
         )
+    if any(
+        isinstance(a, Claim) and game.map.route_name(game.map.track_by_id[a.track]) in starred for a in moves.values()
+    ):
+        lines.append("  " + t.gettext("(⭐: on the shortest way to complete your tickets)"))
     if claims or stations:
         lines.append("  " + t.gettext("({all}: every move by number)", all=MOVES_ALL))
-    return "\n".join(lines)
+    return "\n".join(line for part in lines for line in fold(part, width, indent=label + 2, sep="  "))
 
 
-def public_text(
-    game: Game, seat: int, action: Action, controllers: Sequence[Controller], t: Translator = ENGLISH
-) -> str:
-    """What everyone may know of a move, in notation (kept ticket ids are secret)."""
-    player = _seat(t, seat, controllers)
-    if isinstance(action, KeepTickets):
-        return t.ngettext("{player}: keeps {n} ticket", "{player}: keeps {n} tickets", len(action.ids), player=player)
-    return t.gettext("{player}: {move}", player=player, move=format_action(game, action))
+def _unavailable_slots(game: Game, moves: Mapping[int, Action], t: Translator) -> list[str]:
+    """Why a face-up card has no number now: a locomotive cannot be the second card."""
+    if game.stage is not SECOND_CARD:
+        return []
+    return [
+        "  "
+        + t.gettext(
+            "({n}: a face-up {card} cannot be your second card)",
+            n=slot + 1,
+            card=present.card(t, ALL_CARD_NAMES.index(name)),
+        )
+        for slot, name in enumerate(game.view(None)["market"])
+        if name is not None and slot + 1 not in moves
+    ]
 
 
-def help_text(t: Translator) -> str:
-    return t.gettext(
-        "Type the number of a move, or the move itself in the engine's notation (the list shows each move's first "
-        "word once, then the rest of each move with its number):\n{examples}\n"
-        "Left out, a payment takes the fewest locomotives and a colored route's own color.\n"
-        "Commands: {help}, {moves} (the moves again; {all}: every move by number), {board} (the summary "
-        "again), {quit} (resign, after a question).",
-        examples=NOTATION_EXAMPLES,
-        all=MOVES_ALL,
-        **{c: c for c in COMMANDS},
+def notation_examples(game: Game) -> list[str]:
+    """Moves in notation for the help text, on the map being played: typed input, so shown as it
+    is in every language."""
+    m = game.map
+    plain = [track for track in m.tracks if track.color is not None and not track.tunnel and not track.ferry] or list(
+        m.tracks
+    )
+    track = min(plain, key=lambda tr: (-min(tr.length, 3), len(m.route_name(tr)), tr.id))
+    claim = format_action(game, Claim(track.id, track.color, 0))
+    tickets = sorted(m.ticket_by_id)[:2]
+    lines = [
+        f"draw deck | draw market 3 | {claim} | {claim} loco=1",
+        f"tickets draw | tickets keep {' '.join(map(str, tickets))}",
+    ]
+    city = m.cities[track.a]
+    if m.rules.stations:
+        lines[-1] += " | " + format_action(game, BuildStation(city.id, track.color, 0))
+    if any(tr.tunnel for tr in m.tracks):
+        lines[-1] += " | tunnel pay | tunnel decline"
+    if "nederland" in m.rules.hooks:
+        lines.append(format_action(game, NeutralClaim(track.id)) + " | pass")
+    if "marklin" in m.rules.hooks:
+        lines.append(
+            " | ".join(
+                [
+                    format_action(game, Claim(track.id, track.color, 0, passenger=city.id)),
+                    "tickets draw long=2",
+                    format_action(game, Move((city.id, m.cities[track.b].id), 1)),
+                ]
+            )
+        )
+    return ["  " + line for line in lines]
+
+
+def help_text(t: Translator, game: Game, width: int | None = None) -> str:
+    """How to type a move, with examples on the map played, and the map's missing longest-route bonus."""
+    width = width or screen_width()
+    examples = notation_examples(game)
+    lines = [
+        t.gettext(
+            "Type the number of a move, or the move itself in the engine's notation (the list shows each move's "
+            "first word once, then the rest of each move with its number):\n{examples}\n"
+            "Left out, a payment takes the fewest locomotives and a colored route's own color.\n"
+            "Commands: {help}, {moves} (the moves again; {all}: every move by number), {board} (the summary "
+            "again), {quit} (resign, after a question).",
+            examples="\n".join(examples),
+            all=MOVES_ALL,
+            **{c: c for c in COMMANDS},
+        )
+    ]
+    if not longest_bonus(game):
+        lines.append(t.gettext("No longest-route bonus on this map."))
+    return "\n".join(
+        part
+        for line in "\n".join(lines).splitlines()
+        for part in (fold(line, width, 4, " | ") if line in examples else fold(line, width, 0))
     )
 
 
@@ -472,22 +629,36 @@ def human_move(
     completer: Completer | None = None,
     t: Translator = ENGLISH,
 ) -> Action:
-    moves = ordered_moves(game, seat)
+    plan = ticket_tracks(game, seat) if game.phase == "playing" and game.stage is None else set()
+    moves = numbered_moves(game, seat, plan)
     if completer is not None:
         completer.set_moves(game, seat)
     write(summary(game, seat, controllers, t))
-    if all(isinstance(a, DrawTickets) and a.long is not None for a in moves):  # Märklin's starting mix
+    if all(isinstance(a, DrawTickets) and a.long is not None for a in moves.values()):  # Märklin's starting mix
         write(
             t.gettext(
                 "Name your ticket mix: how many of the tickets you draw come from the long deck (the rest are short)."
             )
         )
-    write(moves_text(game, moves, t))
-    player = _seat(t, seat, controllers)
+    write(moves_text(game, moves, t, plan=plan, seat=seat))
+    player = _name(seat, controllers)
 
     def refusal(error: ActionError) -> str:
         # sentences about a player ("it is … 's turn", "taken by …") take a third-person name, not "you"
         return f"? {describe_error(t, error, game, lambda s: controllers[s].third_person or controllers[s].name)}"
+
+    def why_not(action: Action) -> str:
+        if game.stage is TUNNEL and not any(isinstance(a, PayTunnel) for a in moves.values()):
+            # the engine's "pay the extra cards or decline" offers what this hand cannot do
+            return "? " + t.gettext(
+                "decide on the tunnel first: your cards cannot pay the extra cost, so decline it ({decline})",
+                decline="tunnel decline",
+            )
+        try:
+            game.check(seat, action)  # the engine's message says why
+        except ActionError as error:
+            return refusal(error)
+        return "? " + t.gettext("that move is not possible now")
 
     while True:
         try:
@@ -500,13 +671,13 @@ def human_move(
             continue
         low = " ".join(text.lower().split())
         if low in ("help", "?"):
-            write(help_text(t))
+            write(help_text(t, game))
             continue
         if low == "moves":
-            write(moves_text(game, moves, t))
+            write(moves_text(game, moves, t, plan=plan, seat=seat))
             continue
         if low == MOVES_ALL:
-            write(moves_text(game, moves, t, everything=True))
+            write(moves_text(game, moves, t, everything=True, plan=plan, seat=seat))
             continue
         if low == "board":
             write(summary(game, seat, controllers, t))
@@ -517,9 +688,13 @@ def human_move(
             continue
         if text.isascii() and text.isdigit():
             n = int(text)
-            if 1 <= n <= len(moves):
-                return moves[n - 1]
-            write(t.gettext("choose a move from 1 to {n}, or type one", n=len(moves)))
+            if n in moves:
+                return moves[n]
+            slots = len(game.view(None)["market"])
+            if game.stage is SECOND_CARD and 1 <= n <= slots:  # a face-up locomotive as the second card
+                write(why_not(DrawMarket(n - 1)))
+            else:
+                write(t.gettext("choose a move from 1 to {n}, or type one", n=max(moves)))
             continue
         try:
             action = parse_action(game, seat, text)
@@ -527,11 +702,7 @@ def human_move(
             write(refusal(error))
             continue
         if not game.is_legal(seat, action) or isinstance(action, Resign):
-            try:
-                game.check(seat, action)  # the engine's message says why
-                write("? " + t.gettext("that move is not possible now"))
-            except ActionError as error:
-                write(refusal(error))
+            write(why_not(action))
             continue
         return action
 
@@ -575,6 +746,7 @@ class Images:
             claimable = {a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)}
             img = render_player_board(game.view(seat), game.map, styles, claimable_tracks=claimable, t=t)
             path = self.path.with_name(f"{self.path.stem}-seat{seat + 1}{self.path.suffix}")
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(img.png)
         if path not in self.announced:
             self.announced.add(path)
@@ -589,43 +761,64 @@ def clear_screen(write: OutputFn) -> None:
     write("\033[2J\033[H")
 
 
-def event_lines(
-    t: Translator, game: Game, events: list, controllers: Sequence[Controller], explain_neutral: bool = False
-) -> list[str]:
-    """What a move's events show that its notation does not: every tunnel reveal (an AI's too), the
-    Nederland neutral player's phase, explained the first time it comes, and the tokens a Märklin
-    passenger collects."""
-    shown = [
-        e
-        for e in events
-        if isinstance(
-            e,
-            (
-                TunnelRevealed,
-                NeutralTicketRevealed,
-                NeutralRouteClaimed,
-                NeutralMarkerPassed,
-                NeutralStopped,
-                PassengerMoved,
-            ),
-        )
-    ]
-    lines = []
-    if explain_neutral and any(isinstance(e, NeutralTicketRevealed) for e in shown):
-        lines.append(
-            t.gettext(
-                "Neutral phase: from round {round} on, after every round the holder of the neutral "
-                "marker turns over the top ticket; the route printed at its bottom is built for the "
-                "neutral player (both tracks free: the holder picks one and passes the marker).",
-                round=NEUTRAL_FROM_ROUND,
-            )
-        )
-    for e in shown:
-        if isinstance(e, NeutralMarkerPassed):
-            lines.append(t.gettext("the neutral marker passes to {player}", player=_seat(t, e.seat, controllers)))
+@dataclass
+class Narrator:
+    """How the terminal tells each move, in the Discord table's words (texts/present.py): other
+    players' moves in the third person, a turn's two cards as one sentence once the turn is over;
+    a person's own moves in the second person with the cards their blind draws gave them
+    (texts/yours.py). Every tunnel reveal (an AI's too), Nederland's neutral phase (explained the
+    first time it comes) and the tokens a Märklin passenger collects are told as they happen."""
+
+    t: Translator
+    controllers: Sequence[Controller]
+    draws: list = field(default_factory=list)  # the cards drawn so far this turn, as everyone saw them
+    neutral_explained: bool = False
+
+    def name(self, seat: int) -> str:
+        return self.controllers[seat].name
+
+    def tell(self, game: Game, seat: int, events: list) -> tuple[list[str], list[str]]:
+        """(what the screen shows now, what anyone may see later): the mover's own words for a
+        person at the terminal, the public account for everyone else."""
+        t = self.t
+        events = [e for e in events if not isinstance(e, GameOver)]  # the final scores' heading says so
+        draws = present.drawn(events)
+        if draws and game.stage is SECOND_CARD and game.to_move()[0] == seat:
+            self.draws += draws  # told with the second card
+            public = []
         else:
-            lines += present.describe(t, game, [e], lambda s: _seat(t, s, controllers))
-    return ["  " + line.replace("**", "") for line in lines]
+            notes = present.describe(t, game, events, self.name) + [
+                t.ngettext("**{name}** kept {n} ticket", "**{name}** kept {n} tickets", e.kept, name=self.name(e.seat))
+                for e in events
+                if isinstance(e, TicketsKept) and game.phase == "choosing"  # the table tells the start's once
+            ]
+            public = present.merge_turn(t, notes, self.draws + draws, seat, self.name).splitlines()
+            self.draws = []
+        shown = yours.own_lines(t, game, events, seat, self.name) if self.controllers[seat].human else public
+        extra = []
+        if not self.neutral_explained and any(isinstance(e, NeutralTicketRevealed) for e in events):
+            self.neutral_explained = True
+            extra.append(
+                t.gettext(
+                    "Neutral phase: from round {round} on, after every round the holder of the neutral "
+                    "marker turns over the top ticket; the route printed at its bottom is built for the "
+                    "neutral player (both tracks free: the holder picks one and passes the marker).",
+                    round=NEUTRAL_FROM_ROUND,
+                )
+            )
+        extra += [
+            t.gettext("the neutral marker passes to {player}", player=self.name(e.seat))
+            for e in events
+            if isinstance(e, NeutralMarkerPassed)
+        ]
+        return [_plain(line) for line in shown + extra], [_plain(line) for line in public + extra]
+
+
+def _plain(line: str) -> str:
+    """A Discord line for a terminal: no bold marks, a capital first letter ("you resigned")."""
+    line = line.replace("**", "")
+    first = next((i for i, ch in enumerate(line) if ch.isalpha()), 0)  # after a leading emoji ("🧳 ")
+    return line[:first] + line[first : first + 1].upper() + line[first + 1 :]
 
 
 def play(
@@ -641,24 +834,31 @@ def play(
     """Run the game to its end (or until a person quits: that seat resigns and the AIs finish).
     Hot-seat: before each person's turn the screen is cleared (`clear`, when the output is a
     terminal) and the game waits for Enter, then shows what happened since."""
+    write = folding(write)
     infos = {s: GameInfo.from_game(game, s) for s, c in enumerate(controllers) if not c.human}
     humans = [s for s, c in enumerate(controllers) if c.human]
     hot_seat = len(humans) > 1
     images = Images(image)
-    neutral_explained = False
+    narrator = Narrator(t, controllers)
     shown_to: int | None = None  # the person whose cards are on the screen
     since: list[str] = []  # public lines since the screen was last cleared
     images.render(game, controllers, write, t=t)
 
+    def act(seat: int, action: Action) -> None:
+        nonlocal since
+        shown, public = narrator.tell(game, seat, game.apply(seat, action))
+        for line in shown:
+            write(line)
+        since += public
+
     def resign(seat: int) -> None:
-        write(t.gettext("{player} resigns", player=_seat(t, seat, controllers)))
-        game.apply(seat, Resign())
+        act(seat, Resign())
 
     while not game.is_over():
         seat = game.to_move()[0]
         c = controllers[seat]
         if c.human:
-            player = _seat(t, seat, controllers)
+            player = _name(seat, controllers)
             if hot_seat and seat != shown_to:
                 if clear is not None:
                     clear()
@@ -694,22 +894,14 @@ def play(
                 action = ask(c.ai, game, seat, infos[seat])
             except KeyboardInterrupt:  # Ctrl-C while an AI thinks: the people may stop
                 people = [s for s in humans if game.left[s] is None]
-                if people and confirm_quit(t, read, t.join(_seat(t, s, controllers) for s in people)):
+                if people and confirm_quit(t, read, t.join(_name(s, controllers) for s in people)):
                     for s in people:
                         resign(s)
                 elif not people:
                     raise
                 continue
         before = (game.phase, game.current)
-        events = game.apply(seat, action)
-        lines = [
-            public_text(game, seat, action, controllers, t),
-            *event_lines(t, game, events, controllers, not neutral_explained),
-        ]
-        neutral_explained = neutral_explained or any(isinstance(e, NeutralTicketRevealed) for e in events)
-        for line in lines:
-            write(line)
-        since += lines
+        act(seat, action)
         if game.phase == "playing" and (before != (game.phase, game.current) or game.is_over()):
             images.render(game, controllers, write, t=t)
     write(final_text(game, controllers, t))
@@ -785,9 +977,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--names", default="", help=t.gettext("comma-separated names of the people, in seat order"))
     p.add_argument(
-        "--image",
-        default="ttr-board.png",
-        help=t.gettext("board image file, re-rendered after each turn (default ttr-board.png)"),
+        "--images",
+        default=IMAGES,
+        metavar="DIR",
+        help=t.gettext(
+            "folder for the board images ({files}), re-rendered after each turn (default {folder})",
+            files="ttr-board*.png",
+            folder=IMAGES,
+        ),
     )
     p.add_argument("--no-images", action="store_true", help=t.gettext("do not render board images"))
     p.add_argument("--log", default=None, help=t.gettext("write the game's moves in notation to this file at the end"))
@@ -844,6 +1041,8 @@ def write_log(game: Game, path: str | Path, header: dict) -> None:
 def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: OutputFn = print) -> int:
     args = parse_args(argv)
     t = args.t
+    terminal = write is print and sys.stdout.isatty()
+    write = folding(write)
     seats = args.seats
     humans = seats if args.hot_seat else args.humans
     if not 0 <= humans <= seats:
@@ -866,9 +1065,14 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
                 Controller(t.gettext("you"), third_person=numbered) if humans == 1 else Controller(numbered)
             )
         else:
-            name = t.gettext("{level} AI", level=t.pgettext("AI level", args.ai))
+            level = t.pgettext("AI level", args.ai)
+            name = (
+                t.gettext("{level} AI {n}", level=level, n=s - humans + 1)
+                if seats - humans > 1
+                else t.gettext("{level} AI", level=level)
+            )
             controllers.append(Controller(name, ai_player(args.ai, f"{seed}:{s}", replayable=args.seed is not None)))
-    image = None if args.no_images else Path(args.image)
+    image = None if args.no_images else Path(args.images) / "ttr-board.png"
     replay = f"--seed {seed}"
     write(
         t.ngettext(
@@ -886,7 +1090,7 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
         read = input
         if sys.stdin.isatty():
             completer = install_completer()
-    clear = (lambda: clear_screen(write)) if write is print and sys.stdout.isatty() else None
+    clear = (lambda: clear_screen(write)) if terminal else None
     code = 0
     try:
         play(game, controllers, read, write, image, completer, t, clear)

@@ -33,7 +33,7 @@ from engine.events import (
 )
 from engine.mapdata import MapData, Track
 from engine.marklin import PassengerMoved, PassengerPlaced
-from i18n import N_, Translator
+from i18n import N_, NC_, Translator
 
 CARD_EMOJI = {
     "pink": "🟪",
@@ -422,14 +422,36 @@ def _draws(t: Translator, draws: list[int | None], name: str) -> str:
     )
 
 
+#: One card with its article, by engine card index ("an orange card"): English's a/an and the
+#: case other languages give the object of "drew" are the translator's, per card.
+ONE_CARD: tuple[str, ...] = (
+    NC_("one card", "a pink card"),
+    NC_("one card", "a white card"),
+    NC_("one card", "a blue card"),
+    NC_("one card", "a yellow card"),
+    NC_("one card", "an orange card"),
+    NC_("one card", "a black card"),
+    NC_("one card", "a red card"),
+    NC_("one card", "a green card"),
+    NC_("one card", "a locomotive"),
+    NC_("one card", "a +4 locomotive"),
+    NC_("one card", "a passenger card"),
+)
+
+
+def one_card(t: Translator, index: int) -> str:
+    """'an orange card', 'a locomotive' (the object of a sentence)."""
+    return t.pgettext("one card", ONE_CARD[index])
+
+
 def my_draws(t: Translator, events: list[Event], seat: int) -> str | None:
     """The cards `seat` itself drew in one action, named even from the deck (its private reply):
-    'You drew a red card from the deck.'"""
+    'You drew an orange card from the deck.'"""
     lines = []
     for e in events:
         if isinstance(e, CardDrawn) and e.seat == seat and e.card is not None:
             lines.append(
-                t.gettext("You drew a {card} card from the deck.", card=t.card(e.card))
+                t.gettext("You drew {card} from the deck.", card=one_card(t, e.card))
                 if e.slot is None
                 else t.gettext("You took the face-up {card} card.", card=t.card(e.card))
             )

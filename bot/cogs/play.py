@@ -9,12 +9,12 @@ import discord
 from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
+from ai.ticket_plan import ticket_cities, ticket_tracks
 from bot import components
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr
 from bot.errors import ButtonNotValid, MarketChanged, NotPlaying
 from bot.messenger import Panel, show_private
-from bot.planning import ticket_cities, ticket_tracks
 from bot.transformers import City, Route, my_seat, table_here
 from engine import BuildStation, Claim, DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, Game, KeepTickets, PayTunnel
 from engine.actions import Move

@@ -147,3 +147,34 @@ def test_text_logs_are_one_readable_line_with_the_ids() -> None:
     line = TextFormatter().format(record)
     assert line.endswith("INFO  bot.turns: turn posted in general (game_id=7)") and "\n" not in line
     assert json.loads(JsonFormatter().format(record))["game_id"] == 7
+
+
+def test_logs_are_readable_in_a_terminal_and_json_elsewhere_unless_asked() -> None:
+    import io
+
+    from bot.logs import setup_logging
+    from bot.settings import Settings
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert Settings(_env_file=None).log_format == "auto"
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        for stream, log_format, readable in [
+            (Terminal(), "auto", True),
+            (io.StringIO(), "auto", False),
+            (Terminal(), "json", False),
+            (io.StringIO(), "text", True),
+        ]:
+            setup_logging("INFO", log_format, stream)
+            logging.getLogger("bot.turns").info("turn posted", extra={"game_id": 7})
+            line = stream.getvalue().strip()
+            if readable:
+                assert line.endswith("INFO  bot.turns: turn posted (game_id=7)"), line
+            else:
+                assert json.loads(line)["game_id"] == 7
+    finally:
+        root.handlers[:], root.level = handlers, level

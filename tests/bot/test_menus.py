@@ -1,5 +1,5 @@
 """The claim and station menus (bot/components.py) and the ticket plan that orders them
-(bot/planning.py), on real games: every payable route is offered exactly once across the pages,
+(ai/ticket_plan.py), on real games: every payable route is offered exactly once across the pages,
 planned ones first, and every custom id is one the cogs know."""
 
 import re
@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from ai import make_ai
 from ai.base import ask
+from ai.ticket_plan import ticket_cities, ticket_tracks
 from bot import components
-from bot.planning import ticket_cities, ticket_tracks
 from engine import BuildStation, Claim, Game, GameOptions
 from i18n import translator
 

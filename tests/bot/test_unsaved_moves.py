@@ -136,7 +136,7 @@ async def test_a_saved_panel_tap_whose_answer_died_is_answered_in_the_panel_afte
     assert click.kind == "deferred_update" and len(panel.history) == edits
     await restart(make_bot, monkeypatch)
     await fake.wait_until(lambda: len(panel.history) > edits, timeout=30, what="the panel's answer")
-    assert "You drew a" in panel.content and "It's bob's turn." in panel.content and not click.followups
+    assert "You drew " in panel.content and "It's bob's turn." in panel.content and not click.followups
     assert f"<@{fake.bob.id}>, your turn" in fake.channel_messages(fake.general)[-1].content
 
 

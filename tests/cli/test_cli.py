@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ai import make_ai
+from ai.ticket_plan import ticket_tracks
 from cli.app import (
     SCREEN_WIDTH,
     Completer,
@@ -17,24 +19,27 @@ from cli.app import (
     human_move,
     main,
     moves_text,
-    ordered_moves,
+    numbered_moves,
     play,
     summary,
 )
 from engine import Claim, DrawMarket, Game, GameOptions, format_action, parse_action
 
 ROOT = Path(__file__).resolve().parents[2]
-FINAL = re.compile(r"^(\d+)\. seat (\d+) (.+?): (-?\d+) points?$", re.MULTILINE)
+FINAL = re.compile(r"^(\d+)\. (.+?): (-?\d+) points?$", re.MULTILINE)
 
 
-def scripted(lines, then="1"):
-    """An input function: the given lines, then `then` forever."""
+def scripted(lines, then=("1", "6", "2", "3", "4", "5", "7")):
+    """An input function: the given lines, then the `then` lines in turn forever, each tried until
+    one is a move (1 is the first move or the first face-up card; 6 the deck when a face-up
+    locomotive cannot be the second card; 7 the first move after the draws when none is left)."""
     queue = list(lines)
     prompts = []
+    turn = itertools.cycle(then)
 
     def read(prompt):
         prompts.append(prompt)
-        return queue.pop(0) if queue else then
+        return queue.pop(0) if queue else next(turn)
 
     read.prompts = prompts
     return read
@@ -56,8 +61,13 @@ def replay_log(path: Path) -> Game:
     return game
 
 
-def printed_scores(text: str) -> dict[int, int]:
-    return {int(seat) - 1: int(total) for _, seat, _, total in FINAL.findall(text)}
+def printed_scores(text: str) -> dict[str, int]:
+    """The final scores by player name."""
+    return {name: int(total) for _, name, total in FINAL.findall(text)}
+
+
+def scores(game: Game, names: list[str]) -> dict[str, int]:
+    return {names[s.seat]: s.total for s in game.final}
 
 
 def test_full_game_against_an_ai_prints_the_engines_scores(tmp_path):
@@ -72,7 +82,7 @@ def test_full_game_against_an_ai_prints_the_engines_scores(tmp_path):
     assert text.count("? ") >= 2  # nonsense and the unknown route
     game = replay_log(log)
     assert game.is_over()
-    assert printed_scores(text) == {s.seat: s.total for s in game.final}
+    assert printed_scores(text) == scores(game, ["you", "baseline AI"])
     # The same seed and the same keystrokes give the same game.
     out2: list[str] = []
     main(
@@ -102,7 +112,7 @@ def test_a_person_typing_notation_plays_a_whole_europe_game_against_two_ais():
     play(game, controllers, read, out.append)
     assert game.is_over()
     text = "\n".join(out)
-    assert printed_scores(text) == {s.seat: s.total for s in game.final}
+    assert printed_scores(text) == scores(game, ["ann", "bot", "base"])
     assert "your tickets:" in text and "market" in text
     # Replaying the log gives the same final scores.
     again = Game.replay("europe", 3, 5, None, game.log)
@@ -132,6 +142,7 @@ def test_nederland_neutral_and_hot_seat(tmp_path):
     )
     text = "\n".join(out)
     assert "others look away" in text and "neutral player" in text
+    assert "No longest-route bonus on this map.\nmoves written to" in text  # under the final scores
     header = {}
     for line in log.read_text().splitlines():
         if line.startswith("# "):
@@ -143,23 +154,26 @@ def test_nederland_neutral_and_hot_seat(tmp_path):
         if not line.startswith("#"):
             s, _, t = line.partition(" ")
             game.apply(int(s) - 1, parse_action(game, int(s) - 1, t))
-    assert printed_scores(text) == {s.seat: s.total for s in game.final}
+    assert printed_scores(text) == scores(game, ["Ann", "Bob"])
 
 
 def test_quit_resigns_and_the_ais_finish_with_images(tmp_path):
-    image = tmp_path / "board.png"
+    folder = tmp_path / "pictures"
+    image = folder / "ttr-board.png"
     out: list[str] = []
     main(
-        ["--map", "usa", "--seats", "3", "--ai", "random", "--seed", "2", "--image", str(image)],
+        ["--map", "usa", "--seats", "3", "--ai", "random", "--seed", "2", "--images", str(folder)],
         read=scripted(["1", "quit", "n", "quit", "y"]),
         write=out.append,
     )
     text = "\n".join(out)
-    assert text.count("(you) resigns") == 1 and "game over" in text  # the first quit was not confirmed
+    assert text.count("You resigned") == 1 and "game over" in text  # the first quit was not confirmed
+    assert "random AI 1" in text and "random AI 2" in text  # two AIs told apart
     assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert text.count(f"board image: {image}") == 1  # named once, not after every AI move
-    final = image.with_name("board-final.png")
-    assert final.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"final scores image: {final}" in text
+    words = " ".join(text.split())  # a long path has a line of its own
+    assert words.count(f"board image: {image}") == 1  # named once, not after every AI move
+    final = folder / "ttr-board-final.png"
+    assert final.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"final scores image: {final}" in words
 
 
 def test_human_move_reads_numbers_and_notation():
@@ -169,13 +183,14 @@ def test_human_move_reads_numbers_and_notation():
     out: list[str] = []
     controllers = [Controller("you"), Controller("ai", make_ai("random"))]
     assert human_move(game, 0, controllers, scripted(["draw deck"]), out.append) == parse_action(game, 0, "draw deck")
-    moves = ordered_moves(game, 0)
-    assert human_move(game, 0, controllers, scripted(["2"]), out.append) == moves[1] == DrawMarket(1)
+    moves = numbered_moves(game, 0, ticket_tracks(game, 0))
+    assert human_move(game, 0, controllers, scripted(["2"]), out.append) == moves[2] == DrawMarket(1)
     assert "draw     1 market 1  2 market 2" in "\n".join(out)
     out.clear()
-    claim = next(i for i, a in enumerate(moves, start=1) if isinstance(a, Claim))
-    assert human_move(game, 0, controllers, scripted(["moves all", str(claim)]), out.append) == moves[claim - 1]
-    assert f"{claim} {format_action(game, moves[claim - 1]).removeprefix('claim ')}" in "\n".join(out)
+    claim = next(n for n, a in moves.items() if isinstance(a, Claim))
+    assert human_move(game, 0, controllers, scripted(["moves all", str(claim)]), out.append) == moves[claim]
+    route = format_action(game, moves[claim]).removeprefix("claim ")
+    assert re.search(rf"\b{claim} (⭐ )?{re.escape(route)}\b", "\n".join(out))
 
 
 def test_completion_lists_moves_in_notation():
@@ -192,7 +207,7 @@ def test_python_dash_m_cli_with_piped_stdin(tmp_path):
     log = tmp_path / "g.log"
     proc = subprocess.run(
         [sys.executable, "-m", "cli", "--seed", "8", "--no-images", "--log", str(log)],
-        input="1\n" * 3000,
+        input="1\n6\n" * 1500,
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -201,7 +216,7 @@ def test_python_dash_m_cli_with_piped_stdin(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     game = replay_log(log)
-    assert printed_scores(proc.stdout) == {s.seat: s.total for s in game.final}
+    assert printed_scores(proc.stdout) == scores(game, ["you", "baseline AI"])
 
 
 def test_europes_first_turn_fits_an_80_by_24_terminal():
@@ -212,11 +227,13 @@ def test_europes_first_turn_fits_an_80_by_24_terminal():
         for seat in range(3):
             game.apply(seat, game.default_action(seat))
         controllers = [Controller("you"), Controller("a", make_ai("random")), Controller("b", make_ai("random"))]
-        moves = ordered_moves(game, 0)
-        lines = (summary(game, 0, controllers) + "\n" + moves_text(game, moves)).splitlines()
+        moves = numbered_moves(game, 0)
+        lines = (
+            summary(game, 0, controllers, width=SCREEN_WIDTH) + "\n" + moves_text(game, moves, width=SCREEN_WIDTH)
+        ).splitlines()
         assert len(lines) <= 23 and max(map(len, lines)) <= SCREEN_WIDTH, "\n".join(lines)
         everything = moves_text(game, moves, everything=True)
-        assert f"{len(moves)} " in everything and "station" in everything
+        assert f"{max(moves)} " in everything and "station" in everything
 
 
 @pytest.mark.slow
@@ -260,7 +277,7 @@ def test_quit_and_ctrl_c_ask_first_and_still_write_the_log(tmp_path):
 
     main(["--map", "usa", "--seed", "5", "--no-images", "--log", str(log)], read=read, write=out.append)
     text = "\n".join(out)
-    assert sum("resign and leave the game?" in p for p in prompts) == 2 and "(you) resigns" in text
+    assert sum("resign and leave the game?" in p for p in prompts) == 2 and "You resigned" in text
     assert log.exists() and len(log.read_text().splitlines()) > 4
 
 
@@ -317,11 +334,11 @@ def test_a_person_plays_a_whole_marklin_game_mixing_tickets_placing_and_moving_p
     play(game, controllers, read, out.append)
     assert game.is_over()
     text = "\n".join(out)
-    assert printed_scores(text) == {s.seat: s.total for s in game.final}
-    assert "Name your ticket mix" in text and "seat 1 (ann): tickets draw long=1" in text
+    assert printed_scores(text) == scores(game, ["ann", "bot"])
+    assert "Name your ticket mix" in text and re.search(r"You drew \d destination tickets \(long: 1, short: \d\)", text)
     assert "merchandise (top token): 7: Berlin" in text and re.search(r"tickets left \d+ short, \d+ long", text)
-    assert re.search(r"seat 1 \(ann\): claim \S+ \w+( loco=\d)? passenger=", text)
-    assert re.search(r"seat 1 \(ann\): move \S+", text) and "moved a passenger" in text
+    assert re.search(r"You claimed .+\n🧳 You put a passenger in ", text)
+    assert re.search(r"🧳 You moved a passenger \S+ → ", text)
     assert "passengers to place: 0" in text and "merchandise +" in text
     again = Game.replay("marklin", 2, 3, GameOptions(first_seat=0), game.log)
     assert [s.total for s in again.final] == [s.total for s in game.final]

@@ -16,10 +16,10 @@ from cli import app
 from cli.app import (
     COMMANDS,
     MOVES_ALL,
-    NOTATION_EXAMPLES,
     Controller,
     environment_language,
     main,
+    notation_examples,
     summary,
 )
 from engine import format_action
@@ -72,7 +72,7 @@ class Session:
         kept = (
             notation
             | typed
-            | set(re.split(r"[|\n]", NOTATION_EXAMPLES))
+            | set(re.split(r"[|\n]", "\n".join(notation_examples(self.game))))
             | {*COMMANDS, *VERBS, MOVES_ALL, "--seed", *kept}
             | {c.name for c in self.controllers}
             | {MARKS.sub("", c.name) for c in self.controllers}
@@ -165,12 +165,12 @@ def test_board_images_are_drawn_in_the_chosen_language(monkeypatch, tmp_path):
         return original(draw, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(fonts, "draw_text", recording)
-    public, own = tmp_path / "b.png", tmp_path / "b-seat1.png"
+    public, own = tmp_path / "ttr-board.png", tmp_path / "ttr-board-seat1.png"
     s = Session(
         monkeypatch,
-        ["--map", "usa", "--seed", "2", "--names", "Ann", "--language", "qps", "--image", str(public)],
+        ["--map", "usa", "--seed", "2", "--names", "Ann", "--language", "qps", "--images", str(tmp_path)],
         ["1", "1", "quit", "y"],
-        kept=(str(public), str(own), str(tmp_path / "b-final.png")),
+        kept=(str(public), str(own), str(tmp_path / "ttr-board-final.png")),
     )
     assert own.exists() and drawn
     leaks = [text for text in s.texts if unmarked_letters(s.without_kept(text))]
@@ -207,7 +207,7 @@ def test_python_dash_m_cli_speaks_the_terminals_language():
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "место 1 (вы)> " in proc.stdout and "сдаётся" in proc.stdout
+    assert "вы> " in proc.stdout and "Вы сдаётесь" in proc.stdout
     helped = subprocess.run(
         [sys.executable, "-m", "cli", "--language", "zh", "--help"],
         capture_output=True,
@@ -225,4 +225,4 @@ def test_the_one_person_is_you_at_the_terminal_and_a_player_in_images(monkeypatc
     s = Session(monkeypatch, ["--map", "usa", "--seed", "3", "--language", "ru", "--no-images"], ["quit", "да"])
     person = s.controllers[0]
     assert (person.name, person.third_person) == ("вы", "игрок 1")
-    assert any("сдаётся" in line for line in s.out)
+    assert any("Вы сдаётесь" in line for line in s.out)
