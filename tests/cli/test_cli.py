@@ -12,17 +12,8 @@ import pytest
 
 from ai import make_ai
 from ai.ticket_plan import ticket_tracks
-from cli.app import (
-    SCREEN_WIDTH,
-    Completer,
-    Controller,
-    human_move,
-    main,
-    moves_text,
-    numbered_moves,
-    play,
-    summary,
-)
+from cli.app import Completer, human_move, main, play
+from cli.screen import SCREEN_WIDTH, Controller, moves_text, numbered_moves, summary
 from engine import Claim, DrawMarket, Game, GameOptions, format_action, parse_action
 
 ROOT = Path(__file__).resolve().parents[2]

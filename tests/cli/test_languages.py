@@ -13,15 +13,8 @@ import pytest
 
 from ai import make_ai
 from cli import app
-from cli.app import (
-    COMMANDS,
-    MOVES_ALL,
-    Controller,
-    environment_language,
-    main,
-    notation_examples,
-    summary,
-)
+from cli.app import environment_language, main
+from cli.screen import COMMANDS, MOVES_ALL, Controller, notation_examples, summary
 from engine import format_action
 from engine.actions import Claim
 from engine.cards import card_index

@@ -10,18 +10,8 @@ from pathlib import Path
 
 from ai import make_ai
 from ai.ticket_plan import ticket_tracks
-from cli.app import (
-    IMAGES,
-    Controller,
-    Narrator,
-    fold,
-    help_text,
-    human_move,
-    moves_text,
-    notation_examples,
-    numbered_moves,
-    summary,
-)
+from cli.app import IMAGES, Narrator, human_move
+from cli.screen import Controller, fold, help_text, moves_text, notation_examples, numbered_moves, summary
 from engine import Claim, DeclineTunnel, DrawDeck, DrawMarket, Game, GameOptions, parse_action
 from engine.cards import ALL_CARD_NAMES, card_index
 from i18n import translator
