@@ -2,6 +2,10 @@
 each player, reminders and the final results — each in its reader's language, and nothing private
 in the channel. What to say after a change is the announcer's choice (bot/announcer.py); this is
 how it is said.
+
+Why one module of about 900 lines: every message a table sends shares its readers' names,
+languages, colors and the live table's state kept here, and the move to Discord's Components V2
+(issue 34) rewrites the table and the panel; it is split then, by message (table, panel, DMs).
 """
 
 from __future__ import annotations
