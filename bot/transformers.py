@@ -14,7 +14,6 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-import regex
 from discord import AppCommandOptionType, Interaction, app_commands
 from discord.utils import escape_markdown, escape_mentions
 
@@ -42,15 +41,16 @@ def _bot(interaction: Interaction):
 TEXT_OPTION = 200
 #: Discord's integer options are JSON numbers between -(2^53) and 2^53: anything else is forged.
 INTEGER_OPTION = 2**53
-#: Characters a name or a typed value never needs and that hide or reorder what it shows: controls
-#: (NUL, BEL, CR LF …) and format characters (zero-width spaces and joiners, bidi overrides, BOM).
-_INVISIBLE = regex.compile(r"[\p{Cc}\p{Cf}\p{Co}\p{Cs}]+")
-_SPACES = regex.compile(r"\s+")
+#: Characters a name or a typed value never needs and that hide or reorder what it shows (Unicode
+#: categories): controls (NUL, BEL, CR LF …), format characters (zero-width spaces and joiners,
+#: bidi overrides, BOM), private-use and surrogate code points.
+_INVISIBLE = frozenset(("Cc", "Cf", "Co", "Cs"))
 
 
 def clean_text(value: str) -> str:
     """What a typed value is taken as: NFC, invisible characters dropped, runs of spaces as one."""
-    return _SPACES.sub(" ", _INVISIBLE.sub("", unicodedata.normalize("NFC", value))).strip()
+    visible = "".join(c for c in value if unicodedata.category(c) not in _INVISIBLE)
+    return " ".join(unicodedata.normalize("NFC", visible).split())
 
 
 class OptionOutOfChoices(UserError):
