@@ -55,11 +55,6 @@ def check_place(interaction: Interaction, place: Place, *, private_ok: bool = Fa
         raise OtherChannel()
 
 
-def component_id(fields: dict[str, str], name: str) -> int:
-    """A number a custom id carries (`check_component` has refused any too large for a row)."""
-    return int(fields[name])
-
-
 async def check_component(bot, interaction: Interaction, fields: dict[str, str]) -> None:
     """The rule for a button or select: what its custom id names (a game, a lobby, a tournament,
     a league) must live where it was clicked. A number no stored row could have names nothing."""
@@ -67,7 +62,7 @@ async def check_component(bot, interaction: Interaction, fields: dict[str, str])
         raise ButtonNotValid()
     if "game" in fields:
         try:
-            table = await bot.service.peek(component_id(fields, "game"))
+            table = await bot.service.peek(int(fields["game"]))
         except GameNotFoundError:
             raise NoSuchGame() from None
         seated = table.seat_of(interaction.user.id) is not None
@@ -75,15 +70,13 @@ async def check_component(bot, interaction: Interaction, fields: dict[str, str])
         return
     async with bot.storage.sessions() as session:
         if "lobby" in fields:
-            lobby = await session.get(Lobby, component_id(fields, "lobby"))
+            lobby = await session.get(Lobby, int(fields["lobby"]))
             place = Place(lobby.guild_id, lobby.channel_id) if lobby else None
         elif "tournament" in fields:
-            found = await stored_tournaments.get_tournament(
-                session=session, tournament_id=component_id(fields, "tournament")
-            )
+            found = await stored_tournaments.get_tournament(session=session, tournament_id=int(fields["tournament"]))
             place = Place(found.guild_id, found.channel_id) if found else None
         elif "league" in fields:
-            league = await stored_leagues.get_league(session=session, league_id=component_id(fields, "league"))
+            league = await stored_leagues.get_league(session=session, league_id=int(fields["league"]))
             place = Place(league.guild_id) if league else None
         else:
             return

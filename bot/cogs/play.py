@@ -135,9 +135,8 @@ class ChoiceButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button], templat
 
     async def run(self, interaction: Interaction) -> None:
         action = components.decode_choice(self.fields["text"])
-        for track in (getattr(action, "track", None),):
-            if track is not None:
-                await self.track(interaction, track)
+        if getattr(action, "track", None) is not None:
+            await self.track(interaction, action.track)
         for city in (getattr(action, "city", None), getattr(action, "passenger", None)):
             if city is not None:
                 await self.city(interaction, city)
