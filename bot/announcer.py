@@ -15,6 +15,7 @@ the stored log, and answering the interaction that asked for it while its token 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
 import secrets
@@ -27,9 +28,8 @@ from datetime import UTC, datetime, timedelta
 import discord
 from discord import Interaction
 
-from bot import components
+from bot import components, layouts
 from bot.command_translator import slash
-from bot.components import MESSAGE_CONTENT, fit
 from bot.inbox import interaction_webhook, unanswered_webhook
 from bot.messenger import Panel, TableMessenger, files_allowed
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
@@ -198,10 +198,8 @@ class Announcer:
         answer = outcome.cause.answer
         panel = Panel(interaction) if answer == "panel" else outcome.cause.panel if answer == "followup" else None
 
-        async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
-            sent = await interaction.followup.send(
-                content, ephemeral=True, view=view or discord.utils.MISSING, wait=True, **kwargs
-            )
+        async def send(shown: discord.ui.LayoutView, files: list[discord.File]) -> object:
+            sent = await interaction.followup.send(view=shown, files=files, ephemeral=True, wait=True)
             if outcome.phase_before == "playing":  # a starting ticket choice's answer is no turn's panel
                 # A "thinking…" is answered in its original response; a deferred update in a new message.
                 update = interaction.response.type == discord.InteractionResponseType.deferred_message_update
@@ -211,16 +209,18 @@ class Announcer:
         if panel is None:
             return Reply(send, t, images)
 
-        async def edit(content: str, view: discord.ui.View | None = None, **_: object) -> object:
+        async def edit(shown: discord.ui.LayoutView, files: list[discord.File]) -> object:
             """The player's panel updated in place; a panel that is gone gets a new one."""
+            kept = [(f.fp.getvalue(), f.filename, f.description) for f in files]  # type: ignore[attr-defined]
             try:
-                edited = await panel.edit(content=content, view=view, attachments=[])
+                edited = await panel.edit(view=shown, attachments=files)
             except discord.HTTPException:  # gone, or its token expired: a new panel
-                return await send(content, view=view)
+                again = [discord.File(io.BytesIO(png), name, description=alt) for png, name, alt in kept]
+                return await send(shown, again)
             self.messenger.remember_panel(table, panel)
             return edited
 
-        return Reply(edit, t, images=False)
+        return Reply(edit, t, images)
 
     async def _mark(self, row: Announcement, error: str | None = None) -> None:
         """The row is posted: marked in the database with the rows posted in the next MARK_DELAY
@@ -347,25 +347,20 @@ class Announcer:
         if row.answer == "panel":
             webhook = interaction_webhook(client, row.application_id, row.interaction_token)
 
-            async def send(content: str, view: discord.ui.View | None = None, **_: object) -> object:
-                return await webhook.edit_message(
-                    "@original",
-                    content=content,  # type: ignore[arg-type]
-                    view=view,
-                    attachments=[],
-                )
+            async def send(shown: discord.ui.LayoutView, files: list[discord.File]) -> object:
+                return await webhook.edit_message("@original", view=shown, attachments=files)
         else:
             found = await unanswered_webhook(client, row.application_id, row.interaction_token)
             if found is None:  # answered before the crash
                 return None
 
-            async def send(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
-                return await found.send(content, ephemeral=True, view=view or discord.utils.MISSING, **kwargs)
+            async def send(shown: discord.ui.LayoutView, files: list[discord.File]) -> object:
+                return await found.send(view=shown, files=files, ephemeral=True)
 
-        async def answer(content: str, view: discord.ui.View | None = None, **kwargs) -> object:
+        async def answer(shown: discord.ui.LayoutView, files: list[discord.File]) -> object:
             """Best effort: the turn is posted already, and a failed answer must not undo that."""
             try:
-                return await send(content, view=view, **kwargs)
+                return await send(shown, files)
             except discord.HTTPException as exc:
                 log.info("a stored turn's answer could not be sent", extra={"game_id": row.game_id, "error": str(exc)})
                 return None
@@ -504,7 +499,7 @@ class Announcer:
         m, t = self.messenger, reply.t
         seat = outcome.seat
         if seat is None:
-            await reply.send(t.gettext("Done."))
+            await reply.send(layouts.card([t.gettext("Done.")]), [])
             return
         game = table.game
         did = my_draws(t, outcome.events, seat)
@@ -513,7 +508,10 @@ class Announcer:
             did = "\n".join(describe(t, game, outcome.events, names)) or None
         content, view = m.panel(t, table, seat)
         head = "✅ " + (did or t.gettext("Done."))
-        await reply.send(fit(f"{head}\n{content}", MESSAGE_CONTENT), view=view)
+        # A ticket offer comes with its map thumbnails, as the starting one does.
+        files = await m.private_files(table, seat, hand=False, offer=True, t=t) if reply.images else []
+        shown = layouts.card([head, content], images=files, controls=view, accent=m.accent(table, seat))
+        await reply.send(shown, files)
 
 
 def _is_ai(table: Table, seat: int) -> bool:

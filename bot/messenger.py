@@ -3,9 +3,9 @@ each player, reminders and the final results — each in its reader's language, 
 in the channel. What to say after a change is the announcer's choice (bot/announcer.py); this is
 how it is said.
 
-Why one module of about 900 lines: every message a table sends shares its readers' names,
-languages, colors and the live table's state kept here, and the move to Discord's Components V2
-(issue 34) rewrites the table and the panel; it is split then, by message (table, panel, DMs).
+Every message here is a Components V2 card (bot/layouts.py lays them out). Why one module of
+about 900 lines: every message a table sends shares its readers' names, languages, colors and
+the live table's state kept here.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from datetime import timedelta
 import discord
 from discord import Interaction
 
-from bot import components, metrics
+from bot import components, layouts, metrics
 from bot.language import Languages
 from bot.render_pool import POOL
 from bot.service import Table
@@ -33,6 +33,7 @@ from engine.phases import SECOND_CARD, TICKETS, TUNNEL
 from i18n import N_, Translator, translator
 from rendering import PlayerStyle, RenderedImage
 from rendering.style import DEFAULT_PLAYER_COLORS
+from rendering.words import recap
 from storage import Storage
 from storage import players as stored_players
 from storage.announcements import nonce
@@ -106,12 +107,6 @@ class LiveTable:
         return self.posted_by is not None and time.monotonic() - self.since < PANEL_LIFETIME.total_seconds()
 
 
-def _custom_ids(message: discord.Message) -> list[str]:
-    return [
-        getattr(child, "custom_id", None) or "" for row in message.components for child in getattr(row, "children", ())
-    ]
-
-
 def in_place(interaction: Interaction) -> bool:
     """Whether the answer to `interaction` replaces the private message it was tapped on (a
     player's panel or menu) rather than arriving as a new one: one panel, updated as they play."""
@@ -123,12 +118,12 @@ def in_place(interaction: Interaction) -> bool:
 
 
 async def show_private(interaction: Interaction, content: str, view: discord.ui.View | None = None) -> None:
-    """Answer a tap with a private message: in place of the panel it was tapped on, else new."""
-    content = components.fit(content, components.MESSAGE_CONTENT) or ""
+    """Answer a tap with a private card: in place of the panel it was tapped on, else new."""
+    shown = layouts.card([content], controls=view)
     if in_place(interaction):
-        await interaction.response.edit_message(content=content, view=view, attachments=[])
+        await interaction.response.edit_message(view=shown, attachments=[])
     else:
-        await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+        await interaction.response.send_message(view=shown, ephemeral=True)
 
 
 def escaped(name: str) -> str:
@@ -227,6 +222,11 @@ class TableMessenger:
             styles.append(PlayerStyle(self.display_name(table, seat, t), color))
         return styles
 
+    def accent(self, table: Table, seat: int) -> int:
+        """A seat's player color as a card's accent (the table's: whose turn it is)."""
+        red, green, blue = self.styles(table)[seat].color[:3]
+        return red << 16 | green << 8 | blue
+
     def mention(self, table: Table, seat: int, t: Translator | None = None) -> str:
         user_id = table.user_of(seat)
         return f"<@{user_id}>" if user_id else self.name(table, seat, t)
@@ -284,6 +284,43 @@ class TableMessenger:
         ]
         return "\n".join(line for line in lines if line)
 
+    def news(self, t: Translator, table: Table, seat: int) -> str:
+        """What a player back at their panel wants first: the others' turns since their own last
+        one, their score and place, and the last round when it has come."""
+        game = table.game
+        seen = game.view(seat)
+        mine = [entry["ply"] for entry in seen["recent"] if entry["seat"] == seat]
+        lines = [
+            f"• **{self.name(table, s, t)}** {text}" if s is not None else f"• {text}"
+            for s, text in recap(t, seen, self.styles(table, t), game.map, max(mine) if mine else None)
+            if s != seat
+        ]
+        if lines:
+            lines.insert(0, t.gettext("**Since your last turn:**"))
+        scores = [p["score"] for p in seen["players"]]
+        lines.append(
+            "🏆 "
+            + t.ngettext(
+                "You have {n} point: place {place} of {players}.",
+                "You have {n} points: place {place} of {players}.",
+                scores[seat],
+                place=1 + sum(score > scores[seat] for score in scores),
+                players=len(scores),
+            )
+        )
+        if game.last_round is not None and game.phase == "playing":
+            lines.append(
+                "⏳ "
+                + (
+                    t.gettext("Last round: this is your last turn.")
+                    if game.current == seat
+                    else t.gettext("Last round: you have one more turn.")
+                    if seat in game.last_round
+                    else t.gettext("Last round: you have played your last turn.")
+                )
+            )
+        return "\n".join(lines)
+
     def panel(self, t: Translator, table: Table, seat: int) -> tuple[str, discord.ui.View | None]:
         """A player's private panel: their hand and tickets, what they must or may do now, and
         the controls for it (bot/components.py `panel_view`)."""
@@ -308,6 +345,7 @@ class TableMessenger:
             return summary + "\n" + t.gettext("Waiting for {players} to choose.", players=t.join(waiting)), None
         if my_turn and game.stage == SECOND_CARD:
             return summary + "\n\n" + t.gettext("**Draw your second card** (not a face-up locomotive):"), view
+        summary = f"{self.news(t, table, seat)}\n\n{summary}"
         if my_turn:
             return summary + "\n\n" + t.gettext("**Your turn:** draw cards, claim a route or draw tickets."), view
         return summary + "\n" + t.gettext("It's {player}'s turn.", player=self.name(table, game.current, t)), view
@@ -458,7 +496,7 @@ class TableMessenger:
             await self.post_final(table, summary, channel, row=row)
             return
         t = await self.channel_t(table)
-        lines = [summary] if summary else ["🎟️ " + t.gettext("Everyone has chosen their tickets.")]
+        recap = summary or "🎟️ " + t.gettext("Everyone has chosen their tickets.")
         nxt = game.current
         due = await self.timers.deadline(table, nxt)
         params = {"player": self.mention(table, nxt, t), "map": t.map_name(game.map)}
@@ -467,16 +505,16 @@ class TableMessenger:
             if game.last_round
             else t.gettext("{player}, your turn ({map}).", **params)
         )
-        lines.append(f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else ""))
-        content = "\n".join(line for line in lines if line)[:2000]
-        view = components.table_view(table.id, game, t=t)
-        posted = await self._posted_before(table, channel, view) if again else None
+        turn = f"➡️ {turn}" + (f" ⏰ {timestamp(due)}" if due else "")
+        controls = components.table_view(table.id, game, t=t)
+        posted = await self._posted_before(table, channel, controls) if again else None
         if posted is not None:
             await self.new_table(table, posted)
             return
         through = through if through is not None and self.can_post_through(table, through) else None
         started = metrics.now()
         files = [await self.board_file(table, t, posted=True)] if self.board_changed(table) else []
+        shown = layouts.card([recap], images=files, after=[turn], controls=controls, accent=self.accent(table, nxt))
         message: discord.Message | None = None
         try:
             with metrics.turn_message(started):
@@ -484,16 +522,15 @@ class TableMessenger:
                     kept = [(f.fp.getvalue(), f.filename, f.description) for f in files]  # type: ignore[attr-defined]
                     try:
                         message = await through.followup.send(
-                            content, files=files, view=view, allowed_mentions=pings(table.user_of(nxt)), wait=True
+                            files=files, view=shown, allowed_mentions=pings(table.user_of(nxt)), wait=True
                         )
                     except discord.HTTPException as exc:  # the token ran out meanwhile: the bot posts it
                         log.info("a turn could not go out as a follow-up", extra={"error": str(exc)})
                         files = [discord.File(io.BytesIO(png), name, description=alt) for png, name, alt in kept]
                 if message is None:
                     message = await channel.send(
-                        content,
                         files=files,
-                        view=view,
+                        view=shown,
                         allowed_mentions=pings(table.user_of(nxt)),
                         nonce=_nonce(row, 0),
                     )
@@ -551,7 +588,7 @@ class TableMessenger:
             return None
         try:
             async for old in channel.history(limit=25):
-                if old.author.id == self.client.user.id and deck in _custom_ids(old):
+                if old.author.id == self.client.user.id and deck in layouts.custom_ids(old.components):
                     return old
         except discord.HTTPException:
             return None
@@ -580,7 +617,7 @@ class TableMessenger:
         message = interaction.message
         if message is None or message.flags.ephemeral or interaction.channel_id != table.record.channel_id:
             return None
-        return message if f"ttr:{table.id}:hand" in _custom_ids(message) else None
+        return message if f"ttr:{table.id}:hand" in layouts.custom_ids(message.components) else None
 
     async def _live_tables(self, table: Table, newest: discord.Message | None) -> list[discord.Message]:
         """The bot's recent messages in the game's channel, other than `newest`, that still carry
@@ -592,7 +629,9 @@ class TableMessenger:
             return []
         try:
             async for old in channel.history(limit=25, before=newest):
-                if old.author.id == self.client.user.id and any(c.startswith(prefix) for c in _custom_ids(old)):
+                if old.author.id == self.client.user.id and any(
+                    c.startswith(prefix) for c in layouts.custom_ids(old.components)
+                ):
                     found.append(old)
         except discord.HTTPException:
             return []
@@ -623,15 +662,16 @@ class TableMessenger:
         self._posted_boards.pop(table.id, None)
 
     @staticmethod
-    async def _edit_table(live: LiveTable, view: discord.ui.View | None, tap: Interaction | None = None) -> None:
-        """A table message's controls changed, by the first way of these that Discord's global
-        rate limit does not count: the tap's own answer when the tap was on it (its deferred
-        update), the follow-up that posted it while that interaction's token lives; else (or if
-        that fails) the bot's edit in the channel."""
+    async def _edit_table(live: LiveTable, controls: discord.ui.View | None, tap: Interaction | None = None) -> None:
+        """A table message's controls changed (its text and board did not), by the first way of
+        these that Discord's global rate limit does not count: the tap's own answer when the tap
+        was on it (its deferred update), the follow-up that posted it while that interaction's
+        token lives; else (or if that fails) the bot's edit in the channel."""
         message = live.message
+        view = layouts.without_controls(message, controls)
         # A webhook's edit says whom the message may mention (discord.py sends the bot's default,
         # nobody, otherwise): the same as when it was posted. An edit notifies nobody either way.
-        same = pings(*message.raw_mentions)
+        same = pings(*(user.id for user in message.mentions))
         try:
             if (
                 tap is not None
@@ -781,8 +821,7 @@ class TableMessenger:
         try:
             user = await self.user(user_id)
             await user.send(
-                f"{header}\n{content}"[:2000],
-                view=view or discord.utils.MISSING,
+                view=layouts.card([f"{header}\n{content}"], images=files or (), controls=view),
                 files=files or discord.utils.MISSING,
                 nonce=_nonce(row, 1 + seat),
             )
@@ -820,11 +859,10 @@ class TableMessenger:
                 players=t.join(self.name(table, s, t) for s in range(game.seats)),
                 button=t.pgettext("button", "My hand"),
             )
+            board = await self.board_file(table, t, posted=True)
+            controls = components.table_view(table.id, game, t=t)
             message = await channel.send(
-                f"🚂 {text}",
-                file=await self.board_file(table, t, posted=True),
-                view=components.table_view(table.id, game, t=t),
-                nonce=_nonce(row, 0),
+                file=board, view=layouts.card([f"🚂 {text}"], images=[board], controls=controls), nonce=_nonce(row, 0)
             )
             await self.new_table(table, message)
         for seat in range(game.seats):

@@ -9,7 +9,7 @@ import logging
 
 from discord import Interaction
 
-from bot import components
+from bot import components, layouts
 from bot.errors import reason
 from bot.inbox import Inbox
 from bot.messenger import TableMessenger
@@ -141,11 +141,9 @@ class Moves:
         elif options:
             t = await self.messenger.languages.for_interaction(interaction)
             track = game.map.track_by_id[options[0].track]
-            await interaction.response.send_message(
-                t.gettext("How do you pay for {route}?", route=route_name(t, game.map, track)),
-                ephemeral=True,
-                view=components.payment_view(table.id, game, seat, options, t=t),
-            )
+            ask = t.gettext("How do you pay for {route}?", route=route_name(t, game.map, track))
+            payments = components.payment_view(table.id, game, seat, options, t=t)
+            await interaction.response.send_message(view=layouts.card([ask], controls=payments), ephemeral=True)
         else:
             await self.perform(interaction, game_id, action or text)
 
@@ -160,6 +158,5 @@ class Moves:
             await interaction.followup.send(f"⚠️ {message}", ephemeral=True)
             return
         colors = [c for c in exc.details.get("options") or [] if c in CARD_NAMES]
-        await interaction.followup.send(
-            message, ephemeral=True, view=components.color_choice_view(table.id, table.game, seat, text, colors, t=t)
-        )
+        choices = components.color_choice_view(table.id, table.game, seat, text, colors, t=t)
+        await interaction.followup.send(view=layouts.card([message], controls=choices), ephemeral=True)

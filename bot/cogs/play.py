@@ -10,7 +10,7 @@ from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
 from ai.ticket_plan import ticket_cities, ticket_tracks
-from bot import components
+from bot import components, layouts
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr
 from bot.errors import ButtonNotValid, MarketChanged, NotPlaying
@@ -359,12 +359,8 @@ class Play(TTRCog):
             interaction=interaction,
             t=t,
         )
-        await interaction.followup.send(
-            components.fit(content, components.MESSAGE_CONTENT),
-            ephemeral=True,
-            view=view or discord.utils.MISSING,
-            files=files,
-        )
+        shown = layouts.card([content], images=files, controls=view, accent=m.accent(table, seat))
+        await interaction.followup.send(view=shown, files=files, ephemeral=True)
         m.remember_panel(table, Panel(interaction))
 
     async def _player(self, interaction: Interaction, game_id: int):

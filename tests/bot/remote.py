@@ -16,6 +16,7 @@ from engine.cards import CARD_NAMES
 from engine.notation import format_action, route_label
 from storage import Storage
 from storage.games import LoadedGame, active_game_in_channel, load_game
+from tests.fakediscord.layout import walk
 
 #: Answers that say the move was not made (a refusal, an apology that changed nothing, a restart).
 NOT_MADE = ("⚠️", "Nothing was changed", "please try again")
@@ -49,9 +50,9 @@ class Move:
         if self.in_place:
             private = self.private_followups
             if private:
-                return private[-1].content
-            return message.content if len(message.history) > self.edits else None
-        return None if message is None or message.loading else message.content
+                return private[-1].text
+            return message.text if len(message.history) > self.edits else None
+        return None if message is None or message.loading else message.text
 
     @property
     def confirmed(self) -> bool:
@@ -194,3 +195,17 @@ class RemoteTable:
             if loop.time() > deadline:
                 raise TimeoutError(f"{move.text} was not stored")
             await asyncio.sleep(0.05)
+
+
+def posted_turns(fake, channel, game_id: int, since: int = 0) -> list[int]:  # type: ignore[no-untyped-def]
+    """The turn token of each table message of the game in `channel` (after its first `since`
+    messages), read from the message as it was posted: a table loses its controls when the next
+    one is posted."""
+    tokens = []
+    for message in fake.channel_messages(channel)[since:]:
+        first = message.history[0] if message.history else message.payload()
+        for component in walk(first.get("components") or []):
+            parts = component.get("custom_id", "").split(":")
+            if parts[:2] == ["ttr", str(game_id)] and parts[3:] == ["draw", "deck"]:
+                tokens.append(int(parts[2]))
+    return tokens

@@ -43,9 +43,9 @@ async def test_solo_practice_against_two_ais_to_the_end(fake_discord, make_bot):
             break
         await driver.act(0, driver.choose(0))
     await fake.wait_until(lambda: fake.channel_messages(fake.general)[-1].embeds, what="the final message")
-    turns = [m for m in fake.channel_messages(fake.general) if "your turn" in m.content]
-    assert turns and all(f"<@{fake.alice.id}>, your turn" in m.content for m in turns)  # only a person is asked
-    together = [m for m in turns if "**🤖 baseline AI 2**" in m.content and "**🤖 baseline AI 3**" in m.content]
+    turns = [m for m in fake.channel_messages(fake.general) if "your turn" in m.text]
+    assert turns and all(f"<@{fake.alice.id}>, your turn" in m.text for m in turns)  # only a person is asked
+    together = [m for m in turns if "**🤖 baseline AI 2**" in m.text and "**🤖 baseline AI 3**" in m.text]
     assert len(together) >= len(turns) - 2  # both AIs' turns told in the one message that asks alice to play
     assert any(m.attachments for m in together)  # with the board, when a route was claimed
     ai_seats = {1, 2}
@@ -79,7 +79,7 @@ async def test_start_refuses_more_than_five_seats(fake_discord, make_bot):
     await driver.run(fake.alice, "ttr-host new", map="usa")
     await driver.run(fake.bob, "ttr join")
     reply = await fake.slash(fake.alice, fake.general, "ttr-host start", ai_players=4)
-    assert "at most 5 seats" in reply.content
+    assert "at most 5 seats" in reply.text
 
 
 async def test_ai_seats_are_named_in_the_servers_language(fake_discord, make_bot):
@@ -96,7 +96,7 @@ async def test_ai_seats_are_named_in_the_servers_language(fake_discord, make_bot
     )
     await reply.wait_resolved()
     started = fake.channel_messages(fake.general)[-1]
-    assert "座位：alice、🤖 强力 AI 2和🤖 强力 AI 3。" in started.content
+    assert "座位：alice、🤖 强力 AI 2和🤖 强力 AI 3。" in started.text
 
 
 async def test_the_sweep_reads_the_games_written_since_its_last_look(fake_discord, make_bot):

@@ -57,8 +57,8 @@ async def test_an_outcome_overtaken_by_the_next_one_is_posted_once_and_claims_no
     assert claims == [plies + 1, plies + 2]  # two rows, two claims: none for the overtaken outcome
     assert rebuilt == [plies + 1]  # posted by the second card's outcome, from the stored log
     turn_messages = fake.channel_messages(fake.general)[posted:]
-    assert len(turn_messages) == 1 and "**alice** drew 2 cards from the deck" in turn_messages[0].content
-    assert f"<@{fake.bob.id}>, your turn" in turn_messages[0].content
+    assert len(turn_messages) == 1 and "**alice** drew 2 cards from the deck" in turn_messages[0].text
+    assert f"<@{fake.bob.id}>, your turn" in turn_messages[0].text
     await bot.announcer.flush_marks()  # the marks are written together, MARK_DELAY after the first
     async with bot.storage.sessions() as session:
         waiting = (await session.execute(select(Announcement).where(Announcement.announced_at.is_(None)))).all()

@@ -46,7 +46,7 @@ def fired(kind: str) -> float:
 
 
 def texts(fake, channel):
-    return [m.content for m in fake.channel_messages(channel)]
+    return [m.text for m in fake.channel_messages(channel)]
 
 
 async def test_reminder_deadline_skip_and_each_timer_fires_once_across_a_restart(fake_discord, make_bot):
@@ -68,7 +68,7 @@ async def test_reminder_deadline_skip_and_each_timer_fires_once_across_a_restart
     game = driver.game if driver.game_id in bot.service._tables else (await bot.service.table(driver.game_id)).game
     assert game.phase == "playing" and len(game.tickets[1]) == 2
     turn = fake.channel_messages(fake.general)[-1]
-    assert "ran out of time" in turn.content and f"<@{fake.alice.id}>, your turn (USA). ⏰ <t:" in turn.content
+    assert "ran out of time" in turn.text and f"<@{fake.alice.id}>, your turn (USA). ⏰ <t:" in turn.text
     assert await bot.get_cog("Clocks").tick() == 0
     reminders = len([t for t in texts(fake, fake.general) if t.startswith("⏳")])
     clock.advance(minutes=61)  # alice misses her first turn: she draws 2 blind cards, bob is next
@@ -76,7 +76,7 @@ async def test_reminder_deadline_skip_and_each_timer_fires_once_across_a_restart
     assert len([t for t in texts(fake, fake.general) if t.startswith("⏳")]) == reminders
     game = (await bot.service.table(driver.game_id)).game
     assert game.current == 1 and game.log[-1] == (0, DrawDeck()) and game.log[-2] == (0, DrawDeck())
-    assert "**alice** ran out of time." in fake.channel_messages(fake.general)[-1].content
+    assert "**alice** ran out of time." in fake.channel_messages(fake.general)[-1].text
     assert await bot.get_cog("Clocks").tick() == 0
 
 
@@ -149,18 +149,18 @@ async def test_vacation_and_pause_move_deadlines(fake_discord, make_bot):
     table = await bot.service.table(driver.game_id)
     due = await bot.timers.deadline(table, 0)
     reply = await fake.slash(fake.alice, fake.general, "ttr-settings vacation", days=2)
-    assert "on vacation until" in reply.content
+    assert "on vacation until" in reply.text
     assert await bot.timers.deadline(table, 0) == due + timedelta(days=2)
     reply = await fake.slash(fake.alice, fake.general, "ttr-settings vacation", days=6)
-    assert "5 vacation days left" in reply.content  # 7 per game, 2 used
+    assert "5 vacation days left" in reply.text  # 7 per game, 2 used
     reply = await fake.slash(fake.bob, fake.general, "ttr-host pause")
-    assert "Only the host" in reply.content
+    assert "Only the host" in reply.text
     reply = await fake.slash(fake.alice, fake.general, "ttr-host pause")
-    assert "paused" in reply.content
+    assert "paused" in reply.text
     clock.advance(days=3)
     assert await bot.get_cog("Clocks").tick() == 0  # paused: nothing fires
     reply = await fake.slash(fake.alice, fake.general, "ttr-host resume")
-    assert "run again" in reply.content
+    assert "run again" in reply.text
     assert await bot.timers.deadline(table, 0) == due + timedelta(days=5)
 
 
@@ -171,10 +171,10 @@ async def test_games_lists_my_games_with_whose_turn_and_deadline(fake_discord, m
         await driver.act(seat, driver.game.default_action(seat))
     reply = await fake.slash(fake.alice, fake.general, "ttr games")
     await reply.wait_resolved()
-    assert f"USA in <#{fake.general.id}>: **your turn**, ⏰ <t:" in reply.message.content
+    assert f"USA in <#{fake.general.id}>: **your turn**, ⏰ <t:" in reply.message.text
     reply = await fake.slash(fake.bob, fake.general, "ttr games")
     await reply.wait_resolved()
-    assert "alice's turn" in reply.message.content
+    assert "alice's turn" in reply.message.text
 
 
 async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
@@ -183,20 +183,20 @@ async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
     reply = await fake.slash(
         fake.bob, fake.general, "ttr-settings notify", dm=True, quiet_from=22, quiet_to=7, utc_offset=0
     )
-    assert "DM pings on, quiet from 22:00 to 7:00" in reply.content
+    assert "DM pings on, quiet from 22:00 to 7:00" in reply.text
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
     await driver.act(0, DrawDeck())
     await driver.act(0, DrawDeck())  # 12:00 UTC: bob gets a ping
-    assert "It's your turn in the USA game" in fake.dms(fake.bob)[-1].content
+    assert "It's your turn in the USA game" in fake.dms(fake.bob)[-1].text
     pings = len(fake.dms(fake.bob))
     clock.now = START.replace(hour=23)
     await driver.act(1, DrawDeck())
     await driver.act(1, DrawDeck())
     await driver.act(0, DrawDeck())
     await driver.act(0, DrawDeck())  # 23:00: quiet hours, no ping (the channel mention still happens)
-    assert len([m for m in fake.dms(fake.bob) if "It's your turn" in m.content]) == len(
-        [m for m in fake.dms(fake.bob)[:pings] if "It's your turn" in m.content]
+    assert len([m for m in fake.dms(fake.bob) if "It's your turn" in m.text]) == len(
+        [m for m in fake.dms(fake.bob)[:pings] if "It's your turn" in m.text]
     )
     # Turned off (the choice bot/messenger.py keeps follows): no ping at noon either.
     await fake.slash(fake.bob, fake.general, "ttr-settings notify", dm=False)
@@ -207,7 +207,7 @@ async def test_notify_dm_pings_outside_quiet_hours(fake_discord, make_bot):
         await driver.act(1, DrawDeck())
         await driver.act(0, DrawDeck())
         await driver.act(0, DrawDeck())
-    assert not [m for m in fake.dms(fake.bob)[before:] if "It's your turn" in m.content]
+    assert not [m for m in fake.dms(fake.bob)[before:] if "It's your turn" in m.text]
 
 
 async def test_absence_policy_ai_plays_the_missed_turn_and_keeps_the_seat(fake_discord, make_bot):
@@ -220,7 +220,7 @@ async def test_absence_policy_ai_plays_the_missed_turn_and_keeps_the_seat(fake_d
     await bot.get_cog("Clocks").tick()
     game = driver.game
     assert game.current == 1 and len(game.log) > plies and all(seat == 0 for seat, _ in game.log[plies:])
-    assert "**alice (🤖)** ran out of time: an AI plays this turn." in fake.channel_messages(fake.general)[-1].content
+    assert "**alice (🤖)** ran out of time: an AI plays this turn." in fake.channel_messages(fake.general)[-1].text
 
 
 async def test_a_whole_play_by_post_game_every_timer_fires_once(fake_discord, make_bot):
@@ -275,14 +275,12 @@ async def test_deadline_notes_in_the_servers_language_and_pings_in_the_players(f
     clock.advance(minutes=61)  # alice misses her starting tickets
     await bot.get_cog("Clocks").tick()
     turn = fake.channel_messages(fake.general)[-1]
-    assert (
-        turn.content.startswith("⏰ **alice** 超时了。") and f"<@{fake.alice.id}>，轮到你了（美国）。" in turn.content
-    )
+    assert turn.text.startswith("⏰ **alice** 超时了。") and f"<@{fake.alice.id}>，轮到你了（美国）。" in turn.text
     await driver.act(0, DrawDeck())
     await driver.act(0, DrawDeck())  # bob's turn: a ping in Russian
-    assert "Ваш ход в игре «США» в <#" in fake.dms(fake.bob)[-1].content
+    assert "Ваш ход в игре «США» в <#" in fake.dms(fake.bob)[-1].text
     clock.advance(minutes=46)
     await bot.get_cog("Clocks").tick()
-    assert f"⏳ <@{fake.bob.id}>，你的回合将在<t:" in fake.channel_messages(fake.general)[-1].content
-    assert fake.dms(fake.bob)[-1].content.startswith("**Игра «США» в <#")
-    assert "закончится <t:" in fake.dms(fake.bob)[-1].content
+    assert f"⏳ <@{fake.bob.id}>，你的回合将在<t:" in fake.channel_messages(fake.general)[-1].text
+    assert fake.dms(fake.bob)[-1].text.startswith("**Игра «США» в <#")
+    assert "закончится <t:" in fake.dms(fake.bob)[-1].text

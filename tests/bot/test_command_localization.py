@@ -236,7 +236,7 @@ async def test_russian_help_names_the_commands_in_russian(fake_discord, make_bot
     ttr = next(c for c in commands if c["name"] == "ttr")
     ivan = fake_discord.add_user("ivan", locale="ru")
     reply = await fake_discord.slash(ivan, fake_discord.general, "ttr help")
-    mentioned = regex.findall(r"`/(ttr[^`]*)`", reply.content)
+    mentioned = regex.findall(r"`/(ttr[^`]*)`", reply.text)
     assert (
         len(mentioned) >= 10
         and "ttr " + shown(next(o for o in ttr["options"] if o["name"] == "join"), "ru") in mentioned

@@ -21,9 +21,9 @@ async def test_rate_limited_posts_and_answers_are_retried_not_repeated(fake_disc
     await fake.settled()
     assert len(fake.channel_messages(fake.general)) == tables + 1  # posted once, after the 429s
     newest = fake.channel_messages(fake.general)[-1]
-    assert f"<@{fake.bob.id}>, your turn" in newest.content and deck_of(newest)
+    assert f"<@{fake.bob.id}>, your turn" in newest.text and deck_of(newest)
     assert len(driver.game.log) == 4 and driver.game.current == 1
-    assert "It's bob's turn." in panel.content and reply.followups == [newest]  # the panel edited, not sent again
+    assert "It's bob's turn." in panel.text and reply.followups == [newest]  # the panel edited, not sent again
     assert len(fake.ephemeral(fake.alice)) == private
     assert fake.rate_limited == ["POST /webhooks/{application_id}/{token}"] * 2 + [  # every scripted 429 was met
         "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
@@ -53,4 +53,4 @@ async def test_a_game_whose_thread_archived_goes_on_and_the_thread_reopens(fake_
     await driver.act(0, DrawDeck())  # ends alice's turn: the next table is posted, which reopens the thread
     await fake.settled()
     assert not thread.archived
-    assert f"<@{fake.bob.id}>, your turn" in fake.channel_messages(thread)[-1].content
+    assert f"<@{fake.bob.id}>, your turn" in fake.channel_messages(thread)[-1].text

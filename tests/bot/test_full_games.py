@@ -21,7 +21,7 @@ DM_NOTICE = "I can't send you direct messages"
 
 
 def turn_messages(fake, channel):
-    return [m for m in fake.channel_messages(channel) if DM_NOTICE not in m.content]
+    return [m for m in fake.channel_messages(channel) if DM_NOTICE not in m.text]
 
 
 def private_count(fake, users) -> int:
@@ -53,7 +53,7 @@ class Watcher:
         turn_ended = phase_before == "playing" and game.stage is None
         play_started = phase_before == "choosing" and game.phase != "choosing"
         messages = turn_messages(self.fake, self.channel)
-        assert len(messages) == self.seen + (turn_ended or play_started), [m.content for m in messages[self.seen :]]
+        assert len(messages) == self.seen + (turn_ended or play_started), [m.text for m in messages[self.seen :]]
         self.seen = len(messages)
         live = [m for m in messages if any(re.fullmatch(rf"ttr:{driver.game_id}:\d+:draw:.*", c) for c in m.custom_ids)]
         assert len(live) <= 1, "more than one channel message carries live controls"
@@ -68,7 +68,7 @@ class Watcher:
             else:
                 assert not message.attachments, "a board was posted though the map did not change"
             if not game.is_over():
-                assert f"<@{driver.user_of(game.current).id}>, your turn" in message.content
+                assert f"<@{driver.user_of(game.current).id}>, your turn" in message.text
         secret_lines = [
             ticket_line(EN, game.map, t)
             for s in range(game.seats)
@@ -76,8 +76,8 @@ class Watcher:
             for t in game.view(s)["you"]["tickets"] + game.view(s)["you"]["offer"]
         ]
         for message in self.fake.channel_messages(self.channel):
-            assert "Your hand" not in message.content and "Your tickets" not in message.content
-            assert not any(line in message.content for line in secret_lines), message.content
+            assert "Your hand" not in message.text and "Your tickets" not in message.text
+            assert not any(line in message.text for line in secret_lines), message.text
         private = {u.id: private_count(self.fake, [u]) for u in driver.users}
         if phase_before == "playing":
             actor = driver.user_of(seat)
@@ -89,7 +89,7 @@ class Watcher:
         user = driver.user_of(seat)
         if game.phase == "playing" and phase_before == "playing":
             panel = self.fake.ephemeral(user)[-1]
-            assert hand_text(EN, game.view(seat)) in panel.content
+            assert hand_text(EN, game.view(seat)) in panel.text
 
 
 async def play_full_game(fake, make_bot, map_id, users, seed, **options):
@@ -118,8 +118,8 @@ async def test_full_three_player_europe_game(fake_discord, make_bot):
     driver, watcher = await play_full_game(fake, make_bot, "europe", [fake.alice, fake.bob, fake.carol], seed=1)
     assert watcher.turns > 20
     # Carol's DMs are closed: she was told so in the channel, once, and played through ephemeral replies.
-    notices = [m for m in fake.channel_messages(fake.general) if DM_NOTICE in m.content]
-    assert len(notices) == 1 and f"<@{fake.carol.id}>" in notices[0].content
+    notices = [m for m in fake.channel_messages(fake.general) if DM_NOTICE in m.text]
+    assert len(notices) == 1 and f"<@{fake.carol.id}>" in notices[0].text
     assert fake.dms(fake.carol) == []
     kinds = {type(action).__name__ for _, action in driver.game.log}
     assert {"PayTunnel", "DeclineTunnel"} & kinds and "BuildStation" in kinds  # all by buttons and selects
@@ -141,8 +141,8 @@ async def test_full_nederland_game_with_the_neutral_player(fake_discord, make_bo
     game = driver.game
     assert game.view(None)["neutral"] and any(o == 2 for o in game.owner)
     assert any(type(action).__name__ == "NeutralClaim" for _, action in game.log), "no track choice came up"
-    money_shown = [m for u in (fake.alice, fake.bob) for m in fake.ephemeral(u) if "money:" in m.content]
-    assert money_shown and not any("money:" in m.content for m in fake.channel_messages(fake.general))
+    money_shown = [m for u in (fake.alice, fake.bob) for m in fake.ephemeral(u) if "money:" in m.text]
+    assert money_shown and not any("money:" in m.text for m in fake.channel_messages(fake.general))
 
 
 @pytest.mark.slow

@@ -80,7 +80,7 @@ async def test_names_in_messages_are_text_not_markup(fake_discord, make_bot):
     fake.alice.global_name = "**bold** `tick` @everyone <@&123456789012345678>"
     bot, driver = await two_player_game(fake, make_bot)
     await driver.act(0, driver.game.default_action(0))  # alice's turn ends: the channel reads her name
-    posted = [m.content for m in fake.channel_messages(fake.general)]
+    posted = [m.text for m in fake.channel_messages(fake.general)]
     named = [c for c in posted if "bold" in c]
     assert named, posted[-3:]
     for content in named:
@@ -89,9 +89,9 @@ async def test_names_in_messages_are_text_not_markup(fake_discord, make_bot):
     # Whatever a message says, it pings only whom it means: the next player on a turn message, nobody else.
     assert fake.pings, "the fake records who each message notified"
     for message, pinged in fake.pings:
-        assert not (pinged.everyone or pinged.here or pinged.roles), (message.content, pinged)
-        assert set(pinged.users) <= {fake.alice.id, fake.bob.id}, (message.content, pinged)
-    turn = [(m, p) for m, p in fake.pings if "your turn" in m.content]
+        assert not (pinged.everyone or pinged.here or pinged.roles), (message.text, pinged)
+        assert set(pinged.users) <= {fake.alice.id, fake.bob.id}, (message.text, pinged)
+    turn = [(m, p) for m, p in fake.pings if "your turn" in m.text]
     assert turn and all(p.users == [driver.user_of(driver.game.current).id] or len(p.users) == 1 for _, p in turn)
 
 

@@ -152,20 +152,20 @@ async def test_replayed_components_change_no_message_they_do_not_own(fake_discor
 
     kick = await fake.slash(fake.alice, fake.general, "ttr-host kick", player=fake.bob)
     confirmation = kick.message
-    asked = confirmation.content
+    asked = confirmation.text
     reply = await fake.forge_component(fake.dirk, fake.general, f"ttr:{g}:kick:1:{fake.bob.id}:no", on=confirmation)
     _refused(reply, await private_reply(fake, reply), "kick cancel")
-    assert confirmation.content == asked and confirmation.custom_ids
+    assert confirmation.text == asked and confirmation.custom_ids
 
     await _claim_something(driver)  # alice moves and asks to take it back; bob plays on instead
     turn = fake.channel_messages(fake.general)[-1]
     request = (await fake.click(fake.alice, turn, next(c for c in turn.custom_ids if c.endswith(":undo")))).message
     vote = next(c for c in request.custom_ids if c.endswith(":yes"))
     await driver.act(1, driver.game.default_action(1))
-    asked = request.content
+    asked = request.text
     reply = await fake.forge_component(fake.dirk, fake.general, vote, on=request)  # not a player
     _refused(reply, await private_reply(fake, reply), "late undo vote")
-    assert request.content == asked and request.custom_ids
+    assert request.text == asked and request.custom_ids
     # Discord checks a custom id against the clicked message, and discord.py drops one that is not on
     # it: a vote's id replayed on the live table reaches no handler, and the table keeps its controls.
     table_message = next(m for m in reversed(fake.channel_messages(fake.general)) if f"ttr:{g}:hand" in m.custom_ids)
@@ -180,11 +180,11 @@ async def test_replayed_components_change_no_message_they_do_not_own(fake_discor
     hand = await fake.click(fake.alice, table_message, f"ttr:{g}:hand")
     await hand.wait_resolved()
     panel = hand.message
-    shown = panel.content
+    shown = panel.text
     claim = next(c for c in panel.custom_ids if ":routes:" in c)
     reply = await fake.forge_component(fake.bob, fake.general, claim, on=panel)
     text = await private_reply(fake, reply)
-    assert reply.message is not panel and panel.content == shown, text
+    assert reply.message is not panel and panel.text == shown, text
 
 
 def _custom_ids(game_id: int) -> st.SearchStrategy[tuple[str, list[str] | None]]:

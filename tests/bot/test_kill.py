@@ -25,7 +25,7 @@ from storage.games import action_log, get_game
 from storage.models import Announcement
 from storage.settings import database_url
 from tests.bot.bot_process import BotProcess
-from tests.bot.remote import RemoteTable
+from tests.bot.remote import RemoteTable, posted_turns
 from tests.fakediscord.state import InteractionFailed, ScriptError
 from tests.storage.conftest import BACKENDS, PG_URL, wipe_postgres
 
@@ -137,18 +137,8 @@ async def figures(fake, storage: Storage, table: RemoteTable, bot: BotProcess) -
     # token (the version the turn began at; for the first player's first turn, counting their own
     # starting ticket choice when it came last).
     posts: dict[int, int] = {}
-    for message in fake.channel_messages(fake.general):
-        # As posted: a table loses its controls when the next one is posted.
-        first = message.history[0] if message.history else message.payload()
-        for cid in [
-            c["custom_id"]
-            for row in first.get("components") or []
-            for c in row.get("components", [])
-            if "custom_id" in c
-        ]:
-            parts = cid.split(":")
-            if parts[:2] == ["ttr", str(table.game_id)] and parts[3:] == ["draw", "deck"]:
-                posts[int(parts[2])] = posts.get(int(parts[2]), 0) + 1
+    for turn in posted_turns(fake, fake.general, table.game_id):
+        posts[turn] = posts.get(turn, 0) + 1
     turns = []
     game = Game.new(record.map_id, record.seats, record.seed, GameOptions.from_json(record.options))
     for version in range(len(log) + 1):
@@ -217,15 +207,7 @@ async def test_kill_9_at_random_moments_loses_and_repeats_nothing(fake_discord, 
 
 def tables_posted(fake, table: RemoteTable) -> set[int]:  # type: ignore[no-untyped-def]
     """The turn tokens of the game's table messages in the channel (as posted)."""
-    tokens = set()
-    for message in fake.channel_messages(fake.general):
-        first = message.history[0] if message.history else message.payload()
-        for row in first.get("components") or []:
-            for component in row.get("components", []):
-                parts = component.get("custom_id", "").split(":")
-                if parts[:2] == ["ttr", str(table.game_id)] and parts[3:] == ["draw", "deck"]:
-                    tokens.add(int(parts[2]))
-    return tokens
+    return set(posted_turns(fake, fake.general, table.game_id))
 
 
 @pytest.mark.slow

@@ -27,7 +27,7 @@ DISCORD_MARKUP = re.compile(r"<(?:@[!&]?|#|t:)\d+(?::[A-Za-z])?>|/ttr(?:-[a-z]+)
 
 def texts(message) -> list[str]:
     """Everything a player reads in a message: content, embeds, components, image descriptions."""
-    out = [message.content]
+    out = [message.text]
     for embed in message.embeds:
         out += [
             embed.get("title", ""),
@@ -115,7 +115,7 @@ async def test_each_player_reads_their_own_language_privately(fake_discord, make
 
     # Ivan prefers translated city names: after that his private texts have no Latin letters but names.
     reply = await driver.run(ivan, "ttr-settings language", language="ru", city_names="translated")
-    assert CYRILLIC.search(reply.message.content)
+    assert CYRILLIC.search(reply.message.text)
     for _ in range(12):  # a few turns of play, by buttons, selects and commands
         seat = driver.game.to_move()[0]
         await driver.act(seat, driver.choose(seat))
@@ -129,12 +129,12 @@ async def test_each_player_reads_their_own_language_privately(fake_discord, make
     game = driver.game
     waiting = next(u for u in (ivan, mei) if driver.user_of(game.current) is not u)
     refused = await driver.run(waiting, "ttr pass")
-    refusal = refused.message.content if refused.message else ""
+    refusal = refused.message.text if refused.message else ""
     assert (CYRILLIC if waiting is ivan else CJK).search(refusal), refusal
 
     # Channel messages follow the server: English by default, Chinese once a manager says so.
     before = len(fake.channel_messages(fake.general))
-    assert not CJK.search(fake.channel_messages(fake.general)[-1].content)
+    assert not CJK.search(fake.channel_messages(fake.general)[-1].text)
     await driver.run(fake.owner, "ttr-settings language", language="zh", **{"for": "server"})
 
     def boards_since():  # turn messages with a board picture (turns that changed the map)
@@ -143,7 +143,7 @@ async def test_each_player_reads_their_own_language_privately(fake_discord, make
     while not boards_since():
         seat = driver.game.to_move()[0]
         await driver.act(seat, driver.choose(seat))
-    assert all(CJK.search(m.content) for m in fake.channel_messages(fake.general)[before:])
+    assert all(CJK.search(m.text) for m in fake.channel_messages(fake.general)[before:])
     assert CJK.search(boards_since()[0].attachments[0].description or "")
 
 
@@ -195,9 +195,9 @@ async def test_options_that_do_not_go_together_are_refused_in_the_players_langua
     ivan = fake.add_user("ivan", locale="ru")
     await make_bot()
     reply = await fake.slash(ivan, fake.general, "ttr-host new", map="nederland", players=3, neutral=True)
-    assert "нейтральный игрок" in reply.message.content.lower() and "3" in reply.message.content
+    assert "нейтральный игрок" in reply.message.text.lower() and "3" in reply.message.text
     reply = await fake.slash(fake.alice, fake.general, "ttr-host new", map="usa", neutral=True)
-    assert "the USA map has no variant 'neutral'" in reply.message.content.replace("The USA", "the USA")
+    assert "the USA map has no variant 'neutral'" in reply.message.text.replace("The USA", "the USA")
     assert fake.channel_messages(fake.general) == []  # nothing was opened
 
 

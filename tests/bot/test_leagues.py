@@ -80,50 +80,50 @@ def roles(monkeypatch):
 async def text_of(reply) -> str:
     if reply.kind in ("deferred", "deferred_update"):
         await reply.wait_resolved()
-    return reply.message.content if reply.message else reply.content
+    return reply.message.text if reply.message else reply.text
 
 
 async def league_with_season(fake, holders, **season):
     holders.add(fake.bob.id)
     reply = await fake.slash(fake.owner, fake.general, "ttr-league create", name="Club", admin_role=LEAGUE_ADMINS)
-    assert "League **Club** created" in reply.content and not reply.ephemeral
+    assert "League **Club** created" in reply.text and not reply.ephemeral
     reply = await fake.slash(fake.bob, fake.general, "ttr-league season", name="Autumn", **season)
-    assert "season **Autumn** is open" in await text_of(reply), reply.content
+    assert "season **Autumn** is open" in await text_of(reply), reply.text
 
 
 async def test_only_managers_create_leagues_and_only_league_admins_run_them(fake_discord, make_bot, roles):
     fake = fake_discord
     await make_bot()
     reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard")
-    assert reply.ephemeral and "no league yet" in reply.content
+    assert reply.ephemeral and "no league yet" in reply.text
     reply = await fake.slash(fake.alice, fake.general, "ttr-league create", name="Club")
-    assert reply.ephemeral and "Manage Server" in reply.content
+    assert reply.ephemeral and "Manage Server" in reply.text
     await league_with_season(fake, roles, maps="usa", players="2-3", min_games=1)
     reply = await fake.slash(fake.alice, fake.general, "ttr-league season", name="Winter")
-    assert reply.ephemeral and "Only league admins of **Club**" in reply.content and f"<@&{ROLE_ID}>" in reply.content
+    assert reply.ephemeral and "Only league admins of **Club**" in reply.text and f"<@&{ROLE_ID}>" in reply.text
     for command, options in (("ttr-league void", {"game": 1}), ("ttr-league export", {}), ("ttr-league audit", {})):
         reply = await fake.slash(fake.dirk, fake.general, command, **options)
-        assert reply.ephemeral and "Only league admins" in reply.content, command
+        assert reply.ephemeral and "Only league admins" in reply.text, command
     reply = await fake.slash(fake.bob, fake.general, "ttr-league void", game=99)
-    assert "not a game of **Club**" in reply.content
+    assert "not a game of **Club**" in reply.text
     reply = await fake.slash(fake.bob, fake.general, "ttr-league season", name="Bad", maps="atlantis")
-    assert "unknown map 'atlantis'" in reply.content
+    assert "unknown map 'atlantis'" in reply.text
     reply = await fake.slash(fake.owner, fake.general, "ttr-league season", name="Owner's", end="2020-01-01")
-    assert "must end after it starts" in reply.content  # Manage Server is a league admin too
+    assert "must end after it starts" in reply.text  # Manage Server is a league admin too
     reply = await fake.slash(fake.bob, fake.general, "ttr-league audit")
-    assert "create league" in reply.content and "create season" in reply.content
+    assert "create league" in reply.text and "create season" in reply.text
     reply = await fake.slash(fake.dirk, fake.general, "ttr-league info")
     assert (
-        f"**Club** · admins: <@&{ROLE_ID}>" in reply.content
-        and "**Autumn** (open, 0 rated games)" in reply.content
-        and "USA · 2, 3 players · 1 game to appear" in reply.content
+        f"**Club** · admins: <@&{ROLE_ID}>" in reply.text
+        and "**Autumn** (open, 0 rated games)" in reply.text
+        and "USA · 2, 3 players · 1 game to appear" in reply.text
     )
     reply = await fake.slash(fake.bob, fake.general, "ttr-league role")  # a league admin, not a manager
-    assert reply.ephemeral and "Manage Server" in reply.content
+    assert reply.ephemeral and "Manage Server" in reply.text
     reply = await fake.slash(fake.owner, fake.general, "ttr-league role")
-    assert "league admins are now anyone with Manage Server" in reply.content
+    assert "league admins are now anyone with Manage Server" in reply.text
     reply = await fake.slash(fake.bob, fake.general, "ttr-league season", name="Winter")
-    assert reply.ephemeral and "Only league admins" in reply.content  # bob's role no longer counts
+    assert reply.ephemeral and "Only league admins" in reply.text  # bob's role no longer counts
 
 
 async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord, make_bot, roles):
@@ -134,18 +134,18 @@ async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord
     await driver.run(fake.alice, "ttr-host new", map="usa", players=2)
     await driver.run(fake.bob, "ttr join")
     reply = await fake.slash(fake.dirk, fake.general, "ttr-league rated")
-    assert reply.ephemeral and "Only the host" in reply.content
+    assert reply.ephemeral and "Only the host" in reply.text
     reply = await fake.slash(fake.alice, fake.general, "ttr-league rated")
-    assert "counts for **Club · Autumn**" in reply.content and not reply.ephemeral
+    assert "counts for **Club · Autumn**" in reply.text and not reply.ephemeral
     await (await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice)).wait_resolved()
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
     await driver.run(fake.bob, "ttr resign")  # bob leaves: the last rank for rating, alice wins
-    rated = await fake.wait_for_message(fake.general, lambda m: "rated:" in m.content)
-    assert f"game #{driver.game_id} rated" in rated.content
-    assert rated.content.index(f"<@{fake.alice.id}>") < rated.content.index(f"<@{fake.bob.id}>")
-    assert "(+" in rated.content and "(-" in rated.content
+    rated = await fake.wait_for_message(fake.general, lambda m: "rated:" in m.text)
+    assert f"game #{driver.game_id} rated" in rated.text
+    assert rated.text.index(f"<@{fake.alice.id}>") < rated.text.index(f"<@{fake.bob.id}>")
+    assert "(+" in rated.text and "(-" in rated.text
 
     reply = await fake.slash(fake.dirk, fake.general, "ttr-league leaderboard")
     image = await reply.wait_resolved()
@@ -195,22 +195,22 @@ async def test_a_game_joins_before_its_first_turn_and_season_limits_hold(fake_di
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.dirk])
     await driver.start_game("usa")
     reply = await fake.slash(fake.alice, fake.general, "ttr-league rated")
-    assert "allows games of 3, 4, or 5 players, not 2" in reply.content  # the season's limits
+    assert "allows games of 3, 4, or 5 players, not 2" in reply.text  # the season's limits
     europe = Driver(fake, bot, fake.games, [fake.alice, fake.dirk, fake.bob])
     await europe.start_game("europe")
     reply = await fake.slash(fake.alice, fake.games, "ttr-league rated")
-    assert "is played on USA, not Europe" in reply.content  # the maps' names
+    assert "is played on USA, not Europe" in reply.text  # the maps' names
     await driver.run(fake.alice, "ttr-host end")
     usa = Driver(fake, bot, fake.general, [fake.alice, fake.dirk, fake.bob])
     await usa.start_game("usa")
     for seat in range(3):
         await usa.act(seat, usa.game.default_action(seat))
     reply = await fake.slash(fake.alice, fake.general, "ttr-league rated")
-    assert "under way" in reply.content  # the host, after the first turn began
+    assert "under way" in reply.text  # the host, after the first turn began
     reply = await fake.slash(fake.bob, fake.general, "ttr-league rated")  # a league admin may
-    assert "counts for **Club · Autumn**" in reply.content
+    assert "counts for **Club · Autumn**" in reply.text
     reply = await fake.slash(fake.bob, fake.general, "ttr-league rated")
-    assert "already belongs to a league season" in reply.content
+    assert "already belongs to a league season" in reply.text
 
 
 def latin_words(text: str, *data: str) -> list[str]:
@@ -229,19 +229,19 @@ async def test_league_errors_read_in_the_players_language(fake_discord, make_bot
     await league_with_season(fake, roles, maps="usa", players="3-5")
     roles.add(ivan.id)
     reply = await fake.slash(ivan, fake.general, "ttr-league season", name="Зима", end="2020-01-01")
-    assert reply.ephemeral and reply.content == "⚠️ сезон должен заканчиваться позже, чем начинается."
+    assert reply.ephemeral and reply.text == "⚠️ сезон должен заканчиваться позже, чем начинается."
     reply = await fake.slash(ivan, fake.general, "ttr-league season", name="Autumn")
-    assert reply.content == "⚠️ в этой лиге уже есть сезон «Autumn»."
+    assert reply.text == "⚠️ в этой лиге уже есть сезон «Autumn»."
     europe = Driver(fake, bot, fake.games, [ivan, fake.alice, fake.bob])
     await europe.start_game("europe")
     reply = await fake.slash(ivan, fake.games, "ttr-league rated")
-    assert "в сезоне «Autumn» играют на карте США, а не Европа" in reply.content, reply.content
-    assert not latin_words(reply.content, "Club", "Autumn"), reply.content
+    assert "в сезоне «Autumn» играют на карте США, а не Европа" in reply.text, reply.text
+    assert not latin_words(reply.text, "Club", "Autumn"), reply.text
     usa = Driver(fake, bot, fake.general, [ivan, fake.alice])
     await usa.start_game("usa")
     reply = await fake.slash(ivan, fake.general, "ttr-league rated")
-    assert "допустимое число игроков: 3, 4 или 5, а не 2" in reply.content, reply.content
-    assert not latin_words(reply.content, "Club", "Autumn"), reply.content
+    assert "допустимое число игроков: 3, 4 или 5, а не 2" in reply.text, reply.text
+    assert not latin_words(reply.text, "Club", "Autumn"), reply.text
 
 
 def test_unrated_reasons_with_data_are_worded_for_the_reader():
@@ -263,14 +263,14 @@ async def test_a_league_lobby_started_with_an_ai_seat_is_not_rated(fake_discord,
     await driver.run(fake.alice, "ttr-host new", map="usa", players=3)
     await driver.run(fake.bob, "ttr join")
     reply = await fake.slash(fake.alice, fake.general, "ttr-league rated")
-    assert "counts for **Club · Autumn**" in reply.content
+    assert "counts for **Club · Autumn**" in reply.text
     reply = await fake.slash(fake.alice, fake.general, "ttr-host start", first=fake.alice, ai_players=1)
     await reply.wait_resolved()
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     await driver.run(fake.bob, "ttr resign")
     await driver.run(fake.alice, "ttr resign")  # only the AI is left: the game is over
-    note = await fake.wait_for_message(fake.general, lambda m: "not rated" in m.content)
-    assert "This Club game is not rated: AI seats." in note.content
+    note = await fake.wait_for_message(fake.general, lambda m: "not rated" in m.text)
+    assert "This Club game is not rated: AI seats." in note.text
     async with bot.storage.sessions() as session:
         row = await stored.league_game(session=session, game_id=driver.game_id)
         assert (row.rated, row.note) == (False, "AI seats")
@@ -382,22 +382,22 @@ async def test_a_season_closes_on_its_date_with_promotion_relegation_and_roles(f
     await league_with_season(fake, roles, start="2020-01-01", end="2020-01-31", min_games=1)
     a, b, c, d = fake.alice, fake.bob, fake.carol, fake.dirk
     reply = await fake.slash(b, fake.general, "ttr-league division set", name="Gold", relegate=1)
-    assert "1. **Gold**: top 0 up, bottom 0 down" in reply.content  # the only division: nowhere to go
+    assert "1. **Gold**: top 0 up, bottom 0 down" in reply.text  # the only division: nowhere to go
     reply = await fake.slash(b, fake.general, "ttr-league division set", name="Silver", promote=1)
-    assert "1. **Gold**: top 0 up, bottom 1 down\n2. **Silver**: top 1 up, bottom 0 down" in reply.content
+    assert "1. **Gold**: top 0 up, bottom 1 down\n2. **Silver**: top 1 up, bottom 0 down" in reply.text
     reply = await fake.slash(a, fake.general, "ttr-league division set", name="Bronze")
-    assert reply.ephemeral and "Only league admins" in reply.content
+    assert reply.ephemeral and "Only league admins" in reply.text
     for player, division in ((a, "Gold"), (b, "Gold"), (c, "Silver"), (d, "Silver")):
         reply = await fake.slash(b, fake.general, "ttr-league division assign", player=player, division=division)
-        assert f"{player.mention} plays in **{division}**" in reply.content
+        assert f"{player.mention} plays in **{division}**" in reply.text
     reply = await fake.autocomplete(b, fake.general, "ttr-league division assign", "division", "")
     assert reply.choice_values == ["Gold", "Silver"]
     reply = await fake.slash(b, fake.general, "ttr-league division reward", role=gold_role, division="Gold")
-    assert "the winner of **Gold** gets" in reply.content and "⚠️" not in reply.content
+    assert "the winner of **Gold** gets" in reply.text and "⚠️" not in reply.text
     reply = await fake.slash(b, fake.general, "ttr-league division reward", role=champion)
-    assert "the champion gets" in reply.content
+    assert "the champion gets" in reply.text
     reply = await fake.slash(b, fake.general, "ttr-league division reward", role=legend, top=2)
-    assert "⚠️ I can't give" in reply.content and "above my highest role" in reply.content
+    assert "⚠️ I can't give" in reply.text and "above my highest role" in reply.text
     async with bot.storage.sessions() as session:
         session.add(stored.RoleHolder(league_id=1, role_id=gold_role.id, user_id=b.id))  # the last close's
         await session.commit()
@@ -407,8 +407,8 @@ async def test_a_season_closes_on_its_date_with_promotion_relegation_and_roles(f
         top = [s.user_id for s in (await stored.standings(session=session, season_id=1))[0]]
 
     bot = await make_bot()  # a restart: the season's end has passed, nobody asked for anything
-    post = await fake.wait_for_message(fake.general, lambda m: "is over" in m.content)
-    text = post.content
+    post = await fake.wait_for_message(fake.general, lambda m: "is over" in m.text)
+    text = post.text
     assert "**Club · Autumn** is over" in text
     assert f"**Gold**: 1. <@{a.id}>" in text and f"2. <@{b.id}>" in text and "⬇️ Silver" in text
     assert f"**Silver**: 1. <@{c.id}>" in text and "⬆️ Gold" in text
@@ -425,7 +425,7 @@ async def test_a_season_closes_on_its_date_with_promotion_relegation_and_roles(f
     async with bot.storage.sessions() as session:
         assert await stored.placements(session=session, league_id=1) == {a.id: 1, b.id: 2, c.id: 1, d.id: 2}
     reply = await fake.slash(d, fake.general, "ttr-league info")
-    assert "**Autumn** (closed, 3 rated games)" in reply.content
+    assert "**Autumn** (closed, 3 rated games)" in reply.text
 
 
 async def test_a_close_interrupted_by_a_restart_resumes_without_doing_anything_twice(fake_discord, make_bot, roles):
@@ -453,13 +453,13 @@ async def test_a_close_interrupted_by_a_restart_resumes_without_doing_anything_t
         fake.guild.member_roles.setdefault(first.user_id, set()).add(podium.id)
         await stored.finish_close_task(session=session, task_id=first.id)
     bot = await make_bot()
-    post = await fake.wait_for_message(fake.general, lambda m: "is over" in m.content)
-    assert f"🎖️ <@&{podium.id}>: <@{first.user_id}> and <@{second.user_id}>" in post.content
+    post = await fake.wait_for_message(fake.general, lambda m: "is over" in m.text)
+    assert f"🎖️ <@&{podium.id}>: <@{first.user_id}> and <@{second.user_id}>" in post.text
     assert fake.requests.count(ROLE_PUT) == 1 and podium.id in fake.guild.member_roles[second.user_id]
     bot = await make_bot()
     await bot.get_cog("SeasonClosing").close_due_seasons()
     assert fake.requests.count(ROLE_PUT) == 1
-    assert len([m for m in fake.channel_messages(fake.general) if "is over" in m.content]) == 1
+    assert len([m for m in fake.channel_messages(fake.general) if "is over" in m.text]) == 1
     async with bot.storage.sessions() as session:
         audit = await stored.audit_log(session=session, league_id=1, limit=100)
     assert [e.action for e in audit].count("close_season") == 1
@@ -470,7 +470,7 @@ async def test_an_early_resign_is_a_loss_for_the_resigner_not_a_game_for_the_oth
     bot = await make_bot()
     await league_with_season(fake, roles, maps="usa", players="2", min_games=1, min_turns=5)
     reply = await fake.slash(fake.dirk, fake.general, "ttr-league info")
-    assert "a game counts once each seat took 5 turns" in reply.content
+    assert "a game counts once each seat took 5 turns" in reply.text
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
     await driver.run(fake.alice, "ttr-host new", map="usa", players=2)
     await driver.run(fake.bob, "ttr join")
@@ -480,9 +480,9 @@ async def test_an_early_resign_is_a_loss_for_the_resigner_not_a_game_for_the_oth
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
     await driver.run(fake.bob, "ttr resign")  # after 1 turn each: an early resign
-    rated = await fake.wait_for_message(fake.general, lambda m: "rated:" in m.content)
-    assert f"<@{fake.bob.id}> " in rated.content and "(-" in rated.content
-    assert f"<@{fake.alice.id}>" not in rated.content  # no game for alice
+    rated = await fake.wait_for_message(fake.general, lambda m: "rated:" in m.text)
+    assert f"<@{fake.bob.id}> " in rated.text and "(-" in rated.text
+    assert f"<@{fake.alice.id}>" not in rated.text  # no game for alice
     async with bot.storage.sessions() as session:
         table, _ = await stored.standings(session=session, season_id=1)
     assert [(s.user_id, s.games, s.wins) for s in table] == [(fake.bob.id, 1, 0)]
@@ -494,13 +494,13 @@ async def test_a_league_is_renamed_then_deleted_after_its_export_and_a_confirmat
     await league_with_season(fake, roles, min_games=1)
     await add_games(bot, fake, 1, [[fake.alice, fake.bob]])
     reply = await fake.slash(fake.bob, fake.general, "ttr-league rename", name="Club Two")
-    assert reply.ephemeral and "Manage Server" in reply.content  # a league admin, not a manager
+    assert reply.ephemeral and "Manage Server" in reply.text  # a league admin, not a manager
     reply = await fake.slash(fake.owner, fake.general, "ttr-league rename", name="Club Two")
-    assert "League **Club** is now called **Club Two**" in reply.content and not reply.ephemeral
+    assert "League **Club** is now called **Club Two**" in reply.text and not reply.ephemeral
     reply = await fake.slash(fake.bob, fake.general, "ttr-league delete")
-    assert reply.ephemeral and "Manage Server" in reply.content
+    assert reply.ephemeral and "Manage Server" in reply.text
     asked = await (await fake.slash(fake.owner, fake.general, "ttr-league delete")).wait_resolved()
-    assert asked.ephemeral and "Delete the league **Club Two**" in asked.content
+    assert asked.ephemeral and "Delete the league **Club Two**" in asked.text
     rows = list(csv.DictReader(io.StringIO(asked.files["club-two-all-results.csv"].decode())))
     assert [(r["season"], r["name"], r["status"]) for r in rows] == [
         ("Autumn", "alice", "rated"),
@@ -508,11 +508,11 @@ async def test_a_league_is_renamed_then_deleted_after_its_export_and_a_confirmat
     ]
     assert "club-two-all-standings.csv" in asked.files
     answer = await fake.click(fake.owner, asked, "ttr:league:1:delete:no")
-    assert "Nothing was deleted" in answer.message.content
+    assert "Nothing was deleted" in answer.message.text
     asked = await (await fake.slash(fake.owner, fake.general, "ttr-league delete")).wait_resolved()
     answer = await fake.click(fake.owner, asked, "ttr:league:1:delete:yes")
-    assert "League **Club Two** deleted" in answer.message.content
-    said = await fake.wait_for_message(fake.general, lambda m: "deleted the league" in m.content)
-    assert f"<@{fake.owner.id}> deleted the league **Club Two**" in said.content
+    assert "League **Club Two** deleted" in answer.message.text
+    said = await fake.wait_for_message(fake.general, lambda m: "deleted the league" in m.text)
+    assert f"<@{fake.owner.id}> deleted the league **Club Two**" in said.text
     reply = await fake.slash(fake.alice, fake.general, "ttr-league leaderboard")
-    assert "no league yet" in reply.content
+    assert "no league yet" in reply.text

@@ -9,5 +9,5 @@ async def test_a_second_lobby_in_a_channel_is_refused_privately(fake_discord, ma
     posted = len(fake.channel_messages(fake.general))
     reply = await fake.slash(fake.bob, fake.general, "ttr-host new", map="europe")
     assert reply.kind == "message" and reply.ephemeral
-    assert reply.content == "A lobby is already open in this channel: join it with `/ttr join`."
+    assert reply.text == "A lobby is already open in this channel: join it with `/ttr join`."
     assert len(fake.channel_messages(fake.general)) == posted

@@ -158,7 +158,7 @@ async def test_a_manager_of_another_server_cannot_decide_a_tournament_game(world
     fake = world
     bot = await make_bot(dev_guild_id=None)
     await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Duel", format="swiss", map="usa")
-    post = next(m for m in fake.channel_messages(fake.general) if "Duel" in m.content)
+    post = next(m for m in fake.channel_messages(fake.general) if "Duel" in m.text)
     for user in (fake.alice, fake.bob, fake.dirk):
         await fake.click(user, post, post.custom_ids[0])
     started = await fake.slash(fake.owner, fake.general, "ttr-tournament start")
@@ -175,7 +175,7 @@ async def test_a_manager_of_another_server_cannot_decide_a_tournament_game(world
         if rows := await table_open():
             break
         await asyncio.sleep(0.05)
-    assert rows, started.message.content
+    assert rows, started.message.text
     game_id = rows[0].game_id
     reply = await fake.slash(
         fake.eve,

@@ -34,10 +34,10 @@ async def private_reply(fake, reply):
     table is a deferred update: its answer may edit the table, and the private one follows)."""
     if reply.kind == "deferred_update":
         await fake.wait_until(lambda: any(m.ephemeral for m in reply.followups), what="the private answer")
-        return next(m for m in reversed(reply.followups) if m.ephemeral).content
+        return next(m for m in reversed(reply.followups) if m.ephemeral).text
     if reply.kind == "deferred":
         await reply.wait_resolved()
-    return reply.message.content if reply.message else reply.content
+    return reply.message.text if reply.message else reply.text
 
 
 async def test_bad_inputs_get_a_private_specific_reply_and_change_nothing(fake_discord, make_bot):
@@ -55,7 +55,7 @@ async def test_bad_inputs_get_a_private_specific_reply_and_change_nothing(fake_d
         text = await private_reply(fake, reply)
         assert reply.ephemeral and expected.lower() in text.lower(), text
     reply = await fake.slash(fake.alice, fake.games, "ttr claim", route="Atlanta-Miami")
-    assert reply.ephemeral and "no game running in this channel" in reply.content
+    assert reply.ephemeral and "no game running in this channel" in reply.text
     assert state_of(driver) == before
 
 
@@ -79,14 +79,14 @@ async def test_mis_taps_get_the_real_reason_and_the_table_serves_the_second_card
     first = await driver.tap(fake.alice, table, deck_of(table))
     assert first.kind == "deferred_update" and first.message is table  # its answer may edit the table
     panel = driver._answer(first)  # the private answer: a new panel
-    assert panel.ephemeral and re.search(r"You drew an? \S+( card)? from the deck", panel.content)
+    assert panel.ephemeral and re.search(r"You drew an? \S+( card)? from the deck", panel.text)
     assert driver.game.stage == "second_card"
     assert fake.channel_messages(fake.general)[-1] is table  # the same message, its buttons refreshed
     assert len(table.history) == 1  # edited once, through the tap
     private = len(fake.ephemeral(fake.alice))
     second = await driver.tap(fake.alice, table, deck_of(table))  # the second card, from the table again
     assert second.kind == "deferred_update" and len(fake.ephemeral(fake.alice)) == private  # no new message:
-    assert "It's bob's turn." in panel.content  # the panel was updated
+    assert "It's bob's turn." in panel.text  # the panel was updated
     assert driver.game.current == 1 and len(driver.game.log) == 4
     assert not table.custom_ids  # bob's turn has its own table message now: the old one has no controls
     newest = fake.channel_messages(fake.general)[-1]
@@ -94,7 +94,7 @@ async def test_mis_taps_get_the_real_reason_and_the_table_serves_the_second_card
     before = state_of(driver)  # the panel left behind still shows draw buttons... which now say why not
     reply = await fake.click(fake.alice, old_panel, deck_of(old_panel))
     await fake.wait_until(lambda: reply.followups, what="the refusal")
-    assert "It is **bob**'s turn, not yours" in reply.followups[-1].content
+    assert "It is **bob**'s turn, not yours" in reply.followups[-1].text
     assert state_of(driver) == before
 
 
@@ -161,14 +161,14 @@ async def test_closed_dms_player_is_told_and_uses_my_hand(fake_discord, make_bot
     await driver.run(fake.alice, "ttr-host new", map="europe", players=2)
     join = await driver.run(fake.carol, "ttr join")
     notice = await join.wait_followup(1)
-    assert notice.ephemeral and "can't send you direct messages" in notice.content
+    assert notice.ephemeral and "can't send you direct messages" in notice.text
     await driver.run(fake.alice, "ttr-host start")
     driver.game_id = (await bot.service.table_in_channel(fake.general.id)).id
     turn = driver._newest_with(fake.channel_messages(fake.general), rf"ttr:{driver.game_id}:hand")
     reply = await fake.click(fake.carol, turn, f"ttr:{driver.game_id}:hand")
     await reply.wait_resolved()
     offer = fake.ephemeral(fake.carol)[-1]
-    assert "Choose your tickets" in offer.content and offer.attachments and offer.attachments[0].is_png
+    assert "Choose your tickets" in offer.text and offer.attachments and offer.attachments[0].is_png
     seat = (await bot.service.table(driver.game_id)).seat_of(fake.carol.id)
     await driver.act(seat, driver.game.default_action(seat))
     assert driver.game.tickets[seat]
@@ -179,7 +179,7 @@ async def test_missing_permissions_are_named(fake_discord, make_bot):
     no_files = fake.add_channel(fake.guild, "no-files", bot_can_attach=False)
     await make_bot()
     reply = await fake.slash(fake.alice, no_files, "ttr-host new", map="usa")
-    assert reply.ephemeral and "**Attach Files** permission" in reply.content
+    assert reply.ephemeral and "**Attach Files** permission" in reply.text
 
 
 async def test_game_over_shows_scores_and_rematch_starts_same_seats(fake_discord, make_bot):
@@ -194,7 +194,7 @@ async def test_game_over_shows_scores_and_rematch_starts_same_seats(fake_discord
     await reply.wait_resolved()
     table = await bot.service.table_in_channel(fake.general.id)
     assert table.id != old_id and sorted(s.user_id for s in table.seats) == sorted([fake.alice.id, fake.bob.id])
-    assert "game started" in fake.channel_messages(fake.general)[-1].content
+    assert "game started" in fake.channel_messages(fake.general)[-1].text
 
 
 async def test_claim_autocomplete_lists_what_the_player_can_claim_now(fake_discord, make_bot):
@@ -239,7 +239,7 @@ async def test_several_payments_fit_so_buttons_ask_which(fake_discord, make_bot)
     track = game.map.track_by_id[choice]
     reply = await fake.slash(fake.alice, fake.general, "ttr claim", route=route_label(game.map, track))
     asked = reply.message
-    assert asked.ephemeral and "How do you pay for" in asked.content and len(asked.buttons) >= 2
+    assert asked.ephemeral and "How do you pay for" in asked.text and len(asked.buttons) >= 2
     assert all(b["label"][0].isdigit() for b in asked.buttons)  # "2 red", "1 blue + 1 loco"
     plies = len(driver.game.log)
     await driver.tap(fake.alice, asked, asked.custom_ids[0])
@@ -252,7 +252,7 @@ async def test_log_during_and_after_the_game_export_and_replay(fake_discord, mak
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
     reply = await fake.slash(fake.dirk, fake.general, "ttr log")  # spectators may read it
-    assert "alice: tickets keep (2)" in reply.content and "#" not in reply.content.split("```")[1]
+    assert "alice: tickets keep (2)" in reply.text and "#" not in reply.text.split("```")[1]
     await driver.act(0, DrawDeck())
     await driver.act(0, DrawDeck())
     await driver.run(fake.bob, "ttr resign")
@@ -264,7 +264,7 @@ async def test_log_during_and_after_the_game_export_and_replay(fake_discord, mak
     assert replay_export(data).to_json()["plies"] == len(driver.game.log)
     reply = await fake.slash(fake.dirk, fake.general, "ttr board", move=2)
     image = await reply.wait_resolved()
-    assert "after move 2 of 5" in image.content and image.attachments[0].is_png
+    assert "after move 2 of 5" in image.text and image.attachments[0].is_png
 
 
 async def _claim_something(driver):
@@ -289,18 +289,18 @@ async def test_undo_needs_the_others_consent_and_only_before_they_act(fake_disco
     turn = fake.channel_messages(fake.general)[-1]
     undo_id = next(c for c in turn.custom_ids if c.endswith(":undo"))
     reply = await fake.click(fake.bob, turn, undo_id)
-    assert "Only the player who just moved" in reply.content
+    assert "Only the player who just moved" in reply.text
     reply = await fake.click(fake.alice, turn, undo_id)
     request = reply.message
-    assert "asks to take back" in request.content and f"<@{fake.bob.id}>" in request.content
+    assert "asks to take back" in request.text and f"<@{fake.bob.id}>" in request.text
     refuse = await fake.click(fake.alice, request, next(c for c in request.custom_ids if c.endswith(":no")))
-    assert "Only the other players decide" in refuse.content
+    assert "Only the other players decide" in refuse.text
     agree = await fake.click(fake.bob, request, next(c for c in request.custom_ids if c.endswith(":yes")))
     await fake.wait_until(lambda: type(driver.game.log[-1][1]).__name__ == "Undo", what="the undo")
     assert driver.game.owner[track.index] == -1 and driver.game.current == 0
-    assert "Everyone agreed" in agree.message.content
-    posted = await fake.wait_for_message(fake.general, lambda m: "last move was taken back" in m.content)
-    assert posted.attachments and f"<@{fake.alice.id}>, your turn" in posted.content
+    assert "Everyone agreed" in agree.message.text
+    posted = await fake.wait_for_message(fake.general, lambda m: "last move was taken back" in m.text)
+    assert posted.attachments and f"<@{fake.alice.id}>, your turn" in posted.text
     # Claim again; bob draws: now it is too late, and the table's Undo is gone.
     await driver.act(0, claim)
     turn = fake.channel_messages(fake.general)[-1]
@@ -314,12 +314,12 @@ async def test_a_game_in_a_new_thread_and_the_thread_permission_named(fake_disco
     closed = fake.add_channel(fake.guild, "no-threads", bot_can_create_threads=False)
     bot = await make_bot()
     reply = await fake.slash(fake.alice, closed, "ttr-host new", map="usa", thread=True)
-    assert reply.ephemeral and "**Create Public Threads** permission" in reply.content
+    assert reply.ephemeral and "**Create Public Threads** permission" in reply.text
     reply = await fake.slash(fake.alice, fake.general, "ttr-host new", map="usa", thread=True)
     await reply.wait_resolved()
     (thread,) = fake.threads(fake.general)
-    assert f"Lobby opened in <#{thread.id}>" in reply.message.content
-    assert "New USA game" in fake.channel_messages(thread)[0].content
+    assert f"Lobby opened in <#{thread.id}>" in reply.message.text
+    assert "New USA game" in fake.channel_messages(thread)[0].text
     await fake.slash(fake.bob, thread, "ttr join")
     started = await fake.slash(fake.alice, thread, "ttr-host start")
     await started.wait_resolved()
@@ -337,7 +337,7 @@ async def test_an_unexpected_error_in_a_button_is_an_apology_with_an_error_id(fa
     bot.get_cog("Play").show_hand = broken
     turn = driver._newest_with(fake.channel_messages(fake.general), rf"ttr:{driver.game_id}:hand")
     reply = await fake.click(fake.alice, turn, f"ttr:{driver.game_id}:hand")
-    assert reply.ephemeral and "Sorry, something went wrong on my side (error id `" in reply.content
+    assert reply.ephemeral and "Sorry, something went wrong on my side (error id `" in reply.text
 
 
 async def test_a_russian_server_reads_turns_and_undo_requests_in_russian(fake_discord, make_bot):
@@ -349,16 +349,16 @@ async def test_a_russian_server_reads_turns_and_undo_requests_in_russian(fake_di
     await bot.languages.set_guild(fake.guild.id, Choice("ru"))
     claim = await _claim_something(driver)
     turn = fake.channel_messages(fake.general)[-1]
-    assert "прокладывает маршрут" in turn.content and f"<@{fake.bob.id}>, ваш ход" in turn.content
+    assert "прокладывает маршрут" in turn.text and f"<@{fake.bob.id}>, ваш ход" in turn.text
     assert "Мои карты" in [b["label"] for b in turn.buttons]
     request = (await fake.click(fake.alice, turn, next(c for c in turn.custom_ids if c.endswith(":undo")))).message
-    assert "просит отменить прокладку маршрута" in request.content
+    assert "просит отменить прокладку маршрута" in request.text
     assert {b["label"] for b in request.buttons} == {"Согласиться", "Отказать"}
     agree = await fake.click(fake.bob, request, next(c for c in request.custom_ids if c.endswith(":yes")))
     await fake.wait_until(lambda: type(driver.game.log[-1][1]).__name__ == "Undo", what="the undo")
-    assert "Все согласны." in agree.message.content and f"<@{fake.bob.id}>" in agree.message.content.splitlines()[-2]
-    posted = await fake.wait_for_message(fake.general, lambda m: "последний ход отменён" in m.content)
-    assert f"<@{fake.alice.id}>, ваш ход" in posted.content
+    assert "Все согласны." in agree.message.text and f"<@{fake.bob.id}>" in agree.message.text.splitlines()[-2]
+    posted = await fake.wait_for_message(fake.general, lambda m: "последний ход отменён" in m.text)
+    assert f"<@{fake.alice.id}>, ваш ход" in posted.text
     assert driver.game.owner[driver.game.map.track_by_id[claim.track].index] == -1
 
 
@@ -402,7 +402,7 @@ async def test_after_a_restart_inside_a_turn_the_table_follows_the_market(fake_d
             source = (await driver.run(user, "ttr draw")).message
         tapped = next(c for c in source.custom_ids if c.startswith(f"ttr:{driver.game_id}:") and f":draw:{slot}:" in c)
         answer = driver._answer(await driver.tap(user, source, tapped))
-        assert "You took" in answer.content
+        assert "You took" in answer.text
         game = driver.game
         assert game.stage == "second_card"
         expected = components.table_view(driver.game_id, game, t=translator())
@@ -412,4 +412,4 @@ async def test_after_a_restart_inside_a_turn_the_table_follows_the_market(fake_d
         ]
         second = next(c for c in table.custom_ids if c.endswith(":draw:deck"))
         answer = driver._answer(await driver.tap(user, table, second))  # the second card, from the new buttons
-        assert "market changed" not in answer.content and driver.game.current != seat
+        assert "market changed" not in answer.text and driver.game.current != seat

@@ -49,7 +49,7 @@ async def games(bot) -> int:
 def seated(fake, thread) -> set[int]:
     """Who the table's greeting mentions."""
     greeting = fake.channel_messages(thread)[0]
-    assert "Your table is ready" in greeting.content
+    assert "Your table is ready" in greeting.text
     return set(greeting.pings.users)
 
 
@@ -59,7 +59,7 @@ async def test_eleven_players_make_three_tables_by_rating(fake_discord, make_bot
     cog = matcher(bot)
     season = await open_season(bot)
     refused = await fake.slash(fake.alice, fake.general, "ttr-league queue rules", min_players=3)
-    assert refused.ephemeral and "Only league admins of **Club**" in refused.content
+    assert refused.ephemeral and "Only league admins of **Club**" in refused.text
     reply = await fake.slash(
         fake.owner,
         fake.general,
@@ -70,7 +70,7 @@ async def test_eleven_players_make_three_tables_by_rating(fake_discord, make_bot
         widen=0.0,
         options={"channel": fake.games},
     )
-    assert "queue rules set: 3 and 4 players" in reply.content and f"<#{fake.games.id}>" in reply.content
+    assert "queue rules set: 3 and 4 players" in reply.text and f"<#{fake.games.id}>" in reply.text
 
     players = [fake.alice, fake.bob, fake.carol, fake.dirk] + [fake.add_user(f"player{i}") for i in range(7)]
     # Three levels of play: 4 strong, 4 middling, 3 new (rating 0, the default)
@@ -81,11 +81,11 @@ async def test_eleven_players_make_three_tables_by_rating(fake_discord, make_bot
         await session.commit()
     for user in players:
         reply = await fake.slash(user, fake.general, "ttr-league queue join")
-        assert reply.ephemeral and "You are waiting for a **Club** table (any map · any table size)" in reply.content
+        assert reply.ephemeral and "You are waiting for a **Club** table (any map · any table size)" in reply.text
     again = await fake.slash(fake.alice, fake.general, "ttr-league queue join")
-    assert "already waiting" in again.content
+    assert "already waiting" in again.text
     status = await fake.slash(fake.bob, fake.general, "ttr-league queue status")
-    assert status.ephemeral and status.content.count("waiting since <t:") == 11
+    assert status.ephemeral and status.text.count("waiting since <t:") == 11
 
     assert await cog.tick() == 3
     threads = fake.threads(fake.games)
@@ -101,7 +101,7 @@ async def test_eleven_players_make_three_tables_by_rating(fake_discord, make_bot
             assert table is not None and {s.user_id for s in table.seats} == seated(fake, thread)
             assert await stored_leagues.season_of_game(session=session, game_id=table.id) == season.id
     status = await fake.slash(fake.bob, fake.general, "ttr-league queue status")
-    assert "nobody is waiting" in status.content
+    assert "nobody is waiting" in status.text
     assert await cog.tick() == 0 and await games(bot) == 3
 
 
@@ -127,7 +127,7 @@ async def test_a_player_in_two_queues_is_seated_once_and_a_restart_opens_a_table
         assert await cog.tick() == 0
     [thread] = fake.threads(fake.general)
     left = await fake.slash(fake.alice, fake.general, "ttr-league queue leave")
-    assert "being opened right now" in left.content  # her table is hers: leaving does not undo it
+    assert "being opened right now" in left.text  # her table is hers: leaving does not undo it
 
     bot = await make_bot()  # a restart: the reserved table and carol, still waiting, survive it
     await matcher(bot).tick()  # (or the round the loop runs at start-up: the same table either way)

@@ -21,7 +21,7 @@ from storage.games import action_log, get_game
 from storage.models import Announcement
 from storage.settings import database_url
 from tests.bot.bot_process import BotProcess
-from tests.bot.remote import RemoteTable
+from tests.bot.remote import RemoteTable, posted_turns
 from tests.storage.conftest import BACKENDS, PG_URL, wipe_postgres
 
 
@@ -87,15 +87,7 @@ async def turn_tokens(storage: Storage, game_id: int, after: int) -> list[int]:
 
 def tables_posted(fake, channel, game_id: int, since: int) -> set[int]:  # type: ignore[no-untyped-def]
     """The turn tokens of the table messages posted in the channel after its first `since` messages."""
-    tokens = set()
-    for message in fake.channel_messages(channel)[since:]:
-        first = message.history[0] if message.history else message.payload()
-        for row in first.get("components") or []:
-            for component in row.get("components", []):
-                parts = component.get("custom_id", "").split(":")
-                if parts[:2] == ["ttr", str(game_id)] and parts[3:] == ["draw", "deck"]:
-                    tokens.add(int(parts[2]))
-    return tokens
+    return set(posted_turns(fake, channel, game_id, since))
 
 
 @pytest.mark.slow

@@ -256,7 +256,7 @@ async def test_two_shard_processes_on_one_postgresql(fake_discord: FakeDiscord, 
         )
         await shards.command(fake.bob, ranked, "ttr join")
         reply = await shards.command(fake.alice, ranked, "ttr-league rated")
-        assert "This game counts for **Two Shards League · Season 1**" in reply.content, reply.content
+        assert "This game counts for **Two Shards League · Season 1**" in reply.text, reply.text
         league = await shards.start(fake.alice, ranked, 0)
         # Every starting ticket choice by DM: shard 0's process moves shard 1's games too.
         await asyncio.gather(

@@ -44,7 +44,7 @@ async def test_a_missed_deadline_hands_the_seat_to_the_ai_until_its_player_takes
     await bot.get_cog("Clocks").tick()
     assert table.stand_ins() == {0: "baseline"}
     said = back_message(fake, fake.general, driver.game_id, 0)
-    assert f"The baseline AI plays <@{fake.alice.id}>'s seat until they are back." in said.content
+    assert f"The baseline AI plays <@{fake.alice.id}>'s seat until they are back." in said.text
     assert said.custom_ids == [f"ttr:{driver.game_id}:back:0"]
     # bob plays his turn; the AI plays alice's next turn by itself (no deadline needed).
     assert driver.game.current == 1 and any(seat == 0 for seat, _ in driver.game.log[plies:])  # the timed-out turn
@@ -55,13 +55,13 @@ async def test_a_missed_deadline_hands_the_seat_to_the_ai_until_its_player_takes
     assert any(seat == 0 for seat, _ in driver.game.log[bobs:])
     # Only alice may take her seat back.
     refused = await fake.click(fake.bob, said, f"ttr:{driver.game_id}:back:0")
-    assert refused.ephemeral and f"Only <@{fake.alice.id}> can take that seat back." in refused.content
+    assert refused.ephemeral and f"Only <@{fake.alice.id}> can take that seat back." in refused.text
     assert table.stand_ins() == {0: "baseline"}
     back = await fake.click(fake.alice, said, f"ttr:{driver.game_id}:back:0")
     await fake.wait_until(lambda: not table.stand_ins(), what="the seat to be given back")
     assert back.kind == "update" and not back.message.buttons
     await fake.wait_until(
-        lambda: any("is back in their seat" in m.content for m in fake.channel_messages(fake.general)),
+        lambda: any("is back in their seat" in m.text for m in fake.channel_messages(fake.general)),
         what="the table told",
     )
     # The next turn of alice waits for her; the span of AI moves is recorded.
@@ -83,13 +83,13 @@ async def test_the_host_can_hand_a_seat_to_the_ai_instead_of_removing_its_player
     question = await ask_to_kick(fake, fake.alice, fake.dirk)
     assert f"ttr:{driver.game_id}:kick:{seat}:{fake.dirk.id}:ai" in question.custom_ids
     handed = await fake.click(fake.alice, question, label="An AI plays the seat")
-    assert handed.kind == "update" and "An AI plays **dirk**'s seat now" in handed.message.content
+    assert handed.kind == "update" and "An AI plays **dirk**'s seat now" in handed.message.text
     assert driver.game.left[seat] is None  # not removed: the seat plays on
     said = await fake.wait_until(
         lambda: any(f"ttr:{driver.game_id}:back:{seat}" in m.custom_ids for m in fake.channel_messages(fake.general)),
         what="the table told",
     )
-    assert said and "The baseline AI plays" in back_message(fake, fake.general, driver.game_id, seat).content
+    assert said and "The baseline AI plays" in back_message(fake, fake.general, driver.game_id, seat).text
     while driver.game.current != seat:
         await driver.act(driver.game.current, driver.game.default_action(driver.game.current))
     await bot.get_cog("AISeats").sweep()  # the sweep finds the seat handed over (the AI's turn now)
@@ -134,10 +134,10 @@ async def test_taking_the_seat_back_on_ones_own_turn_posts_that_turn(fake_discor
     )
     await fake.click(fake.dirk, said, f"ttr:{driver.game_id}:back:{seat}")
     turn = await fake.wait_until(
-        lambda: next((m for m in fake.channel_messages(fake.general) if "is back in their seat" in m.content), None),
+        lambda: next((m for m in fake.channel_messages(fake.general) if "is back in their seat" in m.text), None),
         what="the turn posted",
     )
-    assert f"<@{fake.dirk.id}>, your turn" in turn.content and f"ttr:{driver.game_id}:hand" in turn.custom_ids
+    assert f"<@{fake.dirk.id}>, your turn" in turn.text and f"ttr:{driver.game_id}:hand" in turn.custom_ids
     await driver.act(seat, DrawDeck())  # from that message's buttons
     await driver.act(seat, DrawDeck())
     assert driver.game.current != seat and not (await bot.service.table(driver.game_id)).stand_ins()

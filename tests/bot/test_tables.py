@@ -68,8 +68,8 @@ async def test_a_made_table_opens_a_thread_greets_its_players_and_is_rated(fake_
     [thread] = fake.threads(fake.general)
     assert thread.name == "Cup · round 1 · table 1" and outcome.table.record.channel_id == thread.id
     greeting = fake.channel_messages(thread)[0]
-    assert f"<@{fake.alice.id}>" in greeting.content and f"<@{fake.bob.id}>" in greeting.content
-    assert "USA" in greeting.content
+    assert f"<@{fake.alice.id}>" in greeting.text and f"<@{fake.bob.id}>" in greeting.text
+    assert "USA" in greeting.text
     assert [s.user_id for s in outcome.table.seats] == [fake.alice.id, fake.bob.id]
     assert outcome.table.record.host_id == fake.owner.id
     async with bot.storage.sessions() as session:
@@ -82,8 +82,8 @@ async def test_a_made_table_opens_a_thread_greets_its_players_and_is_rated(fake_
     for seat in (0, 1):
         await driver.act(seat, driver.game.default_action(seat))
     await driver.run(fake.bob, "ttr resign")
-    rated = await fake.wait_for_message(thread, lambda m: "rated:" in m.content)
-    assert f"game #{outcome.table.id} rated" in rated.content
+    rated = await fake.wait_for_message(thread, lambda m: "rated:" in m.text)
+    assert f"game #{outcome.table.id} rated" in rated.text
 
 
 async def test_a_table_its_season_cannot_rate_stores_nothing(fake_discord, make_bot):

@@ -74,15 +74,15 @@ async def test_a_swiss_tournament_of_twelve_with_a_drop_a_no_show_and_a_restart(
     await fake.slash(
         fake.owner, fake.general, "ttr-tournament create", name="Spring cup", format="swiss", map="usa", rounds=3
     )
-    post = next(m for m in fake.channel_messages(fake.general) if "Spring cup" in m.content)
+    post = next(m for m in fake.channel_messages(fake.general) if "Spring cup" in m.text)
     [join, _leave] = post.custom_ids
     for user in players[:11]:
         reply = await fake.click(user, post, join)
         await reply.wait_resolved() if reply.kind == "deferred" else None
     await fake.slash(players[11], fake.general, "ttr-tournament signup")
     refused = await fake.slash(fake.alice, fake.general, "ttr-tournament start")
-    assert "Manage Server" in refused.content  # only the organizer starts it
-    assert "Signed up: 12" in fake.channel_messages(fake.general)[0].content
+    assert "Manage Server" in refused.text  # only the organizer starts it
+    assert "Signed up: 12" in fake.channel_messages(fake.general)[0].text
 
     reply = await fake.slash(fake.owner, fake.general, "ttr-tournament start")
     await reply.wait_resolved()
@@ -115,13 +115,13 @@ async def test_a_swiss_tournament_of_twelve_with_a_drop_a_no_show_and_a_restart(
     # the organizer forces round 3: unfinished tables are decided by their current score
     reply = await fake.slash(fake.owner, fake.general, "ttr-tournament next")
     await reply.wait_resolved()
-    assert "3 unfinished tables" in reply.followups[-1].content
-    results = await fake.wait_for_message(fake.general, lambda m: "is over" in m.content)
+    assert "3 unfinished tables" in reply.followups[-1].text
+    results = await fake.wait_for_message(fake.general, lambda m: "is over" in m.text)
     assert {a.filename for a in results.attachments} == {"standings.png", "bracket.png"}
     async with bot.storage.sessions() as session:
         t = (await stored.guild_tournaments(session=session, guild_id=bot.settings.dev_guild_id))[0]
         table = await stored.standings(session=session, tournament_id=t.id)
-    assert t.status == "finished" and f"<@{table[0].user_id}>" in results.content
+    assert t.status == "finished" and f"<@{table[0].user_id}>" in results.text
     assert [s.user_id for s in table if s.dropped] == [dropped] and sum(s.tables for s in table) == 12 + 12 + 11
 
     reply = await fake.slash(fake.owner, fake.general, "ttr-tournament export")
@@ -160,18 +160,18 @@ async def test_a_single_elimination_on_a_chosen_deck_with_an_abandoned_table_rea
         map="usa",
         tickets="europe:base",
     )
-    assert "belongs to the Europe map" in refused.content
+    assert "belongs to the Europe map" in refused.text
     refused = await fake.slash(
         fake.owner, fake.general, "ttr-tournament create", name="Too big", format="swiss", map="nordic", largest=4
     )  # a 3-player map
-    assert "don't go together" in refused.content
+    assert "don't go together" in refused.text
     offered = await fake.autocomplete(fake.owner, fake.general, "ttr-tournament signup", "tournament", "")
     assert [c["value"] for c in offered.choices] == ["Knockout", "Old cup"]  # newest first
     for user in players:
         await fake.slash(user, fake.general, "ttr-tournament signup", tournament="knockout")
-    post = next(m for m in fake.channel_messages(fake.general) if "Knockout" in m.content)
-    await fake.wait_until(lambda: "Signed up: 6" in post.content, what="the sign-up post's count")
-    assert "tables of 3." in post.content and "Tickets: USA 1910 (35 new tickets)." in post.content
+    post = next(m for m in fake.channel_messages(fake.general) if "Knockout" in m.text)
+    await fake.wait_until(lambda: "Signed up: 6" in post.text, what="the sign-up post's count")
+    assert "tables of 3." in post.text and "Tickets: USA 1910 (35 new tickets)." in post.text
     reply = await fake.slash(fake.owner, fake.general, "ttr-tournament start", tournament="Knockout")
     await reply.wait_resolved()
 
@@ -182,8 +182,8 @@ async def test_a_single_elimination_on_a_chosen_deck_with_an_abandoned_table_rea
     await _resign_all_but_first(fake, bot, first[0], users)
     ended = first[1]
     await fake.slash(fake.owner, _thread(fake, ended.game_id, bot), "ttr-host end")
-    notice = await fake.wait_for_message(fake.general, lambda m: "without a result" in m.content)
-    assert f"#{ended.game_id}" in notice.content and f"<@{fake.owner.id}>" in notice.content
+    notice = await fake.wait_for_message(fake.general, lambda m: "without a result" in m.text)
+    assert f"#{ended.game_id}" in notice.text and f"<@{fake.owner.id}>" in notice.text
     offered = await fake.autocomplete(fake.owner, fake.general, "ttr-tournament adjudicate", "game", "")
     assert [c["value"] for c in offered.choices] == [ended.game_id]
     reply = await fake.slash(fake.owner, fake.general, "ttr-tournament next", tournament="Knockout")
@@ -191,8 +191,8 @@ async def test_a_single_elimination_on_a_chosen_deck_with_an_abandoned_table_rea
 
     final = await _wait_tables(fake, bot, 2, 1)
     await _resign_all_but_first(fake, bot, final[0], users)
-    results = await fake.wait_for_message(fake.general, lambda m: "Knockout** is over" in m.content)
-    assert f"Champion: <@{final[0].players[0]}>" in results.content
+    results = await fake.wait_for_message(fake.general, lambda m: "Knockout** is over" in m.text)
+    assert f"Champion: <@{final[0].players[0]}>" in results.text
     assert {a.filename for a in results.attachments} == {"standings.png", "bracket.png"}
     offered = await fake.autocomplete(fake.owner, fake.general, "ttr-tournament standings", "tournament", "c")
     assert [c["value"] for c in offered.choices] == ["Old cup", "Knockout"]  # unfinished first; "c" in both

@@ -52,12 +52,12 @@ async def test_a_move_acknowledged_and_never_saved_is_answered_after_the_restart
 
     bot = await restart(make_bot, monkeypatch)
     answer = await click.wait_followup()
-    assert "I restarted before your move was saved; please try again." in answer.content and answer.ephemeral
+    assert "I restarted before your move was saved; please try again." in answer.text and answer.ephemeral
     assert len(click.followups) == 1
     assert (await bot.service.table(driver.game_id)).game.version == version  # nothing was saved
     assert await acknowledgements(bot) == 0
     again = await fake.click(fake.alice, turn, deck)  # and trying again works
-    assert "Draw your second card" in (await again.wait_followup()).content
+    assert "Draw your second card" in (await again.wait_followup()).text
 
 
 async def test_a_saved_move_leaves_nothing_to_answer(fake_discord, make_bot, monkeypatch) -> None:
@@ -69,7 +69,7 @@ async def test_a_saved_move_leaves_nothing_to_answer(fake_discord, make_bot, mon
     assert await acknowledgements(bot) == 0  # deleted by the move's own transaction
     await restart(make_bot, monkeypatch)
     await asyncio.sleep(0.2)
-    assert len(click.followups) == 1 and "Draw your second card" in click.followups[0].content
+    assert len(click.followups) == 1 and "Draw your second card" in click.followups[0].text
 
 
 async def test_a_refused_move_is_not_answered_again_after_a_restart(fake_discord, make_bot, monkeypatch) -> None:
@@ -77,14 +77,14 @@ async def test_a_refused_move_is_not_answered_again_after_a_restart(fake_discord
     bot, driver = await two_player_game(fake, make_bot)
     reply = await fake.slash(fake.bob, fake.general, "ttr pass")  # not bob's turn
     refusal = await reply.wait_resolved()
-    assert refusal.content.startswith("⚠️")
+    assert refusal.text.startswith("⚠️")
     for _ in range(50):  # refused and told, then forgotten
         if await acknowledgements(bot) == 0:
             break
         await asyncio.sleep(0.02)
     assert await acknowledgements(bot) == 0
     bot = await restart(make_bot, monkeypatch)
-    assert len(reply.followups) == 1 and reply.message.content == refusal.content
+    assert len(reply.followups) == 1 and reply.message.text == refusal.text
 
 
 async def test_a_tap_on_the_panel_that_died_unsaved_gets_a_new_private_answer(
@@ -108,7 +108,7 @@ async def test_a_tap_on_the_panel_that_died_unsaved_gets_a_new_private_answer(
     assert click.kind == "deferred_update" and await acknowledgements(bot) == 1
     bot = await restart(make_bot, monkeypatch)
     answer = await click.wait_followup(0)
-    assert "please try again" in answer.content and answer.ephemeral and len(click.followups) == 1
+    assert "please try again" in answer.text and answer.ephemeral and len(click.followups) == 1
     assert await acknowledgements(bot) == 0
 
 
@@ -136,8 +136,8 @@ async def test_a_saved_panel_tap_whose_answer_died_is_answered_in_the_panel_afte
     assert click.kind == "deferred_update" and len(panel.history) == edits
     await restart(make_bot, monkeypatch)
     await fake.wait_until(lambda: len(panel.history) > edits, timeout=30, what="the panel's answer")
-    assert "You drew " in panel.content and "It's bob's turn." in panel.content and not click.followups
-    assert f"<@{fake.bob.id}>, your turn" in fake.channel_messages(fake.general)[-1].content
+    assert "You drew " in panel.text and "It's bob's turn." in panel.text and not click.followups
+    assert f"<@{fake.bob.id}>, your turn" in fake.channel_messages(fake.general)[-1].text
 
 
 async def test_a_restarted_process_answers_its_predecessors_unsaved_move_at_once(
@@ -161,5 +161,5 @@ async def test_a_restarted_process_answers_its_predecessors_unsaved_move_at_once
     bot = await make_bot()  # at once, default lease
     assert bot.settings.outbox_lease == 60
     answer = await click.wait_followup(timeout=5)  # a tap on the table: its answer is a private follow-up
-    assert "I restarted before your move was saved; please try again." in answer.content and answer.ephemeral
+    assert "I restarted before your move was saved; please try again." in answer.text and answer.ephemeral
     assert await acknowledgements(bot) == 0

@@ -166,8 +166,10 @@ class InteractionRoutes:
             self.validate_new(payload, files, interaction=True)
             original = record.message
             if record.response_type == 5 and original is not None and original.loading:
-                # The first follow-up after a deferred response resolves the "thinking" message.
-                payload = {**payload, "flags": original.flags & limits.FLAG_EPHEMERAL}
+                # The first follow-up after a deferred response resolves the "thinking" message:
+                # ephemeral as the deferral said, a Components V2 message if the follow-up is one.
+                v2 = int(payload.get("flags") or 0) & limits.FLAG_IS_COMPONENTS_V2
+                payload = {**payload, "flags": original.flags & limits.FLAG_EPHEMERAL | v2}
                 await self.apply_edit(original, payload, files)
                 message = original
             else:

@@ -78,6 +78,24 @@ def assign_ids(components: list[dict[str, Any]]) -> None:
         used.add(number)
 
 
+def resolve_media(components: list[dict[str, Any]], attachments: Iterable[Any]) -> None:
+    """Point every ``attachment://name`` media item at that attachment, as Discord's responses do:
+    the attachment's URL, its id and, for an image, its size (what a client reads back)."""
+    by_name = {a.filename: a for a in attachments}
+    for component in walk(components):
+        media = [item.get("media") for item in component.get("items") or [] if isinstance(item, dict)]
+        media += [component.get(key) for key in ("media", "file")]
+        for item in media:
+            url = item.get("url") if isinstance(item, dict) else None
+            if not isinstance(url, str) or not url.startswith(ATTACHMENT_SCHEME):
+                continue
+            attachment = by_name.get(url[len(ATTACHMENT_SCHEME) :])
+            if attachment is not None:
+                described = attachment.payload()
+                item.update(url=attachment.url, proxy_url=attachment.url, attachment_id=str(attachment.id))
+                item.update({k: described[k] for k in ("content_type", "width", "height") if k in described})
+
+
 # --- messages ------------------------------------------------------------------------------------
 
 

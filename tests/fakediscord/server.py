@@ -137,6 +137,7 @@ class RestApi(InteractionRoutes):
         )
         layout.assign_ids(message.components)
         message.attachments = self.build_attachments(payload, files, channel, [])
+        layout.resolve_media(message.components, message.attachments)
         ref = payload.get("message_reference")
         if isinstance(ref, dict) and ref.get("message_id"):
             message.reference_id = int(ref["message_id"])
@@ -231,6 +232,7 @@ class RestApi(InteractionRoutes):
             message.flags = keep | (int(payload["flags"]) & changeable)
         if "attachments" in payload or files:
             message.attachments = self.build_attachments(payload, files, message.channel, message.attachments)
+        layout.resolve_media(message.components, message.attachments)
         message.flags &= ~limits.FLAG_LOADING
         self.drop_embeds_without_permission(message, initial_response=initial_response)
         self.fake.record_pings(message, payload.get("allowed_mentions"), interaction=interaction)

@@ -513,6 +513,11 @@ class Message:
         return found
 
     @property
+    def text(self) -> str:
+        """What a reader sees as text: the content, or a Components V2 message's text displays."""
+        return "\n".join([self.content, *self.text_displays] if self.content else self.text_displays)
+
+    @property
     def text_displays(self) -> list[str]:
         """The contents of the Components V2 text displays, nested ones included, in order."""
         return [c["content"] for c in self._walk() if c.get("type") == 10]
@@ -679,6 +684,11 @@ class Interaction:
     @property
     def content(self) -> str:
         return self.message.content if self.message else ""
+
+    @property
+    def text(self) -> str:
+        """The text of the interaction's response, as its reader sees it (`Message.text`)."""
+        return self.message.text if self.message else ""
 
     @property
     def choice_names(self) -> list[str]:

@@ -37,6 +37,24 @@ async def test_a_layout_view_is_sent_and_updated(fake_discord: FakeDiscord, bot:
     assert card.flags & V2 and card.edited
 
 
+async def test_media_point_at_their_attachments_and_a_card_can_end_a_deferral(
+    fake_discord: FakeDiscord, bot: TinyBot
+) -> None:
+    """Discord's answer names the attachment behind an ``attachment://`` reference (its URL and
+    id); and the first follow-up after "thinking…" may be a card: it keeps the flag."""
+    fake = fake_discord
+    reply = await fake.slash(fake.alice, fake.general, "ttr mycard")
+    await reply.wait_resolved()
+    card = reply.message
+    assert card.ephemeral and card.flags & V2 and card.text_displays[0].startswith("## Your turn")
+    (board,) = card.attachments
+    media = [c["items"][0]["media"] for c in walk(card.components) if c["type"] == 12]
+    assert media == [
+        {"url": board.url, "proxy_url": board.url, "attachment_id": str(board.id), "content_type": "image/png"}
+        | {"width": media[0]["width"], "height": media[0]["height"]}
+    ]
+
+
 def v2(*components: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {"flags": V2, "components": list(components), **extra}
 

@@ -386,6 +386,12 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
         board = discord.File(io.BytesIO(tiny_png()), filename="board.png")
         await interaction.response.send_message(view=TurnLayout(interaction.user), file=board)
 
+    @ttr.command(name="mycard", description="A private Components V2 card after thinking")
+    async def mycard(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        board = discord.File(io.BytesIO(tiny_png()), filename="board.png")
+        await interaction.followup.send(view=TurnLayout(interaction.user), file=board, ephemeral=True)
+
     @ttr.command(name="options", description="Game options in a modal with a radio group and checkboxes")
     async def options(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(OptionsModal())
