@@ -69,6 +69,9 @@ def files_allowed(interaction: Interaction) -> bool:
     return not interaction.guild_id or interaction.app_permissions.attach_files
 
 
+#: The final results' accent: the winner's trophy.
+GOLD = 0xE0A100
+
 #: Users kept to DM (a user object is a few hundred bytes).
 USERS_KEPT = 10_000
 
@@ -763,17 +766,16 @@ class TableMessenger:
     async def post_final(self, table: Table, summary: str, channel, *, row: Announcement | None = None) -> None:
         game = table.game
         t = await self.channel_t(table)
-        embed = discord.Embed(title="🏁 " + t.gettext("Game over — {map}", map=t.map_name(game.map)), color=0xE0A100)
-        for title, body in final_fields(t, game, lambda s: self.name(table, s, t)):
-            embed.add_field(name=title[:256], value=body, inline=False)
-        content = (summary + "\n" if summary else "") + t.gettext("All tickets are revealed below.")
+        title = "## 🏁 " + t.gettext("Game over — {map}", map=t.map_name(game.map))
+        fields = [f"**{name}**\n{body}" for name, body in final_fields(t, game, lambda s: self.name(table, s, t))]
         image = await POOL.render(
             "render_final", game.view(None), game.map.id, self.styles(table, t), t, colorblind=self.colorblind(table)
         )
         file = as_file(image, "final.png")
-        await channel.send(
-            content[:2000], embed=embed, file=file, view=components.final_view(table.id, t=t), nonce=_nonce(row, 0)
+        shown = layouts.card(
+            [title, summary, *fields], images=[file], controls=components.final_view(table.id, t=t), accent=GOLD
         )
+        await channel.send(view=shown, file=file, nonce=_nonce(row, 0))
         await self.retire_table(table)
 
     async def permission_problem(self, interaction: Interaction | None, channel, exc: discord.Forbidden) -> None:

@@ -76,10 +76,9 @@ async def test_a_kick_that_ends_the_game_posts_the_final_results(fake_discord, m
         f"✅ **bob** was removed from the game. That ended it: the final results are in <#{fake.general.id}>."
     )
     final = fake.channel_messages(fake.general)[-1]
-    assert final.text.startswith("**bob** was removed from the game\n🏁 **Game over!**")
-    assert final.embed["title"] == "🏁 Game over — USA" and [f["name"] for f in final.embed["fields"]][0].startswith(
-        "🥇"
-    )
+    title, summary, first, *_ = final.text_displays
+    assert title == "## 🏁 Game over — USA" and summary.startswith("**bob** was removed from the game")
+    assert first.startswith("**🥇")
     assert final.files.keys() == {"final.png"} and final.button("Rematch") is not None
     assert "Done." not in [m.text for m in fake.ephemeral(fake.alice)]
 

@@ -101,11 +101,12 @@ async def play_full_game(fake, make_bot, map_id, users, seed, **options):
     await driver.play_to_end(on_turn=watcher)
     game = driver.game
     final = turn_messages(fake, fake.general)[-1]
-    assert final.embeds, "the final message has the score breakdown"
+    assert final.text_displays[0].startswith("## 🏁"), "the final message has the score breakdown"
     posted = {}
-    for field in final.embeds[0]["fields"]:
-        name, total = field["name"].rsplit(" — ", 1)
-        posted[name.split(" ", 1)[1]] = int(total)
+    for field in final.text_displays:
+        head = re.fullmatch(r"\*\*\S+ (.+) — (-?\d+)\*\*", field.splitlines()[0])  # "**🥇 alice — 128**"
+        if head:
+            posted[head[1]] = int(head[2])
     expected = {driver.user_of(s.seat).name: s.total for s in game.final}
     assert posted == expected
     assert f"ttr:{driver.game_id}:rematch" in final.custom_ids

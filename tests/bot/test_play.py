@@ -188,7 +188,7 @@ async def test_game_over_shows_scores_and_rematch_starts_same_seats(fake_discord
     old_id = driver.game_id
     await driver.run(fake.bob, "ttr resign")
     final = fake.channel_messages(fake.general)[-1]
-    assert final.embeds and "Game over" in final.embeds[0]["title"]
+    assert "Game over" in final.text_displays[0]
     assert final.attachments[0].filename == "final.png"
     reply = await fake.click(fake.bob, final, f"ttr:{old_id}:rematch")
     await reply.wait_resolved()
