@@ -31,7 +31,9 @@ from discord import Interaction
 from bot import components, layouts
 from bot.command_translator import slash
 from bot.inbox import interaction_webhook, unanswered_webhook
-from bot.messenger import Panel, TableMessenger, files_allowed
+from bot.messenger import TableMessenger
+from bot.panels import Panel
+from bot.posting import files_allowed
 from bot.service import Cause, CauseKind, GameService, Outcome, Table, new_error_id
 from engine.events import SeatLeft
 from i18n import Translator

@@ -105,7 +105,7 @@ KNOWN = (
 )
 #: Any other custom id (an old release's, a forged one): refused, not ignored. Every component the
 #: bot sends is one of the templates above, so this never shadows a live one.
-UNKNOWN = r"(?!(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", k) for k in KNOWN) + r")$).*"
+UNKNOWN = r"(?s)(?!(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", k) for k in KNOWN) + r")\Z).*"  # (?s), \Z: "\n" too
 
 #: Discord's limits on component texts, and on a message's content.
 BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER, CUSTOM_ID = 80, 100, 150, 100

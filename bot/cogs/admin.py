@@ -16,8 +16,9 @@ from bot import components
 from bot.cog import TTRCog
 from bot.command_translator import slash
 from bot.errors import UserError
-from bot.messenger import channel_mention, escaped
+from bot.messenger import escaped
 from bot.permissions import is_manager
+from bot.posting import channel_mention
 from bot.service import Cause, CauseKind, Table
 from bot.timers import timestamp
 from bot.transformers import clocked_table, table_here

@@ -16,7 +16,7 @@ from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
 from bot.cog import TTRCog
-from bot.messenger import as_file
+from bot.posting import as_file
 from bot.render_pool import POOL
 from bot.service import Table
 from bot.transformers import table_here

@@ -14,7 +14,7 @@ from bot import components, layouts
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr
 from bot.errors import ButtonNotValid, MarketChanged, NotPlaying
-from bot.messenger import Panel, show_private
+from bot.panels import Panel, show_private
 from bot.transformers import City, Route, my_seat, table_here
 from engine import BuildStation, Claim, DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, Game, KeepTickets, PayTunnel
 from engine.actions import Move

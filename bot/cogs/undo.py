@@ -15,7 +15,7 @@ from discord import Interaction
 from bot import components
 from bot.cog import TTRCog
 from bot.errors import TooLate, UserError
-from bot.messenger import pings
+from bot.posting import pings
 from bot.service import Cause, CauseKind, Table
 from engine import BuildStation, Claim, Undo, format_action
 from engine.errors import TemplateError

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bot.messenger import map_state
+from bot.table_message import map_state
 from i18n import translator
 from tests.bot.driver import Driver
 from texts.present import hand_text, ticket_line
