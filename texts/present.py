@@ -8,7 +8,7 @@ the player's translator.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine import Game
 from engine.cards import ALL_CARD_NAMES
@@ -33,6 +33,7 @@ from engine.events import (
 )
 from engine.mapdata import MapData, Track
 from engine.marklin import PassengerMoved, PassengerPlaced
+from engine.scoring import TicketResult, tickets_now
 from i18n import N_, NC_, Translator
 
 CARD_EMOJI = {
@@ -482,18 +483,32 @@ def ticket_text(t: Translator, m: MapData, ticket_id: int, reached: int | None =
     return f"{t.city(m.cities[ticket.a])} – {t.city(m.cities[ticket.b])} ({ticket.points})"
 
 
-def ticket_line(t: Translator, m: MapData, ticket: dict, done: bool | None = None) -> str:
-    mark = "" if done is None else ("✅ " if done else "⬜ ")
-    return f"{mark}#{ticket['id']} {ticket_text(t, m, ticket['id'])}"
+def ticket_line(
+    t: Translator, m: MapData, ticket: dict, result: TicketResult | None = None, stations: Sequence[int] = ()
+) -> str:
+    """'✅ #12 Boston – Miami (12)' with its progress (`result`, none for an offer); a ticket only
+    the seat's `stations` (city indices) complete says through which: '· via your station in Wien'."""
+    mark = "" if result is None else ("✅ " if result.completed else "⬜ ")
+    line = f"{mark}#{ticket['id']} {ticket_text(t, m, ticket['id'])}"
+    if result is None or not result.via:
+        return line
+    at = []
+    for track in map(m.track_by_id.__getitem__, result.via):
+        city = track.a if track.a in stations else track.b
+        if city not in at:
+            at.append(city)
+    cities = t.join(t.city(m.cities[c]) for c in at)
+    return f"{line} · " + t.ngettext(
+        "via your station in {cities}", "via your stations in {cities}", len(at), cities=cities
+    )
 
 
-def tickets_done(game: Game, seat: int) -> dict[int, bool]:
-    """Which of a seat's tickets its own routes already complete (stations not counted yet)."""
-    from engine.scoring import ticket_results
-
-    own = [track for track in game.map.tracks if game.owner[track.index] == seat]
+def tickets_done(game: Game, seat: int) -> dict[int, TicketResult]:
+    """Each of a seat's tickets as the final scoring would count it now, the routes its stations
+    would borrow included (engine.scoring.tickets_now), by ticket id."""
     tickets = [game.map.ticket_by_id[i] for i in game.tickets[seat]]
-    return {r.id: r.completed for r in ticket_results(own, tickets)}
+    results = tickets_now(game.map, game.owner, seat, game.seats, game.stations[seat], tickets)
+    return {r.id: r for r in results}
 
 
 def private_summary(t: Translator, game: Game, seat: int) -> str:
@@ -516,7 +531,10 @@ def private_summary(t: Translator, game: Game, seat: int) -> str:
         lines = [t.gettext("**Your hand:** {cards}", cards=hand_text(t, view))]
     if view["you"]["tickets"]:
         lines.append(t.gettext("**Your tickets:**"))
-        lines.extend(ticket_line(t, game.map, ticket, done.get(ticket["id"])) for ticket in view["you"]["tickets"])
+        lines.extend(
+            ticket_line(t, game.map, ticket, done.get(ticket["id"]), game.stations[seat])
+            for ticket in view["you"]["tickets"]
+        )
     if left is not None:
         return "\n".join(lines)
     player = view["players"][seat]
