@@ -15,7 +15,6 @@ from engine.cards import ALL_CARD_NAMES
 from engine.events import (
     CardDrawn,
     Event,
-    GameOver,
     LastRoundStarted,
     LoanTaken,
     NeutralRouteClaimed,
@@ -225,18 +224,18 @@ def _tunnel(t: Translator, m: MapData, e: TunnelRevealed, name: str) -> str:
     route = route_name(t, m, m.track_by_id[e.track])
     if not e.revealed:
         return t.gettext(
-            "**{name}** digs the tunnel {route}: revealed nothing (no cards left) → no extra cost",
+            "**{name}** dug the tunnel {route}: revealed nothing (no cards left) → no extra cost",
             name=name,
             route=route,
         )
     shown = t.join(card(t, c) for c in e.revealed)
     if not e.surcharge:
         return t.gettext(
-            "**{name}** digs the tunnel {route}: revealed {cards} → no extra cost", name=name, route=route, cards=shown
+            "**{name}** dug the tunnel {route}: revealed {cards} → no extra cost", name=name, route=route, cards=shown
         )
     return t.ngettext(
-        "**{name}** digs the tunnel {route}: revealed {cards} → {n} more card to pay",
-        "**{name}** digs the tunnel {route}: revealed {cards} → {n} more cards to pay",
+        "**{name}** dug the tunnel {route}: revealed {cards} → {n} more card to pay",
+        "**{name}** dug the tunnel {route}: revealed {cards} → {n} more cards to pay",
         e.surcharge,
         name=name,
         route=route,
@@ -249,12 +248,12 @@ def _tickets_offered(t: Translator, m: MapData, e: TicketsOffered, name: str) ->
     apart from the unredacted event's ids, which only the drawing seat's own view shows)."""
     if "marklin" not in m.rules.hooks or e.ids is None:
         return t.ngettext(
-            "**{name}** draws {n} destination ticket", "**{name}** draws {n} destination tickets", e.count, name=name
+            "**{name}** drew {n} destination ticket", "**{name}** drew {n} destination tickets", e.count, name=name
         )
     long = sum(m.ticket_by_id[i].long for i in e.ids)
     return t.ngettext(
-        "**{name}** draws {n} destination ticket (long: {long}, short: {short})",
-        "**{name}** draws {n} destination tickets (long: {long}, short: {short})",
+        "**{name}** drew {n} destination ticket (long: {long}, short: {short})",
+        "**{name}** drew {n} destination tickets (long: {long}, short: {short})",
         e.count,
         name=name,
         long=long,
@@ -278,8 +277,9 @@ def _passenger_moved(t: Translator, m: MapData, e: PassengerMoved, name: str) ->
 
 
 def describe(t: Translator, game: Game, events: list[Event], names: Names) -> list[str]:
-    """Public lines for one action's events (redacted for spectators). Cards drawn are left out:
-    `drawn` collects them and `merge_turn` words a turn's draws as one sentence."""
+    """Public lines for one action's events (redacted for spectators), in the past tense. Cards
+    drawn are left out: `drawn` collects them and `merge_turn` words a turn's draws as one
+    sentence. The game's end has no line: the final message's heading says it once."""
     m = game.map
     lines: list[str] = []
     for raw in events:
@@ -300,7 +300,7 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
             lines.append(
                 "💸 "
                 + t.gettext(
-                    "The bank pays **{name}** the toll of {route}: {n}.",
+                    "The bank paid **{name}** the toll of {route}: {n}.",
                     name=names(e.payee),
                     route=route_name(t, m, m.track_by_id[e.track]),
                     n=m.track_by_id[e.track].toll,
@@ -386,13 +386,11 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
             lines.append(
                 "🤖 "
                 + (
-                    t.gettext("The neutral player stops (out of trains).")
+                    t.gettext("The neutral player stopped (out of trains).")
                     if e.reason == "trains"
-                    else t.gettext("The neutral player stops (no tickets left).")
+                    else t.gettext("The neutral player stopped (no tickets left).")
                 )
             )
-        elif isinstance(e, GameOver):
-            lines.append("🏁 " + t.gettext("**Game over!**"))
     return lines
 
 
@@ -454,7 +452,7 @@ def my_draws(t: Translator, events: list[Event], seat: int) -> str | None:
             lines.append(
                 t.gettext("You drew {card} from the deck.", card=one_card(t, e.card))
                 if e.slot is None
-                else t.gettext("You took the face-up {card} card.", card=t.card(e.card))
+                else t.gettext("You drew a face-up {card} card.", card=t.card(e.card))
             )
     return " ".join(lines) or None
 

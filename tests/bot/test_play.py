@@ -98,6 +98,18 @@ async def test_mis_taps_get_the_real_reason_and_the_table_serves_the_second_card
     assert state_of(driver) == before
 
 
+async def test_your_own_claim_is_told_to_you_in_the_second_person(fake_discord, make_bot):
+    """Issue 34: the actor's private answer says "You claimed …", never their own name in the third person."""
+    from tests.engine.helpers import arrange
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    arrange(driver.game, hands={0: "blue blue blue blue loco"})
+    text = await private_reply(fake, await fake.slash(fake.alice, fake.general, "ttr claim", route="Atlanta-Miami"))
+    assert text.startswith("✅ You claimed Atlanta – Miami (5) with 4 blue + 1 loco · +10\n"), text
+    assert "**alice**" not in text
+
+
 async def test_two_players_tapping_at_once_one_applies_the_other_is_told_why(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
@@ -402,7 +414,7 @@ async def test_after_a_restart_inside_a_turn_the_table_follows_the_market(fake_d
             source = (await driver.run(user, "ttr draw")).message
         tapped = next(c for c in source.custom_ids if c.startswith(f"ttr:{driver.game_id}:") and f":draw:{slot}:" in c)
         answer = driver._answer(await driver.tap(user, source, tapped))
-        assert "You took" in answer.text
+        assert "You drew a face-up" in answer.text
         game = driver.game
         assert game.stage == "second_card"
         expected = components.table_view(driver.game_id, game, t=translator())

@@ -44,7 +44,7 @@ def test_your_draws_are_told_to_you_with_their_cards_and_the_others_draws_as_the
     shown, public = narrator.tell(game, 0, game.apply(0, DrawDeck()))
     assert shown == ["You drew an orange card from the deck."] and public == []  # told with the second card
     shown, public = narrator.tell(game, 0, game.apply(0, DrawMarket(0)))
-    assert shown == ["You took the face-up pink card."]
+    assert shown == ["You drew a face-up pink card."]
     assert public == ["You drew a card from the deck and a face-up 🟪 pink"]  # what the others may know
     assert narrator.tell(game, 1, game.apply(1, DrawDeck())) == ([], [])
     shown, public = narrator.tell(game, 1, game.apply(1, DrawDeck()))
