@@ -397,22 +397,19 @@ def render_player_board(
         legend=legend,
         ring_cities=rings,
     )
-    who = player_name(t, players, you["seat"])
     to_connect = listing(t, [city(t, map_data, c) for c in cities]) or t.pgettext("alt text", "none")
     if my_turn:
         alt = t.ngettext(
-            "Your board ({player}): {n} route you can claim now; ticket cities still to connect: {cities}.",
-            "Your board ({player}): {n} routes you can claim now; ticket cities still to connect: {cities}.",
+            "Your board: {n} route you can claim now; ticket cities still to connect: {cities}.",
+            "Your board: {n} routes you can claim now; ticket cities still to connect: {cities}.",
             len(claimable),
-            player=who,
             cities=to_connect,
         )
     else:
         alt = t.ngettext(
-            "Your board ({player}), not your turn: your hand could pay for {n} route; ticket cities still to connect: {cities}.",
-            "Your board ({player}), not your turn: your hand could pay for {n} routes; ticket cities still to connect: {cities}.",
+            "Your board, not your turn: your hand could pay for {n} route; ticket cities still to connect: {cities}.",
+            "Your board, not your turn: your hand could pay for {n} routes; ticket cities still to connect: {cities}.",
             len(claimable),
-            player=who,
             cities=to_connect,
         )
     return RenderedImage(encode(img, palette), alt, img.width, img.height)
