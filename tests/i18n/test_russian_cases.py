@@ -1,0 +1,27 @@
+"""Russian templates put a name the translator cannot decline (a city, a route, a card's colour, a
+player's, league's or tournament's name) where it needs no case: never right after a preposition
+("в {city}", "за {route}"), but after a noun that takes the case ("в городе {city}", "за
+маршрут {route}", "в лиге **{league}**"), or after a colon (docs/i18n.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+RU = Path(__file__).resolve().parents[2] / "i18n" / "locales" / "ru"
+PREPOSITION = r"(?<![\w-])(?:в|во|на|за|из|с|со|к|ко|у|от|до|для|о|об|по|при|через|без|про|над|под|между)"
+#: Inserted words whose case is unknown (a file path or a count is not one of them).
+NAMES = r"city|cities|route|card|color|second|tournament|league|player|name|map|season|deck|level|owner|user"
+AFTER_PREPOSITION = re.compile(rf"{PREPOSITION}\s+(?:\*\*)?[«\"]?\{{(?:{NAMES})\}}", re.IGNORECASE)
+
+
+def test_no_undeclinable_name_follows_a_preposition():
+    found = []
+    for path in sorted(RU.glob("*.po")):
+        with path.open("rb") as f:
+            for message in read_po(f):
+                strings = [message.string] if isinstance(message.string, str) else list(message.string)
+                found += [(path.name, s) for s in strings if s and AFTER_PREPOSITION.search(s)]
+    assert not found, found
