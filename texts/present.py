@@ -445,16 +445,16 @@ def one_card(t: Translator, index: int) -> str:
 
 def my_draws(t: Translator, events: list[Event], seat: int) -> str | None:
     """The cards `seat` itself drew in one action, named even from the deck (its private reply):
-    'You drew an orange card from the deck.'"""
+    'You drew an orange card from the deck' (no full stop, like every line of an account)."""
     lines = []
     for e in events:
         if isinstance(e, CardDrawn) and e.seat == seat and e.card is not None:
             lines.append(
-                t.gettext("You drew {card} from the deck.", card=one_card(t, e.card))
+                t.gettext("You drew {card} from the deck", card=one_card(t, e.card))
                 if e.slot is None
-                else t.gettext("You drew a face-up {card} card.", card=t.card(e.card))
+                else t.gettext("You drew {card} from the face-up cards", card=one_card(t, e.card))
             )
-    return " ".join(lines) or None
+    return "\n".join(lines) or None
 
 
 def merge_turn(t: Translator, notes: list[str], draws: list[int | None], seat: int, names: Names) -> str:

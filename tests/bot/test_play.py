@@ -414,7 +414,7 @@ async def test_after_a_restart_inside_a_turn_the_table_follows_the_market(fake_d
             source = (await driver.run(user, "ttr draw")).message
         tapped = next(c for c in source.custom_ids if c.startswith(f"ttr:{driver.game_id}:") and f":draw:{slot}:" in c)
         answer = driver._answer(await driver.tap(user, source, tapped))
-        assert "You drew a face-up" in answer.text
+        assert "from the face-up cards" in answer.text
         game = driver.game
         assert game.stage == "second_card"
         expected = components.table_view(driver.game_id, game, t=translator())

@@ -1,4 +1,4 @@
-"""Russian templates put a name the translator cannot decline (a city, a route, a card's colour, a
+"""Russian wording across the catalogs. Templates put a name the translator cannot decline (a city, a route, a card's colour, a
 player's, league's or tournament's name) where it needs no case: never right after a preposition
 ("в {city}", "за {route}"), but after a noun that takes the case ("в городе {city}", "за
 маршрут {route}", "в лиге **{league}**"), or after a colon (docs/i18n.md)."""
@@ -17,11 +17,22 @@ NAMES = r"city|cities|route|card|color|second|tournament|league|player|name|map|
 AFTER_PREPOSITION = re.compile(rf"{PREPOSITION}\s+(?:\*\*)?[«\"]?\{{(?:{NAMES})\}}", re.IGNORECASE)
 
 
-def test_no_undeclinable_name_follows_a_preposition():
-    found = []
+def translations():
+    """(English id, Russian string) of every entry, each plural form apart."""
     for path in sorted(RU.glob("*.po")):
         with path.open("rb") as f:
             for message in read_po(f):
+                english = message.id if isinstance(message.id, str) else message.id[0]
                 strings = [message.string] if isinstance(message.string, str) else list(message.string)
-                found += [(path.name, s) for s in strings if s and AFTER_PREPOSITION.search(s)]
+                yield from ((english, s) for s in strings if s)
+
+
+def test_no_undeclinable_name_follows_a_preposition():
+    found = [(english, s) for english, s in translations() if AFTER_PREPOSITION.search(s)]
+    assert not found, found
+
+
+def test_a_station_has_one_name():
+    """The button says what the turn accounts say: «станция», never «вокзал»."""
+    found = [(english, s) for english, s in translations() if "station" in english.lower() and "вокзал" in s.lower()]
     assert not found, found

@@ -58,8 +58,10 @@ def test_your_face_up_draw_is_confirmed_like_your_blind_one():
     """One confirmation style: 'You drew …' for a card from the deck and a face-up one."""
     game = started("europe", seats=2)
     arrange(game, market="pink red loco blue green", deck_top="orange white")
-    assert my_draws(EN, game.apply(0, DrawDeck()), 0) == "You drew an orange card from the deck."
-    assert my_draws(EN, game.apply(0, DrawMarket(0)), 0) == "You drew a face-up pink card."
+    assert my_draws(EN, game.apply(0, DrawDeck()), 0) == "You drew an orange card from the deck"
+    face_up = game.apply(0, DrawMarket(0))
+    assert my_draws(EN, face_up, 0) == "You drew a pink card from the face-up cards"
+    assert my_draws(RU, face_up, 0) == "Вы взяли из открытых карт розовую карту"  # the case the verb asks
 
 
 def test_russian_face_up_cards_need_no_case_agreement():
@@ -85,4 +87,4 @@ def test_your_own_moves_are_told_to_you_in_the_past_in_russian():
     ]
     arrange(game, deck_top="orange")
     draw = game.apply(1, DrawDeck())
-    assert own_lines(RU, game, draw, 1, NAMES) == ["Вы взяли из колоды оранжевую карту."]
+    assert own_lines(RU, game, draw, 1, NAMES) == ["Вы взяли из колоды оранжевую карту"]
