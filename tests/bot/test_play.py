@@ -425,3 +425,15 @@ async def test_after_a_restart_inside_a_turn_the_table_follows_the_market(fake_d
         second = next(c for c in table.custom_ids if c.endswith(":draw:deck"))
         answer = driver._answer(await driver.tap(user, table, second))  # the second card, from the new buttons
         assert "market changed" not in answer.text and driver.game.current != seat
+
+
+async def test_help_names_the_buttons_the_table_has(fake_discord, make_bot):
+    """Issue 34: /ttr help's turn line names the turn message's own buttons (Claim, Tickets, …)."""
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot, map_id="europe")
+    table = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
+    labels = {b.get("label") for b in table.buttons}
+    text = await private_reply(fake, await fake.slash(fake.alice, fake.general, "ttr help"))
+    turn_line = next(line for line in text.splitlines() if line.startswith("**Your turn**"))
+    named = re.findall(r"\*\*([^*]+)\*\*", turn_line)[1:]
+    assert named == ["Claim", "Tickets", "Station"] and set(named) <= labels, (named, labels)
