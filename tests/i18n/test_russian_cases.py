@@ -32,6 +32,24 @@ def test_no_undeclinable_name_follows_a_preposition():
     assert not found, found
 
 
+def test_a_player_is_never_he_or_she():
+    """A player's gender is unknown: no pronoun stands for a named player ("за него" → "это место")."""
+    pronoun = re.compile(r"(?<!\w)(?:него|неё|ему|ей|он|она)(?!\w)", re.IGNORECASE)
+    found = [
+        (english, s)
+        for english, s in translations()
+        if re.search(r"\{(?:player|name|user|winner)\}", s) and pronoun.search(s)
+    ]
+    assert not found, found
+
+
+def test_no_name_stands_where_a_case_is_asked():
+    """'…, а не {map}' would need the case of what it contrasts with ('на карте США, а не Европе')."""
+    contrast = re.compile(rf"а не (?:\*\*)?\{{(?:{NAMES})\}}")  # a name in quotes («{map}») needs no case
+    found = [(english, s) for english, s in translations() if contrast.search(s)]
+    assert not found, found
+
+
 def test_a_station_has_one_name():
     """The button says what the turn accounts say: «станция», never «вокзал»."""
     found = [(english, s) for english, s in translations() if "station" in english.lower() and "вокзал" in s.lower()]
