@@ -43,6 +43,22 @@ def test_a_player_is_never_he_or_she():
     assert not found, found
 
 
+def test_a_named_player_has_no_masculine_past():
+    """'**{name}** (сдался)' says the player is a man: a verb about a named player is in the present,
+    or gives both forms ('сдался/сдалась', 'вернул(а)'), or agrees with a noun ('Игрок **{name}**
+    исключён', 'последний ход отменён')."""
+    past = re.compile(r"(?<!\w)\w+(?:ал|ил|ел|ял|ёл|ул|ыл|лся|ён|ят)(?![\w(/])", re.IGNORECASE)
+    other_subjects = {"остался", "отменён"}  # '{name}: остался 1 вагон', '{name}: последний ход отменён'
+    found = [
+        (english, s, words)
+        for english, s in translations()
+        if re.search(r"\{(?:player|name|user|winner)\}", s)
+        and not re.search(r"Игрок \**\{name\}", s)
+        and (words := [w for w in past.findall(s) if w.lower() not in other_subjects])
+    ]
+    assert not found, found
+
+
 def test_no_name_stands_where_a_case_is_asked():
     """'…, а не {map}' would need the case of what it contrasts with ('на карте США, а не Европе')."""
     contrast = re.compile(rf"а не (?:\*\*)?\{{(?:{NAMES})\}}")  # a name in quotes («{map}») needs no case
