@@ -294,7 +294,9 @@ class TableMessenger:
         seen = game.view(seat)
         mine = [entry["ply"] for entry in seen["recent"] if entry["seat"] == seat]
         lines = [
-            f"• **{self.name(table, s, t)}** {text}" if s is not None else f"• {text}"
+            "• " + t.gettext("{player}: {actions}", player="**" + self.name(table, s, t) + "**", actions=text)
+            if s is not None
+            else f"• {text}"
             for s, text in recap(t, seen, self.styles(table, t), game.map, max(mine) if mine else None)
             if s != seat
         ]
