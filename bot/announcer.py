@@ -40,7 +40,8 @@ from i18n import Translator
 from storage import announcements as outbox
 from storage import games as stored_games
 from storage.models import Announcement, utcnow
-from texts.present import describe, drawn, merge_turn, my_draws
+from texts.present import describe, drawn, merge_turn
+from texts.yours import own_lines
 
 log = logging.getLogger(__name__)
 
@@ -504,10 +505,8 @@ class Announcer:
             await reply.send(layouts.card([t.gettext("Done.")]), [])
             return
         game = table.game
-        did = my_draws(t, outcome.events, seat)
-        if did is None:
-            names = lambda s: m.name(table, s, t)  # noqa: E731
-            did = "\n".join(describe(t, game, outcome.events, names)) or None
+        names = lambda s: m.name(table, s, t)  # noqa: E731
+        did = "\n".join(own_lines(t, game, outcome.events, seat, names)) or None
         content, view = m.panel(t, table, seat)
         head = "✅ " + (did or t.gettext("Done."))
         # A ticket offer comes with its map thumbnails, as the starting one does.

@@ -124,7 +124,9 @@ class PanelMessages:
         seen = game.view(seat)
         mine = [entry["ply"] for entry in seen["recent"] if entry["seat"] == seat]
         lines = [
-            f"• **{self.name(table, s, t)}** {text}" if s is not None else f"• {text}"
+            "• " + t.gettext("{player}: {actions}", player="**" + self.name(table, s, t) + "**", actions=text)
+            if s is not None
+            else f"• {text}"
             for s, text in recap(t, seen, self.styles(table, t), game.map, max(mine) if mine else None)
             if s != seat
         ]
@@ -264,13 +266,15 @@ class PanelMessages:
 
 def hand_view(seen: dict) -> dict:
     """What a hand image shows of a seat's view (its cards, tickets and their progress by its own
-    routes, trains, stations, money): an equal hand is the same image, whatever else changed."""
+    routes and the rival routes its stations may borrow, trains, stations, money): an equal hand is
+    the same image, whatever else changed."""
     seat = seen["you"]["seat"]
     me = seen["players"][seat]
     you = {key: value for key, value in seen["you"].items() if key in ("seat", "hand", "tickets", "money")}
     return {
         "you": you,
-        "claims": {track: s for track, s in seen["claims"].items() if s == seat},
+        "claims": {track: s for track, s in seen["claims"].items() if s == seat or seat in seen["stations"].values()},
+        "stations": {city: s for city, s in seen["stations"].items() if s == seat},  # what its stations borrow
         "players": [
             {"trains": me["trains"], "stations_left": me.get("stations_left")} if s == seat else {}
             for s in range(len(seen["players"]))

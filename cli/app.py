@@ -68,7 +68,7 @@ from engine import (
     parse_action,
 )
 from engine.errors import GameOptionsError
-from engine.events import GameOver, NeutralMarkerPassed, NeutralTicketRevealed, TicketsKept
+from engine.events import NeutralMarkerPassed, NeutralTicketRevealed, TicketsKept
 from engine.nederland import NEUTRAL_FROM_ROUND
 from engine.phases import SECOND_CARD, TUNNEL
 from i18n import (
@@ -313,7 +313,6 @@ class Narrator:
         """(what the screen shows now, what anyone may see later): the mover's own words for a
         person at the terminal, the public account for everyone else."""
         t = self.t
-        events = [e for e in events if not isinstance(e, GameOver)]  # the final scores' heading says so
         draws = present.drawn(events)
         if draws and game.stage is SECOND_CARD and game.to_move()[0] == seat:
             self.draws += draws  # told with the second card

@@ -267,7 +267,10 @@ def summary(
         if you["tickets"]:
             done = present.tickets_done(game, seat)
             lines.append(t.gettext("your tickets:"))
-            lines += ["  " + present.ticket_line(t, m, ticket, done.get(ticket["id"])) for ticket in you["tickets"]]
+            lines += [
+                "  " + present.ticket_line(t, m, ticket, done.get(ticket["id"]), game.stations[seat])
+                for ticket in you["tickets"]
+            ]
         if you["offer"]:
             lines.append(t.gettext("ticket offer (keep at least {n}):", n=you["keep_at_least"]))
             lines += ["  " + present.ticket_line(t, m, ticket) for ticket in you["offer"]]

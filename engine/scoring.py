@@ -4,6 +4,7 @@ bonuses and the ranks with the map's tie-breaks."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,16 @@ if TYPE_CHECKING:
     from engine.mapdata import MapData, Track
 
 #: engine.scoring's API: final scores and ranks, and the searches they run.
-__all__ = ["PlayerScore", "TicketResult", "best_station_use", "final_scores", "longest_trail", "rank", "ticket_results"]
+__all__ = [
+    "PlayerScore",
+    "TicketResult",
+    "best_station_use",
+    "final_scores",
+    "longest_trail",
+    "rank",
+    "ticket_results",
+    "tickets_now",
+]
 
 
 def final_scores(game: GameState) -> list[PlayerScore]:
@@ -31,11 +41,9 @@ def final_scores(game: GameState) -> list[PlayerScore]:
         if 0 <= owner < game.seats:  # a hook's non-seat owner (Nederland's neutral player) scores nothing
             owned[owner].append(track)
     partial = []
-    at, owners = tracks_at(m), game.owner
     for seat in range(game.seats):
         tickets = [m.ticket_by_id[i] for i in game.tickets[seat]]
-        rivals = set(range(game.seats)) - {seat}
-        options = [[t for t in at[city] if owners[t.index] in rivals] for city in game.stations[seat]]
+        options = _station_options(m, game.owner, seat, game.seats, game.stations[seat])
         adjacency = adjacency_of(owned[seat])
         component, closed = components_of(adjacency)
         results, borrowed = best_station_use(owned[seat], tickets, options, component)
@@ -85,6 +93,24 @@ def final_scores(game: GameState) -> list[PlayerScore]:
         )
     adjusted = game.hooks.adjust_final_scores(game, scores)
     return scores if adjusted is scores else rank(game, adjusted)
+
+
+def tickets_now(
+    m: MapData, owner: Sequence[int], seat: int, seats: int, stations: Sequence[int], tickets: Sequence
+) -> tuple[TicketResult, ...]:
+    """`seat`'s tickets as the final scoring would count them if the game ended now: on its own
+    tracks and the rival tracks its built `stations` (city indices) would borrow (docs/rules.md
+    §3.4), so a ticket a station completes reads as completed during play (`via`: the borrowed
+    tracks it needs). `owner`: each track's owner by track index (< 0: nobody)."""
+    own = [track for track in m.tracks if owner[track.index] == seat]
+    return best_station_use(own, tickets, _station_options(m, owner, seat, seats, stations))[0]
+
+
+def _station_options(m: MapData, owner: Sequence[int], seat: int, seats: int, stations: Sequence[int]) -> list:
+    """Per station city of `seat`, the tracks of other seats ending there that it may borrow (a
+    hook's non-seat owner, Nederland's neutral player, lends nothing)."""
+    at = tracks_at(m)
+    return [[t for t in at[city] if owner[t.index] != seat and 0 <= owner[t.index] < seats] for city in stations]
 
 
 def _tie_key(game: GameState, seat: int, total: int, completed: int, longest: int) -> tuple:

@@ -495,14 +495,18 @@ def _station_tag(r: float, fill: RGB, text: str, size: int) -> Image.Image:
 
 
 def seat_styles(view: dict, players: Sequence[PlayerStyle] | None, t: Translator) -> list[PlayerStyle]:
-    """One style per seat (missing seats: the default palette and "Player N"), then the neutral
-    player's (its claims carry the owner index after the last seat, `view["neutral"]["owner"]`)."""
+    """One style per seat (missing seats: the default palette and "Player N"; in a seat's own view,
+    that seat is "You"), then the neutral player's (its claims carry the owner index after the
+    last seat, `view["neutral"]["owner"]`)."""
     n = len(view["players"])
     players = [] if players is None else list(players)[:n]
     players += [
         PlayerStyle(seat_name(t, s), DEFAULT_PLAYER_COLORS[s % len(DEFAULT_PLAYER_COLORS)])
         for s in range(len(players), n)
     ]
+    you = (view.get("you") or {}).get("seat")
+    if you is not None and you < n:  # a seat's own images call it "you", as its private texts do
+        players[you] = PlayerStyle(t.pgettext("player", "You"), players[you].color)
     if view.get("neutral"):
         players.append(PlayerStyle("Neutral", NEUTRAL_PLAYER))
     return players

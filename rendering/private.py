@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from engine.cards import CARD_NAMES
 from engine.mapdata import MapData
-from engine.scoring import TicketResult, ticket_results
+from engine.scoring import TicketResult, tickets_now
 from i18n import Translator
 from rendering import fonts
 from rendering.board import board_image, seat_styles
@@ -51,12 +51,16 @@ def _you(view: dict) -> dict:
 
 
 def ticket_results_now(view: dict, map_data: MapData, seat: int, tickets: list[dict]) -> list[TicketResult]:
-    """Each ticket as the seat's own claimed tracks score it now: connected or not, and for a
-    country ticket (Switzerland) the destination reached and its value, or the value it would
-    lose (stations, which may borrow a route at the end, are not counted before the final scoring)."""
-    own = [map_data.track_by_id[t] for t, s in view["claims"].items() if s == seat and t in map_data.track_by_id]
+    """Each ticket as the final scoring would count it now (engine.scoring.tickets_now): on the
+    seat's claimed tracks and the rival tracks its stations would borrow; for a country ticket
+    (Switzerland) the destination reached and its value, or the value it would lose."""
+    owner = [-1] * len(map_data.tracks)
+    for track_id, s in view["claims"].items():
+        if track_id in map_data.track_by_id:
+            owner[map_data.track_by_id[track_id].index] = s
+    stations = [map_data.city_by_id[c].index for c, s in view.get("stations", {}).items() if s == seat]
 
-    class _T:  # ticket_results reads .id, .points, .a, .b (city indices), .destinations
+    class _T:  # tickets_now reads .id, .points, .a, .b (city indices), .a_nodes, .destinations
         __slots__ = ("id", "points", "a", "b", "a_nodes", "destinations")
 
         def __init__(self, t: dict) -> None:
@@ -65,11 +69,11 @@ def ticket_results_now(view: dict, map_data: MapData, seat: int, tickets: list[d
             known = map_data.ticket_by_id.get(t["id"])  # country tickets (Switzerland) need the map's
             self.a_nodes, self.destinations = (known.a_nodes, known.destinations) if known else ((), ())
 
-    return list(ticket_results(own, [_T(t) for t in tickets]))
+    return list(tickets_now(map_data, owner, seat, len(view["players"]), stations, [_T(t) for t in tickets]))
 
 
 def ticket_status(view: dict, map_data: MapData, seat: int, tickets: list[dict]) -> list[bool]:
-    """Whether each ticket is connected by the seat's own claimed tracks now."""
+    """Whether each ticket is connected now (its own tracks, and what its stations would borrow)."""
     return [r.completed for r in ticket_results_now(view, map_data, seat, tickets)]
 
 
@@ -393,22 +397,19 @@ def render_player_board(
         legend=legend,
         ring_cities=rings,
     )
-    who = player_name(t, players, you["seat"])
     to_connect = listing(t, [city(t, map_data, c) for c in cities]) or t.pgettext("alt text", "none")
     if my_turn:
         alt = t.ngettext(
-            "Your board ({player}): {n} route you can claim now; ticket cities still to connect: {cities}.",
-            "Your board ({player}): {n} routes you can claim now; ticket cities still to connect: {cities}.",
+            "Your board: {n} route you can claim now; ticket cities still to connect: {cities}.",
+            "Your board: {n} routes you can claim now; ticket cities still to connect: {cities}.",
             len(claimable),
-            player=who,
             cities=to_connect,
         )
     else:
         alt = t.ngettext(
-            "Your board ({player}), not your turn: your hand could pay for {n} route; ticket cities still to connect: {cities}.",
-            "Your board ({player}), not your turn: your hand could pay for {n} routes; ticket cities still to connect: {cities}.",
+            "Your board, not your turn: your hand could pay for {n} route; ticket cities still to connect: {cities}.",
+            "Your board, not your turn: your hand could pay for {n} routes; ticket cities still to connect: {cities}.",
             len(claimable),
-            player=who,
             cities=to_connect,
         )
     return RenderedImage(encode(img, palette), alt, img.width, img.height)

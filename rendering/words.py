@@ -98,6 +98,8 @@ def status_text(t: Translator, view: dict, players: Sequence[PlayerStyle]) -> st
         return t.gettext(
             "Choosing tickets: {players}", players=listing(t, [player_name(t, players, s) for s in view["to_move"]])
         )
+    if view["current"] is not None and view["current"] == (view.get("you") or {}).get("seat"):
+        return t.gettext("Your turn")
     if view["current"] is not None:
         return t.gettext("{player} to play", player=player_name(t, players, view["current"]))
     return ""

@@ -32,8 +32,10 @@ async def open_lobby(
     map_id: str,
     options: dict[str, Any] | None = None,
     max_seats: int = 5,
+    host_color: str | None = None,
 ) -> Lobby:
-    """Open a lobby with its host as the first member (`LobbyAlreadyOpenError` if the channel has one)."""
+    """Open a lobby with its host as the first member, in `host_color` (`LobbyAlreadyOpenError` if
+    the channel has one)."""
     now = utcnow()
     lobby = Lobby(
         guild_id=guild_id,
@@ -49,7 +51,7 @@ async def open_lobby(
         async with writing(session):
             session.add(lobby)
             await session.flush()
-            session.add(LobbyMember(lobby_id=lobby.id, user_id=host_id, joined_at=now))
+            session.add(LobbyMember(lobby_id=lobby.id, user_id=host_id, color=host_color, joined_at=now))
     except IntegrityError:
         raise LobbyAlreadyOpenError("channel {channel} already has an open lobby", channel=channel_id) from None
     detached(session, lobby)

@@ -8,14 +8,13 @@ the player's translator.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine import Game
 from engine.cards import ALL_CARD_NAMES
 from engine.events import (
     CardDrawn,
     Event,
-    GameOver,
     LastRoundStarted,
     LoanTaken,
     NeutralRouteClaimed,
@@ -33,6 +32,7 @@ from engine.events import (
 )
 from engine.mapdata import MapData, Track
 from engine.marklin import PassengerMoved, PassengerPlaced
+from engine.scoring import TicketResult, tickets_now
 from i18n import N_, NC_, Translator
 
 CARD_EMOJI = {
@@ -224,18 +224,18 @@ def _tunnel(t: Translator, m: MapData, e: TunnelRevealed, name: str) -> str:
     route = route_name(t, m, m.track_by_id[e.track])
     if not e.revealed:
         return t.gettext(
-            "**{name}** digs the tunnel {route}: revealed nothing (no cards left) → no extra cost",
+            "**{name}** dug the tunnel {route}: revealed nothing (no cards left) → no extra cost",
             name=name,
             route=route,
         )
     shown = t.join(card(t, c) for c in e.revealed)
     if not e.surcharge:
         return t.gettext(
-            "**{name}** digs the tunnel {route}: revealed {cards} → no extra cost", name=name, route=route, cards=shown
+            "**{name}** dug the tunnel {route}: revealed {cards} → no extra cost", name=name, route=route, cards=shown
         )
     return t.ngettext(
-        "**{name}** digs the tunnel {route}: revealed {cards} → {n} more card to pay",
-        "**{name}** digs the tunnel {route}: revealed {cards} → {n} more cards to pay",
+        "**{name}** dug the tunnel {route}: revealed {cards} → {n} more card to pay",
+        "**{name}** dug the tunnel {route}: revealed {cards} → {n} more cards to pay",
         e.surcharge,
         name=name,
         route=route,
@@ -248,12 +248,12 @@ def _tickets_offered(t: Translator, m: MapData, e: TicketsOffered, name: str) ->
     apart from the unredacted event's ids, which only the drawing seat's own view shows)."""
     if "marklin" not in m.rules.hooks or e.ids is None:
         return t.ngettext(
-            "**{name}** draws {n} destination ticket", "**{name}** draws {n} destination tickets", e.count, name=name
+            "**{name}** drew {n} destination ticket", "**{name}** drew {n} destination tickets", e.count, name=name
         )
     long = sum(m.ticket_by_id[i].long for i in e.ids)
     return t.ngettext(
-        "**{name}** draws {n} destination ticket (long: {long}, short: {short})",
-        "**{name}** draws {n} destination tickets (long: {long}, short: {short})",
+        "**{name}** drew {n} destination ticket (long: {long}, short: {short})",
+        "**{name}** drew {n} destination tickets (long: {long}, short: {short})",
         e.count,
         name=name,
         long=long,
@@ -277,8 +277,9 @@ def _passenger_moved(t: Translator, m: MapData, e: PassengerMoved, name: str) ->
 
 
 def describe(t: Translator, game: Game, events: list[Event], names: Names) -> list[str]:
-    """Public lines for one action's events (redacted for spectators). Cards drawn are left out:
-    `drawn` collects them and `merge_turn` words a turn's draws as one sentence."""
+    """Public lines for one action's events (redacted for spectators), in the past tense. Cards
+    drawn are left out: `drawn` collects them and `merge_turn` words a turn's draws as one
+    sentence. The game's end has no line: the final message's heading says it once."""
     m = game.map
     lines: list[str] = []
     for raw in events:
@@ -299,7 +300,7 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
             lines.append(
                 "💸 "
                 + t.gettext(
-                    "The bank pays **{name}** the toll of {route}: {n}.",
+                    "The bank paid **{name}** the toll of {route}: {n}.",
                     name=names(e.payee),
                     route=route_name(t, m, m.track_by_id[e.track]),
                     n=m.track_by_id[e.track].toll,
@@ -385,13 +386,11 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
             lines.append(
                 "🤖 "
                 + (
-                    t.gettext("The neutral player stops (out of trains).")
+                    t.gettext("The neutral player stopped (out of trains).")
                     if e.reason == "trains"
-                    else t.gettext("The neutral player stops (no tickets left).")
+                    else t.gettext("The neutral player stopped (no tickets left).")
                 )
             )
-        elif isinstance(e, GameOver):
-            lines.append("🏁 " + t.gettext("**Game over!**"))
     return lines
 
 
@@ -446,16 +445,16 @@ def one_card(t: Translator, index: int) -> str:
 
 def my_draws(t: Translator, events: list[Event], seat: int) -> str | None:
     """The cards `seat` itself drew in one action, named even from the deck (its private reply):
-    'You drew an orange card from the deck.'"""
+    'You drew an orange card from the deck' (no full stop, like every line of an account)."""
     lines = []
     for e in events:
         if isinstance(e, CardDrawn) and e.seat == seat and e.card is not None:
             lines.append(
-                t.gettext("You drew {card} from the deck.", card=one_card(t, e.card))
+                t.gettext("You drew {card} from the deck", card=one_card(t, e.card))
                 if e.slot is None
-                else t.gettext("You took the face-up {card} card.", card=t.card(e.card))
+                else t.gettext("You drew {card} from the face-up cards", card=one_card(t, e.card))
             )
-    return " ".join(lines) or None
+    return "\n".join(lines) or None
 
 
 def merge_turn(t: Translator, notes: list[str], draws: list[int | None], seat: int, names: Names) -> str:
@@ -482,18 +481,32 @@ def ticket_text(t: Translator, m: MapData, ticket_id: int, reached: int | None =
     return f"{t.city(m.cities[ticket.a])} – {t.city(m.cities[ticket.b])} ({ticket.points})"
 
 
-def ticket_line(t: Translator, m: MapData, ticket: dict, done: bool | None = None) -> str:
-    mark = "" if done is None else ("✅ " if done else "⬜ ")
-    return f"{mark}#{ticket['id']} {ticket_text(t, m, ticket['id'])}"
+def ticket_line(
+    t: Translator, m: MapData, ticket: dict, result: TicketResult | None = None, stations: Sequence[int] = ()
+) -> str:
+    """'✅ #12 Boston – Miami (12)' with its progress (`result`, none for an offer); a ticket only
+    the seat's `stations` (city indices) complete says through which: '· via your station in Wien'."""
+    mark = "" if result is None else ("✅ " if result.completed else "⬜ ")
+    line = f"{mark}#{ticket['id']} {ticket_text(t, m, ticket['id'])}"
+    if result is None or not result.via:
+        return line
+    at = []
+    for track in map(m.track_by_id.__getitem__, result.via):
+        city = track.a if track.a in stations else track.b
+        if city not in at:
+            at.append(city)
+    cities = t.join(t.city(m.cities[c]) for c in at)
+    return f"{line} · " + t.ngettext(
+        "via your station in {cities}", "via your stations in {cities}", len(at), cities=cities
+    )
 
 
-def tickets_done(game: Game, seat: int) -> dict[int, bool]:
-    """Which of a seat's tickets its own routes already complete (stations not counted yet)."""
-    from engine.scoring import ticket_results
-
-    own = [track for track in game.map.tracks if game.owner[track.index] == seat]
+def tickets_done(game: Game, seat: int) -> dict[int, TicketResult]:
+    """Each of a seat's tickets as the final scoring would count it now, the routes its stations
+    would borrow included (engine.scoring.tickets_now), by ticket id."""
     tickets = [game.map.ticket_by_id[i] for i in game.tickets[seat]]
-    return {r.id: r.completed for r in ticket_results(own, tickets)}
+    results = tickets_now(game.map, game.owner, seat, game.seats, game.stations[seat], tickets)
+    return {r.id: r for r in results}
 
 
 def private_summary(t: Translator, game: Game, seat: int) -> str:
@@ -516,7 +529,10 @@ def private_summary(t: Translator, game: Game, seat: int) -> str:
         lines = [t.gettext("**Your hand:** {cards}", cards=hand_text(t, view))]
     if view["you"]["tickets"]:
         lines.append(t.gettext("**Your tickets:**"))
-        lines.extend(ticket_line(t, game.map, ticket, done.get(ticket["id"])) for ticket in view["you"]["tickets"])
+        lines.extend(
+            ticket_line(t, game.map, ticket, done.get(ticket["id"]), game.stations[seat])
+            for ticket in view["you"]["tickets"]
+        )
     if left is not None:
         return "\n".join(lines)
     player = view["players"][seat]

@@ -121,14 +121,18 @@ class Info(TTRCog):
             t.gettext(
                 "**Ticket to Ride** — one game per channel or thread.\n"
                 "**Start:** `{new}` → others `{join}` (or the **{join_button}** button) → host `{start}`.\n"
-                "**Your turn** (one of): draw cards (buttons on the turn message, or `{draw}`) · `{claim}` a route "
-                "(type to search the routes you can afford) · `{tickets}` · `{station}` (Europe).\n"
+                "**Your turn** (one of), by the turn message's buttons: two cards (face-up or from the deck) · "
+                "**{claim_button}** → a route · **{tickets_button}** · **{station_button}** (Europe); or typed: "
+                "`{draw}`, `{claim}`, `{tickets}`, `{station}`.\n"
                 "**Private:** your cards and tickets come by DM; **{hand_button}** or `{hand}` shows them here, only to "
                 "you.\n"
                 "**Info:** `{board}` · `{status}` · `{rules}`. **Leave:** `{resign}`.\n"
                 "**Language:** `{settings_language}`.",
                 join_button=t.pgettext("button", "Join"),
                 hand_button=t.pgettext("button", "My hand"),
+                claim_button=t.pgettext("button", "Claim"),
+                tickets_button=t.pgettext("button", "Tickets"),
+                station_button=t.pgettext("button", "Station"),
                 new=slash(t, "ttr-host new"),
                 join=slash(t, "ttr join"),
                 start=slash(t, "ttr-host start"),

@@ -481,6 +481,7 @@ class Lobbies(TTRCog):
                     map_id=map_id,
                     options={**options.to_json(), "clock": clock or {}},
                     max_seats=players,
+                    host_color=next(iter(PLAYER_COLORS)),  # told in the lobby's list, as joiners are told theirs
                 )
         except LobbyAlreadyOpenError:
             await self._reply(

@@ -107,9 +107,22 @@ async def test_the_panel_tells_what_happened_since_your_last_turn_and_your_place
     news = panel.text_displays[0]
     lines = news.splitlines()
     assert lines[0] == "**Since your last turn:**"
-    assert lines[1].startswith("• **alice** claimed ") and f"(+{points})" in lines[1]
+    assert lines[1].startswith("• **alice**: claimed ") and f"(+{points})" in lines[1]
     assert "🏆 You have 0 points: place 2 of 2." in lines
     assert "**bob**" not in news  # his own moves are not news to him
     mine = (await driver.run(fake.alice, "ttr hand")).message.text_displays[0]
     assert mine.startswith(f"🏆 You have {points} point{'' if points == 1 else 's'}: place 1 of 2.")
     assert "Since your last turn" not in mine  # nobody has moved since
+
+
+async def test_the_others_turns_read_without_a_verb_that_needs_their_person_in_russian(fake_discord, make_bot):
+    """Issue 34: the recap's Russian is phrases without a verb ('**alice**: маршрут …'), so it reads
+    right whoever it is about, the reader ('Вы') included."""
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    claim = next(a for a in driver.game.legal_actions(0, collapse_payments=True) if isinstance(a, Claim))
+    await driver.act(0, claim)
+    await driver.run(fake.bob, "ttr-settings language", language="ru")
+    news = (await driver.run(fake.bob, "ttr hand")).message.text_displays[0].splitlines()
+    assert news[0] == "**С вашего прошлого хода:**"
+    assert news[1].startswith("• **alice**: маршрут "), news[1]

@@ -235,7 +235,7 @@ async def test_league_errors_read_in_the_players_language(fake_discord, make_bot
     europe = Driver(fake, bot, fake.games, [ivan, fake.alice, fake.bob])
     await europe.start_game("europe")
     reply = await fake.slash(ivan, fake.games, "ttr-league rated")
-    assert "в сезоне «Autumn» играют на карте США, а не Европа" in reply.text, reply.text
+    assert "карта Европа не входит в сезон «Autumn» (его карты: США)" in reply.text, reply.text
     assert not latin_words(reply.text, "Club", "Autumn"), reply.text
     usa = Driver(fake, bot, fake.general, [ivan, fake.alice])
     await usa.start_game("usa")

@@ -98,6 +98,18 @@ async def test_mis_taps_get_the_real_reason_and_the_table_serves_the_second_card
     assert state_of(driver) == before
 
 
+async def test_your_own_claim_is_told_to_you_in_the_second_person(fake_discord, make_bot):
+    """Issue 34: the actor's private answer says "You claimed …", never their own name in the third person."""
+    from tests.engine.helpers import arrange
+
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot)
+    arrange(driver.game, hands={0: "blue blue blue blue loco"})
+    text = await private_reply(fake, await fake.slash(fake.alice, fake.general, "ttr claim", route="Atlanta-Miami"))
+    assert text.startswith("✅ You claimed Atlanta – Miami (5) with 4 blue + 1 loco · +10\n"), text
+    assert "**alice**" not in text
+
+
 async def test_two_players_tapping_at_once_one_applies_the_other_is_told_why(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
@@ -402,7 +414,7 @@ async def test_after_a_restart_inside_a_turn_the_table_follows_the_market(fake_d
             source = (await driver.run(user, "ttr draw")).message
         tapped = next(c for c in source.custom_ids if c.startswith(f"ttr:{driver.game_id}:") and f":draw:{slot}:" in c)
         answer = driver._answer(await driver.tap(user, source, tapped))
-        assert "You took" in answer.text
+        assert "from the face-up cards" in answer.text
         game = driver.game
         assert game.stage == "second_card"
         expected = components.table_view(driver.game_id, game, t=translator())
@@ -413,3 +425,15 @@ async def test_after_a_restart_inside_a_turn_the_table_follows_the_market(fake_d
         second = next(c for c in table.custom_ids if c.endswith(":draw:deck"))
         answer = driver._answer(await driver.tap(user, table, second))  # the second card, from the new buttons
         assert "market changed" not in answer.text and driver.game.current != seat
+
+
+async def test_help_names_the_buttons_the_table_has(fake_discord, make_bot):
+    """Issue 34: /ttr help's turn line names the turn message's own buttons (Claim, Tickets, …)."""
+    fake = fake_discord
+    bot, driver = await two_player_game(fake, make_bot, map_id="europe")
+    table = driver._newest_with(fake.channel_messages(fake.general), r"ttr:\d+:\d+:draw:deck")
+    labels = {b.get("label") for b in table.buttons}
+    text = await private_reply(fake, await fake.slash(fake.alice, fake.general, "ttr help"))
+    turn_line = next(line for line in text.splitlines() if line.startswith("**Your turn**"))
+    named = re.findall(r"\*\*([^*]+)\*\*", turn_line)[1:]
+    assert named == ["Claim", "Tickets", "Station"] and set(named) <= labels, (named, labels)

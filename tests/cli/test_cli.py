@@ -295,7 +295,7 @@ def test_every_tunnel_reveal_is_shown_the_ais_too():
         out.append,
     )
     tunnels = [a for _, a in game.log if isinstance(a, Claim) and game.map.track_by_id[a.track].tunnel]
-    assert tunnels and sum("digs the tunnel" in line for line in out) >= len(tunnels)
+    assert tunnels and sum("dug the tunnel" in line for line in out) >= len(tunnels)
 
 
 def test_a_person_plays_a_whole_marklin_game_mixing_tickets_placing_and_moving_passengers():

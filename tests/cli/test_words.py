@@ -42,9 +42,9 @@ def test_your_draws_are_told_to_you_with_their_cards_and_the_others_draws_as_the
     arrange(game, hands={0: "red"}, market="pink red loco blue green", deck_top="orange white black yellow")
     narrator = Narrator(EN, people(game))
     shown, public = narrator.tell(game, 0, game.apply(0, DrawDeck()))
-    assert shown == ["You drew an orange card from the deck."] and public == []  # told with the second card
+    assert shown == ["You drew an orange card from the deck"] and public == []  # told with the second card
     shown, public = narrator.tell(game, 0, game.apply(0, DrawMarket(0)))
-    assert shown == ["You took the face-up pink card."]
+    assert shown == ["You drew a pink card from the face-up cards"]
     assert public == ["You drew a card from the deck and a face-up 🟪 pink"]  # what the others may know
     assert narrator.tell(game, 1, game.apply(1, DrawDeck())) == ([], [])
     shown, public = narrator.tell(game, 1, game.apply(1, DrawDeck()))
@@ -148,4 +148,4 @@ def test_hot_seat_shows_the_next_person_what_everyone_saw_never_the_cards_a_blin
         shown += itertools.takewhile(lambda line: not line.startswith("=="), out[start:])
     assert any(re.match(r"(Ann|Bob) drew a card from the deck", line) for line in shown)
     assert not any(line.startswith("You ") for line in shown)  # nobody's own words, no card a blind draw gave
-    assert any(line.startswith("You drew ") and line.endswith("from the deck.") for line in out)  # told to the drawer
+    assert any(line.startswith("You drew ") and line.endswith("from the deck") for line in out)  # told to the drawer

@@ -11,6 +11,7 @@ from engine.mapdata import load_map
 from rendering import (
     PlayerStyle,
     default_players,
+    fonts,
     render_board,
     render_final,
     render_hand,
@@ -21,6 +22,7 @@ from rendering.geometry import geometry
 from rendering.private import ticket_status
 from rendering.sample import played_game, synthetic_final, synthetic_view, with_seat
 from rendering.style import HIGHLIGHT, TICKET_CITY
+from tests.engine.helpers import give_route, started
 from tests.rendering.conftest import decode
 
 
@@ -61,6 +63,47 @@ def test_ticket_status_follows_own_claims():
     assert ticket_status(view, m, 0, [t]) == [True]
     view["claims"] = {"portland-seattle/1": 1}
     assert ticket_status(view, m, 0, [t]) == [False]
+
+
+def test_a_ticket_a_station_completes_shows_as_connected():
+    """docs/rules.md §3.4: Red owns Paris–Dieppe, Blue Brest–Paris; once Red has a station in Paris,
+    Red's Brest–Dieppe ticket reads as connected in the hand, not open until the final scores."""
+    game = started("europe", seats=2)
+    give_route(game, 0, "Paris", "Dieppe")
+    give_route(game, 1, "Brest", "Paris")
+    view = game.view(0)
+    t = {"id": 999, "a": "brest", "b": "dieppe", "points": 5, "long": False}
+    assert ticket_status(view, game.map, 0, [t]) == [False]
+    game.stations[0].append(game.map.find_city("Paris").index)
+    view = game.view(0)
+    assert ticket_status(view, game.map, 0, [t]) == [True]
+    view["you"]["tickets"] = [t]
+    assert "Brest-Dieppe 5 connected" in render_hand(view, game.map).alt_text
+
+
+def test_your_own_pictures_call_you_you(monkeypatch):
+    """Issue 34: a seat's hand and board name it "You" (its turn: "Your turn"), never its display
+    name; the public board keeps every name."""
+    drawn: list[str] = []
+    original = fonts.draw_text
+
+    def recording(d, xy, text, *args, **kwargs):
+        drawn.append(text)
+        return original(d, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(fonts, "draw_text", recording)
+    game = started("usa", seats=2)
+    styles = [PlayerStyle("alice", (120, 60, 200)), PlayerStyle("bob", (0, 140, 140))]
+    m = game.map
+    render_hand(game.view(0), m, styles)
+    assert any(text.startswith("You — ") for text in drawn) and not any("alice" in text for text in drawn)
+    drawn.clear()
+    r = render_player_board(game.view(game.current), m, styles)
+    assert "Your turn" in drawn and "You" in drawn and not any("alice" in text for text in drawn)
+    assert r.alt_text.startswith("Your board: ")
+    drawn.clear()
+    render_board(game.view(None), m, styles)
+    assert "alice" in drawn and "You" not in drawn
 
 
 def test_ticket_offer_from_an_engine_game():

@@ -95,7 +95,7 @@ def test_turns_are_told_in_russian_and_chinese():
 
     entries = game.view(None)["recent"][-2:]
     assert turn_text(translator("ru", "translated"), game.map, game.view(None), entries).startswith(
-        "прокладывает тоннель Венеция"
+        "тоннель Венеция – Цюрих: зелёный ×2, затем ещё 1 локомотив"
     )
     assert turn_text(translator("zh", "translated"), game.map, game.view(None), entries).startswith("占领隧道 威尼斯")
 

@@ -100,7 +100,7 @@ def test_a_toll_paid_with_a_loan_says_the_bank_paid_the_owner():
     game.hooks.money[1], game.hooks.bank = 2, game.hooks.bank + 28
     claim, loan, bank = claim_with_locos(game, 1, second)
     assert claim.endswith(" · +2 · toll 4") and "Loan (1 now)" in loan
-    assert bank == f"💸 The bank pays **Anna** the toll of Breda – Rotterdam ({EN.card(second.color)}): 4."
+    assert bank == f"💸 The bank paid **Anna** the toll of Breda – Rotterdam ({EN.card(second.color)}): 4."
 
 
 def test_a_route_choice_shows_its_payment_and_toll_and_warns_of_a_loan():

@@ -19,7 +19,7 @@ EN = translator("en")
 def test_a_ticket_draw_says_the_mix_the_player_named():
     game = started()
     line = describe(EN, game, game.apply(0, DrawTickets(3)), NAMES)
-    assert line == ["**Anna** draws 4 destination tickets (long: 3, short: 1)"]
+    assert line == ["**Anna** drew 4 destination tickets (long: 3, short: 1)"]
 
 
 def test_a_claim_with_a_passenger_and_a_move_are_worded():
