@@ -589,7 +589,8 @@ def claim_menu(
     if not my_turn:
         lines = [label(tid) for tid in shown]
         return fit(
-            "🛤️ " + t.gettext("Not your turn. {list}", list=head + ":") + "\n" + "\n".join(lines), MESSAGE_CONTENT
+            "🛤️ " + t.gettext("Not your turn. {list}", list=t.gettext("{what}:", what=head)) + "\n" + "\n".join(lines),
+            MESSAGE_CONTENT,
         ), None
     turn = game.turn_token(seat)
     select = discord.ui.Select(
@@ -615,7 +616,7 @@ def claim_menu(
             for tid in shown
         ],
     )
-    return "🛤️ " + head + ":", _rows([select], _pager(game_id, turn, "routes", page, pages, t=t))
+    return "🛤️ " + t.gettext("{what}:", what=head), _rows([select], _pager(game_id, turn, "routes", page, pages, t=t))
 
 
 def station_menu(
@@ -643,7 +644,7 @@ def station_menu(
             for cid in shown
         ],
     )
-    return "🏠 " + head + ":", _rows([select], _pager(game_id, turn, "cities", page, pages, t=t))
+    return "🏠 " + t.gettext("{what}:", what=head), _rows([select], _pager(game_id, turn, "cities", page, pages, t=t))
 
 
 def payment_view(game_id: int, game: Game, seat: int, actions: list, *, t: Translator) -> discord.ui.View:

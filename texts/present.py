@@ -287,10 +287,9 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
         if isinstance(e, RouteClaimed):
             track = m.track_by_id[e.track]
             line = t.gettext(
-                "**{name}** claimed {route} ({length}) with {payment} · +{points}",
+                "**{name}** claimed {route} with {payment} · +{points}",
                 name=names(e.seat),
                 route=route_name(t, m, track),
-                length=track.length,
                 payment=payment_text(t, e.color, e.locos, track.length),
                 points=e.points,
             )

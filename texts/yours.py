@@ -32,9 +32,8 @@ def _own(t: Translator, game: Game, events: list[Event], e: Event, names: presen
     if isinstance(e, RouteClaimed):
         track = m.track_by_id[e.track]
         line = t.gettext(
-            "You claimed {route} ({length}) with {payment} · +{points}",
+            "You claimed {route} with {payment} · +{points}",
             route=present.route_name(t, m, track),
-            length=track.length,
             payment=present.payment_text(t, e.color, e.locos, track.length),
             points=e.points,
         )

@@ -106,7 +106,7 @@ async def test_your_own_claim_is_told_to_you_in_the_second_person(fake_discord, 
     bot, driver = await two_player_game(fake, make_bot)
     arrange(driver.game, hands={0: "blue blue blue blue loco"})
     text = await private_reply(fake, await fake.slash(fake.alice, fake.general, "ttr claim", route="Atlanta-Miami"))
-    assert text.startswith("✅ You claimed Atlanta – Miami (5) with 4 blue + 1 loco · +10\n"), text
+    assert text.startswith("✅ You claimed Atlanta – Miami with 4 blue + 1 loco · +10\n"), text
     assert "**alice**" not in text
 
 

@@ -33,7 +33,7 @@ def test_claim_line_names_route_length_payment_and_points():
     game = started()
     arrange(game, hands={0: "blue blue blue blue loco"})
     line = describe(EN, game, game.apply(0, Claim("atlanta-miami", card_index("blue"), 1)), NAMES)[0]
-    assert line == "**Anna** claimed Atlanta – Miami (5) with 4 blue + 1 loco · +10"
+    assert line == "**Anna** claimed Atlanta – Miami with 4 blue + 1 loco · +10"
 
 
 def test_final_breakdown_names_the_longest_path_once_with_its_length_and_bonus():

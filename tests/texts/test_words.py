@@ -39,7 +39,7 @@ def test_the_turn_accounts_are_in_one_tense():
     arrange(game, hands={0: "pink pink loco loco"}, deck_top="red red red")
     assert describe(EN, game, game.apply(0, Claim(tunnel.id, card_index("pink"), 0)), NAMES) == [
         "**Anna** dug the tunnel Marseille – Zürich: revealed 🟥 red, 🟥 red, and 🟥 red → no extra cost",
-        "**Anna** claimed Marseille – Zürich (2) with 2 pink · +2",
+        "**Anna** claimed Marseille – Zürich with 2 pink · +2",
     ]
 
 
@@ -83,7 +83,7 @@ def test_your_own_moves_are_told_to_you_in_the_past_in_russian():
     arrange(game, hands={0: "blue blue blue blue loco"})
     claim = game.apply(0, Claim("atlanta-miami", card_index("blue"), 1))
     assert own_lines(RU, game, claim, 0, NAMES) == [
-        "Вы проложили маршрут Atlanta – Miami (5): синий ×4 + 1 локомотив · +10"
+        "Вы проложили маршрут Atlanta – Miami: синий ×4 + 1 локомотив · +10"
     ]
     arrange(game, deck_top="orange")
     draw = game.apply(1, DrawDeck())
