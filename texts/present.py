@@ -55,10 +55,10 @@ Names = Callable[[int], str]
 #: End-of-game bonuses by the engine's name (engine.scoring, engine.nederland); the longest path's
 #: is worded with its length (`final_fields`).
 BONUSES = {
-    "globetrotter": N_("globetrotter {points:+d}"),
-    "toll_bonus": N_("toll bonus {points:+d}"),
-    "loans": N_("loans {points:+d}"),
-    "merchandise": N_("merchandise {points:+d}"),
+    "globetrotter": N_("globetrotter {points}"),
+    "toll_bonus": N_("toll bonus {points}"),
+    "loans": N_("loans {points}"),
+    "merchandise": N_("merchandise {points}"),
 }
 
 
@@ -568,15 +568,23 @@ def passengers_text(t: Translator, m: MapData, player: dict) -> str:
     return " · ".join(parts)
 
 
+MINUS = "−"
+
+
+def signed(points: int) -> str:
+    """'+5', '−5' (a minus sign, as typeset: never a hyphen next to '+'), '+0'."""
+    return format(points, "+d").replace("-", MINUS)
+
+
 def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str]]:
-    """End-of-game breakdown per player, best first, every ticket revealed: (title, body) pairs
-    sized for embed fields (a field holds 1024 characters)."""
+    """End-of-game breakdown per player, best first, every ticket revealed: (title, body) pairs,
+    a body at most 1,024 characters."""
     m = game.map
     fields = []
     for score in sorted(game.final, key=lambda s: (s.rank, s.seat)):
         parts = [
             t.gettext("routes {points}", points=score.route_points),
-            t.gettext("tickets {points:+d}", points=score.ticket_points),
+            t.gettext("tickets {points}", points=signed(score.ticket_points)),
         ]
         if m.rules.stations:
             parts.append(
@@ -588,16 +596,20 @@ def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str
                 )
             )
         bonus = score.bonuses.get("longest_path")
-        signed = "" if bonus is None else format(bonus, "+d")  # plural messages take plain placeholders
         parts.append(
             t.ngettext("longest path ({n} train)", "longest path ({n} trains)", score.longest)
             if bonus is None
             else t.ngettext(
-                "longest path ({n} train) {bonus}", "longest path ({n} trains) {bonus}", score.longest, bonus=signed
+                "longest path ({n} train) {bonus}",
+                "longest path ({n} trains) {bonus}",
+                score.longest,
+                bonus=signed(bonus),
             )
         )
         parts += [
-            t.gettext(BONUSES[name], points=points) if name in BONUSES else f"{name.replace('_', ' ')} {points:+d}"
+            t.gettext(BONUSES[name], points=signed(points))
+            if name in BONUSES
+            else f"{name.replace('_', ' ')} {signed(points)}"
             for name, points in score.bonuses.items()
             if name != "longest_path"
         ]
@@ -610,11 +622,11 @@ def final_fields(t: Translator, game: Game, names: Names) -> list[tuple[str, str
         for result in score.tickets:
             label = ticket_text(t, m, result.id, result.reached)
             lines.append(
-                f"{'✅' if result.completed else '❌'} {label} → {'+' if result.completed else '−'}{result.points}"
+                f"{'✅' if result.completed else '❌'} {label} → {signed(result.points if result.completed else -result.points)}"
             )
         body = "\n".join(lines)
         if len(body) > 1024:
             body = body[:1020] + " …"
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(score.rank, f"{score.rank}.")
-        fields.append((f"{medal} {names(score.seat)} — {score.total}", body))
+        fields.append((f"{medal} {names(score.seat)} — {str(score.total).replace('-', MINUS)}", body))
     return fields

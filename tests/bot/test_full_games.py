@@ -104,9 +104,9 @@ async def play_full_game(fake, make_bot, map_id, users, seed, **options):
     assert final.text_displays[0].startswith("## 🏁"), "the final message has the score breakdown"
     posted = {}
     for field in final.text_displays:
-        head = re.fullmatch(r"\*\*\S+ (.+) — (-?\d+)\*\*", field.splitlines()[0])  # "**🥇 alice — 128**"
+        head = re.fullmatch(r"\*\*\S+ (.+) — (−?\d+)\*\*", field.splitlines()[0])  # "**🥇 alice — 128**"
         if head:
-            posted[head[1]] = int(head[2])
+            posted[head[1]] = int(head[2].replace("−", "-"))
     expected = {driver.user_of(s.seat).name: s.total for s in game.final}
     assert posted == expected
     assert f"ttr:{driver.game_id}:rematch" in final.custom_ids

@@ -3,7 +3,7 @@
 from engine import DrawDeck, DrawMarket
 from i18n import translator
 from tests.engine.helpers import arrange, started
-from texts.present import describe, drawn, merge_turn
+from texts.present import describe, drawn, merge_turn, signed
 
 NAMES = ["Anna", "Ben", "Cleo"].__getitem__
 EN = translator("en")
@@ -50,11 +50,11 @@ def test_final_breakdown_names_the_longest_path_once_with_its_length_and_bonus()
     best, second = sorted(game.final, key=lambda s: s.rank)
     assert winner == f"🥇 Anna — {best.total}" and other == f"🥈 Ben — {second.total}"
     assert winner_body.splitlines()[0] == (
-        f"routes {best.route_points} · tickets {best.ticket_points:+d} · stations +12 "
+        f"routes {best.route_points} · tickets {signed(best.ticket_points)} · stations +12 "
         f"(3 unused) · longest path (7 trains) +10"
     )  # 4 + 2 + 1
     assert other_body.splitlines()[0] == (
-        f"routes {second.route_points} · tickets {second.ticket_points:+d} · "
+        f"routes {second.route_points} · tickets {signed(second.ticket_points)} · "
         f"stations +12 (3 unused) · longest path (3 trains)"
     )
     assert best.total == best.route_points + best.ticket_points + 12 + 10
@@ -153,3 +153,7 @@ def test_a_double_routes_tracks_are_told_apart_in_words_never_by_number():
                 color = "gray" if track.color is None else EN.card(track.color)
                 assert name.endswith(f"({color})")
             assert len({route_name(EN, m, s) for s in parallel}) == len(parallel)  # each told apart
+
+
+def test_signed_points_use_the_minus_sign_not_a_hyphen():
+    assert (signed(-14), signed(3), signed(0)) == ("−14", "+3", "+0")

@@ -101,7 +101,7 @@ def test_a_turn_is_told_in_russian_and_chinese_with_translated_city_names():
         "**Anna** прокладывает маршрут Атланта – Майами: синий ×4 + 1 локомотив · +10"
     ]
     assert describe(zh_names, game, events, NAMES) == [
-        "**Anna** 用 4 张蓝色 + 1 张火车头 占领了 亚特兰大 – 迈阿密· +10"
+        "**Anna** 用 4 张蓝色 + 1 张火车头 占领了 亚特兰大 – 迈阿密 · +10"
     ]
     assert turn(RU, game, 1, DrawMarket(0), DrawDeck()) == "**Ben** берёт открытую карту (🟥 красный) и карту из колоды"
     assert turn(ZH, game, 2, DrawDeck(), DrawDeck()) == "**Cleo** 从牌堆抽了 2 张牌"
