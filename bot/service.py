@@ -153,8 +153,9 @@ class Outcome:
 Listener = Callable[[Outcome], Awaitable[None]]
 
 #: The order listeners hear an outcome in: deadlines are set before the turn message shows them,
-#: AI seats move after the turn is announced, leagues rate after the final results are posted.
-TIMERS, ANNOUNCER, AI_SEATS, LEAGUES = 10, 20, 30, 40
+#: the web table's viewers are told before Discord is (bot/web/server.py: it only wakes their
+#: streams), AI seats move after the turn is announced, leagues rate after the final results are posted.
+TIMERS, WEB, ANNOUNCER, AI_SEATS, LEAGUES = 10, 15, 20, 30, 40
 
 
 def new_error_id() -> str:
@@ -558,5 +559,6 @@ __all__ = [
     "Outcome",
     "TIMERS",
     "Table",
+    "WEB",
     "new_error_id",
 ]

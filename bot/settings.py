@@ -63,6 +63,11 @@ class Settings(StorageSettings):
     ai_delay: float = Field(default=1.5, ge=0.0, le=60.0)  # seconds before an AI seat moves, so people can follow
     #: Processes drawing the images (bot/render_pool.py): none set = one per core; 0 = threads of the bot.
     render_workers: int | None = Field(default=None, ge=0)
+    #: The web table (docs/web.md): the key its links are signed with, the address players open
+    #: (the reverse proxy's, in front of HEALTH_PORT), and how long a link works. Off unless both are set.
+    web_secret: SecretStr | None = None
+    web_public_url: str | None = None
+    web_link_hours: float = Field(default=24.0, gt=0, le=24 * 30)
 
     @field_validator("log_level", mode="before")
     @classmethod

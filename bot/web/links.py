@@ -1,0 +1,100 @@
+"""Signed, expiring links to the web table: one per player and game (their seat's private view and
+moves), one per game for spectators (the public view only).
+
+A link is `<public url>/web/t/<token>`; the token is `<payload>.<signature>`, both base64url, the
+payload `game.seat.issued.expires` (seat `s` for a spectator) and the signature HMAC-SHA256 of the
+payload with WEB_SECRET. Nothing private is in it: it names a seat, and the server checks it on
+every request. A seat's links issued before its `revoked` time are refused (`Signer.check`)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import time
+from dataclasses import dataclass
+
+#: How long a link works unless WEB_LINK_HOURS says otherwise.
+DEFAULT_HOURS = 24.0
+
+
+class LinkRefused(Exception):
+    """A token that is malformed, forged, expired or revoked (the page says which)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why  # "forged", "expired" or "revoked"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """What a checked token grants: a game, and a seat (None: a spectator)."""
+
+    game_id: int
+    seat: int | None
+    issued: int  # unix seconds
+    expires: int
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Signer:
+    def __init__(self, secret: str, public_url: str, *, hours: float = DEFAULT_HOURS) -> None:
+        if len(secret) < 16:
+            raise ValueError(
+                "WEB_SECRET must be at least 16 characters (e.g. `python -c 'import secrets; print(secrets.token_urlsafe())'`)"
+            )
+        self._key = hashlib.sha256(b"ttr web links\0" + secret.encode()).digest()
+        self.public_url = public_url.rstrip("/")
+        self.seconds = int(hours * 3600)
+
+    def _sign(self, payload: bytes) -> str:
+        return _b64(hmac.new(self._key, payload, hashlib.sha256).digest())
+
+    def token(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:
+        issued = int(time.time() if now is None else now)
+        payload = f"{game_id}.{'s' if seat is None else seat}.{issued}.{issued + self.seconds}".encode()
+        return f"{_b64(payload)}.{self._sign(payload)}"
+
+    def url(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:
+        return f"{self.public_url}/web/t/{self.token(game_id, seat, now=now)}"
+
+    def check(self, token: str, *, now: float | None = None) -> Pass:
+        """The pass a token grants; raises LinkRefused. The signature is compared in constant time
+        before anything in the payload is believed."""
+        try:
+            payload_text, signature = token.split(".")
+            payload = _unb64(payload_text)
+        except ValueError:
+            raise LinkRefused("forged") from None
+        if len(token) > 200 or not hmac.compare_digest(self._sign(payload), signature):
+            raise LinkRefused("forged")
+        game, seat, issued, expires = payload.decode().split(".")
+        if (time.time() if now is None else now) >= int(expires):
+            raise LinkRefused("expired")
+        return Pass(int(game), None if seat == "s" else int(seat), int(issued), int(expires))
+
+
+#: The process's signer, set when WEB_SECRET and WEB_PUBLIC_URL are (bot/client.py); None: no web table.
+SIGNER: Signer | None = None
+
+
+def configure(signer: Signer | None) -> None:
+    global SIGNER
+    SIGNER = signer
+
+
+def player_url(game_id: int, seat: int) -> str | None:
+    """A fresh private link to a seat's web table, or None when the web table is off: what the
+    player's panel offers (bot/components.py `panel_view`)."""
+    return SIGNER.url(game_id, seat) if SIGNER is not None else None
+
+
+def spectator_url(game_id: int) -> str | None:
+    return SIGNER.url(game_id, None) if SIGNER is not None else None

@@ -1,0 +1,133 @@
+"""The web table's server: links checked on every request, each viewer's frames (a spectator's
+without private data), moves through `GameService.act` as a button's, refusals with their reason."""
+
+from __future__ import annotations
+
+import time
+
+import aiohttp
+import pytest
+
+from bot.service import Cause, CauseKind
+from bot.web.links import LinkRefused, Signer
+from engine import DrawDeck
+from tests.web.conftest import SECRET, USERS, Frames, Site
+
+PRIVATE_KEYS = ("hand", "offer", "moves", "payable", "done")
+
+
+def test_a_link_is_checked_signature_first_and_expires() -> None:
+    signer = Signer(SECRET, "https://ttr.example/")
+    token = signer.token(5, 1, now=1000)
+    granted = signer.check(token, now=1001)
+    assert (granted.game_id, granted.seat) == (5, 1)
+    assert signer.url(5, None).startswith("https://ttr.example/web/t/")
+    assert signer.check(signer.token(5, None), now=time.time()).seat is None
+    with pytest.raises(LinkRefused) as refused:
+        signer.check(token, now=1000 + 24 * 3600)
+    assert refused.value.why == "expired"
+    payload, signature = token.split(".")
+    other = Signer(SECRET + "!", "https://ttr.example")
+    for forged in (f"{payload}.{other.token(5, 1).split('.')[1]}", other.token(5, 1), "x", "a.b.c", payload + "."):
+        with pytest.raises(LinkRefused) as refused:
+            signer.check(forged, now=1001)
+        assert refused.value.why == "forged"
+    with pytest.raises(ValueError):
+        Signer("short", "https://ttr.example")
+
+
+async def test_the_page_opens_for_a_good_link_and_refuses_a_forged_or_expired_one(site: Site) -> None:
+    async with aiohttp.ClientSession() as http:
+        async with http.get(site.link(0)) as page:
+            body = await page.text()
+            assert page.status == 200 and '"seat": 0' in body and "/web/static/app.js" in body
+            assert (
+                page.headers["Referrer-Policy"] == "no-referrer"
+                and "script-src 'self'" in page.headers["Content-Security-Policy"]
+            )
+        forged = site.link(0)[:-3] + "AAA"
+        async with http.get(forged) as page:
+            assert page.status == 403 and "This link is not valid" in await page.text()
+        expired = f"{site.url}/web/t/{site.signer.token(site.game_id, 0, now=time.time() - 25 * 3600)}"
+        async with http.get(expired, headers={"Accept-Language": "ru-RU,ru;q=0.9"}) as page:
+            assert page.status == 403 and "/web/static/app.css" in await page.text()
+        async with http.get(f"{site.url}/web/t/{site.signer.token(site.game_id + 99, 0)}") as page:
+            assert page.status == 404
+        async with http.get(f"{site.url}/web/t/{site.signer.token(site.game_id, 7)}") as page:
+            assert page.status == 403  # not a seat of the game
+        async with http.get(f"{site.url}/web/static/app.js") as script:
+            assert script.status == 200 and len(await script.read()) > 1000
+        async with http.get(f"{site.url}/web/board/europe/en/printed.json") as board:
+            drawing = await board.json()
+            assert {c["id"] for c in drawing["cities"]} >= {"paris", "berlin"} and len(drawing["tracks"]) > 90
+        async with http.get(f"{site.url}/web/board/europe/xx/printed.json") as board:
+            assert board.status == 404
+
+
+async def test_each_viewer_gets_their_own_frames_live_and_a_spectator_nothing_private(site: Site) -> None:
+    async with aiohttp.ClientSession() as http:
+        async with (
+            http.get(site.api(0, "events")) as seat0,
+            http.get(site.api(None, "events")) as watcher,
+        ):
+            mine, theirs = Frames(seat0), Frames(watcher)
+            first = await mine.next()
+            assert first["view"]["you"]["seat"] == 0 and first["view"]["you"]["offer"]
+            keeps = [m for m in first["moves"] if m["kind"] == "KeepTickets"]
+            assert keeps and all("ids" in m for m in keeps)
+            public = await theirs.next()
+            assert public["view"]["you"] is None and "moves" not in public
+            # Seat 0 keeps tickets from the page; seat 1 from elsewhere (a Discord button's path).
+            async with http.post(
+                site.api(0, "act"), json={"move": keeps[0]["text"], "decision": first["view"]["you"]["decision"]}
+            ) as answer:
+                assert answer.status == 200, await answer.text()
+            after = await mine.next()
+            assert after["version"] == first["version"] + 1 and not after["view"]["you"]["offer"]
+            table = await site.table()
+            await site.service.act(
+                site.game_id, table.game.legal_actions(1)[0], cause=Cause(CauseKind.PLAYER, user_id=USERS[1])
+            )
+            playing = await mine.next()
+            assert playing["view"]["phase"] == "playing" and playing["log"]
+            while (await theirs.next())["version"] < playing["version"]:  # (frames may coalesce)
+                pass
+            for raw in theirs.raw:  # every frame the spectator got, as sent
+                for key in PRIVATE_KEYS:
+                    assert f'"{key}"' not in raw, key
+                assert '"you":null' in raw
+
+
+async def test_moves_are_the_seats_own_legal_ones_and_refused_with_their_reason(site: Site) -> None:
+    table = await site.table()
+    for seat in (0, 1):
+        await site.service.act(
+            site.game_id, table.game.legal_actions(seat)[0], cause=Cause(CauseKind.PLAYER, user_id=USERS[seat])
+        )
+    game = (await site.table()).game
+    me, other = game.current, 1 - game.current
+    decision = game.decision_token(me)
+
+    async def post(seat, body, **kwargs) -> tuple[int, dict]:
+        async with http.post(site.api(seat, "act"), json=body, **kwargs) as answer:
+            return answer.status, await answer.json()
+
+    async with aiohttp.ClientSession() as http:
+        status, said = await post(other, {"move": "draw deck", "decision": game.decision_token(other)})
+        assert status == 409 and "turn" in said["error"]  # the engine's reason: whose turn it is
+        status, said = await post(None, {"move": "draw deck", "decision": decision})
+        assert status == 403 and said["refused"] == "spectator"
+        status, said = await post(me, {"move": "claim Nowhere-Else red", "decision": decision})
+        assert status == 409 and "Nowhere" in said["error"]  # the notation's own reason
+        status, said = await post(me, {"move": "draw deck", "decision": decision - 1})
+        assert status == 409 and "no longer open" in said["error"]
+        for bad in ({"move": "draw deck"}, {"move": 3, "decision": decision}, [1]):
+            assert (await post(me, bad))[0] == 400
+        async with http.post(site.api(me, "act"), data=b"x" * 5000) as answer:
+            assert answer.status == 400
+        forged = site.api(me, "act").replace("/api/", "/api/A")
+        async with http.post(forged, json={"move": "draw deck", "decision": decision}) as answer:
+            assert answer.status == 403
+        status, _ = await post(me, {"move": "draw deck", "decision": decision})
+        assert status == 200
+    assert (await site.table()).game.log[-1] == (me, DrawDeck())
