@@ -9,10 +9,17 @@ every request. A seat's links issued before its `revoked` time are refused (`Sig
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+
+import discord
+
+from engine import Game
+from i18n import Translator
 
 #: How long a link works unless WEB_LINK_HOURS says otherwise.
 DEFAULT_HOURS = 24.0
@@ -91,10 +98,28 @@ def configure(signer: Signer | None) -> None:
 
 
 def player_url(game_id: int, seat: int) -> str | None:
-    """A fresh private link to a seat's web table, or None when the web table is off: what the
-    player's panel offers (bot/components.py `panel_view`)."""
+    """A fresh private link to a seat's web table, or None when the web table is off."""
     return SIGNER.url(game_id, seat) if SIGNER is not None else None
 
 
-def spectator_url(game_id: int) -> str | None:
-    return SIGNER.url(game_id, None) if SIGNER is not None else None
+PanelView = Callable[..., discord.ui.View | None]
+
+
+def offers_the_map(panel_view: PanelView) -> PanelView:
+    """A player's panel (bot/components.py `panel_view`) with an **Open the map** link button on
+    its last row when the web table is on: a fresh link each time the panel is drawn."""
+
+    @functools.wraps(panel_view)
+    def with_link(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
+        view = panel_view(game_id, game, seat, t=t)
+        url = player_url(game_id, seat)
+        if url is None or game.phase == "over":
+            return view
+        if view is None:
+            view = discord.ui.View(timeout=None)
+            view.stop()  # nothing to listen for (bot/components.py `layout`)
+        label = t.pgettext("button", "Open the map")
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label, emoji="🗺️", row=4))
+        return view
+
+    return with_link

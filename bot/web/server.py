@@ -77,10 +77,12 @@ def words(t: Translator) -> dict[str, str]:
         "pay": t.gettext("How do you pay for {route}?"),
         "station": t.gettext("Build a station in {city}?"),
         "cancel": t.pgettext("button", "Cancel"),
-        "tunnel": t.gettext("Tunnel: pay {n} more cards?"),
-        "pay_locos": t.gettext("Pay ({n} locomotives)"),
+        "tunnel": t.gettext("Tunnel: more cards to pay: {n}"),
+        "pay_locos": t.gettext("Pay (locomotives among them: {n})"),
         "decline": t.pgettext("button", "Decline"),
         "other": t.gettext("Other moves"),
+        "share": t.pgettext("button", "Copy a link for spectators"),
+        "copied": t.gettext("Copied: anyone with this link sees the table, never your cards."),
         "over": t.gettext("The game is over."),
         "offline": t.gettext("Reconnecting…"),
         "score": t.pgettext("column", "Score"),
@@ -185,6 +187,8 @@ class WebTable:
             "board": f"/web/board/{table.game.map.id}/{t.language}/{t.city_names}.json",
             "words": words(t),
         }
+        if granted.seat is not None:  # a player may hand the table's public view on
+            boot["spectators"] = self.signer.url(granted.game_id, None)
         data = json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")
         body = (
             f'<!doctype html><html lang="{t.language}"><head><meta charset="utf-8">'

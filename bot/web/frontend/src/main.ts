@@ -4,7 +4,7 @@
 
 import { Board, Drawn, drawBoard, el, zoomable } from "./board";
 
-interface Boot { token: string; seat: number | null; board: string; words: Record<string, string> }
+interface Boot { token: string; seat: number | null; board: string; words: Record<string, string>; spectators?: string }
 interface Move {
   kind: string; text: string; label?: string; track?: string; slot?: number; city?: string;
   ids?: number[]; locos?: number;
@@ -77,6 +77,15 @@ function show(message: string): void {
   toast.textContent = message;
   toast.hidden = false;
   setTimeout(() => (toast.hidden = true), 4000);
+}
+
+if (boot.spectators) {
+  const share = h("button", { id: "share" }, w.share);
+  share.onclick = async () => {
+    await navigator.clipboard?.writeText(boot.spectators!).catch(() => undefined);
+    show(`${w.copied}\n${boot.spectators}`);
+  };
+  document.body.append(h("section", {}, share));
 }
 
 // ------------------------------------------------------------------ moves
