@@ -2,9 +2,11 @@
 moves), one per game for spectators (the public view only).
 
 A link is `<public url>/web/t/<token>`; the token is `<payload>.<signature>`, both base64url, the
-payload `game.seat.issued.expires` (seat `s` for a spectator) and the signature HMAC-SHA256 of the
-payload with WEB_SECRET. Nothing private is in it: it names a seat, and the server checks it on
-every request. A seat's links issued before its `revoked` time are refused (`Signer.check`)."""
+payload `game.seat.issued.expires` (seat `s` for a spectator; issued in milliseconds, expires in
+seconds since 1970) and the signature HMAC-SHA256 of the payload with WEB_SECRET. Nothing private
+is in it: it names a seat, and the server checks it on every request. A seat's links issued up to
+its stored `web_revoked_at` are refused (`Pass.revoked_by`): the player revoked them, or the seat
+went to another player."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import hmac
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 import discord
 
@@ -39,8 +42,11 @@ class Pass:
 
     game_id: int
     seat: int | None
-    issued: int  # unix seconds
-    expires: int
+    issued: int  # milliseconds since 1970
+    expires: int  # seconds since 1970
+
+    def revoked_by(self, revoked: datetime | None) -> bool:
+        return revoked is not None and self.issued <= revoked.timestamp() * 1000
 
 
 def _b64(data: bytes) -> str:
@@ -65,8 +71,8 @@ class Signer:
         return _b64(hmac.new(self._key, payload, hashlib.sha256).digest())
 
     def token(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:
-        issued = int(time.time() if now is None else now)
-        payload = f"{game_id}.{'s' if seat is None else seat}.{issued}.{issued + self.seconds}".encode()
+        when = time.time() if now is None else now
+        payload = f"{game_id}.{'s' if seat is None else seat}.{int(when * 1000)}.{int(when) + self.seconds}".encode()
         return f"{_b64(payload)}.{self._sign(payload)}"
 
     def url(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:

@@ -3,6 +3,7 @@
     GET  /web/t/<token>            the page (HTML; the token is the link, docs/web.md)
     GET  /web/api/<token>/events   server-sent events: the viewer's frame now, then after every change
     POST /web/api/<token>/act      a move for the link's seat, through `GameService.act` as a button's
+    POST /web/api/<token>/revoke   every link to the seat issued so far stops working (this one too)
     GET  /web/board/<map>/<lang>/<names>.json   a map's drawing (public, cached)
     GET  /web/static/<file>        the page's script and style (built by esbuild, docs/web.md)
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -82,6 +84,7 @@ def words(t: Translator) -> dict[str, str]:
         "decline": t.pgettext("button", "Decline"),
         "other": t.gettext("Other moves"),
         "share": t.pgettext("button", "Copy a link for spectators"),
+        "revoke": t.pgettext("button", "Stop every link to my seat"),
         "copied": t.gettext("Copied: anyone with this link sees the table, never your cards."),
         "over": t.gettext("The game is over."),
         "offline": t.gettext("Reconnecting…"),
@@ -144,6 +147,7 @@ class WebTable:
         app.router.add_get("/web/t/{token}", self.page)
         app.router.add_get("/web/api/{token}/events", self.events)
         app.router.add_post("/web/api/{token}/act", self.act)
+        app.router.add_post("/web/api/{token}/revoke", self.revoke)
         app.router.add_get("/web/board/{map}/{language}/{names}.json", self.board)
         app.router.add_static("/web/static/", STATIC, append_version=False)
         app.on_shutdown.append(self.close)
@@ -168,10 +172,21 @@ class WebTable:
             table = await self.service.table(granted.game_id)
         except TemplateError:
             raise Refused("game", 404) from None
-        if granted.seat is not None:
-            if not 0 <= granted.seat < table.game.seats or table.user_of(granted.seat) is None:
-                raise Refused("seat")
+        self.still_good(granted, table)
         return granted, table
+
+    @staticmethod
+    def still_good(granted: Pass, table: Table) -> None:
+        """Refused unless the pass still holds for the game as it is: not expired, its seat still
+        a player's, and not revoked since it was issued."""
+        if time.time() >= granted.expires:
+            raise Refused("expired")
+        if granted.seat is not None:
+            record = next((s for s in table.seats if s.seat == granted.seat), None)
+            if record is None or record.user_id is None:
+                raise Refused("seat")
+            if granted.revoked_by(record.web_revoked_at):
+                raise Refused("revoked")
 
     # ------------------------------------------------------------------ the page and the map
 
@@ -239,11 +254,13 @@ class WebTable:
                 if self._closing:
                     break
                 table = await self.service.peek(granted.game_id)
-                if table.version == sent and sent >= 0:
-                    continue
-                if granted.seat is not None and table.user_of(granted.seat) is None:
+                try:
+                    self.still_good(granted, table)  # expired or revoked since: the page says so
+                except Refused:
                     await stream.write(b"event: refused\ndata: {}\n\n")
                     break
+                if table.version == sent:
+                    continue
                 sent = table.version
                 data = frame(t, table, granted.seat, await self.seats(table), self._log(granted.game_id, t))
                 await stream.write(b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
@@ -306,4 +323,18 @@ class WebTable:
             )
         except TemplateError as exc:
             return web.json_response({"error": reason(t, exc)}, status=409, headers=HEADERS)
+        return web.json_response({"ok": True}, headers=HEADERS)
+
+    async def revoke(self, request: web.Request) -> web.Response:
+        """The seat's player stops every link to their seat issued so far (a link shared by mistake);
+        the panel in Discord gives a new one."""
+        try:
+            granted, table = await self.admit(request.match_info["token"])
+        except Refused as exc:
+            return web.json_response({"refused": exc.why}, status=exc.status, headers=HEADERS)
+        if granted.seat is None:
+            return web.json_response({"refused": "spectator"}, status=403, headers=HEADERS)
+        await self.service.revoke_web_links(table, granted.seat)
+        for changed in self._streams.get(granted.game_id, {}):
+            changed.set()  # the seat's open streams end (`events` checks the link again)
         return web.json_response({"ok": True}, headers=HEADERS)

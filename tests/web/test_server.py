@@ -3,6 +3,7 @@ without private data), moves through `GameService.act` as a button's, refusals w
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import aiohttp
@@ -131,3 +132,28 @@ async def test_moves_are_the_seats_own_legal_ones_and_refused_with_their_reason(
         status, _ = await post(me, {"move": "draw deck", "decision": decision})
         assert status == 200
     assert (await site.table()).game.log[-1] == (me, DrawDeck())
+
+
+async def test_a_player_revokes_their_links_and_a_replaced_players_links_stop(site: Site) -> None:
+    old = site.signer.token(site.game_id, 0, now=time.time() - 5)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{site.url}/web/api/{old}/events") as stream:
+            frames = Frames(stream)
+            await frames.next()
+            async with http.post(f"{site.url}/web/api/{old}/revoke") as answer:
+                assert answer.status == 200
+            async with asyncio.timeout(5):  # the open stream is told, and ends
+                assert b"event: refused" in await stream.content.read()
+        async with http.get(f"{site.url}/web/t/{old}") as page:
+            assert page.status == 403 and "was revoked" in await page.text()
+        async with http.get(site.link(0)) as page:  # a link issued after it works
+            assert page.status == 200
+        async with http.post(site.api(None, "revoke")) as answer:
+            assert answer.status == 403
+        one = site.signer.token(site.game_id, 1, now=time.time() - 1)
+        await site.service.replace_player(await site.table(), 1, 99)
+        async with http.get(f"{site.url}/web/t/{one}") as page:
+            assert page.status == 403, "the seat's new player's view is not the old one's"
+    site.service.forget(site.game_id)  # as another process loads it
+    reloaded = await site.table()
+    assert all(s.web_revoked_at is not None for s in reloaded.seats if s.seat in (0, 1))

@@ -85,7 +85,12 @@ if (boot.spectators) {
     await navigator.clipboard?.writeText(boot.spectators!).catch(() => undefined);
     show(`${w.copied}\n${boot.spectators}`);
   };
-  document.body.append(h("section", {}, share));
+  const revoke = h("button", { id: "revoke" }, w.revoke);
+  revoke.onclick = async () => {
+    await fetch(`/web/api/${boot.token}/revoke`, { method: "POST" });
+    location.reload(); // the page now says the link was revoked
+  };
+  document.body.append(h("section", { id: "links" }, share, revoke));
 }
 
 // ------------------------------------------------------------------ moves
