@@ -41,7 +41,8 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 #: The largest move request read (bytes): a move is a line of notation and a number.
 MAX_BODY = 2048
-#: Seconds between keep-alive comments on an idle event stream (proxies close silent ones).
+#: Seconds an idle event stream waits before it looks at the stored game (a move another process
+#: made) and, when nothing changed, sends a keep-alive comment (proxies close silent streams).
 KEEPALIVE = 20.0
 #: Lines of the last moves kept per game and language.
 LOG_LINES = 12
@@ -247,13 +248,15 @@ class WebTable:
             while True:
                 try:
                     await asyncio.wait_for(changed.wait(), KEEPALIVE)
-                except TimeoutError:
-                    await stream.write(b": keep-alive\n\n")
-                    continue
+                    table = await self.service.peek(granted.game_id)
+                except TimeoutError:  # quiet: a keep-alive, or the move another process (shard) stored
+                    table = await self.service.table(granted.game_id)
+                    if table.version == sent:
+                        await stream.write(b": keep-alive\n\n")
+                        continue
                 changed.clear()
                 if self._closing:
                     break
-                table = await self.service.peek(granted.game_id)
                 try:
                     self.still_good(granted, table)  # expired or revoked since: the page says so
                 except Refused:

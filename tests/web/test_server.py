@@ -9,7 +9,8 @@ import time
 import aiohttp
 import pytest
 
-from bot.service import Cause, CauseKind
+from bot.service import Cause, CauseKind, GameService
+from bot.web import server
 from bot.web.links import LinkRefused, Signer
 from engine import DrawDeck
 from tests.web.conftest import SECRET, USERS, Frames, Site
@@ -157,3 +158,14 @@ async def test_a_player_revokes_their_links_and_a_replaced_players_links_stop(si
     site.service.forget(site.game_id)  # as another process loads it
     reloaded = await site.table()
     assert all(s.web_revoked_at is not None for s in reloaded.seats if s.seat in (0, 1))
+
+
+async def test_a_move_another_process_stored_reaches_a_quiet_stream(site: Site, monkeypatch) -> None:
+    monkeypatch.setattr(server, "KEEPALIVE", 0.2)
+    there = GameService(site.service.storage)  # another process (a shard) on the same database
+    async with aiohttp.ClientSession() as http, http.get(site.api(None, "events")) as stream:
+        frames = Frames(stream)
+        first = await frames.next()
+        game = (await there.table(site.game_id)).game
+        await there.act(site.game_id, game.legal_actions(0)[0], cause=Cause(CauseKind.PLAYER, user_id=USERS[0]))
+        assert (await frames.next(timeout=3))["version"] == first["version"] + 1
