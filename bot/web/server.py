@@ -34,7 +34,7 @@ from engine.errors import TemplateError
 from engine.mapdata import load_map
 from i18n import Translator, translator
 from i18n.translator import CITY_NAMES, LANGUAGES
-from texts.present import describe
+from texts.present import describe, drawn, merge_turn
 
 log = logging.getLogger(__name__)
 
@@ -289,11 +289,12 @@ class WebTable:
         if outcome.events:
             seats = await self.seats(outcome.table)
             logs = self._logs[game_id]
+            names = lambda s: f"**{seats[s].name}**"  # noqa: E731
             for language in set(streams.values()):
-                lines = describe(
-                    translator(language), outcome.table.game, outcome.events, lambda s: f"**{seats[s].name}**"
-                )
-                logs.setdefault(language, deque(maxlen=LOG_LINES)).extend(lines)
+                t = translator(language)
+                notes = describe(t, outcome.table.game, outcome.events, names)
+                said = merge_turn(t, notes, drawn(outcome.events), outcome.seat or 0, names)  # (only a seat draws)
+                logs.setdefault(language, deque(maxlen=LOG_LINES)).extend(line for line in said.split("\n") if line)
         for changed in streams:
             changed.set()
 

@@ -50,7 +50,7 @@ async def seats(table: Table) -> list[Seat]:
     return [Seat(f"Player {s + 1}", color) for s, color in zip(range(table.game.seats), ("#602078", "#086058"))]
 
 
-async def serve(tmp_path, map_id: str = "europe") -> AsyncIterator[Site]:
+async def serve(tmp_path, map_id: str = "europe", options: GameOptions | None = None) -> AsyncIterator[Site]:
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}")
     await storage.start()
     service = GameService(storage)
@@ -59,7 +59,7 @@ async def serve(tmp_path, map_id: str = "europe") -> AsyncIterator[Site]:
         guild_id=1,
         channel_id=2,
         map_id=map_id,
-        options=GameOptions(),
+        options=options or GameOptions(),
         user_ids=list(USERS),
         colors=[None, None],
         host_id=USERS[0],

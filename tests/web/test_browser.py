@@ -44,6 +44,23 @@ async def until_version(page, at_least: int) -> None:
     await page.wait_for_function("(v) => Number(document.body.dataset.version) >= v", arg=at_least, timeout=5000)
 
 
+async def view_width(page) -> float:
+    return float((await page.locator("svg.map").get_attribute("viewBox")).split()[2])
+
+
+async def pinch(cdp, *, spread_from: float, spread_to: float, x: float = 195, y: float = 200) -> None:
+    """Two touch points moving apart (or together) around (x, y), as a phone reports a pinch."""
+
+    def points(spread: float) -> list[dict]:
+        return [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(spread_from)})
+    for step in range(1, 9):
+        spread = spread_from + (spread_to - spread_from) * step / 8
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(spread)})
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
 async def test_two_players_and_a_spectator_on_phones(site: Site) -> None:
     async with playwright_api.async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -101,6 +118,43 @@ async def test_two_players_and_a_spectator_on_phones(site: Site) -> None:
             assert (await site.table()).game.owner[game.map.track_by_id[track].index] == 1 - first
             public = await frame_of(watcher)
             assert public["view"]["claims"][track] == 1 - first
+
+            # Tickets in the middle of the game: draw, tick one, keep it.
+            start = await version(watcher)
+            await mover.locator("#draw-tickets").tap()
+            await mover.wait_for_selector("#offer input")
+            await mover.locator("#offer input").first.tap()
+            await mover.locator("#keep").tap()
+            await until_version(waiter, start + 2)
+            assert len((await site.table()).game.tickets[first]) == 3
+
+            # A station, by tapping a city on the map (zoomed in around it, from a fresh page).
+            await waiter.reload()
+            await until_version(waiter, start + 2)
+            city = "wien"
+            dot = waiter.locator(f'circle[data-city="{city}"]')
+            box = await dot.bounding_box()
+            assert box is not None
+            await waiter.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            for _ in range(6):
+                await waiter.mouse.wheel(0, -100)
+            box = await dot.bounding_box()
+            assert box is not None
+            await waiter.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            await waiter.wait_for_selector("#dialog:not([hidden])", timeout=2000)
+            assert "Wien" in await waiter.locator("#dialog p").inner_text()
+            await waiter.locator("#dialog .choice").first.tap()
+            await until_version(watcher, start + 3)
+            assert (await frame_of(watcher))["view"]["stations"] == {city: 1 - first}
+
+            # Two fingers spread apart zoom the map in (the viewBox narrows); pinching back zooms out.
+            cdp = await watcher.context.new_cdp_session(watcher)
+            before = await view_width(watcher)
+            await pinch(cdp, spread_from=20, spread_to=120)
+            zoomed = await view_width(watcher)
+            assert zoomed < before / 3
+            await pinch(cdp, spread_from=120, spread_to=60)
+            assert zoomed < await view_width(watcher) < before
 
             SHOTS.mkdir(exist_ok=True)
             await waiter.screenshot(path=str(SHOTS / "web-phone-player.png"))

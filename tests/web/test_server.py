@@ -4,6 +4,7 @@ without private data), moves through `GameService.act` as a button's, refusals w
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 
 import aiohttp
@@ -12,8 +13,8 @@ import pytest
 from bot.service import Cause, CauseKind, GameService
 from bot.web import server
 from bot.web.links import LinkRefused, Signer
-from engine import DrawDeck
-from tests.web.conftest import SECRET, USERS, Frames, Site
+from engine import DrawDeck, GameOptions
+from tests.web.conftest import SECRET, USERS, Frames, Site, serve
 
 PRIVATE_KEYS = ("hand", "offer", "moves", "payable", "done")
 
@@ -169,3 +170,49 @@ async def test_a_move_another_process_stored_reaches_a_quiet_stream(site: Site, 
         game = (await there.table(site.game_id)).game
         await there.act(site.game_id, game.legal_actions(0)[0], cause=Cause(CauseKind.PLAYER, user_id=USERS[0]))
         assert (await frames.next(timeout=3))["version"] == first["version"] + 1
+
+
+@pytest.mark.parametrize(
+    ("map_id", "variants"), [("europe", {}), ("nederland", {"neutral": True}), ("marklin", {}), ("nordic", {})]
+)
+async def test_a_whole_game_is_played_from_the_web_pages_alone(tmp_path, map_id, variants) -> None:
+    """Every move of the game, each seat's, picked from the moves its own frame offered and sent as
+    the page sends it: whatever the map asks (tunnels, stations, tolls, the neutral player,
+    passengers), the pages can answer, to the end."""
+    rng = random.Random(3)
+    kinds: set[str] = set()
+    async for site in serve(tmp_path, map_id, GameOptions(variants=variants)):
+        async with aiohttp.ClientSession() as http:
+            streams = [await http.get(site.api(seat, "events")) for seat in (0, 1)]
+            frames = [Frames(stream) for stream in streams]
+            latest = [await f.next() for f in frames]
+            for _ in range(3000):
+                game = (await site.table()).game
+                if game.is_over():
+                    break
+                seat = game.to_move()[0]
+                while latest[seat]["version"] < game.version:
+                    latest[seat] = await frames[seat].next()
+                offered = latest[seat]["moves"]
+                claims = [m for m in offered if m["kind"] in ("Claim", "Move")]
+                draws = [m for m in offered if m["kind"] in ("DrawDeck", "DrawMarket")]
+                if claims and rng.random() < 0.6:
+                    move = rng.choice(claims)
+                elif draws and rng.random() < 0.9:
+                    move = rng.choice(draws)
+                else:
+                    move = rng.choice(offered)
+                kinds.add(move["kind"])
+                body = {"move": move["text"], "decision": latest[seat]["view"]["you"]["decision"]}
+                async with http.post(site.api(seat, "act"), json=body) as answer:
+                    assert answer.status == 200, (move, await answer.text())
+            assert game.is_over(), f"{map_id}: not over after 3000 moves"
+            final = await frames[0].next()
+            while final["view"]["phase"] != "over":
+                final = await frames[0].next()
+            assert final["view"]["final"] and not final["moves"]
+            for stream in streams:
+                stream.close()
+    assert {"Claim", "DrawDeck", "DrawMarket", "KeepTickets"} <= kinds, kinds
+    assert map_id != "nederland" or "NeutralClaim" in kinds
+    assert map_id != "marklin" or "Move" in kinds
