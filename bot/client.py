@@ -130,6 +130,7 @@ class TTRBot(commands.AutoShardedBot):
         self._outbox_backoff = Backoff("outbox", base=5, most=300)
         self._pruned = float("-inf")
         self.health: HealthServer | None = None  # HEALTH_PORT's server, started in setup_hook
+        self.web: WebTable | None = None  # the web table on it (WEB_SECRET, WEB_PUBLIC_URL; docs/web.md)
         self.resumed_games = 0  # for the ready line
         self.commands_synced = "not synced (SYNC_COMMANDS=false)"  # for the ready line
         self._said_ready = False
@@ -152,17 +153,17 @@ class TTRBot(commands.AutoShardedBot):
         )
         self.resumed_games = len(report.verified)
         if self.settings.health_port is not None:  # /healthz and /metrics, and the web table
-            web_table = self.web_table()
+            self.web = self.web_table()
             self.health = HealthServer(
                 self,
                 host=self.settings.health_host,
                 port=self.settings.health_port,
-                routes=web_table.add_routes if web_table else None,
+                routes=self.web.add_routes if self.web else None,
             )
             await self.health.start()
-            if web_table is not None:
-                links.configure(web_table.signer)  # the players' panels offer their links from now on
-                self.service.subscribe(WEB, web_table.on_outcome)
+            if self.web is not None:
+                links.configure(self.web.signer)  # the players' panels offer their links from now on
+                self.service.subscribe(WEB, self.web.on_outcome)
         elif self.settings.web_secret or self.settings.web_public_url:
             log.warning("WEB_SECRET and WEB_PUBLIC_URL need HEALTH_PORT: the web table is off")
         for problem in getattr(report, "problems", []) or []:
