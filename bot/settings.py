@@ -86,6 +86,22 @@ class Settings(StorageSettings):
             raise ValueError("a TCP port is 1-65535 (0: any free port)")
         return value
 
+    @field_validator("web_secret")
+    @classmethod
+    def _secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().strip()) < 16:
+            raise ValueError(
+                "at least 16 random characters: python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+            )
+        return value
+
+    @field_validator("web_public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value and not value.startswith(("https://", "http://")):
+            raise ValueError("the address players open, starting with https:// (e.g. https://ttr.example.org)")
+        return value or None
+
     def token(self) -> str | None:
         value = self.discord_token.get_secret_value().strip() if self.discord_token else ""
         return value or None

@@ -59,10 +59,6 @@ def _unb64(text: str) -> bytes:
 
 class Signer:
     def __init__(self, secret: str, public_url: str, *, hours: float = DEFAULT_HOURS) -> None:
-        if len(secret) < 16:
-            raise ValueError(
-                "WEB_SECRET must be at least 16 characters (e.g. `python -c 'import secrets; print(secrets.token_urlsafe())'`)"
-            )
         self._key = hashlib.sha256(b"ttr web links\0" + secret.encode()).digest()
         self.public_url = public_url.rstrip("/")
         self.seconds = int(hours * 3600)

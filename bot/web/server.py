@@ -44,6 +44,9 @@ MAX_BODY = 2048
 #: Seconds an idle event stream waits before it looks at the stored game (a move another process
 #: made) and, when nothing changed, sends a keep-alive comment (proxies close silent streams).
 KEEPALIVE = 20.0
+#: Open event streams one game may have at once (a spectator link shared widely, or a script):
+#: more are refused (429) rather than let one game's viewers use up the server.
+MAX_STREAMS = 100
 #: Lines of the last moves kept per game and language.
 LOG_LINES = 12
 
@@ -236,6 +239,8 @@ class WebTable:
             granted, table = await self.admit(request.match_info["token"])
         except Refused as exc:
             return web.json_response({"refused": exc.why}, status=exc.status, headers=HEADERS)
+        if len(self._streams.get(granted.game_id, ())) >= MAX_STREAMS:
+            return web.json_response({"refused": "busy"}, status=429, headers=HEADERS)
         t = await self.language(table, granted.seat)
         stream = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
         await stream.prepare(request)
@@ -267,7 +272,7 @@ class WebTable:
                 sent = table.version
                 data = frame(t, table, granted.seat, await self.seats(table), self._log(granted.game_id, t))
                 await stream.write(b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
+        except ConnectionResetError:  # the viewer left
             pass
         finally:
             streams.pop(changed, None)

@@ -9,8 +9,10 @@ import time
 
 import aiohttp
 import pytest
+from pydantic import ValidationError
 
 from bot.service import Cause, CauseKind, GameService
+from bot.settings import Settings
 from bot.web import server
 from bot.web.links import LinkRefused, Signer
 from engine import DrawDeck, GameOptions
@@ -35,8 +37,15 @@ def test_a_link_is_checked_signature_first_and_expires() -> None:
         with pytest.raises(LinkRefused) as refused:
             signer.check(forged, now=1001)
         assert refused.value.why == "forged"
-    with pytest.raises(ValueError):
-        Signer("short", "https://ttr.example")
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"), [("WEB_SECRET", "short"), ("WEB_PUBLIC_URL", "ttr.example.org"), ("WEB_LINK_HOURS", "0")]
+)
+def test_a_web_setting_of_the_wrong_form_stops_the_start(monkeypatch, setting, value) -> None:
+    monkeypatch.setenv(setting, value)
+    with pytest.raises(ValidationError, match=setting.lower()):
+        Settings(_env_file=None)
 
 
 async def test_the_page_opens_for_a_good_link_and_refuses_a_forged_or_expired_one(site: Site) -> None:
