@@ -11,10 +11,23 @@ from dataclasses import dataclass
 
 from bot.errors import StaleChoice
 from bot.service import Table
-from engine import Action, BuildStation, Claim, DrawMarket, Game, KeepTickets, NeutralClaim, PayTunnel
+from engine import (
+    Action,
+    BuildStation,
+    Claim,
+    DeclineTunnel,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    Game,
+    KeepTickets,
+    NeutralClaim,
+    PayTunnel,
+)
+from engine.actions import Move, Pass
 from engine.notation import format_action, parse_action
 from i18n import Translator
-from texts.present import claim_choice_label, payment_text, tickets_done
+from texts.present import card, claim_choice_label, payment_text, route_choice_label, ticket_text, tickets_done
 
 
 @dataclass(frozen=True)
@@ -25,24 +38,57 @@ class Seat:
     color: str
 
 
+def label(t: Translator, game: Game, seat: int, action: Action) -> str:
+    """A move as the page's button or choice says it, in the viewer's words (the engine's notation
+    only for a move no map has yet)."""
+    m = game.map
+    if isinstance(action, Claim):
+        text = claim_choice_label(t, game, action, seat)
+        return f"{text} · 🧳 {t.city(m.city_by_id[action.passenger])}" if action.passenger else text
+    if isinstance(action, NeutralClaim):
+        return route_choice_label(t, m, m.track_by_id[action.track])
+    if isinstance(action, BuildStation):
+        return payment_text(t, action.color, action.locos, len(game.stations[seat]) + 1)
+    if isinstance(action, Move):
+        cards = t.ngettext("{n} passenger card", "{n} passenger cards", action.cards)
+        return " → ".join(t.city(m.city_by_id[c]) for c in action.path) + f" · {cards}"
+    if isinstance(action, DrawTickets) and action.long is not None:  # Märklin's mix
+        count = game.hooks.ticket_rules["start_draw" if game.phase == "choosing" else "draw"]
+        return t.gettext("{long} long + {short} short", long=action.long, short=max(0, count - action.long))
+    if isinstance(action, DrawTickets):
+        return t.pgettext("button", "Tickets")
+    if isinstance(action, KeepTickets):
+        return "; ".join(ticket_text(t, m, ticket) for ticket in sorted(action.ids))
+    if isinstance(action, DrawDeck):
+        return t.pgettext("button", "Deck")
+    if isinstance(action, DrawMarket):
+        return card(t, game.market[action.slot])
+    if isinstance(action, PayTunnel):
+        return t.gettext("Pay (locomotives among them: {n})", n=action.locos)
+    if isinstance(action, DeclineTunnel):
+        return t.pgettext("button", "Decline")
+    if isinstance(action, Pass):
+        return t.pgettext("button", "Pass my turn")
+    return format_action(game, action)
+
+
 def moves(t: Translator, game: Game, seat: int) -> list[dict]:
     """The seat's legal moves now, one payment per colour (as the Discord menus offer them)."""
     out = []
     for action in game.legal_actions(seat, collapse_payments=True):
-        move: dict = {"kind": type(action).__name__, "text": format_action(game, action)}
+        move: dict = {
+            "kind": type(action).__name__,
+            "text": format_action(game, action),
+            "label": label(t, game, seat, action),
+        }
         if isinstance(action, (Claim, NeutralClaim)):
             move["track"] = action.track
-        if isinstance(action, Claim):
-            move["label"] = claim_choice_label(t, game, action, seat)
         elif isinstance(action, DrawMarket):
             move["slot"] = action.slot
         elif isinstance(action, BuildStation):
             move["city"] = action.city
-            move["label"] = payment_text(t, action.color, action.locos, len(game.stations[seat]) + 1)
         elif isinstance(action, KeepTickets):
             move["ids"] = sorted(action.ids)
-        elif isinstance(action, PayTunnel):
-            move["locos"] = action.locos
         out.append(move)
     return out
 

@@ -84,8 +84,6 @@ def words(t: Translator) -> dict[str, str]:
         "station": t.gettext("Build a station in {city}?"),
         "cancel": t.pgettext("button", "Cancel"),
         "tunnel": t.gettext("Tunnel: more cards to pay: {n}"),
-        "pay_locos": t.gettext("Pay (locomotives among them: {n})"),
-        "decline": t.pgettext("button", "Decline"),
         "other": t.gettext("Other moves"),
         "share": t.pgettext("button", "Copy a link for spectators"),
         "revoke": t.pgettext("button", "Stop every link to my seat"),

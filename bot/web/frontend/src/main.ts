@@ -6,8 +6,8 @@ import { Board, Drawn, drawBoard, el, zoomable } from "./board";
 
 interface Boot { token: string; seat: number | null; board: string; words: Record<string, string>; spectators?: string }
 interface Move {
-  kind: string; text: string; label?: string; track?: string; slot?: number; city?: string;
-  ids?: number[]; locos?: number;
+  kind: string; text: string; label: string; track?: string; slot?: number; city?: string;
+  ids?: number[];
 }
 interface Ticket { id: number; a: string; b: string; points: number; destinations?: { to: string }[] }
 interface Player { seat: number; score: number; trains: number; hand_size: number; tickets: number; left: string | null }
@@ -116,7 +116,7 @@ function moves(kind: string, test: (m: Move) => boolean = () => true): Move[] {
 function ask(title: string, choices: Move[]): void {
   dialog.replaceChildren(h("p", {}, title));
   for (const m of choices) {
-    const b = h("button", { class: "choice" }, m.label ?? m.text);
+    const b = h("button", { class: "choice" }, m.label);
     b.onclick = () => act(m);
     dialog.append(b);
   }
@@ -189,9 +189,9 @@ function paintMarket(f: Frame): void {
   deck.toggleAttribute("disabled", !deckMove);
   deck.onclick = () => deckMove && act(deckMove);
   const tickets = h("button", { id: "draw-tickets" }, `${w.tickets} · ${f.view.ticket_deck_size}`);
-  const ticketMove = moves("DrawTickets")[0];
-  tickets.toggleAttribute("disabled", !ticketMove);
-  tickets.onclick = () => ticketMove && act(ticketMove);
+  const ticketMoves = moves("DrawTickets"); // Märklin: one per mix of long and short tickets
+  tickets.toggleAttribute("disabled", !ticketMoves.length);
+  tickets.onclick = () => (ticketMoves.length === 1 ? act(ticketMoves[0]) : ask(w.tickets, ticketMoves));
   market.append(deck, tickets);
 }
 
@@ -240,7 +240,7 @@ function paintMine(f: Frame): void {
   if (f.view.tunnel && (pays.length || decline.length)) {
     const box = h("div", { id: "tunnel" }, h("p", {}, say(w.tunnel, { n: f.view.tunnel.surcharge })));
     for (const m of [...pays, ...decline]) {
-      const b = h("button", {}, m.kind === "PayTunnel" ? say(w.pay_locos, { n: m.locos ?? 0 }) : w.decline);
+      const b = h("button", {}, m.label);
       b.onclick = () => act(m);
       box.append(b);
     }
@@ -256,7 +256,7 @@ function paintOther(f: Frame): void {
   if (!rest.length) return;
   other.append(h("h2", {}, w.other));
   for (const m of rest) {
-    const b = h("button", {}, m.text);
+    const b = h("button", {}, m.label);
     b.onclick = () => act(m);
     other.append(b);
   }
