@@ -28,11 +28,9 @@ def _exists() -> bool:
 
 def upgrade() -> None:
     if not _exists():
-        with op.batch_alter_table("seats") as batch:
-            batch.add_column(sa.Column("web_revoked_at", TIME, nullable=True))
+        op.add_column("seats", sa.Column("web_revoked_at", TIME, nullable=True))
 
 
 def downgrade() -> None:
     if _exists():
-        with op.batch_alter_table("seats") as batch:
-            batch.drop_column("web_revoked_at")
+        op.drop_column("seats", "web_revoked_at")
