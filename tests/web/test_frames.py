@@ -41,6 +41,7 @@ def test_every_offered_move_is_labelled_in_the_viewers_language(map_id, variants
             seat, next(a for a in game.legal_actions(seat, collapse_payments=True) if _text(game, a) == pick["text"])
         )
     assert {"Claim", "DrawDeck", "KeepTickets"} <= kinds
+    assert map_id != "europe" or {"BuildStation", "DeclineTunnel"} <= kinds, kinds  # (a tunnel revealed)
 
 
 def _text(game: Game, action) -> str:

@@ -238,7 +238,8 @@ function paintMine(f: Frame): void {
   const pays = moves("PayTunnel");
   const decline = moves("DeclineTunnel");
   if (f.view.tunnel && (pays.length || decline.length)) {
-    const box = h("div", { id: "tunnel" }, h("p", {}, say(w.tunnel, { n: f.view.tunnel.surcharge })));
+    const revealed = h("div", {}, ...f.view.tunnel.revealed.map((name) => card(name)));
+    const box = h("div", { id: "tunnel" }, h("p", {}, say(w.tunnel, { n: f.view.tunnel.surcharge })), revealed);
     for (const m of [...pays, ...decline]) {
       const b = h("button", {}, m.label);
       b.onclick = () => act(m);
