@@ -110,20 +110,22 @@ PanelView = Callable[..., discord.ui.View | None]
 
 
 def offers_the_map(panel_view: PanelView) -> PanelView:
-    """A player's panel (bot/components.py `panel_view`) with an **Open the map** link button on
-    its last row when the web table is on: a fresh link each time the panel is drawn."""
+    """A player's panel (bot/components.py `panel_view`) with an **Open the map** link button
+    after its controls when the web table is on: a fresh link each time the panel is drawn. Not
+    on a panel without controls while the starting tickets are chosen: the messenger reads that
+    one as "waiting for the others" (bot/messenger.py `panel`)."""
 
     @functools.wraps(panel_view)
     def with_link(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
         view = panel_view(game_id, game, seat, t=t)
         url = player_url(game_id, seat)
-        if url is None or game.phase == "over":
+        if url is None or game.phase == "over" or (view is None and game.phase == "choosing"):
             return view
         if view is None:
             view = discord.ui.View(timeout=None)
             view.stop()  # nothing to listen for (bot/components.py `layout`)
         label = t.pgettext("button", "Open the map")
-        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label, emoji="🗺️", row=4))
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label, emoji="🗺️"))
         return view
 
     return with_link

@@ -63,3 +63,7 @@ async def test_a_panel_link_plays_through_the_bot_with_discord_players(fake_disc
                 lambda: len(fake.channel_messages(fake.general)) > posted, what="the next turn's table in the channel"
             )
             assert driver.game.current == bob and driver.game.log[-2:] == [(alice, DrawDeck()), (alice, DrawDeck())]
+    # Off turn, the panel has nothing to tap but the map's link.
+    table = fake.channel_messages(fake.general)[-1]
+    panel = await (await fake.click(fake.alice, table, f"ttr:{game_id}:hand")).wait_resolved()
+    assert [b.get("style") for b in panel.buttons] == [5]
