@@ -106,7 +106,7 @@ def frame(t: Translator, table: Table, seat: int | None, seats: list[Seat], log:
     if seat is not None:
         out["moves"] = moves(t, game, seat)
         out["payable"] = sorted({claim.track for claim in game.payable_claims(seat)})
-        out["done"] = {str(ticket): done for ticket, done in tickets_done(game, seat).items()}
+        out["done"] = {str(ticket): result.completed for ticket, result in tickets_done(game, seat).items()}
     return out
 
 
