@@ -38,9 +38,13 @@ from bot.messenger import TableMessenger
 from bot.moves import Moves
 from bot.permissions import check_component
 from bot.render_pool import POOL
-from bot.service import ANNOUNCER, TIMERS, GameService, new_error_id
+from bot.service import ANNOUNCER, TIMERS, WEB, GameService, Table, new_error_id
 from bot.settings import Settings, dev_guild_refused
 from bot.timers import Timers
+from bot.web import links
+from bot.web.board import css
+from bot.web.frames import Seat
+from bot.web.server import WebTable
 from engine.errors import TemplateError
 from i18n import Translator, translator
 from storage import Storage, command_syncs
@@ -126,6 +130,7 @@ class TTRBot(commands.AutoShardedBot):
         self._outbox_backoff = Backoff("outbox", base=5, most=300)
         self._pruned = float("-inf")
         self.health: HealthServer | None = None  # HEALTH_PORT's server, started in setup_hook
+        self.web: WebTable | None = None  # the web table on it (WEB_SECRET, WEB_PUBLIC_URL; docs/web.md)
         self.resumed_games = 0  # for the ready line
         self.commands_synced = "not synced (SYNC_COMMANDS=false)"  # for the ready line
         self._said_ready = False
@@ -147,9 +152,20 @@ class TTRBot(commands.AutoShardedBot):
             auto_migrate=self.settings.auto_migrate, shards=self.my_shards(), replay=False
         )
         self.resumed_games = len(report.verified)
-        if self.settings.health_port is not None:  # /healthz and /metrics
-            self.health = HealthServer(self, host=self.settings.health_host, port=self.settings.health_port)
+        if self.settings.health_port is not None:  # /healthz and /metrics, and the web table
+            self.web = self.web_table()
+            self.health = HealthServer(
+                self,
+                host=self.settings.health_host,
+                port=self.settings.health_port,
+                routes=self.web.add_routes if self.web else None,
+            )
             await self.health.start()
+            if self.web is not None:
+                links.configure(self.web.signer)  # the players' panels offer their links from now on
+                self.service.subscribe(WEB, self.web.on_outcome)
+        elif self.settings.web_secret or self.settings.web_public_url:
+            log.warning("WEB_SECRET and WEB_PUBLIC_URL need HEALTH_PORT: the web table is off")
         for problem in getattr(report, "problems", []) or []:
             log.error("stored game kept read-only: %s", problem)
         await self.tree.set_translator(CommandTranslator())  # before any sync: names in every language
@@ -170,6 +186,26 @@ class TTRBot(commands.AutoShardedBot):
             await self.sync_commands_if_changed()
         else:
             self.commands_synced = "left to the process with shard 0"
+
+    def web_table(self) -> WebTable | None:
+        """The web table (docs/web.md) when WEB_SECRET and WEB_PUBLIC_URL are set: names, colours
+        and languages as the messenger gives them to the table in Discord."""
+        secret, url = self.settings.web_secret, self.settings.web_public_url
+        if secret is None or not url:
+            if secret is not None or url:
+                log.warning("the web table needs both WEB_SECRET and WEB_PUBLIC_URL: it is off")
+            return None
+        messenger = self.messenger
+
+        async def language(table: Table, seat: int | None) -> Translator:
+            return await (messenger.channel_t(table) if seat is None else messenger.seat_t(table, seat))
+
+        async def seats(table: Table) -> list[Seat]:
+            await messenger.load_names(table)
+            return [Seat(style.name, css(style.color)) for style in messenger.styles(table)]
+
+        signer = links.Signer(secret.get_secret_value(), url, hours=self.settings.web_link_hours)
+        return WebTable(self.service, signer, language=language, seats=seats)
 
     async def load_controllers(self) -> None:
         """Load every extension by name; one that fails is logged and the others still load."""
@@ -199,6 +235,7 @@ class TTRBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self.health is not None:
             await self.health.stop()
+            links.configure(None)
         self.outbox_loop.cancel()
         for cog in self.controllers():
             await cog.stop_work()

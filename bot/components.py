@@ -20,6 +20,7 @@ from discord import ButtonStyle, Interaction
 
 from bot import metrics
 from bot.errors import ButtonNotValid
+from bot.web.links import offers_the_map
 from engine import Action, BuildStation, Claim, DrawDeck, DrawMarket, DrawTickets, Game, NeutralClaim
 from engine.actions import Move
 from engine.cards import ALL_CARD_NAMES, CARD_NAMES
@@ -456,6 +457,7 @@ def table_view(game_id: int, game: Game, *, t: Translator) -> discord.ui.View:
     return _rows(draws[:-1], [draws[-1], *move_buttons(game_id, game, seat, t=t), *extra[:1]], extra[1:])
 
 
+@offers_the_map  # bot/web/links.py: the web table's link for the seat, when it is on
 def panel_view(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
     """The controls of a player's private panel: their pending decision (tickets, tunnel, the
     neutral player), else on their turn the same draws and moves as the table; None off turn."""

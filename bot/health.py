@@ -17,6 +17,7 @@ import math
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -45,8 +46,16 @@ class HealthPortError(RuntimeError):
 
 
 class HealthServer:
-    def __init__(self, bot: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        bot: Any,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        routes: Callable[[web.Application], None] | None = None,
+    ) -> None:
         self.bot = bot
+        self.routes = routes  # more routes on the same server (the web table, bot/web/server.py)
         self.host = host
         self.port = port  # the bound port once started (0: any free one)
         self.loop_lag = 0.0
@@ -64,6 +73,8 @@ class HealthServer:
         app = web.Application()
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics)
+        if self.routes is not None:
+            self.routes(app)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)

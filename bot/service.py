@@ -153,8 +153,9 @@ class Outcome:
 Listener = Callable[[Outcome], Awaitable[None]]
 
 #: The order listeners hear an outcome in: deadlines are set before the turn message shows them,
-#: AI seats move after the turn is announced, leagues rate after the final results are posted.
-TIMERS, ANNOUNCER, AI_SEATS, LEAGUES = 10, 20, 30, 40
+#: the web table's viewers are told before Discord is (bot/web/server.py: it only wakes their
+#: streams), AI seats move after the turn is announced, leagues rate after the final results are posted.
+TIMERS, WEB, ANNOUNCER, AI_SEATS, LEAGUES = 10, 15, 20, 30, 40
 
 
 def new_error_id() -> str:
@@ -507,7 +508,16 @@ class GameService:
                 table.record.updated_at = await stored_games.replace_seat_user(
                     session=session, game_id=table.id, seat=seat, user_id=user_id
                 )
-            next(s for s in table.seats if s.seat == seat).user_id = user_id
+            record = next(s for s in table.seats if s.seat == seat)
+            record.user_id, record.web_revoked_at = user_id, table.record.updated_at  # (as stored)
+
+    async def revoke_web_links(self, table: Table, seat: int) -> None:
+        """The web table's links to `seat` issued until now stop working (bot/web/links.py)."""
+        async with self.lock(table.id):
+            async with self.storage.sessions() as session:
+                when = await stored_games.revoke_web_links(session=session, game_id=table.id, seat=seat)
+            table.record.updated_at = when
+            next(s for s in table.seats if s.seat == seat).web_revoked_at = when
 
     async def stand_in(self, table: Table, seat: int, level: str, reason: str) -> bool:
         """An AI of `level` plays `seat` for its player from now on (storage/stand_ins.py); whether
@@ -558,5 +568,6 @@ __all__ = [
     "Outcome",
     "TIMERS",
     "Table",
+    "WEB",
     "new_error_id",
 ]

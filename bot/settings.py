@@ -63,6 +63,11 @@ class Settings(StorageSettings):
     ai_delay: float = Field(default=1.5, ge=0.0, le=60.0)  # seconds before an AI seat moves, so people can follow
     #: Processes drawing the images (bot/render_pool.py): none set = one per core; 0 = threads of the bot.
     render_workers: int | None = Field(default=None, ge=0)
+    #: The web table (docs/web.md): the key its links are signed with, the address players open
+    #: (the reverse proxy's, in front of HEALTH_PORT), and how long a link works. Off unless both are set.
+    web_secret: SecretStr | None = None
+    web_public_url: str | None = None
+    web_link_hours: float = Field(default=24.0, gt=0, le=24 * 30)
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -80,6 +85,22 @@ class Settings(StorageSettings):
         if value is not None and not 0 <= value <= 65535:
             raise ValueError("a TCP port is 1-65535 (0: any free port)")
         return value
+
+    @field_validator("web_secret")
+    @classmethod
+    def _secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().strip()) < 16:
+            raise ValueError(
+                "at least 16 random characters: python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+            )
+        return value
+
+    @field_validator("web_public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value and not value.startswith(("https://", "http://")):
+            raise ValueError("the address players open, starting with https:// (e.g. https://ttr.example.org)")
+        return value or None
 
     def token(self) -> str | None:
         value = self.discord_token.get_secret_value().strip() if self.discord_token else ""

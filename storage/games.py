@@ -372,7 +372,29 @@ async def replace_seat_user(*, session: AsyncSession, game_id: int, seat: int, u
         result = await session.execute(
             update(SeatRecord)
             .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
-            .values(user_id=user_id)
+            .values(user_id=user_id, web_revoked_at=now)  # the last player's web links stop working
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:
+            raise GameNotFoundError(game_id)
+        await session.execute(
+            update(GameRecord)
+            .where(GameRecord.id == game_id)
+            .values(updated_at=now)
+            .execution_options(synchronize_session=False)
+        )
+    return now
+
+
+async def revoke_web_links(*, session: AsyncSession, game_id: int, seat: int) -> datetime:
+    """Refuse the web table's links to a seat issued until now (bot/web/links.py). The game's
+    `updated_at` changes with it, so every process reloads the seat; returns it."""
+    now = utcnow()
+    async with writing(session):
+        result = await session.execute(
+            update(SeatRecord)
+            .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
+            .values(web_revoked_at=now)
             .execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:

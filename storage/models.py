@@ -184,6 +184,9 @@ class SeatRecord(SeatBase, table=True):
     tickets_failed: int | None = None
     longest_bonus: bool | None = None  # won the longest-path bonus
     bonuses: dict | None = Field(default=None, sa_type=sa.JSON)
+    #: The web table's links to this seat issued before this are refused (bot/web/links.py): set
+    #: when the player revokes them, and when the seat is given to another player.
+    web_revoked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 # ---------------------------------------------------------------------------- players and guilds

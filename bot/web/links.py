@@ -1,0 +1,131 @@
+"""Signed, expiring links to the web table: one per player and game (their seat's private view and
+moves), one per game for spectators (the public view only).
+
+A link is `<public url>/web/t/<token>`; the token is `<payload>.<signature>`, both base64url, the
+payload `game.seat.issued.expires` (seat `s` for a spectator; issued in milliseconds, expires in
+seconds since 1970) and the signature HMAC-SHA256 of the payload with WEB_SECRET. Nothing private
+is in it: it names a seat, and the server checks it on every request. A seat's links issued up to
+its stored `web_revoked_at` are refused (`Pass.revoked_by`): the player revoked them, or the seat
+went to another player."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import hmac
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+import discord
+
+from engine import Game
+from i18n import Translator
+
+#: How long a link works unless WEB_LINK_HOURS says otherwise.
+DEFAULT_HOURS = 24.0
+
+
+class LinkRefused(Exception):
+    """A token that is malformed, forged, expired or revoked (the page says which)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why  # "forged", "expired" or "revoked"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """What a checked token grants: a game, and a seat (None: a spectator)."""
+
+    game_id: int
+    seat: int | None
+    issued: int  # milliseconds since 1970
+    expires: int  # seconds since 1970
+
+    def revoked_by(self, revoked: datetime | None) -> bool:
+        return revoked is not None and self.issued <= revoked.timestamp() * 1000
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Signer:
+    def __init__(self, secret: str, public_url: str, *, hours: float = DEFAULT_HOURS) -> None:
+        self._key = hashlib.sha256(b"ttr web links\0" + secret.encode()).digest()
+        self.public_url = public_url.rstrip("/")
+        self.seconds = int(hours * 3600)
+
+    def _sign(self, payload: bytes) -> str:
+        return _b64(hmac.new(self._key, payload, hashlib.sha256).digest())
+
+    def token(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:
+        when = time.time() if now is None else now
+        payload = f"{game_id}.{'s' if seat is None else seat}.{int(when * 1000)}.{int(when) + self.seconds}".encode()
+        return f"{_b64(payload)}.{self._sign(payload)}"
+
+    def url(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:
+        return f"{self.public_url}/web/t/{self.token(game_id, seat, now=now)}"
+
+    def check(self, token: str, *, now: float | None = None) -> Pass:
+        """The pass a token grants; raises LinkRefused. The signature is compared in constant time
+        before anything in the payload is believed."""
+        try:
+            if len(token) > 200:
+                raise ValueError
+            payload_text, signature = token.split(".")
+            payload = _unb64(payload_text)
+        except ValueError:
+            raise LinkRefused("forged") from None
+        if not hmac.compare_digest(self._sign(payload), signature):
+            raise LinkRefused("forged")
+        game, seat, issued, expires = payload.decode().split(".")
+        if (time.time() if now is None else now) >= int(expires):
+            raise LinkRefused("expired")
+        return Pass(int(game), None if seat == "s" else int(seat), int(issued), int(expires))
+
+
+#: The process's signer, set when WEB_SECRET and WEB_PUBLIC_URL are (bot/client.py); None: no web table.
+SIGNER: Signer | None = None
+
+
+def configure(signer: Signer | None) -> None:
+    global SIGNER
+    SIGNER = signer
+
+
+def player_url(game_id: int, seat: int) -> str | None:
+    """A fresh private link to a seat's web table, or None when the web table is off."""
+    return SIGNER.url(game_id, seat) if SIGNER is not None else None
+
+
+PanelView = Callable[..., discord.ui.View | None]
+
+
+def offers_the_map(panel_view: PanelView) -> PanelView:
+    """A player's panel (bot/components.py `panel_view`) with an **Open the map** link button
+    after its controls when the web table is on: a fresh link each time the panel is drawn. Not
+    on a panel without controls while the starting tickets are chosen: the messenger reads that
+    one as "waiting for the others" (bot/messenger.py `panel`)."""
+
+    @functools.wraps(panel_view)
+    def with_link(game_id: int, game: Game, seat: int, *, t: Translator) -> discord.ui.View | None:
+        view = panel_view(game_id, game, seat, t=t)
+        url = player_url(game_id, seat)
+        if url is None or game.phase == "over" or (view is None and game.phase == "choosing"):
+            return view
+        if view is None:
+            view = discord.ui.View(timeout=None)
+            view.stop()  # nothing to listen for (bot/components.py `layout`)
+        label = t.pgettext("button", "Open the map")
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label, emoji="🗺️"))
+        return view
+
+    return with_link

@@ -1,0 +1,174 @@
+"""The web table in a real browser (Debian's chromium driven by Playwright, phone-sized): two players
+in two browser contexts play by tapping the page and the map, a spectator's every event frame holds
+nothing private, a forged link is refused. Skipped where chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import Site
+
+playwright_api = pytest.importorskip("playwright.async_api", reason="Playwright for Python is not installed")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+if not shutil.which(CHROMIUM):
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+#: Every frame an EventSource of the page receives, as received (installed before the page's script).
+RECORD_FRAMES = """
+window.__frames = [];
+const Real = window.EventSource;
+window.EventSource = function (url) {
+  const source = new Real(url);
+  source.addEventListener("message", (e) => window.__frames.push(e.data));
+  return source;
+};
+"""
+SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "ttr-images"))
+
+
+async def version(page) -> int:
+    return int(await page.evaluate("() => document.body.dataset.version || -1"))
+
+
+async def frame_of(page) -> dict:
+    return json.loads(await page.evaluate("() => window.__frames[window.__frames.length - 1]"))
+
+
+async def until_version(page, at_least: int) -> None:
+    await page.wait_for_function("(v) => Number(document.body.dataset.version) >= v", arg=at_least, timeout=5000)
+
+
+async def view_width(page) -> float:
+    return float((await page.locator("svg.map").get_attribute("viewBox")).split()[2])
+
+
+async def pinch(cdp, *, spread_from: float, spread_to: float, x: float = 195, y: float = 200) -> None:
+    """Two touch points moving apart (or together) around (x, y), as a phone reports a pinch."""
+
+    def points(spread: float) -> list[dict]:
+        return [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(spread_from)})
+    for step in range(1, 9):
+        spread = spread_from + (spread_to - spread_from) * step / 8
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(spread)})
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+async def test_two_players_and_a_spectator_on_phones(site: Site) -> None:
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            pages = []
+            for seat in (0, 1, None):
+                context = await browser.new_context(**PHONE)
+                await context.add_init_script(RECORD_FRAMES)
+                page = await context.new_page()
+                await page.goto(site.link(seat))
+                await page.wait_for_selector("svg.map .car")
+                await until_version(page, 0)
+                pages.append(page)
+            alice, bob, watcher = pages
+
+            # The starting tickets: tap two of the offer, then Keep.
+            for page in (alice, bob):
+                start = await version(page)
+                boxes = page.locator("#offer input")
+                for i in range(2):
+                    await boxes.nth(i).tap()
+                await page.locator("#keep").tap()
+                await until_version(page, start + 1)
+            table = await site.table()
+            first = table.game.current
+            mover, waiter = (alice, bob) if first == 0 else (bob, alice)
+            await until_version(mover, table.version)
+
+            # A face-up card, then the deck: the other player's page follows each.
+            start = await version(waiter)
+            await mover.locator("#market .slot:not([disabled])").first.tap()
+            await until_version(waiter, start + 1)
+            await mover.locator("#deck").tap()
+            await until_version(waiter, start + 2)
+
+            # The other player claims a route by tapping it on the map, then choosing how to pay.
+            game = (await site.table()).game
+            claims = [a for a in game.payable_claims(1 - first) if game.map.track_by_id[a.track].length <= 2]
+            assert claims, "a short route the opening hand pays for"
+            track = claims[0].track
+            await waiter.wait_for_selector(f'[data-track="{track}"].payable')
+            car = waiter.locator(f'[data-track="{track}"] .car').first
+            await car.scroll_into_view_if_needed()
+            box = await car.bounding_box()
+            assert box is not None
+            # Zoom in around the route first (a pinch is two pointers; the wheel does the same here).
+            await waiter.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            for _ in range(6):
+                await waiter.mouse.wheel(0, -100)
+            box = await car.bounding_box()
+            assert box is not None and box["width"] > 12
+            await waiter.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            await waiter.locator("#dialog .choice").first.tap()
+            await until_version(watcher, start + 3)
+            assert (await site.table()).game.owner[game.map.track_by_id[track].index] == 1 - first
+            public = await frame_of(watcher)
+            assert public["view"]["claims"][track] == 1 - first
+
+            # Tickets in the middle of the game: draw, tick one, keep it.
+            start = await version(watcher)
+            await mover.locator("#draw-tickets").tap()
+            await mover.wait_for_selector("#offer input")
+            await mover.locator("#offer input").first.tap()
+            await mover.locator("#keep").tap()
+            await until_version(waiter, start + 2)
+            assert len((await site.table()).game.tickets[first]) == 3
+
+            # A station, by tapping a city on the map (zoomed in around it, from a fresh page).
+            await waiter.reload()
+            await until_version(waiter, start + 2)
+            city = "wien"
+            dot = waiter.locator(f'circle[data-city="{city}"]')
+            box = await dot.bounding_box()
+            assert box is not None
+            await waiter.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            for _ in range(6):
+                await waiter.mouse.wheel(0, -100)
+            box = await dot.bounding_box()
+            assert box is not None
+            await waiter.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            await waiter.wait_for_selector("#dialog:not([hidden])", timeout=2000)
+            assert "Wien" in await waiter.locator("#dialog p").inner_text()
+            await waiter.locator("#dialog .choice").first.tap()
+            await until_version(watcher, start + 3)
+            assert (await frame_of(watcher))["view"]["stations"] == {city: 1 - first}
+
+            # Two fingers spread apart zoom the map in (the viewBox narrows); pinching back zooms out.
+            cdp = await watcher.context.new_cdp_session(watcher)
+            before = await view_width(watcher)
+            await pinch(cdp, spread_from=20, spread_to=120)
+            zoomed = await view_width(watcher)
+            assert zoomed < before / 3
+            await pinch(cdp, spread_from=120, spread_to=60)
+            assert zoomed < await view_width(watcher) < before
+
+            SHOTS.mkdir(exist_ok=True)
+            await waiter.screenshot(path=str(SHOTS / "web-phone-player.png"))
+            await watcher.screenshot(path=str(SHOTS / "web-phone-spectator.png"))
+
+            frames = await watcher.evaluate("() => window.__frames")
+            assert len(frames) >= 4
+            for raw in frames:  # every frame the spectator's browser received
+                seen = json.loads(raw)
+                assert seen["view"]["you"] is None and not {"moves", "payable", "done"} & seen.keys()
+                assert '"hand"' not in raw and '"offer"' not in raw
+
+            forged = await browser.new_page()
+            await forged.goto(site.link(0)[:-2] + "xx")
+            assert "not valid" in await forged.locator("#refused").inner_text()
+        finally:
+            await browser.close()
