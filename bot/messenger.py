@@ -374,9 +374,9 @@ class TableMessenger:
         seen = game.view(seat)  # what this seat may see
         jobs: list[tuple[str, str, dict, dict]] = []
         if hand:
-            jobs.append(("hand.png", "render_hand", hand_view(seen), {}))
+            jobs.append(("hand", "render_hand", hand_view(seen), {}))
         if offer and seen["you"]["offer"]:
-            jobs.append(("tickets.png", "render_ticket_offer", seen, {}))
+            jobs.append(("tickets", "render_ticket_offer", seen, {}))
         if board:
             my_turn = game.current == seat and game.stage is None
             claimable = (
@@ -386,7 +386,7 @@ class TableMessenger:
             )  # off turn: what could pay
             jobs.append(
                 (
-                    "my-board.png",
+                    "my-board",
                     "render_player_board",
                     seen,
                     {"claimable_tracks": sorted(claimable), "my_turn": my_turn},
@@ -399,7 +399,7 @@ class TableMessenger:
                 for _, render, view, kwargs in jobs
             )
         )
-        return [as_file(image, filename) for (filename, *_), image in zip(jobs, images)]
+        return [as_file(image, stem) for (stem, *_), image in zip(jobs, images)]
 
     # ------------------------------------------------------------------ the panel
 
@@ -459,7 +459,7 @@ class TableMessenger:
         if posted:
             self._posted_plies[table.id] = seen["plies"]
             self._posted_boards[table.id] = map_state(seen)
-        return as_file(image, "board.png")
+        return as_file(image, "board")
 
     async def channel(self, table: Table) -> discord.abc.Messageable | None:
         """The game's channel to post in. An archived game thread (a long pause) is reopened first:
@@ -771,7 +771,7 @@ class TableMessenger:
         image = await POOL.render(
             "render_final", game.view(None), game.map.id, self.styles(table, t), t, colorblind=self.colorblind(table)
         )
-        file = as_file(image, "final.png")
+        file = as_file(image, "final")
         shown = layouts.card(
             [title, summary, *fields], images=[file], controls=components.final_view(table.id, t=t), accent=GOLD
         )
@@ -892,9 +892,10 @@ async def reopened(thread: discord.Thread) -> discord.Thread:
     return thread
 
 
-def as_file(image: RenderedImage, filename: str) -> discord.File:
-    """An image as an attachment, its alt text as the description (Discord's limit: 1,024)."""
-    return discord.File(io.BytesIO(image.png), filename=filename, description=image.alt_text[:1024])
+def as_file(image: RenderedImage, stem: str) -> discord.File:
+    """An image as an attachment named `stem` and its format's extension ("board.webp"), its alt
+    text as the description (Discord's limit: 1,024)."""
+    return discord.File(io.BytesIO(image.data), filename=image.filename(stem), description=image.alt_text[:1024])
 
 
 def hand_view(seen: dict) -> dict:
