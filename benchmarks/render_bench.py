@@ -2,24 +2,24 @@
 stacks and passengers included).
 
     python benchmarks/render_bench.py [--repeat 15]
-    python benchmarks/render_bench.py --game [--seed 3]
+    python benchmarks/render_bench.py --game [--seed 3] [MAP ...]
 
 
 Times are process CPU time (the machine is shared; wall clock would count the others' work).
 For each map: median cold time (empty caches: layout, static layer, palette, sprites, then render
-and encode), median warm time (render + encode with caches filled, but no PNG strip kept: a board
-unlike any before, see rendering/png.py), the bare PNG encode (Pillow's) of the
-same picture in full color (what every board cost before the palette: PNG, compress level 6) and
-the bare encode of the 256-color image that is posted, the warm/bare ratios and the PNG bytes
-(and those of the heaviest variant: Chinese city names in color-blind mode).
+and encode), median warm time (render + encode with caches filled), the bare encode
+(`rendering.draw.WEBP_OPTIONS`, lossless WebP) of the 256-color picture that is posted, the
+warm/bare ratio and the bytes of the posted file (and those of the heaviest variant: Chinese
+city names in color-blind mode).
 Goals (issues 4, 17): warm <= 3x a bare encode, warm <= 250 ms, a late-game board <= 200 KB.
 Figures go in docs/rendering.md.
 
---game: the bytes a channel receives over one seeded 4-player Europe game (issue 16: <= 25 MiB of
-attachments a game, a board posted only after a turn that changes the map): the public board
-after every claim or station, each telling the turns since the board before (`since=`), with the
-bytes of the boards early, mid and late (15 %, 50 %, 90 % of the game's plies) and the total, and
-the median CPU time of a board in that sequence (strips found again from the boards before).
+--game: the bytes a channel receives over one seeded game per map (4 players, 3 on Switzerland
+and Nordic, their maximum), as the bot posts them (bot.messenger.map_state: a board only after a
+turn that changes what the map shows, claims, stations, Märklin's passengers and tokens), each
+board telling the turns since the board before (`since=`), and the final image: the bytes of the
+boards early, mid and late (15 %, 50 %, 90 % of the game's plies), the total of the game (issue
+34: <= 3 MiB), and the median CPU time of a board.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image  # noqa: E402
 
+from bot.messenger import map_state  # noqa: E402
 from engine.mapdata import load_map  # noqa: E402
 from i18n import translator  # noqa: E402
-from rendering import default_players, render_board  # noqa: E402
-from rendering.draw import PNG_OPTIONS, pillow_png  # noqa: E402
-from rendering.png import STRIPS  # noqa: E402
+from rendering import default_players, render_board, render_final  # noqa: E402
+from rendering.draw import WEBP_OPTIONS  # noqa: E402
 
 
 def late_view(map_id: str) -> tuple[dict, str]:
@@ -69,7 +69,6 @@ def clear_caches() -> None:
 
     marklin._SPOTS.clear()
     board._TRACK_BOXES.clear()
-    STRIPS.clear()
     for fn in (
         geometry._geometry,
         board._static_map,
@@ -91,15 +90,25 @@ def clear_caches() -> None:
 
 
 NAMES = ["Alice", "Борис", "李小龍", "Zoë", "Train Fan"]
+MAPS = ("usa", "europe", "nederland", "switzerland", "nordic", "marklin")
 
 
-def game_bytes(seed: int, seats: int = 4, map_id: str = "europe") -> None:
-    """Replay a seeded random game once, rendering the board after each turn that changes the map."""
+def bare(img: Image.Image) -> bytes:
+    """The encoder alone, as `rendering.draw.encode` calls it."""
+    buf = io.BytesIO()
+    img.save(buf, **WEBP_OPTIONS)
+    return buf.getvalue()
+
+
+def game_bytes(seed: int, map_id: str) -> float:
+    """Replay a seeded random game once, rendering the board after each turn that changes the map
+    and the final image; the game's bytes in MiB."""
     import random
 
     from engine import Game
 
     m = load_map(map_id)
+    seats = min(4, m.rules.max_players)
     players = default_players(NAMES[:seats])
     game = Game.new(map_id, seats=seats, seed=seed)
     rng = random.Random(seed)
@@ -111,12 +120,12 @@ def game_bytes(seed: int, seats: int = 4, map_id: str = "europe") -> None:
     game = Game.new(map_id, seats=seats, seed=seed)
     rng = random.Random(seed)
     posted, boards, cpu, shown = 0, [], [], {}
-    before = (0, 0)
+    before = map_state(game.view(None))
     while not game.is_over():
         seat = game.to_move()[0]
         game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
         view = game.view(None)
-        now = (len(view["claims"]), len(view["stations"]))
+        now = map_state(view)
         ply = view["plies"]
         mark = next((name for p, name in marks.items() if ply >= p and name not in shown), None)
         if now == before and mark is None:
@@ -125,65 +134,65 @@ def game_bytes(seed: int, seats: int = 4, map_id: str = "europe") -> None:
         r = render_board(view, m, players, since=posted)
         cpu.append(time.process_time() - t)
         if mark:  # early / mid / late: the board as it would be posted at that ply
-            shown[mark] = (ply, len(view["claims"]), r.width, r.height, len(r.png))
+            shown[mark] = (ply, len(view["claims"]), r.width, r.height, len(r.data))
         if now != before:
-            boards.append(len(r.png))
+            boards.append(len(r.data))
             posted, before = ply, now
-    print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
+    final = len(render_final(game.view(None), m, players).data)
+    total = (sum(boards) + final) / 2**20
     print(
         f"{map_id}, {seats} players, seed {seed}: {plies} plies, {len(boards)} boards posted (turns that change the map)"
     )
     for name, (ply, claims, w, h, n) in shown.items():
         print(f"  {name:<5} ply {ply:>3}, {claims:>2} claims, {w}x{h}: {n:>7} bytes")
     print(
-        f"  boards: median {statistics.median(boards):.0f} bytes, max {max(boards)}, "
-        f"total {sum(boards) / 2**20:.2f} MiB; render + encode median {statistics.median(cpu) * 1000:.0f} ms CPU"
+        f"  boards: median {statistics.median(boards):.0f} bytes, max {max(boards)}, final image {final}; "
+        f"the game {total:.2f} MiB; render + encode median {statistics.median(cpu) * 1000:.0f} ms CPU"
     )
+    return total
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--game", action="store_true", help="bytes over one seeded 4-player Europe game")
+    ap.add_argument("--game", action="store_true", help="a channel's bytes over one seeded game per map")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("maps", nargs="*", default=MAPS, help="with --game: the maps (default: all)")
     args = ap.parse_args()
+    print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {WEBP_OPTIONS}")
     if args.game:
-        return game_bytes(args.seed)
+        totals = {map_id: game_bytes(args.seed, map_id) for map_id in args.maps}
+        print("per game: " + ", ".join(f"{map_id} {mib:.2f} MiB" for map_id, mib in totals.items()))
+        return
     players = default_players(NAMES)
-    print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {PNG_OPTIONS}")
     print(
-        f"{'map':<11} {'view':<9} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} {'RGB ms':>7} "
-        f"{'P ms':>6} {'w/RGB':>6} {'w/P':>5} {'RGB bytes':>10} {'PNG bytes':>10} {'zh cb bytes':>11}"
+        f"{'map':<11} {'view':<9} {'claims':>6} {'size':>10} {'cold ms':>8} {'warm ms':>8} "
+        f"{'bare ms':>7} {'w/bare':>6} {'bytes':>10} {'zh cb bytes':>11}"
     )
-    for map_id in ("usa", "europe", "nederland", "switzerland", "nordic", "marklin"):
+    for map_id in MAPS:
         m = load_map(map_id)
         view, source = late_view(map_id)
-        cold, warm, bare_rgb, bare_p = [], [], [], []
+        cold, warm, encodes = [], [], []
         for _ in range(max(3, args.repeat // 3)):
             clear_caches()
             t = time.process_time()
             render_board(view, m, players)
             cold.append(time.process_time() - t)
-        posted = Image.open(io.BytesIO(render_board(view, m, players).png))
-        posted.load()
-        rgb = posted.convert("RGB")  # the same picture in full color (within the palette's difference)
+        posted = Image.open(io.BytesIO(render_board(view, m, players).data))
+        posted.load()  # its 256 colors, as posted
         for _ in range(args.repeat):  # interleaved, so load from other processes hits all alike
-            STRIPS.clear()  # every strip compressed again: a board unlike any before
             t = time.process_time()
             r = render_board(view, m, players)
             warm.append(time.process_time() - t)
             t = time.process_time()
-            rgb_bytes = len(pillow_png(rgb))
-            bare_rgb.append(time.process_time() - t)
-            t = time.process_time()
-            pillow_png(posted)
-            bare_p.append(time.process_time() - t)
-        c, w, b, p = (statistics.median(x) * 1000 for x in (cold, warm, bare_rgb, bare_p))
+            bare(posted)
+            encodes.append(time.process_time() - t)
+        c, w, b = (statistics.median(x) * 1000 for x in (cold, warm, encodes))
         # the heaviest variant: Chinese city names and color-blind letters, badges and numbers
-        worst = len(render_board(view, m, players, t=translator("zh", "translated"), colorblind=True).png)
+        worst = len(render_board(view, m, players, t=translator("zh", "translated"), colorblind=True).data)
         print(
-            f"{map_id:<11} {source:<9} {len(view['claims']):>6} {r.width:>4}x{r.height:<5} {c:>8.0f} {w:>8.0f} {b:>7.0f} "
-            f"{p:>6.0f} {w / b:>6.2f} {w / p:>5.2f} {rgb_bytes:>10} {len(r.png):>10} {worst:>11}"
+            f"{map_id:<11} {source:<9} {len(view['claims']):>6} {r.width:>4}x{r.height:<5} {c:>8.0f} {w:>8.0f} "
+            f"{b:>7.0f} {w / b:>6.2f} {len(r.data):>10} {worst:>11}"
         )
 
 

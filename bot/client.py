@@ -29,6 +29,7 @@ from bot.background import Backoff
 from bot.cog import TTRCog, root_groups
 from bot.command_translator import CommandTranslator
 from bot.components import MESSAGE_CONTENT, UnknownComponent, fit
+from bot.emojis import ensure_card_emojis
 from bot.errors import reason
 from bot.global_limit import Pacer, share
 from bot.health import HealthServer
@@ -49,6 +50,7 @@ from engine.errors import TemplateError
 from i18n import Translator, translator
 from storage import Storage, command_syncs
 from storage import announcements as outbox
+from texts.present import use_card_emojis
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +171,7 @@ class TTRBot(commands.AutoShardedBot):
         for problem in getattr(report, "problems", []) or []:
             log.error("stored game kept read-only: %s", problem)
         await self.tree.set_translator(CommandTranslator())  # before any sync: names in every language
+        await ensure_card_emojis(self, create=self.serves_guild(0))  # before any game's text is written
         await self.load_controllers()
         self.add_dynamic_items(UnknownComponent)  # refuses what no controller's templates know
         # What this process's predecessor held when it died is free before anything moves a game
@@ -240,6 +243,7 @@ class TTRBot(commands.AutoShardedBot):
         for cog in self.controllers():
             await cog.stop_work()
         await super().close()
+        use_card_emojis({})  # this process's texts are no longer the bot's
         await self.announcer.close()  # the marks of what was posted
         await self.storage.close()
 

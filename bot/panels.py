@@ -206,9 +206,9 @@ class PanelMessages:
         seen = game.view(seat)  # what this seat may see
         jobs: list[tuple[str, str, dict, dict]] = []
         if hand:
-            jobs.append(("hand.png", "render_hand", hand_view(seen), {}))
+            jobs.append(("hand", "render_hand", hand_view(seen), {}))
         if offer and seen["you"]["offer"]:
-            jobs.append(("tickets.png", "render_ticket_offer", seen, {}))
+            jobs.append(("tickets", "render_ticket_offer", seen, {}))
         if board:
             my_turn = game.current == seat and game.stage is None
             claimable = (
@@ -218,7 +218,7 @@ class PanelMessages:
             )  # off turn: what could pay
             jobs.append(
                 (
-                    "my-board.png",
+                    "my-board",
                     "render_player_board",
                     seen,
                     {"claimable_tracks": sorted(claimable), "my_turn": my_turn},
@@ -231,7 +231,7 @@ class PanelMessages:
                 for _, render, view, kwargs in jobs
             )
         )
-        return [as_file(image, filename) for (filename, *_), image in zip(jobs, images)]
+        return [as_file(image, stem) for (stem, *_), image in zip(jobs, images)]
 
     # ------------------------------------------------------------------ the panel
 

@@ -27,9 +27,10 @@ def files_allowed(interaction: Interaction) -> bool:
     return not interaction.guild_id or interaction.app_permissions.attach_files
 
 
-def as_file(image: RenderedImage, filename: str) -> discord.File:
-    """An image as an attachment, its alt text as the description (Discord's limit: 1,024)."""
-    return discord.File(io.BytesIO(image.png), filename=filename, description=image.alt_text[:1024])
+def as_file(image: RenderedImage, stem: str) -> discord.File:
+    """An image as an attachment named `stem` and its format's extension ("board.webp"), its alt
+    text as the description (Discord's limit: 1,024)."""
+    return discord.File(io.BytesIO(image.data), filename=image.filename(stem), description=image.alt_text[:1024])
 
 
 def row_nonce(row: Announcement | None, part: int) -> str | None:

@@ -73,7 +73,7 @@ class TableMessages:
         if posted:
             self._posted_plies[table.id] = seen["plies"]
             self._posted_boards[table.id] = map_state(seen)
-        return as_file(image, "board.png")
+        return as_file(image, "board")
 
     async def post_turn(
         self,
@@ -303,7 +303,7 @@ class TableMessages:
         image = await POOL.render(
             "render_final", game.view(None), game.map.id, self.styles(table, t), t, colorblind=self.colorblind(table)
         )
-        file = as_file(image, "final.png")
+        file = as_file(image, "final")
         shown = layouts.card(
             [title, summary, *fields], images=[file], controls=components.final_view(table.id, t=t), accent=GOLD
         )

@@ -9,7 +9,7 @@ Type a number or the engine's notation (`claim Paris-Dieppe pink`, `draw deck`, 
 31`; tab completion where readline exists; `help` shows examples on the map played). Moves are told
 in the Discord table's words: yours as "You drew an orange card from the deck", the others' as the
 table says them, with every tunnel reveal (an AI's too), Nederland's tolls and neutral phase. The
-public board is re-rendered to a PNG file in the `--images` folder after every turn, your own
+public board is re-rendered to an image file (WebP) in the `--images` folder after every turn, your own
 board (with the routes you may claim) on your turn, and the final board with the score table at
 the end; each file is named once. Commands: `help`, `moves`, `moves all`, `board`, `quit` (resign,
 after a question; Ctrl-C asks the same). The `--log` file is written however the game ends.
@@ -243,7 +243,7 @@ def human_move(
 class Images:
     """The board images the terminal game keeps up to date; each file is named once, when first written."""
 
-    path: Path | None
+    path: Path | None  # the public board's file without its extension (the format's, `RenderedImage.filename`)
     announced: set = field(default_factory=set)
 
     def render(
@@ -270,16 +270,16 @@ class Images:
         styles = default_players([c.third_person or c.name for c in controllers])
         if seat is None and game.is_over():  # the final scores table under the board
             img = render_final(game.view(None), game.map, styles, t=t)
-            path = self.path.with_name(f"{self.path.stem}-final{self.path.suffix}")
+            path = self.path.with_name(img.filename(f"{self.path.name}-final"))
         elif seat is None:
             img = render_board(game.view(None), game.map, styles, t=t)
-            path = self.path
+            path = self.path.with_name(img.filename(self.path.name))
         else:
             claimable = {a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)}
             img = render_player_board(game.view(seat), game.map, styles, claimable_tracks=claimable, t=t)
-            path = self.path.with_name(f"{self.path.stem}-seat{seat + 1}{self.path.suffix}")
+            path = self.path.with_name(img.filename(f"{self.path.name}-seat{seat + 1}"))
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(img.png)
+        path.write_bytes(img.data)
         if path not in self.announced:
             self.announced.add(path)
             if game.is_over():
@@ -513,7 +513,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="DIR",
         help=t.gettext(
             "folder for the board images ({files}), re-rendered after each turn (default {folder})",
-            files="ttr-board*.png",
+            files="ttr-board*.webp",
             folder=IMAGES,
         ),
     )
@@ -603,7 +603,7 @@ def main(argv: Sequence[str] | None = None, read: InputFn | None = None, write: 
                 else t.gettext("{level} AI", level=level)
             )
             controllers.append(Controller(name, ai_player(args.ai, f"{seed}:{s}", replayable=args.seed is not None)))
-    image = None if args.no_images else Path(args.images) / "ttr-board.png"
+    image = None if args.no_images else Path(args.images) / "ttr-board"
     replay = f"--seed {seed}"
     write(
         t.ngettext(

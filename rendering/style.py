@@ -73,14 +73,23 @@ def default_players(names: list[str] | int) -> list[PlayerStyle]:
     return [PlayerStyle(n, DEFAULT_PLAYER_COLORS[i % len(DEFAULT_PLAYER_COLORS)]) for i, n in enumerate(names)]
 
 
+#: The extension of every image `rendering` makes (its format: lossless WebP, `draw.encode`).
+EXTENSION = "webp"
+
+
 @dataclass(frozen=True, slots=True)
 class RenderedImage:
-    """PNG bytes plus a one-line text summary of the same state (alt text)."""
+    """The encoded picture (lossless WebP, `rendering.draw.encode`) plus a one-line text summary
+    of the same state (alt text)."""
 
-    png: bytes
+    data: bytes
     alt_text: str
     width: int
     height: int
+
+    def filename(self, stem: str) -> str:
+        """The file name to attach or save it under: `stem` and the format's extension."""
+        return f"{stem}.{EXTENSION}"
 
 
 def luminance(color: RGB) -> float:

@@ -8,7 +8,7 @@ the player's translator.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from engine import Game
 from engine.cards import ALL_CARD_NAMES
@@ -35,7 +35,9 @@ from engine.marklin import PassengerMoved, PassengerPlaced
 from engine.scoring import TicketResult, tickets_now
 from i18n import N_, NC_, Translator
 
-CARD_EMOJI = {
+#: Each card's mark in text: Unicode squares (the terminal game), or the bot's own emojis once
+#: it has them (`use_card_emojis`, at its start-up: "<:ttr_red:1234…>", a small drawn card).
+UNICODE_CARD_EMOJI = {
     "pink": "🟪",
     "white": "⬜",
     "blue": "🟦",
@@ -49,6 +51,15 @@ CARD_EMOJI = {
     "loco4": "🚂",
     "passenger": "🧳",
 }
+CARD_EMOJI = dict(UNICODE_CARD_EMOJI)
+
+
+def use_card_emojis(marks: Mapping[str, str]) -> None:
+    """This process's card marks: `marks` by card name (Discord's custom emoji markup), Unicode
+    for the cards it leaves out ({}: Unicode again). Buttons take the same markup as their emoji."""
+    CARD_EMOJI.clear()
+    CARD_EMOJI.update(UNICODE_CARD_EMOJI, **marks)
+
 
 Names = Callable[[int], str]
 

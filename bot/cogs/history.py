@@ -143,7 +143,7 @@ class History(TTRCog):
         await interaction.followup.send(
             t.gettext("The board after move {move} of {total}.", move=move, total=len(log)),
             ephemeral=True,
-            file=as_file(image, f"move-{move}.png"),
+            file=as_file(image, f"move-{move}"),
         )
 
     def _names(self, table: Table, t: Translator):

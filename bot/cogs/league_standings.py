@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import io
 
 import discord
 from discord import Interaction, app_commands
@@ -23,6 +22,7 @@ from bot.league_words import (
     public_t,
 )
 from bot.messenger import PLAYER_COLORS
+from bot.posting import as_file
 from bot.transformers import League, Season, find_league, find_season
 from i18n import Translator
 from rendering.standings import (
@@ -105,7 +105,7 @@ class LeagueStandings(TTRCog):
             note=note,
             t=t,
         )
-        file = discord.File(io.BytesIO(image.png), filename="standings.png", description=image.alt_text[:1024])
+        file = as_file(image, "standings")
         await interaction.followup.send(file=file, ephemeral=not public)
 
     async def profile(
@@ -157,7 +157,7 @@ class LeagueStandings(TTRCog):
             color=color,
         )
         image = await asyncio.to_thread(render_profile, card, t=t)
-        file = discord.File(io.BytesIO(image.png), filename="profile.png", description=image.alt_text[:1024])
+        file = as_file(image, "profile")
         await interaction.followup.send(file=file, ephemeral=not public)
 
     @app_commands.command(

@@ -32,6 +32,7 @@ from bot.cog import TTRCog
 from bot.command_translator import locale_pstr, slash
 from bot.errors import reason
 from bot.permissions import Place, check_place, is_manager
+from bot.posting import as_file
 from bot.service import LEAGUES, Cause, CauseKind, Outcome
 from bot.tables import TableSpec, open_table
 from bot.timers import TIMERS
@@ -399,8 +400,8 @@ class Tournaments(TTRCog):
             title=t.gettext("{tournament} · Tables", tournament=tournament.name),
         )
         return [
-            discord.File(io.BytesIO(standing.png), filename="standings.png", description=standing.alt_text),
-            discord.File(io.BytesIO(bracket.png), filename="bracket.png", description=bracket.alt_text),
+            as_file(standing, "standings"),
+            as_file(bracket, "bracket"),
         ]
 
     def _signup_text(self, t: Translator, tournament: Tournament, count: int) -> str:

@@ -80,7 +80,7 @@ async def test_a_kick_that_ends_the_game_posts_the_final_results(fake_discord, m
     assert title == "## 🏁 Game over — USA" and summary.startswith("**bob** was removed from the game")
     assert first.startswith("**🥇")
     assert sum("Game over" in text for text in final.text_displays) == 1  # the heading says it, once
-    assert final.files.keys() == {"final.png"} and final.button("Rematch") is not None
+    assert final.files.keys() == {"final.webp"} and final.button("Rematch") is not None
     assert "Done." not in [m.text for m in fake.ephemeral(fake.alice)]
 
 

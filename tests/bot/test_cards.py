@@ -47,8 +47,8 @@ async def test_the_table_is_one_card_in_the_players_color_with_board_turn_and_bu
     recap, turn = table.text_displays
     assert "alice" in recap and "claimed" in recap
     assert turn.startswith("➡️") and fake.bob.mention in turn and table.pings.users == [fake.bob.id]
-    assert gallery_files(table) == ["board.png"]
-    with Image.open(io.BytesIO(table.files["board.png"])) as board:
+    assert gallery_files(table) == ["board.webp"]
+    with Image.open(io.BytesIO(table.files["board.webp"])) as board:
         assert board.width >= 1000
     assert any(c.endswith(":draw:deck") for c in table.custom_ids)  # the controls are in the card
     # alice's table before it lost its controls, and kept its text and board, its picture still its own
@@ -78,7 +78,7 @@ async def test_my_hand_is_a_private_card_with_the_hand_and_board_pictures(fake_d
     await reply.wait_resolved()
     panel = reply.message
     assert panel.ephemeral and container(panel)
-    assert gallery_files(panel) == ["hand.png", "my-board.png"]
+    assert gallery_files(panel) == ["hand.webp", "my-board.webp"]
     assert "Your turn" in panel.text
     assert any(c.endswith(":draw:deck") for c in panel.custom_ids)
     colors = [s.color for s in bot.messenger.styles(await bot.service.table(driver.game_id))]

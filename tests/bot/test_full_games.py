@@ -62,7 +62,7 @@ class Watcher:
             message = messages[-1]
             changed = self._map_state(driver) != self.map_state
             if changed or game.is_over():
-                assert message.attachments and message.attachments[0].is_png
+                assert message.attachments and message.attachments[0].is_image
                 self.boards += 1
                 self.map_state = self._map_state(driver)
             else:

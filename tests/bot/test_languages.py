@@ -21,8 +21,9 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 LATIN = re.compile(r"[A-Za-z]")
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
-#: mentions, channels, timestamps, and the top-level commands (/ttr, /ttr-host ...: their subcommands are translated)
-DISCORD_MARKUP = re.compile(r"<(?:@[!&]?|#|t:)\d+(?::[A-Za-z])?>|/ttr(?:-[a-z]+)?\b")
+#: mentions, channels, timestamps, the bot's card emojis, and the top-level commands (/ttr, /ttr-host ...: their
+#: subcommands are translated)
+DISCORD_MARKUP = re.compile(r"<(?:@[!&]?|#|t:)\d+(?::[A-Za-z])?>|<a?:\w+:\d+>|/ttr(?:-[a-z]+)?\b")
 
 
 def texts(message) -> list[str]:

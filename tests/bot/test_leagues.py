@@ -149,12 +149,12 @@ async def test_a_lobby_made_rated_is_rated_when_it_ends_then_voided(fake_discord
 
     reply = await fake.slash(fake.dirk, fake.general, "ttr-league leaderboard")
     image = await reply.wait_resolved()
-    assert image.ephemeral and image.attachments[0].is_png
+    assert image.ephemeral and image.attachments[0].is_image
     alt = image.attachments[0].description
     assert alt.startswith("Club · Standings: 1. alice") and "2. bob" in alt
     reply = await fake.slash(fake.dirk, fake.general, "ttr-league profile", player=fake.alice, public=True)
     card = await reply.wait_resolved()
-    assert not card.ephemeral and card.attachments[0].is_png
+    assert not card.ephemeral and card.attachments[0].is_image
     assert (
         card.attachments[0].description.startswith("alice, Club Autumn: rating")
         and "1st of 2" in card.attachments[0].description

@@ -180,7 +180,7 @@ async def test_closed_dms_player_is_told_and_uses_my_hand(fake_discord, make_bot
     reply = await fake.click(fake.carol, turn, f"ttr:{driver.game_id}:hand")
     await reply.wait_resolved()
     offer = fake.ephemeral(fake.carol)[-1]
-    assert "Choose your tickets" in offer.text and offer.attachments and offer.attachments[0].is_png
+    assert "Choose your tickets" in offer.text and offer.attachments and offer.attachments[0].is_image
     seat = (await bot.service.table(driver.game_id)).seat_of(fake.carol.id)
     await driver.act(seat, driver.game.default_action(seat))
     assert driver.game.tickets[seat]
@@ -201,7 +201,7 @@ async def test_game_over_shows_scores_and_rematch_starts_same_seats(fake_discord
     await driver.run(fake.bob, "ttr resign")
     final = fake.channel_messages(fake.general)[-1]
     assert "Game over" in final.text_displays[0]
-    assert final.attachments[0].filename == "final.png"
+    assert final.attachments[0].filename == "final.webp"
     reply = await fake.click(fake.bob, final, f"ttr:{old_id}:rematch")
     await reply.wait_resolved()
     table = await bot.service.table_in_channel(fake.general.id)
@@ -276,7 +276,7 @@ async def test_log_during_and_after_the_game_export_and_replay(fake_discord, mak
     assert replay_export(data).to_json()["plies"] == len(driver.game.log)
     reply = await fake.slash(fake.dirk, fake.general, "ttr board", move=2)
     image = await reply.wait_resolved()
-    assert "after move 2 of 5" in image.text and image.attachments[0].is_png
+    assert "after move 2 of 5" in image.text and image.attachments[0].is_image
 
 
 async def _claim_something(driver):

@@ -54,7 +54,7 @@ async def test_a_worker_killed_while_drawing_costs_no_image_and_new_workers_take
         await asyncio.sleep(0)  # handed to the worker
         os.kill(worker, signal.SIGKILL)
         image = await asyncio.wait_for(drawing, 60)
-        assert image.png == _draw("render_board", board_view(1), "usa", STYLES, "en", "printed", {}).png
+        assert image.data == _draw("render_board", board_view(1), "usa", STYLES, "en", "printed", {}).data
         assert (pool.breaks, pool.in_threads) == (1, 1)
         await until_ready(pool)
         [new_worker] = pool.pids()

@@ -117,7 +117,7 @@ async def test_a_swiss_tournament_of_twelve_with_a_drop_a_no_show_and_a_restart(
     await reply.wait_resolved()
     assert "3 unfinished tables" in reply.followups[-1].text
     results = await fake.wait_for_message(fake.general, lambda m: "is over" in m.text)
-    assert {a.filename for a in results.attachments} == {"standings.png", "bracket.png"}
+    assert {a.filename for a in results.attachments} == {"standings.webp", "bracket.webp"}
     async with bot.storage.sessions() as session:
         t = (await stored.guild_tournaments(session=session, guild_id=bot.settings.dev_guild_id))[0]
         table = await stored.standings(session=session, tournament_id=t.id)
@@ -193,6 +193,6 @@ async def test_a_single_elimination_on_a_chosen_deck_with_an_abandoned_table_rea
     await _resign_all_but_first(fake, bot, final[0], users)
     results = await fake.wait_for_message(fake.general, lambda m: "Knockout** is over" in m.text)
     assert f"Champion: <@{final[0].players[0]}>" in results.text
-    assert {a.filename for a in results.attachments} == {"standings.png", "bracket.png"}
+    assert {a.filename for a in results.attachments} == {"standings.webp", "bracket.webp"}
     offered = await fake.autocomplete(fake.owner, fake.general, "ttr-tournament standings", "tournament", "c")
     assert [c["value"] for c in offered.choices] == ["Old cup", "Knockout"]  # unfinished first; "c" in both

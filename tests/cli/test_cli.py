@@ -150,7 +150,7 @@ def test_nederland_neutral_and_hot_seat(tmp_path):
 
 def test_quit_resigns_and_the_ais_finish_with_images(tmp_path):
     folder = tmp_path / "pictures"
-    image = folder / "ttr-board.png"
+    image = folder / "ttr-board.webp"
     out: list[str] = []
     main(
         ["--map", "usa", "--seats", "3", "--ai", "random", "--seed", "2", "--images", str(folder)],
@@ -160,11 +160,11 @@ def test_quit_resigns_and_the_ais_finish_with_images(tmp_path):
     text = "\n".join(out)
     assert text.count("You resigned") == 1 and "game over" in text  # the first quit was not confirmed
     assert "random AI 1" in text and "random AI 2" in text  # two AIs told apart
-    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert image.read_bytes()[8:12] == b"WEBP"
     words = " ".join(text.split())  # a long path has a line of its own
     assert words.count(f"board image: {image}") == 1  # named once, not after every AI move
-    final = folder / "ttr-board-final.png"
-    assert final.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"final scores image: {final}" in words
+    final = folder / "ttr-board-final.webp"
+    assert final.read_bytes()[8:12] == b"WEBP" and f"final scores image: {final}" in words
 
 
 def test_human_move_reads_numbers_and_notation():

@@ -158,12 +158,12 @@ def test_board_images_are_drawn_in_the_chosen_language(monkeypatch, tmp_path):
         return original(draw, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(fonts, "draw_text", recording)
-    public, own = tmp_path / "ttr-board.png", tmp_path / "ttr-board-seat1.png"
+    public, own = tmp_path / "ttr-board.webp", tmp_path / "ttr-board-seat1.webp"
     s = Session(
         monkeypatch,
         ["--map", "usa", "--seed", "2", "--names", "Ann", "--language", "qps", "--images", str(tmp_path)],
         ["1", "1", "quit", "y"],
-        kept=(str(public), str(own), str(tmp_path / "ttr-board-final.png")),
+        kept=(str(public), str(own), str(tmp_path / "ttr-board-final.webp")),
     )
     assert own.exists() and drawn
     leaks = [text for text in s.texts if unmarked_letters(s.without_kept(text))]

@@ -103,6 +103,8 @@ class FakeDiscord(ScriptedUsers):
         self._ephemeral: dict[int, list[Message]] = {}
         self._user_attachments: dict[int, Attachment] = {}
         self._commands: dict[int | None, list[dict[str, Any]]] = {None: []}
+        #: the application's own emojis (Discord's application emojis), as the API returns them
+        self.application_emojis: list[dict[str, Any]] = []
         self._rate_limits: list[dict[str, Any]] = []
         self._clock_offset = 0.0
         self._background: list[asyncio.Future] = []

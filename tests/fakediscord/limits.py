@@ -9,6 +9,9 @@ discord.py turns these into `discord.HTTPException` (`Forbidden` for 403, `NotFo
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -61,6 +64,12 @@ COMMANDS_PER_SCOPE = 100  # chat-input commands, globally or per guild
 CONTEXT_MENU_COMMANDS = 5  # per type (user, message) and scope
 STRING_OPTION_LENGTH = 6000
 
+# --- application emojis -------------------------------------------------------------------------
+APPLICATION_EMOJIS = 2000  # an application's own emojis, usable everywhere
+EMOJI_NAME = (2, 32)  # characters, letters, digits and underscores
+EMOJI_IMAGE_BYTES = 256 * 1024  # the image, decoded from its data URI
+EMOJI_IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif")
+
 # --- channels -----------------------------------------------------------------------------------
 THREAD_NAME = 100
 THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes of inactivity before a thread archives
@@ -97,12 +106,14 @@ class DiscordError(Exception):
 
 # Discord's JSON error codes used by the fake, with their messages.
 UNKNOWN_CHANNEL = (10003, "Unknown Channel")
+UNKNOWN_EMOJI = (10014, "Unknown Emoji")
 UNKNOWN_MEMBER = (10007, "Unknown Member")
 UNKNOWN_ROLE = (10011, "Unknown Role")
 UNKNOWN_MESSAGE = (10008, "Unknown Message")
 UNKNOWN_USER = (10013, "Unknown User")
 UNKNOWN_WEBHOOK = (10015, "Unknown Webhook")
 UNKNOWN_INTERACTION = (10062, "Unknown interaction")
+MAX_EMOJIS = (30008, "Maximum number of emojis reached")
 OLD_MESSAGE_EDITS = (30046, "Maximum number of edits to messages older than 1 hour reached. Try again later")
 ALREADY_ACKNOWLEDGED = (40060, "Interaction has already been acknowledged.")
 ENTITY_TOO_LARGE = (40005, "Request entity too large")
@@ -619,3 +630,31 @@ def validate_thread(payload: dict[str, Any], *, creating: bool) -> None:
 #: "the past few minutes" (Discord does not say how many: five here).
 NONCE_LENGTH = 25
 NONCE_WINDOW_SECONDS = 300
+
+
+# --- application emojis -------------------------------------------------------------------------
+
+
+def validate_application_emoji(payload: dict[str, Any], taken: Iterable[str]) -> bytes:
+    """Create Application Emoji's body: a name of 2-32 letters, digits and underscores no other
+    emoji of the application has, and a data URI of an image of at most 256 KiB; the image's bytes."""
+    errors = FormErrors()
+    name = payload.get("name")
+    errors.length_between(("name",), name, *EMOJI_NAME)
+    if isinstance(name, str) and not re.fullmatch(r"[A-Za-z0-9_]+", name):
+        errors.add(("name",), "STRING_TYPE_REGEX", "String value did not match validation regex.")
+    elif name in set(taken):
+        errors.add(("name",), "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken.")
+    image, data = payload.get("image"), b""
+    found = re.fullmatch(r"data:([a-z/]+);base64,(.*)", image, re.S) if isinstance(image, str) else None
+    if found is None or found.group(1) not in EMOJI_IMAGE_TYPES:
+        errors.add(("image",), "IMAGE_INVALID", "Invalid image data")
+    else:
+        try:
+            data = base64.b64decode(found.group(2), validate=True)
+        except binascii.Error:
+            errors.add(("image",), "IMAGE_INVALID", "Invalid image data")
+        if len(data) > EMOJI_IMAGE_BYTES:
+            errors.add(("image",), "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb.")
+    errors.raise_if_any()
+    return data

@@ -375,6 +375,44 @@ class RestApi(InteractionRoutes):
         self.fake._commands[scope] = kept
         return no_content()
 
+    # --- application emojis ---------------------------------------------------------------------
+
+    def _own_application(self, request: web.Request) -> None:
+        if int(request.match_info["application_id"]) != self.fake.application_id:
+            raise error(403, limits.MISSING_ACCESS)
+
+    async def get_application_emojis(self, request: web.Request) -> web.Response:
+        self._own_application(request)
+        return json_response({"items": self.fake.application_emojis})
+
+    async def create_application_emoji(self, request: web.Request) -> web.Response:
+        self._own_application(request)
+        payload, _ = await read_body(request)
+        emojis = self.fake.application_emojis
+        limits.validate_application_emoji(payload, (e["name"] for e in emojis))
+        if len(emojis) >= limits.APPLICATION_EMOJIS:
+            raise error(400, limits.MAX_EMOJIS)
+        emoji = {
+            "id": str(self.fake.ids.next()),
+            "name": payload["name"],
+            "roles": [],
+            "user": self.fake.bot_user.payload(),
+            "require_colons": True,
+            "managed": False,
+            "animated": False,
+            "available": True,
+        }
+        emojis.append(emoji)
+        return json_response(emoji, status=201)
+
+    async def delete_application_emoji(self, request: web.Request) -> web.Response:
+        self._own_application(request)
+        kept = [e for e in self.fake.application_emojis if e["id"] != request.match_info["emoji_id"]]
+        if len(kept) == len(self.fake.application_emojis):
+            raise error(404, limits.UNKNOWN_EMOJI)
+        self.fake.application_emojis[:] = kept
+        return no_content()
+
     # --- channels and messages ------------------------------------------------------------------
 
     async def get_channel(self, request: web.Request) -> web.Response:
@@ -735,6 +773,9 @@ def build_app(fake: FakeDiscord) -> web.Application:
         app.router.add_get(p + scope, api.get_commands)
         app.router.add_post(p + scope, api.post_command)
         app.router.add_delete(p + scope + "/{command_id}", api.delete_command)
+    app.router.add_get(p + "/applications/{application_id}/emojis", api.get_application_emojis)
+    app.router.add_post(p + "/applications/{application_id}/emojis", api.create_application_emoji)
+    app.router.add_delete(p + "/applications/{application_id}/emojis/{emoji_id}", api.delete_application_emoji)
     app.router.add_post(p + "/interactions/{interaction_id}/{token}/callback", api.interaction_callback)
     app.router.add_post(p + "/webhooks/{application_id}/{token}", api.followup)
     hook_message = p + "/webhooks/{application_id}/{token}/messages/{message_id}"

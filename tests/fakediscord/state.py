@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import struct
+import io
 from dataclasses import dataclass, field
 from typing import Any
+
+from PIL import Image
 
 from tests.fakediscord import limits
 from tests.fakediscord.mentions import Pings
@@ -409,15 +411,19 @@ class Channel:
         return f"<Channel #{self.name}>" if self.type != DM else f"<DM with {self.recipient}>"
 
 
-def _png_size(data: bytes) -> tuple[int, int] | None:
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
-        return struct.unpack(">II", data[16:24])
-    return None
+def _image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a picture Discord shows (PNG, WebP, ...), None for other files: Discord
+    gives an image attachment its size."""
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            return img.size
+    except (OSError, ValueError):
+        return None
 
 
 @dataclass(eq=False)
 class Attachment:
-    """A file the bot uploaded; ``data`` is the exact bytes (PNG boards decode with Pillow)."""
+    """A file the bot uploaded; ``data`` is the exact bytes (boards decode with Pillow)."""
 
     id: int
     filename: str
@@ -432,8 +438,8 @@ class Attachment:
         return len(self.data)
 
     @property
-    def is_png(self) -> bool:
-        return _png_size(self.data) is not None
+    def is_image(self) -> bool:
+        return _image_size(self.data) is not None
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -447,7 +453,7 @@ class Attachment:
         }
         if self.description is not None:
             data["description"] = self.description
-        dims = _png_size(self.data)
+        dims = _image_size(self.data)
         if dims:
             data["width"], data["height"] = dims
         return data

@@ -28,7 +28,7 @@ async def test_a_layout_view_is_sent_and_updated(fake_discord: FakeDiscord, bot:
     card = reply.message
     assert card.flags & V2 and card.content == "" and card.embeds == []
     assert card.text_displays == [f"## Your turn, {fake.alice.mention}", "Cards drawn: 0", "**Draw** or claim"]
-    assert [a.filename for a in card.attachments] == ["board.png"] and card.attachments[0].is_png
+    assert [a.filename for a in card.attachments] == ["board.png"] and card.attachments[0].is_image
     assert card.pings == Pings(users=[fake.alice.id])  # the text display's mention pings
     ids = [c["id"] for c in walk(card.components)]
     assert ids == list(range(1, len(ids) + 1))  # Discord numbers components in order

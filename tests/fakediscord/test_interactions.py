@@ -184,7 +184,7 @@ async def test_deferred_reply_with_png_followup(fake_discord: FakeDiscord, bot: 
     assert followup is reply.message  # the first follow-up resolves the "thinking" message
     assert not followup.loading and followup.content == "The board"
     [attachment] = followup.attachments
-    assert attachment.filename == "board.png" and attachment.is_png
+    assert attachment.filename == "board.png" and attachment.is_image
     assert attachment.data == tiny_png()
     assert attachment.content_type == "image/png"
     assert fake_discord.channel_messages(fake_discord.general) == [followup]

@@ -333,7 +333,7 @@ async def test_follow_up_rate_limit(fake_discord: FakeDiscord, bot: TinyBot) -> 
     fake_discord.rate_limit("POST /webhooks/{application_id}/{token}", retry_after=0.02)
     reply = await fake_discord.slash(fake_discord.alice, fake_discord.general, "ttr board")
     followup = await reply.wait_followup()
-    assert followup.attachments[0].is_png
+    assert followup.attachments[0].is_image
     assert fake_discord.rate_limited == ["POST /webhooks/{application_id}/{token}"]
 
 

@@ -15,9 +15,9 @@ MAPS = ("usa", "europe", "nederland", "switzerland", "nordic", "marklin")
 PLAYED_MAPS = ("usa", "europe")
 
 
-def decode(png: bytes) -> Image.Image:
-    """The PNG's pixels as RGB (images are stored with a 256-color palette)."""
-    img = Image.open(io.BytesIO(png))
+def decode(data: bytes) -> Image.Image:
+    """An image file's pixels as RGB."""
+    img = Image.open(io.BytesIO(data))
     img.load()
     return img.convert("RGB")
 

@@ -39,21 +39,22 @@ def fill_point(car, width):
 def test_size_mode_and_discord_limit(late_games, map_id):
     view = late_games[map_id].view(None)
     r = render_board(view, load_map(map_id))
-    raw = Image.open(io.BytesIO(r.png))
-    assert raw.format == "PNG" and raw.mode == "P"  # 256 colors: a third of the bytes
-    img = decode(r.png)
+    raw = Image.open(io.BytesIO(r.data))
+    assert raw.format == "WEBP" and r.filename("board") == "board.webp"  # lossless: Discord shows it inline
+    img = decode(r.data)
     assert img.size == (r.width, r.height) and r.width == 1280
-    assert len(r.png) <= 2 * 1024 * 1024
+    assert img.getcolors(256) is not None  # mapped onto the board's palette: a third fewer bytes
+    assert len(r.data) <= 150 * 1024  # measured 98-116 KB (docs/rendering.md)
     assert r.alt_text and "\n" not in r.alt_text and load_map(map_id).name in r.alt_text
 
 
 def test_width_parameter_and_colorblind_mode(synthetic_views):
     m = load_map("europe")
     small = render_board(synthetic_views["europe"], m, width=800)
-    assert decode(small.png).size == (800, small.height)
+    assert decode(small.data).size == (800, small.height)
     normal = render_board(synthetic_views["europe"], m)
     cb = render_board(synthetic_views["europe"], m, colorblind=True)
-    assert (cb.width, cb.height) == (normal.width, normal.height) and cb.png != normal.png
+    assert (cb.width, cb.height) == (normal.width, normal.height) and cb.data != normal.data
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -61,7 +62,7 @@ def test_claims_in_owner_color_at_space_positions(synthetic_views, map_id):
     m = load_map(map_id)
     view = synthetic_views[map_id]
     geo = geometry(m)
-    img = decode(render_board(view, m, probe_players(), highlight=False).png).convert("RGB")
+    img = decode(render_board(view, m, probe_players(), highlight=False).data).convert("RGB")
     claimed = unclaimed = under_tokens = 0
     tokens = _marklin_boxes(m, geo, view)
     for t in m.tracks:
@@ -115,7 +116,7 @@ def test_stations_in_owner_color(late_games):
         pytest.skip("no station in this game")
     m = load_map("europe")
     geo = geometry(m)
-    img = decode(render_board(view, m, probe_players(), highlight=False).png)
+    img = decode(render_board(view, m, probe_players(), highlight=False).data)
     for cid, seat in view["stations"].items():
         x, y = geo.cities[m.city_by_id[cid].index]
         assert close(img.getpixel((round(x), round(y))), PROBE[seat]), cid
@@ -133,8 +134,8 @@ def test_last_claim_is_highlighted(late_games):
         if v["last_action"] and v["last_action"].get("track"):
             break
     m = load_map("usa")
-    with_hl = decode(render_board(v, m).png)
-    without = decode(render_board(v, m, highlight=False).png)
+    with_hl = decode(render_board(v, m).data)
+    without = decode(render_board(v, m, highlight=False).data)
     assert with_hl.tobytes() != without.tobytes()
     _ = view
 
@@ -157,7 +158,7 @@ def test_public_image_identical_when_only_private_info_differs():
     assert twin.view(0) != game.view(0)
     assert twin.view(None) == game.view(None)
     m = load_map("europe")
-    assert render_board(twin.view(None), m).png == render_board(game.view(None), m).png
+    assert render_board(twin.view(None), m).data == render_board(game.view(None), m).data
 
 
 def test_private_view_is_refused():
@@ -191,7 +192,7 @@ def test_neutral_player_claims_drawn_in_the_neutral_color():
     assert neutral
     m = load_map("nederland")
     geo = geometry(m)
-    img = decode(render_board(view, m, probe_players(2), highlight=False).png).convert("RGB")
+    img = decode(render_board(view, m, probe_players(2), highlight=False).data).convert("RGB")
     hits = 0
     for track_id in neutral:
         for car in geo.tracks[m.track_by_id[track_id].index].cars:
@@ -215,7 +216,7 @@ def test_played_three_player_games_render_board_private_and_final(map_id):
     game = played_game(map_id, seats=3, seed=5)
     assert game.is_over()
     public = render_board(game.view(None), m)
-    assert decode(public.png).size == (public.width, public.height)
+    assert decode(public.data).size == (public.width, public.height)
     render_final(game.view(None), m)
     game = played_game(map_id, seats=3, seed=5, plies=120)
     mine = render_player_board(game.view(0), m, claimable_tracks=[t.id for t in m.tracks[:5]])
@@ -235,7 +236,7 @@ def test_switzerland_border_points_drawn_with_country_initials_and_rings():
     country = next(lab for lab in geo.labels if m.cities[lab.city].kind == "country")
     assert country.size > geo.label_size
     view = synthetic_view(m, seats=3, seed=2)
-    img = decode(render_board(view, m, highlight=False).png).convert("RGB")
+    img = decode(render_board(view, m, highlight=False).data).convert("RGB")
     from rendering.board import BORDER_FILL
 
     for i in m.borders[m.city_by_id["italia"].index]:
@@ -258,8 +259,8 @@ def test_switzerland_border_points_drawn_with_country_initials_and_rings():
             ],
         }
     ]
-    ringed = decode(render_player_board(seat_view, m).png).convert("RGB")
-    plain = decode(render_board(view, m, highlight=False).png).convert("RGB")
+    ringed = decode(render_player_board(seat_view, m).data).convert("RGB")
+    plain = decode(render_board(view, m, highlight=False).data).convert("RGB")
     x, y = geo.cities[m.borders[m.city_by_id["osterreich"].index][0]]
     r = round(geo.city_r * 2.3)
     assert any(

@@ -56,7 +56,7 @@ def test_odd_names_on_the_board(synthetic_views):
     m = load_map("europe")
     players = [PlayerStyle(n, (100 + 20 * i, 50, 90)) for i, n in enumerate(ODD_NAMES[:5])]
     r = render_board(synthetic_views["europe"], m, players)
-    assert decode(r.png).size == (r.width, r.height)
+    assert decode(r.data).size == (r.width, r.height)
     players = [PlayerStyle(n, (10, 120, 200)) for n in ODD_NAMES[5:10]]
     r = render_board(synthetic_views["europe"], m, players)
     assert "Player 1" in r.alt_text  # an all-emoji name falls back to the seat

@@ -80,7 +80,7 @@ def _small(img: Image.Image) -> Image.Image:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden(name):
     r = CASES[name]()
-    img = decode(r.png)
+    img = decode(r.data)
     path = GOLDEN / f"{name}.png"
     small = _small(img)
     if os.environ.get("UPDATE_GOLDEN"):

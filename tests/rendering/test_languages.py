@@ -176,7 +176,7 @@ def test_translated_glyphs_are_drawn(language, monkeypatch):
     """Without the language's glyphs in the fonts the images come out different: the translated
     labels are drawn with them (the names here are Latin, so only catalog text has them)."""
     t = translator(language)
-    with_glyphs = {name: image.png for name, image in images(t, LATIN_NAMES).items()}
+    with_glyphs = {name: image.data for name, image in images(t, LATIN_NAMES).items()}
     has = SCRIPTS[language]
     real = fonts.coverage
     monkeypatch.setattr(fonts, "coverage", lambda f: frozenset(c for c in real(f) if not has(chr(c))))
@@ -189,7 +189,7 @@ def test_translated_glyphs_are_drawn(language, monkeypatch):
         for cached in cleaned:
             cached.cache_clear()
     for name, image in without.items():
-        assert image.png != with_glyphs[name], name
+        assert image.data != with_glyphs[name], name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,7 +203,7 @@ def test_images_in_russian_and_chinese(language, drawn):
     english = images(None, LATIN_NAMES)
     drawn.clear()
     for name, image in images(t, LATIN_NAMES).items():
-        img = decode(image.png)
+        img = decode(image.data)
         assert img.size == (image.width, image.height) and img.mode == "RGB"
         assert image.alt_text != english[name].alt_text and any(map(has, image.alt_text)), (name, image.alt_text)
         assert "\n" not in image.alt_text
@@ -305,17 +305,17 @@ def test_caches_keep_languages_apart():
     (test_city_names_follow_the_viewer_choice draws both kinds from one map)."""
     m = load_map("europe")
     view = synthetic_view(m, seats=3, seed=2)
-    english = render_board(view, m, colorblind=True).png
-    russian = render_board(view, m, colorblind=True, t=translator("ru")).png
+    english = render_board(view, m, colorblind=True).data
+    russian = render_board(view, m, colorblind=True, t=translator("ru")).data
     assert russian != english
-    assert render_board(view, m, colorblind=True).png == english
-    assert render_board(view, m, colorblind=True, t=translator("ru")).png == russian
+    assert render_board(view, m, colorblind=True).data == english
+    assert render_board(view, m, colorblind=True, t=translator("ru")).data == russian
 
 
 def test_english_is_the_default():
     m = load_map("usa")
     view = synthetic_view(m, seats=3, seed=1)
-    assert render_board(view, m, t=translator("en")).png == render_board(view, m).png
+    assert render_board(view, m, t=translator("en")).data == render_board(view, m).data
     players = [PlayerStyle("", (10, 120, 200))]
     assert "Игрок 1" in render_board(view, m, players, t=translator("ru")).alt_text
 
@@ -326,10 +326,10 @@ def test_translated_city_labels_are_cached_apart(language):
     if not any(language in c.names for c in m.cities):
         pytest.skip(f"the USA map has no {language} city names yet")
     view = synthetic_view(m, seats=3, seed=1)
-    printed = render_board(view, m, t=translator(language)).png
-    translated = render_board(view, m, t=translator(language, "translated")).png
+    printed = render_board(view, m, t=translator(language)).data
+    translated = render_board(view, m, t=translator(language, "translated")).data
     assert translated != printed
-    assert render_board(view, m, t=translator(language)).png == printed
+    assert render_board(view, m, t=translator(language)).data == printed
 
 
 @pytest.mark.parametrize("map_id", ["usa", "europe", "nordic", "switzerland"])

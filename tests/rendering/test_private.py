@@ -47,7 +47,7 @@ def test_hand_from_an_engine_game(late_games):
     seat = game.to_move()[0]
     view = game.view(seat)
     r = render_hand(view, load_map("europe"), default_players(5))
-    img = decode(r.png)
+    img = decode(r.data)
     assert img.size == (r.width, r.height) == (800, r.height) and img.mode == "RGB"
     for card, n in view["you"]["hand"].items():
         assert f"{n} {card}" in r.alt_text
@@ -110,7 +110,7 @@ def test_ticket_offer_from_an_engine_game():
     game = Game.new("europe", seats=3, seed=5)
     view = game.view(0)
     r = render_ticket_offer(view, load_map("europe"))
-    assert decode(r.png).size == (r.width, r.height)
+    assert decode(r.data).size == (r.width, r.height)
     assert r.alt_text.count(":") == len(view["you"]["offer"]) + 1
 
 
@@ -121,7 +121,7 @@ def test_player_board_highlights_claimable_routes_and_ticket_cities(late_games):
     m = load_map("usa")
     claimable = sorted({a.track for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Claim)})
     r = render_player_board(view, m, default_players(5), claimable_tracks=claimable)
-    img = decode(r.png)
+    img = decode(r.data)
     geo = geometry(m)
     for tid in claimable[:5]:
         car = geo.tracks[m.track_by_id[tid].index].cars[0]
@@ -134,7 +134,7 @@ def test_player_board_highlights_claimable_routes_and_ticket_cities(late_games):
             x, y = geo.cities[m.city_by_id[t["a"]].index]
             assert near(img, x + geo.mark_r - 1.5, y, TICKET_CITY, 2), t
     # the same board without the private layer is the public one
-    assert render_board(game.view(None), m, default_players(5)).png != r.png
+    assert render_board(game.view(None), m, default_players(5)).data != r.data
 
 
 def test_final_image_from_an_engine_game():
@@ -142,7 +142,7 @@ def test_final_image_from_an_engine_game():
     assert game.is_over()
     view = game.view(None)
     r = render_final(view, load_map("usa"), [PlayerStyle("Ana", (120, 40, 200))])
-    assert decode(r.png).size == (r.width, r.height)
+    assert decode(r.data).size == (r.width, r.height)
     ranked = sorted(view["final"], key=lambda p: p["rank"])
     assert (
         r.alt_text.index(f" {ranked[0]['total']} (") < r.alt_text.index(f" {ranked[-1]['total']} (")
@@ -158,7 +158,7 @@ def test_final_lights_the_longest_path():
     m = load_map("europe")
     view = synthetic_final(synthetic_view(m, seats=3, seed=4), m)
     r = render_final(view, m)
-    img = decode(r.png)
+    img = decode(r.data)
     geo = geometry(m)
     winner = next(p for p in view["final"] if "longest_path" in p["bonuses"])
     tid = winner["longest_tracks"][0]
@@ -176,7 +176,7 @@ def test_nederland_through_the_engine_when_it_runs():
     m = load_map("nederland")
     view = game.view(None)
     r = render_board(view, m)
-    assert decode(r.png).size == (r.width, r.height)
+    assert decode(r.data).size == (r.width, r.height)
     seat = game.to_move()[0] if game.to_move() else 0
     render_hand(game.view(seat), m)
     assert "money" not in str(view["players"])

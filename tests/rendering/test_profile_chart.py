@@ -31,7 +31,7 @@ def card(**changes) -> ProfileCard:  # type: ignore[no-untyped-def]
 
 
 def colors(image) -> set:  # type: ignore[no-untyped-def]
-    return {c for _, c in decode(image.png).getcolors(maxcolors=1 << 20)}
+    return {c for _, c in decode(image.data).getcolors(maxcolors=1 << 20)}
 
 
 def test_each_map_has_its_line_and_each_season_its_bar() -> None:

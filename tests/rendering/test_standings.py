@@ -26,7 +26,7 @@ def test_standings_render_with_medals_long_names_and_a_note() -> None:
     image = render_standings(
         ladder(6), title="Club · Standings", subtitle="Season 1 · overall", note="1 more player with fewer than 3 games"
     )
-    img = decode(image.png)
+    img = decode(image.data)
     assert img.size == (WIDTH, image.height) and img.width == 800
     assert image.alt_text.startswith("Club · Standings: 1. Anna 12.5 (6 games, 4 wins); 2. Bartholomew")
     assert "-4.0" in image.alt_text  # negative ratings are shown as they are
@@ -38,13 +38,13 @@ def test_standings_render_with_medals_long_names_and_a_note() -> None:
 def test_standings_cut_long_ladders_and_say_so() -> None:
     image = render_standings(ladder(MAX_ROWS + 5), title="Big league")
     assert image.alt_text.count(";") == MAX_ROWS - 1
-    assert decode(image.png).height < 54 * (MAX_ROWS + 8) + 200
+    assert decode(image.data).height < 54 * (MAX_ROWS + 8) + 200
 
 
 def test_empty_standings() -> None:
     image = render_standings([], title="Club · Standings")
     assert "no rated games yet" in image.alt_text
-    decode(image.png)
+    decode(image.data)
 
 
 def test_profile_card_with_history_and_recent_games() -> None:
@@ -65,7 +65,7 @@ def test_profile_card_with_history_and_recent_games() -> None:
         recent=[RecentRow("Nov 29", "USA", 1, 4, 102, 2.6), RecentRow("Nov 28", "Europe", 2, 3, 88, -0.8)],
     )
     image = render_profile(card)
-    img = decode(image.png)
+    img = decode(image.data)
     assert img.width == WIDTH and 700 < img.height < 1100
     assert image.alt_text == (
         "Anna, Club Season 1: rating 11.5, 1st of 4; 4 games, 4 wins, average score 88, "

@@ -17,7 +17,7 @@ def test_standings_and_bracket_render_and_describe_themselves():
     ]
     small = render_tournament_standings(rows[:1], title="Cup · Standings")
     image = render_tournament_standings(rows, title="Cup · Standings", subtitle="Swiss")
-    assert Image.open(io.BytesIO(image.png)).size == (800, image.height) and image.height > small.height
+    assert Image.open(io.BytesIO(image.data)).size == (800, image.height) and image.height > small.height
     assert all(name in image.alt_text for name in ("alice", "Кирилл", "王小明"))
     tables = [
         BracketTable(r, n, [(f"p{r}{n}{k}", k + 1) for k in range(4)], [k == 0 for k in range(4)])

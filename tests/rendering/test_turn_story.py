@@ -54,15 +54,15 @@ def test_every_claim_since_the_viewers_previous_board_glows_and_is_told():
     assert len(claims) >= 2  # several turns of the round claimed something
     geo = geometry(m)
     players = default_players(5)
-    img = decode(render_board(view, m, players, since=since).png)
+    img = decode(render_board(view, m, players, since=since).data)
     assert all(glowing(img, geo, m, tid) for tid in claims)
     alt = render_board(view, m, players, since=since).alt_text
     seats = {e["seat"] for e in view["recent"]}
     assert all(f"{players[s].name}:" in alt for s in seats)
     # since the last ply: only what happened after it glows
-    last = decode(render_board(view, m, players, since=view["plies"]).png)
+    last = decode(render_board(view, m, players, since=view["plies"]).data)
     assert not any(glowing(last, geo, m, tid) for tid in claims if tid != view["last_action"].get("track"))
-    nothing = decode(render_board(view, m, players, highlight=False, since=since).png)
+    nothing = decode(render_board(view, m, players, highlight=False, since=since).data)
     assert not any(glowing(nothing, geo, m, tid) for tid in claims)
 
 
@@ -83,7 +83,7 @@ def test_paid_tunnel_glows_and_names_its_route_and_face_up_card_its_color():
     r = render_board(view, m)
     assert "claimed the tunnel Venezia – Zürich with 2 green, then 1 loco more (+2)" in r.alt_text, r.alt_text
     assert "took blue" in r.alt_text
-    assert glowing(decode(r.png), geometry(m), m, t.id)
+    assert glowing(decode(r.data), geometry(m), m, t.id)
 
 
 def test_turns_are_told_in_russian_and_chinese():
@@ -141,7 +141,7 @@ def test_player_board_off_turn_shows_what_the_hand_could_pay_for():
     assert "not your turn" in r.alt_text and f"could pay for {len(payable)} route" in r.alt_text
     mine = render_player_board(game.view(game.current), m, claimable_tracks=[])
     assert "not your turn" not in mine.alt_text
-    img = decode(r.png)
+    img = decode(r.data)
     geo = geometry(m)
     assert sum(glowing(img, geo, m, tid) for tid in payable[:6]) >= 4
 
@@ -154,7 +154,7 @@ def test_final_shows_the_longest_path_only_where_it_scores(map_id, longest):
         for p in view["final"]:
             p["bonuses"].pop("longest_path", None)
     r = render_final(view, m)
-    img = decode(r.png)
+    img = decode(r.data)
     geo = geometry(m)
     best = max(view["final"], key=lambda p: p["longest"])
     lit = sum(glowing(img, geo, m, tid) for tid in best["longest_tracks"])
@@ -200,7 +200,7 @@ def test_five_ticket_offer_is_shorter_than_a_phone_screen_and_shows_the_claims(m
     assert drawn == [] and thumb.width == 240
     monkeypatch.undo()
     empty = dict(view, claims={})
-    assert render_ticket_offer(empty, m).png != r.png
+    assert render_ticket_offer(empty, m).data != r.data
 
 
 def test_tunnel_being_paid_for_is_lit_and_named_by_its_cities():
@@ -217,7 +217,7 @@ def test_tunnel_being_paid_for_is_lit_and_named_by_its_cities():
         r.alt_text
     )
     assert "digging the tunnel Venezia – Zürich" in r.alt_text
-    assert glowing(decode(r.png), geometry(game.map), game.map, t.id)
+    assert glowing(decode(r.data), geometry(game.map), game.map, t.id)
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "zh"])
