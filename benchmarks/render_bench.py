@@ -15,7 +15,7 @@ Goals (issues 4, 17): warm <= 3x a bare encode, warm <= 250 ms, a late-game boar
 Figures go in docs/rendering.md.
 
 --game: the bytes a channel receives over one seeded game per map (4 players, 3 on Switzerland
-and Nordic, their maximum), as the bot posts them (bot.messenger.map_state: a board only after a
+and Nordic, their maximum), as the bot posts them (bot.table_message.map_state: a board only after a
 turn that changes what the map shows, claims, stations, Märklin's passengers and tokens), each
 board telling the turns since the board before (`since=`), and the final image: the bytes of the
 boards early, mid and late (15 %, 50 %, 90 % of the game's plies), the total of the game (issue
@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image  # noqa: E402
 
-from bot.messenger import map_state  # noqa: E402
+from bot.table_message import map_state  # noqa: E402
 from engine.mapdata import load_map  # noqa: E402
 from i18n import translator  # noqa: E402
 from rendering import default_players, render_board, render_final  # noqa: E402
