@@ -42,7 +42,9 @@ async def test_solo_practice_against_two_ais_to_the_end(fake_discord, make_bot):
         if driver.game.is_over():
             break
         await driver.act(0, driver.choose(0))
-    await fake.wait_until(lambda: fake.channel_messages(fake.general)[-1].embeds, what="the final message")
+    await fake.wait_until(
+        lambda: fake.channel_messages(fake.general)[-1].text.startswith("## 🏁"), what="the final message"
+    )
     turns = [m for m in fake.channel_messages(fake.general) if "your turn" in m.text]
     assert turns and all(f"<@{fake.alice.id}>, your turn" in m.text for m in turns)  # only a person is asked
     together = [m for m in turns if "**🤖 baseline AI 2**" in m.text and "**🤖 baseline AI 3**" in m.text]
