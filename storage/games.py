@@ -367,34 +367,24 @@ async def set_host(*, session: AsyncSession, game_id: int, user_id: int) -> date
 async def replace_seat_user(*, session: AsyncSession, game_id: int, seat: int, user_id: int) -> datetime:
     """Give a seat (its cards, tickets and routes) to another user; the game goes on unchanged.
     The game's `updated_at` changes with it (so other processes see their copy is stale); returns it."""
-    now = utcnow()
-    async with writing(session):
-        result = await session.execute(
-            update(SeatRecord)
-            .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
-            .values(user_id=user_id, web_revoked_at=now)  # the last player's web links stop working
-            .execution_options(synchronize_session=False)
-        )
-        if result.rowcount != 1:
-            raise GameNotFoundError(game_id)
-        await session.execute(
-            update(GameRecord)
-            .where(GameRecord.id == game_id)
-            .values(updated_at=now)
-            .execution_options(synchronize_session=False)
-        )
-    return now
+    return await _revoke_seat_links(session, game_id, seat, user_id=user_id)  # the last player's links stop
 
 
 async def revoke_web_links(*, session: AsyncSession, game_id: int, seat: int) -> datetime:
     """Refuse the web table's links to a seat issued until now (bot/web/links.py). The game's
     `updated_at` changes with it, so every process reloads the seat; returns it."""
+    return await _revoke_seat_links(session, game_id, seat)
+
+
+async def _revoke_seat_links(session: AsyncSession, game_id: int, seat: int, **values: Any) -> datetime:
+    """Refuse a seat's web links issued until now, change its row's other `values` and the
+    game's `updated_at`, in one write; returns that moment."""
     now = utcnow()
     async with writing(session):
         result = await session.execute(
             update(SeatRecord)
             .where(SeatRecord.game_id == game_id, SeatRecord.seat == seat)
-            .values(web_revoked_at=now)
+            .values(web_revoked_at=now, **values)
             .execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:
