@@ -510,7 +510,8 @@ class Announcer:
         content, view = m.panel(t, table, seat)
         head = "✅ " + (did or t.gettext("Done."))
         # A ticket offer comes with its map thumbnails, as the starting one does.
-        files = await m.private_files(table, seat, hand=False, offer=True, t=t) if reply.images else []
+        offer = reply.images and bool(game.offers[seat])
+        files = await m.private_files(table, seat, hand=False, offer=True, t=t) if offer else []
         shown = layouts.card([head, content], images=files, controls=view, accent=m.accent(table, seat))
         await reply.send(shown, files)
 
