@@ -2,7 +2,7 @@
 stacks and passengers included).
 
     python benchmarks/render_bench.py [--repeat 15]
-    python benchmarks/render_bench.py --game [--seed 3] [MAP ...]
+    python benchmarks/render_bench.py --game [--seed 3] [--ai strong] [MAP ...]
 
 
 Times are process CPU time (the machine is shared; wall clock would count the others' work).
@@ -14,12 +14,11 @@ city names in color-blind mode).
 Goals (issues 4, 17): warm <= 3x a bare encode, warm <= 250 ms, a late-game board <= 200 KB.
 Figures go in docs/rendering.md.
 
---game: the bytes a channel receives over one seeded game per map (4 players, 3 on Switzerland
-and Nordic, their maximum), as the bot posts them (bot.table_message.map_state: a board only after a
-turn that changes what the map shows, claims, stations, Märklin's passengers and tokens), each
-board telling the turns since the board before (`since=`), and the final image: the bytes of the
-boards early, mid and late (15 %, 50 %, 90 % of the game's plies), the total of the game (issue
-34: <= 3 MiB), and the median CPU time of a board.
+--game: the bytes a channel receives over one seeded game per map (4 AIs, 3 on Switzerland and
+Nordic, their maximum; `--ai` their level), as the bot posts them (bot.table_message.board_due:
+the map alone, at most one board a round, when the map changed), each board lighting the turns
+since the board before (`since=`), and the final image: the total of the game (issue 34: <= 3 MiB)
+and the median CPU time of a board.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image  # noqa: E402
 
-from bot.table_message import map_state  # noqa: E402
+from bot.table_message import board_due, map_state  # noqa: E402
 from engine.mapdata import load_map  # noqa: E402
 from i18n import translator  # noqa: E402
 from rendering import default_players, render_board, render_final  # noqa: E402
@@ -100,54 +99,43 @@ def bare(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def game_bytes(seed: int, map_id: str) -> float:
-    """Replay a seeded random game once, rendering the board after each turn that changes the map
-    and the final image; the game's bytes in MiB."""
-    import random
-
+def game_bytes(seed: int, map_id: str, level: str) -> float:
+    """Play a seeded game between AIs of `level`, rendering the channel's board whenever the bot
+    posts one (`bot.table_message.board_due`, at the end of a turn) and the final image; the
+    game's bytes in MiB."""
+    from ai import ask, make_ai
     from engine import Game
 
     m = load_map(map_id)
     seats = min(4, m.rules.max_players)
     players = default_players(NAMES[:seats])
+    ais = [make_ai(level, seed=f"{seed}:{s}") for s in range(seats)]
     game = Game.new(map_id, seats=seats, seed=seed)
-    rng = random.Random(seed)
-    while not game.is_over():  # the same moves as rendering.sample.played_game
-        seat = game.to_move()[0]
-        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
-    plies = len(game.log)
-    marks = {round(plies * f): name for name, f in (("early", 0.15), ("mid", 0.5), ("late", 0.9))}
-    game = Game.new(map_id, seats=seats, seed=seed)
-    rng = random.Random(seed)
-    posted, boards, cpu, shown = 0, [], [], {}
-    before = map_state(game.view(None))
+    boards, cpu, sizes = [], [], []
+    last: tuple[tuple[int, ...], int] | None = None
+    posted = None
     while not game.is_over():
         seat = game.to_move()[0]
-        game.apply(seat, rng.choice(game.legal_actions(seat, collapse_payments=True)))
+        playing = game.phase == "playing"
+        game.apply(seat, ask(ais[seat], game, seat))
         view = game.view(None)
-        now = map_state(view)
-        ply = view["plies"]
-        mark = next((name for p, name in marks.items() if ply >= p and name not in shown), None)
-        if now == before and mark is None:
+        turn_ended = (playing or game.phase == "playing") and game.stage is None
+        if game.is_over() or not turn_ended or not board_due(view, last):
             continue
         t = time.process_time()
-        r = render_board(view, m, players, since=posted)
+        r = render_board(view, m, players, since=posted, panel=False)
         cpu.append(time.process_time() - t)
-        if mark:  # early / mid / late: the board as it would be posted at that ply
-            shown[mark] = (ply, len(view["claims"]), r.width, r.height, len(r.data))
-        if now != before:
-            boards.append(len(r.data))
-            posted, before = ply, now
+        boards.append(len(r.data))
+        sizes.append((r.width, r.height))
+        posted, last = view["plies"], (map_state(view), view["round"])
     final = len(render_final(game.view(None), m, players).data)
     total = (sum(boards) + final) / 2**20
+    rounds = game.view(None)["round"]
+    print(f"{map_id}, {seats} {level} AIs, seed {seed}: {len(game.log)} plies, {rounds} rounds, {len(boards)} boards")
     print(
-        f"{map_id}, {seats} players, seed {seed}: {plies} plies, {len(boards)} boards posted (turns that change the map)"
-    )
-    for name, (ply, claims, w, h, n) in shown.items():
-        print(f"  {name:<5} ply {ply:>3}, {claims:>2} claims, {w}x{h}: {n:>7} bytes")
-    print(
-        f"  boards: median {statistics.median(boards):.0f} bytes, max {max(boards)}, final image {final}; "
-        f"the game {total:.2f} MiB; render + encode median {statistics.median(cpu) * 1000:.0f} ms CPU"
+        f"  boards {sizes[-1][0]}x{sizes[-1][1]}: median {statistics.median(boards):.0f} bytes, max {max(boards)}, "
+        f"final image {final}; the game {total:.2f} MiB; render + encode median "
+        f"{statistics.median(cpu) * 1000:.0f} ms CPU"
     )
     return total
 
@@ -157,11 +145,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--game", action="store_true", help="a channel's bytes over one seeded game per map")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--ai", default="strong", help="with --game: the AI level that plays every seat")
     ap.add_argument("maps", nargs="*", default=MAPS, help="with --game: the maps (default: all)")
     args = ap.parse_args()
     print(f"Python {platform.python_version()}, Pillow {Image.__version__}, {WEBP_OPTIONS}")
     if args.game:
-        totals = {map_id: game_bytes(args.seed, map_id) for map_id in args.maps}
+        totals = {map_id: game_bytes(args.seed, map_id, args.ai) for map_id in args.maps}
         print("per game: " + ", ".join(f"{map_id} {mib:.2f} MiB" for map_id, mib in totals.items()))
         return
     players = default_players(NAMES)

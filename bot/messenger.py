@@ -78,7 +78,7 @@ class TableMessenger(TableMessages, PanelMessages):
         #: and each miss would be a GET /users/{id} before the DM)
         self._users: OrderedDict[int, discord.abc.User] = OrderedDict()
         self._posted_plies: dict[int, int] = {}  # game -> the ply of the board last posted in its channel
-        self._posted_boards: dict[int, tuple[int, ...]] = {}  # game -> (claims, stations, …) on that board
+        self._posted_boards: dict[int, tuple[tuple[int, ...], int]] = {}  # game -> (its map_state, round)
         self._tables: dict[int, LiveTable] = {}  # game -> its table message with the live controls
         #: (game, user) -> that player's panel, the turn it served, and when its interaction came
         #: (this process's monotonic clock)

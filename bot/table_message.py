@@ -20,7 +20,7 @@ from bot.service import Table
 from bot.timers import timestamp
 from i18n import Translator
 from storage.models import Announcement
-from texts.present import final_fields
+from texts.present import decks_text, final_fields, passengers_text, seat_figures
 
 log = logging.getLogger(__name__)
 
@@ -47,16 +47,15 @@ class TableMessages:
     """The table's part of `TableMessenger` (bot/messenger.py): posting, editing and retiring the
     table message, and the board picture it carries."""
 
-    def board_changed(self, table: Table) -> bool:
-        """Whether the map changed (a route, a station) since the board last posted in the channel:
-        a turn that only drew cards posts no new picture (its buttons show the new market)."""
-        seen = table.game.view(None)
-        return self._posted_boards.get(table.id) != map_state(seen)
+    def board_due(self, table: Table) -> bool:
+        """Whether this turn's table message carries a new board (`board_due` below)."""
+        return board_due(table.game.view(None), self._posted_boards.get(table.id))
 
     async def board_file(self, table: Table, t: Translator | None = None, *, posted: bool = False) -> discord.File:
         """The public board, in the channel's language unless `t` says otherwise (a private copy).
-        A `posted` board (the channel's turn message) tells and lights every turn since the board
-        posted before it; others, the last turn of every seat."""
+        A `posted` board (the channel's table) is the map alone, lighting every turn since the board
+        posted before it (the table's text tells them, and the scores); others have the panel
+        under the map, telling the last turn of every seat."""
         await self.load_names(table)
         t = t or await self.channel_t(table)
         seen = table.game.view(None)
@@ -69,11 +68,23 @@ class TableMessages:
             t,
             colorblind=self.colorblind(table),
             since=since,
+            panel=not posted,
         )
         if posted:
             self._posted_plies[table.id] = seen["plies"]
-            self._posted_boards[table.id] = map_state(seen)
+            self._posted_boards[table.id] = (map_state(seen), seen["round"])
         return as_file(image, "board")
+
+    def standings(self, table: Table, t: Translator) -> str:
+        """The seats' figures under the table's board (the picture shows the map alone: text a
+        phone reads at any size), one line each, then what is left to draw."""
+        seen, m = table.game.view(None), table.game.map
+        lines = []
+        for p in seen["players"]:
+            lines.append(" · ".join([f"**{self.name(table, p['seat'], t)}**", *seat_figures(t, m, p)]))
+            if "passengers" in p:  # Märklin
+                lines.append("-# " + passengers_text(t, m, p))
+        return "\n".join([*lines, "-# " + decks_text(t, seen)])
 
     async def post_turn(
         self,
@@ -116,8 +127,9 @@ class TableMessages:
             return
         through = through if through is not None and self.can_post_through(table, through) else None
         started = metrics.now()
-        files = [await self.board_file(table, t, posted=True)] if self.board_changed(table) else []
-        shown = layouts.card([recap], images=files, after=[turn], controls=controls, accent=self.accent(table, nxt))
+        files = [await self.board_file(table, t, posted=True)] if self.board_due(table) else []
+        after = [self.standings(table, t), turn] if files else [turn]  # the figures come with the board
+        shown = layouts.card([recap], images=files, after=after, controls=controls, accent=self.accent(table, nxt))
         message: discord.Message | None = None
         try:
             with metrics.turn_message(started):
@@ -171,7 +183,7 @@ class TableMessages:
             not table.game.is_over()
             and interaction.channel_id == table.record.channel_id
             and interaction.response.is_done()
-            and (files_allowed(interaction) or not self.board_changed(table))
+            and (files_allowed(interaction) or not self.board_due(table))
         )
 
     async def _posted_before(
@@ -309,6 +321,21 @@ class TableMessages:
         )
         await channel.send(view=shown, file=file, nonce=row_nonce(row, 0))
         await self.retire_table(table)
+
+
+def board_due(seen: dict, last: tuple[tuple[int, ...], int] | None) -> bool:
+    """Whether the channel gets a new board now (`seen`: the spectator view; `last`: the map
+    state and round of its last board): the map changed (a route, a station, Märklin's passengers
+    and tokens) since then, and that board is from an earlier round. At most one board a round,
+    lighting every turn since the one before, keeps a 4-player game's pictures within 3 MiB
+    (issue 34); the turns between are told in words, and each player's own board (**My hand**)
+    is always current. A board showing a claim or station since taken back (an undo) is
+    replaced at once."""
+    if last is None:
+        return True
+    now = map_state(seen)
+    taken_back = now[0] < last[0][0] or now[1] < last[0][1]  # claims and stations only ever grow
+    return taken_back or (now != last[0] and seen["round"] > last[1])
 
 
 def map_state(seen: dict) -> tuple[int, ...]:

@@ -43,8 +43,6 @@ END_REASONS = {
     "all_passed": N_("game over (nobody could move)"),
     "too_few_seats": N_("game over (too few players left)"),
 }
-#: Why a seat left the game (the view's `left`).
-LEFT = {"resigned": N_("resigned"), "removed": N_("removed")}
 
 
 @dataclass
@@ -146,24 +144,9 @@ def _seat_rows(t: Translator, game: Game, view: dict, controllers: Sequence[Cont
     rows = []
     for p in view["players"]:
         s = p["seat"]
-        flags = []
-        if game.map.rules.stations:
-            flags.append(t.ngettext("{n} station", "{n} stations", p["stations_left"]))
-        if "loans" in p:
-            flags.append(t.ngettext("{n} loan", "{n} loans", p["loans"]))
-        if p["left"]:
-            flags.append(t.gettext(LEFT[p["left"]]))
+        figures = present.seat_figures(t, game.map, p)
         mark = ">" if view["current"] == s else " "
-        rows.append(
-            [
-                f"{mark} {controllers[s].name}",
-                t.ngettext("{n} point", "{n} points", p["score"]),
-                t.ngettext("{n} train", "{n} trains", p["trains"]),
-                t.ngettext("{n} card", "{n} cards", p["hand_size"]),
-                t.ngettext("{n} ticket", "{n} tickets", p["tickets"]),
-                "  ".join(flags),
-            ]
-        )
+        rows.append([f"{mark} {controllers[s].name}", *figures[:4], "  ".join(figures[4:])])
     lines = _table(rows)
     if "passengers" in view["players"][0]:  # Märklin: each seat's passengers and tokens under its row
         for i, p in reversed(list(enumerate(view["players"]))):

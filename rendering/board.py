@@ -19,7 +19,7 @@ from rendering import fonts, marklin, terrain
 from rendering.badges import STATION_SCALE, STATION_TAG, Badge, badge_text_px, badges, station_badges
 from rendering.draw import SS, blends, disc, encode, palette_for, paste, paste_centered, sprite
 from rendering.geometry import MapGeometry, geometry, toll_spots
-from rendering.panel import PanelText, draw_panel, panel_height, small_size
+from rendering.panel import PanelText, draw_key, draw_panel, key_height, panel_height, small_size
 from rendering.shapes import overlap
 from rendering.style import (
     ALERT,
@@ -528,13 +528,15 @@ def board_image(
     glow=(),
     glow_color=HIGHLIGHT,
     panel=True,
+    key=False,
     extra_height: int = 0,
     words=True,
 ) -> tuple[Image.Image, MapGeometry, Image.Image]:
     """The picture, its geometry and the palette to encode it with. highlight None/True: what
-    changed since ply `since` (the recent turns) glows; False: nothing; or track ids. words
-    False: no text on the map (no labels, coins, tags, letters or numbers; a thumbnail, where
-    they would be too small to read)."""
+    changed since ply `since` (the recent turns) glows; False: nothing; or track ids. key: the
+    seats' colors and names under a map drawn without its panel. words False: no text on the
+    map (no labels, coins, tags, letters or numbers; a thumbnail, where they would be too small
+    to read)."""
     geo = geometry(map_data, width, city_names(t, map_data))
     marks = map_marks(map_data, t, colorblind)
     if not words:
@@ -542,6 +544,7 @@ def board_image(
     static = static_map(map_data, geo, marks)
     text = PanelText(t, view, players, map_data, since, legend) if panel else None
     ph = panel_height(geo.width, len(view["players"]), text.count(t, players, geo.width)) if panel else 0
+    ph += key_height(geo.width) if key else 0
     canvas = Image.new("RGB", (geo.width, geo.map_height + ph + extra_height), PANEL)
     canvas.paste(static, (0, 0))
     hl = list(glow)
@@ -571,6 +574,8 @@ def board_image(
     )
     if panel:
         draw_panel(canvas, map_data, view, players, geo.map_height, colorblind=colorblind, t=t, text=text)
+    if key:
+        draw_key(canvas, players, len(view["players"]), geo.map_height)
     return canvas, geo, board_palette(map_data, geo, marks, players)
 
 
@@ -606,9 +611,13 @@ def render_board(
     width: int | None = None,
     t: Translator | None = None,
     since: int | None = None,
+    panel: bool = True,
 ) -> RenderedImage:
     """The public board from a spectator view: map, claims, stations, what changed, panel, in
     the language of `t` (None: English).
+
+    panel: False draws the map and the seats' color key alone (the channel's table says the rest
+    in its text, which a phone reads better; the board costs some 16 KB less).
 
     since: the ply (`view["plies"]`) of the board the viewers saw before: the turns after it are
     told in the panel and their claims and stations glow (None: the last turn of every seat).
@@ -619,6 +628,15 @@ def render_board(
     t = translator_or_english(t)
     players = seat_styles(view, players, t)
     img, _, palette = board_image(
-        view, map_data, players, t=t, width=width, colorblind=colorblind, highlight=highlight, since=since
+        view,
+        map_data,
+        players,
+        t=t,
+        width=width,
+        colorblind=colorblind,
+        highlight=highlight,
+        since=since,
+        panel=panel,
+        key=not panel,
     )
     return RenderedImage(encode(img, palette), board_alt_text(t, view, map_data, players, since), img.width, img.height)

@@ -37,6 +37,7 @@ from rendering.words import (
     status_text,
     tunnel_text,
 )
+from texts import present
 
 
 def text_size(width: int) -> int:
@@ -169,6 +170,29 @@ def swatch(draw: ImageDraw.ImageDraw, box, color, seat: int, fs: int) -> None:
     )
 
 
+def key_height(width: int) -> int:
+    """The height of the color key under a board drawn without its panel."""
+    return round(panel_size(width) * 2.4)
+
+
+def draw_key(canvas: Image.Image, players: Sequence[PlayerStyle], seats: int, top: int) -> None:
+    """Under a board drawn without its panel (the channel's table, whose text tells the rest):
+    each seat's color, number and name in one row, so a claim reads as its owner's."""
+    W = canvas.width
+    fs = panel_size(W)
+    d = ImageDraw.Draw(canvas)
+    d.rectangle((0, top, W, canvas.height), fill=PANEL)
+    d.line((0, top, W, top), fill=PANEL_LINE, width=2)
+    margin, gap, sw = round(fs * 0.9), round(fs * 0.35), round(fs * 1.3)
+    cell = (W - 2 * margin) / seats
+    mid = top + key_height(W) / 2
+    for seat in range(seats):
+        x = margin + seat * cell
+        swatch(d, (x, mid - sw / 2, x + sw, mid + sw / 2), players[seat].color, seat, fs)
+        name = fonts.fit(players[seat].name, fs, cell - sw - 2 * gap, "bold")
+        fonts.draw_text(d, (x + sw + gap, mid), name, fs, INK, style="bold", anchor="lm")
+
+
 def legend_icon(d: ImageDraw.ImageDraw, icon: str, x: float, y: float, ss: int) -> None:
     """The legend's sample of a glow (what changed), a light (claimable), a ring (ticket city)."""
     h = ss * 0.5
@@ -220,17 +244,7 @@ def draw_panel(
             letter_size=ss,
             radius=max(4, fs // 4),
         )
-    decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
-    if "ticket_decks" in view:  # Märklin: a short and a long deck, whose mix each draw names
-        decks = t.gettext(
-            "{cards} · {tickets}",
-            cards=decks,
-            tickets=t.pgettext("deck", "tickets {short} short, {long} long", **view["ticket_decks"]),
-        )
-    elif "ticket_deck_size" in view:
-        decks = t.gettext(
-            "{cards} · {tickets}", cards=decks, tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"])
-        )
+    decks = present.decks_text(t, view)
     y2 = y + card_h + round(ss * 1.15)
     decks = fonts.fit(decks, ss, W / 2)
     fonts.draw_text(d, (W - margin, y2), decks, ss, MUTED, anchor="rs")

@@ -8,7 +8,8 @@ import io
 
 from PIL import Image
 
-from engine import Claim
+from bot.table_message import board_due, map_state
+from engine import Claim, DrawDeck, Game, Undo
 from tests.bot.test_play import two_player_game
 from tests.fakediscord.layout import CONTAINER, MEDIA_GALLERY, TEXT_DISPLAY, walk
 from tests.fakediscord.limits import FLAG_IS_COMPONENTS_V2
@@ -36,16 +37,26 @@ def gallery_files(message) -> list[str]:
 async def test_the_table_is_one_card_in_the_players_color_with_board_turn_and_buttons(fake_discord, make_bot):
     fake = fake_discord
     bot, driver = await two_player_game(fake, make_bot)
+    for seat in (0, 0, 1, 1):  # a round of drawing: the start's board is a round old
+        await driver.act(seat, DrawDeck())
     claim = next(a for a in driver.game.legal_actions(0, collapse_payments=True) if isinstance(a, Claim))
-    await driver.act(0, claim)  # alice claims: the map changed, so bob's table brings the board
+    await driver.act(0, claim)  # alice claims: the map changed in a new round, so bob's table brings the board
     table = fake.channel_messages(fake.general)[-1]
     card = container(table)
     colors = [s.color for s in bot.messenger.styles(await bot.service.table(driver.game_id))]
     red, green, blue = colors[1][:3]
     assert card["accent_color"] == red << 16 | green << 8 | blue  # bob's color: his turn
-    assert kinds(table)[:3] == [TEXT_DISPLAY, MEDIA_GALLERY, TEXT_DISPLAY]  # what happened, the board, whose turn
-    recap, turn = table.text_displays
+    # what happened, the board, the scores, whose turn
+    assert kinds(table)[:4] == [TEXT_DISPLAY, MEDIA_GALLERY, TEXT_DISPLAY, TEXT_DISPLAY]
+    recap, standings, turn = table.text_displays
     assert "alice" in recap and "claimed" in recap
+    seen = driver.game.view(None)
+    for line, p in zip(standings.splitlines(), seen["players"]):  # one line a seat, then the decks
+        name = "alice" if p["seat"] == 0 else "bob"
+        assert line == f"**{name}** · {p['score']} points · {p['trains']} trains · {p['hand_size']} cards · " + (
+            f"{p['tickets']} tickets"
+        )
+    assert standings.splitlines()[-1] == f"-# deck {seen['deck_size']} · tickets {seen['ticket_deck_size']}"
     assert turn.startswith("➡️") and fake.bob.mention in turn and table.pings.users == [fake.bob.id]
     assert gallery_files(table) == ["board.webp"]
     with Image.open(io.BytesIO(table.files["board.webp"])) as board:
@@ -126,3 +137,24 @@ async def test_the_others_turns_read_without_a_verb_that_needs_their_person_in_r
     news = (await driver.run(fake.bob, "ttr hand")).message.text_displays[0].splitlines()
     assert news[0] == "**С вашего прошлого хода:**"
     assert news[1].startswith("• **alice**: маршрут "), news[1]
+
+
+def test_the_channel_gets_at_most_one_board_a_round_and_a_new_one_after_an_undo():
+    """`board_due` on a real game: a board when the map changed in a later round than the last
+    board; none for a change in the same round; at once when a claim on it was taken back."""
+    game = Game.new("usa", seats=2, seed=5)
+    for seat in range(2):
+        game.apply(seat, game.default_action(seat))  # the starting tickets
+    last = (map_state(game.view(None)), game.round)  # the start's board
+    assert not board_due(game.view(None), last)
+    while not any(isinstance(a, Claim) for a in game.legal_actions(game.current)):
+        game.apply(game.current, DrawDeck())
+    claim = next(a for a in game.legal_actions(game.current, collapse_payments=True) if isinstance(a, Claim))
+    game.apply(game.current, claim)
+    seen = game.view(None)
+    assert board_due(seen, last) == (seen["round"] > last[1])  # a new round: a board; the same: words only
+    last = (map_state(seen), seen["round"])
+    assert not board_due(seen, last)
+    mover = game.log[-1][0]
+    game.apply(mover, Undo())  # the claim taken back: the board showing it is replaced at once
+    assert board_due(game.view(None), last)

@@ -40,6 +40,7 @@ class Watcher:
         self.seen = len(turn_messages(self.fake, self.channel))
         self.phase = driver.game.phase
         self.map_state = self._map_state(driver)
+        self.board_round = driver.game.round  # the round of the channel's last board: the start's
         self.private = {u.id: private_count(self.fake, [u]) for u in driver.users}
 
     @staticmethod
@@ -61,12 +62,12 @@ class Watcher:
             self.turns += 1
             message = messages[-1]
             changed = self._map_state(driver) != self.map_state
-            if changed or game.is_over():
+            if (changed and game.round > self.board_round) or game.is_over():
                 assert message.attachments and message.attachments[0].is_image
                 self.boards += 1
-                self.map_state = self._map_state(driver)
-            else:
-                assert not message.attachments, "a board was posted though the map did not change"
+                self.map_state, self.board_round = self._map_state(driver), game.round
+            else:  # at most one board a round, and only when the map changed
+                assert not message.attachments, "a board was posted though the map did not change this round"
             if not game.is_over():
                 assert f"<@{driver.user_of(game.current).id}>, your turn" in message.text
         secret_lines = [

@@ -71,7 +71,7 @@ async def test_health_and_metrics_follow_what_happens(fake_discord, make_bot, mo
         return await board_file(*args, **kwargs)
 
     monkeypatch.setattr(bot.messenger, "board_file", slow_board)
-    monkeypatch.setattr(bot.messenger, "board_changed", lambda table: True)  # every turn message has its board
+    monkeypatch.setattr(bot.messenger, "board_due", lambda table: True)  # every turn message has its board
     turn_seconds = ("ttr_turn_message_seconds_sum", ())
     await (await fake.slash(fake.alice, fake.general, "ttr-host start", ai_players=1)).wait_resolved()
     table = await bot.service.table_in_channel(fake.general.id)

@@ -312,7 +312,8 @@ async def test_undo_needs_the_others_consent_and_only_before_they_act(fake_disco
     assert driver.game.owner[track.index] == -1 and driver.game.current == 0
     assert "Everyone agreed" in agree.message.text
     posted = await fake.wait_for_message(fake.general, lambda m: "last move was taken back" in m.text)
-    assert posted.attachments and f"<@{fake.alice.id}>, your turn" in posted.text
+    # the channel's last board (the start's, this round) never showed the claim: no new one
+    assert not posted.attachments and f"<@{fake.alice.id}>, your turn" in posted.text
     # Claim again; bob draws: now it is too late, and the table's Undo is gone.
     await driver.act(0, claim)
     turn = fake.channel_messages(fake.general)[-1]
