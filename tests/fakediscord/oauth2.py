@@ -67,8 +67,38 @@ def oauth_error(status: int, kind: str, description: str | None = None) -> web.R
     return json_response(body, status=status)
 
 
+#: The command type of an Activity's Entry Point (PRIMARY_ENTRY_POINT).
+ENTRY_POINT = 4
+#: A bulk overwrite of the global commands that leaves the Entry Point command out.
+ENTRY_POINT_REMOVED = (
+    50240,
+    "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point "
+    "command in your update request or delete it separately.",
+)
+
+
 class ActivityUsers:
-    """Mixed into `FakeDiscord`: what the Discord client does for an Activity."""
+    """Mixed into `FakeDiscord`: what the Developer Portal and the Discord client do for an Activity."""
+
+    def enable_activities(self: FakeDiscord) -> dict[str, Any]:  # type: ignore[misc]
+        """The portal's "Enable Activities": Discord adds the default Entry Point command ("Launch",
+        type 4 PRIMARY_ENTRY_POINT, handler 2: Discord launches the Activity itself, no interaction
+        reaches the app) to the global commands, and a bulk overwrite may no longer drop it."""
+        command = {
+            "id": str(self.ids.next()),
+            "application_id": str(self.application_id),
+            "version": str(self.ids.next()),
+            "type": ENTRY_POINT,
+            "name": "launch",
+            "description": "",
+            "handler": 2,
+            "integration_types": [0, 1],
+            "contexts": [0, 1, 2],
+            "default_member_permissions": None,
+            "nsfw": False,
+        }
+        self._commands[None] = [*self._commands[None], command]
+        return command
 
     def authorize(self: FakeDiscord, user: User, scopes: tuple[str, ...] = ("identify",)) -> str:  # type: ignore[misc]
         """The code the Discord client hands the Activity after the user authorized the app."""

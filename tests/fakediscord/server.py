@@ -19,7 +19,7 @@ from tests.fakediscord import layout, limits
 from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, gateway_handler
 from tests.fakediscord.interactions import InteractionRoutes
 from tests.fakediscord.limits import DiscordError, FormErrors, error
-from tests.fakediscord.oauth2 import OAuth2Routes
+from tests.fakediscord.oauth2 import ENTRY_POINT, ENTRY_POINT_REMOVED, OAuth2Routes
 from tests.fakediscord.responses import Files, json_response, no_content, read_body, validate_mentions
 from tests.fakediscord.state import (
     ADMINISTRATOR,
@@ -347,6 +347,10 @@ class RestApi(InteractionRoutes, OAuth2Routes):
         commands = payload.get("__list__", payload)
         limits.validate_commands(commands)
         previous = {(c["type"], c["name"]): c for c in self.fake.commands(scope)}
+        kept = {c.get("id") for c in commands} | {(c.get("type", 1), c.get("name")) for c in commands}
+        for key, old in previous.items():  # Activities on (oauth2.py): the Entry Point stays
+            if key[0] == ENTRY_POINT and old["id"] not in kept and key not in kept:
+                raise error(400, ENTRY_POINT_REMOVED)
         stored = [self._stored_command(scope, c, previous) for c in commands]
         self.fake._commands[scope] = stored
         self.fake._changed()

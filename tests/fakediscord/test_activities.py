@@ -66,3 +66,23 @@ async def test_a_code_is_exchanged_once_for_a_token_that_reads_its_user(fake_dis
         form = {"grant_type": "authorization_code", "code": stale}
         async with http.post(fake.api_url + "/oauth2/token", data=form, headers=basic) as answer:
             assert answer.status == 400  # a code waits ten minutes at most
+
+
+async def test_with_activities_on_a_bulk_overwrite_must_keep_the_entry_point(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    entry = fake.enable_activities()
+    bot = {"Authorization": f"Bot {fake.token}"}
+    route = f"{fake.api_url}/applications/{fake.application_id}/commands"
+    ping = {"type": 1, "name": "ping", "description": "Ping"}
+    async with aiohttp.ClientSession(headers=bot) as http:
+        async with http.put(route, json=[ping]) as answer:
+            assert answer.status == 400 and (await answer.json())["code"] == 50240
+        async with http.put(
+            route, json=[ping, {"id": entry["id"], "type": 4, "name": "launch", "handler": 2}]
+        ) as answer:
+            assert answer.status == 200
+        assert sorted(c["name"] for c in fake.commands()) == ["launch", "ping"]
+        assert next(c for c in fake.commands() if c["type"] == 4)["id"] == entry["id"]
+        guild = f"{fake.api_url}/applications/{fake.application_id}/guilds/{fake.guild.id}/commands"
+        async with http.put(guild, json=[ping]) as answer:  # a guild's commands never hold it
+            assert answer.status == 200
