@@ -26,7 +26,7 @@ import discord
 from aiohttp import web
 
 from bot.errors import NoGameHere, reason
-from bot.web.server import HEADERS, MAX_BODY, WebTable, accepted_language
+from bot.web.server import HEADERS, MAX_BODY, Refused, WebTable, accepted_language
 from i18n import Translator
 
 log = logging.getLogger(__name__)
@@ -46,12 +46,6 @@ ENTRY_HEADERS = {
         "frame-ancestors 'none'", f"frame-ancestors {FRAMED_BY}"
     ),
 }
-
-
-class Refused(Exception):
-    def __init__(self, why: str, status: int = 403) -> None:
-        super().__init__(why)
-        self.why, self.status = why, status
 
 
 def words(t: Translator) -> dict[str, str]:
