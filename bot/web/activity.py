@@ -19,6 +19,8 @@ import html
 import json
 import logging
 import re
+import time
+from collections import deque
 from typing import Any
 
 import aiohttp
@@ -38,6 +40,9 @@ FRAMED_BY = (
     "'self' https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com "
     "https://*.discordsays.com"
 )
+#: Sessions opened per minute, all users together: each costs three calls to Discord, and calls
+#: Discord refuses (a flood's 429s) count towards the limit that shuts the bot's address out.
+SESSIONS_PER_MINUTE = 120
 #: An Activity instance's id as Discord gives it (`i-<snowflake>-gc-<guild>-<channel>`).
 INSTANCE = re.compile(r"[A-Za-z0-9-]{1,100}")
 ENTRY_HEADERS = {
@@ -54,6 +59,7 @@ def words(t: Translator) -> dict[str, str]:
         "connecting": t.gettext("Connecting to Discord…"),
         "discord": t.gettext("Discord did not confirm who you are. Close the Activity and open it again."),
         "instance": t.gettext("This Activity is not open for you in this channel. Open it again from the channel."),
+        "busy": t.gettext("Too many people are opening the map right now. Try again in a minute."),
     }
 
 
@@ -68,6 +74,8 @@ class Activity:
         self._secret = client_secret
         self._bot = bot_token
         self._http: aiohttp.ClientSession | None = None
+        self._opened: deque[float] = deque()  # when the sessions of the last minute were asked for
+        self._quiet_until = 0.0  # Discord said to wait (a 429's Retry-After)
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/", self.entry)
@@ -105,6 +113,7 @@ class Activity:
         except (ValueError, KeyError, TypeError):
             return web.json_response({"error": "bad request"}, status=400, headers=HEADERS)
         try:
+            self.take_turn()
             access, user_id = await self.who(code)
             channel_id = await self.where(instance, user_id)
             table = await self.table.service.table_in_channel(channel_id)
@@ -118,6 +127,15 @@ class Activity:
         boot = await self.table.boot(table, seat, token)
         return web.json_response({"access_token": access, "boot": boot}, headers=HEADERS)
 
+    def take_turn(self) -> None:
+        """Refused (429) beyond SESSIONS_PER_MINUTE, or while Discord asks the bot to wait."""
+        now = time.monotonic()
+        while self._opened and self._opened[0] <= now - 60:
+            self._opened.popleft()
+        if len(self._opened) >= SESSIONS_PER_MINUTE or now < self._quiet_until:
+            raise Refused("busy", 429)
+        self._opened.append(now)
+
     # ------------------------------------------------------------------ Discord
 
     async def discord(self, method: str, path: str, **kwargs: Any) -> Any:
@@ -127,6 +145,8 @@ class Activity:
             self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
         try:
             async with self._http.request(method, discord.http.Route.BASE + path, **kwargs) as answer:
+                if answer.status == 429:
+                    self._quiet_until = time.monotonic() + float(answer.headers.get("Retry-After", 60))
                 if answer.status != 200:
                     log.info("Discord refused the Activity's %s %s: %s", method, path.split("/")[1], answer.status)
                     return None

@@ -33,7 +33,7 @@ class InteractionRoutes:
         APPLICATION_COMMAND: {4, 5, 9, 12},
         MESSAGE_COMPONENT: {4, 5, 6, 7, 9, 12},
         AUTOCOMPLETE: {8},
-        MODAL_SUBMIT: {4, 5, 6, 7},
+        MODAL_SUBMIT: {4, 5, 6, 7, 12},
     }
 
     async def interaction_callback(self, request: web.Request) -> web.Response:

@@ -32,6 +32,7 @@ class Site:
     signer: Signer
     game_id: int
     url: str  # http://127.0.0.1:<port>
+    activity: Activity | None = None  # served when `serve` is given its settings
 
     def link(self, seat: int | None) -> str:
         return f"{self.url}/web/t/{self.signer.token(self.game_id, seat)}"
@@ -80,14 +81,15 @@ async def serve(
     service.subscribe(WEB, table.on_outcome)
     app = web.Application()
     table.add_routes(app)
-    if activity is not None:
-        Activity(table, **activity).add_routes(app)
+    activity_app = Activity(table, **activity) if activity is not None else None
+    if activity_app is not None:
+        activity_app.add_routes(app)
     runner = web.AppRunner(app, shutdown_timeout=1)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    yield Site(service, table, signer, outcome.table.id, f"http://127.0.0.1:{port}")
+    yield Site(service, table, signer, outcome.table.id, f"http://127.0.0.1:{port}", activity_app)
     await runner.cleanup()
     await storage.close()
 

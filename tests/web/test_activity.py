@@ -10,6 +10,7 @@ import time
 import aiohttp
 
 from bot.service import Cause, CauseKind
+from bot.web import activity
 from bot.web.activity import SESSION_SECONDS
 from engine import GameOptions
 from tests.fakediscord import FakeDiscord
@@ -113,3 +114,24 @@ async def test_the_entry_page_may_be_framed_by_discord_only(activity_site: Site)
             assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
         async with http.get(f"{site.url}/web/static/activity.js") as script:
             assert script.status == 200
+
+
+async def test_sessions_are_capped_and_discords_wait_is_kept(
+    activity_site: Site, fake_discord: FakeDiscord, monkeypatch
+) -> None:
+    """Each session costs three calls to Discord, whose refusals count towards shutting the bot's
+    address out: beyond the cap, and while Discord asks to wait, the page is told to try later."""
+    fake, site = fake_discord, activity_site
+    instance = fake.join_activity(fake.alice, fake.general)
+    fake.rate_limit("POST /oauth2/token", retry_after=30)
+    status, body = await open_session(site, fake.authorize(fake.alice), instance.id)
+    assert status == 403 and body["refused"] == "discord"  # Discord's 429: this one fails...
+    asked = len(fake.requests)
+    status, body = await open_session(site, fake.authorize(fake.alice), instance.id)
+    assert status == 429 and body["refused"] == "busy" and "Try again" in body["message"]
+    assert len(fake.requests) == asked  # ...and the next ones do not ask Discord meanwhile
+    site.activity._quiet_until = 0.0  # Discord's wait is over
+    monkeypatch.setattr(activity, "SESSIONS_PER_MINUTE", 2)  # the one Discord refused, one now, then the cap
+    assert (await open_session(site, fake.authorize(fake.alice), instance.id))[0] == 200
+    status, body = await open_session(site, fake.authorize(fake.alice), instance.id)
+    assert status == 429 and body["refused"] == "busy"
