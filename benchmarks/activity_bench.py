@@ -59,7 +59,7 @@ async def main(args: argparse.Namespace) -> None:
                             "user": fake.alice.payload(),
                         }
                         client = CLIENT % {
-                            "src": f"/?frame_id=f&instance_id={instance.id}&platform=mobile",
+                            "src": f"/web/activity/?frame_id=f&instance_id={instance.id}&platform=mobile",
                             "setup": json.dumps(setup),
                         }
                         context = await browser.new_context(**PHONE)

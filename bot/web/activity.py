@@ -1,6 +1,7 @@
 """The web table as a Discord Activity: the same table, opened inside Discord (docs/web.md).
 
-    GET  /                       the Activity's entry page: Discord's URL mapping `/` leads here
+    GET  /web/activity/          the Activity's entry page: Discord's URL mapping `/` leads here
+    GET  /                       the same, for a mapping `/` to the host itself (docs/deployment.md)
     POST /web/activity/session   {"code", "instance"}: who the user is, and their pass to the table
 
 The page (frontend/src/activity.ts) asks the Discord client, through the Embedded App SDK, for an
@@ -78,7 +79,8 @@ class Activity:
         self._quiet_until = 0.0  # Discord said to wait (a 429's Retry-After)
 
     def add_routes(self, app: web.Application) -> None:
-        app.router.add_get("/", self.entry)
+        for path in ("/web/activity/", "/web/activity", "/"):
+            app.router.add_get(path, self.entry)
         app.router.add_post("/web/activity/session", self.session)
         app.on_cleanup.append(self.close)
 

@@ -105,11 +105,14 @@ async def test_the_channel_is_discords_word_not_the_pages(activity_site: Site, f
 async def test_the_entry_page_may_be_framed_by_discord_only(activity_site: Site) -> None:
     site = activity_site
     async with aiohttp.ClientSession() as http:
-        async with http.get(f"{site.url}/?frame_id=f&instance_id=i&platform=mobile") as page:
-            body = await page.text()
-            policy = page.headers["Content-Security-Policy"]
-        assert page.status == 200 and "/web/static/activity.js" in body and "Connecting to Discord" in body
-        assert "frame-ancestors 'self' https://discord.com" in policy and "script-src 'self'" in policy
+        for entry in ("/web/activity/", "/web/activity", "/"):  # Discord's mapping `/`: to the page, or the host
+            async with http.get(f"{site.url}{entry}?frame_id=f&instance_id=i&platform=mobile") as page:
+                body = await page.text()
+                policy = page.headers["Content-Security-Policy"]
+            assert page.status == 200 and "/web/static/activity.js" in body and "Connecting to Discord" in body
+            assert "frame-ancestors 'self' https://discord.com" in policy and "script-src 'self'" in policy
+        async with http.get(f"{site.url}/web/activity/", headers={"Accept-Language": "ru"}) as page:
+            assert "Подключение к Discord" in await page.text()
         async with http.get(site.link(0)) as page:  # the link page is never framed
             assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
         async with http.get(f"{site.url}/web/static/activity.js") as script:

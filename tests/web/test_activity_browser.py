@@ -60,7 +60,7 @@ async def test_the_activity_shakes_hands_with_discord_and_plays_the_users_seat(
         f"frame_id=f1&instance_id={instance.id}&platform=mobile&guild_id={fake.guild.id}&channel_id={fake.general.id}"
     )
     setup = {"code": fake.authorize(fake.alice), "client_id": str(fake.application_id), "user": fake.alice.payload()}
-    client = CLIENT % {"src": f"/?{query}", "setup": json.dumps(setup)}
+    client = CLIENT % {"src": f"/web/activity/?{query}", "setup": json.dumps(setup)}
     async with playwright_api.async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
@@ -84,7 +84,7 @@ async def test_the_activity_shakes_hands_with_discord_and_plays_the_users_seat(
             token = next(s["args"]["access_token"] for s in said if s["cmd"] == "AUTHENTICATE")
             assert fake.access_tokens[token].user is fake.alice  # exchanged by the server, handed back
             inner = next(f for f in page.frames if f.parent_frame is not None)
-            assert inner.url.endswith(f"/?{query}")  # no pass in any address the page shows
+            assert inner.url.endswith(f"/web/activity/?{query}")  # no pass in any address the page shows
 
             # Alice's own seat: her ticket offer, kept by tapping, reaches the game.
             alice = (await site.table()).seat_of(fake.alice.id)
