@@ -40,10 +40,20 @@ class Grant:
 
 @dataclass(eq=False)
 class ActivityInstance:
-    id: str
+    """A running Activity in a channel: its id as Discord makes it (`i-<launch>-gc-<guild>-<channel>`)."""
+
     launch_id: int
     channel: Channel
     users: list[User] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return f"i-{self.launch_id}-{self.location_id}"
+
+    @property
+    def location_id(self) -> str:
+        guild = self.channel.guild
+        return f"gc-{guild.id}-{self.channel.id}" if guild else f"pc-{self.channel.id}"
 
     def payload(self, application_id: int) -> dict[str, Any]:
         guild = self.channel.guild
@@ -52,7 +62,7 @@ class ActivityInstance:
             "instance_id": self.id,
             "launch_id": str(self.launch_id),
             "location": {
-                "id": f"gc-{guild.id if guild else 0}-{self.channel.id}",
+                "id": self.location_id,
                 "kind": "gc" if guild else "pc",
                 "channel_id": str(self.channel.id),
                 "guild_id": str(guild.id) if guild else None,
@@ -113,7 +123,7 @@ class ActivityUsers:
             raise ScriptError(f"{user.name} is not a member of {channel.guild.name}")
         instance = next((i for i in self.activity_instances.values() if i.channel is channel), None)
         if instance is None:
-            instance = ActivityInstance(f"i-{self.ids.next()}", self.ids.next(), channel)
+            instance = ActivityInstance(self.ids.next(), channel)
             self.activity_instances[instance.id] = instance
         if user not in instance.users:
             instance.users.append(user)
