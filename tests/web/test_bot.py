@@ -99,6 +99,12 @@ async def test_open_the_map_launches_the_activity_where_each_finds_their_own_sea
                 sessions[user.name] = (await answer.json())["boot"]
     assert sessions["alice"]["seat"] == bot.service._tables[game_id].seat_of(fake.alice.id)
     assert sessions["dirk"]["seat"] is None
+    # Restarted without the Activity: the button of before is refused, the panel links again.
+    bot = await make_bot(health_port=0, web_secret=SECRET, web_public_url=PUBLIC)
+    refused = await fake.click(fake.alice, table, f"ttr:{game_id}:map")
+    assert refused.kind == "message" and refused.ephemeral and "no longer valid" in refused.content
+    panel = await (await fake.click(fake.alice, table, f"ttr:{game_id}:hand")).wait_resolved()
+    assert panel.button("Open the map")["style"] == 5 and "custom_id" not in panel.button("Open the map")
 
 
 async def test_a_global_sync_keeps_the_activitys_entry_point(fake_discord, make_bot) -> None:  # noqa: F811
