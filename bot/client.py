@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+from aiohttp import web
 from discord import Interaction, app_commands
 from discord.ext import commands, tasks
 
@@ -43,6 +44,7 @@ from bot.service import ANNOUNCER, TIMERS, WEB, GameService, Table, new_error_id
 from bot.settings import Settings, dev_guild_refused
 from bot.timers import Timers
 from bot.web import links
+from bot.web.activity import Activity
 from bot.web.board import css
 from bot.web.frames import Seat
 from bot.web.server import WebTable
@@ -53,6 +55,8 @@ from storage import announcements as outbox
 from texts.present import use_card_emojis
 
 log = logging.getLogger(__name__)
+#: The command type of an Activity's Entry Point (PRIMARY_ENTRY_POINT), which discord.py does not model.
+ENTRY_POINT = 4
 
 #: The controllers, one concern each, loaded in this order.
 EXTENSIONS = (
@@ -114,6 +118,7 @@ class TTRBot(commands.AutoShardedBot):
         self.settings = settings
         self.pacer = Pacer(share(settings.discord_global_limit, settings.shard_count, settings.shard_ids))
         self._pace_requests()
+        self._keep_entry_point()
         self.storage = storage or Storage(settings.database_url)
         self.service = GameService(self.storage)
         self.languages = Languages(self.storage, forced=settings.force_language)
@@ -133,6 +138,7 @@ class TTRBot(commands.AutoShardedBot):
         self._pruned = float("-inf")
         self.health: HealthServer | None = None  # HEALTH_PORT's server, started in setup_hook
         self.web: WebTable | None = None  # the web table on it (WEB_SECRET, WEB_PUBLIC_URL; docs/web.md)
+        self.discord_activity: Activity | None = None  # and the table as an Activity (DISCORD_CLIENT_SECRET)
         self.resumed_games = 0  # for the ready line
         self.commands_synced = "not synced (SYNC_COMMANDS=false)"  # for the ready line
         self._said_ready = False
@@ -148,6 +154,19 @@ class TTRBot(commands.AutoShardedBot):
 
         self.http.request = paced  # type: ignore[method-assign]
 
+    def _keep_entry_point(self) -> None:
+        """A global command sync keeps the application's Entry Point command: Discord adds one when
+        Activities are enabled (docs/web.md, "The Activity"), refuses a bulk overwrite that leaves it
+        out (50240), and discord.py's tree cannot declare it; so it is read back and sent as it is."""
+        upsert = self.http.bulk_upsert_global_commands
+
+        async def keeping(application_id: int, payload: list[dict[str, Any]]) -> Any:
+            current = await self.http.get_global_commands(application_id)
+            entry_points = [c for c in current if c.get("type") == ENTRY_POINT]
+            return await upsert(application_id, payload=[*payload, *entry_points])
+
+        self.http.bulk_upsert_global_commands = keeping  # type: ignore[method-assign,assignment]
+
     async def setup_hook(self) -> None:
         # This process's games are checked, not replayed: each replays when first needed.
         report = await self.storage.start(
@@ -156,15 +175,17 @@ class TTRBot(commands.AutoShardedBot):
         self.resumed_games = len(report.verified)
         if self.settings.health_port is not None:  # /healthz and /metrics, and the web table
             self.web = self.web_table()
+            self.discord_activity = self.web_activity()
             self.health = HealthServer(
                 self,
                 host=self.settings.health_host,
                 port=self.settings.health_port,
-                routes=self.web.add_routes if self.web else None,
+                routes=self.web_routes if self.web else None,
             )
             await self.health.start()
             if self.web is not None:
-                links.configure(self.web.signer)  # the players' panels offer their links from now on
+                # the players' panels offer the map from now on: a link, or the Activity's launch
+                links.configure(self.web.signer, activity=self.discord_activity is not None)
                 self.service.subscribe(WEB, self.web.on_outcome)
         elif self.settings.web_secret or self.settings.web_public_url:
             log.warning("WEB_SECRET and WEB_PUBLIC_URL need HEALTH_PORT: the web table is off")
@@ -209,6 +230,25 @@ class TTRBot(commands.AutoShardedBot):
 
         signer = links.Signer(secret.get_secret_value(), url, hours=self.settings.web_link_hours)
         return WebTable(self.service, signer, language=language, seats=seats)
+
+    def web_activity(self) -> Activity | None:
+        """The web table as a Discord Activity (docs/web.md) when the table is on and
+        DISCORD_CLIENT_SECRET is set: the client id is the application's own."""
+        secret = self.settings.discord_client_secret
+        if self.web is None or secret is None or self.application_id is None:
+            if secret is not None:
+                log.warning("DISCORD_CLIENT_SECRET needs the web table (docs/web.md): the Activity is off")
+            return None
+        assert self.http.token is not None  # logged in before setup_hook
+        return Activity(
+            self.web, client_id=self.application_id, client_secret=secret.get_secret_value(), bot_token=self.http.token
+        )
+
+    def web_routes(self, app: web.Application) -> None:
+        assert self.web is not None
+        self.web.add_routes(app)
+        if self.discord_activity is not None:
+            self.discord_activity.add_routes(app)
 
     async def load_controllers(self) -> None:
         """Load every extension by name; one that fails is logged and the others still load."""

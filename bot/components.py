@@ -20,7 +20,7 @@ from discord import ButtonStyle, Interaction
 
 from bot import metrics
 from bot.errors import ButtonNotValid
-from bot.web.links import offers_the_map
+from bot.web.links import LAUNCH, launch_button, offers_the_map
 from engine import Action, BuildStation, Claim, DrawDeck, DrawMarket, DrawTickets, Game, NeutralClaim
 from engine.actions import Move
 from engine.cards import ALL_CARD_NAMES, CARD_NAMES
@@ -79,6 +79,7 @@ TOURNAMENT = r"ttr:tournament:(?P<tournament>[0-9]+):(?P<what>join|leave)"
 #: A server manager's confirmation of a league's deletion.
 LEAGUE_DELETE = r"ttr:league:(?P<league>[0-9]+):delete:(?P<answer>yes|no)"
 KNOWN = (
+    LAUNCH,  # **Open the map** as the Activity's launch (bot/web/links.py)
     DRAW,
     TICKETS,
     ROUTES,
@@ -445,12 +446,15 @@ def _rows(*rows: list[discord.ui.Item]) -> discord.ui.View:
 
 def table_view(game_id: int, game: Game, *, t: Translator) -> discord.ui.View:
     """The live controls of a game's table message in the channel: the current player's draws
-    and moves (anyone may tap; the service refuses others with the reason), My hand, Undo."""
+    and moves (anyone may tap; the service refuses others with the reason), My hand, Undo, and
+    Open the map when the table is an Activity."""
     playing = game.phase == "playing"
     seat = game.current
     extra = [button(f"ttr:{game_id}:hand", t.pgettext("button", "My hand"), emoji="🃏")]
     if game.undoable and playing:
         extra.append(button(f"ttr:{game_id}:{game.version}:undo", t.pgettext("button", "Undo"), emoji="↩️"))
+    if (launch := launch_button(game_id, t=t)) is not None:  # anyone in the channel may open the map
+        extra.append(launch)
     if not playing:
         return _rows(extra)
     draws = draw_buttons(game_id, game, seat, t=t)

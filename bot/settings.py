@@ -68,6 +68,9 @@ class Settings(StorageSettings):
     web_secret: SecretStr | None = None
     web_public_url: str | None = None
     web_link_hours: float = Field(default=24.0, gt=0, le=24 * 30)
+    #: The application's OAuth2 client secret (Developer Portal, OAuth2): with the web table on, the
+    #: table is also a Discord Activity (docs/web.md, "The Activity"). Off when unset.
+    discord_client_secret: SecretStr | None = None
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -16,6 +16,7 @@ from bot.command_translator import locale_pstr
 from bot.errors import ButtonNotValid, MarketChanged, NotPlaying
 from bot.panels import Panel, show_private
 from bot.transformers import City, Route, my_seat, table_here
+from bot.web import links
 from engine import BuildStation, Claim, DeclineTunnel, DrawDeck, DrawMarket, DrawTickets, Game, KeepTickets, PayTunnel
 from engine.actions import Move
 from engine.cards import ALL_CARD_NAMES, CARD_NAMES
@@ -226,6 +227,16 @@ class MyHandButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button]
         await _play(interaction).show_hand(interaction, self.number("game"))
 
 
+class OpenMapButton(components.Clicked, discord.ui.DynamicItem[discord.ui.Button], template=components.LAUNCH):
+    """**Open the map** when the table is an Activity (bot/web/activity.py): Discord opens it for the
+    user in this channel, where it finds their seat; a button of a time the Activity was on is refused."""
+
+    async def run(self, interaction: Interaction) -> None:
+        if not links.ACTIVITY:
+            raise ButtonNotValid()
+        await interaction.response.launch_activity()
+
+
 class Play(TTRCog):
     items = (
         DrawCardButton,
@@ -238,6 +249,7 @@ class Play(TTRCog):
         TunnelButton,
         ChoiceButton,
         MyHandButton,
+        OpenMapButton,
         MixButton,
         MixesButton,
         PassengersButton,

@@ -66,9 +66,11 @@ class Signer:
     def _sign(self, payload: bytes) -> str:
         return _b64(hmac.new(self._key, payload, hashlib.sha256).digest())
 
-    def token(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:
+    def token(self, game_id: int, seat: int | None, *, now: float | None = None, seconds: int | None = None) -> str:
+        """`seconds`: how long it works, when not the links' WEB_LINK_HOURS (an Activity's session)."""
         when = time.time() if now is None else now
-        payload = f"{game_id}.{'s' if seat is None else seat}.{int(when * 1000)}.{int(when) + self.seconds}".encode()
+        lasts = self.seconds if seconds is None else seconds
+        payload = f"{game_id}.{'s' if seat is None else seat}.{int(when * 1000)}.{int(when) + lasts}".encode()
         return f"{_b64(payload)}.{self._sign(payload)}"
 
     def url(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:
@@ -94,11 +96,24 @@ class Signer:
 
 #: The process's signer, set when WEB_SECRET and WEB_PUBLIC_URL are (bot/client.py); None: no web table.
 SIGNER: Signer | None = None
+#: Whether the table is also a Discord Activity (DISCORD_CLIENT_SECRET, bot/web/activity.py): then
+#: **Open the map** launches it (the Activity knows the user) instead of linking to the seat's page.
+ACTIVITY = False
+#: The custom id template of the button that launches the Activity (a cog's DynamicItem answers it).
+LAUNCH = r"ttr:(?P<game>[0-9]+):map"
 
 
-def configure(signer: Signer | None) -> None:
-    global SIGNER
-    SIGNER = signer
+def configure(signer: Signer | None, *, activity: bool = False) -> None:
+    global SIGNER, ACTIVITY
+    SIGNER, ACTIVITY = signer, activity and signer is not None
+
+
+def launch_button(game_id: int, *, t: Translator) -> discord.ui.Button | None:
+    """**Open the map** as the Activity's launch, or None when the Activity is off."""
+    if not ACTIVITY:
+        return None
+    label = t.pgettext("button", "Open the map")
+    return discord.ui.Button(style=discord.ButtonStyle.primary, custom_id=f"ttr:{game_id}:map", label=label, emoji="🗺️")
 
 
 def player_url(game_id: int, seat: int) -> str | None:
@@ -111,7 +126,8 @@ PanelView = Callable[..., discord.ui.View | None]
 
 def offers_the_map(panel_view: PanelView) -> PanelView:
     """A player's panel (bot/components.py `panel_view`) with an **Open the map** link button
-    after its controls when the web table is on: a fresh link each time the panel is drawn. Not
+    after its controls when the web table is on: a fresh link each time the panel is drawn (the
+    Activity's launch instead, when it is on). Not
     on a panel without controls while the starting tickets are chosen: the messenger reads that
     one as "waiting for the others" (bot/messenger.py `panel`)."""
 
@@ -125,7 +141,8 @@ def offers_the_map(panel_view: PanelView) -> PanelView:
             view = discord.ui.View(timeout=None)
             view.stop()  # nothing to listen for (bot/components.py `layout`)
         label = t.pgettext("button", "Open the map")
-        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label, emoji="🗺️"))
+        link = discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label, emoji="🗺️")
+        view.add_item(launch_button(game_id, t=t) or link)
         return view
 
     return with_link

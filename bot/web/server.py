@@ -197,24 +197,31 @@ class WebTable:
             granted, table = await self.admit(request.match_info["token"])
         except Refused as exc:
             return refused_page(accepted_language(request), exc.why, exc.status)
-        t = await self.language(table, granted.seat)
-        boot = {
-            "token": request.match_info["token"],
-            "seat": granted.seat,
-            "board": f"/web/board/{table.game.map.id}/{t.language}/{t.city_names}.json",
-            "words": words(t),
-        }
-        if granted.seat is not None:  # a player may hand the table's public view on
-            boot["spectators"] = self.signer.url(granted.game_id, None)
+        boot = await self.boot(table, granted.seat, request.match_info["token"])
         data = json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")
         body = (
-            f'<!doctype html><html lang="{t.language}"><head><meta charset="utf-8">'
+            f'<!doctype html><html lang="{boot["language"]}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no">'
             '<link rel="stylesheet" href="/web/static/app.css"><title>Ticket to Ride</title></head><body>'
             f'<script id="boot" type="application/json">{data}</script>'
             '<script src="/web/static/app.js" defer></script></body></html>'
         )
         return web.Response(text=body, content_type="text/html", headers=HEADERS)
+
+    async def boot(self, table: Table, seat: int | None, token: str) -> dict:
+        """What the page starts from: its token (kept in the page's memory), the viewer's seat, the
+        map's drawing and the page's words in the viewer's language."""
+        t = await self.language(table, seat)
+        boot = {
+            "token": token,
+            "seat": seat,
+            "language": t.language,
+            "board": f"/web/board/{table.game.map.id}/{t.language}/{t.city_names}.json",
+            "words": words(t),
+        }
+        if seat is not None:  # a player may hand the table's public view on
+            boot["spectators"] = self.signer.url(table.id, None)
+        return boot
 
     async def board(self, request: web.Request) -> web.Response:
         language, names = request.match_info["language"], request.match_info["names"]

@@ -102,6 +102,7 @@ async def _ids(bot, driver, fake) -> dict[str, str]:
         components.UNDO: f"ttr:{g}:{game.version}:undo",
         components.UNDO_VOTE: f"ttr:{g}:{game.version}:undo:yes",
         components.HAND: f"ttr:{g}:hand",
+        components.LAUNCH: f"ttr:{g}:map",
         components.REMATCH: f"ttr:{g}:rematch",
         components.LOBBY: f"ttr:lobby:{lobby.id}:join",
         components.KICK: f"ttr:{g}:kick:1:{fake.bob.id}:yes",

@@ -33,6 +33,7 @@ from tests.fakediscord.gateway import (
     shard_for,
 )
 from tests.fakediscord.mentions import Pings, compute_pings, message_text
+from tests.fakediscord.oauth2 import ActivityInstance, ActivityUsers, Grant
 from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.server import API_PREFIX, build_app
 from tests.fakediscord.state import (
@@ -59,7 +60,7 @@ from tests.fakediscord.users import ScriptedUsers
 APP_FLAGS_PRIVILEGED = (1 << 12) | (1 << 14) | (1 << 18)
 
 
-class FakeDiscord(ScriptedUsers):
+class FakeDiscord(ScriptedUsers, ActivityUsers):
     """A Discord server on 127.0.0.1 that a real, unmodified discord.py client connects to."""
 
     def __init__(
@@ -105,6 +106,12 @@ class FakeDiscord(ScriptedUsers):
         self._commands: dict[int | None, list[dict[str, Any]]] = {None: []}
         #: the application's own emojis (Discord's application emojis), as the API returns them
         self.application_emojis: list[dict[str, Any]] = []
+        #: OAuth2 (oauth2.py): the application's client secret, codes not yet exchanged, access tokens
+        self.client_secret = "fake-client-secret"
+        self.oauth_codes: dict[str, Grant] = {}
+        self.access_tokens: dict[str, Grant] = {}
+        #: the Activity's running instances, by id
+        self.activity_instances: dict[str, ActivityInstance] = {}
         self._rate_limits: list[dict[str, Any]] = []
         self._clock_offset = 0.0
         self._background: list[asyncio.Future] = []

@@ -30,10 +30,10 @@ class InteractionRoutes:
     # --- interactions ---------------------------------------------------------------------------
 
     ALLOWED_CALLBACKS = {
-        APPLICATION_COMMAND: {4, 5, 9},
-        MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+        APPLICATION_COMMAND: {4, 5, 9, 12},
+        MESSAGE_COMPONENT: {4, 5, 6, 7, 9, 12},
         AUTOCOMPLETE: {8},
-        MODAL_SUBMIT: {4, 5, 6, 7},
+        MODAL_SUBMIT: {4, 5, 6, 7, 12},
     }
 
     async def interaction_callback(self, request: web.Request) -> web.Response:
@@ -116,6 +116,9 @@ class InteractionRoutes:
             components = list(data["components"])
             layout.assign_ids(components)
             record.modal = Modal(custom_id=data["custom_id"], title=data["title"], components=components)
+        elif kind == 12:  # LAUNCH_ACTIVITY: the user is in the channel's Activity instance (oauth2.py)
+            record.activity = fake.join_activity(record.user, record.channel)
+            resource["activity_instance"] = {"id": record.activity.id}
         record.response_type = kind
         record.acknowledged.set()
         fake._changed()
@@ -131,7 +134,9 @@ class InteractionRoutes:
         }
         if record.message is not None and kind in (4, 5, 7):
             body["interaction"]["response_message_id"] = str(record.message.id)
-        if kind in (4, 5, 7):
+        if record.activity is not None:
+            body["interaction"]["activity_instance_id"] = record.activity.id
+        if kind in (4, 5, 7, 12):
             body["resource"] = resource
         return json_response(body)
 

@@ -19,6 +19,7 @@ from tests.fakediscord import layout, limits
 from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, gateway_handler
 from tests.fakediscord.interactions import InteractionRoutes
 from tests.fakediscord.limits import DiscordError, FormErrors, error
+from tests.fakediscord.oauth2 import ENTRY_POINT, ENTRY_POINT_REMOVED, OAuth2Routes
 from tests.fakediscord.responses import Files, json_response, no_content, read_body, validate_mentions
 from tests.fakediscord.state import (
     ADMINISTRATOR,
@@ -48,7 +49,7 @@ FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake")
 MAX_REQUEST_BYTES = 64 * 1024 * 1024  # let oversized uploads reach the handler, which answers 413 like Discord
 
 
-class RestApi(InteractionRoutes):
+class RestApi(InteractionRoutes, OAuth2Routes):
     def __init__(self, fake: FakeDiscord):
         self.fake = fake
 
@@ -266,15 +267,15 @@ class RestApi(InteractionRoutes):
     # --- login and gateway discovery ------------------------------------------------------------
 
     async def get_me(self, request: web.Request) -> web.Response:
+        """The bot's user; with a Bearer token (oauth2.py), the user who granted it (`identify`)."""
+        if not request.headers.get("Authorization", "").startswith("Bearer "):
+            user, locale = self.fake.bot_user, "en-US"
+        elif (grant := self.bearer(request)) is not None and "identify" in grant.scopes:
+            user, locale = grant.user, grant.user.locale
+        else:
+            return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         return json_response(
-            {
-                **self.fake.bot_user.payload(),
-                "verified": True,
-                "mfa_enabled": False,
-                "flags": 0,
-                "locale": "en-US",
-                "email": None,
-            }
+            {**user.payload(), "verified": True, "mfa_enabled": False, "flags": 0, "locale": locale, "email": None}
         )
 
     async def get_application(self, request: web.Request) -> web.Response:
@@ -346,6 +347,10 @@ class RestApi(InteractionRoutes):
         commands = payload.get("__list__", payload)
         limits.validate_commands(commands)
         previous = {(c["type"], c["name"]): c for c in self.fake.commands(scope)}
+        kept = {c.get("id") for c in commands} | {(c.get("type", 1), c.get("name")) for c in commands}
+        for key, old in previous.items():  # Activities on (oauth2.py): the Entry Point stays
+            if key[0] == ENTRY_POINT and old["id"] not in kept and key not in kept:
+                raise error(400, ENTRY_POINT_REMOVED)
         stored = [self._stored_command(scope, c, previous) for c in commands]
         self.fake._commands[scope] = stored
         self.fake._changed()
@@ -693,6 +698,9 @@ def _route_template(request: web.Request) -> str:
 
 
 WEBHOOK_ROUTES = ("/interactions/", "/webhooks/")
+#: Routes a user's Bearer token may call (oauth2.py), and the token exchange (the client's own credentials).
+BEARER_ROUTES = ("/users/@me",)
+OAUTH_TOKEN = "/oauth2/token"
 
 
 @web.middleware
@@ -707,8 +715,9 @@ async def discord_middleware(request: web.Request, handler: Any) -> web.StreamRe
     if unknown:
         fake.unknown_routes.append(f"{request.method} {request.path[len(API_PREFIX) :]}")
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
-    if not template.startswith(WEBHOOK_ROUTES):
-        auth = request.headers.get("Authorization", "")
+    auth = request.headers.get("Authorization", "")
+    bearer = auth.startswith("Bearer ") and template in BEARER_ROUTES
+    if not template.startswith(WEBHOOK_ROUTES) and template != OAUTH_TOKEN and not bearer:
         if auth != f"Bot {fake.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
     failure = fake._take_failure(request.method, template)
@@ -763,6 +772,8 @@ def build_app(fake: FakeDiscord) -> web.Application:
     app.router.add_get("/gateway/", gateway_handler)
     app.router.add_get(p + "/users/@me", api.get_me)
     app.router.add_get(p + "/oauth2/applications/@me", api.get_application)
+    app.router.add_post(p + OAUTH_TOKEN, api.oauth2_token)
+    app.router.add_get(p + "/applications/{application_id}/activity-instances/{instance_id}", api.get_activity_instance)
     app.router.add_get(p + "/gateway", api.get_gateway)
     app.router.add_get(p + "/gateway/bot", api.get_gateway)
     for scope in (

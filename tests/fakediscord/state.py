@@ -10,12 +10,15 @@ import asyncio
 import datetime as dt
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from tests.fakediscord import limits
 from tests.fakediscord.mentions import Pings
+
+if TYPE_CHECKING:
+    from tests.fakediscord.oauth2 import ActivityInstance
 
 DISCORD_EPOCH_MS = 1420070400000
 _FIXED_START_MS = 1_735_689_600_000  # 2025-01-01, so ids and timestamps are the same on every run
@@ -676,6 +679,9 @@ class Interaction:
     followups: list[Message] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
     modal: Modal | None = None
+    activity: ActivityInstance | None = (
+        None  # the ActivityInstance a LAUNCH_ACTIVITY response put the user in (oauth2.py)
+    )
     rejected: list[limits.DiscordError] = field(default_factory=list)
     acknowledged: asyncio.Event = field(default_factory=asyncio.Event)
 

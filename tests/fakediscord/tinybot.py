@@ -233,6 +233,7 @@ class TinyBot(commands.Bot):
         self.error_event = asyncio.Event()
         self.gate = asyncio.Event()  # tests set it to let /ttr slow answer
         self.extra_setup: list[Any] = []
+        self.launched: list[str | None] = []  # the Activity instances /ttr play launched
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
 
     def record(self, exc: BaseException) -> None:
@@ -300,6 +301,11 @@ def build_ttr_group(bot: TinyBot) -> app_commands.Group:
     @ttr.command(name="peek", description="The Draw/Hand/Pass buttons on a reply only you see")
     async def peek(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("Your private table", view=DrawView(bot), ephemeral=True)
+
+    @ttr.command(name="play", description="Open the Activity")
+    async def play(interaction: discord.Interaction) -> None:
+        response = await interaction.response.launch_activity()
+        bot.launched.append(response.activity_id)
 
     @ttr.command(name="board", description="Show the board")
     async def board(interaction: discord.Interaction) -> None:

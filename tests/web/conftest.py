@@ -13,6 +13,7 @@ import pytest_asyncio
 from aiohttp import web
 
 from bot.service import WEB, Cause, CauseKind, GameService, Table
+from bot.web.activity import Activity
 from bot.web.frames import Seat
 from bot.web.links import Signer
 from bot.web.server import WebTable
@@ -31,6 +32,7 @@ class Site:
     signer: Signer
     game_id: int
     url: str  # http://127.0.0.1:<port>
+    activity: Activity | None = None  # served when `serve` is given its settings
 
     def link(self, seat: int | None) -> str:
         return f"{self.url}/web/t/{self.signer.token(self.game_id, seat)}"
@@ -50,19 +52,28 @@ async def seats(table: Table) -> list[Seat]:
     return [Seat(f"Player {s + 1}", color) for s, color in zip(range(table.game.seats), ("#602078", "#086058"))]
 
 
-async def serve(tmp_path, map_id: str = "europe", options: GameOptions | None = None) -> AsyncIterator[Site]:
+async def serve(
+    tmp_path,
+    map_id: str = "europe",
+    options: GameOptions | None = None,
+    *,
+    channel_id: int = 2,
+    users=USERS,
+    activity: dict | None = None,
+) -> AsyncIterator[Site]:
+    """`activity`: the Activity's settings (bot/web/activity.py `Activity`), to serve it too."""
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}")
     await storage.start()
     service = GameService(storage)
     service.new_seed = lambda: 7
     outcome = await service.start(
         guild_id=1,
-        channel_id=2,
+        channel_id=channel_id,
         map_id=map_id,
         options=options or GameOptions(),
-        user_ids=list(USERS),
+        user_ids=list(users),
         colors=[None, None],
-        host_id=USERS[0],
+        host_id=users[0],
         cause=Cause(CauseKind.START),
     )
     signer = Signer(SECRET, "http://unused.example")
@@ -70,12 +81,15 @@ async def serve(tmp_path, map_id: str = "europe", options: GameOptions | None = 
     service.subscribe(WEB, table.on_outcome)
     app = web.Application()
     table.add_routes(app)
+    activity_app = Activity(table, **activity) if activity is not None else None
+    if activity_app is not None:
+        activity_app.add_routes(app)
     runner = web.AppRunner(app, shutdown_timeout=1)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    yield Site(service, table, signer, outcome.table.id, f"http://127.0.0.1:{port}")
+    yield Site(service, table, signer, outcome.table.id, f"http://127.0.0.1:{port}", activity_app)
     await runner.cleanup()
     await storage.close()
 
@@ -83,6 +97,16 @@ async def serve(tmp_path, map_id: str = "europe", options: GameOptions | None = 
 @pytest_asyncio.fixture
 async def site(tmp_path) -> AsyncIterator[Site]:
     async for served in serve(tmp_path):
+        yield served
+
+
+@pytest_asyncio.fixture
+async def activity_site(tmp_path, fake_discord) -> AsyncIterator[Site]:
+    """The table as an Activity of the fake Discord's application: Alice and Bob play in #general."""
+    fake = fake_discord
+    activity = {"client_id": fake.application_id, "client_secret": fake.client_secret, "bot_token": fake.token}
+    users = (fake.alice.id, fake.bob.id)
+    async for served in serve(tmp_path, channel_id=fake.general.id, users=users, activity=activity):
         yield served
 
 

@@ -67,3 +67,53 @@ async def test_a_panel_link_plays_through_the_bot_with_discord_players(fake_disc
     table = fake.channel_messages(fake.general)[-1]
     panel = await (await fake.click(fake.alice, table, f"ttr:{game_id}:hand")).wait_resolved()
     assert [b.get("style") for b in panel.buttons] == [5]
+
+
+async def test_open_the_map_launches_the_activity_where_each_finds_their_own_seat(fake_discord, make_bot) -> None:  # noqa: F811
+    """With DISCORD_CLIENT_SECRET, **Open the map** on the table and on a panel launches the Activity
+    (LAUNCH_ACTIVITY through discord.py's `launch_activity`); the Activity's session then gives
+    the clicker their seat in the channel's game, and a member without one a spectator's view."""
+    fake = fake_discord
+    bot = await make_bot(
+        health_port=0, web_secret=SECRET, web_public_url=PUBLIC, discord_client_secret=fake.client_secret
+    )
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    await driver.start_game("europe")
+    game_id = driver.game_id
+    table = fake.channel_messages(fake.general)[-1]
+    assert table.button("Open the map")["custom_id"] == f"ttr:{game_id}:map"
+    panel = await (await fake.click(fake.alice, table, f"ttr:{game_id}:hand")).wait_resolved()
+    assert panel.button("Open the map")["custom_id"] == f"ttr:{game_id}:map"
+    assert not [b for b in panel.buttons if b.get("style") == 5]  # no link: the Activity knows who you are
+    launched = await fake.click(fake.alice, panel, f"ttr:{game_id}:map")
+    watching = await fake.click(fake.dirk, table, f"ttr:{game_id}:map")
+    assert launched.kind == watching.kind == "launch_activity" and launched.activity is watching.activity
+    sessions = {}
+    async with aiohttp.ClientSession() as http:
+        for user in (fake.alice, fake.dirk):
+            async with http.post(
+                f"http://127.0.0.1:{bot.health.port}/web/activity/session",
+                json={"code": fake.authorize(user), "instance": launched.activity.id},
+            ) as answer:
+                assert answer.status == 200, await answer.text()
+                sessions[user.name] = (await answer.json())["boot"]
+    assert sessions["alice"]["seat"] == bot.service._tables[game_id].seat_of(fake.alice.id)
+    assert sessions["dirk"]["seat"] is None
+    # Restarted without the Activity: the button of before is refused, the panel links again.
+    bot = await make_bot(health_port=0, web_secret=SECRET, web_public_url=PUBLIC)
+    refused = await fake.click(fake.alice, table, f"ttr:{game_id}:map")
+    assert refused.kind == "message" and refused.ephemeral and "no longer valid" in refused.content
+    panel = await (await fake.click(fake.alice, table, f"ttr:{game_id}:hand")).wait_resolved()
+    assert panel.button("Open the map")["style"] == 5 and "custom_id" not in panel.button("Open the map")
+
+
+async def test_a_global_sync_keeps_the_activitys_entry_point(fake_discord, make_bot) -> None:  # noqa: F811
+    """Enabling Activities gives the application an Entry Point command that a bulk overwrite may
+    not drop (Discord's 50240): the bot's global sync carries it through, as Discord made it."""
+    fake = fake_discord
+    entry = fake.enable_activities()
+    bot = await make_bot(dev_guild_id=None)
+    assert bot.commands_synced.startswith("synced globally")
+    names = fake.command_names()
+    assert "launch" in names and "ttr" in names
+    assert next(c for c in fake.commands() if c["type"] == 4)["id"] == entry["id"]

@@ -1,5 +1,6 @@
-"""The page's script shipped in the package (bot/web/static/app.js) is the build of its TypeScript
-source, and the source type-checks. Needs Node and `npm ci` in bot/web/frontend (CI does both)."""
+"""The pages' scripts shipped in the package (bot/web/static/app.js, and activity.js: the Activity's,
+with Discord's Embedded App SDK) are the builds of their TypeScript source, and the source
+type-checks. Needs Node and `npm ci` in bot/web/frontend (CI does both)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 FRONTEND = Path(__file__).resolve().parents[2] / "bot" / "web" / "frontend"
-SHIPPED = FRONTEND.parent / "static" / "app.js"
+STATIC = FRONTEND.parent / "static"
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("npm") is None, reason="no Node.js/npm: the committed build is not checked"),
@@ -25,12 +26,13 @@ def npm(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["npm", "run", "--silent", *args], cwd=FRONTEND, capture_output=True, text=True, timeout=120)
 
 
-def test_the_shipped_script_is_the_build_of_its_source(tmp_path) -> None:
-    built = tmp_path / "app.js"
-    run = npm("build", "--", f"--outfile={built}")
+@pytest.mark.parametrize(("script", "shipped"), [("build:app", "app.js"), ("build:activity", "activity.js")])
+def test_the_shipped_script_is_the_build_of_its_source(tmp_path, script, shipped) -> None:
+    built = tmp_path / shipped
+    run = npm(script, "--", f"--outfile={built}")
     assert run.returncode == 0, run.stderr
-    assert built.read_bytes() == SHIPPED.read_bytes(), (
-        "bot/web/static/app.js differs from its source's build: run `npm run build` in bot/web/frontend and commit it"
+    assert built.read_bytes() == (STATIC / shipped).read_bytes(), (
+        f"bot/web/static/{shipped} differs from its source's build: run `npm run build` in bot/web/frontend and commit it"
     )
 
 
