@@ -45,6 +45,7 @@ from bot.timers import Timers
 from bot.web import links
 from bot.web.board import css
 from bot.web.frames import Seat
+from bot.web.pages import Pages
 from bot.web.server import WebTable
 from engine.errors import TemplateError
 from i18n import Translator, translator
@@ -160,7 +161,7 @@ class TTRBot(commands.AutoShardedBot):
                 self,
                 host=self.settings.health_host,
                 port=self.settings.health_port,
-                routes=self.web.add_routes if self.web else None,
+                routes=self.web_routes if self.web else None,
             )
             await self.health.start()
             if self.web is not None:
@@ -209,6 +210,12 @@ class TTRBot(commands.AutoShardedBot):
 
         signer = links.Signer(secret.get_secret_value(), url, hours=self.settings.web_link_hours)
         return WebTable(self.service, signer, language=language, seats=seats)
+
+    def web_routes(self, app) -> None:
+        """The web table's routes and its pages' (a finished game's replay, docs/web.md)."""
+        assert self.web is not None
+        self.web.add_routes(app)
+        Pages(self.web).add_routes(app)
 
     async def load_controllers(self) -> None:
         """Load every extension by name; one that fails is logged and the others still load."""

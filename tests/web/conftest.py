@@ -15,6 +15,7 @@ from aiohttp import web
 from bot.service import WEB, Cause, CauseKind, GameService, Table
 from bot.web.frames import Seat
 from bot.web.links import Signer
+from bot.web.pages import Pages
 from bot.web.server import WebTable
 from engine import GameOptions
 from i18n import Translator, translator
@@ -70,6 +71,7 @@ async def serve(tmp_path, map_id: str = "europe", options: GameOptions | None = 
     service.subscribe(WEB, table.on_outcome)
     app = web.Application()
     table.add_routes(app)
+    Pages(table).add_routes(app)
     runner = web.AppRunner(app, shutdown_timeout=1)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

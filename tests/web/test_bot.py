@@ -67,3 +67,27 @@ async def test_a_panel_link_plays_through_the_bot_with_discord_players(fake_disc
     table = fake.channel_messages(fake.general)[-1]
     panel = await (await fake.click(fake.alice, table, f"ttr:{game_id}:hand")).wait_resolved()
     assert [b.get("style") for b in panel.buttons] == [5]
+
+
+async def test_the_final_results_offer_the_games_replay_on_the_map(fake_discord, make_bot) -> None:  # noqa: F811
+    fake = fake_discord
+    bot = await make_bot(health_port=0, web_secret=SECRET, web_public_url=PUBLIC)
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    await driver.start_game("europe")
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    kick = await fake.slash(fake.alice, fake.general, "ttr-host kick", player=fake.bob)
+    await (await fake.click(fake.alice, kick.message, label="Remove")).wait_edit(2)
+    final = fake.channel_messages(fake.general)[-1]
+    assert "Game over" in final.text_displays[0] and final.button("Rematch") is not None
+    link = final.button("Replay on the map")
+    assert link["style"] == 5 and "custom_id" not in link and link["url"].startswith(PUBLIC + "web/replay/")
+    url = link["url"].replace(PUBLIC.rstrip("/"), f"http://127.0.0.1:{bot.health.port}")
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url) as page:
+            assert page.status == 200 and "replay.js" in await page.text()
+        async with http.get(url + "/steps.json") as answer:
+            replay = await answer.json()
+    assert len(replay["steps"]) == len(driver.game.log) + 1
+    assert {s["name"] for s in replay["seats"]} == {"alice", "bob"}
+    assert any("removed" in line for line in replay["steps"][-1]["lines"])

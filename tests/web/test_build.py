@@ -1,5 +1,5 @@
-"""The page's script shipped in the package (bot/web/static/app.js) is the build of its TypeScript
-source, and the source type-checks. Needs Node and `npm ci` in bot/web/frontend (CI does both)."""
+"""The pages' scripts shipped in the package (bot/web/static/app.js, replay.js) are the build of
+their TypeScript source, and the source type-checks. Needs Node and `npm ci` in bot/web/frontend (CI does both)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 FRONTEND = Path(__file__).resolve().parents[2] / "bot" / "web" / "frontend"
-SHIPPED = FRONTEND.parent / "static" / "app.js"
+STATIC = FRONTEND.parent / "static"
+#: Each entry point's bundle (package.json's build): the live table's and the replay's.
+SCRIPTS = ("app.js", "replay.js")
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("npm") is None, reason="no Node.js/npm: the committed build is not checked"),
@@ -25,13 +27,13 @@ def npm(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["npm", "run", "--silent", *args], cwd=FRONTEND, capture_output=True, text=True, timeout=120)
 
 
-def test_the_shipped_script_is_the_build_of_its_source(tmp_path) -> None:
-    built = tmp_path / "app.js"
-    run = npm("build", "--", f"--outfile={built}")
+def test_the_shipped_scripts_are_the_build_of_their_source(tmp_path) -> None:
+    run = npm("build", "--", f"--outdir={tmp_path}")
     assert run.returncode == 0, run.stderr
-    assert built.read_bytes() == SHIPPED.read_bytes(), (
-        "bot/web/static/app.js differs from its source's build: run `npm run build` in bot/web/frontend and commit it"
-    )
+    for name in SCRIPTS:
+        assert (tmp_path / name).read_bytes() == (STATIC / name).read_bytes(), (
+            f"bot/web/static/{name} differs from its source's build: run `npm run build` in bot/web/frontend and commit it"
+        )
 
 
 def test_the_source_type_checks() -> None:
