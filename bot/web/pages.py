@@ -72,8 +72,8 @@ class Pages:
             table = await self.web.service.table(game_id)
         except TemplateError:
             return None, ("game", 404)
-        if not table.game.is_over():
-            return None, ("running", 403)
+        if not table.game.is_over():  # still running (or ended by its host: no final results)
+            return None, ("running", 403) if table.record.status == "active" else ("game", 404)
         return table, None
 
     async def replay_page(self, request: web.Request) -> web.Response:

@@ -69,7 +69,7 @@ async def test_a_panel_link_plays_through_the_bot_with_discord_players(fake_disc
     assert [b.get("style") for b in panel.buttons] == [5]
 
 
-async def test_the_final_results_offer_the_games_replay_on_the_map(fake_discord, make_bot) -> None:  # noqa: F811
+async def test_the_final_results_and_the_history_offer_the_games_replay(fake_discord, make_bot) -> None:  # noqa: F811
     fake = fake_discord
     bot = await make_bot(health_port=0, web_secret=SECRET, web_public_url=PUBLIC)
     driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
@@ -91,3 +91,8 @@ async def test_the_final_results_offer_the_games_replay_on_the_map(fake_discord,
     assert len(replay["steps"]) == len(driver.game.log) + 1
     assert {s["name"] for s in replay["seats"]} == {"alice", "bob"}
     assert any("removed" in line for line in replay["steps"][-1]["lines"])
+    # The game's history answers offer the same replay.
+    log = await fake.slash(fake.dirk, fake.general, "ttr log")
+    assert log.message.attachments and log.message.button("Replay on the map")["url"].startswith(PUBLIC)
+    board = await (await fake.slash(fake.dirk, fake.general, "ttr board", move=2)).wait_resolved()
+    assert "after move 2" in board.text and board.button("Replay on the map")["style"] == 5
