@@ -41,6 +41,7 @@ from bot.permissions import check_component
 from bot.render_pool import POOL
 from bot.service import ANNOUNCER, TIMERS, WEB, GameService, Table, new_error_id
 from bot.settings import Settings, dev_guild_refused
+from bot.standings import member_name
 from bot.timers import Timers
 from bot.web import links
 from bot.web.board import css
@@ -212,10 +213,15 @@ class TTRBot(commands.AutoShardedBot):
         return WebTable(self.service, signer, language=language, seats=seats)
 
     def web_routes(self, app) -> None:
-        """The web table's routes and its pages' (a finished game's replay, docs/web.md)."""
+        """The web table's routes and its pages' (a finished game's replay, a league season's
+        standings, a tournament's tables; docs/web.md), names and languages as the commands give them."""
         assert self.web is not None
         self.web.add_routes(app)
-        Pages(self.web).add_routes(app)
+        Pages(
+            self.web,
+            guild_language=self.languages.for_channel,
+            name=lambda t, guild, user, stored: member_name(t, self.get_guild(guild), user, stored),
+        ).add_routes(app)
 
     async def load_controllers(self) -> None:
         """Load every extension by name; one that fails is logged and the others still load."""

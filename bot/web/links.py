@@ -9,8 +9,8 @@ its stored `web_revoked_at` are refused (`Pass.revoked_by`): the player revoked 
 went to another player.
 
 A link to a page of public data (bot/web/pages.py: a finished game's replay, a league's standings, a
-tournament's tables) is signed the same way with the payload `<kind><id>.issued.expires` (kind `r`,
-`l` or `t`) and works for PAGE_DAYS: it is shown on messages that stay in the channel."""
+tournament's tables) is signed the same way with the payload `<kind><id>.issued.expires` (kind `r` a game,
+`l` a league season, `t` a tournament) and works for PAGE_DAYS: it is shown on messages that stay in the channel."""
 
 from __future__ import annotations
 

@@ -105,6 +105,7 @@ def refused_page(t: Translator, why: str, status: int) -> web.Response:
         "revoked": t.gettext("This link was revoked. Open the map again from your panel in Discord."),
         "seat": t.gettext("This seat is no longer yours. Open the map again from your panel in Discord."),
         "game": t.gettext("This game is not here any more."),
+        "gone": t.gettext("This page is not here any more."),
         "running": t.gettext("This game is still being played: its replay opens when it is over."),
     }[why]
     body = (

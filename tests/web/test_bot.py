@@ -96,3 +96,25 @@ async def test_the_final_results_and_the_history_offer_the_games_replay(fake_dis
     assert log.message.attachments and log.message.button("Replay on the map")["url"].startswith(PUBLIC)
     board = await (await fake.slash(fake.dirk, fake.general, "ttr board", move=2)).wait_resolved()
     assert "after move 2" in board.text and board.button("Replay on the map")["style"] == 5
+
+
+async def test_the_league_and_tournament_answers_link_their_pages(fake_discord, make_bot) -> None:  # noqa: F811
+    fake = fake_discord
+    bot = await make_bot(health_port=0, web_secret=SECRET, web_public_url=PUBLIC)
+    here = f"http://127.0.0.1:{bot.health.port}"
+    await fake.slash(fake.owner, fake.general, "ttr-league create", name="Club")
+    await (await fake.slash(fake.owner, fake.general, "ttr-league season", name="Autumn")).wait_resolved()
+    await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Cup", format="swiss", map="usa")
+    pages = []
+    for command, label in (
+        ("ttr-league leaderboard", "Standings on the web"),
+        ("ttr-tournament standings", "Tables on the web"),
+    ):
+        answer = await (await fake.slash(fake.alice, fake.general, command)).wait_resolved()
+        link = answer.button(label)
+        assert link["style"] == 5 and answer.attachments
+        async with aiohttp.ClientSession() as http, http.get(link["url"].replace(PUBLIC.rstrip("/"), here)) as page:
+            assert page.status == 200
+            pages.append(await page.text())
+    assert "Club · Standings" in pages[0] and "Autumn · all maps" in pages[0]
+    assert "Cup · Standings" in pages[1] and "Cup · Tables" in pages[1]

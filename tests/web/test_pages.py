@@ -1,5 +1,6 @@
 """The web table's pages of public data: a finished game's replay behind its own signed link (and
-never a running game's), and the last moves of a game rebuilt from its log after a restart."""
+never a running game's), a league season's standings, a tournament's standings and tables; and the
+last moves of a game rebuilt from its log after a restart."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bot.service import WEB, Cause, CauseKind
 from bot.web.links import PAGE_DAYS
 from bot.web.server import LOG_LINES, WebTable
 from engine import Claim, DrawDeck, DrawMarket
+from storage import leagues, tournaments
 from tests.web.conftest import USERS, Frames, Site, language, seats
 
 PRIVATE_KEYS = ('"hand"', '"offer"', '"moves"', '"payable"', '"done"', '"decision"')
@@ -131,3 +133,51 @@ async def test_the_last_moves_are_rebuilt_from_the_log_after_a_restart(site: Sit
                 assert after["log"] == (seen["log"] + after["log"][-1:])[-LOG_LINES:]
         finally:
             await runner.cleanup()
+
+
+async def test_a_league_seasons_standings_page(site: Site) -> None:
+    from tests.storage.test_leagues import A, B, C, finished, league_and_season
+
+    storage = site.service.storage
+    async with storage.sessions() as s:
+        _, season = await league_and_season(s)
+        for _ in range(2):
+            await finished(s, [A, B, C], season_id=season.id)
+        table, _ = await leagues.standings(session=s, season_id=season.id)
+    page_url = f"{site.url}/web/league/{site.signer.page_token('l', season.id)}"
+    async with aiohttp.ClientSession() as http:
+        async with http.get(page_url) as page:
+            body = await page.text()
+            assert page.status == 200 and page.headers["Referrer-Policy"] == "no-referrer"
+        async with http.get(page_url.replace("/league/", "/tournament/")) as page:
+            assert page.status == 403  # a season's link is not a tournament's
+        async with http.get(f"{site.url}/web/league/{site.signer.page_token('l', season.id + 9)}") as page:
+            assert page.status == 404
+        expired = site.signer.page_token("l", season.id, now=time.time() - PAGE_DAYS * 86400 - 5)
+        async with http.get(f"{site.url}/web/league/{expired}") as page:
+            assert page.status == 403 and "expired" in await page.text()
+    assert "Club · Standings" in body and "S1 · all maps" in body and "<script" not in body
+    rows = [line for line in body.split("<tr>")[2:]]
+    assert len(rows) == len(table) == 3
+    assert f"<td>1</td><td>Player {A}</td><td>{table[0].rating:.1f}</td><td>2</td><td>2</td>" in body  # A won both
+
+
+async def test_a_tournaments_standings_and_tables_page(site: Site) -> None:
+    from tests.storage.test_tournaments import _finish_round, _tournament
+
+    storage = site.service.storage
+    cup = await _tournament(storage, 8)
+    async with storage.sessions() as s:
+        await tournaments.start(session=s, tournament_id=cup.id)
+    await _finish_round(storage, cup.id, 1)
+    async with storage.sessions() as s:
+        tables = await tournaments.tables(session=s, tournament_id=cup.id)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{site.url}/web/tournament/{site.signer.page_token('t', cup.id)}") as page:
+            body = await page.text()
+            assert page.status == 200
+    assert "Cup · Standings" in body and "Cup · Tables" in body and "Round 1" in body
+    assert body.count("Table ") == len(tables) >= 2
+    for user in range(101, 109):
+        assert f"Player {user}" in body
+    assert "<script" not in body
