@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import Site
-from tests.web.test_pages import play
+from tests.web.test_pages import a_cup, a_season, play
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="Playwright for Python is not installed")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -232,5 +232,23 @@ async def test_a_finished_games_replay_on_a_phone(site: Site) -> None:
             assert await step(page) == 1
             await page.keyboard.press("End")  # (not a key the page takes: the step stays)
             assert await step(page) == 1
+        finally:
+            await browser.close()
+
+
+async def test_a_league_and_a_tournament_page_on_a_phone(site: Site) -> None:
+    """The standings fit the phone's width (no sideways scrolling)."""
+    pages = {"league": ("l", (await a_season(site)).id), "tournament": ("t", (await a_cup(site)).id)}
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(**PHONE)
+            page = await context.new_page()
+            SHOTS.mkdir(exist_ok=True)
+            for route, (kind, ident) in pages.items():
+                await page.goto(f"{site.url}/web/{route}/{site.signer.page_token(kind, ident)}")
+                assert await page.locator("main.standings table tr").count() >= 4
+                assert await page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+                await page.screenshot(path=str(SHOTS / f"web-phone-{route}.png"), full_page=True)
         finally:
             await browser.close()

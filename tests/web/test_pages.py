@@ -135,14 +135,34 @@ async def test_the_last_moves_are_rebuilt_from_the_log_after_a_restart(site: Sit
             await runner.cleanup()
 
 
-async def test_a_league_seasons_standings_page(site: Site) -> None:
+async def a_season(site: Site):
+    """A league season with two games of three players (101 won both)."""
     from tests.storage.test_leagues import A, B, C, finished, league_and_season
 
-    storage = site.service.storage
-    async with storage.sessions() as s:
+    async with site.service.storage.sessions() as s:
         _, season = await league_and_season(s)
         for _ in range(2):
             await finished(s, [A, B, C], season_id=season.id)
+    return season
+
+
+async def a_cup(site: Site):
+    """A Swiss tournament of 8 players, its first round played."""
+    from tests.storage.test_tournaments import _finish_round, _tournament
+
+    storage = site.service.storage
+    cup = await _tournament(storage, 8)
+    async with storage.sessions() as s:
+        await tournaments.start(session=s, tournament_id=cup.id)
+    await _finish_round(storage, cup.id, 1)
+    return cup
+
+
+async def test_a_league_seasons_standings_page(site: Site) -> None:
+    from tests.storage.test_leagues import A
+
+    season = await a_season(site)
+    async with site.service.storage.sessions() as s:
         table, _ = await leagues.standings(session=s, season_id=season.id)
     page_url = f"{site.url}/web/league/{site.signer.page_token('l', season.id)}"
     async with aiohttp.ClientSession() as http:
@@ -163,14 +183,8 @@ async def test_a_league_seasons_standings_page(site: Site) -> None:
 
 
 async def test_a_tournaments_standings_and_tables_page(site: Site) -> None:
-    from tests.storage.test_tournaments import _finish_round, _tournament
-
-    storage = site.service.storage
-    cup = await _tournament(storage, 8)
-    async with storage.sessions() as s:
-        await tournaments.start(session=s, tournament_id=cup.id)
-    await _finish_round(storage, cup.id, 1)
-    async with storage.sessions() as s:
+    cup = await a_cup(site)
+    async with site.service.storage.sessions() as s:
         tables = await tournaments.tables(session=s, tournament_id=cup.id)
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{site.url}/web/tournament/{site.signer.page_token('t', cup.id)}") as page:
