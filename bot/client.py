@@ -42,11 +42,13 @@ from bot.permissions import check_component
 from bot.render_pool import POOL
 from bot.service import ANNOUNCER, TIMERS, WEB, GameService, Table, new_error_id
 from bot.settings import Settings, dev_guild_refused
+from bot.standings import member_name
 from bot.timers import Timers
 from bot.web import links
 from bot.web.activity import Activity
 from bot.web.board import css
 from bot.web.frames import Seat
+from bot.web.pages import Pages
 from bot.web.server import WebTable
 from engine.errors import TemplateError
 from i18n import Translator, translator
@@ -245,10 +247,18 @@ class TTRBot(commands.AutoShardedBot):
         )
 
     def web_routes(self, app: web.Application) -> None:
+        """The web table's routes, the Activity's when it is on, and the pages' (a finished game's
+        replay, a league season's standings, a tournament's tables; docs/web.md), names and
+        languages as the commands give them."""
         assert self.web is not None
         self.web.add_routes(app)
         if self.discord_activity is not None:
             self.discord_activity.add_routes(app)
+        Pages(
+            self.web,
+            guild_language=self.languages.for_channel,
+            name=lambda t, guild, user, stored: member_name(t, self.get_guild(guild), user, stored),
+        ).add_routes(app)
 
     async def load_controllers(self) -> None:
         """Load every extension by name; one that fails is logged and the others still load."""

@@ -20,7 +20,7 @@ from discord import ButtonStyle, Interaction
 
 from bot import metrics
 from bot.errors import ButtonNotValid
-from bot.web.links import LAUNCH, launch_button, offers_the_map
+from bot.web.links import LAUNCH, launch_button, offers_the_map, page_button
 from engine import Action, BuildStation, Claim, DrawDeck, DrawMarket, DrawTickets, Game, NeutralClaim
 from engine.actions import Move
 from engine.cards import ALL_CARD_NAMES, CARD_NAMES
@@ -719,6 +719,7 @@ def lobby_view(lobby_id: int, *, t: Translator) -> discord.ui.View:
 
 
 def final_view(game_id: int, *, t: Translator) -> discord.ui.View:
-    return layout(
-        [button(f"ttr:{game_id}:rematch", t.pgettext("button", "Rematch"), emoji="🔁", style=ButtonStyle.success)]
-    )
+    """Rematch, and the game's replay on the map when the web table is on (bot/web/pages.py)."""
+    rematch = button(f"ttr:{game_id}:rematch", t.pgettext("button", "Rematch"), emoji="🔁", style=ButtonStyle.success)
+    replay = page_button("r", game_id, t.pgettext("button", "Replay on the map"))
+    return layout([rematch] if replay is None else [rematch, replay])

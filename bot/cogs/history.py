@@ -16,10 +16,12 @@ from discord import Interaction, app_commands
 from discord.app_commands import locale_str
 
 from bot.cog import TTRCog
+from bot.components import layout
 from bot.posting import as_file
 from bot.render_pool import POOL
 from bot.service import Table
 from bot.transformers import table_here
+from bot.web.links import page_button
 from engine import Game, GameOptions, KeepTickets, format_action, parse_action
 from i18n import Translator
 from storage import export as stored_export
@@ -111,6 +113,7 @@ class History(TTRCog):
                 len(lines),
             ),
             file=file,
+            **self._replay_link(t, finished),
         )
 
     async def export(self, interaction: Interaction) -> None:
@@ -144,7 +147,16 @@ class History(TTRCog):
             t.gettext("The board after move {move} of {total}.", move=move, total=len(log)),
             ephemeral=True,
             file=as_file(image, f"move-{move}"),
+            **self._replay_link(t, finished),
         )
+
+    @staticmethod
+    def _replay_link(t: Translator, finished: Table) -> dict:
+        """A finished game's **Replay on the map** link button (the web table's, when it is on)."""
+        link = page_button("r", finished.id, t.pgettext("button", "Replay on the map"))
+        if link is None or not finished.game.is_over():  # (a game ended by its host has no replay)
+            return {}
+        return {"view": layout([link])}
 
     def _names(self, table: Table, t: Translator):
         return lambda seat: self.bot.messenger.name(table, seat, t)

@@ -12,6 +12,7 @@ from discord.app_commands import locale_str
 from bot.choices import MAP_CHOICES
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr
+from bot.components import layout
 from bot.errors import league_map_name
 from bot.league_words import (
     LEAGUE_OPTION,
@@ -23,10 +24,11 @@ from bot.league_words import (
 )
 from bot.messenger import PLAYER_COLORS
 from bot.posting import as_file
+from bot.standings import ladder, member_name
 from bot.transformers import League, Season, find_league, find_season
+from bot.web.links import page_button
 from i18n import Translator
 from rendering.standings import (
-    LadderRow,
     ProfileCard,
     RecentRow,
     render_profile,
@@ -40,11 +42,7 @@ class LeagueStandings(TTRCog):
     under = "ttr-league"
 
     def _display(self, t: Translator, interaction: Interaction, user_id: int, stored_name: str | None) -> str:
-        guild = interaction.guild
-        member = guild.get_member(user_id) if guild else None
-        if member is not None:
-            return member.display_name
-        return stored_name or t.gettext("Player {id}", id=user_id)
+        return member_name(t, interaction.guild, user_id, stored_name)
 
     async def leaderboard(
         self,
@@ -73,40 +71,23 @@ class LeagueStandings(TTRCog):
             table, below = await stored.standings(
                 session=session, season_id=season.id, scope=scope, division_id=found.id if found else None
             )
-        rows = [
-            LadderRow(
-                s.place,
-                self._display(t, interaction, s.user_id, s.name),
-                s.rating,
-                s.games,
-                s.wins,
-                highlight=s.user_id == interaction.user.id,
-            )
-            for s in table
-        ]
-        ladder = league_map_name(t, map_id) if map_id else t.gettext("all maps")
-        if found is not None:
-            ladder = t.gettext("{division} · {ladder}", division=found.name, ladder=ladder)
-        note = (
-            t.ngettext(
-                "{n} more player with fewer than {min_games} games",
-                "{n} more players with fewer than {min_games} games",
-                below,
-                min_games=season.min_games,
-            )
-            if below
-            else ""
+        shown = ladder(
+            t,
+            league,
+            season,
+            table,
+            below,
+            name=lambda user_id, stored_name: self._display(t, interaction, user_id, stored_name),
+            map_id=map_id,
+            division=found.name if found else None,
+            me=interaction.user.id,
         )
         image = await asyncio.to_thread(
-            render_standings,
-            rows,
-            title=t.gettext("{league} · Standings", league=league.name),
-            subtitle=t.gettext("{season} · {ladder} · rating = μ - 3σ (openskill)", season=season.name, ladder=ladder),
-            note=note,
-            t=t,
+            render_standings, shown.rows, title=shown.title, subtitle=shown.subtitle, note=shown.note, t=t
         )
         file = as_file(image, "standings")
-        await interaction.followup.send(file=file, ephemeral=not public)
+        link = page_button("l", season.id, t.pgettext("button", "Standings on the web"))
+        await interaction.followup.send(file=file, ephemeral=not public, **({"view": layout([link])} if link else {}))
 
     async def profile(
         self,

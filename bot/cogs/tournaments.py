@@ -34,14 +34,15 @@ from bot.errors import reason
 from bot.permissions import Place, check_place, is_manager
 from bot.posting import as_file
 from bot.service import LEAGUES, Cause, CauseKind, Outcome
+from bot.standings import FORMAT_WORDS, bracket, member_name
 from bot.tables import TableSpec, open_table
 from bot.timers import TIMERS
 from bot.transformers import GameOption, TournamentOption
+from bot.web.links import page_button
 from engine import Game, GameOptions, GameOptionsError, Remove, load_map
-from i18n import N_, NC_, Translator
-from rendering.tournament import BracketTable, TournamentRow, render_bracket, render_tournament_standings
+from i18n import N_, Translator
+from rendering.tournament import render_bracket, render_tournament_standings
 from storage import leagues as stored_leagues
-from storage import pairings
 from storage import tournaments as stored
 from storage.models import (
     TABLE_ABANDONED,
@@ -58,11 +59,6 @@ log = logging.getLogger(__name__)
 
 #: Heard after the leagues rated the game (bot/service.py's order).
 TOURNAMENTS = LEAGUES + 5
-FORMAT_WORDS = {
-    pairings.SWISS: NC_("format", "Swiss"),
-    pairings.ELIMINATION: NC_("format", "single elimination"),
-    pairings.GROUPS: NC_("format", "group stage and final"),
-}
 FORMAT_CHOICES = [
     app_commands.Choice(name=locale_pstr("format", word), value=key) for key, word in FORMAT_WORDS.items()
 ]
@@ -348,8 +344,7 @@ class Tournaments(TTRCog):
         return False
 
     def _name(self, t: Translator, guild: discord.Guild | None, user_id: int, stored_names: dict[int, str]) -> str:
-        member = guild.get_member(user_id) if guild else None
-        return member.display_name if member else stored_names.get(user_id) or t.gettext("Player {id}", id=user_id)
+        return member_name(t, guild, user_id, stored_names.get(user_id))
 
     async def _images(
         self, tournament: Tournament, t: Translator, interaction: Interaction | None
@@ -357,51 +352,25 @@ class Tournaments(TTRCog):
         async with self.bot.storage.sessions() as session:
             table = await stored.standings(session=session, tournament_id=tournament.id)
             every = await stored.tables(session=session, tournament_id=tournament.id)
-            shown = await stored.names(session=session, user_ids=[s.user_id for s in table])
+            names = await stored.names(session=session, user_ids=[s.user_id for s in table])
         guild = self.bot.get_guild(tournament.guild_id)  # type: ignore[attr-defined]
-        me = interaction.user.id if interaction else None
-        rows = [
-            TournamentRow(
-                s.place,
-                self._name(t, guild, s.user_id, shown),
-                s.points,
-                s.score,
-                s.strength,
-                s.tables,
-                dropped=s.dropped,
-                highlight=s.user_id == me,
-            )
-            for s in table
-        ]
-        fmt = t.pgettext("format", FORMAT_WORDS[tournament.format])
-        subtitle = t.gettext("{format} · points, then game score, then opponents' strength", format=fmt)
-        standing = await asyncio.to_thread(
-            render_tournament_standings,
-            rows,
-            t=t,
-            subtitle=subtitle,
-            title=t.gettext("{tournament} · Standings", tournament=tournament.name),
+        shown = bracket(
+            t,
+            tournament,
+            table,
+            every,
+            name=lambda u: self._name(t, guild, u, names),
+            me=interaction.user.id if interaction else None,
         )
-        knockout = tournament.format != pairings.SWISS
-        boxes = [
-            BracketTable(
-                x.round,
-                x.number,
-                [(self._name(t, guild, u, shown), x.ranks[i] if x.ranks else None) for i, u in enumerate(x.players)],
-                [bool(knockout and x.ranks and x.ranks[i] <= tournament.advance) for i in range(len(x.players))],
-            )
-            for x in every
-        ]
-        bracket = await asyncio.to_thread(
-            render_bracket,
-            boxes,
-            t=t,
-            subtitle=fmt,
-            title=t.gettext("{tournament} · Tables", tournament=tournament.name),
+        standing = await asyncio.to_thread(
+            render_tournament_standings, shown.rows, t=t, subtitle=shown.subtitle, title=shown.standings_title
+        )
+        tables = await asyncio.to_thread(
+            render_bracket, shown.tables, t=t, subtitle=shown.format, title=shown.tables_title
         )
         return [
             as_file(standing, "standings"),
-            as_file(bracket, "bracket"),
+            as_file(tables, "bracket"),
         ]
 
     def _signup_text(self, t: Translator, tournament: Tournament, count: int) -> str:
@@ -518,7 +487,12 @@ class Tournaments(TTRCog):
             else await self.bot.languages.for_interaction(interaction)
         )
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        await interaction.followup.send(files=await self._images(tournament, t, interaction), ephemeral=not public)
+        link = page_button("t", tournament.id, t.pgettext("button", "Tables on the web"))
+        await interaction.followup.send(
+            files=await self._images(tournament, t, interaction),
+            ephemeral=not public,
+            **({"view": components.layout([link])} if link else {}),
+        )
 
     async def next_round(self, interaction: Interaction, name: str | None) -> None:
         if not await self._organizer(interaction):

@@ -6,7 +6,11 @@ payload `game.seat.issued.expires` (seat `s` for a spectator; issued in millisec
 seconds since 1970) and the signature HMAC-SHA256 of the payload with WEB_SECRET. Nothing private
 is in it: it names a seat, and the server checks it on every request. A seat's links issued up to
 its stored `web_revoked_at` are refused (`Pass.revoked_by`): the player revoked them, or the seat
-went to another player."""
+went to another player.
+
+A link to a page of public data (bot/web/pages.py: a finished game's replay, a league's standings, a
+tournament's tables) is signed the same way with the payload `<kind><id>.issued.expires` (kind `r` a game,
+`l` a league season, `t` a tournament) and works for PAGE_DAYS: it is shown on messages that stay in the channel."""
 
 from __future__ import annotations
 
@@ -26,6 +30,8 @@ from i18n import Translator
 
 #: How long a link works unless WEB_LINK_HOURS says otherwise.
 DEFAULT_HOURS = 24.0
+#: How long a link to a page of public data works (a replay, standings, a tournament's tables).
+PAGE_DAYS = 30
 
 
 class LinkRefused(Exception):
@@ -76,9 +82,17 @@ class Signer:
     def url(self, game_id: int, seat: int | None, *, now: float | None = None) -> str:
         return f"{self.public_url}/web/t/{self.token(game_id, seat, now=now)}"
 
-    def check(self, token: str, *, now: float | None = None) -> Pass:
-        """The pass a token grants; raises LinkRefused. The signature is compared in constant time
-        before anything in the payload is believed."""
+    def page_token(self, kind: str, ident: int, *, now: float | None = None) -> str:
+        when = time.time() if now is None else now
+        payload = f"{kind}{ident}.{int(when * 1000)}.{int(when) + PAGE_DAYS * 86400}".encode()
+        return f"{_b64(payload)}.{self._sign(payload)}"
+
+    def page_url(self, kind: str, ident: int) -> str:
+        return f"{self.public_url}/web/{PAGES[kind]}/{self.page_token(kind, ident)}"
+
+    def _fields(self, token: str, count: int, now: float | None) -> list[str]:
+        """A token's payload fields (`count` of them, the last its expiry); raises LinkRefused. The
+        signature is compared in constant time before anything in the payload is believed."""
         try:
             if len(token) > 200:
                 raise ValueError
@@ -88,11 +102,28 @@ class Signer:
             raise LinkRefused("forged") from None
         if not hmac.compare_digest(self._sign(payload), signature):
             raise LinkRefused("forged")
-        game, seat, issued, expires = payload.decode().split(".")
-        if (time.time() if now is None else now) >= int(expires):
+        fields = payload.decode().split(".")
+        if len(fields) != count:  # a page's link for a seat's, or the other way round
+            raise LinkRefused("forged")
+        if (time.time() if now is None else now) >= int(fields[-1]):
             raise LinkRefused("expired")
+        return fields
+
+    def check(self, token: str, *, now: float | None = None) -> Pass:
+        """The pass a seat's or spectator's token grants; raises LinkRefused."""
+        game, seat, issued, expires = self._fields(token, 4, now)
         return Pass(int(game), None if seat == "s" else int(seat), int(issued), int(expires))
 
+    def check_page(self, kind: str, token: str, *, now: float | None = None) -> int:
+        """The id a page's token of `kind` names; raises LinkRefused."""
+        named = self._fields(token, 3, now)[0]
+        if not named.startswith(kind) or not named[len(kind) :].isdigit():
+            raise LinkRefused("forged")
+        return int(named[len(kind) :])
+
+
+#: A page's kind in its token -> its route (/web/<route>/<token>).
+PAGES = {"r": "replay", "l": "league", "t": "tournament"}
 
 #: The process's signer, set when WEB_SECRET and WEB_PUBLIC_URL are (bot/client.py); None: no web table.
 SIGNER: Signer | None = None
@@ -119,6 +150,19 @@ def launch_button(game_id: int, *, t: Translator) -> discord.ui.Button | None:
 def player_url(game_id: int, seat: int) -> str | None:
     """A fresh private link to a seat's web table, or None when the web table is off."""
     return SIGNER.url(game_id, seat) if SIGNER is not None else None
+
+
+def page_url(kind: str, ident: int) -> str | None:
+    """A link to a page of public data (`PAGES`), or None when the web table is off."""
+    return SIGNER.page_url(kind, ident) if SIGNER is not None else None
+
+
+def page_button(kind: str, ident: int, label: str) -> discord.ui.Button | None:
+    """A link button to a page of public data, or None when the web table is off."""
+    url = page_url(kind, ident)
+    if url is None:
+        return None
+    return discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label, emoji="🗺️")
 
 
 PanelView = Callable[..., discord.ui.View | None]

@@ -30,6 +30,7 @@ from bot.service import Cause, CauseKind, GameService, Outcome, Table
 from bot.web.board import board_json
 from bot.web.frames import Seat, chosen, frame
 from bot.web.links import LinkRefused, Pass, Signer
+from bot.web.replay import last_lines
 from engine.errors import TemplateError
 from engine.mapdata import load_map
 from i18n import Translator, translator
@@ -104,6 +105,8 @@ def refused_page(t: Translator, why: str, status: int) -> web.Response:
         "revoked": t.gettext("This link was revoked. Open the map again from your panel in Discord."),
         "seat": t.gettext("This seat is no longer yours. Open the map again from your panel in Discord."),
         "game": t.gettext("This game is not here any more."),
+        "gone": t.gettext("This page is not here any more."),
+        "running": t.gettext("This game is still being played: its replay opens when it is over."),
     }[why]
     body = (
         f'<!doctype html><html lang="{t.language}"><head><meta charset="utf-8">'
@@ -141,8 +144,9 @@ class WebTable:
         self.seats = seats
         #: game id -> each open stream's event (set when the game changed) and its viewer's language
         self._streams: dict[int, dict[asyncio.Event, str]] = defaultdict(dict)
-        #: game id -> language -> the last moves, described when they happened
-        self._logs: dict[int, dict[str, deque[str]]] = defaultdict(dict)
+        #: game id -> language -> the game's version they go up to, and the last moves, described
+        #: when they happened (or rebuilt from the log, `_log`)
+        self._logs: dict[int, dict[str, tuple[int, deque[str]]]] = defaultdict(dict)
         self._closing = False
 
     def add_routes(self, app: web.Application) -> None:
@@ -275,7 +279,8 @@ class WebTable:
                 if table.version == sent:
                     continue
                 sent = table.version
-                data = frame(t, table, granted.seat, await self.seats(table), self._log(granted.game_id, t))
+                seats = await self.seats(table)
+                data = frame(t, table, granted.seat, seats, await self._log(table, t, seats))
                 await stream.write(b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
         except ConnectionResetError:  # the viewer left
             pass
@@ -285,8 +290,16 @@ class WebTable:
                 self._streams.pop(granted.game_id, None)
         return stream
 
-    def _log(self, game_id: int, t: Translator) -> list[str]:
-        return list(self._logs.get(game_id, {}).get(t.language, ()))
+    async def _log(self, table: Table, t: Translator, seats: list[Seat]) -> list[str]:
+        """The game's last moves in the viewer's language: kept since they happened or, when none
+        are (after a restart, or nobody watched), rebuilt from its log by replay (bot/web/replay.py)."""
+        logs = self._logs[table.id]
+        kept = logs.get(t.language)
+        if kept is None:
+            version, log = table.version, list(table.game.log)
+            lines = await asyncio.to_thread(last_lines, t, table.game, log, lambda s: seats[s].name, LOG_LINES)
+            kept = logs.setdefault(t.language, (version, deque(lines, maxlen=LOG_LINES)))
+        return list(kept[1])
 
     async def on_outcome(self, outcome: Outcome) -> None:
         """A listener of the service: the game's last moves in each language its viewers read
@@ -299,12 +312,19 @@ class WebTable:
         if outcome.events:
             seats = await self.seats(outcome.table)
             logs = self._logs[game_id]
-            names = lambda s: f"**{seats[s].name}**"  # noqa: E731
-            for language in set(streams.values()):
+            names = lambda s: seats[s].name  # noqa: E731 (the sentences make names bold)
+            watched = set(streams.values())
+            for language, kept in list(logs.items()):
+                if language not in watched:  # nobody reads it now: rebuilt from the log when someone does
+                    del logs[language]
+                    continue
+                if kept[0] >= outcome.version:  # rebuilt from the log after this move: it is in it
+                    continue
                 t = translator(language)
                 notes = describe(t, outcome.table.game, outcome.events, names)
                 said = merge_turn(t, notes, drawn(outcome.events), outcome.seat or 0, names)  # (only a seat draws)
-                logs.setdefault(language, deque(maxlen=LOG_LINES)).extend(line for line in said.split("\n") if line)
+                kept[1].extend(line for line in said.split("\n") if line)
+                logs[language] = (outcome.version, kept[1])
         for changed in streams:
             changed.set()
 

@@ -16,6 +16,7 @@ from bot.service import WEB, Cause, CauseKind, GameService, Table
 from bot.web.activity import Activity
 from bot.web.frames import Seat
 from bot.web.links import Signer
+from bot.web.pages import Pages
 from bot.web.server import WebTable
 from engine import GameOptions
 from i18n import Translator, translator
@@ -84,6 +85,7 @@ async def serve(
     activity_app = Activity(table, **activity) if activity is not None else None
     if activity_app is not None:
         activity_app.add_routes(app)
+    Pages(table).add_routes(app)
     runner = web.AppRunner(app, shutdown_timeout=1)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

@@ -117,3 +117,54 @@ async def test_a_global_sync_keeps_the_activitys_entry_point(fake_discord, make_
     names = fake.command_names()
     assert "launch" in names and "ttr" in names
     assert next(c for c in fake.commands() if c["type"] == 4)["id"] == entry["id"]
+
+
+async def test_the_final_results_and_the_history_offer_the_games_replay(fake_discord, make_bot) -> None:  # noqa: F811
+    fake = fake_discord
+    bot = await make_bot(health_port=0, web_secret=SECRET, web_public_url=PUBLIC)
+    driver = Driver(fake, bot, fake.general, [fake.alice, fake.bob])
+    await driver.start_game("europe")
+    for seat in (0, 1):
+        await driver.act(seat, driver.game.default_action(seat))
+    kick = await fake.slash(fake.alice, fake.general, "ttr-host kick", player=fake.bob)
+    await (await fake.click(fake.alice, kick.message, label="Remove")).wait_edit(2)
+    final = fake.channel_messages(fake.general)[-1]
+    assert "Game over" in final.text_displays[0] and final.button("Rematch") is not None
+    link = final.button("Replay on the map")
+    assert link["style"] == 5 and "custom_id" not in link and link["url"].startswith(PUBLIC + "web/replay/")
+    url = link["url"].replace(PUBLIC.rstrip("/"), f"http://127.0.0.1:{bot.health.port}")
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url) as page:
+            assert page.status == 200 and "replay.js" in await page.text()
+        async with http.get(url + "/steps.json") as answer:
+            replay = await answer.json()
+    assert len(replay["steps"]) == len(driver.game.log) + 1
+    assert {s["name"] for s in replay["seats"]} == {"alice", "bob"}
+    assert any("removed" in line for line in replay["steps"][-1]["lines"])
+    # The game's history answers offer the same replay.
+    log = await fake.slash(fake.dirk, fake.general, "ttr log")
+    assert log.message.attachments and log.message.button("Replay on the map")["url"].startswith(PUBLIC)
+    board = await (await fake.slash(fake.dirk, fake.general, "ttr board", move=2)).wait_resolved()
+    assert "after move 2" in board.text and board.button("Replay on the map")["style"] == 5
+
+
+async def test_the_league_and_tournament_answers_link_their_pages(fake_discord, make_bot) -> None:  # noqa: F811
+    fake = fake_discord
+    bot = await make_bot(health_port=0, web_secret=SECRET, web_public_url=PUBLIC)
+    here = f"http://127.0.0.1:{bot.health.port}"
+    await fake.slash(fake.owner, fake.general, "ttr-league create", name="Club")
+    await (await fake.slash(fake.owner, fake.general, "ttr-league season", name="Autumn")).wait_resolved()
+    await fake.slash(fake.owner, fake.general, "ttr-tournament create", name="Cup", format="swiss", map="usa")
+    pages = []
+    for command, label in (
+        ("ttr-league leaderboard", "Standings on the web"),
+        ("ttr-tournament standings", "Tables on the web"),
+    ):
+        answer = await (await fake.slash(fake.alice, fake.general, command)).wait_resolved()
+        link = answer.button(label)
+        assert link["style"] == 5 and answer.attachments
+        async with aiohttp.ClientSession() as http, http.get(link["url"].replace(PUBLIC.rstrip("/"), here)) as page:
+            assert page.status == 200
+            pages.append(await page.text())
+    assert "Club · Standings" in pages[0] and "Autumn · all maps" in pages[0]
+    assert "Cup · Standings" in pages[1] and "Cup · Tables" in pages[1]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import Site
+from tests.web.test_pages import a_cup, a_season, play
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="Playwright for Python is not installed")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -170,5 +171,84 @@ async def test_two_players_and_a_spectator_on_phones(site: Site) -> None:
             forged = await browser.new_page()
             await forged.goto(site.link(0)[:-2] + "xx")
             assert "not valid" in await forged.locator("#refused").inner_text()
+        finally:
+            await browser.close()
+
+
+async def claimed(page) -> int:
+    return await page.locator("svg.map .track.claimed").count()
+
+
+async def step(page) -> int:
+    return int(await page.evaluate("() => document.body.dataset.step"))
+
+
+async def test_a_finished_games_replay_on_a_phone(site: Site) -> None:
+    """The replay opens at the final results; a finger drags the slider back through the game (the
+    board empties), the buttons and the arrow keys step one move."""
+    await play(site)
+    moves = len((await site.table()).game.log)
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(**PHONE)
+            page = await context.new_page()
+            await page.goto(f"{site.url}/web/replay/{site.signer.page_token('r', site.game_id)}")
+            await page.wait_for_selector("svg.map .car")
+            await page.wait_for_function("() => document.body.dataset.step !== undefined")
+            assert await step(page) == moves and await page.locator("#final").is_visible()
+            at_end = await claimed(page)
+            assert at_end > 5 and "Game over" in await page.locator("#final h2").inner_text()
+            SHOTS.mkdir(exist_ok=True)
+            await page.screenshot(path=str(SHOTS / "web-phone-replay-end.png"), full_page=True)
+
+            # A finger on the slider's thumb (at its right end) drags it to the middle, then to the start.
+            box = await page.locator("#slider").bounding_box()
+            assert box is not None
+            y = box["y"] + box["height"] / 2
+            cdp = await context.new_cdp_session(page)
+            for target in (box["x"] + box["width"] / 2, box["x"]):
+                start = box["x"] + box["width"] - 8 if target != box["x"] else box["x"] + box["width"] / 2
+                await cdp.send(
+                    "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start, "y": y}]}
+                )
+                for i in range(1, 11):
+                    x = start + (target - start) * i / 10
+                    await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+                await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+                if target != box["x"]:
+                    middle = await step(page)
+                    assert 0 < middle < moves and 0 < await claimed(page) < at_end
+                    assert not await page.locator("#final").is_visible()
+                    await page.screenshot(path=str(SHOTS / "web-phone-replay.png"))
+            assert await step(page) == 0 and await claimed(page) == 0
+            assert "The game begins" in await page.locator("#said").inner_text()
+
+            # One move on with the button, one back with the arrow key.
+            await page.locator("#next").tap()
+            assert await step(page) == 1 and await page.locator("#said li").count() >= 1
+            await page.locator("#next").tap()
+            await page.keyboard.press("ArrowLeft")
+            assert await step(page) == 1
+            await page.keyboard.press("End")  # (not a key the page takes: the step stays)
+            assert await step(page) == 1
+        finally:
+            await browser.close()
+
+
+async def test_a_league_and_a_tournament_page_on_a_phone(site: Site) -> None:
+    """The standings fit the phone's width (no sideways scrolling)."""
+    pages = {"league": ("l", (await a_season(site)).id), "tournament": ("t", (await a_cup(site)).id)}
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(**PHONE)
+            page = await context.new_page()
+            SHOTS.mkdir(exist_ok=True)
+            for route, (kind, ident) in pages.items():
+                await page.goto(f"{site.url}/web/{route}/{site.signer.page_token(kind, ident)}")
+                assert await page.locator("main.standings table tr").count() >= 4
+                assert await page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+                await page.screenshot(path=str(SHOTS / f"web-phone-{route}.png"), full_page=True)
         finally:
             await browser.close()

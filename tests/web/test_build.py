@@ -1,6 +1,6 @@
-"""The pages' scripts shipped in the package (bot/web/static/app.js, and activity.js: the Activity's,
-with Discord's Embedded App SDK) are the builds of their TypeScript source, and the source
-type-checks. Needs Node and `npm ci` in bot/web/frontend (CI does both)."""
+"""The pages' scripts shipped in the package (bot/web/static/app.js and replay.js, and
+activity.js: the Activity's, with Discord's Embedded App SDK) are the builds of their TypeScript
+source, and the source type-checks. Needs Node and `npm ci` in bot/web/frontend (CI does both)."""
 
 from __future__ import annotations
 
@@ -26,14 +26,20 @@ def npm(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["npm", "run", "--silent", *args], cwd=FRONTEND, capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize(("script", "shipped"), [("build:app", "app.js"), ("build:activity", "activity.js")])
-def test_the_shipped_script_is_the_build_of_its_source(tmp_path, script, shipped) -> None:
-    built = tmp_path / shipped
-    run = npm(script, "--", f"--outfile={built}")
+@pytest.mark.parametrize(
+    ("script", "where", "shipped"),
+    [
+        ("build:pages", "--outdir={}", ("app.js", "replay.js")),
+        ("build:activity", "--outfile={}/activity.js", ("activity.js",)),
+    ],
+)
+def test_the_shipped_scripts_are_the_build_of_their_source(tmp_path, script, where, shipped) -> None:
+    run = npm(script, "--", where.format(tmp_path))
     assert run.returncode == 0, run.stderr
-    assert built.read_bytes() == (STATIC / shipped).read_bytes(), (
-        f"bot/web/static/{shipped} differs from its source's build: run `npm run build` in bot/web/frontend and commit it"
-    )
+    for name in shipped:
+        assert (tmp_path / name).read_bytes() == (STATIC / name).read_bytes(), (
+            f"bot/web/static/{name} differs from its source's build: run `npm run build` in bot/web/frontend and commit it"
+        )
 
 
 def test_the_source_type_checks() -> None:

@@ -153,3 +153,24 @@ export function zoomable(svg: SVGSVGElement, width: number, height: number, tap:
     zoomAt(e.clientX, e.clientY, e.deltaY < 0 ? 1.2 : 1 / 1.2);
   }, { passive: false });
 }
+
+/** Who owns what on the map: each claimed route's cars in its owner's colour, a station over each
+ * city that has one; `marks` is emptied first (the page adds its own marks after). */
+export function paintOwners(
+  board: Board, drawn: Drawn, claims: Record<string, number>, stations: Record<string, number>, colors: string[],
+): void {
+  for (const [id, cars] of drawn.cars) {
+    const owner = claims[id];
+    const track = board.tracks.find((t) => t.id === id)!;
+    for (const car of cars) car.setAttribute("fill", owner === undefined ? board.colors[track.color] : colors[owner] ?? "#888");
+    drawn.tracks.get(id)!.classList.toggle("claimed", owner !== undefined);
+  }
+  drawn.marks.replaceChildren();
+  const r = board.city_r;
+  for (const c of board.cities) {
+    const owner = stations[c.id];
+    if (owner !== undefined) {
+      el("rect", { x: c.x - r, y: c.y - r * 2.4, width: r * 2, height: r * 1.6, fill: colors[owner], class: "station" }, drawn.marks);
+    }
+  }
+}

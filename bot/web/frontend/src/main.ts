@@ -2,7 +2,8 @@
 // kept live by server-sent events; a tap sends one of the moves the last frame offered
 // (bot/web/server.py checks it again and plays it through the same path as a Discord button).
 
-import { Board, Drawn, drawBoard, el, zoomable } from "./board";
+import { Board, Drawn, drawBoard, el, paintOwners, zoomable } from "./board";
+import { card, h, playersTable, rich, say } from "./parts";
 
 interface Boot { token: string; seat: number | null; board: string; words: Record<string, string>; spectators?: string }
 interface Move {
@@ -29,24 +30,6 @@ let board: Board;
 let drawn: Drawn;
 let frame: Frame | null = null;
 const chosenTickets = new Set<number>();
-
-function say(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_, k) => String(values[k] ?? ""));
-}
-
-function h(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const child of children) node.append(child);
-  return node;
-}
-
-/** "**name** drew …" as text with bold names (never as HTML). */
-function rich(line: string): HTMLElement {
-  const p = h("li");
-  line.split("**").forEach((part, i) => p.append(i % 2 ? h("b", {}, part) : part));
-  return p;
-}
 
 function cityName(id: string): string {
   return board.cities.find((c) => c.id === id)?.name ?? id;
@@ -145,14 +128,8 @@ function tapped(target: Element): void {
 function paintMap(f: Frame): void {
   const v = f.view;
   const payable = new Set(f.payable ?? []);
-  for (const [id, cars] of drawn.cars) {
-    const owner = v.claims[id];
-    const track = board.tracks.find((t) => t.id === id)!;
-    for (const car of cars) car.setAttribute("fill", owner === undefined ? board.colors[track.color] : f.seats[owner]?.color ?? "#888");
-    drawn.tracks.get(id)!.classList.toggle("claimed", owner !== undefined);
-    drawn.tracks.get(id)!.classList.toggle("payable", owner === undefined && payable.has(id));
-  }
-  drawn.marks.replaceChildren();
+  paintOwners(board, drawn, v.claims, v.stations, f.seats.map((s) => s.color));
+  for (const [id, g] of drawn.tracks) g.classList.toggle("payable", v.claims[id] === undefined && payable.has(id));
   const r = board.city_r;
   const ticketCities = new Set<string>();
   for (const t of v.you?.tickets ?? []) {
@@ -163,16 +140,7 @@ function paintMap(f: Frame): void {
     if (ticketCities.has(c.id)) {
       el("circle", { cx: c.x, cy: c.y, r: r * 1.7, class: "ticket-ring", stroke: board.colors.ticket }, drawn.marks);
     }
-    const owner = v.stations[c.id];
-    if (owner !== undefined) {
-      el("rect", { x: c.x - r, y: c.y - r * 2.4, width: r * 2, height: r * 1.6, fill: f.seats[owner].color, class: "station" }, drawn.marks);
-    }
   }
-}
-
-function card(name: string | null, count?: number): HTMLElement {
-  const c = h("span", { class: `card ${name ?? "empty"}` }, count === undefined ? "" : String(count));
-  return c;
 }
 
 function paintMarket(f: Frame): void {
@@ -264,16 +232,7 @@ function paintOther(f: Frame): void {
 }
 
 function paintPlayers(f: Frame): void {
-  const head = h("tr", {}, h("th", {}, ""), ...[w.score, w.trains, w.cards, w.tickets_count].map((x) => h("th", {}, x)));
-  const rows = f.view.players.map((p) => {
-    const seat = f.seats[p.seat];
-    const swatch = h("span", { class: "swatch" });
-    swatch.style.background = seat.color;
-    const row = h("tr", { class: f.view.current === p.seat ? "current" : "" }, h("td", {}, swatch, seat.name));
-    for (const n of [p.score, p.trains, p.hand_size, p.tickets]) row.append(h("td", {}, String(n)));
-    return row;
-  });
-  players.replaceChildren(h("table", {}, head, ...rows));
+  players.replaceChildren(playersTable(f.view.players, f.seats, f.view.current, w));
 }
 
 function paintStatus(f: Frame): void {

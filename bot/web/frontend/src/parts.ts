@@ -1,0 +1,47 @@
+// Pieces of page shared by the live table (main.ts) and the replay (replay.ts): elements, a line
+// of the moves in words, a card, the players' table.
+
+export function h(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+export function say(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (_, k) => String(values[k] ?? ""));
+}
+
+/** "**name** drew …" as text with bold names (never as HTML), in a `tag` element. */
+export function richIn(tag: string, line: string): HTMLElement {
+  const p = h(tag);
+  line.split("**").forEach((part, i) => p.append(i % 2 ? h("b", {}, part) : part));
+  return p;
+}
+
+/** A line of the moves in words, as a list item. */
+export function rich(line: string): HTMLElement {
+  return richIn("li", line);
+}
+
+export function card(name: string | null, count?: number): HTMLElement {
+  return h("span", { class: `card ${name ?? "empty"}` }, count === undefined ? "" : String(count));
+}
+
+export interface PlayerRow { seat: number; score: number; trains: number; hand_size: number; tickets: number }
+
+/** Score, trains, cards and tickets of each player, the one `current` in bold. */
+export function playersTable(
+  rows: PlayerRow[], seats: { name: string; color: string }[], current: number | null, w: Record<string, string>,
+): HTMLElement {
+  const head = h("tr", {}, h("th", {}, ""), ...[w.score, w.trains, w.cards, w.tickets_count].map((x) => h("th", {}, x)));
+  const body = rows.map((p) => {
+    const seat = seats[p.seat];
+    const swatch = h("span", { class: "swatch" });
+    swatch.style.background = seat.color;
+    const row = h("tr", { class: current === p.seat ? "current" : "" }, h("td", {}, swatch, seat.name));
+    for (const n of [p.score, p.trains, p.hand_size, p.tickets]) row.append(h("td", {}, String(n)));
+    return row;
+  });
+  return h("table", {}, head, ...body);
+}
