@@ -19,8 +19,9 @@ from bot.render_pool import POOL
 from bot.service import Table
 from bot.timers import timestamp
 from i18n import Translator
+from rendering.words import decks_text
 from storage.models import Announcement
-from texts.present import decks_text, final_fields, passengers_text, seat_figures
+from texts.present import final_fields, passengers_text, seat_figures
 
 log = logging.getLogger(__name__)
 

@@ -30,6 +30,7 @@ from rendering.style import (
     text_on,
 )
 from rendering.words import (
+    decks_text,
     player_name,
     recap,
     route_letters,
@@ -37,7 +38,6 @@ from rendering.words import (
     status_text,
     tunnel_text,
 )
-from texts import present
 
 
 def text_size(width: int) -> int:
@@ -244,7 +244,7 @@ def draw_panel(
             letter_size=ss,
             radius=max(4, fs // 4),
         )
-    decks = present.decks_text(t, view)
+    decks = decks_text(t, view)
     y2 = y + card_h + round(ss * 1.15)
     decks = fonts.fit(decks, ss, W / 2)
     fonts.draw_text(d, (W - margin, y2), decks, ss, MUTED, anchor="rs")

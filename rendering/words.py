@@ -341,3 +341,19 @@ def acting(t: Translator, view: dict, players: Sequence[PlayerStyle]) -> str | N
     if not la:
         return None
     return player_name(t, players, la["seat"]) if la.get("seat") is not None else t.gettext("Table")
+
+
+def decks_text(t: Translator, view: dict) -> str:
+    """What is left to draw: 'deck 25 · tickets 4' (Märklin: its short and long ticket decks)."""
+    decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
+    if "ticket_decks" in view:  # Märklin: a short and a long deck, whose mix each draw names
+        return t.gettext(
+            "{cards} · {tickets}",
+            cards=decks,
+            tickets=t.pgettext("deck", "tickets {short} short, {long} long", **view["ticket_decks"]),
+        )
+    if "ticket_deck_size" in view:
+        return t.gettext(
+            "{cards} · {tickets}", cards=decks, tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"])
+        )
+    return decks

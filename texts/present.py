@@ -585,7 +585,7 @@ LEFT = {"resigned": N_("resigned"), "removed": N_("removed")}
 
 def seat_figures(t: Translator, m: MapData, player: dict) -> list[str]:
     """A seat's public figures from the view, each in words: points, trains, cards, tickets, then
-    what only some games have (stations, Nederland's loans, having left). The channel's table and
+    what only some games have (stations left, Nederland's loans taken, having left). The channel's table and
     the terminal game list the seats with these."""
     figures = [
         t.ngettext("{n} point", "{n} points", player["score"]),
@@ -594,28 +594,12 @@ def seat_figures(t: Translator, m: MapData, player: dict) -> list[str]:
         t.ngettext("{n} ticket", "{n} tickets", player["tickets"]),
     ]
     if m.rules.stations:
-        figures.append(t.ngettext("{n} station", "{n} stations", player["stations_left"]))
-    if "loans" in player:
+        figures.append(t.ngettext("{n} station left", "{n} stations left", player["stations_left"]))
+    if player.get("loans"):
         figures.append(t.ngettext("{n} loan", "{n} loans", player["loans"]))
     if player["left"]:
         figures.append(t.gettext(LEFT[player["left"]]))
     return figures
-
-
-def decks_text(t: Translator, view: dict) -> str:
-    """What is left to draw: 'deck 25 · tickets 4' (Märklin: its short and long ticket decks)."""
-    decks = t.gettext("deck {n}", n=view.get("deck_size", 0))
-    if "ticket_decks" in view:  # Märklin: a short and a long deck, whose mix each draw names
-        return t.gettext(
-            "{cards} · {tickets}",
-            cards=decks,
-            tickets=t.pgettext("deck", "tickets {short} short, {long} long", **view["ticket_decks"]),
-        )
-    if "ticket_deck_size" in view:
-        return t.gettext(
-            "{cards} · {tickets}", cards=decks, tickets=t.pgettext("deck", "tickets {n}", n=view["ticket_deck_size"])
-        )
-    return decks
 
 
 MINUS = "−"
