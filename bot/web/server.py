@@ -35,6 +35,7 @@ from engine.errors import TemplateError
 from engine.mapdata import load_map
 from i18n import Translator, translator
 from i18n.translator import CITY_NAMES, LANGUAGES
+from storage import move_feed
 from texts.present import describe, drawn, merge_turn
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,9 @@ class WebTable:
         #: when they happened (or rebuilt from the log, `_log`)
         self._logs: dict[int, dict[str, tuple[int, deque[str]]]] = defaultdict(dict)
         self._closing = False
+        #: streams woken by another process's move: they read the stored game, not this process's copy
+        self._moved_elsewhere: set[asyncio.Event] = set()
+        self._stop_listening: Callable[[], Awaitable[None]] | None = None
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/web/t/{token}", self.page)
@@ -156,10 +160,29 @@ class WebTable:
         app.router.add_post("/web/api/{token}/revoke", self.revoke)
         app.router.add_get("/web/board/{map}/{language}/{names}.json", self.board)
         app.router.add_static("/web/static/", STATIC, append_version=False)
+        app.on_startup.append(self.listen)
         app.on_shutdown.append(self.close)
+
+    async def listen(self, app: web.Application | None = None) -> None:
+        """Hear the moves every process stores (PostgreSQL: storage/move_feed.py), so a stream
+        shows another shard's move at once; on SQLite, or if the database refuses, the quiet
+        stream's look at the stored game (KEEPALIVE) is what remains."""
+        try:
+            self._stop_listening = await move_feed.listen(self.service.storage.engine, self.moved_elsewhere)
+        except Exception:  # noqa: BLE001 - the web table works without it, only later
+            log.exception("the web table cannot hear other processes' moves: their moves show within %ss", KEEPALIVE)
+
+    def moved_elsewhere(self, game_id: int) -> None:
+        """A process (maybe this one) stored a move of `game_id`: its streams look at the stored game."""
+        for changed in self._streams.get(game_id, ()):
+            self._moved_elsewhere.add(changed)
+            changed.set()
 
     async def close(self, app: web.Application | None = None) -> None:
         """End every event stream (the server is stopping: browsers reconnect to the next one)."""
+        if self._stop_listening is not None:
+            await self._stop_listening()
+            self._stop_listening = None
         self._closing = True
         for streams in self._streams.values():
             for changed in streams:
@@ -262,7 +285,11 @@ class WebTable:
             while True:
                 try:
                     await asyncio.wait_for(changed.wait(), KEEPALIVE)
-                    table = await self.service.peek(granted.game_id)
+                    if changed in self._moved_elsewhere:
+                        self._moved_elsewhere.discard(changed)
+                        table = await self.service.table(granted.game_id)
+                    else:
+                        table = await self.service.peek(granted.game_id)
                 except TimeoutError:  # quiet: a keep-alive, or the move another process (shard) stored
                     table = await self.service.table(granted.game_id)
                     if table.version == sent:
@@ -286,6 +313,7 @@ class WebTable:
             pass
         finally:
             streams.pop(changed, None)
+            self._moved_elsewhere.discard(changed)
             if not streams:
                 self._streams.pop(granted.game_id, None)
         return stream

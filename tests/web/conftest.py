@@ -61,9 +61,11 @@ async def serve(
     channel_id: int = 2,
     users=USERS,
     activity: dict | None = None,
+    database: str | None = None,
 ) -> AsyncIterator[Site]:
-    """`activity`: the Activity's settings (bot/web/activity.py `Activity`), to serve it too."""
-    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}")
+    """`activity`: the Activity's settings (bot/web/activity.py `Activity`), to serve it too;
+    `database`: its URL (else a SQLite file in `tmp_path`)."""
+    storage = Storage(database or f"sqlite+aiosqlite:///{tmp_path / 'ttr.sqlite3'}")
     await storage.start()
     service = GameService(storage)
     service.new_seed = lambda: 7

@@ -16,6 +16,8 @@ from bot.settings import Settings
 from bot.web import server
 from bot.web.links import LinkRefused, Signer
 from engine import DrawDeck, GameOptions
+from storage.store import Storage
+from tests.storage.conftest import PG_URL, wipe_postgres
 from tests.web.conftest import SECRET, USERS, Frames, Site, serve
 
 PRIVATE_KEYS = ("hand", "offer", "moves", "payable", "done")
@@ -179,6 +181,25 @@ async def test_a_move_another_process_stored_reaches_a_quiet_stream(site: Site, 
         game = (await there.table(site.game_id)).game
         await there.act(site.game_id, game.legal_actions(0)[0], cause=Cause(CauseKind.PLAYER, user_id=USERS[0]))
         assert (await frames.next(timeout=3))["version"] == first["version"] + 1
+
+
+@pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set")
+@pytest.mark.xdist_group("postgresql")
+async def test_on_postgresql_another_processs_move_reaches_a_stream_at_once(tmp_path) -> None:
+    """Shards over one PostgreSQL: a move stored by another process reaches this process's open
+    stream through NOTIFY in the move's transaction, well before the quiet stream's own look."""
+    await wipe_postgres(PG_URL)
+    async for site in serve(tmp_path, database=PG_URL):
+        there = GameService(Storage(PG_URL))  # another process (a shard), its own connections
+        async with aiohttp.ClientSession() as http, http.get(site.api(None, "events")) as stream:
+            frames = Frames(stream)
+            first = await frames.next()
+            game = (await there.table(site.game_id)).game
+            started = time.monotonic()
+            await there.act(site.game_id, game.legal_actions(0)[0], cause=Cause(CauseKind.PLAYER, user_id=USERS[0]))
+            assert (await frames.next(timeout=server.KEEPALIVE / 4))["version"] == first["version"] + 1
+            assert time.monotonic() - started < 1.0
+        await there.storage.close()
 
 
 @pytest.mark.parametrize(
