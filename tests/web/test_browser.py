@@ -36,7 +36,7 @@ window.EventSource = function (url) {
   return source;
 };
 """
-SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "ttr-images"))
+SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "ttr-images")).resolve()  # (before a test changes folder)
 
 
 async def version(page) -> int:

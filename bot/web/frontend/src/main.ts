@@ -29,6 +29,7 @@ interface View {
   market: (string | null)[]; deck_size: number; ticket_deck_size: number;
   claims: Record<string, number>; stations: Record<string, number>;
   tunnel: { track: string; revealed: string[]; surcharge: number } | null;
+  final: { seat: number; total: number; rank: number }[] | null;
   you: { seat: number; hand: Record<string, number>; tickets: Ticket[]; offer: Ticket[]; keep_at_least: number; decision: number } | null;
 }
 interface Frame {
@@ -314,12 +315,15 @@ function paintOther(f: Frame): void {
 
 function paintPlayers(f: Frame): void {
   const head = h("tr", {}, h("th", {}, ""), ...[w.score, w.trains, w.cards, w.tickets_count].map((x) => h("th", {}, x)));
+  const final = new Map((f.view.final ?? []).map((s) => [s.seat, s])); // the game is over: totals
   const rows = f.view.players.map((p) => {
     const seat = f.seats[p.seat];
+    const result = final.get(p.seat);
     const swatch = h("span", { class: "swatch" });
     swatch.style.background = seat.color;
-    const row = h("tr", { class: f.view.current === p.seat ? "current" : "" }, h("td", {}, swatch, seat.name));
-    for (const n of [p.score, p.trains, p.hand_size, p.tickets]) row.append(h("td", {}, String(n)));
+    const medal = result ? ["🥇 ", "🥈 ", "🥉 "][result.rank - 1] ?? "" : "";
+    const row = h("tr", { class: f.view.current === p.seat ? "current" : "" }, h("td", {}, swatch, medal, seat.name));
+    for (const n of [result?.total ?? p.score, p.trains, p.hand_size, p.tickets]) row.append(h("td", {}, String(n)));
     return row;
   });
   players.replaceChildren(h("table", {}, head, ...rows));
@@ -344,6 +348,7 @@ function paint(f: Frame): void {
   paintMine(f);
   paintOther(f);
   paintPlayers(f);
+  if (f.view.phase === "over") status.after(players); // the final scores first, under the map
   logList.replaceChildren(...f.log.map(rich));
   if (!dialog.hidden) close(); // its choices were for the frame before
   document.body.dataset.version = String(f.version);
