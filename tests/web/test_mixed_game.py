@@ -197,12 +197,13 @@ async def test_a_whole_game_mixed_web_and_discord_on_phones(fake_discord, make_b
                 assert type(driver.game.log[-1][1]) is type(action)
             game = driver.game
             assert game.is_over(), "not over after 600 moves"
-            totals = {s.seat: s.total for s in game.final}
+            totals = [s.total for s in sorted(game.final, key=lambda s: (s.rank, s.seat))]  # first place first
             for page in pages.values():
                 await until_version(page, game.version)
                 assert await page.locator("#status").inner_text() == "The game is over."
+                assert "<:" not in await page.locator("#log").inner_text()  # no Discord emoji markup
                 rows = page.locator("#players tr:not(:first-child) td:nth-child(2)")
-                assert [int(x) for x in await rows.all_inner_texts()] == [totals[s] for s in range(3)]
+                assert [int(x) for x in await rows.all_inner_texts()] == totals
             await fake.wait_until(  # the channel's final message, with the score breakdown
                 lambda: any(
                     m.text_displays[:1] and m.text_displays[0].startswith("## 🏁")

@@ -55,10 +55,11 @@ function h(tag: string, attrs: Record<string, string> = {}, ...children: (Node |
   return node;
 }
 
-/** "**name** drew …" as text with bold names (never as HTML). */
+/** "**name** drew …" as text with bold names (never as HTML), without the bot's Discord card
+ * emojis (`<:ttr_red:id>`: the card's name follows each). */
 function rich(line: string): HTMLElement {
   const p = h("li");
-  line.split("**").forEach((part, i) => p.append(i % 2 ? h("b", {}, part) : part));
+  line.replace(/<a?:\w+:\d+>\s*/g, "").split("**").forEach((part, i) => p.append(i % 2 ? h("b", {}, part) : part));
   return p;
 }
 
@@ -316,7 +317,8 @@ function paintOther(f: Frame): void {
 function paintPlayers(f: Frame): void {
   const head = h("tr", {}, h("th", {}, ""), ...[w.score, w.trains, w.cards, w.tickets_count].map((x) => h("th", {}, x)));
   const final = new Map((f.view.final ?? []).map((s) => [s.seat, s])); // the game is over: totals
-  const rows = f.view.players.map((p) => {
+  const ranked = [...f.view.players].sort((a, b) => (final.get(a.seat)?.rank ?? 0) - (final.get(b.seat)?.rank ?? 0));
+  const rows = ranked.map((p) => {
     const seat = f.seats[p.seat];
     const result = final.get(p.seat);
     const swatch = h("span", { class: "swatch" });
