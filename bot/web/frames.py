@@ -89,6 +89,8 @@ def moves(t: Translator, game: Game, seat: int) -> list[dict]:
             move["city"] = action.city
         elif isinstance(action, KeepTickets):
             move["ids"] = sorted(action.ids)
+        elif isinstance(action, Move):  # Märklin: the page draws the trip on the map
+            move["path"] = list(action.path)
         out.append(move)
     return out
 

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import Site
+from bot.service import Cause, CauseKind
+from bot.web.frames import chosen
+from engine import Claim, DrawDeck, DrawTickets, KeepTickets, PayTunnel
+from engine.actions import Move
+from engine.notation import format_action
+from tests.web.conftest import Site, serve
 from tests.web.test_pages import a_cup, a_season, play
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="Playwright for Python is not installed")
@@ -30,7 +37,7 @@ window.EventSource = function (url) {
   return source;
 };
 """
-SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "ttr-images"))
+SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "ttr-images")).resolve()  # (before a test changes folder)
 
 
 async def version(page) -> int:
@@ -250,5 +257,125 @@ async def test_a_league_and_a_tournament_page_on_a_phone(site: Site) -> None:
                 assert await page.locator("main.standings table tr").count() >= 4
                 assert await page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
                 await page.screenshot(path=str(SHOTS / f"web-phone-{route}.png"), full_page=True)
+        finally:
+            await browser.close()
+
+
+async def play_until(site: Site, reached, prefer, seed: int = 1) -> int:
+    """Plays the game through the service (as buttons would) until `reached(game)`, preferring the
+    moves `prefer` picks; returns the seat that is to move then."""
+    rng = random.Random(seed)
+    for _ in range(2000):
+        table = await site.table()
+        game = table.game
+        assert not game.is_over(), "the state never came"
+        seat = game.to_move()[0]
+        if reached(game, seat):
+            return seat
+        actions = game.legal_actions(seat, collapse_payments=True)
+        action = rng.choice(prefer(game, seat, actions) or actions)
+        await site.service.act(
+            site.game_id,
+            chosen(seat, format_action(game, action)),
+            cause=Cause(CauseKind.PLAYER, user_id=table.user_of(seat)),
+            token=game.decision_token(seat),
+        )
+    raise AssertionError("the state never came")
+
+
+async def phone(browser, site: Site, seat: int | None):
+    context = await browser.new_context(**PHONE)
+    page = await context.new_page()
+    await page.goto(site.link(seat))
+    await page.wait_for_selector("svg.map .car")
+    await until_version(page, (await site.table()).version)
+    return page
+
+
+async def tap_center(page, locator) -> None:
+    box = await locator.bounding_box()
+    assert box is not None
+    await page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+async def test_a_tunnel_is_decided_on_the_map(site: Site) -> None:
+    """The tunnel being dug is lit on every viewer's map, the player's map zooms to it, and the
+    three cards, what they cost more and pay or decline stand over the bottom of the screen."""
+
+    def tunnels(game, seat, actions):  # cards first, so that the surcharge can be paid
+        dig = [a for a in actions if isinstance(a, Claim) and site_map.track_by_id[a.track].tunnel]
+        rich = sum(game.view(seat)["you"]["hand"].values()) >= 12
+        return (dig if rich else []) or [a for a in actions if isinstance(a, (DrawDeck, KeepTickets))]
+
+    site_map = (await site.table()).game.map
+    seat = await play_until(site, lambda g, s: any(isinstance(a, PayTunnel) for a in g.legal_actions(s)), tunnels)
+    track = (await site.table()).game.view(None)["tunnel"]["track"]
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            player, watcher = await phone(browser, site, seat), await phone(browser, site, None)
+            for page in (player, watcher):
+                assert await page.locator(f'[data-track="{track}"].pending').count() == 1
+            assert await view_width(player) < 1280 / 2  # zoomed to the tunnel
+            sheet = player.locator("#tunnel")
+            assert await sheet.locator(".revealed .card").count() == 3
+            assert site_map.cities[site_map.track_by_id[track].a].name in await sheet.locator("p").inner_text()
+            assert await watcher.locator("#tunnel").count() == 0
+            SHOTS.mkdir(exist_ok=True)
+            await player.screenshot(path=str(SHOTS / "web-phone-tunnel.png"))
+            start = await version(watcher)
+            await sheet.locator("button.pay").first.tap()
+            await until_version(watcher, start + 1)
+            game = (await site.table()).game
+            assert game.view(None)["tunnel"] is None and game.owner[site_map.track_by_id[track].index] == seat
+            assert await watcher.locator(".pending").count() == 0
+        finally:
+            await browser.close()
+
+
+@pytest.fixture
+async def marklin(tmp_path) -> AsyncIterator[Site]:
+    async for served in serve(tmp_path, "marklin"):
+        yield served
+
+
+async def test_a_marklin_passenger_travels_by_taps_on_the_map(marklin: Site) -> None:
+    """The cities a passenger may leave are ringed; a tap on one draws the trips it may take and
+    offers them; choosing one moves the passenger."""
+    site = marklin
+
+    def placing(game, seat, actions):
+        return [a for a in actions if isinstance(a, Claim) and a.passenger] or [
+            a for a in actions if isinstance(a, (Claim, DrawDeck, KeepTickets, DrawTickets))
+        ]
+
+    seat = await play_until(site, lambda g, s: any(isinstance(a, Move) for a in g.legal_actions(s)), placing)
+    game = (await site.table()).game
+    trips = [a for a in game.legal_actions(seat, collapse_payments=True) if isinstance(a, Move)]
+    city = trips[0].path[0]
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            player = await phone(browser, site, seat)
+            assert await player.locator(".passenger-start").count() == len({t.path[0] for t in trips})
+            assert await player.locator("#other button").count() == 0  # no longer a list of buttons
+            dot = player.locator(f'circle[data-city="{city}"]')
+            await tap_center(player, dot)
+            for _ in range(6):  # zoomed in around it, the way a finger finds a city
+                box = await dot.bounding_box()
+                await player.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                await player.mouse.wheel(0, -100)
+            await tap_center(player, dot)
+            await player.wait_for_selector("#dialog:not([hidden])", timeout=2000)
+            offered = [t for t in trips if t.path[0] == city]
+            assert await player.locator(".trip").count() == len(offered)
+            assert await player.locator("#dialog .choice").count() == len(offered)
+            SHOTS.mkdir(exist_ok=True)
+            await player.screenshot(path=str(SHOTS / "web-phone-passenger.png"))
+            start = await version(player)
+            await player.locator("#dialog .choice").first.tap()
+            await until_version(player, start + 1)
+            assert isinstance((await site.table()).game.log[-1][1], Move)
+            assert await player.locator(".trip").count() == 0
         finally:
             await browser.close()

@@ -27,7 +27,8 @@ export interface Drawn {
   cars: Map<string, SVGElement[]>;
   tracks: Map<string, SVGElement>;
   cities: Map<string, SVGElement>;
-  marks: SVGElement; // stations and ticket rings, redrawn each frame
+  marks: SVGElement; // stations, ticket rings and passengers' cities, redrawn each frame
+  trips: SVGElement; // Märklin: the trips offered from a tapped city, while the player chooses
 }
 
 export function drawBoard(board: Board, host: HTMLElement): Drawn {
@@ -67,6 +68,7 @@ export function drawBoard(board: Board, host: HTMLElement): Drawn {
     cities.set(c.id, node);
   }
   const marks = el("g", { class: "marks" }, svg);
+  const trips = el("g", { class: "trips" }, svg);
   const labels = el("g", { class: "labels", "stroke-width": board.halo * 2 }, svg);
   for (const label of board.labels) {
     label.lines.forEach((line, i) => {
@@ -76,11 +78,14 @@ export function drawBoard(board: Board, host: HTMLElement): Drawn {
     });
   }
   host.appendChild(svg);
-  return { svg, cars, tracks, cities, marks };
+  return { svg, cars, tracks, cities, marks, trips };
 }
 
-/** Pinch-zoom and pan by changing the viewBox; a short touch that barely moved is a tap. */
-export function zoomable(svg: SVGSVGElement, width: number, height: number, tap: (target: Element) => void): void {
+/** Pinch-zoom and pan by changing the viewBox; a short touch that barely moved is a tap. Returns
+ * what shows a part of the map (x0, y0, x1, y1 in map units) with room around it. */
+export function zoomable(
+  svg: SVGSVGElement, width: number, height: number, tap: (target: Element) => void,
+): (x0: number, y0: number, x1: number, y1: number) => void {
   let box = { x: 0, y: 0, w: width, h: height };
   const pointers = new Map<number, { x: number; y: number }>();
   let start: { x: number; y: number; moved: boolean } | null = null;
@@ -152,6 +157,12 @@ export function zoomable(svg: SVGSVGElement, width: number, height: number, tap:
     e.preventDefault();
     zoomAt(e.clientX, e.clientY, e.deltaY < 0 ? 1.2 : 1 / 1.2);
   }, { passive: false });
+  return (x0, y0, x1, y1) => {
+    const w = Math.max((x1 - x0) * 2.5, ((y1 - y0) * 2.5 * width) / height, width / 4);
+    box = { x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - (w * height) / width / 2, w, h: (w * height) / width };
+    clamp();
+    apply();
+  };
 }
 
 /** Who owns what on the map: each claimed route's cars in its owner's colour, a station over each

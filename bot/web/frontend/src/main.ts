@@ -5,10 +5,23 @@
 import { Board, Drawn, drawBoard, el, paintOwners, zoomable } from "./board";
 import { card, h, playersTable, rich, say } from "./parts";
 
+let focus: (x0: number, y0: number, x1: number, y1: number) => void = () => undefined;
+let focused = ""; // the tunnel the map last zoomed to (once, so the player may pan away)
+
+/** Zooms the map to a route (the tunnel being decided), once per route. */
+function showOnMap(track: string): void {
+  if (focused === track) return;
+  focused = track;
+  const cars = board.tracks.find((t) => t.id === track)!.cars;
+  const xs = cars.map((c) => c[0]);
+  const ys = cars.map((c) => c[1]);
+  focus(Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys));
+}
+
 interface Boot { token: string; seat: number | null; board: string; words: Record<string, string>; spectators?: string }
 interface Move {
   kind: string; text: string; label: string; track?: string; slot?: number; city?: string;
-  ids?: number[];
+  ids?: number[]; path?: string[];
 }
 interface Ticket { id: number; a: string; b: string; points: number; destinations?: { to: string }[] }
 interface Player { seat: number; score: number; trains: number; hand_size: number; tickets: number; left: string | null }
@@ -17,6 +30,7 @@ interface View {
   market: (string | null)[]; deck_size: number; ticket_deck_size: number;
   claims: Record<string, number>; stations: Record<string, number>;
   tunnel: { track: string; revealed: string[]; surcharge: number } | null;
+  final: { seat: number; total: number; rank: number }[] | null;
   you: { seat: number; hand: Record<string, number>; tickets: Ticket[]; offer: Ticket[]; keep_at_least: number; decision: number } | null;
 }
 interface Frame {
@@ -80,7 +94,7 @@ if (boot.spectators) {
 
 async function act(move: Move): Promise<void> {
   if (!frame?.view.you) return;
-  dialog.hidden = true;
+  close();
   const answer = await fetch(`/web/api/${boot.token}/act`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -96,6 +110,11 @@ function moves(kind: string, test: (m: Move) => boolean = () => true): Move[] {
   return (frame?.moves ?? []).filter((m) => m.kind === kind && test(m));
 }
 
+function close(): void {
+  dialog.hidden = true;
+  drawn.trips.replaceChildren();
+}
+
 function ask(title: string, choices: Move[]): void {
   dialog.replaceChildren(h("p", {}, title));
   for (const m of choices) {
@@ -104,7 +123,7 @@ function ask(title: string, choices: Move[]): void {
     dialog.append(b);
   }
   const cancel = h("button", { class: "cancel" }, w.cancel);
-  cancel.onclick = () => (dialog.hidden = true);
+  cancel.onclick = () => close();
   dialog.append(cancel);
   dialog.hidden = false;
 }
@@ -117,10 +136,31 @@ function tapped(target: Element): void {
     return;
   }
   const city = target.closest("[data-city]")?.getAttribute("data-city");
-  if (city) {
-    const choices = moves("BuildStation", (m) => m.city === city);
-    if (choices.length) ask(say(w.station, { city: cityName(city) }), choices);
+  if (!city) return;
+  const trips = moves("Move", (m) => m.path?.[0] === city);
+  if (trips.length) {
+    ask(say(w.passenger, { city: cityName(city) }), trips);
+    drawTrips(trips);
+    return;
   }
+  const choices = moves("BuildStation", (m) => m.city === city);
+  if (choices.length) ask(say(w.station, { city: cityName(city) }), choices);
+}
+
+/** Märklin: the trips a passenger may take from the tapped city, drawn on the map while the
+ * player chooses; each dialog choice lights its own trip up when touched. */
+function drawTrips(trips: Move[]): void {
+  drawn.trips.replaceChildren();
+  const at = (id: string) => board.cities.find((c) => c.id === id)!;
+  trips.forEach((m, i) => {
+    const points = m.path!.map((id) => `${at(id).x},${at(id).y}`).join(" ");
+    el("polyline", { points, class: "trip", "data-trip": i }, drawn.trips);
+  });
+  dialog.querySelectorAll<HTMLElement>(".choice").forEach((b, i) => {
+    const light = (on: boolean) => drawn.trips.querySelector(`[data-trip="${i}"]`)?.classList.toggle("lit", on);
+    b.onpointerenter = () => light(true);
+    b.onpointerleave = () => light(false);
+  });
 }
 
 // ------------------------------------------------------------------ drawing a frame
@@ -130,6 +170,9 @@ function paintMap(f: Frame): void {
   const payable = new Set(f.payable ?? []);
   paintOwners(board, drawn, v.claims, v.stations, f.seats.map((s) => s.color));
   for (const [id, g] of drawn.tracks) g.classList.toggle("payable", v.claims[id] === undefined && payable.has(id));
+  for (const g of drawn.tracks.values()) g.classList.remove("pending");
+  if (v.tunnel) drawn.tracks.get(v.tunnel.track)?.classList.add("pending");
+  const starts = new Set(moves("Move").map((m) => m.path![0]));
   const r = board.city_r;
   const ticketCities = new Set<string>();
   for (const t of v.you?.tickets ?? []) {
@@ -139,6 +182,9 @@ function paintMap(f: Frame): void {
   for (const c of board.cities) {
     if (ticketCities.has(c.id)) {
       el("circle", { cx: c.x, cy: c.y, r: r * 1.7, class: "ticket-ring", stroke: board.colors.ticket }, drawn.marks);
+    }
+    if (starts.has(c.id)) {
+      el("circle", { cx: c.x, cy: c.y, r: r * 2.2, class: "passenger-start" }, drawn.marks);
     }
   }
 }
@@ -206,18 +252,22 @@ function paintMine(f: Frame): void {
   const pays = moves("PayTunnel");
   const decline = moves("DeclineTunnel");
   if (f.view.tunnel && (pays.length || decline.length)) {
-    const revealed = h("div", {}, ...f.view.tunnel.revealed.map((name) => card(name)));
-    const box = h("div", { id: "tunnel" }, h("p", {}, say(w.tunnel, { n: f.view.tunnel.surcharge })), revealed);
+    const revealed = h("div", { class: "revealed" }, ...f.view.tunnel.revealed.map((name) => card(name)));
+    const text = say(w.tunnel, { route: routeName(f.view.tunnel.track), n: f.view.tunnel.surcharge });
+    const box = h("div", { id: "tunnel" }, h("p", {}, text), revealed);
     for (const m of [...pays, ...decline]) {
-      const b = h("button", {}, m.label);
+      const b = h("button", { class: m.kind === "DeclineTunnel" ? "decline" : "pay" }, m.label);
       b.onclick = () => act(m);
       box.append(b);
     }
     mine.prepend(box);
+    showOnMap(f.view.tunnel.track);
   }
 }
 
-const SHOWN = new Set(["DrawMarket", "DrawDeck", "DrawTickets", "Claim", "BuildStation", "KeepTickets", "PayTunnel", "DeclineTunnel"]);
+const SHOWN = new Set([
+  "DrawMarket", "DrawDeck", "DrawTickets", "Claim", "BuildStation", "KeepTickets", "PayTunnel", "DeclineTunnel", "Move",
+]);
 
 function paintOther(f: Frame): void {
   other.replaceChildren();
@@ -232,7 +282,7 @@ function paintOther(f: Frame): void {
 }
 
 function paintPlayers(f: Frame): void {
-  players.replaceChildren(playersTable(f.view.players, f.seats, f.view.current, w));
+  players.replaceChildren(playersTable(f.view.players, f.seats, f.view.current, w, f.view.final ?? []));
 }
 
 function paintStatus(f: Frame): void {
@@ -254,8 +304,9 @@ function paint(f: Frame): void {
   paintMine(f);
   paintOther(f);
   paintPlayers(f);
+  if (f.view.phase === "over") status.after(players); // the final scores first, under the map
   logList.replaceChildren(...f.log.map(rich));
-  if (!dialog.hidden) dialog.hidden = true; // its choices were for the frame before
+  if (!dialog.hidden) close(); // its choices were for the frame before
   document.body.dataset.version = String(f.version);
 }
 
@@ -265,7 +316,7 @@ async function start(): Promise<void> {
   board = await (await fetch(boot.board)).json();
   mapHost.style.aspectRatio = `${board.width} / ${board.height}`;
   drawn = drawBoard(board, mapHost);
-  zoomable(drawn.svg, board.width, board.height, tapped);
+  focus = zoomable(drawn.svg, board.width, board.height, tapped);
   const events = new EventSource(`/web/api/${boot.token}/events`);
   events.onmessage = (e) => {
     toast.hidden = true;
