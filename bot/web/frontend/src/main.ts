@@ -156,6 +156,10 @@ function drawTrips(trips: Move[]): void {
     const points = m.path!.map((id) => `${at(id).x},${at(id).y}`).join(" ");
     el("polyline", { points, class: "trip", "data-trip": i }, drawn.trips);
   });
+  const ends = trips.flatMap((m) => m.path!.map(at));
+  const xs = ends.map((c) => c.x);
+  const ys = ends.map((c) => c.y);
+  focus(Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)); // every trip in sight
   dialog.querySelectorAll<HTMLElement>(".choice").forEach((b, i) => {
     const light = (on: boolean) => drawn.trips.querySelector(`[data-trip="${i}"]`)?.classList.toggle("lit", on);
     b.onpointerenter = () => light(true);
