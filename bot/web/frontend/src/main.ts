@@ -3,7 +3,7 @@
 // (bot/web/server.py checks it again and plays it through the same path as a Discord button).
 
 import { Board, Drawn, drawBoard, el, paintOwners, zoomable } from "./board";
-import { card, h, playersTable, rich, say } from "./parts";
+import { card, h, playersTable, rich, say, ticketsLeft } from "./parts";
 
 let focus: (x0: number, y0: number, x1: number, y1: number) => void = () => undefined;
 let focused = ""; // the tunnel the map last zoomed to (once, so the player may pan away)
@@ -27,7 +27,7 @@ interface Ticket { id: number; a: string; b: string; points: number; destination
 interface Player { seat: number; score: number; trains: number; hand_size: number; tickets: number; left: string | null }
 interface View {
   phase: string; current: number | null; stage: string | null; players: Player[];
-  market: (string | null)[]; deck_size: number; ticket_deck_size: number;
+  market: (string | null)[]; deck_size: number; ticket_deck_size?: number; ticket_decks?: { short: number; long: number };
   claims: Record<string, number>; stations: Record<string, number>;
   tunnel: { track: string; revealed: string[]; surcharge: number } | null;
   final: { seat: number; total: number; rank: number }[] | null;
@@ -206,7 +206,7 @@ function paintMarket(f: Frame): void {
   const deckMove = moves("DrawDeck")[0];
   deck.toggleAttribute("disabled", !deckMove);
   deck.onclick = () => deckMove && act(deckMove);
-  const tickets = h("button", { id: "draw-tickets" }, `${w.tickets} · ${f.view.ticket_deck_size}`);
+  const tickets = h("button", { id: "draw-tickets" }, `${w.tickets} · ${ticketsLeft(f.view)}`);
   const ticketMoves = moves("DrawTickets"); // Märklin: one per mix of long and short tickets
   tickets.toggleAttribute("disabled", !ticketMoves.length);
   tickets.onclick = () => (ticketMoves.length === 1 ? act(ticketMoves[0]) : ask(w.tickets, ticketMoves));

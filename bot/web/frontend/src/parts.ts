@@ -25,6 +25,11 @@ export function rich(line: string): HTMLElement {
   return richIn("li", line);
 }
 
+/** The tickets left to draw: one deck's count, or Märklin's short + long ("30 + 8"). */
+export function ticketsLeft(v: { ticket_deck_size?: number; ticket_decks?: { short: number; long: number } }): string {
+  return v.ticket_decks ? `${v.ticket_decks.short} + ${v.ticket_decks.long}` : String(v.ticket_deck_size ?? 0);
+}
+
 export function card(name: string | null, count?: number): HTMLElement {
   return h("span", { class: `card ${name ?? "empty"}` }, count === undefined ? "" : String(count));
 }

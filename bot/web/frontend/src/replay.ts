@@ -4,12 +4,12 @@
 // (bot/web/replay.py): the first whole, each later one only what changed.
 
 import { Board, drawBoard, paintOwners, zoomable } from "./board";
-import { card, h, playersTable, rich, richIn, say, PlayerRow } from "./parts";
+import { card, h, playersTable, rich, richIn, say, ticketsLeft, PlayerRow } from "./parts";
 
 interface Boot { steps: string; board: string; words: Record<string, string> }
 interface View {
   phase: string; current: number | null; players: PlayerRow[]; market: (string | null)[];
-  deck_size: number; ticket_deck_size: number; claims: Record<string, number>; stations: Record<string, number>;
+  deck_size: number; ticket_deck_size?: number; ticket_decks?: { short: number; long: number }; claims: Record<string, number>; stations: Record<string, number>;
 }
 interface Replay {
   seats: { name: string; color: string }[];
@@ -65,7 +65,7 @@ async function start(): Promise<void> {
     market.replaceChildren(
       ...v.market.map((name) => card(name)),
       h("span", { class: "count" }, `${w.deck} · ${v.deck_size}`),
-      h("span", { class: "count" }, `${w.tickets} · ${v.ticket_deck_size}`),
+      h("span", { class: "count" }, `${w.tickets} · ${ticketsLeft(v)}`),
     );
     players.replaceChildren(playersTable(v.players, replay.seats, at === last ? null : v.current, w));
     final.hidden = at !== last;
