@@ -233,6 +233,11 @@ class GameService:
         async with self.lock(game_id):
             return self._tables.get(game_id) or self._keep(await self._load(game_id))
 
+    def cached_version(self, game_id: int) -> int | None:
+        """The version of this process's copy of the game, if it holds one (no I/O)."""
+        table = self._tables.get(game_id)
+        return None if table is None else table.version
+
     async def _stamp(self, game_id: int) -> tuple[int, datetime] | None:
         async with self.storage.sessions() as session:
             return await stored_games.game_stamp(session=session, game_id=game_id)

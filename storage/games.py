@@ -225,7 +225,7 @@ async def append_action(
     elif action_text.split(" ", 1)[0] in ("resign", "remove"):
         steps += _note_left(game_id, state)
     if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
-        steps.append(notify_step(game_id))  # every process's open web streams wake (storage/move_feed.py)
+        steps.append(notify_step(game_id, new_version))  # every process's open web streams wake (storage/move_feed.py)
     row: dict[str, Any] | None = None
     if announce is not None:
         queued, row = announcement_steps(game_id=game_id, version=new_version, announce=announce, now=now)

@@ -18,22 +18,23 @@ log = logging.getLogger(__name__)
 CHANNEL = "ttr_moves"
 
 
-def notify_step(game_id: int) -> Step:
-    """The statement that tells the listeners `game_id` moved (PostgreSQL only)."""
-    return Step(select(func.pg_notify(CHANNEL, str(game_id))), {})
+def notify_step(game_id: int, version: int) -> Step:
+    """The statement that tells the listeners `game_id` is now at `version` (PostgreSQL only)."""
+    return Step(select(func.pg_notify(CHANNEL, f"{game_id} {version}")), {})
 
 
-async def listen(engine: AsyncEngine, moved: Callable[[int], None]) -> Callable[[], Awaitable[None]] | None:
-    """Call `moved(game_id)` for each move any process stores from now on; returns what stops it,
-    or None on a database without NOTIFY (SQLite)."""
+async def listen(engine: AsyncEngine, moved: Callable[[int, int], None]) -> Callable[[], Awaitable[None]] | None:
+    """Call `moved(game_id, version)` for each move any process stores from now on (this one's
+    too); returns what stops it, or None on a database without NOTIFY (SQLite)."""
     if engine.dialect.name != "postgresql":
         return None
     conn = await engine.connect()
     driver = (await conn.get_raw_connection()).driver_connection
 
     def heard(_connection: object, _pid: int, _channel: str, payload: str) -> None:
-        if payload.isdigit():
-            moved(int(payload))
+        game_id, _, version = payload.partition(" ")
+        if game_id.isdigit() and version.isdigit():
+            moved(int(game_id), int(version))
 
     await driver.add_listener(CHANNEL, heard)
 

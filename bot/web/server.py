@@ -173,8 +173,12 @@ class WebTable:
         except Exception:  # noqa: BLE001 - the web table works without it, only later
             log.exception("the web table cannot hear other processes' moves: their moves show within %ss", KEEPALIVE)
 
-    def moved_elsewhere(self, game_id: int) -> None:
-        """A process (maybe this one) stored a move of `game_id`: its streams look at the stored game."""
+    def moved_elsewhere(self, game_id: int, version: int) -> None:
+        """A process stored `version` of `game_id`: unless it was this one (its move woke the streams
+        already, `on_outcome`), the game's streams look at the stored game."""
+        known = self.service.cached_version(game_id)
+        if known is not None and known >= version:
+            return
         for changed in self._streams.get(game_id, ()):
             self._moved_elsewhere.add(changed)
             changed.set()
