@@ -16,13 +16,14 @@ import asyncio
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from html import escape
 
 from aiohttp import web
 
 from bot.standings import bracket, ladder, member_name
 from bot.web.links import LinkRefused
 from bot.web.replay import replay_json
-from bot.web.server import HEADERS, WebTable, _escape, accepted_language, refused_page
+from bot.web.server import HEADERS, WebTable, accepted_language, refused_page
 from engine.errors import TemplateError
 from i18n import Translator, translator
 from storage import leagues as stored_leagues
@@ -73,10 +74,10 @@ async def _english(guild_id: int) -> Translator:
 
 def table_html(head: list[str], rows: list[list[str]], *, marked: list[bool] | None = None) -> str:
     """An HTML table of plain text cells (every cell escaped); `marked` rows are in bold."""
-    cells = "".join(f"<th>{_escape(h)}</th>" for h in head)
+    cells = "".join(f"<th>{escape(h)}</th>" for h in head)
     body = "".join(
         ('<tr class="current">' if marked and marked[i] else "<tr>")
-        + "".join(f"<td>{_escape(c)}</td>" for c in row)
+        + "".join(f"<td>{escape(c)}</td>" for c in row)
         + "</tr>"
         for i, row in enumerate(rows)
     )
@@ -125,10 +126,10 @@ class Pages:
         shown = ladder(t, league, season, table, below, name=lambda u, s: self.name(t, league.guild_id, u, s))
         head = ["#", t.gettext("Player"), t.gettext("Rating"), t.gettext("Games"), t.gettext("Wins")]
         rows = [[str(r.place), r.name, f"{r.rating:.1f}", str(r.games), str(r.wins)] for r in shown.rows]
-        note = f'<p class="note">{_escape(shown.note)}</p>' if shown.note else ""
+        note = f'<p class="note">{escape(shown.note)}</p>' if shown.note else ""
         return static_page(
             t,
-            f"<h1>{_escape(shown.title)}</h1><p>{_escape(shown.subtitle)}</p>{table_html(head, rows)}{note}",
+            f"<h1>{escape(shown.title)}</h1><p>{escape(shown.subtitle)}</p>{table_html(head, rows)}{note}",
         )
 
     async def tournament_page(self, request: web.Request) -> web.Response:
@@ -156,11 +157,11 @@ class Pages:
         rows = [
             [str(r.place), r.name, f"{r.points:g}", str(r.score), f"{r.strength:g}", str(r.tables)] for r in shown.rows
         ]
-        parts = [f"<h1>{_escape(shown.standings_title)}</h1><p>{_escape(shown.subtitle)}</p>", table_html(head, rows)]
-        parts.append(f"<h1>{_escape(shown.tables_title)}</h1><p>{_escape(shown.format)}</p>")
+        parts = [f"<h1>{escape(shown.standings_title)}</h1><p>{escape(shown.subtitle)}</p>", table_html(head, rows)]
+        parts.append(f"<h1>{escape(shown.tables_title)}</h1><p>{escape(shown.format)}</p>")
         for n, box in enumerate(shown.tables):  # as the picture: a round's tables under its heading
             if n == 0 or shown.tables[n - 1].round != box.round:
-                parts.append(f"<h2>{_escape(t.gettext('Round {n}', n=box.round))}</h2>")
+                parts.append(f"<h2>{escape(t.gettext('Round {n}', n=box.round))}</h2>")
             seats = [[str(place) if place is not None else "", who] for who, place in box.players]
             advanced = [bool(a) for a in box.advanced] or None  # knockout: who went on, in bold
             parts.append(table_html(["#", t.gettext("Table {n}", n=box.number)], seats, marked=advanced))

@@ -21,6 +21,7 @@ import logging
 import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
+from html import escape
 from pathlib import Path
 
 from aiohttp import web
@@ -114,13 +115,9 @@ def refused_page(t: Translator, why: str, status: int) -> web.Response:
         f'<!doctype html><html lang="{t.language}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<link rel="stylesheet" href="/web/static/app.css"><title>Ticket to Ride</title></head>'
-        f'<body><main class="refused"><h1>🚂</h1><p id="refused">{_escape(text)}</p></main></body></html>'
+        f'<body><main class="refused"><h1>🚂</h1><p id="refused">{escape(text)}</p></main></body></html>'
     )
     return web.Response(text=body, status=status, content_type="text/html", headers=HEADERS)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def accepted_language(request: web.Request) -> Translator:
