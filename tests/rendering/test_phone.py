@@ -27,6 +27,7 @@ from tests.rendering.conftest import MAPS, decode
 
 IMAGES = {
     "board": lambda v, m, **kw: render_board(v, m, **kw),
+    "channel board": lambda v, m, **kw: render_board(v, m, panel=False, **kw),  # the map and its color key
     "player board": lambda v, m, **kw: render_player_board(
         with_seat(v, m, 0), m, claimable_tracks=[x.id for x in m.tracks[:5]], **kw
     ),
