@@ -103,13 +103,14 @@ def game_bytes(seed: int, map_id: str, level: str) -> float:
     """Play a seeded game between AIs of `level`, rendering the channel's board whenever the bot
     posts one (`bot.table_message.board_due`, at the end of a turn) and the final image; the
     game's bytes in MiB."""
-    from ai import ask, make_ai
+    from ai import ask
+    from cli.app import ai_player
     from engine import Game
 
     m = load_map(map_id)
     seats = min(4, m.rules.max_players)
     players = default_players(NAMES[:seats])
-    ais = [make_ai(level, seed=f"{seed}:{s}") for s in range(seats)]
+    ais = [ai_player(level, f"{seed}:{s}", replayable=True) for s in range(seats)]  # the same game every run
     game = Game.new(map_id, seats=seats, seed=seed)
     boards, cpu, sizes = [], [], []
     last: tuple[tuple[int, ...], int] | None = None

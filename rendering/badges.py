@@ -181,17 +181,24 @@ def _badges(map_id: str, sha: str, width: int, names: tuple[str, ...] | None, r:
     return place_badges(m, geometry(m, width, names), r)
 
 
+def _scaled(placed: tuple, f: float) -> tuple:
+    """Badges placed on the layout, on an image `f` times its size."""
+    return tuple(b if b is None else Badge(b.x * f, b.y * f, b.r * f) for b in placed)
+
+
 def badges(m: MapData, geo: MapGeometry, letters: tuple[str, ...]) -> tuple[Badge, ...]:
-    """The color-blind badges of every track (cached per map, width, city names and letter size)."""
+    """The color-blind badges of every track, placed on the layout (cached per map, city names and
+    letter size) and scaled to this image."""
     from engine.mapdata import load_map
 
-    r = badge_radius(geo.width, letters)
+    base = geo.base
+    r = badge_radius(base.width, letters)
     try:
         if load_map(m.id).sha256 == m.sha256:
-            return _badges(m.id, m.sha256, geo.width, geo.names, r)
+            return _scaled(_badges(m.id, m.sha256, base.width, base.names, r), geo.factor)
     except KeyError:
         pass
-    return place_badges(m, geo, r)
+    return _scaled(place_badges(m, base, r), geo.factor)
 
 
 #: A station's house against a city's radius (board.py draws it; its seat number sits beside it).
@@ -268,16 +275,18 @@ def _station_badges(
 
 
 def station_badges(m: MapData, geo: MapGeometry, letters: tuple[str, ...]) -> tuple[Badge | None, ...]:
-    """Where each city's station shows its seat number in color-blind mode (cached like `badges`)."""
+    """Where each city's station shows its seat number in color-blind mode (placed and scaled
+    like `badges`)."""
     from engine.mapdata import load_map
 
-    r = badge_radius(geo.width, letters)
+    base = geo.base
+    r = badge_radius(base.width, letters)
     try:
         if load_map(m.id).sha256 == m.sha256:
-            return _station_badges(m.id, m.sha256, geo.width, geo.names, r)
+            return _scaled(_station_badges(m.id, m.sha256, base.width, base.names, r), geo.factor)
     except KeyError:
         pass
-    return place_station_badges(m, geo, r, place_badges(m, geo, r))
+    return _scaled(place_station_badges(m, base, r, place_badges(m, base, r)), geo.factor)
 
 
 def badge_conflicts(m: MapData, geo: MapGeometry, placed: tuple[Badge, ...]) -> list[tuple[str, str, object]]:

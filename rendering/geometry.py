@@ -1,7 +1,9 @@
 """Where things go on a board image: projection, train cars, city markers and city labels.
 
 Everything here depends only on the map data and the image width, so it is computed once per
-(map, width) and cached. Maps without train-space positions (Nederland) get cars laid out
+(map, width) and cached. The layout (where each label goes; `badges` and `marklin` place theirs
+on it too) is decided once, at the map's layout width (`layout_width`), and an image of any other
+width is that layout scaled: what is clear of everything at one width is clear at every width. Maps without train-space positions (Nederland) get cars laid out
 evenly on the straight line between the two cities, the two tracks of a double route offset to
 either side.
 """
@@ -21,6 +23,11 @@ from rendering.shapes import circle_box_overlap, clip_area, moved, overlap, poly
 #: City label text size, in pixels of the image shown 400 px wide (the phone-legibility rule is 7).
 LABEL_PX_AT_400 = 7.5
 HALO = 3  # label halo (stroke) width at 1280 px; scales with the image
+#: The layout's frame: 1280 px wide, or less for a portrait map so the map is at most 1500 px tall.
+LAYOUT_WIDTH, LAYOUT_HEIGHT = 1280, 1500
+#: A board image's default size against its layout: 960 px wide (a portrait map at most 1125 px
+#: tall), a third fewer bytes than the layout's own size and still 2.4 px for each px a phone shows.
+IMAGE_SCALE = 0.75
 BORDER_SCALE = 2.0  # a border point's diamond (with the country's initial) against a city's radius
 #: How far the marks drawn on a city (ticket ring, station, its light) reach, against a city's radius.
 MARK_SCALE = 1.8
@@ -81,7 +88,7 @@ class TrackGeom:
 class Label:
     city: int
     lines: tuple[str, ...]  # the name's lines as given (fonts.draw_text cleans what it draws)
-    size: int
+    size: float  # whole pixels at the layout; a scaled label's can be fractional (`_fitted_label`)
     origins: tuple[tuple[float, float], ...]  # (x, baseline) of each line
     box: tuple[float, float, float, float]  # ink box grown by the halo: what may not overlap
 
@@ -112,6 +119,18 @@ class MapGeometry:
     aspect: float = 1.0
     origin: tuple[float, float] = (0.0, 0.0)
     scale: float = 1.0
+    #: The layout this geometry scales (None: it is the layout, at the map's layout width).
+    layout: MapGeometry | None = None
+
+    @property
+    def base(self) -> MapGeometry:
+        """The layout-width geometry everything is placed on."""
+        return self.layout or self
+
+    @property
+    def factor(self) -> float:
+        """This image's pixels per layout pixel."""
+        return self.width / self.base.width
 
     def point(self, nx: float, ny: float) -> tuple[float, float]:
         """A position in the map file's units (x of the board's width, y of its height) in pixels."""
@@ -156,12 +175,17 @@ def content_box(m: MapData) -> tuple[float, float, float, float]:
     return min(xs) * m.aspect, min(ys), max(xs) * m.aspect, max(ys)
 
 
+def layout_width(map_data: MapData) -> int:
+    """The width a map's layout is decided at (`LAYOUT_WIDTH`, less for a portrait map)."""
+    x0, y0, x1, y1 = content_box(map_data)
+    return int(min(LAYOUT_WIDTH, round(LAYOUT_HEIGHT * (x1 - x0) / (y1 - y0))))
+
+
 def map_width_for(map_data: MapData, width: int | None) -> int:
-    """Default image width: 1280 px, less for portrait maps so the map is at most 1500 px tall."""
+    """An image's width: `width`, or by default the layout's scaled by `IMAGE_SCALE`."""
     if width is not None:
         return int(width)
-    x0, y0, x1, y1 = content_box(map_data)
-    return int(min(1280, round(1500 * (x1 - x0) / (y1 - y0))))
+    return round(layout_width(map_data) * IMAGE_SCALE)
 
 
 @lru_cache(maxsize=32)
@@ -236,6 +260,79 @@ def car_overlaps(m: MapData, geo: MapGeometry) -> list[tuple[str, str]]:
 
 
 def build_geometry(m: MapData, width: int, names: tuple[str, ...] | None = None) -> MapGeometry:
+    """The geometry at `width`: the layout width's, scaled."""
+    if width == layout_width(m):
+        return _layout(m, names)
+    return scaled(geometry(m, layout_width(m), names), width)
+
+
+def scaled(layout: MapGeometry, width: int) -> MapGeometry:
+    """`layout` drawn `width` px wide: every position and length times the same factor."""
+    f = width / layout.width
+
+    def car(c: Car) -> Car:
+        return Car(c.x * f, c.y * f, c.angle, c.length * f, c.width * f)
+
+    def pt(p: tuple[float, float]) -> tuple[float, float]:
+        return p[0] * f, p[1] * f
+
+    halo = max(2, round(layout.halo * f))
+    labels = tuple(_fitted_label(lb, f, halo - layout.halo * f, min_text_px(width)) for lb in layout.labels)
+    return MapGeometry(
+        **{
+            **{k: getattr(layout, k) for k in layout.__dataclass_fields__},
+            "width": width,
+            "map_height": round(layout.map_height * f),
+            "pad": layout.pad * f,
+            "inner_w": layout.inner_w * f,
+            "inner_h": layout.inner_h * f,
+            "pitch": layout.pitch * f,
+            "car_width": layout.car_width * f,
+            "city_r": layout.city_r * f,
+            "halo": halo,
+            "label_size": max(min_text_px(width), round(layout.label_size * f)),
+            "cities": tuple(map(pt, layout.cities)),
+            "tracks": tuple(
+                TrackGeom(tg.index, tuple(map(car, tg.cars)), pt(tg.mid), tg.normal) for tg in layout.tracks
+            ),
+            "labels": labels,
+            "scale": layout.scale * f,
+            "layout": layout,
+        }
+    )
+
+
+#: How much smaller than the scaled size a label's text may be drawn so that it fits its box.
+LABEL_SHRINK_STEP, LABEL_SHRINK_STEPS = 0.25, 12
+
+
+def _fitted_label(lb: Label, f: float, more_halo: float, smallest: int) -> Label:
+    """A layout label `f` times its size, in its scaled box: hinted glyphs do not scale exactly
+    (a name can come out 4 px wider), so the text is drawn at the largest size (in quarter pixels,
+    down from the scaled one) whose every line fits its scaled ink box, with `more_halo` px of
+    halo more round it than the layout had, each line centered on where it was."""
+    texts = [fonts.clean_text(s, "label") for s in lb.lines]
+    was = [tuple(v * f for v in fonts.Text(t, lb.size, "label").ink_box(*o)) for t, o in zip(texts, lb.origins)]
+    origins = tuple((x * f, y * f) for x, y in lb.origins)
+    size = lb.size * f
+    for k in range(LABEL_SHRINK_STEPS + 1):
+        size = max(smallest, lb.size * f - k * LABEL_SHRINK_STEP)
+        inks = [fonts.Text(t, size, "label").ink_box(*o) for t, o in zip(texts, origins)]
+        if size == smallest or all(
+            i[2] - i[0] + 2 * more_halo <= w[2] - w[0] and i[3] - i[1] + 2 * more_halo <= w[3] - w[1]
+            for i, w in zip(inks, was)
+        ):
+            break
+    origins = tuple(
+        (x + (w[0] + w[2] - i[0] - i[2]) / 2, y + (w[1] + w[3] - i[1] - i[3]) / 2)
+        for (x, y), i, w in zip(origins, inks, was)
+    )
+    return Label(lb.city, lb.lines, size, origins, tuple(v * f for v in lb.box))
+
+
+def _layout(m: MapData, names: tuple[str, ...] | None) -> MapGeometry:
+    """The geometry at the map's layout width, its labels placed."""
+    width = layout_width(m)
     pad = round(width * 0.04)
     bx0, by0, bx1, by1 = content_box(m)
     inner_w = width - 2 * pad
@@ -454,20 +551,26 @@ def _label_size(geo: MapGeometry, kind: str) -> int:
 
 def toll_spots(m: MapData, geo: MapGeometry) -> list[tuple[int, float, float, float, int]]:
     """Nederland: where each bridge toll's coin goes (once per double route), beside the route's
-    middle: (track index, x, y, radius, digit size); the digits are the smallest text size."""
-    size = max(round(geo.pitch * 0.3), min_text_px(geo.width))
-    r = max(geo.pitch * 0.24, size * 0.8)
+    middle: (track index, x, y, radius, digit size); the digits are the smallest text size.
+    Placed on the layout and scaled, as the labels that keep clear of them are."""
+    base, f = geo.base, geo.factor
+    size = max(round(base.pitch * 0.3), min_text_px(base.width))
+    r = max(base.pitch * 0.24, size * 0.8)
+    digits = max(min_text_px(geo.width), round(size * f))
     done = set()
     out = []
-    for tg in geo.tracks:
+    for tg in base.tracks:
         t = m.tracks[tg.index]
         if not t.toll or (min(t.a, t.b), max(t.a, t.b)) in done:
             continue
         done.add((min(t.a, t.b), max(t.a, t.b)))
         off = (
-            (0.68 * geo.car_width + geo.car_width / 2 + r + 1) if t.double is not None else (geo.car_width / 2 + r + 1)
+            (0.68 * base.car_width + base.car_width / 2 + r + 1)
+            if t.double is not None
+            else (base.car_width / 2 + r + 1)
         )
-        out.append((tg.index, tg.mid[0] + tg.normal[0] * off, tg.mid[1] + tg.normal[1] * off, r, size))
+        x, y = tg.mid[0] + tg.normal[0] * off, tg.mid[1] + tg.normal[1] * off
+        out.append((tg.index, x * f, y * f, r * f, digits))
     return out
 
 

@@ -83,13 +83,18 @@ DIGIT_PX_AT_400 = 8.5
 MAX_RIMS = 3
 
 
-def digit_px(geo: MapGeometry) -> int:
-    return max(min_text_px(geo.width), math.ceil(DIGIT_PX_AT_400 * geo.width / 400))
+def _layout_digit_px(geo: MapGeometry) -> int:
+    """A token's digit on the layout (the stacks are placed there and scaled, `spots`)."""
+    return math.ceil(DIGIT_PX_AT_400 * geo.base.width / 400)
+
+
+def digit_px(geo: MapGeometry) -> float:
+    return max(min_text_px(geo.width), _layout_digit_px(geo) * geo.factor)
 
 
 def token_r(geo: MapGeometry) -> float:
     """A token disc: room for its digit."""
-    return max(geo.city_r * 1.25, digit_px(geo) * 0.8)
+    return max(geo.city_r * 1.25, _layout_digit_px(geo) * geo.factor * 0.8)
 
 
 def rim(geo: MapGeometry) -> float:
@@ -124,13 +129,15 @@ _SPOTS: dict[tuple, dict] = {}
 
 
 def spots(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[float, float], tuple[float, float]]]:
-    """Per city index, where its stack and its passengers go (cached per map, width and labels)."""
-    key = (geo.map_id, geo.width, geo.names, cities)
+    """Per city index, where its stack and its passengers go: placed on the layout (cached per
+    map and labels), scaled to this image."""
+    base, f = geo.base, geo.factor
+    key = (base.map_id, base.width, base.names, cities)
     if key not in _SPOTS:
         if len(_SPOTS) > 32:
             _SPOTS.clear()
-        _SPOTS[key] = _place(geo, cities)
-    return _SPOTS[key]
+        _SPOTS[key] = _place(base, cities)
+    return {i: tuple((x * f, y * f) for x, y in where) for i, where in _SPOTS[key].items()}
 
 
 def _place(geo: MapGeometry, cities: tuple[int, ...]) -> dict[int, tuple[tuple[float, float], tuple[float, float]]]:

@@ -9,10 +9,10 @@ from functools import lru_cache
 
 from engine.cards import CARD_NAMES
 from engine.mapdata import MapData, load_map
-from rendering.geometry import geometry
+from rendering.geometry import geometry, layout_width
 from rendering.style import BACKGROUND, CITY_FILL, HIGHLIGHT, INK, RGB, ROUTE_COLORS, TICKET_CITY
 
-#: Coordinates are rounded to this many decimals (pixels of the 1280 px board: plenty for SVG).
+#: Coordinates are rounded to this many decimals (pixels of the layout, 1280 px wide: plenty for SVG).
 DIGITS = 1
 
 
@@ -22,7 +22,7 @@ def css(color: RGB) -> str:
 
 def board(map_data: MapData, names: tuple[str, ...]) -> dict:
     """The drawing of `map_data` with `names` as its city labels (one per city)."""
-    geo = geometry(map_data, names=names)
+    geo = geometry(map_data, layout_width(map_data), names)  # the layout itself: an SVG scales
     r = lambda v: round(v, DIGITS)  # noqa: E731
     return {
         "map": map_data.id,

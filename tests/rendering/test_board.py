@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import math
+from collections import Counter
 
 import pytest
 from PIL import Image
@@ -35,6 +36,22 @@ def fill_point(car, width):
     return round(car.x + nx * width * 0.3), round(car.y + ny * width * 0.3)
 
 
+def fill_color(img, car, width):
+    """A car's fill: the commonest pixel at six points off its center stripe, on either side and
+    along it (one point of a 9 px wide car can fall on an anti-aliased edge)."""
+    a = math.radians(car.angle)
+    ux, uy, nx, ny = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    points = [
+        (
+            round(car.x + nx * width * side + ux * car.length * along),
+            round(car.y + ny * width * side + uy * car.length * along),
+        )
+        for side in (-0.3, 0.3)
+        for along in (-0.2, 0.0, 0.2)
+    ]
+    return Counter(img.getpixel(p) for p in points).most_common(1)[0][0]
+
+
 @pytest.mark.parametrize("map_id", PLAYED_MAPS)
 def test_size_mode_and_discord_limit(late_games, map_id):
     view = late_games[map_id].view(None)
@@ -42,7 +59,7 @@ def test_size_mode_and_discord_limit(late_games, map_id):
     raw = Image.open(io.BytesIO(r.data))
     assert raw.format == "WEBP" and r.filename("board") == "board.webp"  # lossless: Discord shows it inline
     img = decode(r.data)
-    assert img.size == (r.width, r.height) and r.width == 1280
+    assert img.size == (r.width, r.height) and r.width == 960
     assert img.getcolors(256) is not None  # mapped onto the board's palette: a third fewer bytes
     assert len(r.data) <= 150 * 1024  # measured 98-116 KB (docs/rendering.md)
     assert r.alt_text and "\n" not in r.alt_text and load_map(map_id).name in r.alt_text
@@ -70,7 +87,7 @@ def test_claims_in_owner_color_at_space_positions(synthetic_views, map_id):
         owner = view["claims"].get(t.id)
         for car in tg.cars:
             x, y = fill_point(car, geo.car_width)
-            px = img.getpixel((x, y))
+            px = fill_color(img, car, geo.car_width)
             if any(
                 lab.box[0] - 2 <= x <= lab.box[2] + 2 and lab.box[1] - 2 <= y <= lab.box[3] + 2 for lab in geo.labels
             ):
@@ -172,7 +189,7 @@ def test_private_view_is_refused():
 def test_fewer_players_than_styles_and_missing_styles(synthetic_views):
     m = load_map("usa")
     r = render_board(synthetic_views["usa"], m, default_players(["only one"]))
-    assert r.width == 1280
+    assert r.width == 960
 
 
 def test_neutral_player_claims_drawn_in_the_neutral_color():

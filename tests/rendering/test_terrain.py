@@ -47,7 +47,7 @@ def test_every_map_has_its_geography():
 
 @pytest.mark.parametrize("map_id", MAPS)
 def test_every_city_stands_on_land(map_id):
-    """In pixels of the 1280 px picture: a coastal city may sit on its coast line, no farther
+    """In pixels of the default picture: a coastal city may sit on its coast line, no farther
     out than its own marker's radius."""
     m = load_map(map_id)
     geo = geometry(m)
