@@ -318,7 +318,8 @@ class Narrator:
             self.draws += draws  # told with the second card
             public = []
         else:
-            notes = present.describe(t, game, events, self.name) + [
+            you = next((s for s, c in enumerate(self.controllers) if c.third_person), None)  # one person: "you"
+            notes = present.describe(t, game, events, self.name, viewer=you) + [
                 t.ngettext("**{name}** kept {n} ticket", "**{name}** kept {n} tickets", e.kept, name=self.name(e.seat))
                 for e in events
                 if isinstance(e, TicketsKept) and game.phase == "choosing"  # the table tells the start's once

@@ -198,9 +198,11 @@ def toll_note(t: Translator, game: Game, track, seat: int | None = None) -> str 
     return t.gettext("toll {n}: a Loan (you have {money})", n=track.toll, money=money)
 
 
-def _toll(t: Translator, game: Game, events: list[Event], claim: RouteClaimed, names: Names) -> str | None:
+def _toll(
+    t: Translator, game: Game, events: list[Event], claim: RouteClaimed, names: Names, viewer: int | None = None
+) -> str | None:
     """A claim's toll (Nederland) and who received it, for the claim's line; None without one. The
-    toll is printed on the board, so naming it tells nobody's money."""
+    toll is printed on the board, so naming it tells nobody's money. Paid to `viewer`: "to you"."""
     toll = game.map.track_by_id[claim.track].toll
     if not toll or not tolls_on(game):
         return None
@@ -211,6 +213,8 @@ def _toll(t: Translator, game: Game, events: list[Event], claim: RouteClaimed, n
         return t.gettext("toll {n}", n=toll)
     if paid.payee is None:
         return t.gettext("toll {n} to the bank", n=toll)
+    if paid.payee == viewer:
+        return t.gettext("toll {n} to you", n=toll)
     return t.gettext("toll {n} to **{name}**", n=toll, name=names(paid.payee))
 
 
@@ -287,10 +291,11 @@ def _passenger_moved(t: Translator, m: MapData, e: PassengerMoved, name: str) ->
     )
 
 
-def describe(t: Translator, game: Game, events: list[Event], names: Names) -> list[str]:
+def describe(t: Translator, game: Game, events: list[Event], names: Names, viewer: int | None = None) -> list[str]:
     """Public lines for one action's events (redacted for spectators), in the past tense. Cards
     drawn are left out: `drawn` collects them and `merge_turn` words a turn's draws as one
-    sentence. The game's end has no line: the final message's heading says it once."""
+    sentence. The game's end has no line: the final message's heading says it once. Told to one
+    `viewer` (the terminal's one person, who is "you"), a toll paid to them is paid "to you"."""
     m = game.map
     lines: list[str] = []
     for raw in events:
@@ -304,16 +309,18 @@ def describe(t: Translator, game: Game, events: list[Event], names: Names) -> li
                 payment=payment_text(t, e.color, e.locos, track.length),
                 points=e.points,
             )
-            toll = _toll(t, game, events, e, names)
+            toll = _toll(t, game, events, e, names, viewer)
             lines.append(f"{line} · {toll}" if toll else line)
         elif isinstance(e, TollPaid) and e.payer is None and e.payee is not None:  # the bank covers a Loan
+            route, n = route_name(t, m, m.track_by_id[e.track]), m.track_by_id[e.track].toll
             lines.append(
                 "💸 "
-                + t.gettext(
-                    "The bank paid **{name}** the toll of {route}: {n}.",
-                    name=names(e.payee),
-                    route=route_name(t, m, m.track_by_id[e.track]),
-                    n=m.track_by_id[e.track].toll,
+                + (
+                    t.gettext("The bank paid you the toll of {route}: {n}.", route=route, n=n)
+                    if e.payee == viewer
+                    else t.gettext(
+                        "The bank paid **{name}** the toll of {route}: {n}.", name=names(e.payee), route=route, n=n
+                    )
                 )
             )
         elif isinstance(e, TunnelRevealed):

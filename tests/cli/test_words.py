@@ -96,6 +96,23 @@ def test_nederland_tolls_are_told_beside_the_route_and_in_the_claim():
     assert shown[0].startswith("You claimed ") and f"· toll {track.toll} to the bank" in shown[0]
 
 
+def test_a_toll_an_ai_pays_you_is_paid_to_you():
+    """In Russian "you" cannot stand where a name does ("игроку **вы**"): the toll is paid "вам"."""
+    ru = translator("ru")
+    game = started("nederland", seats=2)
+    first = next(t for t in game.map.tracks if t.toll and t.double is not None)
+    second = game.map.tracks[first.double]
+    arrange(game, hands={0: "loco " * first.length})
+    narrator = Narrator(ru, [Controller(ru.gettext("you"), third_person="игрок 1"), *people(game)[1:]])
+    narrator.tell(game, 0, game.apply(0, Claim(first.id, None, first.length)))
+    for seat in (1, 1, 0, 0):
+        narrator.tell(game, seat, game.apply(seat, DrawDeck()))
+    arrange(game, hands={1: "loco " * second.length})
+    shown, public = narrator.tell(game, 1, game.apply(1, Claim(second.id, None, second.length)))
+    assert shown == public and shown[0].startswith("Random AI 1 ")
+    assert shown[0].endswith(f"· пошлина {second.toll} — вам")
+
+
 def test_a_tunnel_you_cannot_pay_is_refused_with_decline_only():
     game = started("europe", seats=2)
     arrange(game, hands={0: "green green"}, deck_top="green red red")

@@ -103,6 +103,33 @@ def test_a_toll_paid_with_a_loan_says_the_bank_paid_the_owner():
     assert bank == f"💸 The bank paid **Anna** the toll of Breda – Rotterdam ({EN.card(second.color)}): 4."
 
 
+def test_a_toll_paid_to_the_one_reading_is_paid_to_you():
+    """The terminal's one person is "you" (a pronoun, in Russian "вам" where a name would take
+    the dative): a toll paid to them, by a player or by the bank for a Loan, is said to them so."""
+    from engine import Claim
+
+    ru = translator("ru")
+    for loan in (False, True):
+        game = started("nederland", seats=2)
+        first, second = toll_pair(game, "Breda", "Rotterdam")
+        claim_with_locos(game, 0, first)
+        for seat in (1, 1, 0, 0):
+            game.apply(seat, DrawDeck())
+        if loan:
+            game.hooks.money[1], game.hooks.bank = 2, game.hooks.bank + 28
+        arrange(game, hands={1: " ".join(["loco"] * second.length)})
+        events = game.apply(1, Claim(second.id, None, second.length))
+        mine, theirs = describe(EN, game, events, NAMES, viewer=0), describe(EN, game, events, NAMES, viewer=1)
+        if loan:
+            route = f"Breda – Rotterdam ({EN.card(second.color)})"
+            assert mine[2] == f"💸 The bank paid you the toll of {route}: 4."
+            assert theirs[2] == f"💸 The bank paid **Anna** the toll of {route}: 4."
+            assert describe(ru, game, events, NAMES, viewer=0)[2].startswith("💸 Банк заплатил вам пошлину")
+        else:
+            assert mine[0].endswith(" · toll 4 to you") and theirs[0].endswith(" · toll 4 to **Anna**")
+            assert describe(ru, game, events, NAMES, viewer=0)[0].endswith(" · пошлина 4 — вам")
+
+
 def test_a_route_choice_shows_its_payment_and_toll_and_warns_of_a_loan():
     from engine import Claim
     from engine.cards import card_index
