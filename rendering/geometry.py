@@ -104,7 +104,7 @@ class MapGeometry:
     pitch: float  # typical distance between car centers
     car_width: float
     city_r: float
-    halo: int
+    halo: float  # whole pixels at the layout, half pixels scaled
     label_size: int
     cities: tuple[tuple[float, float], ...]
     tracks: tuple[TrackGeom, ...]
@@ -276,8 +276,8 @@ def scaled(layout: MapGeometry, width: int) -> MapGeometry:
     def pt(p: tuple[float, float]) -> tuple[float, float]:
         return p[0] * f, p[1] * f
 
-    halo = max(2, round(layout.halo * f))
-    labels = tuple(_fitted_label(lb, f, halo - layout.halo * f, min_text_px(width)) for lb in layout.labels)
+    halo = round(layout.halo * f * 2) / 2  # half pixels: at 960 px 2, a little inside the scaled 2.25
+    labels = tuple(_fitted_label(lb, f, layout.halo * f - halo, min_text_px(width)) for lb in layout.labels)
     return MapGeometry(
         **{
             **{k: getattr(layout, k) for k in layout.__dataclass_fields__},
@@ -306,11 +306,11 @@ def scaled(layout: MapGeometry, width: int) -> MapGeometry:
 LABEL_SHRINK_STEP, LABEL_SHRINK_STEPS = 0.25, 12
 
 
-def _fitted_label(lb: Label, f: float, more_halo: float, smallest: int) -> Label:
+def _fitted_label(lb: Label, f: float, spare: float, smallest: int) -> Label:
     """A layout label `f` times its size, in its scaled box: hinted glyphs do not scale exactly
     (a name can come out 4 px wider), so the text is drawn at the largest size (in quarter pixels,
-    down from the scaled one) whose every line fits its scaled ink box, with `more_halo` px of
-    halo more round it than the layout had, each line centered on where it was."""
+    down from the scaled one) whose every line fits its scaled ink box grown by `spare` (what the
+    drawn halo is thinner than the scaled one), each line centered on where it was."""
     texts = [fonts.clean_text(s, "label") for s in lb.lines]
     was = [tuple(v * f for v in fonts.Text(t, lb.size, "label").ink_box(*o)) for t, o in zip(texts, lb.origins)]
     origins = tuple((x * f, y * f) for x, y in lb.origins)
@@ -319,8 +319,7 @@ def _fitted_label(lb: Label, f: float, more_halo: float, smallest: int) -> Label
         size = max(smallest, lb.size * f - k * LABEL_SHRINK_STEP)
         inks = [fonts.Text(t, size, "label").ink_box(*o) for t, o in zip(texts, origins)]
         if size == smallest or all(
-            i[2] - i[0] + 2 * more_halo <= w[2] - w[0] and i[3] - i[1] + 2 * more_halo <= w[3] - w[1]
-            for i, w in zip(inks, was)
+            i[2] - i[0] <= w[2] - w[0] + 2 * spare and i[3] - i[1] <= w[3] - w[1] + 2 * spare for i, w in zip(inks, was)
         ):
             break
     origins = tuple(
