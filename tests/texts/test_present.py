@@ -124,7 +124,7 @@ def test_a_toll_paid_to_the_one_reading_is_paid_to_you():
             route = f"Breda – Rotterdam ({EN.card(second.color)})"
             assert mine[2] == f"💸 The bank paid you the toll of {route}: 4."
             assert theirs[2] == f"💸 The bank paid **Anna** the toll of {route}: 4."
-            assert describe(ru, game, events, NAMES, viewer=0)[2].startswith("💸 Банк заплатил вам пошлину")
+            assert describe(ru, game, events, NAMES, viewer=0)[2].startswith("💸 Банк платит вам пошлину")
         else:
             assert mine[0].endswith(" · toll 4 to you") and theirs[0].endswith(" · toll 4 to **Anna**")
             assert describe(ru, game, events, NAMES, viewer=0)[0].endswith(" · пошлина 4 — вам")
