@@ -1,26 +1,30 @@
 """The expert AI: the strong AI's moves, searched. At each turn's first step it takes the strong
 AI's choice and the next few moves in the strong AI's own order (another planned claim, the card
-its plan needs, more tickets, the route worth most points), and plays each out to the end of the
-game from the same determinized samples of what it cannot see (`ai/simulate.py`: the unseen cards
-and tickets dealt at random, every seat then played by the baseline policy); the candidate with
-the best average final margin is played, but only when it beats the strong AI's choice by more
-than `CONFIDENCE` standard errors of the paired differences (the same samples for every
-candidate): a few noisy playouts must not overrule a good heuristic.
+its plan needs, more tickets, the route worth most points), and plays each a few turns ahead
+(`HORIZON`) from the same determinized samples of what it cannot see (`ai/simulate.py`: the unseen
+cards and tickets dealt at random, every seat then played by the baseline policy), then scores the
+position with the strong AI's own valuation (`outlook`): a whole game's playout by the baseline is
+far noisier than the differences between moves. The candidate with the best average is played,
+but only when it beats the strong AI's choice by more than `CONFIDENCE` standard errors of the
+paired differences (the same samples for every candidate): noise must not overrule a good
+heuristic.
 
-Thinking is bounded by a clock (`THINK` seconds per decision) or, with `THINK=None`, only by the
-number of samples (`SAMPLES` per candidate), so that a seeded game replays exactly on any machine.
-Ticket choices are the strong AI's (its own playouts); Märklin is played as the strong AI plays it
-(the samples do not model its decks and passengers).
+Thinking is bounded by a clock (`THINK` seconds per decision) and by the number of samples
+(`SAMPLES` per candidate); with `THINK=None` only by the samples, so that a seeded game replays
+exactly on any machine. Ticket choices are the strong AI's (its own playouts); Märklin is played
+as the strong AI plays it (the samples do not model its decks and passengers).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
 import time
 from collections.abc import Sequence
 
+from ai.base import GameInfo
 from ai.baseline import BaselinePlayer
 from ai.board import Board, Plan, color_needs
 from ai.common import draw_card
@@ -32,9 +36,11 @@ from engine import Action, Claim, DrawDeck, DrawMarket, DrawTickets, Game
 class ExpertPlayer(StrongPlayer):
     name = "expert"
     MOVES = 4  # candidates searched per decision: the strong AI's choice and the next in its order
-    SAMPLES = 8  # determinized samples (one playout per candidate each) per decision at most
+    SAMPLES = 24  # determinized samples (one playout per candidate each) per decision at most
     THINK: float | None = 1.0  # seconds per turn decision at most; None: SAMPLES alone bound the work
-    CONFIDENCE = 1.0  # standard errors by which a candidate must beat the strong AI's choice
+    CONFIDENCE = 2.0  # standard errors by which a candidate must beat the strong AI's choice
+    HORIZON = 6  # a playout stops when this seat is about to begin its HORIZON-th turn after the move
+    CARD_WORTH = 0.7  # points a card in hand is worth to the evaluation at a playout's end
 
     def turn(self, board: Board, legal: Sequence[Action]) -> Action:
         action, plan = self.heuristic_turn(board, legal)
@@ -46,9 +52,10 @@ class ExpertPlayer(StrongPlayer):
         return self.search(board, candidates)
 
     def search(self, board: Board, candidates: Sequence[Action]) -> Action:
-        """The candidate whose playouts beat the first's (the strong AI's choice) by the widest
-        sure margin, on the same determinized samples; the first when none does."""
+        """The candidate whose truncated playouts beat the first's (the strong AI's choice) by the
+        widest sure margin, on the same determinized samples; the first when none does."""
         deadline = None if self.THINK is None else time.perf_counter() + self.THINK
+        infos = [dataclasses.replace(board.info, seat=s) for s in range(board.seats)]
         gains: list[list[float]] = [[] for _ in candidates]
         while len(gains[0]) < self.SAMPLES and (deadline is None or time.perf_counter() < deadline):
             seed = self.rng.randrange(1 << 30)
@@ -57,20 +64,19 @@ class ExpertPlayer(StrongPlayer):
             except CannotSample:
                 return candidates[0]
             state = base.to_json()
-            margins = []
+            scores = []
             for i, action in enumerate(candidates):
                 if deadline is not None and time.perf_counter() > deadline:
                     break  # out of time: this sample is left unfinished, and out
                 game = base if i == 0 else Game.from_json(state)
                 game.apply(board.me, action)
-                playout(game, [BaselinePlayer(f"{seed}:{s}") for s in range(board.seats)])
-                if not game.is_over():
-                    return candidates[0]
-                margins.append(margin(game, board.me))
-            if len(margins) < len(candidates):
+                policies = [BaselinePlayer(f"{seed}:{s}") for s in range(board.seats)]
+                playout(game, policies, stop=self.horizon(board.me))
+                scores.append(self.outlook(game, board.me, infos))
+            if len(scores) < len(candidates):
                 break
-            for i, m in enumerate(margins):
-                gains[i].append(m - margins[0])
+            for i, m in enumerate(scores):
+                gains[i].append(m - scores[0])
         if len(gains[0]) < 2:
             return candidates[0]
         best, best_sure = 0, 0.0
@@ -79,6 +85,32 @@ class ExpertPlayer(StrongPlayer):
             if sure > best_sure:
                 best, best_sure = i, sure
         return candidates[best]
+
+    def horizon(self, me: int):
+        """A playout's stop: when this seat is about to begin its `HORIZON`-th turn after the move."""
+        turns = [0]
+
+        def stop(game: Game, seat: int) -> bool:
+            if seat != me and game.current == me and game.stage is None and game.tunnel is None:
+                turns[0] += 1
+            return turns[0] >= self.HORIZON
+
+        return stop
+
+    def outlook(self, game: Game, me: int, infos: Sequence[GameInfo]) -> float:
+        """This seat's expected final points ahead of the best opponent: the final margin of an
+        ended game, else each seat's points on the board, the strong AI's value of its tickets
+        (planned on the sampled board, with their chance of completion) and `CARD_WORTH` per card
+        in hand."""
+        if game.is_over():
+            return margin(game, me)
+        worth = []
+        for s, info in enumerate(infos):
+            board = Board(game.view(s), info)
+            worth.append(
+                board.score + self.value(board, board.tickets, self.table(board)) + self.CARD_WORTH * sum(board.hand)
+            )
+        return worth[me] - max(w for s, w in enumerate(worth) if s != me)
 
     def candidates(self, board: Board, legal: Sequence[Action], chosen: Action, plan: Plan) -> list[Action]:
         """The strong AI's choice first, then its next moves in the order it would weigh them: the

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ai.base import GameInfo, Player, legal_for
 from engine import Game
@@ -142,8 +142,11 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
     return Game.from_json(state)
 
 
-def playout(game: Game, policies: Sequence[Player], max_plies: int = 3000) -> None:
-    """Play `game` to its end with one policy per seat."""
+def playout(
+    game: Game, policies: Sequence[Player], max_plies: int = 3000, stop: Callable[[Game, int], bool] | None = None
+) -> None:
+    """Play `game` with one policy per seat to its end, or until `stop(game, seat)` (asked after
+    each step, with the seat that took it) says so."""
     infos = [GameInfo.from_game(game, s) for s in range(game.seats)]
     plies = 0
     while not game.is_over() and plies < max_plies:
@@ -151,6 +154,8 @@ def playout(game: Game, policies: Sequence[Player], max_plies: int = 3000) -> No
             legal = legal_for(game, seat)
             game.apply(seat, policies[seat].choose(game.view(seat), legal, infos[seat]))
             plies += 1
+            if stop is not None and stop(game, seat):
+                return
             if game.is_over() or game.phase == "playing":
                 break
 

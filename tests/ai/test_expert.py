@@ -1,0 +1,57 @@
+"""The expert AI's search: truncated playouts stop where they should, and the clock bounds a decision."""
+
+from __future__ import annotations
+
+import time
+
+from ai import GameInfo, legal_for
+from ai.baseline import BaselinePlayer
+from ai.board import Board
+from ai.expert import ExpertPlayer
+from ai.simulate import playout
+from engine import Game, GameOptions
+
+
+def started(seed=3):
+    game = Game.new("usa", 2, seed, GameOptions(first_seat=0))
+    for s in range(2):
+        game.apply(s, game.default_action(s))
+    return game
+
+
+def test_a_playout_stops_when_the_seat_is_about_to_begin_its_horizon_th_turn():
+    game = started()
+    me = game.to_move()[0]
+    expert = ExpertPlayer(1, HORIZON=3)
+    game.apply(me, game.default_action(me))
+    begun = {0: 0, 1: 0}
+
+    class Counting(BaselinePlayer):
+        def choose(self, view, legal, info):
+            if view["stage"] is None:
+                begun[info.seat] += 1
+            return super().choose(view, legal, info)
+
+    playout(game, [Counting(s) for s in range(2)], stop=expert.horizon(me))
+    assert not game.is_over()
+    assert game.to_move() == [me] and game.stage is None
+    assert begun == {me: 2, 1 - me: 3}  # its move, two more turns, and the opponent's three replies
+
+
+def test_the_clock_bounds_a_decision_and_the_choice_is_legal():
+    game = started(seed=5)
+    for _ in range(10):  # a few turns in
+        seat = game.to_move()[0]
+        game.apply(seat, game.default_action(seat))
+    seat = game.to_move()[0]
+    legal = legal_for(game, seat)
+    expert = ExpertPlayer(2, THINK=0.2, SAMPLES=10_000)
+    info = GameInfo.from_game(game, seat)
+    board = Board(game.view(seat), info)
+    action, plan = expert.heuristic_turn(board, legal)
+    candidates = expert.candidates(board, legal, action, plan)
+    assert len(candidates) >= 2 and all(c in legal for c in candidates)
+    start = time.perf_counter()
+    chosen = expert.search(board, candidates)
+    assert time.perf_counter() - start < 0.2 + 0.5  # one playout may run over the clock
+    assert chosen in candidates
