@@ -3,9 +3,9 @@
 Everything here depends only on the map data and the image width, so it is computed once per
 (map, width) and cached. The layout (where each label goes; `badges` and `marklin` place theirs
 on it too) is decided once, at the map's layout width (`layout_width`), and an image of any other
-width is that layout scaled: what is clear of everything at one width is clear at every width. Maps without train-space positions (Nederland) get cars laid out
-evenly on the straight line between the two cities, the two tracks of a double route offset to
-either side.
+width is that layout scaled: what is clear of everything at one width is clear at every width.
+Maps without train-space positions (Nederland) get cars laid out evenly on the straight line
+between the two cities, the two tracks of a double route offset to either side.
 """
 
 from __future__ import annotations
