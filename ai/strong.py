@@ -249,7 +249,7 @@ class StrongPlayer:
                 game.apply(board.me, action)
                 policies = [BaselinePlayer(f"{seed}:{s}") for s in range(seats)]
                 if self.SELF_PLAYOUT:  # play this seat's own future the way it would (no playouts)
-                    policies[board.me] = type(self)(f"{seed}:me", ROLLOUTS=0, TICKET_ROLLOUTS=0)
+                    policies[board.me] = StrongPlayer(f"{seed}:me", ROLLOUTS=0, TICKET_ROLLOUTS=0)
                 playout(game, policies)
                 if not game.is_over():
                     return None

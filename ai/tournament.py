@@ -5,7 +5,9 @@ intervals, scores, tickets, game length and time per decision.
     python -m ai.tournament --games 50 --maps usa --seats 2,3 --pairs strong:baseline --jobs 2
 
 A pairing "A:B" puts one A against seats-1 B players; A's seat rotates from game to game
-(game i: A in seat i mod seats), both see the same seeds. A win is A ranked first alone; a shared
+(game i: A in seat i mod seats), both see the same seeds; with --mirror every seed is played once
+with A in each seat (game i: seed i div seats), so two players that decide alike tie exactly. A
+player may carry parameters for experiments: "strong(ROLLOUTS=0,SPARE=8)". A win is A ranked first alone; a shared
 first place is a tie. Goals (two-player games, each map): baseline beats random in >= 95% of games,
 strong beats baseline in >= 65%; strong averages <= 50 ms per decision and never takes > 1 s.
 """
@@ -16,13 +18,14 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
-from ai import make_ai
+from ai import make_ai, players
 from ai.match import play_game
 from engine import Game, GameOptions, available_maps
 
@@ -87,6 +90,8 @@ class Pairing:
     rounds: float = 0.0
     plies: float = 0.0
     seconds: float = 0.0
+    margin: float = 0.0  # A's points ahead of the best other seat, summed over the games
+    margin_sq: float = 0.0  # ... and their squares (for the standard error)
     sides: dict = field(default_factory=dict)
 
     @property
@@ -97,18 +102,70 @@ class Pairing:
     def rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
+    @property
+    def mean_margin(self) -> tuple[float, float]:
+        """A's mean points ahead of the best other seat, and that mean's standard error."""
+        n = self.games
+        if n < 2:
+            return (self.margin / n if n else 0.0), 0.0
+        mean = self.margin / n
+        variance = max(0.0, (self.margin_sq - n * mean * mean) / (n - 1))
+        return mean, math.sqrt(variance / n)
+
 
 def _options(map_id: str) -> GameOptions:
     return GameOptions()
 
 
+_SPEC = re.compile(r"([a-z_]+)(?:\((.*)\))?")
+
+
+def split_specs(text: str) -> list[str]:
+    """Comma-separated items, where a comma inside parentheses does not split."""
+    return [item for item in re.split(r",(?![^()]*\))", text) if item]
+
+
+def parse_level(spec: str) -> tuple[str, dict[str, int | float | str | None]]:
+    """ "strong(ROLLOUTS=0,CONFIDENCE=2.5)" -> ("strong", {"ROLLOUTS": 0, "CONFIDENCE": 2.5})."""
+    found = _SPEC.fullmatch(spec.strip())
+    if found is None:
+        raise ValueError(f"not a player: {spec!r} (a name, optionally with (KEY=VALUE,...))")
+    name, inner = found.groups()
+    params: dict[str, int | float | str | None] = {}
+    for item in split_specs(inner or ""):
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip().isupper():
+            raise ValueError(f"not a parameter: {item!r} in {spec!r} (KEY=VALUE, the key in capitals)")
+        params[key.strip()] = _value(raw.strip())
+    return name, params
+
+
+def _value(raw: str) -> int | float | str | None:
+    if raw == "None":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def make_player(spec: str, seed: str):
+    """The player a spec names, with its parameters (TypeError for one it does not have)."""
+    name, params = parse_level(spec)
+    if not params:
+        return make_ai(name, seed)
+    return players[name](seed, **params)
+
+
 def run_one(task: tuple) -> dict:
     """One game (a process-pool task): returns a small summary."""
-    map_id, seats, a, b, index, base_seed = task
-    seed = base_seed + index
+    map_id, seats, a, b, index, base_seed, mirror = task
+    seed = base_seed + (index // seats if mirror else index)
     a_seat = index % seats
     names = [a if s == a_seat else b for s in range(seats)]
-    lineup = [make_ai(n, f"{seed}:{s}") for s, n in enumerate(names)]
+    lineup = [make_player(n, f"{seed}:{s}") for s, n in enumerate(names)]
     start = time.perf_counter()
     _game, r = play_game(map_id, lineup, seed=seed, options=_options(map_id))
     return {
@@ -143,6 +200,7 @@ def run(
     jobs: int = 1,
     base_seed: int = 0,
     progress=None,
+    mirror: bool = False,
 ) -> list[Pairing]:
     tasks, results = [], []
     for map_id in maps:
@@ -153,7 +211,7 @@ def run(
             for pair in pairs:
                 a, b = pair.split(":")
                 results.append(Pairing(map_id, seats, a, b, sides={a: Side(a), b: Side(b)} if a != b else {a: Side(a)}))
-                tasks.extend((map_id, seats, a, b, i, base_seed) for i in range(games))
+                tasks.extend((map_id, seats, a, b, i, base_seed, mirror) for i in range(games))
     by_key = {(p.map, p.seats, p.a, p.b): p for p in results}
 
     def absorb(task, out):
@@ -161,6 +219,9 @@ def run(
         p = by_key[(map_id, seats, a, b)]
         p.games += 1
         s = out["a_seat"]
+        ahead = out["totals"][s] - max(t for seat, t in enumerate(out["totals"]) if seat != s)
+        p.margin += ahead
+        p.margin_sq += ahead * ahead
         best = min(out["ranks"])
         if out["ranks"][s] == best:
             if out["ranks"].count(best) == 1:
@@ -248,18 +309,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; timings are cleanest with 1)")
     ap.add_argument("--seed", type=int, default=0, help="first game seed (game i uses seed + i)")
+    ap.add_argument(
+        "--mirror", action="store_true", help="play every seed with A in each seat (game i: seed i div seats)"
+    )
     ap.add_argument("--json", default=None, help="also write the results as JSON to this file")
     args = ap.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
     seat_counts = [int(s) for s in args.seats.split(",") if s]
-    pairs = [p for p in args.pairs.split(",") if p]
+    pairs = split_specs(args.pairs)
     started = time.perf_counter()
     print(
         f"{args.games} games per map, player count and pairing; maps {', '.join(maps)}; seats {args.seats}; "
         f"jobs {args.jobs}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs",
         flush=True,
     )
-    results = run(maps, seat_counts, pairs, args.games, args.jobs, args.seed)
+    results = run(maps, seat_counts, pairs, args.games, args.jobs, args.seed, mirror=args.mirror)
     print(report(results))
     print()
     for line in check_goals(results):

@@ -4,12 +4,15 @@
     python benchmarks/ai_bench.py --levels gentle,strong --versus baseline --maps usa,marklin --seats 2,3 --games 50
     python benchmarks/ai_bench.py --against 9a7a01b --games 100 --maps usa,europe --jobs 2
     python benchmarks/ai_bench.py --pairs strong:baseline --games 50   # python -m ai.tournament's table
+    python benchmarks/ai_bench.py --levels 'strong(ROLLOUTS=0,SPARE=8)' --versus 'strong(ROLLOUTS=0)' --mirror
 
 The win-rate table: each level in `--levels` takes one seat against `--versus` in the others (its
 seat rotating, game i with seed `--seed` + i, as `python -m ai.tournament` plays a pairing), on
-every map and seat count; a win is first place alone, with its 95% Wilson interval and the fair
-share (1 / seats). Then each AI's thinking time per decision (median, p95, max, wall-clock inside
-the worker, so contention on the machine shows), over every game it played.
+every map and seat count; a win is first place alone, with its 95% Wilson interval, the fair
+share (1 / seats) and the mean margin over the best other seat. `--mirror` plays every seed with
+the level in each seat; a level may carry parameters (`strong(ROLLOUTS=0)`). Then each AI's
+thinking time per decision (median, p95, max, wall-clock inside the worker, so contention on the
+machine shows), over every game it played.
 
 `--against COMMIT` plays today's strong AI on today's engine against the strong AI and engine
 of an earlier commit (extracted by `git archive` into a temporary directory and imported as
@@ -39,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from ai import legal_for, make_ai  # noqa: E402
 from ai.base import GameInfo  # noqa: E402
-from ai.tournament import Pairing, run, wilson  # noqa: E402
+from ai.tournament import Pairing, run, split_specs, wilson  # noqa: E402
 from ai.tournament import main as tournament  # noqa: E402
 from engine import Game, GameOptions, available_maps  # noqa: E402
 from engine import actions as new_actions  # noqa: E402
@@ -144,15 +147,18 @@ def percentile(values: list[float], share: float) -> float:
 
 def win_table(results: list[Pairing]) -> str:
     lines = [
-        "| level | versus | map | seats | games | wins (95% CI) | fair share | avg score level / versus |",
-        "|---|---|---|---|---|---|---|---|",
+        "| level | versus | map | seats | games | wins (95% CI) | ties | fair share | avg score level / versus "
+        "| margin ± 1.96 SE |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for p in results:
         low, high = wilson(p.wins, p.games)
-        a, b = p.sides[p.a], p.sides[p.b]
+        a, b = p.sides[p.a], p.sides.get(p.b, p.sides[p.a])
+        margin, se = p.mean_margin
         lines.append(
-            f"| {p.a} | {p.b} | {p.map} | {p.seats} | {p.games} | {p.rate:.1%} ({low:.1%}–{high:.1%}) "
-            f"| {1 / p.seats:.0%} | {a.score / max(1, a.games):.1f} / {b.score / max(1, b.games):.1f} |"
+            f"| {p.a} | {p.b} | {p.map} | {p.seats} | {p.games} | {p.rate:.1%} ({low:.1%}–{high:.1%}) | {p.ties} "
+            f"| {1 / p.seats:.0%} | {a.score / max(1, a.games):.1f} / {b.score / max(1, b.games):.1f} "
+            f"| {margin:+.1f} ± {1.96 * se:.1f} |"
         )
     return "\n".join(lines)
 
@@ -181,17 +187,19 @@ def levels(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per level, map and seat count (default 200)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed (game i uses seed + i)")
+    parser.add_argument("--mirror", action="store_true", help="play every seed with the level in each seat")
     args = parser.parse_args(argv)
     maps = [m for m in args.maps.split(",") if m]
     seats = [int(s) for s in args.seats.split(",") if s]
-    pairs = [f"{level}:{args.versus}" for level in args.levels.split(",") if level]
+    pairs = [f"{level}:{args.versus}" for level in split_specs(args.levels)]
     start = time.perf_counter()
     print(
         f"{args.games} games per level, map and seat count; levels {args.levels} against {args.versus}; "
-        f"maps {', '.join(maps)}; seats {args.seats}; jobs {args.jobs}; seeds from {args.seed}",
+        f"maps {', '.join(maps)}; seats {args.seats}; jobs {args.jobs}; seeds from {args.seed}"
+        + ("; every seed in each seat" if args.mirror else ""),
         flush=True,
     )
-    results = run(maps, seats, pairs, args.games, args.jobs, args.seed)
+    results = run(maps, seats, pairs, args.games, args.jobs, args.seed, mirror=args.mirror)
     print(win_table(results))
     print()
     print(time_table(results))

@@ -55,3 +55,15 @@ def test_the_clock_bounds_a_decision_and_the_choice_is_legal():
     chosen = expert.search(board, candidates)
     assert time.perf_counter() - start < 0.2 + 0.5  # one playout may run over the clock
     assert chosen in candidates
+
+
+def test_its_ticket_playouts_play_its_own_seat_by_the_strong_heuristics_not_by_searching(monkeypatch):
+    """With `SELF_PLAYOUT` the ticket playouts play this seat as the strong AI would; an expert's
+    playout seat must not search in its turn (a search inside every playout step)."""
+    game = Game.new("usa", 2, 5, GameOptions(first_seat=0))
+    searched = []
+    monkeypatch.setattr(ExpertPlayer, "search", lambda self, board, candidates: searched.append(1) or candidates[0])
+    expert = ExpertPlayer(2, SELF_PLAYOUT=1, ROLLOUTS=1, BUDGET=None)
+    seat = game.to_move()[0]
+    action = expert.choose(game.view(seat), legal_for(game, seat), GameInfo.from_game(game, seat))
+    assert game.is_legal(seat, action) and searched == []
