@@ -1,6 +1,6 @@
 """The expert AI: the strong AI's moves, searched. At each turn's first step it takes the strong
 AI's choice and the next few moves in the strong AI's own order (another planned claim, the card
-its plan needs, more tickets, the route worth most points), and plays each a few turns ahead
+its plan needs, the route worth most points; a claim is weighed only against claims), and plays each a few turns ahead
 (`HORIZON`) from the same determinized samples of what it cannot see (`ai/simulate.py`: the unseen
 cards and tickets dealt at random, every seat then played by the baseline policy), then scores the
 position with the strong AI's own valuation (`outlook`): a whole game's playout by the baseline is
@@ -11,8 +11,9 @@ heuristic.
 
 Thinking is bounded by a clock (`THINK` seconds per decision) and by the number of samples
 (`SAMPLES` per candidate); with `THINK=None` only by the samples, so that a seeded game replays
-exactly on any machine. Ticket choices are the strong AI's (its own playouts); Märklin is played
-as the strong AI plays it (the samples do not model its decks and passengers).
+exactly on any machine. Ticket choices are the strong AI's playouts with its own seat played by
+the strong heuristics (`SELF_PLAYOUT`) and a longer budget; Märklin is played as the strong AI
+plays it (the samples do not model its decks and passengers).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from ai.board import Board, Plan, color_needs
 from ai.common import draw_card
 from ai.simulate import CannotSample, determinize, margin, playout
 from ai.strong import StrongPlayer
-from engine import Action, Claim, DrawDeck, DrawMarket, DrawTickets, Game
+from engine import Action, Claim, DrawDeck, DrawMarket, Game
 
 
 class ExpertPlayer(StrongPlayer):
@@ -41,6 +42,8 @@ class ExpertPlayer(StrongPlayer):
     CONFIDENCE = 2.0  # standard errors by which a candidate must beat the strong AI's choice
     HORIZON = 6  # a playout stops when this seat is about to begin its HORIZON-th turn after the move
     CARD_WORTH = 0.7  # points a card in hand is worth to the evaluation at a playout's end
+    SELF_PLAYOUT = 1  # ticket choices: its own seat in the playouts played by the strong heuristics
+    BUDGET: float | None = 0.8  # seconds of ticket-choice playouts at most (within the second it may think)
 
     def turn(self, board: Board, legal: Sequence[Action]) -> Action:
         action, plan = self.heuristic_turn(board, legal)
@@ -114,8 +117,10 @@ class ExpertPlayer(StrongPlayer):
 
     def candidates(self, board: Board, legal: Sequence[Action], chosen: Action, plan: Plan) -> list[Action]:
         """The strong AI's choice first, then its next moves in the order it would weigh them: the
-        other planned claims (longest first), the card its plan needs, more tickets while the game
-        is young, and the route worth most points."""
+        other planned claims (longest first), the card its plan needs, and the route worth most
+        points. A claim is weighed only against other claims: put off for a card or more tickets,
+        it looked free in playouts whose opponents never contest a track, and that cost 8-10
+        points a game (docs/ai.md)."""
         tracks = board.m.tracks
         wanted = [ti for ti in plan.tracks if board.owner[ti] < 0]
         claims: dict[str, list[Claim]] = {}
@@ -134,10 +139,8 @@ class ExpertPlayer(StrongPlayer):
             if options and not isinstance(chosen, Claim):
                 add(min(options, key=lambda a: a.locos))
                 break
-        if not isinstance(chosen, (DrawDeck, DrawMarket)):
+        if not isinstance(chosen, (DrawDeck, DrawMarket, Claim)):
             add(draw_card(board, legal, need))
-        if board.min_opp_trains >= 15 and board.trains - plan.trains >= 8:
-            add(next((a for a in legal if isinstance(a, DrawTickets)), None))
         if claims:
             add(self.most_points(board, claims, need))
         return out
