@@ -26,13 +26,14 @@ players: dict[str, Callable[..., Player]] = {
 }
 
 
-def make_ai(name: str, seed: int | str | None = 0) -> Player:
-    """A new AI player of the named strength (KeyError naming the choices if unknown)."""
+def make_ai(name: str, seed: int | str | None = 0, **params: object) -> Player:
+    """A new AI player of the named strength (KeyError naming the choices if unknown); `params`
+    set its class attributes for experiments (`make_ai("strong", 1, ROLLOUTS=0)`)."""
     try:
         factory = players[name]
     except KeyError:
         raise KeyError(f"unknown AI {name!r}; choose one of {', '.join(players)}") from None
-    return factory(seed)
+    return factory(seed, **params)
 
 
 __all__ = [

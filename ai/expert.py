@@ -1,13 +1,13 @@
 """The expert AI: the strong AI's moves, searched. At each turn's first step it takes the strong
 AI's choice and the next few moves in the strong AI's own order (another planned claim, the card
-its plan needs, the route worth most points; a claim is weighed only against claims), and plays each a few turns ahead
-(`HORIZON`) from the same determinized samples of what it cannot see (`ai/simulate.py`: the unseen
-cards and tickets dealt at random, every seat then played by the baseline policy), then scores the
-position with the strong AI's own valuation (`outlook`): a whole game's playout by the baseline is
-far noisier than the differences between moves. The candidate with the best average is played,
-but only when it beats the strong AI's choice by more than `CONFIDENCE` standard errors of the
-paired differences (the same samples for every candidate): noise must not overrule a good
-heuristic.
+its plan needs, the route worth most points; a claim is weighed only against claims), and plays
+each a few turns ahead (`HORIZON`) from the same determinized samples of what it cannot see
+(`ai/simulate.py`: the unseen cards and tickets dealt at random, every seat then played by the
+baseline policy), then scores the position with the strong AI's own valuation (`outlook`): a
+whole game's playout by the baseline is far noisier than the differences between moves. The
+candidate with the best average is played, but only when it beats the strong AI's choice by more
+than `CONFIDENCE` standard errors of the paired differences (the same samples for every
+candidate): noise must not overrule a good heuristic.
 
 Thinking is bounded by a clock (`THINK` seconds per decision) and by the number of samples
 (`SAMPLES` per candidate); with `THINK=None` only by the samples, so that a seeded game replays

@@ -7,9 +7,10 @@ intervals, scores, tickets, game length and time per decision.
 A pairing "A:B" puts one A against seats-1 B players; A's seat rotates from game to game
 (game i: A in seat i mod seats), both see the same seeds; with --mirror every seed is played once
 with A in each seat (game i: seed i div seats), so two players that decide alike tie exactly. A
-player may carry parameters for experiments: "strong(ROLLOUTS=0,SPARE=8)". A win is A ranked first alone; a shared
-first place is a tie. Goals (two-player games, each map): baseline beats random in >= 95% of games,
-strong beats baseline in >= 65%; strong averages <= 50 ms per decision and never takes > 1 s.
+player may carry parameters for experiments: "strong(ROLLOUTS=0,SPARE=8)". A win is A ranked
+first alone; a shared first place is a tie. Goals (two-player games, each map): baseline beats
+random in >= 95% of games, strong beats baseline in >= 65%; strong averages <= 50 ms per decision
+and never takes > 1 s.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
-from ai import make_ai, players
+from ai import make_ai
 from ai.match import play_game
 from engine import Game, GameOptions, available_maps
 
@@ -154,9 +155,7 @@ def _value(raw: str) -> int | float | str | None:
 def make_player(spec: str, seed: str):
     """The player a spec names, with its parameters (TypeError for one it does not have)."""
     name, params = parse_level(spec)
-    if not params:
-        return make_ai(name, seed)
-    return players[name](seed, **params)
+    return make_ai(name, seed, **params)
 
 
 def run_one(task: tuple) -> dict:
