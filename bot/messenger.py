@@ -39,13 +39,14 @@ log = logging.getLogger(__name__)
 PLAYER_COLORS: dict[str, tuple[int, int, int]] = dict(
     zip(("violet", "teal", "brown", "sky", "lime"), DEFAULT_PLAYER_COLORS)
 )
-AI_LEVELS = ("random", "gentle", "baseline", "strong")
+AI_LEVELS = ("random", "gentle", "baseline", "strong", "expert")
 #: An AI seat's name by level ({n}: the seat's number), translated where it is shown.
 AI_NAMES = {
     "random": N_("random AI {n}"),
     "gentle": N_("gentle AI {n}"),
     "baseline": N_("baseline AI {n}"),
     "strong": N_("strong AI {n}"),
+    "expert": N_("expert AI {n}"),
 }
 
 

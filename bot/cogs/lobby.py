@@ -50,6 +50,7 @@ AI_LEVEL_WORDS = (  # AI_LEVELS
     NC_("AI level", "gentle"),
     NC_("AI level", "baseline"),
     NC_("AI level", "strong"),
+    NC_("AI level", "expert"),
 )
 PLAYER_COLOR_WORDS = (
     NC_("player color", "violet"),

@@ -136,3 +136,18 @@ async def test_the_sweep_reads_the_games_written_since_its_last_look(fake_discor
     cog._looked = None  # a restart: the first look reads every AI game
     assert await cog.sweep() == 1
     await wait_for_people(fake, driver)
+
+
+async def test_an_expert_seat_plays_its_turns(fake_discord, make_bot):
+    """The expert, offered at /ttr-host start, thinks its moves (a second each at most) and plays."""
+    fake = fake_discord
+    bot, driver = await solo_game(fake, make_bot, ai_players=1, level="expert")
+    table = await bot.service.table(driver.game_id)
+    assert [s.ai for s in table.seats] == [None, "expert"]
+    assert "🤖 expert AI 2" in fake.channel_messages(fake.general)[-1].text
+    for _ in range(3):  # alice's starting tickets and two turns; the expert answers each
+        await wait_for_people(fake, driver)
+        await driver.act(0, driver.choose(0))
+    await wait_for_people(fake, driver)
+    expert_moves = [action for seat, action in driver.game.log if seat == 1]
+    assert len(expert_moves) >= 3  # its starting tickets and at least two turns
