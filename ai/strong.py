@@ -228,23 +228,28 @@ class StrongPlayer:
         return scored[0][2]
 
     def simulate(self, board: Board, candidates: Sequence[Action], rollouts: int | None = None) -> Action | None:
-        """Compare candidate actions by determinized playouts (common samples for all of them)."""
+        """Compare candidate actions by determinized playouts (common samples for all of them).
+        No playout starts after `BUDGET`: a sample the clock cuts short is left out, so the
+        thinking stays within the budget plus one playout."""
         from ai.baseline import BaselinePlayer
         from ai.simulate import CannotSample, determinize, margin, playout
 
-        start = time.perf_counter()
+        deadline = None if self.BUDGET is None else time.perf_counter() + self.BUDGET
         totals = [0.0] * len(candidates)
         runs = 0
         seats = board.seats
         rollouts = self.ROLLOUTS if rollouts is None else rollouts
-        while runs < rollouts and (self.BUDGET is None or time.perf_counter() - start < self.BUDGET):
+        while runs < rollouts:
             seed = self.rng.randrange(1 << 30)
             try:
                 base = determinize(board.view, board.info, random.Random(seed))
             except CannotSample:
                 return None
             state = base.to_json()
+            margins = []
             for i, action in enumerate(candidates):
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
                 game = base if i == 0 else Game.from_json(state)
                 game.apply(board.me, action)
                 policies = [BaselinePlayer(f"{seed}:{s}") for s in range(seats)]
@@ -253,7 +258,10 @@ class StrongPlayer:
                 playout(game, policies)
                 if not game.is_over():
                     return None
-                totals[i] += margin(game, board.me)
+                margins.append(margin(game, board.me))
+            if len(margins) < len(candidates):
+                break  # out of time
+            totals = [t + m for t, m in zip(totals, margins, strict=True)]
             runs += 1
         if not runs:
             return None

@@ -76,3 +76,31 @@ def test_unknown_parameter_is_refused():
 
     with pytest.raises(TypeError):
         StrongPlayer(0, NOPE=1)
+
+
+def test_no_ticket_playout_starts_after_the_budget(monkeypatch):
+    """A clock that reads one second later each time: with 4 candidates and a 6.5 s budget the
+    first sample's 4 playouts run and the second stops after 2 (left out); a budget that ends
+    inside the first sample leaves no sample, and the heuristic choice stands (None)."""
+    import itertools
+    from types import SimpleNamespace
+
+    import ai.simulate
+    from ai.board import Board
+
+    game = Game.new("usa", 2, 5, GameOptions(first_seat=0))
+    legal = game.legal_actions(0)
+    board = Board(game.view(0), GameInfo.from_game(game, 0))
+    played = []
+    real_playout = ai.simulate.playout
+    monkeypatch.setattr(ai.simulate, "playout", lambda g, p, **kw: played.append(1) or real_playout(g, p, **kw))
+
+    def run(budget):
+        played.clear()
+        clock = itertools.count()
+        monkeypatch.setattr("ai.strong.time", SimpleNamespace(perf_counter=lambda: float(next(clock))))
+        return StrongPlayer(1, BUDGET=budget).simulate(board, legal[:4])
+
+    assert run(6.5) in legal[:4] and len(played) == 6
+    assert run(2.5) is None and len(played) == 2
+    assert run(None) in legal[:4] and len(played) == 4 * StrongPlayer.ROLLOUTS
