@@ -23,15 +23,17 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ai.base import GameInfo
 from ai.baseline import BaselinePlayer
 from ai.board import Board, Plan, color_needs
 from ai.common import draw_card
+from ai.longest_path import TrailOutlook
 from ai.simulate import CannotSample, determinize, margin, playout
 from ai.strong import StrongPlayer
 from engine import Action, Claim, DrawDeck, DrawMarket, Game
+from engine.mapdata import Track
 
 
 class ExpertPlayer(StrongPlayer):
@@ -89,6 +91,15 @@ class ExpertPlayer(StrongPlayer):
                 best, best_sure = i, sure
         return candidates[best]
 
+    def route_worth(self, board: Board) -> Callable[[Track], float]:
+        """A route off the plan is worth its points plus what it adds to this seat's expected share
+        of the longest-path bonus (`ai/longest_path.py`), which the strong AI ignores."""
+        if not board.info.deck.longest_path_bonus:
+            return super().route_worth(board)
+        points = board.m.rules.route_points
+        outlook = TrailOutlook(board)
+        return lambda t: points.get(t.length, 0) + outlook.gain(t)
+
     def horizon(self, me: int):
         """A playout's stop: when this seat is about to begin its `HORIZON`-th turn after the move."""
         turns = [0]
@@ -103,15 +114,19 @@ class ExpertPlayer(StrongPlayer):
     def outlook(self, game: Game, me: int, infos: Sequence[GameInfo]) -> float:
         """This seat's expected final points ahead of the best opponent: the final margin of an
         ended game, else each seat's points on the board, the strong AI's value of its tickets
-        (planned on the sampled board, with their chance of completion) and `CARD_WORTH` per card
-        in hand."""
+        (planned on the sampled board, with their chance of completion), `CARD_WORTH` per card
+        in hand and its expected share of the longest-path bonus."""
         if game.is_over():
             return margin(game, me)
+        bonus = infos[me].deck.longest_path_bonus
         worth = []
         for s, info in enumerate(infos):
             board = Board(game.view(s), info)
             worth.append(
-                board.score + self.value(board, board.tickets, self.table(board)) + self.CARD_WORTH * sum(board.hand)
+                board.score
+                + self.value(board, board.tickets, self.table(board))
+                + self.CARD_WORTH * sum(board.hand)
+                + (bonus * TrailOutlook(board).now if bonus else 0.0)
             )
         return worth[me] - max(w for s, w in enumerate(worth) if s != me)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import heapq
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from ai import marklin
@@ -489,14 +489,21 @@ class StrongPlayer:
     def loco_worth_it(self, board: Board, need: list[int]) -> bool:
         return sum(need) >= 6 and need[LOCO] > 0
 
+    def route_worth(self, board: Board) -> Callable[[Track], float]:
+        """What a route off the plan is worth claiming for its points: its length here (the
+        expert adds the longest-path bonus)."""
+        return lambda t: t.length
+
     def most_points(self, board: Board, claims: dict, need: list[int]) -> Action:
-        m = board.m
-        tid = max(claims, key=lambda tid: (m.track_by_id[tid].length, -m.track_by_id[tid].toll))
+        tracks = board.m.track_by_id
+        worth = self.route_worth(board)
+        tid = max(claims, key=lambda tid: (worth(tracks[tid]), -tracks[tid].toll))
         return best_payment(board, claims[tid], need)
 
     def long_route(self, board: Board, claims: dict) -> Action | None:
         """A long route for points (3+ trains, or anything when trains run short)."""
         m = board.m
+        worth = self.route_worth(board)
         best, best_key = None, None
         for tid in claims:
             t = m.track_by_id[tid]
@@ -507,7 +514,7 @@ class StrongPlayer:
             if t.tunnel and t.length < 4:
                 continue
             touches = board.comp.find(t.a) != t.a or board.comp.find(t.b) != t.b
-            key = (t.length, touches, -t.toll)
+            key = (worth(t), touches, -t.toll)
             if best_key is None or key > best_key:
                 best, best_key = tid, key
         if best is None:

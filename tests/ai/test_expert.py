@@ -86,3 +86,37 @@ def test_a_claim_of_the_strong_ai_is_only_ever_weighed_against_other_claims():
             weighed += len(candidates) > 1
         game.apply(seat, action)
     assert weighed >= 3
+
+
+def owned(map_id: str, tracks: dict[int, list[str]]) -> Board:
+    """Seat 0's board on a fresh 2-player game where each seat owns the tracks listed for it."""
+    game = Game.new(map_id, 2, 1, GameOptions(first_seat=0))
+    for seat, ids in tracks.items():
+        for tid in ids:
+            game.owner[game.map.track_by_id[tid].index] = seat
+    return Board(game.view(0), GameInfo.from_game(game, 0))
+
+
+def test_a_route_that_lengthens_its_longest_trail_is_worth_more_to_the_expert():
+    """Seat 0's trail Denver–Kansas City–Saint Louis (6) is behind seat 1's Atlanta–Miami–New
+    Orleans (11). Of two free routes of 2, the one at its trail's end (Saint Louis–Chicago) is
+    worth its points and more of the bonus; the one far away (Las Vegas–Los Angeles) only its
+    points. The strong AI sees them alike; without a bonus (Nordic) so does the expert."""
+    from ai.longest_path import TrailOutlook
+    from ai.strong import StrongPlayer
+
+    board = owned(
+        "usa",
+        {0: ["denver-kansas_city/1", "kansas_city-saint_louis/1"], 1: ["miami-new_orleans", "atlanta-miami"]},
+    )
+    track = board.m.track_by_id
+    outlook = TrailOutlook(board)
+    assert outlook.chance(6) < 0.5 < outlook.chance(12)
+    extend, apart = track["chicago-saint_louis/1"], track["las_vegas-los_angeles"]
+    assert outlook.gain(extend) > 0.5 and outlook.gain(apart) == 0.0
+    expert, strong = ExpertPlayer(1).route_worth(board), StrongPlayer(1).route_worth(board)
+    assert expert(extend) > expert(apart) == board.m.rules.route_points[2]
+    assert strong(extend) == strong(apart)
+    nordic = owned("nordic", {})
+    worth = ExpertPlayer(1).route_worth(nordic)
+    assert all(worth(t) == t.length for t in nordic.m.tracks)
