@@ -145,9 +145,13 @@ async def test_an_expert_seat_plays_its_turns(fake_discord, make_bot):
     table = await bot.service.table(driver.game_id)
     assert [s.ai for s in table.seats] == [None, "expert"]
     assert "🤖 expert AI 2" in fake.channel_messages(fake.general)[-1].text
-    for _ in range(3):  # alice's starting tickets and two turns; the expert answers each
+
+    def expert_moves():
+        return [action for seat, action in driver.game.log if seat == 1]
+
+    for _ in range(8):  # alice acts (a card drawn is half a turn) until the expert has played twice
         await wait_for_people(fake, driver)
+        if len(expert_moves()) >= 3:
+            break
         await driver.act(0, driver.choose(0))
-    await wait_for_people(fake, driver)
-    expert_moves = [action for seat, action in driver.game.log if seat == 1]
-    assert len(expert_moves) >= 3  # its starting tickets and at least two turns
+    assert len(expert_moves()) >= 3  # its starting tickets and two actions of its turns
