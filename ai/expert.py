@@ -13,7 +13,8 @@ Thinking is bounded by a clock (`THINK` seconds per decision) and by the number 
 (`SAMPLES` per candidate); with `THINK=None` only by the samples, so that a seeded game replays
 exactly on any machine. Ticket choices are the strong AI's playouts with its own seat played by
 the strong heuristics (`SELF_PLAYOUT`) and a longer budget; Märklin is played as the strong AI
-plays it (the samples do not model its decks and passengers).
+plays it (the samples do not model its decks and passengers), and so are Nordic's turns
+(measured paired, the search lost there; docs/ai.md).
 """
 
 from __future__ import annotations
@@ -46,11 +47,14 @@ class ExpertPlayer(StrongPlayer):
     CARD_WORTH = 0.7  # points a card in hand is worth to the evaluation at a playout's end
     SELF_PLAYOUT = 1  # ticket choices: its own seat in the playouts played by the strong heuristics
     BUDGET: float | None = 0.8  # seconds of ticket-choice playouts at most (within the second it may think)
+    GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic), where it lost (docs/ai.md)
 
     def turn(self, board: Board, legal: Sequence[Action]) -> Action:
         action, plan = self.heuristic_turn(board, legal)
         if board.view["stage"] is not None or board.last_round:
             return action  # a second card, or the last turn: the strong AI's choice
+        if board.info.deck.globetrotter_bonus and not self.GLOBE_SEARCH:
+            return action
         candidates = self.candidates(board, legal, action, plan)
         if len(candidates) < 2:
             return action

@@ -120,3 +120,23 @@ def test_a_route_that_lengthens_its_longest_trail_is_worth_more_to_the_expert():
     nordic = owned("nordic", {})
     worth = ExpertPlayer(1).route_worth(nordic)
     assert all(worth(t) == t.length for t in nordic.m.tracks)
+
+
+def test_on_nordic_its_turns_are_the_strong_ais_and_it_never_searches(monkeypatch):
+    """Measured paired on Nordic (Globetrotter bonus) the search lost, so there it plays the strong
+    AI's turn; `GLOBE_SEARCH=1` searches again (for the bench)."""
+    searched = []
+    monkeypatch.setattr(ExpertPlayer, "search", lambda self, board, candidates: searched.append(1) or candidates[0])
+
+    def searches(**params) -> int:
+        searched.clear()
+        game = Game.new("nordic", 2, 4, GameOptions(first_seat=0))
+        expert = ExpertPlayer(4, ROLLOUTS=0, **params)
+        for _ in range(40):
+            seat = game.to_move()[0]
+            action = expert.choose(game.view(seat), legal_for(game, seat), GameInfo.from_game(game, seat))
+            game.apply(seat, action)
+        return len(searched)
+
+    assert searches() == 0
+    assert searches(GLOBE_SEARCH=1) > 0
