@@ -149,7 +149,7 @@ async def test_an_expert_seat_plays_its_turns(fake_discord, make_bot):
     def expert_moves():
         return [action for seat, action in driver.game.log if seat == 1]
 
-    for _ in range(8):  # alice acts (a card drawn is half a turn) until the expert has played twice
+    for _ in range(8):  # alice acts (a card drawn is half a turn) until the expert has made three moves
         await wait_for_people(fake, driver)
         if len(expert_moves()) >= 3:
             break
