@@ -13,8 +13,8 @@ Thinking is bounded by a clock (`THINK` seconds per decision) and by the number 
 (`SAMPLES` per candidate); with `THINK=None` only by the samples, so that a seeded game replays
 exactly on any machine. Ticket choices are the strong AI's playouts with its own seat played by
 the strong heuristics (`SELF_PLAYOUT`) and a longer budget; Märklin is played as the strong AI
-plays it (the samples do not model its decks and passengers), and so are Nordic's turns
-(measured paired, the search lost there; docs/ai.md).
+plays it (the samples do not model its decks and passengers), and so are Nordic's and
+Nederland's turns (measured paired, the search lost or gained nothing there; docs/ai.md).
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class ExpertPlayer(StrongPlayer):
     SELF_PLAYOUT = 1  # ticket choices: its own seat in the playouts played by the strong heuristics
     BUDGET: float | None = 0.8  # seconds of ticket-choice playouts at most (within the second it may think)
     GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic), where it lost (docs/ai.md)
+    TOLL_SEARCH = 0  # 1: search on a map with tolls too (Nederland), where it gained nothing (docs/ai.md)
 
     def turn(self, board: Board, legal: Sequence[Action]) -> Action:
         action, plan = self.heuristic_turn(board, legal)
@@ -55,6 +56,8 @@ class ExpertPlayer(StrongPlayer):
             return action  # a second card, or the last turn: the strong AI's choice
         if board.info.deck.globetrotter_bonus and not self.GLOBE_SEARCH:
             return action
+        if board.tolls and not self.TOLL_SEARCH:
+            return action  # its samples guess the opponents' money, and the search measured no gain
         candidates = self.candidates(board, legal, action, plan)
         if len(candidates) < 2:
             return action

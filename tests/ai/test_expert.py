@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from ai import GameInfo, legal_for
 from ai.baseline import BaselinePlayer
 from ai.board import Board
@@ -122,15 +124,17 @@ def test_a_route_that_lengthens_its_longest_trail_is_worth_more_to_the_expert():
     assert all(worth(t) == t.length for t in nordic.m.tracks)
 
 
-def test_on_nordic_its_turns_are_the_strong_ais_and_it_never_searches(monkeypatch):
-    """Measured paired on Nordic (Globetrotter bonus) the search lost, so there it plays the strong
-    AI's turn; `GLOBE_SEARCH=1` searches again (for the bench)."""
+@pytest.mark.parametrize(("map_id", "switch"), [("nordic", "GLOBE_SEARCH"), ("nederland", "TOLL_SEARCH")])
+def test_where_the_search_measured_no_gain_its_turns_are_the_strong_ais(monkeypatch, map_id, switch):
+    """Measured paired, the search lost on Nordic (Globetrotter bonus) and gained nothing on
+    Nederland (tolls), so there it plays the strong AI's turn; the switch searches again (for the
+    bench)."""
     searched = []
     monkeypatch.setattr(ExpertPlayer, "search", lambda self, board, candidates: searched.append(1) or candidates[0])
 
     def searches(**params) -> int:
         searched.clear()
-        game = Game.new("nordic", 2, 4, GameOptions(first_seat=0))
+        game = Game.new(map_id, 2, 4, GameOptions(first_seat=0))
         expert = ExpertPlayer(4, ROLLOUTS=0, **params)
         for _ in range(40):
             seat = game.to_move()[0]
@@ -139,4 +143,4 @@ def test_on_nordic_its_turns_are_the_strong_ais_and_it_never_searches(monkeypatc
         return len(searched)
 
     assert searches() == 0
-    assert searches(GLOBE_SEARCH=1) > 0
+    assert searches(**{switch: 1}) > 0
