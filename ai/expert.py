@@ -34,7 +34,7 @@ from ai.longest_path import TrailOutlook
 from ai.simulate import CannotSample, determinize, margin, playout
 from ai.strong import StrongPlayer
 from engine import Action, Claim, DrawDeck, DrawMarket, Game
-from engine.mapdata import Track
+from engine.mapdata import Ticket, Track
 
 
 class ExpertPlayer(StrongPlayer):
@@ -47,6 +47,7 @@ class ExpertPlayer(StrongPlayer):
     CARD_WORTH = 0.7  # points a card in hand is worth to the evaluation at a playout's end
     SELF_PLAYOUT = 1  # ticket choices: its own seat in the playouts played by the strong heuristics
     BUDGET: float | None = 0.8  # seconds of ticket-choice playouts at most (within the second it may think)
+    TRAIL_TICKETS = 1.0  # share of the longest-path bonus a ticket set's planned network promises, in its value
     GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic), where it lost (docs/ai.md)
     TOLL_SEARCH = 0  # 1: search on a map with tolls too (Nederland), where it gained nothing (docs/ai.md)
 
@@ -106,6 +107,18 @@ class ExpertPlayer(StrongPlayer):
         points = board.m.rules.route_points
         outlook = TrailOutlook(board)
         return lambda t: points.get(t.length, 0) + outlook.gain(t)
+
+    def ticket_value(self, board: Board, tickets: Sequence[Ticket], table: list) -> float:
+        """A ticket set to keep is worth the strong AI's value plus, on a map with a longest-path
+        bonus, what its planned network adds to this seat's expected share of the bonus, times
+        the plan's chance of completion: tickets whose routes chain into one long trail are worth
+        more (`TRAIL_TICKETS`; measured paired in docs/ai.md)."""
+        worth = self.value(board, tickets, table)
+        if not self.TRAIL_TICKETS or not board.info.deck.longest_path_bonus:
+            return worth
+        plan = self.plan(board, tickets, table)
+        planned = [board.m.tracks[ti] for ti in plan.tracks]
+        return worth + self.TRAIL_TICKETS * self.success(board, plan) * TrailOutlook(board).gain_of(planned)
 
     def horizon(self, me: int):
         """A playout's stop: when this seat is about to begin its `HORIZON`-th turn after the move."""

@@ -10,6 +10,7 @@ With two players the bonus swings the margin twice over (ours, or theirs).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from ai.board import Board
 from engine.mapdata import Track
@@ -39,4 +40,8 @@ class TrailOutlook:
 
     def gain(self, track: Track) -> float:
         """Expected margin points the bonus adds if this seat claims `track`."""
-        return self.swing * (self.chance(longest_trail([*self.mine, track])[0]) - self.now)
+        return self.gain_of([track])
+
+    def gain_of(self, tracks: Sequence[Track]) -> float:
+        """Expected margin points the bonus adds if this seat claims all of `tracks`."""
+        return self.swing * (self.chance(longest_trail([*self.mine, *tracks])[0]) - self.now)

@@ -212,13 +212,18 @@ class StrongPlayer:
 
     # ------------------------------------------------------------------ tickets
 
+    def ticket_value(self, board: Board, tickets: Sequence[Ticket], table: list) -> float:
+        """What a ticket set to keep is worth: its value here (the expert adds the longest-path
+        bonus its planned network promises)."""
+        return self.value(board, tickets, table)
+
     def keep(self, board: Board, legal: Sequence[KeepTickets]) -> KeepTickets:
         table = self.table(board)
         m = board.m
         scored = []
         for a in legal:
             chosen = [m.ticket_by_id[i] for i in a.ids]
-            scored.append((self.value(board, [*board.tickets, *chosen], table), -len(a.ids), a))
+            scored.append((self.ticket_value(board, [*board.tickets, *chosen], table), -len(a.ids), a))
         scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
         if self.ROLLOUTS and len(scored) > 1:
             candidates = [a for _, _, a in scored[: self.CANDIDATES]]

@@ -124,6 +124,33 @@ def test_a_route_that_lengthens_its_longest_trail_is_worth_more_to_the_expert():
     assert all(worth(t) == t.length for t in nordic.m.tracks)
 
 
+def test_a_ticket_whose_route_carries_its_longest_trail_on_is_worth_more_to_the_expert():
+    """Seat 0's trail Denver–Kansas City–Saint Louis (6) is behind seat 1's (11). Two 4-point
+    tickets the strong AI values alike: Denver–El Paso runs on from the trail's end, Washington–
+    Atlanta lies far from it (and is too short to make a trail of its own). The expert adds the
+    bonus share the first one's route promises; with `TRAIL_TICKETS=0`, or on a map without the
+    bonus, it values tickets as the strong AI does."""
+    from ai.strong import StrongPlayer
+
+    board = owned(
+        "usa",
+        {0: ["denver-kansas_city/1", "kansas_city-saint_louis/1"], 1: ["miami-new_orleans", "atlanta-miami"]},
+    )
+    ticket = {(board.m.cities[t.a].id, board.m.cities[t.b].id): t for t in board.m.tickets}
+    on, apart = ticket["denver", "el_paso"], ticket["washington", "atlanta"]
+    strong, expert = StrongPlayer(1), ExpertPlayer(1)
+    table = strong.table(board)
+    assert strong.ticket_value(board, [on], table) == strong.ticket_value(board, [apart], table)
+    assert expert.ticket_value(board, [on], table) > strong.ticket_value(board, [on], table) + 1
+    assert expert.ticket_value(board, [apart], table) == strong.ticket_value(board, [apart], table)
+    assert ExpertPlayer(1, TRAIL_TICKETS=0).ticket_value(board, [on], table) == strong.ticket_value(board, [on], table)
+    nordic = owned("nordic", {})
+    table = strong.table(nordic)
+    assert all(
+        expert.ticket_value(nordic, [t], table) == strong.ticket_value(nordic, [t], table) for t in nordic.m.tickets
+    )
+
+
 @pytest.mark.parametrize(("map_id", "switch"), [("nordic", "GLOBE_SEARCH"), ("nederland", "TOLL_SEARCH")])
 def test_where_the_search_measured_no_gain_its_turns_are_the_strong_ais(monkeypatch, map_id, switch):
     """Measured paired, the search lost on Nordic (Globetrotter bonus) and gained nothing on
