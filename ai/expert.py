@@ -113,10 +113,10 @@ class ExpertPlayer(StrongPlayer):
         bonus, what its planned network adds to this seat's expected share of the bonus, times
         the plan's chance of completion: tickets whose routes chain into one long trail are worth
         more (`TRAIL_TICKETS`; measured paired in docs/ai.md)."""
-        worth = self.value(board, tickets, table)
         if not self.TRAIL_TICKETS or not board.info.deck.longest_path_bonus:
-            return worth
+            return self.value(board, tickets, table)
         plan = self.plan(board, tickets, table)
+        worth = self.plan_value(board, plan)
         planned = [board.m.tracks[ti] for ti in plan.tracks]
         return worth + self.TRAIL_TICKETS * self.success(board, plan) * TrailOutlook(board).gain_of(planned)
 

@@ -199,7 +199,10 @@ class StrongPlayer:
         return max(0.05, self.P_AT_ONE - (r - 1.0) * 2.0)
 
     def value(self, board: Board, tickets: Sequence[Ticket], table: list) -> float:
-        plan = self.plan(board, tickets, table)
+        return self.plan_value(board, self.plan(board, tickets, table))
+
+    def plan_value(self, board: Board, plan: Plan) -> float:
+        """The expected ticket points of a planned ticket set."""
         p = self.success(board, plan)
         v = sum(t.points for t in plan.done)
         v -= sum(t.points for t in plan.impossible)
