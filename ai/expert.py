@@ -12,9 +12,9 @@ candidate): noise must not overrule a good heuristic.
 Thinking is bounded by a clock (`THINK` seconds per decision) and by the number of samples
 (`SAMPLES` per candidate); with `THINK=None` only by the samples, so that a seeded game replays
 exactly on any machine. Ticket choices are the strong AI's playouts with its own seat played by
-the strong heuristics (`SELF_PLAYOUT`) and a longer budget; Märklin is played as the strong AI
-plays it (the samples do not model its decks and passengers), and so are Nordic's and
-Nederland's turns (measured paired, the search lost or gained nothing there; docs/ai.md).
+the strong heuristics (`SELF_PLAYOUT`) and a longer budget, its ticket values weighing the turns a
+plan needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (the samples do not
+model its decks and passengers), and so are Nordic's and Nederland's (measured paired, the search lost or gained nothing there; docs/ai.md).
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class ExpertPlayer(StrongPlayer):
     SELF_PLAYOUT = 1  # ticket choices: its own seat in the playouts played by the strong heuristics
     BUDGET: float | None = 0.8  # seconds of ticket-choice playouts at most (within the second it may think)
     TRAIL_TICKETS = 1.0  # share of the longest-path bonus a ticket set's planned network promises, in its value
+    TURN_FACTOR = 1.2  # the turns a plan needs weigh less in a ticket set's chance than the strong AI's 1.4
     GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic), where it lost (docs/ai.md)
     TOLL_SEARCH = 0  # 1: search on a map with tolls too (Nederland), where it gained nothing (docs/ai.md)
 

@@ -57,7 +57,7 @@ class StrongPlayer:
     SHORT_WEIGHT = 0.4  # extra path cost per card the hand still lacks for a track
     P_FLAT = 0.45  # plans needing up to this share of the trains (and turns) left are safe
     P_AT_ONE = 0.5  # chance of completing a plan that needs all of them
-    TURN_FACTOR = 1.4
+    TURN_FACTOR = 1.4  # a plan's share of the turns left counts this much more than its share of the trains
     ROLLOUTS = 12  # determinized playouts per candidate for ticket choices (0: heuristics only)
     CANDIDATES = 4  # ticket choices compared by playouts (the best by the heuristic value)
     TICKET_ROLLOUTS = 0  # playouts per candidate when weighing a ticket draw against the best other move
