@@ -14,7 +14,8 @@ Thinking is bounded by a clock (`THINK` seconds per decision) and by the number 
 exactly on any machine. Ticket choices are the strong AI's playouts with its own seat played by
 the strong heuristics (`SELF_PLAYOUT`) and a longer budget, its ticket values weighing the turns a
 plan needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (the samples do not
-model its decks and passengers), and so are Nordic's and Nederland's (measured paired, the search lost or gained nothing there; docs/ai.md).
+model its decks and passengers), and so are Nordic's and Nederland's (measured paired, the
+search lost or gained nothing there; docs/ai.md).
 """
 
 from __future__ import annotations

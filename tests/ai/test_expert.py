@@ -99,6 +99,11 @@ def owned(map_id: str, tracks: dict[int, list[str]]) -> Board:
     return Board(game.view(0), GameInfo.from_game(game, 0))
 
 
+def ticket_between(m, a: str, b: str):
+    """The map's ticket between the cities with ids `a` and `b`."""
+    return next(t for t in m.tickets if {m.cities[t.a].id, m.cities[t.b].id} == {a, b})
+
+
 def test_a_route_that_lengthens_its_longest_trail_is_worth_more_to_the_expert():
     """Seat 0's trail Denver–Kansas City–Saint Louis (6) is behind seat 1's Atlanta–Miami–New
     Orleans (11). Of two free routes of 2, the one at its trail's end (Saint Louis–Chicago) is
@@ -136,8 +141,7 @@ def test_a_ticket_whose_route_carries_its_longest_trail_on_is_worth_more_to_the_
         "usa",
         {0: ["denver-kansas_city/1", "kansas_city-saint_louis/1"], 1: ["miami-new_orleans", "atlanta-miami"]},
     )
-    ticket = {(board.m.cities[t.a].id, board.m.cities[t.b].id): t for t in board.m.tickets}
-    on, apart = ticket["denver", "el_paso"], ticket["washington", "atlanta"]
+    on, apart = ticket_between(board.m, "denver", "el_paso"), ticket_between(board.m, "washington", "atlanta")
     strong, expert = StrongPlayer(1), ExpertPlayer(1)
     table = strong.table(board)
     assert strong.ticket_value(board, [on], table) == strong.ticket_value(board, [apart], table)
@@ -179,16 +183,15 @@ def test_its_ticket_values_weigh_the_turns_a_plan_needs_less_than_the_strong_ais
     from ai.strong import StrongPlayer
 
     game = Game.new("usa", 2, 1, GameOptions(first_seat=0))
-    ticket = {frozenset((game.map.cities[t.a].id, game.map.cities[t.b].id)): t for t in game.map.tickets}
     strong, expert = StrongPlayer(1), ExpertPlayer(1)
 
-    def chances(*cities: tuple[str, str]) -> tuple[float, ...]:
+    def chances(a: str, b: str) -> tuple[float, ...]:
         board = Board(game.view(0), GameInfo.from_game(game, 0))
-        tickets = [ticket[frozenset(pair)] for pair in cities]
+        tickets = [ticket_between(game.map, a, b)]
         return tuple(p.success(board, p.plan(board, tickets, p.table(board))) for p in (strong, expert))
 
-    short = chances(("denver", "el_paso"))
+    short = chances("denver", "el_paso")
     assert short[0] == short[1] > 0.9
     game.trains[1] = 30
-    strong_chance, expert_chance = chances(("los_angeles", "new_york"))
+    strong_chance, expert_chance = chances("los_angeles", "new_york")
     assert strong_chance < expert_chance < short[1]
