@@ -325,9 +325,13 @@ async def test_two_shard_processes_on_one_postgresql(fake_discord: FakeDiscord, 
             assert fired[game] == runs == forced, (game, fired[game], causes)
         timeouts, ai_moves = shards.applied("timeout"), shards.applied("ai")
         assert set(timeouts[0]) == {first} and set(timeouts[1]) == {second, league}, timeouts
-        # AI seats: played only by the process serving their guild, each decision once.
-        assert set(ai_moves[0]) == {first} and set(ai_moves[1]) == {second}, {s: set(g) for s, g in ai_moves.items()}
-        for game in (first, second):
+        # AI seats: played only by the process serving their guild, each decision once. The league
+        # game's timed-out seat is kept warm from its timeout on: the AI seats controller may play
+        # the rest of that turn before the timer's loop does (bot/cogs/clocks.py), so some "ai"
+        # moves there are fine, as long as shard 1 made them.
+        played = {s: set(g) for s, g in ai_moves.items()}
+        assert played[0] == {first} and second in played[1] <= {second, league}, played
+        for game in (first, second, league):
             assert (await shards.causes(game)).count("ai") == ai_moves[0].count(game) + ai_moves[1].count(game)
         # The league game is rated once: one game in each player's ratings (every ladder).
         assert [(g.game_id, g.rated) for g in rated] == [(league, True)]
