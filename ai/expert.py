@@ -12,8 +12,10 @@ candidate): noise must not overrule a good heuristic.
 Thinking is bounded by a clock (`THINK` seconds per decision) and by the number of samples
 (`SAMPLES` per candidate); with `THINK=None` only by the samples, so that a seeded game replays
 exactly on any machine. Ticket choices are the strong AI's playouts with its own seat played by
-the strong heuristics (`SELF_PLAYOUT`) and a longer budget, its ticket values weighing the turns a
-plan needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (the samples do not
+the strong heuristics (`SELF_PLAYOUT`) and a longer budget, between the best two sets by value
+only, the second kept only when it wins surely (`CANDIDATES`, `TICKET_CONFIDENCE`: within the clock
+a few samples chose worse than the values alone), its ticket values weighing the turns a plan
+needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (the samples do not
 model its decks and passengers), and so are Nordic's and Nederland's (measured paired, the
 search lost or gained nothing there; docs/ai.md).
 """
@@ -21,9 +23,7 @@ search lost or gained nothing there; docs/ai.md).
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
-import statistics
 import time
 from collections.abc import Callable, Sequence
 
@@ -32,7 +32,7 @@ from ai.baseline import BaselinePlayer
 from ai.board import Board, Plan, color_needs
 from ai.common import draw_card
 from ai.longest_path import TrailOutlook
-from ai.simulate import CannotSample, determinize, margin, playout
+from ai.simulate import CannotSample, determinize, margin, playout, surest
 from ai.strong import StrongPlayer
 from engine import Action, Claim, DrawDeck, DrawMarket, Game
 from engine.mapdata import Ticket, Track
@@ -48,6 +48,8 @@ class ExpertPlayer(StrongPlayer):
     CARD_WORTH = 0.7  # points a card in hand is worth to the evaluation at a playout's end
     SELF_PLAYOUT = 1  # ticket choices: its own seat in the playouts played by the strong heuristics
     BUDGET: float | None = 0.8  # seconds of ticket-choice playouts at most (within the second it may think)
+    CANDIDATES = 2  # ticket choices its playouts compare: the best two by value, more samples each
+    TICKET_CONFIDENCE = 1.0  # ... and the second is kept only if it wins by this many standard errors
     TRAIL_TICKETS = 1.0  # share of the longest-path bonus a ticket set's planned network promises, in its value
     TURN_FACTOR = 1.2  # the turns a plan needs weigh less in a ticket set's chance than the strong AI's 1.4
     GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic), where it lost (docs/ai.md)
@@ -94,12 +96,7 @@ class ExpertPlayer(StrongPlayer):
                 gains[i].append(m - scores[0])
         if len(gains[0]) < 2:
             return candidates[0]
-        best, best_sure = 0, 0.0
-        for i in range(1, len(candidates)):
-            sure = statistics.fmean(gains[i]) - self.CONFIDENCE * statistics.stdev(gains[i]) / math.sqrt(len(gains[i]))
-            if sure > best_sure:
-                best, best_sure = i, sure
-        return candidates[best]
+        return candidates[surest(gains, self.CONFIDENCE)]
 
     def route_worth(self, board: Board) -> Callable[[Track], float]:
         """A route off the plan is worth its points plus what it adds to this seat's expected share

@@ -10,7 +10,9 @@ sampled game is the AI's own random number, so nothing of the real deck order le
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -165,3 +167,18 @@ def margin(game: Game, seat: int) -> float:
     totals = {s.seat: s.total for s in game.final}
     best_other = max(v for s, v in totals.items() if s != seat)
     return totals[seat] - best_other
+
+
+def surest(gains: Sequence[Sequence[float]], confidence: float) -> int:
+    """The candidate whose paired gains over the first (samples shared by every candidate) are
+    surest: the widest mean less `confidence` standard errors, if above zero; else the first
+    (0). Few samples cannot then overrule the heuristic's own choice, which comes first."""
+    best, best_sure = 0, 0.0
+    for i in range(1, len(gains)):
+        g = gains[i]
+        if confidence and len(g) < 2:
+            continue  # one sample says nothing about its own noise
+        sure = statistics.fmean(g) - (confidence * statistics.stdev(g) / math.sqrt(len(g)) if confidence else 0.0)
+        if sure > best_sure:
+            best, best_sure = i, sure
+    return best

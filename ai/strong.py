@@ -65,6 +65,7 @@ class StrongPlayer:
     GLOBE_SPARE = 6  # with a Globetrotter bonus (each ticket done counts): SPARE ...
     GLOBE_OPP_TRAINS = 12  # ... and OPP_TRAINS
     SELF_PLAYOUT = 0  # 1: playouts play this seat with its own heuristics instead of the baseline's
+    TICKET_CONFIDENCE = 0.0  # standard errors by which playouts must beat the best ticket choice by value
     BUDGET: float | None = 0.25  # seconds of playouts per decision at most (then the samples done so far
     # decide); None: no clock, only ROLLOUTS bound the work, so a seeded game replays exactly
     CONTEST = 3.0  # priority of a planned track per 10 points of opponents' tickets that need it
@@ -240,14 +241,13 @@ class StrongPlayer:
         No playout starts after `BUDGET`: a sample the clock cuts short is left out, so the
         thinking stays within the budget plus one playout."""
         from ai.baseline import BaselinePlayer
-        from ai.simulate import CannotSample, determinize, margin, playout
+        from ai.simulate import CannotSample, determinize, margin, playout, surest
 
         deadline = None if self.BUDGET is None else time.perf_counter() + self.BUDGET
-        totals = [0.0] * len(candidates)
-        runs = 0
+        gains: list[list[float]] = [[] for _ in candidates]
         seats = board.seats
         rollouts = self.ROLLOUTS if rollouts is None else rollouts
-        while runs < rollouts:
+        while len(gains[0]) < rollouts:
             seed = self.rng.randrange(1 << 30)
             try:
                 base = determinize(board.view, board.info, random.Random(seed))
@@ -269,11 +269,11 @@ class StrongPlayer:
                 margins.append(margin(game, board.me))
             if len(margins) < len(candidates):
                 break  # out of time
-            totals = [t + m for t, m in zip(totals, margins, strict=True)]
-            runs += 1
-        if not runs:
+            for i, m in enumerate(margins):
+                gains[i].append(m - margins[0])
+        if not gains[0]:
             return None
-        return candidates[max(range(len(candidates)), key=lambda i: totals[i])]
+        return candidates[surest(gains, self.TICKET_CONFIDENCE)]
 
     def want_tickets(self, board: Board, plan: Plan, legal: Sequence[Action]) -> bool:
         if board.last_round or not any(isinstance(a, DrawTickets) for a in legal):

@@ -104,3 +104,23 @@ def test_no_ticket_playout_starts_after_the_budget(monkeypatch):
     assert run(6.5) in legal[:4] and len(played) == 6
     assert run(2.5) is None and len(played) == 2
     assert run(None) in legal[:4] and len(played) == 4 * StrongPlayer.ROLLOUTS
+
+
+def test_ticket_playouts_overrule_the_best_choice_by_value_only_by_a_sure_margin(monkeypatch):
+    """`TICKET_CONFIDENCE`: a lead of the second candidate that its own noise explains leaves the
+    first (the best by value) chosen; without it the better mean wins."""
+    import ai.simulate
+    from ai.board import Board
+
+    game = Game.new("usa", 2, 5, GameOptions(first_seat=0))
+    keeps = game.legal_actions(0)[:2]
+    board = Board(game.view(0), GameInfo.from_game(game, 0))
+    scripted = [0.0, 12.0, 0.0, -9.0, 0.0, 8.0]  # per sample: the first's margin, the second's
+
+    def choose(confidence):
+        margins = iter(scripted)
+        monkeypatch.setattr(ai.simulate, "margin", lambda game, seat: next(margins))
+        return StrongPlayer(1, ROLLOUTS=3, BUDGET=None, TICKET_CONFIDENCE=confidence).simulate(board, keeps)
+
+    assert choose(0.0) == keeps[1]
+    assert choose(1.0) == keeps[0]
