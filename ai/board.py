@@ -28,12 +28,6 @@ def adjacency(m: MapData) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
     return tuple(tuple((n, tuple(ts)) for n, ts in d.items()) for d in adj)
 
 
-@cache
-def double_partners(m: MapData) -> tuple[int | None, ...]:
-    """For each track: the index of its double's other track, if it has one."""
-    return tuple(t.double for t in m.tracks)
-
-
 class Components:
     """Union-find over city indices."""
 
@@ -137,10 +131,8 @@ class Board:
         tracks = self.m.tracks
         owner = self.owner
         seats = self.seats
-        partners = double_partners(self.m)
-        closed = not self.info.doubles_open
         table: list[list[tuple[int, float, int]]] = []
-        for pairs in adjacency(self.m):  # `free` inlined: the hottest loop of a playout
+        for pairs in adjacency(self.m):
             row = []
             for nbr, tis in pairs:
                 best, best_t = INF, -1
@@ -149,17 +141,15 @@ class Board:
                     if o == seat:
                         best, best_t = 0.0, ti
                         break
+                    t = tracks[ti]
                     if o >= 0:
                         if borrow is None or o >= seats:
                             continue
-                        c = borrow(tracks[ti])
+                        c = borrow(t)
+                    elif self.free(t, seat):
+                        c = cost(t)
                     else:
-                        partner = partners[ti]
-                        if partner is not None:
-                            p = owner[partner]
-                            if p == seat or (p >= 0 and closed):
-                                continue
-                        c = cost(tracks[ti])
+                        continue
                     if c is not None and c < best:
                         best, best_t = c, ti
                 if best_t >= 0:
