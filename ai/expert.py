@@ -17,7 +17,8 @@ only, the second kept only when it wins surely (`CANDIDATES`, `TICKET_CONFIDENCE
 a few samples chose worse than the values alone), its ticket values weighing the turns a plan
 needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (the samples do not
 model its decks and passengers), and so are Nordic's and Nederland's (measured paired, the
-search lost or gained nothing there; docs/ai.md).
+search lost or gained nothing there; docs/ai.md), but on Nederland its tolls weigh more
+(`TOLL_WEIGHT`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class ExpertPlayer(StrongPlayer):
     TURN_FACTOR = 1.2  # the turns a plan needs weigh less in a ticket set's chance than the strong AI's 1.4
     GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic), where it lost (docs/ai.md)
     TOLL_SEARCH = 0  # 1: search on a map with tolls too (Nederland), where it gained nothing (docs/ai.md)
+    TOLL_WEIGHT = 6.0  # Nederland: a toll weighs this many times the strong AI's price (docs/ai.md)
 
     def turn(self, board: Board, legal: Sequence[Action]) -> Action:
         action, plan = self.heuristic_turn(board, legal)
@@ -106,6 +108,14 @@ class ExpertPlayer(StrongPlayer):
         points = board.m.rules.route_points
         outlook = TrailOutlook(board)
         return lambda t: points.get(t.length, 0) + outlook.gain(t)
+
+    def toll_cost(self, board: Board) -> Callable[[Track], float]:
+        """Tolls cost `TOLL_WEIGHT` times what the strong AI counts: the money left decides the
+        toll bonus (35 points with two players) and a Loan loses it; so weighed they won 60% of
+        mirrored two-player games against the strong AI's price (docs/ai.md)."""
+        base = super().toll_cost(board)
+        weight = self.TOLL_WEIGHT
+        return lambda t: weight * base(t)
 
     def ticket_value(self, board: Board, tickets: Sequence[Ticket], table: list) -> float:
         """A ticket set to keep is worth the strong AI's value plus, on a map with a longest-path

@@ -107,10 +107,7 @@ class StrongPlayer:
     # ------------------------------------------------------------------ pricing
 
     def pricer(self, board: Board):
-        tolls = board.tolls
-        money = board.money if board.money is not None else 0
-        owner = board.owner
-        seats = board.seats
+        toll_cost = self.toll_cost(board) if board.tolls else None
 
         hand = board.hand
         best_gray = max(hand[:LOCO])
@@ -132,16 +129,26 @@ class StrongPlayer:
                 c += 0.6
             if t.ferry:
                 c += 0.7 * t.ferry
-            if tolls:
-                partner = owner[t.double] if t.double is not None else -1
-                to_opponent = 0 <= partner < seats
-                if t.toll > money:
-                    c += 6.0
-                else:
-                    c += t.toll * (0.9 if to_opponent else 0.45)
+            if toll_cost is not None:
+                c += toll_cost(t)
             return c
 
         return cost
+
+    def toll_cost(self, board: Board) -> Callable[[Track], float]:
+        """What a track's toll adds to its cost, in trains (Nederland): half the toll, the whole
+        toll when it goes to an opponent, 6 when it would mean a Loan."""
+        money = board.money if board.money is not None else 0
+        owner = board.owner
+        seats = board.seats
+
+        def toll(t: Track) -> float:
+            if t.toll > money:
+                return 6.0
+            partner = owner[t.double] if t.double is not None else -1
+            return t.toll * (0.9 if 0 <= partner < seats else 0.45)
+
+        return toll
 
     def borrower(self, board: Board):
         if not board.stations_left:

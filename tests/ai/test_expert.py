@@ -195,3 +195,25 @@ def test_its_ticket_values_weigh_the_turns_a_plan_needs_less_than_the_strong_ais
     game.trains[1] = 30
     strong_chance, expert_chance = chances("los_angeles", "new_york")
     assert strong_chance < expert_chance < short[1]
+
+
+def test_on_nederland_the_expert_pays_trains_to_save_tolls():
+    """Arnhem–'s-Hertogenbosch on an empty board: the strong AI plans the shortest way through
+    Eindhoven and Nijmegen (5 trains, 8 in tolls); the expert, whose tolls weigh six times as much
+    (`TOLL_WEIGHT`, measured paired in docs/ai.md), goes through Utrecht (7 trains, 5 in tolls).
+    Without tolls both plan alike."""
+    from ai.strong import StrongPlayer
+
+    def planned(options: GameOptions) -> list[tuple[int, int]]:
+        game = Game.new("nederland", 2, 1, options)
+        board = Board(game.view(0), GameInfo.from_game(game, 0))
+        ticket = ticket_between(board.m, "arnhem", "s_hertogenbosch")
+        out = []
+        for player in (StrongPlayer(1), ExpertPlayer(1)):
+            tracks = [board.m.tracks[ti] for ti in player.plan(board, [ticket], player.table(board)).tracks]
+            out.append((sum(t.length for t in tracks), sum(t.toll for t in tracks)))
+        return out
+
+    assert planned(GameOptions(first_seat=0)) == [(5, 8), (7, 5)]
+    no_tolls = planned(GameOptions(first_seat=0, variants={"tolls": False}))
+    assert no_tolls[0] == no_tolls[1]
