@@ -4,8 +4,10 @@ cannot see, then play the game out with fast policies.
 Sampling is consistent with the view: the seat's own hand, tickets and offer, the market, every
 claim and station, trains, scores, hand sizes, ticket counts and deck sizes are kept; the unseen
 cards (opponents' hands, the deck, the discard pile) are a random split of the cards the seat has
-not seen, and opponents' tickets a random draw from the tickets it has not seen. The seed of the
-sampled game is the AI's own random number, so nothing of the real deck order leaks in.
+not seen, and opponents' tickets a random draw from the tickets it has not seen. On Märklin the
+passengers, their merchandise and the mixes still to name are kept too, and the two ticket
+decks dealt from the unseen short and long tickets. The seed of the sampled game is the AI's own
+random number, so nothing of the real deck order leaks in.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from collections.abc import Callable, Sequence
 
 from ai.base import GameInfo, Player, legal_for
 from engine import Game
-from engine.cards import CARD_NAMES, NUM_CARD_KINDS, standard_deck
+from engine.cards import ALL_CARD_NAMES
 
-CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+CARD_INDEX = {name: i for i, name in enumerate(ALL_CARD_NAMES)}
 
 
 class CannotSample(Exception):
-    """The view does not fit this simple model (a pending tunnel or hook decision, an unusual deck)."""
+    """The view does not fit this simple model (a pending tunnel or hook decision, card counts that
+    do not add up)."""
 
 
 def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
@@ -33,15 +36,16 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
     me = info.seat
     if view["tunnel"] is not None or view["stage"] not in (None, "second_card", "tickets"):
         raise CannotSample("pending decision")
-    if "marklin" in m.rules.hooks:
-        raise CannotSample("Märklin's two ticket decks, passengers and merchandise are not sampled")
-    template = Game.new(m, seats, rng.randrange(1 << 30), info.options).to_json()
+    marklin = "marklin" in m.rules.hooks
+    fresh = Game.new(m, seats, rng.randrange(1 << 30), info.options)
+    template = fresh.to_json()
     state = dict(template)
     players = view["players"]
     you = view["you"]
-    # Cards.
-    unseen = Counter(standard_deck())
-    my_hand = [0] * NUM_CARD_KINDS
+    # Cards (Märklin's deck has its +4 locomotives and passenger cards too).
+    unseen = Counter(fresh.hooks.train_deck(fresh))
+    kinds = len(template["hands"][0])
+    my_hand = [0] * kinds
     for name, n in you["hand"].items():
         my_hand[CARD_INDEX[name]] = n
         unseen[CARD_INDEX[name]] -= n
@@ -61,7 +65,7 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
         if s == me:
             hands.append(my_hand)
             continue
-        h = [0] * NUM_CARD_KINDS
+        h = [0] * kinds
         for c in pool[: sizes[s]]:
             h[c] += 1
         del pool[: sizes[s]]
@@ -77,6 +81,12 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
     longs = [i for i in info.deck.tickets if i not in seen and m.ticket_by_id[i].long]
     rng.shuffle(unknown)
     rng.shuffle(longs)
+    if marklin:  # two face-down decks of public sizes; the opponents' tickets come from either
+        sizes = view["ticket_decks"]
+        decks = {"short": unknown[: sizes["short"]], "long": longs[: sizes["long"]]}
+        unknown = unknown[sizes["short"] :] + longs[sizes["long"] :]
+        rng.shuffle(unknown)
+        longs = []
     tickets, offers, keep = [], [], []
     for s in range(seats):
         if s == me:
@@ -140,6 +150,19 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
             hooks["marker"] = neutral["marker"]
             hooks["neutral_active"] = neutral["active"]
             hooks["pending"] = None
+        state["hooks"] = hooks
+    if marklin:  # passengers, merchandise and the mixes still to name are all public
+        city = m.city_by_id
+        merchandise = view["merchandise"]
+        hooks.update(
+            unplaced=[p["passengers"] for p in players],
+            placed=[[city[c].index for c in p["passengers_placed"]] for p in players],
+            tokens=[list(p["tokens"]) for p in players],
+            stacks={str(city[c].index): list(reversed(v["stack"])) for c, v in merchandise.items()},
+            dots={str(city[c].index): v["dot"] for c, v in merchandise.items()},
+            mixing=[p["naming_tickets"] for p in players],
+            **decks,
+        )
         state["hooks"] = hooks
     return Game.from_json(state)
 

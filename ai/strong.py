@@ -65,6 +65,7 @@ class StrongPlayer:
     GLOBE_SPARE = 6  # with a Globetrotter bonus (each ticket done counts): SPARE ...
     GLOBE_OPP_TRAINS = 12  # ... and OPP_TRAINS
     SELF_PLAYOUT = 0  # 1: playouts play this seat with its own heuristics instead of the baseline's
+    MARKLIN_PLAYOUTS = 0  # 1: ticket playouts on Märklin too (the expert gained nothing so, docs/ai.md)
     TICKET_CONFIDENCE = 0.0  # standard errors by which playouts must beat the best ticket choice by value
     BUDGET: float | None = 0.25  # seconds of playouts per decision at most (then the samples done so far
     # decide); None: no clock, only ROLLOUTS bound the work, so a seeded game replays exactly
@@ -236,7 +237,7 @@ class StrongPlayer:
             chosen = [m.ticket_by_id[i] for i in a.ids]
             scored.append((self.ticket_value(board, [*board.tickets, *chosen], table), -len(a.ids), a))
         scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
-        if self.ROLLOUTS and len(scored) > 1:
+        if self.ROLLOUTS and len(scored) > 1 and (self.MARKLIN_PLAYOUTS or "marklin" not in m.rules.hooks):
             candidates = [a for _, _, a in scored[: self.CANDIDATES]]
             best = self.simulate(board, candidates)
             if best is not None:

@@ -49,6 +49,71 @@ def test_determinized_state_keeps_what_the_seat_sees_and_resamples_the_rest():
     assert all(g.seed != game.seed for g in sampled)
 
 
+def test_a_marklin_view_is_sampled_with_its_passengers_merchandise_and_two_ticket_decks():
+    """Passengers, tokens, merchandise stacks and the mixes still to name are public and kept; the
+    short and long decks are dealt from the unseen tickets of their kind, at their public sizes,
+    and a sampled game plays out to its end."""
+    from ai import make_ai
+    from ai.baseline import BaselinePlayer
+    from ai.simulate import playout
+
+    game = Game.new("marklin", 3, 4, GameOptions(first_seat=0))
+    players = [make_ai("strong", s) for s in range(3)]
+    for _ in range(60):  # into the game: passengers placed, some merchandise collected
+        seat = game.to_move()[0]
+        game.apply(
+            seat, players[seat].choose(game.view(seat), game.legal_actions(seat), GameInfo.from_game(game, seat))
+        )
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    assert any(p["passengers_placed"] for p in view["players"])
+    sampled = [determinize(view, GameInfo.from_game(game, seat), random.Random(k)) for k in range(3)]
+    m = game.map
+    for g in sampled:
+        v = g.view(seat)
+        for key in (
+            "market",
+            "claims",
+            "merchandise",
+            "ticket_decks",
+            "deck_size",
+            "discard_size",
+            "current",
+            "players",
+        ):
+            assert v[key] == view[key], key
+        assert v["you"]["hand"] == view["you"]["hand"] and v["you"]["tickets"] == view["you"]["tickets"]
+        assert g._card_total() == len(game.hooks.train_deck(game))
+        assert all(not m.ticket_by_id[i].long for i in g.hooks.short) and all(
+            m.ticket_by_id[i].long for i in g.hooks.long
+        )
+        mine = {t["id"] for t in view["you"]["tickets"]}
+        assert not mine & (set(g.hooks.short) | set(g.hooks.long))
+        playout(g, [BaselinePlayer(s) for s in range(3)])
+        assert g.is_over()
+    assert len({tuple(g.hooks.short) for g in sampled}) > 1  # the decks' order is a guess
+
+
+def test_marklin_ticket_choices_are_played_out_only_when_asked(monkeypatch):
+    """Märklin's tickets can be sampled, but its ticket playouts gained the expert nothing within
+    the clock (docs/ai.md): both AIs choose by value there unless `MARKLIN_PLAYOUTS` asks."""
+    from ai.expert import ExpertPlayer
+
+    played = []
+    monkeypatch.setattr(StrongPlayer, "simulate", lambda self, board, candidates, rollouts=None: played.append(1))
+
+    def playouts(player) -> int:
+        played.clear()
+        game = Game.new("marklin", 2, 2, GameOptions(first_seat=0))
+        while game.phase == "choosing":
+            seat = game.to_move()[0]
+            game.apply(seat, player.choose(game.view(seat), game.legal_actions(seat), GameInfo.from_game(game, seat)))
+        return len(played)
+
+    assert playouts(StrongPlayer(2)) == playouts(ExpertPlayer(2)) == 0
+    assert playouts(ExpertPlayer(2, MARKLIN_PLAYOUTS=1)) == 2
+
+
 def test_neutral_choice_is_made_and_legal():
     from ai.match import play_game
 
