@@ -120,6 +120,11 @@ class BotProcess:
         """The ERROR (and worse) log lines of every run."""
         return [entry for entry in self.log if entry.get("level") in ("ERROR", "CRITICAL")]
 
+    def error_report(self) -> str:
+        """The ERROR log lines with their tracebacks, for an assertion's message: a failure that
+        shows only truncated log entries cannot be diagnosed after the run."""
+        return "\n".join(f"{e.get('message')}\n{e.get('traceback', '')}" for e in self.errors())
+
 
 if __name__ == "__main__":
     import discord.gateway

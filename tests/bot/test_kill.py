@@ -254,7 +254,7 @@ async def test_a_turn_saved_before_a_kill_is_posted_at_once_after_the_restart(fa
             for left in pending:
                 row = await session.get(Announcement, left.id)
                 assert row is not None and row.announced_at is not None and row.attempts == 2  # a process died
-        assert not bot.errors()
+        assert not bot.errors(), bot.error_report()
     finally:
         await bot.stop()
         await storage.close()

@@ -118,7 +118,7 @@ async def test_every_turn_after_a_restore_gets_its_table_message(fake_discord, t
         print(f"\nrestore ({database.split(':', 1)[0]}): {len(turns)} turns after the restore, {len(lost)} lost")
         assert len(turns) >= 5
         assert lost == []
-        assert not bot.errors()
+        assert not bot.errors(), bot.error_report()
         async with storage.sessions() as session:  # no process died since: every new row was claimed once
             query = select(Announcement.attempts).where(Announcement.version > restored_version)
             attempts = (await session.execute(query)).scalars().all()
