@@ -331,8 +331,12 @@ async def test_two_shard_processes_on_one_postgresql(fake_discord: FakeDiscord, 
         # moves there are fine, as long as shard 1 made them.
         played = {s: set(g) for s, g in ai_moves.items()}
         assert played[0] == {first} and second in played[1] <= {second, league}, played
-        for game in (first, second, league):
-            assert (await shards.causes(game)).count("ai") == ai_moves[0].count(game) + ai_moves[1].count(game)
+        # Each stored AI move was logged by the process that made it, but for one: shard 1 was
+        # killed once, and a SIGKILL between a move's commit and its "action applied" line leaves
+        # that move stored and unlogged (at most one per game of that shard).
+        for game, killed in ((first, 0), (second, 1), (league, 1)):
+            unlogged = (await shards.causes(game)).count("ai") - ai_moves[0].count(game) - ai_moves[1].count(game)
+            assert 0 <= unlogged <= killed, (game, unlogged)
         # The league game is rated once: one game in each player's ratings (every ladder).
         assert [(g.game_id, g.rated) for g in rated] == [(league, True)]
         assert {c.game_id for c in changes} == {league} and {c.user_id for c in changes} == {fake.alice.id, fake.bob.id}
