@@ -15,10 +15,10 @@ exactly on any machine. Ticket choices are the strong AI's playouts with its own
 the strong heuristics (`SELF_PLAYOUT`) and a longer budget, between the best two sets by value
 only, the second kept only when it wins surely (`CANDIDATES`, `TICKET_CONFIDENCE`: within the clock
 a few samples chose worse than the values alone), its ticket values weighing the turns a plan
-needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (the samples do not
-model its decks and passengers), and so are Nordic's and Nederland's (measured paired, the
-search lost or gained nothing there; docs/ai.md), but on Nederland its tolls weigh more
-(`TOLL_WEIGHT`).
+needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's, and so are its ticket
+choices there (their playouts gained nothing within the clock: `MARKLIN_PLAYOUTS`); so are its
+turns on Nordic and Nederland (measured paired, the search lost or gained nothing there;
+docs/ai.md), but on Nederland its tolls weigh more (`TOLL_WEIGHT`).
 """
 
 from __future__ import annotations

@@ -82,9 +82,9 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
     rng.shuffle(unknown)
     rng.shuffle(longs)
     if marklin:  # two face-down decks of public sizes; the opponents' tickets come from either
-        sizes = view["ticket_decks"]
-        decks = {"short": unknown[: sizes["short"]], "long": longs[: sizes["long"]]}
-        unknown = unknown[sizes["short"] :] + longs[sizes["long"] :]
+        deck_sizes = view["ticket_decks"]
+        decks = {"short": unknown[: deck_sizes["short"]], "long": longs[: deck_sizes["long"]]}
+        unknown = unknown[deck_sizes["short"] :] + longs[deck_sizes["long"] :]
         rng.shuffle(unknown)
         longs = []
     tickets, offers, keep = [], [], []

@@ -137,8 +137,8 @@ class StrongPlayer:
         return cost
 
     def toll_cost(self, board: Board) -> Callable[[Track], float]:
-        """What a track's toll adds to its cost, in trains (Nederland): half the toll, the whole
-        toll when it goes to an opponent, 6 when it would mean a Loan."""
+        """What a track's toll adds to its cost, in trains (Nederland): 0.45 per unit of toll, 0.9
+        when it goes to an opponent, 6 when it would mean a Loan."""
         money = board.money if board.money is not None else 0
         owner = board.owner
         seats = board.seats
