@@ -26,7 +26,7 @@ from discord.ext import commands, tasks
 
 from bot import metrics
 from bot.announcer import Announcer
-from bot.background import Backoff
+from bot.background import GRACE, Backoff
 from bot.cog import TTRCog, root_groups
 from bot.command_translator import CommandTranslator
 from bot.components import MESSAGE_CONTENT, UnknownComponent, fit
@@ -289,9 +289,11 @@ class TTRBot(commands.AutoShardedBot):
         if self.health is not None:
             await self.health.stop()
             links.configure(None)
-        self.outbox_loop.cancel()
+        await self._outbox_backoff.stop(self.outbox_loop)
         for cog in self.controllers():
             await cog.stop_work()
+        if not await self.service.settle(timeout=GRACE):
+            log.warning("closing with changes still being announced (the next start announces them)")
         await super().close()
         use_card_emojis({})  # this process's texts are no longer the bot's
         await self.announcer.close()  # the marks of what was posted

@@ -173,6 +173,9 @@ class GameService:
         #: channel id -> its active game's id, as last read here (for `peek_channel`).
         self._channels: dict[int, int] = {}
         self._listeners: list[tuple[int, Listener]] = []
+        self._publishing = 0  # outcomes being told now
+        self._quiet = asyncio.Event()
+        self._quiet.set()
         #: Where new games get their seed (tests replace it to replay the same games).
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(62)
         #: Who posts this process's changes (the announcer): their outbox rows are written claimed by it.
@@ -191,21 +194,39 @@ class GameService:
     async def publish(self, outcome: Outcome) -> Outcome:
         """Tell every listener, in order. The change is already stored: a failing listener is
         logged with an error id (kept in `outcome.failures`) and the others still hear it."""
-        for _, listener in list(self._listeners):
-            try:
-                await listener(outcome)
-            except Exception:
-                error_id = new_error_id()
-                outcome.failures.append(error_id)
-                log.exception(
-                    "a listener failed",
-                    extra={
-                        "error_id": error_id,
-                        "game_id": outcome.table.id,
-                        "listener": getattr(listener, "__qualname__", None),
-                    },
-                )
+        self._publishing += 1
+        self._quiet.clear()
+        try:
+            for _, listener in list(self._listeners):
+                try:
+                    await listener(outcome)
+                except Exception:
+                    error_id = new_error_id()
+                    outcome.failures.append(error_id)
+                    log.exception(
+                        "a listener failed",
+                        extra={
+                            "error_id": error_id,
+                            "game_id": outcome.table.id,
+                            "listener": getattr(listener, "__qualname__", None),
+                        },
+                    )
+        finally:
+            self._publishing -= 1
+            if not self._publishing:
+                self._quiet.set()
         return outcome
+
+    async def settle(self, *, timeout: float) -> bool:
+        """Wait, at most `timeout` seconds, until no outcome is being told (at shutdown: the posts
+        under way finish before the HTTP session closes under them). False when some still were."""
+        if self._quiet.is_set():
+            return True
+        try:
+            await asyncio.wait_for(self._quiet.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     # ------------------------------------------------------------------ reading
 

@@ -187,7 +187,7 @@ class AISeats(TTRCog):
 
     async def stop_work(self) -> None:
         """Stop the AIs and wait until they have (before storage closes under them)."""
-        self.sweeper.cancel()
+        await self._sweeps.stop(self.sweeper)
         running = [task for task in self._tasks.values() if not task.done()]
         for task in running:
             task.cancel()

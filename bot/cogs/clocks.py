@@ -52,7 +52,7 @@ class Clocks(TTRCog):
         self.loop.start()
 
     async def stop_work(self) -> None:
-        self.loop.cancel()
+        await self._ticks.stop(self.loop)
 
     @tasks.loop(seconds=5)
     async def loop(self) -> None:

@@ -108,7 +108,7 @@ class Lobbies(TTRCog):
         self.expire_lobbies.start()
 
     async def stop_work(self) -> None:
-        self.expire_lobbies.cancel()
+        await self._expiry.stop(self.expire_lobbies)
 
     # ------------------------------------------------------------------ slash commands
 

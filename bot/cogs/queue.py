@@ -102,7 +102,7 @@ class Queue(TTRCog):
         self.loop.start()
 
     async def stop_work(self) -> None:
-        self.loop.cancel()
+        await self._ticks.stop(self.loop)
 
     @tasks.loop(seconds=MATCH_EVERY)
     async def loop(self) -> None:

@@ -36,7 +36,7 @@ class SeasonClosing(TTRCog):
         self.close_seasons.start()
 
     async def stop_work(self) -> None:
-        self.close_seasons.cancel()
+        await self._closer.stop(self.close_seasons)
 
     @tasks.loop(seconds=CLOSE_EVERY)
     async def close_seasons(self) -> None:

@@ -27,6 +27,7 @@ from discord.app_commands import locale_str
 from discord.ext import tasks
 
 from bot import components
+from bot.background import Backoff
 from bot.choices import DECK_CHOICES, MAP_CHOICES, deck_choice
 from bot.cog import TTRCog
 from bot.command_translator import locale_pstr, slash
@@ -90,6 +91,7 @@ class Tournaments(TTRCog):
         super().__init__(bot)
         self.owner = f"{socket.gethostname()}:{id(self)}"  # this process's claims on tables
         self._locks: dict[int, asyncio.Lock] = {}
+        self._sweeps = Backoff("tournament sweep", base=60, most=600)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -103,7 +105,7 @@ class Tournaments(TTRCog):
         self.sweep.start()
 
     async def stop_work(self) -> None:
-        self.sweep.cancel()
+        await self._sweeps.stop(self.sweep)
 
     # ------------------------------------------------------------------ running a tournament
 
@@ -143,23 +145,23 @@ class Tournaments(TTRCog):
 
     @tasks.loop(seconds=60)
     async def sweep(self) -> None:
+        await self._sweeps.run(self.sweep_once)
+
+    async def sweep_once(self) -> None:
         """Deadlines, and whatever a restart left half done (unrecorded results, unopened tables)."""
-        try:
+        async with self.bot.storage.sessions() as session:
+            mine = [t for t in await stored.unfinished(session=session) if self.bot.serves_guild(t.guild_id)]
+        now = utcnow()
+        for t in mine:
+            if t.status == TOURNAMENT_SIGNUP:
+                if t.signup_deadline is not None and now >= t.signup_deadline:
+                    await self.begin(t)
+                continue
             async with self.bot.storage.sessions() as session:
-                mine = [t for t in await stored.unfinished(session=session) if self.bot.serves_guild(t.guild_id)]
-            now = utcnow()
-            for t in mine:
-                if t.status == TOURNAMENT_SIGNUP:
-                    if t.signup_deadline is not None and now >= t.signup_deadline:
-                        await self.begin(t)
-                    continue
-                async with self.bot.storage.sessions() as session:
-                    current = await stored.current_round(session=session, tournament_id=t.id)
-                if current is not None and current.deadline is not None and now >= current.deadline:
-                    await self.force(t, user_id=t.organizer_id)
-                await self.progress(t.id)
-        except Exception:
-            log.exception("the tournament sweep failed")
+                current = await stored.current_round(session=session, tournament_id=t.id)
+            if current is not None and current.deadline is not None and now >= current.deadline:
+                await self.force(t, user_id=t.organizer_id)
+            await self.progress(t.id)
 
     async def begin(self, t: Tournament) -> bool:
         try:

@@ -4,10 +4,12 @@ stored game instead."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import event
 
-from bot.service import Cause, CauseKind, GameService
+from bot.service import ANNOUNCER, Cause, CauseKind, GameService
 from engine import DrawDeck, GameOptions
 from engine.errors import IllegalActionError
 from storage import Storage
@@ -114,4 +116,29 @@ async def test_a_channel_s_game_is_found_for_routing_without_a_read_until_it_end
     await here.end(game_id, cause=Cause(CauseKind.ADMIN, user_id=10))
     reads.clear()
     assert await here.peek_channel(2) is None and len(reads) == 1
+    await storage.close()
+
+
+async def test_settling_waits_for_the_outcomes_being_told(tmp_path) -> None:
+    """At shutdown the bot waits for the posts under way before its HTTP session closes."""
+    storage, here, _, game_id = await two_services(tmp_path)
+    heard, release = [], asyncio.Event()
+
+    async def slow_announcer(outcome) -> None:  # type: ignore[no-untyped-def]
+        await release.wait()  # a post under way
+        heard.append(outcome.version)
+
+    here.subscribe(ANNOUNCER, slow_announcer)
+    player = (await here.table(game_id)).game.current
+    move = asyncio.create_task(here.act(game_id, DrawDeck(), cause=Cause(CauseKind.PLAYER, user_id=10 + player)))
+    while not here._publishing:
+        await asyncio.sleep(0.01)
+    assert await here.settle(timeout=0.05) is False and heard == []
+    settled = asyncio.create_task(here.settle(timeout=5))
+    await asyncio.sleep(0.01)
+    assert not settled.done()
+    release.set()
+    assert await settled is True and heard == [3]
+    await move
+    assert await here.settle(timeout=0) is True  # nothing being told: no wait
     await storage.close()
