@@ -217,3 +217,21 @@ def test_on_nederland_the_expert_pays_trains_to_save_tolls():
     assert planned(GameOptions(first_seat=0)) == [(5, 8), (7, 5)]
     no_tolls = planned(GameOptions(first_seat=0, variants={"tolls": False}))
     assert no_tolls[0] == no_tolls[1]
+
+
+def test_the_expert_plans_through_long_routes_the_strong_ai_would_not_take():
+    """Los Angeles–Oklahoma City on an empty USA board: the strong AI plans three short routes
+    through Phoenix and Santa Fe (9 trains, 12 route points); the expert, whose plans count a long
+    route's extra points twice as much (`LONG_BONUS`, measured paired in docs/ai.md), plans the two
+    long ones through El Paso (11 trains, 25 points)."""
+    from ai.strong import StrongPlayer
+
+    game = Game.new("usa", 2, 1, GameOptions(first_seat=0))
+    board = Board(game.view(0), GameInfo.from_game(game, 0))
+    ticket = ticket_between(board.m, "los_angeles", "oklahoma_city")
+    points = board.m.rules.route_points
+    planned = []
+    for player in (StrongPlayer(1), ExpertPlayer(1)):
+        tracks = [board.m.tracks[ti] for ti in player.plan(board, [ticket], player.table(board)).tracks]
+        planned.append((len(tracks), sum(t.length for t in tracks), sum(points[t.length] for t in tracks)))
+    assert planned == [(3, 9, 12), (2, 11, 25)]
