@@ -2,12 +2,12 @@
 AI's choice and the next few moves in the strong AI's own order (another planned claim, the card
 its plan needs, the route worth most points; a claim is weighed only against claims), and plays
 each a few turns ahead (`HORIZON`) from the same determinized samples of what it cannot see
-(`ai/simulate.py`: the unseen cards and tickets dealt at random, every seat then played by the
-baseline policy), then scores the position with the strong AI's own valuation (`outlook`): a
-whole game's playout by the baseline is far noisier than the differences between moves. The
-candidate with the best average is played, but only when it beats the strong AI's choice by more
-than `CONFIDENCE` standard errors of the paired differences (the same samples for every
-candidate): noise must not overrule a good heuristic.
+(`ai/simulate.py`: the unseen cards and tickets dealt at random, the opponents then played by the
+strong heuristics and its own seat by its own, `STRONG_PLAYOUTS`), then scores the position with
+the strong AI's own valuation (`outlook`): a whole game's playout is far noisier than the
+differences between moves. The candidate with the best average is played, but only when it
+beats the strong AI's choice by more than `CONFIDENCE` standard errors of the paired differences
+(the same samples for every candidate): noise must not overrule a good heuristic.
 
 Thinking is bounded by a clock (`THINK` seconds per decision) and by the number of samples
 (`SAMPLES` per candidate); with `THINK=None` only by the samples, so that a seeded game replays
@@ -19,7 +19,8 @@ needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's, and so ar
 choices there (their playouts gained nothing within the clock: `MARKLIN_PLAYOUTS`); so are its
 turns on Nordic and Nederland (measured paired, the search lost or gained nothing there;
 docs/ai.md), but on Nederland its tolls weigh more (`TOLL_WEIGHT`). Its plans favour long routes
-twice as much as the strong AI's (`LONG_BONUS`): their points per train pay for the trains, and
+twice as much as the strong AI's (`LONG_BONUS`), and four times as much on Europe and Switzerland,
+where long routes are few (`SCARCE_LONG_BONUS`): their points per train pay for the trains, and
 on a crowded board a few long claims are taken sooner than many short ones (measured paired, it
 gained most with three and four players; docs/ai.md).
 """
@@ -31,7 +32,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from ai.base import GameInfo
+from ai.base import GameInfo, Player
 from ai.baseline import BaselinePlayer
 from ai.board import Board, Plan, color_needs
 from ai.common import draw_card
@@ -60,6 +61,9 @@ class ExpertPlayer(StrongPlayer):
     TOLL_SEARCH = 0  # 1: search on a map with tolls too (Nederland), where it gained nothing (docs/ai.md)
     TOLL_WEIGHT = 6.0  # Nederland: a toll weighs this many times the strong AI's price (docs/ai.md)
     LONG_BONUS = 0.6  # a path's price falls by this per route point above one per train (strong: 0.3)
+    SCARCE_LONG_BONUS = 1.2  # ... and by this where long routes are few (docs/ai.md):
+    SCARCE_LONG_MAPS = frozenset({"europe", "switzerland"})  # a tenth of the trains on routes of 5+ (USA: a third)
+    STRONG_PLAYOUTS = 1  # search playouts: opponents played by the strong heuristics, its seat by its own (0: baseline)
 
     def turn(self, board: Board, legal: Sequence[Action]) -> Action:
         action, plan = self.heuristic_turn(board, legal)
@@ -93,8 +97,7 @@ class ExpertPlayer(StrongPlayer):
                     break  # out of time: this sample is left unfinished, and out
                 game = base if i == 0 else Game.from_json(state)
                 game.apply(board.me, action)
-                policies = [BaselinePlayer(f"{seed}:{s}") for s in range(board.seats)]
-                playout(game, policies, stop=self.horizon(board.me))
+                playout(game, self.playout_policies(board, seed), stop=self.horizon(board.me))
                 scores.append(self.outlook(game, board.me, infos))
             if len(scores) < len(candidates):
                 break
@@ -103,6 +106,21 @@ class ExpertPlayer(StrongPlayer):
         if len(gains[0]) < 2:
             return candidates[0]
         return candidates[surest(gains, self.CONFIDENCE)]
+
+    def long_bonus(self, board: Board) -> float:
+        """Twice the strong AI's, and four times where long routes are few: there the 4-train
+        routes are the long ones, and taken first they pay most (measured per map in docs/ai.md)."""
+        return self.SCARCE_LONG_BONUS if board.info.map.id in self.SCARCE_LONG_MAPS else self.LONG_BONUS
+
+    def playout_policies(self, board: Board, seed: int) -> list[Player]:
+        """Who plays a search's playout: the opponents as the strong AI would, its own seat as it
+        would without searching (both without ticket playouts), so a move is judged by the replies
+        it will meet and the turns that follow it; the baseline's play ignored both (docs/ai.md)."""
+        if not self.STRONG_PLAYOUTS:
+            return [BaselinePlayer(f"{seed}:{s}") for s in range(board.seats)]
+        policies: list[Player] = [StrongPlayer(f"{seed}:{s}", ROLLOUTS=0) for s in range(board.seats)]
+        policies[board.me] = type(self)(f"{seed}:me", ROLLOUTS=0, MOVES=1)
+        return policies
 
     def route_worth(self, board: Board) -> Callable[[Track], float]:
         """A route off the plan is worth its points plus what it adds to this seat's expected share

@@ -115,7 +115,7 @@ class StrongPlayer:
         locos = hand[LOCO]
 
         points = board.m.rules.route_points
-        long_bonus = self.LONG_BONUS
+        long_bonus = self.long_bonus(board)
 
         loco_tracks = board.info.loco_tracks
 
@@ -132,9 +132,13 @@ class StrongPlayer:
                 c += 0.7 * t.ferry
             if toll_cost is not None:
                 c += toll_cost(t)
-            return c
+            return max(0.0, c)  # a long route may pay for more than its trains: no price below zero for Dijkstra
 
         return cost
+
+    def long_bonus(self, board: Board) -> float:
+        """Trains a path's price falls by per route point above one per train (the expert's depends on the map)."""
+        return self.LONG_BONUS
 
     def toll_cost(self, board: Board) -> Callable[[Track], float]:
         """What a track's toll adds to its cost, in trains (Nederland): 0.45 per unit of toll, 0.9

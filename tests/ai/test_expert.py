@@ -235,3 +235,44 @@ def test_the_expert_plans_through_long_routes_the_strong_ai_would_not_take():
         tracks = [board.m.tracks[ti] for ti in player.plan(board, [ticket], player.table(board)).tracks]
         planned.append((len(tracks), sum(t.length for t in tracks), sum(points[t.length] for t in tracks)))
     assert planned == [(3, 9, 12), (2, 11, 25)]
+
+
+@pytest.mark.parametrize(
+    ("map_id", "a", "b", "usual", "scarce"),
+    [
+        ("europe", "athina", "wilno", (4, 11, 15), (4, 15, 28)),
+        ("switzerland", "geneve", "bern", (3, 8, 12), (3, 10, 19)),
+    ],
+)
+def test_where_long_routes_are_few_the_expert_plans_through_them(map_id, a, b, usual, scarce):
+    """On Europe and Switzerland a tenth of the trains lie on routes of 5 or more, so the 4-train
+    routes are the long ones; there the expert's plans weigh a route's extra points four times
+    as much as the strong AI's (`SCARCE_LONG_BONUS`, measured paired in docs/ai.md), and an
+    empty board's plan for one ticket takes more trains for many more points. With the weight it
+    has elsewhere it plans as the strong AI does. No price falls below zero (Dijkstra's rule)."""
+    from ai.strong import StrongPlayer
+
+    game = Game.new(map_id, 2, 1, GameOptions(first_seat=0))
+    board = Board(game.view(0), GameInfo.from_game(game, 0))
+    ticket = ticket_between(board.m, a, b)
+    points = board.m.rules.route_points
+    planned = []
+    for player in (StrongPlayer(1), ExpertPlayer(1, SCARCE_LONG_BONUS=ExpertPlayer.LONG_BONUS), ExpertPlayer(1)):
+        tracks = [board.m.tracks[ti] for ti in player.plan(board, [ticket], player.table(board)).tracks]
+        planned.append((len(tracks), sum(t.length for t in tracks), sum(points[t.length] for t in tracks)))
+    assert planned == [usual, usual, scarce]
+    price = ExpertPlayer(1).pricer(board)
+    assert min(price(t) for t in board.m.tracks) == 0.0
+
+
+def test_the_search_plays_its_playouts_as_the_opponents_and_it_would():
+    """A searched move meets the strong AI's replies and is followed by the expert's own play
+    without search (`STRONG_PLAYOUTS`), not by the baseline's."""
+    from ai.strong import StrongPlayer
+
+    game = started()
+    board = Board(game.view(1), GameInfo.from_game(game, 1))
+    policies = ExpertPlayer(1).playout_policies(board, seed=7)
+    assert [type(p) for p in policies] == [StrongPlayer, ExpertPlayer]
+    assert (policies[0].ROLLOUTS, policies[1].ROLLOUTS, policies[1].MOVES) == (0, 0, 1)
+    assert all(isinstance(p, BaselinePlayer) for p in ExpertPlayer(1, STRONG_PLAYOUTS=0).playout_policies(board, 7))
