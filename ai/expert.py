@@ -119,7 +119,8 @@ class ExpertPlayer(StrongPlayer):
         if not self.STRONG_PLAYOUTS:
             return [BaselinePlayer(f"{seed}:{s}") for s in range(board.seats)]
         policies: list[Player] = [StrongPlayer(f"{seed}:{s}", ROLLOUTS=0) for s in range(board.seats)]
-        policies[board.me] = type(self)(f"{seed}:me", ROLLOUTS=0, MOVES=1)
+        settings = {k: v for k, v in vars(self).items() if k.isupper()}  # a tuning run's, if any
+        policies[board.me] = type(self)(f"{seed}:me", **{**settings, "ROLLOUTS": 0, "MOVES": 1})
         return policies
 
     def route_worth(self, board: Board) -> Callable[[Track], float]:

@@ -275,4 +275,6 @@ def test_the_search_plays_its_playouts_as_the_opponents_and_it_would():
     policies = ExpertPlayer(1).playout_policies(board, seed=7)
     assert [type(p) for p in policies] == [StrongPlayer, ExpertPlayer]
     assert (policies[0].ROLLOUTS, policies[1].ROLLOUTS, policies[1].MOVES) == (0, 0, 1)
+    tuned = ExpertPlayer(1, LONG_BONUS=0.9).playout_policies(board, seed=7)[1]
+    assert (tuned.LONG_BONUS, tuned.MOVES) == (0.9, 1)  # a tuning run's own seat plays as tuned
     assert all(isinstance(p, BaselinePlayer) for p in ExpertPlayer(1, STRONG_PLAYOUTS=0).playout_policies(board, 7))
