@@ -219,6 +219,13 @@ def test_on_nederland_the_expert_pays_trains_to_save_tolls():
     assert no_tolls[0] == no_tolls[1]
 
 
+def planned_routes(player, board, ticket) -> tuple[int, int, int]:
+    """The routes, trains and route points of `player`'s plan for one ticket."""
+    points = board.m.rules.route_points
+    tracks = [board.m.tracks[ti] for ti in player.plan(board, [ticket], player.table(board)).tracks]
+    return len(tracks), sum(t.length for t in tracks), sum(points[t.length] for t in tracks)
+
+
 def test_the_expert_plans_through_long_routes_the_strong_ai_would_not_take():
     """Los Angeles–Oklahoma City on an empty USA board: the strong AI plans three short routes
     through Phoenix and Santa Fe (9 trains, 12 route points); the expert, whose plans count a long
@@ -229,12 +236,10 @@ def test_the_expert_plans_through_long_routes_the_strong_ai_would_not_take():
     game = Game.new("usa", 2, 1, GameOptions(first_seat=0))
     board = Board(game.view(0), GameInfo.from_game(game, 0))
     ticket = ticket_between(board.m, "los_angeles", "oklahoma_city")
-    points = board.m.rules.route_points
-    planned = []
-    for player in (StrongPlayer(1), ExpertPlayer(1)):
-        tracks = [board.m.tracks[ti] for ti in player.plan(board, [ticket], player.table(board)).tracks]
-        planned.append((len(tracks), sum(t.length for t in tracks), sum(points[t.length] for t in tracks)))
-    assert planned == [(3, 9, 12), (2, 11, 25)]
+    assert [planned_routes(player, board, ticket) for player in (StrongPlayer(1), ExpertPlayer(1))] == [
+        (3, 9, 12),
+        (2, 11, 25),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -255,12 +260,8 @@ def test_where_long_routes_are_few_the_expert_plans_through_them(map_id, a, b, u
     game = Game.new(map_id, 2, 1, GameOptions(first_seat=0))
     board = Board(game.view(0), GameInfo.from_game(game, 0))
     ticket = ticket_between(board.m, a, b)
-    points = board.m.rules.route_points
-    planned = []
-    for player in (StrongPlayer(1), ExpertPlayer(1, SCARCE_LONG_BONUS=ExpertPlayer.LONG_BONUS), ExpertPlayer(1)):
-        tracks = [board.m.tracks[ti] for ti in player.plan(board, [ticket], player.table(board)).tracks]
-        planned.append((len(tracks), sum(t.length for t in tracks), sum(points[t.length] for t in tracks)))
-    assert planned == [usual, usual, scarce]
+    players = (StrongPlayer(1), ExpertPlayer(1, SCARCE_LONG_BONUS=ExpertPlayer.LONG_BONUS), ExpertPlayer(1))
+    assert [planned_routes(player, board, ticket) for player in players] == [usual, usual, scarce]
     price = ExpertPlayer(1).pricer(board)
     assert min(price(t) for t in board.m.tracks) == 0.0
 
