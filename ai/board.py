@@ -76,7 +76,7 @@ class Board:
         me = players[self.me]
         self.trains = me["trains"]
         self.stations_left = me["stations_left"]
-        self.score = me["score"]
+        self.score = me["score"] + sum(me.get("tokens", ()))  # points so far: Märklin's tokens score at the end
         self.money = you.get("money")  # Nederland with tolls
         self.loans = me.get("loans", 0)
         self.tolls = bool(view.get("tolls"))

@@ -15,8 +15,9 @@ exactly on any machine. Ticket choices are the strong AI's playouts with its own
 the strong heuristics (`SELF_PLAYOUT`) and a longer budget, between the best two sets by value
 only, the second kept only when it wins surely (`CANDIDATES`, `TICKET_CONFIDENCE`: within the clock
 a few samples chose worse than the values alone), its ticket values weighing the turns a plan
-needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's, and so are its ticket
-choices there (their playouts gained nothing within the clock: `MARKLIN_PLAYOUTS`); so are its
+needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (searched, they lost: the
+valuation does not see the passengers' tokens to come), and so are its ticket choices there
+(their playouts gained nothing within the clock: `MARKLIN_PLAYOUTS`); so are its
 turns on Nordic and Nederland (measured paired, the search lost or gained nothing there;
 docs/ai.md), but on Nederland its tolls weigh more (`TOLL_WEIGHT`). Its plans favour long routes
 twice as much as the strong AI's (`LONG_BONUS`), and four times as much on Europe and Switzerland,
@@ -57,7 +58,7 @@ class ExpertPlayer(StrongPlayer):
     TICKET_CONFIDENCE = 1.0  # ... and the second is kept only if it wins by this many standard errors
     TRAIL_TICKETS = 1.0  # share of the longest-path bonus a ticket set's planned network promises, in its value
     TURN_FACTOR = 1.2  # the turns a plan needs weigh less in a ticket set's chance than the strong AI's 1.4
-    GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic), where it lost (docs/ai.md)
+    GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic, Märklin), where it lost (docs/ai.md)
     TOLL_SEARCH = 0  # 1: search on a map with tolls too (Nederland), where it gained nothing (docs/ai.md)
     TOLL_WEIGHT = 6.0  # Nederland: a toll weighs this many times the strong AI's price (docs/ai.md)
     LONG_BONUS = 0.6  # a path's price falls by this per route point above one per train (strong: 0.3)
@@ -165,9 +166,9 @@ class ExpertPlayer(StrongPlayer):
 
     def outlook(self, game: Game, me: int, infos: Sequence[GameInfo]) -> float:
         """This seat's expected final points ahead of the best opponent: the final margin of an
-        ended game, else each seat's points on the board, the strong AI's value of its tickets
-        (planned on the sampled board, with their chance of completion), `CARD_WORTH` per card
-        in hand and its expected share of the longest-path bonus."""
+        ended game, else each seat's points so far (Märklin's tokens taken too), the strong AI's
+        value of its tickets (planned on the sampled board, with their chance of completion),
+        `CARD_WORTH` per card in hand and its expected share of the longest-path bonus."""
         if game.is_over():
             return margin(game, me)
         bonus = infos[me].deck.longest_path_bonus
@@ -210,4 +211,6 @@ class ExpertPlayer(StrongPlayer):
             add(draw_card(board, legal, need))
         if claims:
             add(self.most_points(board, claims, need))
+        if "marklin" in board.info.map.rules.hooks:  # each as Märklin asks it to be said
+            return list(dict.fromkeys(self.marklin_action(board, a, legal) for a in out))
         return out

@@ -333,7 +333,11 @@ class StrongPlayer:
         move = marklin.passenger_move(board, legal, self.turns_left(board), self.MOVE_WORTH, self.MOVE_RUSH)
         if move is not None:
             return move
-        action = self.turn(board, [a for a in legal if not isinstance(a, Move)])
+        return self.marklin_action(board, self.turn(board, [a for a in legal if not isinstance(a, Move)]), legal)
+
+    def marklin_action(self, board: Board, action: Action, legal: Sequence[Action]) -> Action:
+        """A turn's action as Märklin asks it to be said: a claim with its passenger, a card draw
+        that takes a passenger card when it has too few, a ticket draw with its mix."""
         if isinstance(action, Claim):
             return marklin.with_passenger(board, action, legal)
         if isinstance(action, (DrawDeck, DrawMarket)) and board.hand[PASSENGER] < self.PASSENGER_CARDS:

@@ -11,7 +11,7 @@ from ai.baseline import BaselinePlayer
 from ai.board import Board
 from ai.expert import ExpertPlayer
 from ai.simulate import playout
-from engine import Claim, Game, GameOptions
+from engine import Claim, DrawTickets, Game, GameOptions, KeepTickets
 
 
 def started(seed=3):
@@ -153,9 +153,11 @@ def test_a_ticket_whose_route_carries_its_longest_trail_on_is_worth_more_to_the_
     assert all(expert.ticket_value(nordic, [t], table) == expert.value(nordic, [t], table) for t in nordic.m.tickets)
 
 
-@pytest.mark.parametrize(("map_id", "switch"), [("nordic", "GLOBE_SEARCH"), ("nederland", "TOLL_SEARCH")])
+@pytest.mark.parametrize(
+    ("map_id", "switch"), [("nordic", "GLOBE_SEARCH"), ("marklin", "GLOBE_SEARCH"), ("nederland", "TOLL_SEARCH")]
+)
 def test_where_the_search_measured_no_gain_its_turns_are_the_strong_ais(monkeypatch, map_id, switch):
-    """Measured paired, the search lost on Nordic (Globetrotter bonus) and gained nothing on
+    """Measured, the search lost on Nordic and Märklin (Globetrotter bonus) and gained nothing on
     Nederland (tolls), so there it plays the strong AI's turn; the switch searches again (for the
     bench)."""
     searched = []
@@ -279,3 +281,43 @@ def test_the_search_plays_its_playouts_as_the_opponents_and_it_would():
     tuned = ExpertPlayer(1, LONG_BONUS=0.9).playout_policies(board, seed=7)[1]
     assert (tuned.LONG_BONUS, tuned.MOVES) == (0.9, 1)  # a tuning run's own seat plays as tuned
     assert all(isinstance(p, BaselinePlayer) for p in ExpertPlayer(1, STRONG_PLAYOUTS=0).playout_policies(board, 7))
+
+
+def test_on_marklin_every_move_it_searches_is_said_as_marklin_asks():
+    """Märklin's claims carry a passenger and its ticket draws name their mix; a candidate the
+    strong AI's plain turn gives (a draw of tickets without its mix) would be illegal there."""
+    game = Game.new("marklin", 2, 6, GameOptions(first_seat=0))
+    expert = ExpertPlayer(6, ROLLOUTS=0)
+    searched = 0
+    while not game.is_over():
+        seat = game.to_move()[0]
+        legal = legal_for(game, seat)
+        board = Board(game.view(seat), GameInfo.from_game(game, seat))
+        if game.stage is None and not isinstance(legal[0], (DrawTickets, KeepTickets)):
+            action, plan = expert.heuristic_turn(board, legal)
+            candidates = expert.candidates(board, legal, action, plan)
+            assert all(c in legal for c in candidates), candidates
+            assert candidates[0] == expert.marklin_action(board, action, legal)
+            searched += len(candidates) > 1
+        game.apply(seat, expert.choose(game.view(seat), legal, GameInfo.from_game(game, seat)))
+    assert searched >= 10
+
+
+def test_its_search_counts_the_marklin_tokens_each_seat_has_taken():
+    """Märklin's tokens score only at the end; a valuation blind to them would see a passenger's
+    move as a lost turn and an opponent's as nothing."""
+    from ai.strong import StrongPlayer
+
+    game = Game.new("marklin", 2, 6, GameOptions(first_seat=0))
+    players = [StrongPlayer(s, ROLLOUTS=0) for s in range(2)]
+    while not any(game.to_json()["hooks"]["tokens"]):
+        seat = game.to_move()[0]
+        game.apply(seat, players[seat].choose(game.view(seat), legal_for(game, seat), GameInfo.from_game(game, seat)))
+    state = game.to_json()
+    mover = next(s for s, t in enumerate(state["hooks"]["tokens"]) if t)
+    taken = sum(state["hooks"]["tokens"][mover])
+    state["hooks"]["tokens"][mover] = []
+    untaken = Game.from_json(state)
+    infos = [GameInfo.from_game(game, s) for s in range(2)]
+    expert = ExpertPlayer(1)
+    assert expert.outlook(game, mover, infos) - expert.outlook(untaken, mover, infos) == pytest.approx(taken)
