@@ -15,8 +15,8 @@ exactly on any machine. Ticket choices are the strong AI's playouts with its own
 the strong heuristics (`SELF_PLAYOUT`) and a longer budget, between the best two sets by value
 only, the second kept only when it wins surely (`CANDIDATES`, `TICKET_CONFIDENCE`: within the clock
 a few samples chose worse than the values alone), its ticket values weighing the turns a plan
-needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (searched, they lost: the
-valuation does not see the passengers' tokens to come), and so are its ticket choices there
+needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (searched, with the tokens
+taken in its valuation, they gained nothing), and so are its ticket choices there
 (their playouts gained nothing within the clock: `MARKLIN_PLAYOUTS`); so are its
 turns on Nordic and Nederland (measured paired, the search lost or gained nothing there;
 docs/ai.md), but on Nederland its tolls weigh more (`TOLL_WEIGHT`). Its plans favour long routes
@@ -58,7 +58,7 @@ class ExpertPlayer(StrongPlayer):
     TICKET_CONFIDENCE = 1.0  # ... and the second is kept only if it wins by this many standard errors
     TRAIL_TICKETS = 1.0  # share of the longest-path bonus a ticket set's planned network promises, in its value
     TURN_FACTOR = 1.2  # the turns a plan needs weigh less in a ticket set's chance than the strong AI's 1.4
-    GLOBE_SEARCH = 0  # 1: search on a map with a Globetrotter bonus too (Nordic, Märklin), where it lost (docs/ai.md)
+    GLOBE_SEARCH = 0  # 1: search with a Globetrotter bonus: lost on Nordic, even on Märklin (docs/ai.md)
     TOLL_SEARCH = 0  # 1: search on a map with tolls too (Nederland), where it gained nothing (docs/ai.md)
     TOLL_WEIGHT = 6.0  # Nederland: a toll weighs this many times the strong AI's price (docs/ai.md)
     LONG_BONUS = 0.6  # a path's price falls by this per route point above one per train (strong: 0.3)

@@ -157,7 +157,7 @@ def test_a_ticket_whose_route_carries_its_longest_trail_on_is_worth_more_to_the_
     ("map_id", "switch"), [("nordic", "GLOBE_SEARCH"), ("marklin", "GLOBE_SEARCH"), ("nederland", "TOLL_SEARCH")]
 )
 def test_where_the_search_measured_no_gain_its_turns_are_the_strong_ais(monkeypatch, map_id, switch):
-    """Measured, the search lost on Nordic and Märklin (Globetrotter bonus) and gained nothing on
+    """Measured, the search lost on Nordic and gained nothing on Märklin (Globetrotter bonus) or
     Nederland (tolls), so there it plays the strong AI's turn; the switch searches again (for the
     bench)."""
     searched = []
