@@ -18,8 +18,10 @@ a few samples chose worse than the values alone), its ticket values weighing the
 needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (searched, with the tokens
 taken in its valuation, they gained nothing), and so are its ticket choices there
 (their playouts gained nothing within the clock: `MARKLIN_PLAYOUTS`); so are its
-turns on Nordic and Nederland (measured paired, the search lost or gained nothing there;
-docs/ai.md), but on Nederland its tolls weigh more (`TOLL_WEIGHT`). Its plans favour long routes
+turns on Nordic and on two-player Nederland (measured paired, the search lost or gained nothing
+there; docs/ai.md), but on Nederland its tolls weigh more (`TOLL_WEIGHT`). On Nederland with four
+players it searches (`TOLL_SEARCH`), its samples giving each opponent the money its claims tell
+and its valuation each seat's expected toll bonus (`ai/tolls.py`, `TOLL_SPREAD`). Its plans favour long routes
 twice as much as the strong AI's (`LONG_BONUS`), and four times as much on Europe and Switzerland,
 where long routes are few (`SCARCE_LONG_BONUS`): their points per train pay for the trains, and
 on a crowded board a few long claims are taken sooner than many short ones (measured paired, it
@@ -40,6 +42,7 @@ from ai.common import draw_card
 from ai.longest_path import TrailOutlook
 from ai.simulate import CannotSample, determinize, margin, playout, surest
 from ai.strong import StrongPlayer
+from ai.tolls import expected_bonus
 from engine import Action, Claim, DrawDeck, DrawMarket, Game
 from engine.mapdata import Ticket, Track
 
@@ -59,7 +62,8 @@ class ExpertPlayer(StrongPlayer):
     TRAIL_TICKETS = 1.0  # share of the longest-path bonus a ticket set's planned network promises, in its value
     TURN_FACTOR = 1.2  # the turns a plan needs weigh less in a ticket set's chance than the strong AI's 1.4
     GLOBE_SEARCH = 0  # 1: search with a Globetrotter bonus: lost on Nordic, even on Märklin (docs/ai.md)
-    TOLL_SEARCH = 0  # 1: search on a map with tolls too (Nederland), where it gained nothing (docs/ai.md)
+    TOLL_SEARCH = 4  # search a map with tolls (Nederland) from this many players: with 2 it gained nothing (docs/ai.md)
+    TOLL_SPREAD = 8.0  # Nederland's search: how far two seats' money may still move apart, at the start
     TOLL_WEIGHT = 6.0  # Nederland: a toll weighs this many times the strong AI's price (docs/ai.md)
     LONG_BONUS = 0.6  # a path's price falls by this per route point above one per train (strong: 0.3)
     SCARCE_LONG_BONUS = 1.2  # ... and by this where long routes are few (docs/ai.md):
@@ -72,8 +76,8 @@ class ExpertPlayer(StrongPlayer):
             return action  # a second card, or the last turn: the strong AI's choice
         if board.info.deck.globetrotter_bonus and not self.GLOBE_SEARCH:
             return action
-        if board.tolls and not self.TOLL_SEARCH:
-            return action  # its samples guess the opponents' money, and the search measured no gain
+        if board.tolls and not 0 < self.TOLL_SEARCH <= board.seats:
+            return action  # with two players the search measured no gain (0: never)
         candidates = self.candidates(board, legal, action, plan)
         if len(candidates) < 2:
             return action
@@ -173,15 +177,31 @@ class ExpertPlayer(StrongPlayer):
             return margin(game, me)
         bonus = infos[me].deck.longest_path_bonus
         worth = []
-        for s, info in enumerate(infos):
-            board = Board(game.view(s), info)
+        boards = [Board(game.view(s), info) for s, info in enumerate(infos)]
+        for board in boards:
             worth.append(
                 board.score
                 + self.value(board, board.tickets, self.table(board))
                 + self.CARD_WORTH * sum(board.hand)
                 + (bonus * TrailOutlook(board).now if bonus else 0.0)
             )
+        if boards[me].tolls:
+            worth = [w + t for w, t in zip(worth, self.toll_outlook(boards), strict=True)]
         return worth[me] - max(w for s, w in enumerate(worth) if s != me)
+
+    def toll_outlook(self, boards: Sequence[Board]) -> list[float]:
+        """Nederland: each seat's expected toll bonus less its Loans' penalty, its money's lead
+        over each other seat's uncertain by `TOLL_SPREAD` at the start, less as the trains run out
+        (`ai/tolls.py`); without it a search spent money as if it were worth nothing."""
+        rules = boards[0].m.rules
+        left = min(b.trains for b in boards) / rules.trains
+        return expected_bonus(
+            [float(b.money or 0) for b in boards],
+            [b.loans for b in boards],
+            rules.extra["toll_bonus"][str(len(boards))],
+            int(rules.extra.get("loan_penalty", 0)),
+            1.0 + self.TOLL_SPREAD * left,
+        )
 
     def candidates(self, board: Board, legal: Sequence[Action], chosen: Action, plan: Plan) -> list[Action]:
         """The strong AI's choice first, then its next moves in the order it would weigh them: the

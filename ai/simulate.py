@@ -6,7 +6,8 @@ claim and station, trains, scores, hand sizes, ticket counts and deck sizes are 
 cards (opponents' hands, the deck, the discard pile) are a random split of the cards the seat has
 not seen, and opponents' tickets a random draw from the tickets it has not seen. On Märklin the
 passengers, their merchandise and the mixes still to name are kept too, and the two ticket
-decks dealt from the unseen short and long tickets. The seed of the sampled game is the AI's own
+decks dealt from the unseen short and long tickets. On Nederland each opponent's secret money is
+what the tolls of its claims tell (`ai/tolls.py`). The seed of the sampled game is the AI's own
 random number, so nothing of the real deck order leaks in.
 """
 
@@ -19,6 +20,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ai.base import GameInfo, Player, legal_for
+from ai.board import Board
+from ai.tolls import money_from_claims
 from engine import Game
 from engine.cards import ALL_CARD_NAMES
 
@@ -141,8 +144,10 @@ def determinize(view: dict, info: GameInfo, rng: random.Random) -> Game:
         passes=0,
     )
     hooks = dict(template.get("hooks") or {})
-    if "money" in hooks and "money" in you:  # Nederland: opponents' money unknown, assume like ours
-        hooks["money"] = [you["money"]] * seats
+    if "money" in hooks and "money" in you:  # Nederland: opponents' money as their claims tell it
+        money = [max(0, int(v)) for v in money_from_claims(Board(view, info))]
+        hooks["money"] = money
+        hooks["bank"] = int(m.rules.extra.get("toll_money", 0)) * seats - sum(money)
         hooks["loans"] = [p.get("loans", 0) for p in players]
         neutral = view.get("neutral")
         if neutral:

@@ -154,27 +154,33 @@ def test_a_ticket_whose_route_carries_its_longest_trail_on_is_worth_more_to_the_
 
 
 @pytest.mark.parametrize(
-    ("map_id", "switch"), [("nordic", "GLOBE_SEARCH"), ("marklin", "GLOBE_SEARCH"), ("nederland", "TOLL_SEARCH")]
+    ("map_id", "seats", "switch", "setting"),
+    [
+        ("nordic", 2, "GLOBE_SEARCH", 1),
+        ("marklin", 2, "GLOBE_SEARCH", 1),
+        ("nederland", 2, "TOLL_SEARCH", 2),
+        ("nederland", 4, "TOLL_SEARCH", 0),
+    ],
 )
-def test_where_the_search_measured_no_gain_its_turns_are_the_strong_ais(monkeypatch, map_id, switch):
+def test_where_the_search_measured_no_gain_its_turns_are_the_strong_ais(monkeypatch, map_id, seats, switch, setting):
     """Measured, the search lost on Nordic and gained nothing on Märklin (Globetrotter bonus) or
-    Nederland (tolls), so there it plays the strong AI's turn; the switch searches again (for the
-    bench)."""
+    two-player Nederland (tolls), so there it plays the strong AI's turn; the switch searches
+    again (for the bench). With four players on Nederland it searches unless switched off."""
     searched = []
     monkeypatch.setattr(ExpertPlayer, "search", lambda self, board, candidates: searched.append(1) or candidates[0])
 
     def searches(**params) -> int:
         searched.clear()
-        game = Game.new(map_id, 2, 4, GameOptions(first_seat=0))
+        game = Game.new(map_id, seats, 4, GameOptions(first_seat=0))
         expert = ExpertPlayer(4, ROLLOUTS=0, **params)
-        for _ in range(40):
+        for _ in range(20 * seats):
             seat = game.to_move()[0]
             action = expert.choose(game.view(seat), legal_for(game, seat), GameInfo.from_game(game, seat))
             game.apply(seat, action)
         return len(searched)
 
-    assert searches() == 0
-    assert searches(**{switch: 1}) > 0
+    default, switched = searches(), searches(**{switch: setting})
+    assert (default > 0, switched > 0) == ((False, True) if setting else (True, False))
 
 
 def test_its_ticket_values_weigh_the_turns_a_plan_needs_less_than_the_strong_ais():
