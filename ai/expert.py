@@ -18,9 +18,8 @@ a few samples chose worse than the values alone), its ticket values weighing the
 needs less (`TURN_FACTOR`). Its turns on Märklin are the strong AI's (searched, with the tokens
 taken in its valuation, they gained nothing), and so are its ticket choices there
 (their playouts gained nothing within the clock: `MARKLIN_PLAYOUTS`); so are its
-turns on Nordic and on two-player Nederland (measured paired, the search lost or gained nothing
-there; docs/ai.md), but on Nederland its tolls weigh more (`TOLL_WEIGHT`). On Nederland with four
-players it searches (`TOLL_SEARCH`), its samples giving each opponent the money its claims tell
+turns on Nordic (measured paired, the search lost there; docs/ai.md). On Nederland its tolls
+weigh more (`TOLL_WEIGHT`), and its search's samples give each opponent the money its claims tell
 and its valuation each seat's expected toll bonus (`ai/tolls.py`, `TOLL_SPREAD`). Its plans favour long routes
 twice as much as the strong AI's (`LONG_BONUS`), and four times as much on Europe and Switzerland,
 where long routes are few (`SCARCE_LONG_BONUS`): their points per train pay for the trains, and
@@ -62,7 +61,7 @@ class ExpertPlayer(StrongPlayer):
     TRAIL_TICKETS = 1.0  # share of the longest-path bonus a ticket set's planned network promises, in its value
     TURN_FACTOR = 1.2  # the turns a plan needs weigh less in a ticket set's chance than the strong AI's 1.4
     GLOBE_SEARCH = 0  # 1: search with a Globetrotter bonus: lost on Nordic, even on Märklin (docs/ai.md)
-    TOLL_SEARCH = 4  # search a map with tolls (Nederland) from this many players: with 2 it gained nothing (docs/ai.md)
+    TOLL_SEARCH = 1  # search on a map with tolls (Nederland), with its toll bonus valued (0: off, for the bench)
     TOLL_SPREAD = 8.0  # Nederland's search: how far two seats' money may still move apart, at the start
     TOLL_WEIGHT = 6.0  # Nederland: a toll weighs this many times the strong AI's price (docs/ai.md)
     LONG_BONUS = 0.6  # a path's price falls by this per route point above one per train (strong: 0.3)
@@ -76,8 +75,8 @@ class ExpertPlayer(StrongPlayer):
             return action  # a second card, or the last turn: the strong AI's choice
         if board.info.deck.globetrotter_bonus and not self.GLOBE_SEARCH:
             return action
-        if board.tolls and not 0 < self.TOLL_SEARCH <= board.seats:
-            return action  # with two players the search measured no gain (0: never)
+        if board.tolls and not self.TOLL_SEARCH:
+            return action
         candidates = self.candidates(board, legal, action, plan)
         if len(candidates) < 2:
             return action

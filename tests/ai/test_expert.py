@@ -158,14 +158,15 @@ def test_a_ticket_whose_route_carries_its_longest_trail_on_is_worth_more_to_the_
     [
         ("nordic", 2, "GLOBE_SEARCH", 1),
         ("marklin", 2, "GLOBE_SEARCH", 1),
-        ("nederland", 2, "TOLL_SEARCH", 2),
+        ("nederland", 2, "TOLL_SEARCH", 0),
         ("nederland", 4, "TOLL_SEARCH", 0),
     ],
 )
 def test_where_the_search_measured_no_gain_its_turns_are_the_strong_ais(monkeypatch, map_id, seats, switch, setting):
-    """Measured, the search lost on Nordic and gained nothing on Märklin (Globetrotter bonus) or
-    two-player Nederland (tolls), so there it plays the strong AI's turn; the switch searches
-    again (for the bench). With four players on Nederland it searches unless switched off."""
+    """Measured, the search lost on Nordic and gained nothing on Märklin (Globetrotter bonus), so
+    there it plays the strong AI's turn; the switch searches again (for the bench). On Nederland,
+    with the toll bonus in its valuation, it searches with two or four players unless switched
+    off."""
     searched = []
     monkeypatch.setattr(ExpertPlayer, "search", lambda self, board, candidates: searched.append(1) or candidates[0])
 
